@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The project's test command: what CI runs (via .ci/run) and what a newcomer runs.
+# It installs what it needs (the TypeScript SDK from npm), vets, runs every Go test with the
+# race detector (unit and end-to-end suites), and fuzzes each parser briefly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
+
+echo "== go vet"
+go vet ./...
+
+echo "== TypeScript SDK (npm)"
+if command -v npm >/dev/null 2>&1; then
+  if [ ! -d e2e/sdk/node_modules/@openai/codex-sdk ]; then
+    (cd e2e/sdk && npm install --omit=optional --no-audit --no-fund --loglevel=error) || {
+      echo "npm install of @openai/codex-sdk failed"; exit 1; }
+  fi
+fi
+
+echo "== go test -race"
+go test -race -count=1 -timeout 20m ./...
+
+echo "== fuzz (brief)"
+scripts/fuzz.sh 5s
