@@ -1,0 +1,174 @@
+// Package model is the engine's edge to the model: the provider registry, the model catalog
+// and a Responses API client speaking HTTPS + SSE on net/http (no SDK).
+//
+// How the engine uses it:
+//
+//	c, err := model.NewClient(model.ClientOptions{Provider: p, ...})
+//	s, err := c.Stream(ctx, prompt, func(r model.RetryInfo) {
+//		// emit stream_error "Reconnecting... r.Attempt/r.Max"
+//	})
+//	defer s.Close()
+//	for {
+//		ev, err := s.Next(ctx)
+//		if err == io.EOF { break }      // after Completed
+//		if err != nil { ... }           // *model.Error, classified (see errors.go)
+//		switch ev := ev.(type) { case model.OutputTextDelta: ... }
+//	}
+//
+// Stream takes the retry observer as a third argument (the contracts page lists
+// Stream(ctx, Prompt); the observer is the "callback" it mentions). Next takes a context so an
+// interrupt can stop a read that is waiting on the network.
+//
+// Retries: request-level retries (5xx, transport errors; never 429) happen inside Stream before
+// the first event; stream-level retries (a cut stream, an idle timeout, a retryable
+// response.failed, a 429 with a suggested delay) happen inside Next. Before each retry the
+// observer is called. After a stream retry the events start again from a fresh response, so
+// the engine should drop partial state of items that were not yet OutputItemDone
+// (RetryInfo.Restarted says so).
+package model
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// Prompt is everything one Responses request carries besides transport settings.
+type Prompt struct {
+	// Model is the slug sent as `model`.
+	Model string
+	// Instructions is the base instructions text; omitted from the body when empty.
+	Instructions string
+	// Input is the conversation history, in order.
+	Input []protocol.ResponseItem
+	// Tools are wire-form tool specs (see tools.Spec).
+	Tools []json.RawMessage
+	// ParallelToolCalls is the model capability (catalog), sent as `parallel_tool_calls`.
+	ParallelToolCalls bool
+	// Reasoning is sent as `reasoning`; nil sends null (model without reasoning summaries).
+	Reasoning *Reasoning
+	// OutputSchema, when set, becomes a strict `text.format` json_schema named
+	// codex_output_schema.
+	OutputSchema json.RawMessage
+	// Verbosity ("low", "medium", "high") goes into `text.verbosity` when set.
+	Verbosity string
+	// ServiceTier is the config value; "fast" is sent as "priority", "" omits it (null).
+	ServiceTier string
+	// PromptCacheKey is the thread id, sent as `prompt_cache_key`.
+	PromptCacheKey string
+	// ThreadID is sent as the `session_id` and `x-client-request-id` headers; empty means
+	// PromptCacheKey.
+	ThreadID string
+	// InstallationID goes into `client_metadata` as x-codex-installation-id when set.
+	InstallationID string
+	// Store is sent as `store` (true only for Azure Responses endpoints).
+	Store bool
+	// ExtraHeaders are added to the request (x-openai-subagent, x-codex-turn-state, ...).
+	ExtraHeaders map[string]string
+}
+
+// Reasoning is the `reasoning` object of a request.
+type Reasoning struct {
+	// Effort is "minimal", "low", "medium", "high", "xhigh" or "" (omitted).
+	Effort string `json:"effort,omitempty"`
+	// Summary is "auto", "concise", "detailed"; "" and "none" are omitted.
+	Summary string `json:"summary,omitempty"`
+}
+
+// ResponseEvent is one event of a model response. The set is sealed; switch on the concrete
+// type and ignore the ones you do not need.
+type ResponseEvent interface{ responseEvent() }
+
+// Created is response.created.
+type Created struct{}
+
+// OutputItemAdded is response.output_item.added: an item started (its content may be partial).
+type OutputItemAdded struct{ Item protocol.ResponseItem }
+
+// OutputItemDone is response.output_item.done: a finished item to record and act on.
+type OutputItemDone struct{ Item protocol.ResponseItem }
+
+// OutputTextDelta is response.output_text.delta.
+type OutputTextDelta struct {
+	ItemID string
+	Delta  string
+}
+
+// ReasoningSummaryDelta is response.reasoning_summary_text.delta.
+type ReasoningSummaryDelta struct {
+	ItemID       string
+	Delta        string
+	SummaryIndex int64
+}
+
+// ReasoningSummaryPartAdded is response.reasoning_summary_part.added (a section break).
+type ReasoningSummaryPartAdded struct {
+	ItemID       string
+	SummaryIndex int64
+}
+
+// ReasoningContentDelta is response.reasoning_text.delta (raw reasoning content).
+type ReasoningContentDelta struct {
+	ItemID       string
+	Delta        string
+	ContentIndex int64
+}
+
+// CustomToolCallInputDelta is response.custom_tool_call_input.delta.
+type CustomToolCallInputDelta struct {
+	ItemID string
+	CallID string
+	Delta  string
+}
+
+// Completed is response.completed; it is the last event of a stream (Next then returns io.EOF).
+type Completed struct {
+	ResponseID string
+	Usage      *protocol.TokenUsage
+}
+
+// RateLimits carries the rate-limit snapshot read from the response headers; it arrives
+// before Created when the server sent any rate-limit headers.
+type RateLimits struct{ Snapshot protocol.RateLimitSnapshot }
+
+// ServerModel reports the `openai-model` response header when it differs from the requested
+// slug (the server rerouted the request).
+type ServerModel struct{ Model string }
+
+// ServerReasoningIncluded reports the `x-reasoning-included` response header: past reasoning
+// tokens are already counted by the server.
+type ServerReasoningIncluded struct{}
+
+func (Created) responseEvent()                   {}
+func (OutputItemAdded) responseEvent()           {}
+func (OutputItemDone) responseEvent()            {}
+func (OutputTextDelta) responseEvent()           {}
+func (ReasoningSummaryDelta) responseEvent()     {}
+func (ReasoningSummaryPartAdded) responseEvent() {}
+func (ReasoningContentDelta) responseEvent()     {}
+func (CustomToolCallInputDelta) responseEvent()  {}
+func (Completed) responseEvent()                 {}
+func (RateLimits) responseEvent()                {}
+func (ServerModel) responseEvent()               {}
+func (ServerReasoningIncluded) responseEvent()   {}
+
+// RetryInfo is passed to the RetryObserver before the client waits and tries again.
+type RetryInfo struct {
+	// Attempt is 1 for the first retry; Max is the budget (stream_max_retries or
+	// request_max_retries).
+	Attempt, Max int
+	// Delay is how long the client will wait before trying again.
+	Delay time.Duration
+	// Err is the error that caused the retry.
+	Err error
+	// Stream is true for a stream retry (the engine emits stream_error "Reconnecting...
+	// n/max"), false for a request retry before any event.
+	Stream bool
+	// Restarted is true when events of the failed attempt were already delivered and the
+	// next events come from a fresh response.
+	Restarted bool
+}
+
+// RetryObserver is called before every retry; it must not block for long. It may be nil.
+type RetryObserver func(RetryInfo)
