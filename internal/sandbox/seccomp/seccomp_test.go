@@ -1,0 +1,157 @@
+package seccomp
+
+import (
+	"encoding/binary"
+	"runtime"
+	"testing"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
+// seccompData encodes struct seccomp_data for x/net/bpf's VM. The VM loads words big-endian
+// (network order) while the kernel loads them native-endian, so each 32-bit word is written
+// big-endian here and a 64-bit argument is split into its low word first, as it sits in memory
+// on a little-endian machine.
+func seccompData(arch, nr uint32, args ...uint64) []byte {
+	b := make([]byte, 64)
+	binary.BigEndian.PutUint32(b[0:], nr)
+	binary.BigEndian.PutUint32(b[4:], arch)
+	for i, a := range args {
+		off := 16 + 8*i
+		binary.BigEndian.PutUint32(b[off:], uint32(a))
+		binary.BigEndian.PutUint32(b[off+4:], uint32(a>>32))
+	}
+	return b
+}
+
+func run(t *testing.T, insns []bpf.Instruction, data []byte) uint32 {
+	t.Helper()
+	vm, err := bpf.NewVM(insns)
+	if err != nil {
+		t.Fatalf("NewVM: %v", err)
+	}
+	out, err := vm.Run(data)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return uint32(out)
+}
+
+func TestProgram(t *testing.T) {
+	const x32 = 0x40000000
+	nr := func(name string) func(Arch) uint32 {
+		return func(a Arch) uint32 { n, _ := a.Nr(name); return n }
+	}
+	cases := []struct {
+		name         string
+		syscall      string
+		nrOverride   func(Arch) uint32
+		archOverride uint32
+		args         []uint64
+		allowNet     bool
+		want         uint32
+		amd64Only    bool
+	}{
+		{name: "read allowed", nrOverride: func(a Arch) uint32 { return 0 }, want: RetAllow},
+		{name: "openat allowed", nrOverride: func(a Arch) uint32 { return 257 }, want: RetAllow},
+		{name: "sendmsg allowed", nrOverride: func(a Arch) uint32 {
+			if a.Name == "amd64" {
+				return 46
+			}
+			return 211
+		}, want: RetAllow},
+		{name: "ptrace denied", syscall: "ptrace", want: RetEPERM},
+		{name: "ptrace denied with network", syscall: "ptrace", allowNet: true, want: RetEPERM},
+		{name: "io_uring_setup denied", syscall: "io_uring_setup", allowNet: true, want: RetEPERM},
+		{name: "io_uring_enter denied", syscall: "io_uring_enter", want: RetEPERM},
+		{name: "io_uring_register denied", syscall: "io_uring_register", want: RetEPERM},
+		{name: "connect denied", syscall: "connect", want: RetEPERM},
+		{name: "connect allowed with network", syscall: "connect", allowNet: true, want: RetAllow},
+		{name: "setsockopt denied", syscall: "setsockopt", want: RetEPERM},
+		{name: "recvmmsg denied", syscall: "recvmmsg", want: RetEPERM},
+		{name: "socket AF_UNIX allowed", syscall: "socket", args: []uint64{unix.AF_UNIX, unix.SOCK_STREAM}, want: RetAllow},
+		{name: "socket AF_INET denied", syscall: "socket", args: []uint64{unix.AF_INET, unix.SOCK_STREAM}, want: RetEPERM},
+		{name: "socket AF_INET6 denied", syscall: "socket", args: []uint64{unix.AF_INET6, unix.SOCK_DGRAM}, want: RetEPERM},
+		{name: "socket AF_NETLINK denied", syscall: "socket", args: []uint64{unix.AF_NETLINK, unix.SOCK_RAW}, want: RetEPERM},
+		{name: "socket AF_INET allowed with network", syscall: "socket", args: []uint64{unix.AF_INET}, allowNet: true, want: RetAllow},
+		{name: "socketpair AF_UNIX allowed", syscall: "socketpair", args: []uint64{unix.AF_UNIX}, want: RetAllow},
+		{name: "socketpair AF_INET denied", syscall: "socketpair", args: []uint64{unix.AF_INET}, want: RetEPERM},
+		{name: "socket AF_UNIX with junk high bits allowed", syscall: "socket", args: []uint64{1<<40 | unix.AF_UNIX}, want: RetAllow},
+		{name: "foreign arch denied", nrOverride: func(a Arch) uint32 { return 0 }, archOverride: 0x40000003, want: RetEPERM},
+		{name: "foreign arch denied even with network", nrOverride: func(a Arch) uint32 { return 0 }, archOverride: 0x40000003, allowNet: true, want: RetEPERM},
+		{name: "x32 read denied", nrOverride: func(a Arch) uint32 { return x32 | 0 }, want: RetEPERM, amd64Only: true},
+		{name: "x32 socket denied even with network", nrOverride: func(a Arch) uint32 { return x32 | 41 }, allowNet: true, want: RetEPERM, amd64Only: true},
+	}
+	for _, arch := range []Arch{AMD64, ARM64} {
+		allow, err := Program(arch, Options{AllowNetwork: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		deny, err := Program(arch, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range cases {
+			if tc.amd64Only && arch.Name != "amd64" {
+				continue
+			}
+			t.Run(arch.Name+"/"+tc.name, func(t *testing.T) {
+				n := nr(tc.syscall)(arch)
+				if tc.nrOverride != nil {
+					n = tc.nrOverride(arch)
+				}
+				a := arch.AuditArch
+				if tc.archOverride != 0 {
+					a = tc.archOverride
+				}
+				prog := deny
+				if tc.allowNet {
+					prog = allow
+				}
+				if got := run(t, prog, seccompData(a, n, tc.args...)); got != tc.want {
+					t.Errorf("got %#x, want %#x", got, tc.want)
+				}
+			})
+		}
+	}
+}
+
+// TestNativeTable pins the hand-written syscall table against x/sys/unix for the running arch.
+func TestNativeTable(t *testing.T) {
+	arch, err := Native()
+	if err != nil {
+		t.Skip(err)
+	}
+	want := map[string]uint32{
+		"socket": unix.SYS_SOCKET, "socketpair": unix.SYS_SOCKETPAIR, "connect": unix.SYS_CONNECT,
+		"accept": unix.SYS_ACCEPT, "accept4": unix.SYS_ACCEPT4, "bind": unix.SYS_BIND,
+		"listen": unix.SYS_LISTEN, "getpeername": unix.SYS_GETPEERNAME, "getsockname": unix.SYS_GETSOCKNAME,
+		"shutdown": unix.SYS_SHUTDOWN, "sendto": unix.SYS_SENDTO, "sendmmsg": unix.SYS_SENDMMSG,
+		"recvmmsg": unix.SYS_RECVMMSG, "getsockopt": unix.SYS_GETSOCKOPT, "setsockopt": unix.SYS_SETSOCKOPT,
+		"ptrace": unix.SYS_PTRACE, "io_uring_setup": unix.SYS_IO_URING_SETUP,
+		"io_uring_enter": unix.SYS_IO_URING_ENTER, "io_uring_register": unix.SYS_IO_URING_REGISTER,
+	}
+	for name, nr := range want {
+		if got, ok := arch.Nr(name); !ok || got != nr {
+			t.Errorf("%s/%s = %d, want %d", runtime.GOARCH, name, got, nr)
+		}
+	}
+	if arch.AuditArch != map[string]uint32{"amd64": unix.AUDIT_ARCH_X86_64, "arm64": unix.AUDIT_ARCH_AARCH64}[runtime.GOARCH] {
+		t.Errorf("audit arch %#x wrong for %s", arch.AuditArch, runtime.GOARCH)
+	}
+}
+
+func TestProgramAssembles(t *testing.T) {
+	for _, arch := range []Arch{AMD64, ARM64} {
+		for _, net := range []bool{false, true} {
+			insns, err := Program(arch, Options{AllowNetwork: net})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := bpf.Assemble(insns); err != nil {
+				t.Errorf("%s net=%v: %v", arch.Name, net, err)
+			}
+		}
+	}
+}
