@@ -1,0 +1,341 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// ResponseItem is one item of the conversation as the Responses API and the rollout see it.
+// The concrete types are the *Item structs of this file; OtherItem keeps anything unknown.
+type ResponseItem interface {
+	ItemType() string
+	isResponseItem()
+}
+
+// MessageItem is a chat message (user, assistant, developer, system).
+type MessageItem struct {
+	// ID is read from the wire but never written (Codex skips it).
+	ID      string        `json:"-"`
+	Role    string        `json:"role"`
+	Content []ContentItem `json:"content"`
+	EndTurn *bool         `json:"end_turn,omitempty"`
+	// Phase marks assistant messages as "commentary" or "final_answer" when the model says so.
+	Phase string `json:"phase,omitempty"`
+}
+
+// ReasoningSummary is one `summary_text` part of a reasoning item.
+type ReasoningSummary struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// ReasoningContent is one part of a reasoning item's raw content (`reasoning_text` or `text`).
+type ReasoningContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// ReasoningItem is the model's reasoning: summaries, optional raw content, and the encrypted
+// blob that is sent back on the next request.
+type ReasoningItem struct {
+	ID               string             `json:"-"`
+	Summary          []ReasoningSummary `json:"summary"`
+	Content          []ReasoningContent `json:"content,omitempty"`
+	EncryptedContent *string            `json:"encrypted_content"`
+}
+
+// FunctionCallItem is a call of a JSON-schema tool.
+type FunctionCallItem struct {
+	ID        string `json:"-"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+	Arguments string `json:"arguments"`
+	CallID    string `json:"call_id"`
+}
+
+// FunctionCallOutputItem answers a function call (and local_shell_call).
+type FunctionCallOutputItem struct {
+	CallID string                    `json:"call_id"`
+	Output FunctionCallOutputPayload `json:"output"`
+}
+
+// CustomToolCallItem is a call of a freeform tool (apply_patch's grammar form).
+type CustomToolCallItem struct {
+	ID     string `json:"-"`
+	Status string `json:"status,omitempty"`
+	CallID string `json:"call_id"`
+	Name   string `json:"name"`
+	Input  string `json:"input"`
+}
+
+// CustomToolCallOutputItem answers a custom tool call.
+type CustomToolCallOutputItem struct {
+	CallID string                    `json:"call_id"`
+	Output FunctionCallOutputPayload `json:"output"`
+}
+
+// LocalShellAction is the `exec` action of a local_shell_call.
+type LocalShellAction struct {
+	Type             string            `json:"type"`
+	Command          []string          `json:"command"`
+	TimeoutMs        *uint64           `json:"timeout_ms"`
+	WorkingDirectory *string           `json:"working_directory"`
+	Env              map[string]string `json:"env"`
+	User             *string           `json:"user"`
+}
+
+// LocalShellCallItem is the built-in local shell tool's call.
+type LocalShellCallItem struct {
+	ID     string           `json:"-"`
+	CallID *string          `json:"call_id"`
+	Status string           `json:"status"`
+	Action LocalShellAction `json:"action"`
+}
+
+// WebSearchCallItem records a hosted web search; Action is kept raw.
+type WebSearchCallItem struct {
+	ID     string          `json:"-"`
+	Status *string         `json:"status,omitempty"`
+	Action json.RawMessage `json:"action,omitempty"`
+}
+
+// CompactionItem carries the server-side compaction summary.
+type CompactionItem struct {
+	EncryptedContent string `json:"encrypted_content"`
+}
+
+// OtherItem is any item whose type we do not model; Raw is written back unchanged.
+type OtherItem struct {
+	Raw json.RawMessage
+}
+
+func (MessageItem) ItemType() string              { return "message" }
+func (ReasoningItem) ItemType() string            { return "reasoning" }
+func (FunctionCallItem) ItemType() string         { return "function_call" }
+func (FunctionCallOutputItem) ItemType() string   { return "function_call_output" }
+func (CustomToolCallItem) ItemType() string       { return "custom_tool_call" }
+func (CustomToolCallOutputItem) ItemType() string { return "custom_tool_call_output" }
+func (LocalShellCallItem) ItemType() string       { return "local_shell_call" }
+func (WebSearchCallItem) ItemType() string        { return "web_search_call" }
+func (CompactionItem) ItemType() string           { return "compaction" }
+
+// ItemType returns the raw item's "type", or "other".
+func (o OtherItem) ItemType() string {
+	if t, err := readTag(o.Raw, "type"); err == nil {
+		return t
+	}
+	return "other"
+}
+
+func (MessageItem) isResponseItem()              {}
+func (ReasoningItem) isResponseItem()            {}
+func (FunctionCallItem) isResponseItem()         {}
+func (FunctionCallOutputItem) isResponseItem()   {}
+func (CustomToolCallItem) isResponseItem()       {}
+func (CustomToolCallOutputItem) isResponseItem() {}
+func (LocalShellCallItem) isResponseItem()       {}
+func (WebSearchCallItem) isResponseItem()        {}
+func (CompactionItem) isResponseItem()           {}
+func (OtherItem) isResponseItem()                {}
+
+func (i MessageItem) MarshalJSON() ([]byte, error) {
+	type plain MessageItem
+	p := plain(i)
+	if p.Content == nil {
+		p.Content = []ContentItem{}
+	}
+	return marshalTagged("type", i.ItemType(), p)
+}
+
+func (i ReasoningItem) MarshalJSON() ([]byte, error) {
+	type plain ReasoningItem
+	p := plain(i)
+	if p.Summary == nil {
+		p.Summary = []ReasoningSummary{}
+	}
+	return marshalTagged("type", i.ItemType(), p)
+}
+
+func (i FunctionCallItem) MarshalJSON() ([]byte, error) {
+	type plain FunctionCallItem
+	return marshalTagged("type", i.ItemType(), plain(i))
+}
+
+func (i FunctionCallOutputItem) MarshalJSON() ([]byte, error) {
+	type plain FunctionCallOutputItem
+	return marshalTagged("type", i.ItemType(), plain(i))
+}
+
+func (i CustomToolCallItem) MarshalJSON() ([]byte, error) {
+	type plain CustomToolCallItem
+	return marshalTagged("type", i.ItemType(), plain(i))
+}
+
+func (i CustomToolCallOutputItem) MarshalJSON() ([]byte, error) {
+	type plain CustomToolCallOutputItem
+	return marshalTagged("type", i.ItemType(), plain(i))
+}
+
+func (i LocalShellCallItem) MarshalJSON() ([]byte, error) {
+	type plain LocalShellCallItem
+	return marshalTagged("type", i.ItemType(), plain(i))
+}
+
+func (i WebSearchCallItem) MarshalJSON() ([]byte, error) {
+	type plain WebSearchCallItem
+	return marshalTagged("type", i.ItemType(), plain(i))
+}
+
+func (i CompactionItem) MarshalJSON() ([]byte, error) {
+	type plain CompactionItem
+	return marshalTagged("type", i.ItemType(), plain(i))
+}
+
+// MarshalJSON writes Raw unchanged.
+func (o OtherItem) MarshalJSON() ([]byte, error) {
+	if len(o.Raw) == 0 {
+		return []byte(`{"type":"other"}`), nil
+	}
+	return o.Raw, nil
+}
+
+// DecodeResponseItem reads one response item; an unknown type becomes an OtherItem.
+func DecodeResponseItem(data []byte) (ResponseItem, error) {
+	tag, err := readTag(data, "type")
+	if err != nil {
+		return nil, fmt.Errorf("response item: %w", err)
+	}
+	var idProbe struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(data, &idProbe)
+	switch tag {
+	case "message":
+		type plain MessageItem
+		var p plain
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("message item: %w", err)
+		}
+		p.ID = idProbe.ID
+		return MessageItem(p), nil
+	case "reasoning":
+		type plain ReasoningItem
+		var p plain
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("reasoning item: %w", err)
+		}
+		p.ID = idProbe.ID
+		return ReasoningItem(p), nil
+	case "function_call":
+		type plain FunctionCallItem
+		var p plain
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("function_call item: %w", err)
+		}
+		p.ID = idProbe.ID
+		return FunctionCallItem(p), nil
+	case "function_call_output":
+		type plain FunctionCallOutputItem
+		var p plain
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("function_call_output item: %w", err)
+		}
+		return FunctionCallOutputItem(p), nil
+	case "custom_tool_call":
+		type plain CustomToolCallItem
+		var p plain
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("custom_tool_call item: %w", err)
+		}
+		p.ID = idProbe.ID
+		return CustomToolCallItem(p), nil
+	case "custom_tool_call_output":
+		type plain CustomToolCallOutputItem
+		var p plain
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("custom_tool_call_output item: %w", err)
+		}
+		return CustomToolCallOutputItem(p), nil
+	case "local_shell_call":
+		type plain LocalShellCallItem
+		var p plain
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("local_shell_call item: %w", err)
+		}
+		p.ID = idProbe.ID
+		return LocalShellCallItem(p), nil
+	case "web_search_call":
+		type plain WebSearchCallItem
+		var p plain
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("web_search_call item: %w", err)
+		}
+		p.ID = idProbe.ID
+		return WebSearchCallItem(p), nil
+	case "compaction", "compaction_summary":
+		type plain CompactionItem
+		var p plain
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("compaction item: %w", err)
+		}
+		return CompactionItem(p), nil
+	}
+	return OtherItem{Raw: bytes.Clone(data)}, nil
+}
+
+// FunctionCallOutputPayload is a tool's answer: plain text, or structured content items.
+// On the wire it is a string when ContentItems is nil, an array otherwise. Success is local
+// knowledge and never written.
+type FunctionCallOutputPayload struct {
+	Content      string
+	ContentItems []ContentItem
+	Success      *bool
+}
+
+// MarshalJSON writes the string or array form.
+func (p FunctionCallOutputPayload) MarshalJSON() ([]byte, error) {
+	if p.ContentItems != nil {
+		return json.Marshal(p.ContentItems)
+	}
+	return json.Marshal(p.Content)
+}
+
+// UnmarshalJSON reads a string, an array of content items, or the old
+// {"content":...,"success":...} object.
+func (p *FunctionCallOutputPayload) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return fmt.Errorf("function call output: empty")
+	}
+	switch data[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		*p = FunctionCallOutputPayload{Content: s}
+		return nil
+	case '[':
+		var items []ContentItem
+		if err := json.Unmarshal(data, &items); err != nil {
+			return err
+		}
+		if items == nil {
+			items = []ContentItem{}
+		}
+		*p = FunctionCallOutputPayload{ContentItems: items}
+		return nil
+	case '{':
+		var w struct {
+			Content string `json:"content"`
+			Success *bool  `json:"success"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
+			return err
+		}
+		*p = FunctionCallOutputPayload{Content: w.Content, Success: w.Success}
+		return nil
+	}
+	return fmt.Errorf("function call output: expected a string or an array")
+}
