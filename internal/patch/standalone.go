@@ -1,0 +1,58 @@
+package patch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+const usageText = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch\n"
+
+// RunStandalone is the `apply_patch` command: the patch is argv[1] or, without arguments,
+// all of stdin; the working directory is the process's. It returns the exit code: 0 when the
+// patch applied, 1 when it did not, 2 for a usage error. args[0] is the program name.
+func RunStandalone(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runStandalone(".", args, stdin, stdout, stderr)
+}
+
+func runStandalone(cwd string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var text string
+	switch {
+	case len(args) > 2:
+		fmt.Fprint(stderr, "Error: apply_patch accepts exactly one argument.\n")
+		return 2
+	case len(args) == 2:
+		text = args[1]
+	default:
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: Failed to read PATCH from stdin.\n%v\n", err)
+			return 1
+		}
+		if len(data) == 0 {
+			fmt.Fprint(stderr, usageText)
+			return 2
+		}
+		text = string(data)
+	}
+	p, err := Parse(text)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			fmt.Fprintln(stderr, pe.Report())
+		}
+		return 1
+	}
+	abs, err := absDir(cwd)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	affected, err := Apply(abs, p)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprint(stdout, affected.Summary())
+	return 0
+}
