@@ -1,0 +1,88 @@
+package patch
+
+import (
+	"fmt"
+	"os"
+)
+
+// Change is what one hunk will do to one file, computed without writing anything: it feeds
+// the approval request and the patch_apply_begin event.
+type Change struct {
+	Kind HunkKind
+	// Path is absolute.
+	Path string
+	// Content is the new file for AddFile and the removed file for DeleteFile.
+	Content string
+	// UnifiedDiff (hunks only, one line of context) and NewContent describe an UpdateFile.
+	UnifiedDiff string
+	NewContent  string
+	// MovePath is the absolute destination of a moved file, or empty.
+	MovePath string
+}
+
+// Verified is a patch checked against the files it touches.
+type Verified struct {
+	Patch *Patch
+	// Cwd is the absolute directory the patch's relative paths resolve against.
+	Cwd string
+	// Changes has one entry per path in the order first seen; a later hunk on the same path
+	// replaces the earlier entry, as Codex's map does.
+	Changes []Change
+}
+
+// Verify reads every file p touches and computes its change. Each hunk is checked against
+// the files as they are now, not as earlier hunks would leave them. Errors carry Codex's
+// texts (an *ApplyError).
+func Verify(cwd string, p *Patch) (*Verified, error) {
+	v := &Verified{Patch: p, Cwd: cwd}
+	index := map[string]int{}
+	put := func(c Change) {
+		if i, ok := index[c.Path]; ok {
+			v.Changes[i] = c
+			return
+		}
+		index[c.Path] = len(v.Changes)
+		v.Changes = append(v.Changes, c)
+	}
+	for _, h := range p.Hunks {
+		abs := resolve(cwd, h.Path)
+		switch h.Kind {
+		case AddFile:
+			put(Change{Kind: AddFile, Path: abs, Content: h.Contents})
+		case DeleteFile:
+			data, err := os.ReadFile(abs)
+			if err != nil {
+				return nil, &ApplyError{Message: fmt.Sprintf("Failed to read %s: %s", abs, ioCause(err)), Err: err}
+			}
+			put(Change{Kind: DeleteFile, Path: abs, Content: string(data)})
+		case UpdateFile:
+			original, err := readForUpdate(abs)
+			if err != nil {
+				return nil, err
+			}
+			updated, err := updatedContents(original, abs, h.Chunks)
+			if err != nil {
+				return nil, err
+			}
+			c := Change{Kind: UpdateFile, Path: abs, UnifiedDiff: unifiedHunks(original, updated, 1), NewContent: updated}
+			if h.MovePath != "" {
+				c.MovePath = resolve(cwd, h.MovePath)
+			}
+			put(c)
+		}
+	}
+	return v, nil
+}
+
+// Paths lists every absolute path the patch writes or removes, destinations included; the
+// safety check and the turn diff tracker use it.
+func (v *Verified) Paths() []string {
+	var out []string
+	for _, c := range v.Changes {
+		out = append(out, c.Path)
+		if c.MovePath != "" {
+			out = append(out, c.MovePath)
+		}
+	}
+	return out
+}
