@@ -1,13 +1,21 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/model/sse"
 )
 
-// ClientOptions configures a Client. Provider must be resolved (see ProviderInfo.Resolve).
+// ClientOptions configures a Client.
 type ClientOptions struct {
 	Provider ProviderInfo
 	// APIKey is sent as `Authorization: Bearer`; empty sends no Authorization header.
@@ -20,35 +28,378 @@ type ClientOptions struct {
 	UserAgent string
 	// Getenv reads env_http_headers values; nil means no environment.
 	Getenv func(string) string
-	// Clock supplies time and sleeps; nil means the real clock.
+	// Clock supplies sleeps and the idle timer; nil means the real clock.
 	Clock Clock
 	// Rand supplies jitter in [0,1); nil uses math/rand/v2.
-	Rand   func() float64
+	Rand func() float64
+	// Logger receives debug notes (skipped unparseable events); nil discards.
 	Logger *slog.Logger
 }
 
+// DefaultOriginator is the `originator` header Codex sends unless overridden.
+const DefaultOriginator = "codex_cli_rs"
+
 // Client sends Responses requests to one provider. It is safe for concurrent use.
 type Client struct {
-	opts ClientOptions
+	opts       ClientOptions
+	http       *http.Client
+	clock      Clock
+	rand       func() float64
+	log        *slog.Logger
+	originator string
+	userAgent  string
+	url        string
 }
 
-// NewClient returns a client for the provider.
+// NewClient returns a client for the provider. It fails for a provider the client cannot
+// speak to (`wire_api = "chat"`).
 func NewClient(opts ClientOptions) (*Client, error) {
-	return &Client{opts: opts}, nil
+	if err := opts.Provider.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Client{opts: opts, http: opts.HTTPClient, clock: opts.Clock, rand: opts.Rand, log: opts.Logger}
+	if c.http == nil {
+		c.http = &http.Client{}
+	}
+	if c.clock == nil {
+		c.clock = RealClock{}
+	}
+	if c.rand == nil {
+		c.rand = rand.Float64
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	c.originator = opts.Originator
+	if c.originator == "" {
+		c.originator = DefaultOriginator
+	}
+	c.userAgent = opts.UserAgent
+	if c.userAgent == "" {
+		c.userAgent = DefaultUserAgent(c.originator)
+	}
+	c.url = opts.Provider.ResponsesURL()
+	return c, nil
 }
 
-// Stream is one model response being read. Its owner must call Close.
-type Stream struct{}
+// Backoff is Codex's retry delay for the n-th retry (n >= 1): 200ms·2^(n-1), times a jitter
+// in [0.9, 1.1). r is a uniform sample in [0,1).
+func Backoff(n int, r float64) time.Duration {
+	if n < 1 {
+		n = 1
+	}
+	if n > 30 {
+		n = 30 // keep the shift in range; the budget caps retries at 100 anyway
+	}
+	base := float64(200*time.Millisecond) * float64(uint64(1)<<(n-1))
+	return time.Duration(base * (0.9 + 0.2*r))
+}
 
-// Stream sends the prompt and returns the response stream once the server accepted it.
+// Stream is one model response being read. Close must be called when done with it.
+type Stream struct {
+	c      *Client
+	ctx    context.Context
+	prompt Prompt
+	body   []byte
+	obs    RetryObserver
+
+	streamRetries int // stream retries used so far
+	delivered     bool
+
+	// The current attempt.
+	resp    *http.Response
+	rd      *sse.Reader
+	cancel  context.CancelFunc
+	idle    Timer
+	pending []ResponseEvent
+	done    bool
+
+	mu        sync.Mutex
+	idleFired bool
+
+	nextCtx  context.Context
+	stopNext func() bool
+	ev       wireEvent
+}
+
+// Stream sends the prompt and returns once the server accepted it (after request retries and
+// any stream retries spent on failed connects). ctx governs the whole response: cancelling it
+// ends the stream.
 func (c *Client) Stream(ctx context.Context, p Prompt, obs RetryObserver) (*Stream, error) {
-	return nil, errors.New("model: not implemented yet")
+	body, err := requestBody(p)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stream{c: c, ctx: ctx, prompt: p, body: body, obs: obs}
+	for {
+		err := s.connect(ctx)
+		if err == nil {
+			return s, nil
+		}
+		if err := s.retryOrFail(ctx, err); err != nil {
+			return nil, err
+		}
+	}
 }
 
-// Next returns the next event; io.EOF after Completed.
+// Body returns the request body that was sent (for logging and tests).
+func (s *Stream) Body() []byte { return s.body }
+
+// Next returns the next event; after Completed it returns io.EOF. Errors are *Error (classified)
+// or the context's error.
 func (s *Stream) Next(ctx context.Context) (ResponseEvent, error) {
-	return nil, errors.New("model: not implemented yet")
+	if ctx != s.nextCtx {
+		s.watch(ctx)
+	}
+	for {
+		if len(s.pending) > 0 {
+			ev := s.pending[0]
+			s.pending = s.pending[1:]
+			return ev, nil
+		}
+		if s.done {
+			return nil, io.EOF
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if s.rd == nil {
+			if err := s.connect(ctx); err != nil {
+				if err := s.retryOrFail(ctx, err); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			continue
+		}
+		ev, err := s.read(ctx)
+		if err == nil {
+			if ev != nil {
+				s.delivered = true
+				return ev, nil
+			}
+			continue
+		}
+		if err := s.retryOrFail(ctx, err); err != nil {
+			return nil, err
+		}
+	}
 }
 
-// Close releases the connection.
-func (s *Stream) Close() error { return nil }
+// watch makes a cancelled Next context interrupt a blocked read of the current attempt.
+func (s *Stream) watch(ctx context.Context) {
+	if s.stopNext != nil {
+		s.stopNext()
+		s.stopNext = nil
+	}
+	s.nextCtx = ctx
+	if ctx.Done() != nil && ctx != s.ctx {
+		s.stopNext = context.AfterFunc(ctx, func() {
+			s.mu.Lock()
+			cancel := s.cancel
+			s.mu.Unlock()
+			if cancel != nil {
+				cancel()
+			}
+		})
+	}
+}
+
+// Close ends the stream and releases its connection. It is safe to call more than once.
+func (s *Stream) Close() error {
+	s.endAttempt()
+	if s.stopNext != nil {
+		s.stopNext()
+		s.stopNext = nil
+	}
+	s.done = true
+	s.pending = nil
+	return nil
+}
+
+// retryOrFail decides what to do with a failed attempt: nil means "retry now" (after the
+// backoff sleep); otherwise the error to return.
+func (s *Stream) retryOrFail(ctx context.Context, err error) error {
+	s.endAttempt()
+	if ce := firstCtxErr(ctx, s.ctx); ce != nil {
+		return ce
+	}
+	var me *Error
+	if !errors.As(err, &me) || !me.Retryable() {
+		s.done = true
+		return err
+	}
+	max := s.c.opts.Provider.StreamRetries()
+	if s.streamRetries >= max {
+		s.done = true
+		return err
+	}
+	s.streamRetries++
+	delay := me.RetryAfter
+	if delay <= 0 {
+		delay = Backoff(s.streamRetries, s.c.rand())
+	}
+	if s.obs != nil {
+		s.obs(RetryInfo{Attempt: s.streamRetries, Max: max, Delay: delay, Err: err, Stream: true, Restarted: s.delivered})
+	}
+	s.delivered = false
+	if err := s.c.clock.Sleep(ctx, delay); err != nil {
+		s.done = true
+		return err
+	}
+	if ctx != s.ctx {
+		if err := s.ctx.Err(); err != nil {
+			s.done = true
+			return err
+		}
+	}
+	return nil
+}
+
+func firstCtxErr(ctxs ...context.Context) error {
+	for _, c := range ctxs {
+		if err := c.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// connect performs one request with request-level retries (5xx and transport errors, never
+// 429) and, on success, prepares the SSE reader and the header-derived events.
+func (s *Stream) connect(ctx context.Context) error {
+	c := s.c
+	max := c.opts.Provider.RequestRetries()
+	for attempt := 0; ; attempt++ {
+		resp, err := s.send()
+		if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			s.startAttempt(resp)
+			return nil
+		}
+		var cerr *Error
+		retry := false
+		if err != nil {
+			s.endAttempt()
+			if ce := firstCtxErr(ctx, s.ctx); ce != nil {
+				return ce
+			}
+			cerr = &Error{Kind: KindTransport, Err: err, URL: c.url}
+			retry = true
+		} else {
+			data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+			resp.Body.Close()
+			s.endAttempt()
+			cerr = classifyHTTP(resp.StatusCode, resp.Header, data, c.url)
+			retry = resp.StatusCode >= 500
+		}
+		if !retry || attempt >= max {
+			return cerr
+		}
+		delay := Backoff(attempt+1, c.rand())
+		if s.obs != nil {
+			s.obs(RetryInfo{Attempt: attempt + 1, Max: max, Delay: delay, Err: cerr})
+		}
+		if err := c.clock.Sleep(ctx, delay); err != nil {
+			return err
+		}
+	}
+}
+
+func (s *Stream) send() (*http.Response, error) {
+	actx, cancel := context.WithCancel(s.ctx)
+	// Published before Do so a cancelled Next context can interrupt the connect.
+	s.mu.Lock()
+	s.cancel = cancel
+	s.mu.Unlock()
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, s.c.url, bytes.NewReader(s.body))
+	if err != nil {
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	s.c.setHeaders(req, s.prompt)
+	return s.c.http.Do(req)
+}
+
+// startAttempt installs a successful response: SSE reader, idle timer, header events.
+func (s *Stream) startAttempt(resp *http.Response) {
+	s.mu.Lock()
+	s.resp, s.idleFired = resp, false
+	s.mu.Unlock()
+	s.idle = s.c.clock.AfterFunc(s.c.opts.Provider.StreamIdleTimeout(), func() {
+		s.mu.Lock()
+		s.idleFired = true
+		cancel := s.cancel
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	})
+	s.rd = sse.NewReader(idleReader{s})
+	if snap, ok := parseRateLimits(resp.Header); ok {
+		s.pending = append(s.pending, RateLimits{Snapshot: snap})
+	}
+	if m := resp.Header.Get("openai-model"); m != "" && m != s.prompt.Model {
+		s.pending = append(s.pending, ServerModel{Model: m})
+	}
+	if resp.Header.Get("x-reasoning-included") != "" {
+		s.pending = append(s.pending, ServerReasoningIncluded{})
+	}
+}
+
+// endAttempt drops the current connection, if any.
+func (s *Stream) endAttempt() {
+	if s.idle != nil {
+		s.idle.Stop()
+		s.idle = nil
+	}
+	s.mu.Lock()
+	resp, cancel := s.resp, s.cancel
+	s.resp, s.cancel = nil, nil
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+	s.rd = nil
+}
+
+// idleReader re-arms the idle timer whenever bytes arrive.
+type idleReader struct{ s *Stream }
+
+func (r idleReader) Read(p []byte) (int, error) {
+	n, err := r.s.resp.Body.Read(p)
+	if n > 0 && r.s.idle != nil {
+		r.s.idle.Reset(r.s.c.opts.Provider.StreamIdleTimeout())
+	}
+	return n, err
+}
+
+// read returns the next event of the current attempt; (nil, nil) for an event to skip.
+func (s *Stream) read(ctx context.Context) (ResponseEvent, error) {
+	e, err := s.rd.Next()
+	if err != nil {
+		if ce := firstCtxErr(ctx, s.ctx); ce != nil {
+			return nil, ce
+		}
+		s.mu.Lock()
+		idle := s.idleFired
+		s.mu.Unlock()
+		if idle {
+			return nil, &Error{Kind: KindStream, Message: ReasonIdleTimeout}
+		}
+		if err == io.EOF {
+			return nil, &Error{Kind: KindStream, Message: ReasonStreamClosed}
+		}
+		return nil, &Error{Kind: KindStream, Message: err.Error(), Err: err}
+	}
+	ev, ferr := s.decode(e.Data)
+	if ferr != nil {
+		return nil, ferr
+	}
+	if _, ok := ev.(Completed); ok {
+		s.endAttempt()
+		s.done = true
+	}
+	return ev, nil
+}
