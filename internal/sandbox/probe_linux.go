@@ -1,0 +1,197 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Mechanism names how the file-system part of the policy is enforced; seccomp is always on.
+type Mechanism string
+
+// The mechanisms, strongest first.
+const (
+	// MechanismLandlockNamespaces is Landlock plus a user + mount namespace that binds the
+	// protected subpaths (.git, .codex) read-only.
+	MechanismLandlockNamespaces Mechanism = "landlock+namespaces"
+	// MechanismLandlock is Landlock alone: the protected subpaths are not enforced.
+	MechanismLandlock Mechanism = "landlock"
+	// MechanismNamespaces is the fallback without Landlock: a read-only bind of / with the
+	// writable roots bound writable.
+	MechanismNamespaces Mechanism = "namespaces"
+	// MechanismNone means no confinement is possible; Command refuses.
+	MechanismNone Mechanism = "none"
+)
+
+func (m Mechanism) usesLandlock() bool {
+	return m == MechanismLandlock || m == MechanismLandlockNamespaces
+}
+
+func (m Mechanism) usesNamespaces() bool {
+	return m == MechanismNamespaces || m == MechanismLandlockNamespaces
+}
+
+// Options turn mechanisms off (for tests, and for users whose kernel misbehaves) and name the
+// binary to re-execute.
+type Options struct {
+	DisableLandlock       bool
+	DisableUserNamespaces bool
+	// Executable is the binary that acts as the helper; empty means os.Executable().
+	Executable string
+}
+
+// ProbeResult says what this machine can enforce. Mechanism is the best available; Err is set
+// (and Mechanism is MechanismNone) when nothing is.
+type ProbeResult struct {
+	LandlockABI    int
+	UserNamespaces bool
+	// UserNamespacesError says why user namespaces are unusable, when they are.
+	UserNamespacesError string
+	Mechanism           Mechanism
+	Err                 error
+}
+
+// ErrNoSandbox is wrapped by the error returned when neither Landlock nor user namespaces are
+// available, so callers can tell "cannot confine" from other failures.
+var ErrNoSandbox = errors.New("no sandbox mechanism available")
+
+// Probe checks, once per session, which mechanisms work here. It spawns one short-lived
+// process to try a user namespace.
+func Probe(ctx context.Context, opts Options) ProbeResult {
+	var r ProbeResult
+	if !opts.DisableLandlock {
+		r.LandlockABI = LandlockABI()
+	}
+	if opts.DisableUserNamespaces {
+		r.UserNamespacesError = "disabled"
+	} else if err := probeUserNamespace(ctx, opts); err != nil {
+		r.UserNamespacesError = err.Error()
+	} else {
+		r.UserNamespaces = true
+	}
+	switch {
+	case r.LandlockABI > 0 && r.UserNamespaces:
+		r.Mechanism = MechanismLandlockNamespaces
+	case r.LandlockABI > 0:
+		r.Mechanism = MechanismLandlock
+	case r.UserNamespaces:
+		r.Mechanism = MechanismNamespaces
+	default:
+		r.Mechanism = MechanismNone
+		r.Err = fmt.Errorf("%w: Landlock is not enabled in this kernel (it needs Linux 5.13+ with landlock in the lsm= boot list) and user namespaces are unavailable (%s); "+
+			"run inside an external sandbox (a container or VM) with --sandbox danger-full-access, or enable one of the two", ErrNoSandbox, r.UserNamespacesError)
+	}
+	return r
+}
+
+// Message is the one-line description for the session's background event.
+func (r ProbeResult) Message() string {
+	switch r.Mechanism {
+	case MechanismLandlockNamespaces:
+		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; .git and .codex bound read-only in a mount namespace", r.LandlockABI)
+	case MechanismLandlock:
+		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; user namespaces unavailable (%s), so .git and .codex inside writable roots are not protected", r.LandlockABI, r.UserNamespacesError)
+	case MechanismNamespaces:
+		return "Linux sandbox: Landlock unavailable; using a user + mount namespace (read-only /) with seccomp"
+	}
+	if r.Err != nil {
+		return "Linux sandbox unavailable: " + r.Err.Error()
+	}
+	return "Linux sandbox unavailable"
+}
+
+func probeUserNamespace(ctx context.Context, opts Options) error {
+	exe, err := executable(opts)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, HelperArg, "--probe-userns")
+	attr, err := namespaceAttr()
+	if err != nil {
+		return err
+	}
+	cmd.SysProcAttr = attr
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if msg != "" {
+			return fmt.Errorf("user namespace: %v: %s", err, msg)
+		}
+		return fmt.Errorf("user namespace: %w", err)
+	}
+	return nil
+}
+
+func executable(opts Options) (string, error) {
+	if opts.Executable != "" {
+		return opts.Executable, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find own executable for the sandbox helper: %w", err)
+	}
+	return exe, nil
+}
+
+// namespaceAttr asks for a new user and mount namespace in which the helper may mount. Root
+// keeps its whole id range (mirrored from its own uid_map) so files keep their owners; any
+// other user maps only itself and keeps CAP_SYS_ADMIN across the exec as an ambient
+// capability, which the helper drops before running the command.
+func namespaceAttr() (*syscall.SysProcAttr, error) {
+	attr := &syscall.SysProcAttr{Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS}
+	uid, gid := os.Getuid(), os.Getgid()
+	if uid == 0 {
+		uids, err := identityMap("/proc/self/uid_map")
+		if err != nil {
+			return nil, err
+		}
+		gids, err := identityMap("/proc/self/gid_map")
+		if err != nil {
+			return nil, err
+		}
+		attr.UidMappings, attr.GidMappings = uids, gids
+		attr.GidMappingsEnableSetgroups = true
+		return attr, nil
+	}
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
+	return attr, nil
+}
+
+func identityMap(path string) ([]syscall.SysProcIDMap, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	var maps []syscall.SysProcIDMap
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) != 3 {
+			continue
+		}
+		inside, err1 := strconv.ParseUint(fields[0], 10, 32)
+		count, err2 := strconv.ParseUint(fields[2], 10, 32)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("parse %s: %q", path, sc.Text())
+		}
+		maps = append(maps, syscall.SysProcIDMap{ContainerID: int(inside), HostID: int(inside), Size: int(count)})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return maps, nil
+}

@@ -1,0 +1,355 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// These tests confine real processes on the running kernel. They run as root on CI, which
+// bypasses file permissions but neither Landlock, read-only mounts nor seccomp: every denial
+// they see comes from the sandbox.
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func testExe(t testing.TB) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// probeFor returns the probe result for a test's mechanism, skipping when this machine lacks it.
+func probeFor(t testing.TB, opts Options, want Mechanism) *ProbeResult {
+	t.Helper()
+	opts.Executable = testExe(t)
+	r := Probe(context.Background(), opts)
+	if r.Mechanism != want {
+		t.Skipf("mechanism %s unavailable here (got %s): %s", want, r.Mechanism, r.Message())
+	}
+	return &r
+}
+
+// baseEnv is the test's environment with TMPDIR pinned, so the writable roots do not depend on
+// the caller's shell.
+func baseEnv(tmpdir string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMPDIR=") {
+			env = append(env, kv)
+		}
+	}
+	if tmpdir != "" {
+		env = append(env, "TMPDIR="+tmpdir)
+	}
+	return env
+}
+
+func runIn(t testing.TB, probe *ProbeResult, opts Options, p Policy, cwd string, env []string, argv ...string) result {
+	t.Helper()
+	opts.Executable = testExe(t)
+	cmd, err := Command(context.Background(), Request{Policy: p, Cwd: cwd, Argv: argv, Env: env, Probe: probe, Options: opts})
+	if err != nil {
+		t.Fatalf("Command: %v", err)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("run %v: %v", argv, err)
+		}
+		code = ee.ExitCode()
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+func sh(t testing.TB, probe *ProbeResult, opts Options, p Policy, cwd string, env []string, script string) result {
+	t.Helper()
+	return runIn(t, probe, opts, p, cwd, env, "/bin/sh", "-c", script)
+}
+
+// outsideTmp makes a directory that is not under /tmp (a default writable root), for tests
+// that need something the sandbox must refuse to write.
+func outsideTmp(t testing.TB) string {
+	t.Helper()
+	for _, parent := range []string{"/var/tmp", os.Getenv("HOME")} {
+		if parent == "" || strings.HasPrefix(parent, "/tmp") {
+			continue
+		}
+		dir, err := os.MkdirTemp(parent, "gocodex-sandbox-test-")
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		return dir
+	}
+	t.Skip("no writable directory outside /tmp")
+	return ""
+}
+
+// mechanisms are the file-system configurations every confinement test runs under.
+var mechanisms = []struct {
+	name string
+	opts Options
+	want Mechanism
+	// protectsSubpaths is false for Landlock alone, which cannot keep .git read-only.
+	protectsSubpaths bool
+}{
+	{"landlock+namespaces", Options{}, MechanismLandlockNamespaces, true},
+	{"landlock-only", Options{DisableUserNamespaces: true}, MechanismLandlock, false},
+	{"namespaces-fallback", Options{DisableLandlock: true}, MechanismNamespaces, true},
+}
+
+func workspaceWrite() Policy { return Policy{Mode: ModeWorkspaceWrite} }
+
+func TestWorkspaceWriteFileSystem(t *testing.T) {
+	for _, m := range mechanisms {
+		t.Run(m.name, func(t *testing.T) {
+			probe := probeFor(t, m.opts, m.want)
+			cwd := outsideTmp(t)
+			if err := os.MkdirAll(filepath.Join(cwd, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(cwd, ".git", "config"), []byte("[core]\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			outside := outsideTmp(t) // a sibling directory the policy does not name
+			if err := os.Symlink(outside, filepath.Join(cwd, "escape")); err != nil {
+				t.Fatal(err)
+			}
+			env := baseEnv("")
+			pol := workspaceWrite()
+			home, _ := os.UserHomeDir()
+			name := fmt.Sprintf("gocodex-sandbox-probe-%d", os.Getpid())
+
+			cases := []struct {
+				name   string
+				script string
+				ok     bool
+				skip   bool
+			}{
+				{"write inside cwd", "echo x > inside && mkdir -p d/e && echo y > d/e/f && mv d/e/f d/g && rm d/g", true, false},
+				{"write in HOME", "echo x > " + filepath.Join(home, name), false, home == "" || strings.HasPrefix(home, "/tmp")},
+				{"write in /etc", "echo x > /etc/" + name, false, false},
+				{"write through symlink", "echo x > escape/file", false, false},
+				{"write .git/config", "echo x >> .git/config", false, !m.protectsSubpaths},
+				{"create in .git", "echo x > .git/newfile", false, !m.protectsSubpaths},
+				{"write in /tmp", "echo x > /tmp/" + name + " && rm /tmp/" + name, true, false},
+				{"child of child", "sh -c 'sh -c \"echo x > " + filepath.Join(outside, "nested") + "\"'", false, false},
+				{"bash -lc to /", "bash -lc 'echo x > /" + name + "'", false, false},
+				{"dev null", "echo x > /dev/null", true, false},
+			}
+			for _, tc := range cases {
+				t.Run(tc.name, func(t *testing.T) {
+					if tc.skip {
+						t.Skip("not applicable here")
+					}
+					t.Cleanup(func() {
+						for _, p := range []string{filepath.Join(home, name), "/etc/" + name, "/" + name} {
+							os.Remove(p)
+						}
+					})
+					r := sh(t, probe, Options{}, pol, cwd, env, tc.script)
+					if (r.code == 0) != tc.ok {
+						t.Errorf("exit %d (stderr %q), want success=%v", r.code, r.stderr, tc.ok)
+					}
+				})
+			}
+			for _, p := range []string{filepath.Join(outside, "file"), filepath.Join(outside, "nested"), "/etc/" + name, "/" + name} {
+				if _, err := os.Stat(p); err == nil {
+					t.Errorf("%s was written", p)
+				}
+			}
+			if b, _ := os.ReadFile(filepath.Join(cwd, ".git", "config")); m.protectsSubpaths && string(b) != "[core]\n" {
+				t.Errorf(".git/config changed: %q", b)
+			}
+		})
+	}
+}
+
+func TestExcludeSlashTmp(t *testing.T) {
+	for _, m := range mechanisms {
+		t.Run(m.name, func(t *testing.T) {
+			probe := probeFor(t, m.opts, m.want)
+			cwd := outsideTmp(t)
+			name := fmt.Sprintf("/tmp/gocodex-sandbox-excl-%d", os.Getpid())
+			t.Cleanup(func() { os.Remove(name) })
+			pol := Policy{Mode: ModeWorkspaceWrite, ExcludeSlashTmp: true, ExcludeTmpdirEnvVar: true}
+			if r := sh(t, probe, Options{}, pol, cwd, baseEnv("/tmp"), "echo x > "+name); r.code == 0 {
+				t.Errorf("/tmp was writable with exclude_slash_tmp")
+			}
+			// $TMPDIR is its own root unless excluded too.
+			pol.ExcludeTmpdirEnvVar = false
+			if r := sh(t, probe, Options{}, pol, cwd, baseEnv("/tmp"), "echo x > "+name); r.code != 0 {
+				t.Errorf("$TMPDIR=/tmp not writable: %q", r.stderr)
+			}
+		})
+	}
+}
+
+func TestReadOnlyAllowsNoWrites(t *testing.T) {
+	for _, m := range mechanisms {
+		t.Run(m.name, func(t *testing.T) {
+			probe := probeFor(t, m.opts, m.want)
+			cwd := t.TempDir()
+			pol := Policy{Mode: ModeReadOnly}
+			for _, script := range []string{"echo x > f", "echo x > /tmp/gocodex-ro-" + strconv.Itoa(os.Getpid()), "mkdir d", "cat /etc/hostname >/dev/null && echo x > /dev/null && ls / >/dev/null && exit 3"} {
+				r := sh(t, probe, Options{}, pol, cwd, baseEnv(""), script)
+				want := 1
+				if strings.HasSuffix(script, "exit 3") {
+					want = 3 // reads and /dev/null work
+				}
+				if (r.code == 0) || (want == 3 && r.code != 3) {
+					t.Errorf("%q: exit %d (stderr %q)", script, r.code, r.stderr)
+				}
+			}
+			os.Remove("/tmp/gocodex-ro-" + strconv.Itoa(os.Getpid()))
+			entries, _ := os.ReadDir(cwd)
+			if len(entries) != 0 {
+				t.Errorf("read-only run left %d entries in cwd", len(entries))
+			}
+		})
+	}
+}
+
+func TestNetwork(t *testing.T) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	probe := probeFor(t, Options{}, MechanismLandlockNamespaces)
+	exe := testExe(t)
+	cases := []struct {
+		name    string
+		network bool
+		argv    []string
+		want    string
+	}{
+		{"tcp connect denied", false, []string{toolArg, "tcp-connect", ln.Addr().String()}, "EPERM"},
+		{"udp send denied", false, []string{toolArg, "udp-send", udp.LocalAddr().String()}, "EPERM"},
+		{"socketpair allowed", false, []string{toolArg, "socketpair"}, "ok"},
+		{"ptrace denied", false, []string{toolArg, "ptrace"}, "EPERM"},
+		{"ptrace denied with network", true, []string{toolArg, "ptrace"}, "EPERM"},
+		{"tcp connect with network", true, []string{toolArg, "tcp-connect", ln.Addr().String()}, "ok"},
+		{"udp send with network", true, []string{toolArg, "udp-send", udp.LocalAddr().String()}, "ok"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pol := Policy{Mode: ModeWorkspaceWrite, NetworkAccess: tc.network}
+			r := runIn(t, probe, Options{}, pol, t.TempDir(), baseEnv(""), append([]string{exe}, tc.argv...)...)
+			if got := strings.TrimSpace(r.stdout); got != tc.want {
+				t.Errorf("got %q (exit %d, stderr %q), want %q", got, r.code, r.stderr, tc.want)
+			}
+		})
+	}
+	// The same operations succeed unsandboxed, so the denials above are the sandbox's.
+	r := runIn(t, nil, Options{}, Policy{Mode: ModeDangerFullAccess}, t.TempDir(), nil, exe, toolArg, "ptrace")
+	if strings.TrimSpace(r.stdout) != "ok" {
+		t.Errorf("ptrace unsandboxed: %q %q", r.stdout, r.stderr)
+	}
+}
+
+// TestProcessTree checks that the helper execs in place (the command's parent is the test) and
+// that danger-full-access never involves it.
+func TestProcessTree(t *testing.T) {
+	exe, err := filepath.EvalSymlinks(testExe(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := probeFor(t, Options{}, MechanismLandlockNamespaces)
+	script := `echo $PPID; readlink /proc/$$/exe`
+	for _, p := range []Policy{{Mode: ModeDangerFullAccess}, {Mode: ModeWorkspaceWrite}, {Mode: ModeReadOnly}} {
+		t.Run(string(p.Mode), func(t *testing.T) {
+			cmd, err := Command(context.Background(), Request{Policy: p, Cwd: t.TempDir(), Argv: []string{"/bin/sh", "-c", script}, Probe: probe, Options: Options{Executable: exe}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			isHelper := cmd.Path == exe
+			if p.Mode == ModeDangerFullAccess && (isHelper || cmd.SysProcAttr != nil) {
+				t.Errorf("danger-full-access goes through the helper: %v", cmd.Args)
+			}
+			if p.Mode != ModeDangerFullAccess && !isHelper {
+				t.Errorf("%s does not go through the helper: %v", p.Mode, cmd.Args)
+			}
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Fields(string(out))
+			if len(lines) != 2 || lines[0] != strconv.Itoa(os.Getpid()) || lines[1] == exe {
+				t.Errorf("process tree: parent/exe = %q, want parent %d and no helper", lines, os.Getpid())
+			}
+		})
+	}
+}
+
+func TestRefusesWithoutMechanism(t *testing.T) {
+	opts := Options{DisableLandlock: true, DisableUserNamespaces: true, Executable: testExe(t)}
+	r := Probe(context.Background(), opts)
+	if r.Mechanism != MechanismNone || !errors.Is(r.Err, ErrNoSandbox) {
+		t.Fatalf("probe = %+v, want none", r)
+	}
+	for _, want := range []string{"Landlock", "user namespaces", "--sandbox danger-full-access"} {
+		if !strings.Contains(r.Err.Error(), want) {
+			t.Errorf("error %q does not mention %q", r.Err, want)
+		}
+	}
+	for _, p := range []Policy{{Mode: ModeWorkspaceWrite}, {Mode: ModeReadOnly}} {
+		_, err := Command(context.Background(), Request{Policy: p, Cwd: t.TempDir(), Argv: []string{"true"}, Options: opts})
+		if !errors.Is(err, ErrNoSandbox) {
+			t.Errorf("%s: Command error = %v, want ErrNoSandbox", p.Mode, err)
+		}
+	}
+	// The user chose no sandbox: that still runs.
+	if _, err := Command(context.Background(), Request{Policy: Policy{Mode: ModeDangerFullAccess}, Argv: []string{"true"}, Options: opts}); err != nil {
+		t.Errorf("danger-full-access: %v", err)
+	}
+}
+
+// TestHelperRefusesMissingLandlock checks the helper never runs a command unconfined when the
+// mechanism it was told to use is not there.
+func TestHelperRefusesBadArgs(t *testing.T) {
+	exe := testExe(t)
+	for _, args := range [][]string{
+		{HelperArg, "--sandbox-policy", `{"type":"workspace-write"}`, "--mechanism", "bogus", "--", "true"},
+		{HelperArg, "--sandbox-policy", `{"type":"danger-full-access"}`, "--", "true"},
+		{HelperArg, "--sandbox-policy", `{"type":"nope"}`, "--", "true"},
+		{HelperArg, "--", "true"},
+	} {
+		out, err := exec.Command(exe, args...).CombinedOutput()
+		if err == nil {
+			t.Errorf("%v ran: %s", args, out)
+		}
+	}
+}
