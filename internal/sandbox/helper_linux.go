@@ -24,12 +24,12 @@ const (
 
 // helperArgs is what Command passes to the helper.
 type helperArgs struct {
-	policyCwd  string
-	commandCwd string
-	policy     Policy
-	mechanism  Mechanism
+	policyCwd   string
+	commandCwd  string
+	policy      Policy
+	mechanism   Mechanism
 	probeUserNS bool
-	argv       []string
+	argv        []string
 }
 
 func parseHelperArgs(args []string, stderr io.Writer) (helperArgs, error) {

@@ -2,8 +2,8 @@ package sandbox
 
 import (
 	"bufio"
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
