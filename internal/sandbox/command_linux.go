@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // Request describes one command to run under a policy.
 type Request struct {
-	Policy Policy
+	Policy protocol.SandboxPolicy
 	// PolicyCwd is what the policy's cwd-relative parts mean (the session cwd); empty means Cwd.
 	PolicyCwd string
 	// Cwd is the command's working directory.

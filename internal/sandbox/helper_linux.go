@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gocodex/gocodex/internal/sandbox/seccomp"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // HelperArg is the hidden first argument that turns the binary into the sandbox helper;
@@ -26,7 +27,7 @@ const (
 type helperArgs struct {
 	policyCwd   string
 	commandCwd  string
-	policy      Policy
+	policy      protocol.SandboxPolicy
 	mechanism   Mechanism
 	probeUserNS bool
 	argv        []string
@@ -115,7 +116,7 @@ func HelperMain(args []string) int {
 // in that order: mounts need CAP_SYS_ADMIN, which no_new_privs and the dropped capability end.
 func confine(h helperArgs) error {
 	roots := WritableRoots(h.policy, h.policyCwd, os.Getenv)
-	if h.policy.Mode == ModeDangerFullAccess {
+	if h.policy.HasFullDiskWriteAccess() {
 		return errors.New("danger-full-access never runs through the helper")
 	}
 	if h.mechanism.usesNamespaces() {

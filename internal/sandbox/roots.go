@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // WritableRoot is a directory tree a sandboxed command may write, minus the subpaths that
@@ -24,8 +26,8 @@ var protectedNames = []string{".git", ".codex"}
 // exclude_slash_tmp and $TMPDIR unless exclude_tmpdir_env_var; read-only gives nothing, and so
 // does danger-full-access, which is not confined at all (see Policy.HasFullDiskWriteAccess).
 // Roots that do not exist are dropped; duplicates are merged.
-func WritableRoots(p Policy, cwd string, env func(string) string) []WritableRoot {
-	if p.Mode != ModeWorkspaceWrite {
+func WritableRoots(p protocol.SandboxPolicy, cwd string, env func(string) string) []WritableRoot {
+	if p.EffectiveMode() != protocol.SandboxWorkspaceWrite {
 		return nil
 	}
 	var dirs []string

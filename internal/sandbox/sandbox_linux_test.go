@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // These tests confine real processes on the running kernel. They run as root on CI, which
@@ -58,7 +60,7 @@ func baseEnv(tmpdir string) []string {
 	return env
 }
 
-func runIn(t testing.TB, probe *ProbeResult, opts Options, p Policy, cwd string, env []string, argv ...string) result {
+func runIn(t testing.TB, probe *ProbeResult, opts Options, p protocol.SandboxPolicy, cwd string, env []string, argv ...string) result {
 	t.Helper()
 	opts.Executable = testExe(t)
 	cmd, err := Command(context.Background(), Request{Policy: p, Cwd: cwd, Argv: argv, Env: env, Probe: probe, Options: opts})
@@ -79,7 +81,7 @@ func runIn(t testing.TB, probe *ProbeResult, opts Options, p Policy, cwd string,
 	return result{code, out.String(), errb.String()}
 }
 
-func sh(t testing.TB, probe *ProbeResult, opts Options, p Policy, cwd string, env []string, script string) result {
+func sh(t testing.TB, probe *ProbeResult, opts Options, p protocol.SandboxPolicy, cwd string, env []string, script string) result {
 	t.Helper()
 	return runIn(t, probe, opts, p, cwd, env, "/bin/sh", "-c", script)
 }
@@ -116,7 +118,7 @@ var mechanisms = []struct {
 	{"namespaces-fallback", Options{DisableLandlock: true}, MechanismNamespaces, true},
 }
 
-func workspaceWrite() Policy { return Policy{Mode: ModeWorkspaceWrite} }
+func workspaceWrite() protocol.SandboxPolicy { return protocol.NewWorkspaceWritePolicy() }
 
 func TestWorkspaceWriteFileSystem(t *testing.T) {
 	for _, m := range mechanisms {
@@ -190,7 +192,7 @@ func TestExcludeSlashTmp(t *testing.T) {
 			cwd := outsideTmp(t)
 			name := fmt.Sprintf("/tmp/gocodex-sandbox-excl-%d", os.Getpid())
 			t.Cleanup(func() { os.Remove(name) })
-			pol := Policy{Mode: ModeWorkspaceWrite, ExcludeSlashTmp: true, ExcludeTmpdirEnvVar: true}
+			pol := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, ExcludeSlashTmp: true, ExcludeTmpdirEnvVar: true}
 			if r := sh(t, probe, Options{}, pol, cwd, baseEnv("/tmp"), "echo x > "+name); r.code == 0 {
 				t.Errorf("/tmp was writable with exclude_slash_tmp")
 			}
@@ -208,7 +210,7 @@ func TestReadOnlyAllowsNoWrites(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			probe := probeFor(t, m.opts, m.want)
 			cwd := t.TempDir()
-			pol := Policy{Mode: ModeReadOnly}
+			pol := protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 			for _, script := range []string{"echo x > f", "echo x > /tmp/gocodex-ro-" + strconv.Itoa(os.Getpid()), "mkdir d", "cat /etc/hostname >/dev/null && echo x > /dev/null && ls / >/dev/null && exit 3"} {
 				r := sh(t, probe, Options{}, pol, cwd, baseEnv(""), script)
 				want := 1
@@ -266,7 +268,7 @@ func TestNetwork(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			pol := Policy{Mode: ModeWorkspaceWrite, NetworkAccess: tc.network}
+			pol := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: tc.network}
 			r := runIn(t, probe, Options{}, pol, t.TempDir(), baseEnv(""), append([]string{exe}, tc.argv...)...)
 			if got := strings.TrimSpace(r.stdout); got != tc.want {
 				t.Errorf("got %q (exit %d, stderr %q), want %q", got, r.code, r.stderr, tc.want)
@@ -274,7 +276,7 @@ func TestNetwork(t *testing.T) {
 		})
 	}
 	// The same operations succeed unsandboxed, so the denials above are the sandbox's.
-	r := runIn(t, nil, Options{}, Policy{Mode: ModeDangerFullAccess}, t.TempDir(), nil, exe, toolArg, "ptrace")
+	r := runIn(t, nil, Options{}, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, t.TempDir(), nil, exe, toolArg, "ptrace")
 	if strings.TrimSpace(r.stdout) != "ok" {
 		t.Errorf("ptrace unsandboxed: %q %q", r.stdout, r.stderr)
 	}
@@ -289,17 +291,17 @@ func TestProcessTree(t *testing.T) {
 	}
 	probe := probeFor(t, Options{}, MechanismLandlockNamespaces)
 	script := `echo $PPID; readlink /proc/$$/exe`
-	for _, p := range []Policy{{Mode: ModeDangerFullAccess}, {Mode: ModeWorkspaceWrite}, {Mode: ModeReadOnly}} {
+	for _, p := range []protocol.SandboxPolicy{{Mode: protocol.SandboxDangerFullAccess}, {Mode: protocol.SandboxWorkspaceWrite}, {Mode: protocol.SandboxReadOnly}} {
 		t.Run(string(p.Mode), func(t *testing.T) {
 			cmd, err := Command(context.Background(), Request{Policy: p, Cwd: t.TempDir(), Argv: []string{"/bin/sh", "-c", script}, Probe: probe, Options: Options{Executable: exe}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			isHelper := cmd.Path == exe
-			if p.Mode == ModeDangerFullAccess && (isHelper || cmd.SysProcAttr != nil) {
+			if p.Mode == protocol.SandboxDangerFullAccess && (isHelper || cmd.SysProcAttr != nil) {
 				t.Errorf("danger-full-access goes through the helper: %v", cmd.Args)
 			}
-			if p.Mode != ModeDangerFullAccess && !isHelper {
+			if p.Mode != protocol.SandboxDangerFullAccess && !isHelper {
 				t.Errorf("%s does not go through the helper: %v", p.Mode, cmd.Args)
 			}
 			out, err := cmd.Output()
@@ -325,14 +327,14 @@ func TestRefusesWithoutMechanism(t *testing.T) {
 			t.Errorf("error %q does not mention %q", r.Err, want)
 		}
 	}
-	for _, p := range []Policy{{Mode: ModeWorkspaceWrite}, {Mode: ModeReadOnly}} {
+	for _, p := range []protocol.SandboxPolicy{{Mode: protocol.SandboxWorkspaceWrite}, {Mode: protocol.SandboxReadOnly}} {
 		_, err := Command(context.Background(), Request{Policy: p, Cwd: t.TempDir(), Argv: []string{"true"}, Options: opts})
 		if !errors.Is(err, ErrNoSandbox) {
 			t.Errorf("%s: Command error = %v, want ErrNoSandbox", p.Mode, err)
 		}
 	}
 	// The user chose no sandbox: that still runs.
-	if _, err := Command(context.Background(), Request{Policy: Policy{Mode: ModeDangerFullAccess}, Argv: []string{"true"}, Options: opts}); err != nil {
+	if _, err := Command(context.Background(), Request{Policy: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, Argv: []string{"true"}, Options: opts}); err != nil {
 		t.Errorf("danger-full-access: %v", err)
 	}
 }
