@@ -325,3 +325,25 @@ func BenchmarkCaptureThroughput(b *testing.B) {
 		}
 	}
 }
+
+func TestLikelySandboxDenied(t *testing.T) {
+	out := func(s string) Output { return Output{Bytes: []byte(s)} }
+	tests := []struct {
+		name string
+		r    Result
+		want bool
+	}{
+		{"success is never denied", Result{ExitCode: 0, Stderr: out("permission denied")}, false},
+		{"permission denied", Result{ExitCode: 1, Stderr: out("touch: /etc/x: Permission denied")}, true},
+		{"read-only fs in aggregated", Result{ExitCode: 1, Aggregated: out("Read-only file system")}, true},
+		{"plain failure", Result{ExitCode: 1, Stderr: out("boom")}, false},
+		{"command not found", Result{ExitCode: 127}, false},
+		{"sigsys", Result{ExitCode: 128 + 31}, true},
+		{"timeout", Result{ExitCode: 124, TimedOut: true, Stderr: out("sandbox")}, false},
+	}
+	for _, tt := range tests {
+		if got := LikelySandboxDenied(tt.r); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

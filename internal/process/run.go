@@ -37,6 +37,12 @@ func Run(ctx context.Context, spec Spec, timeout time.Duration) (Result, error) 
 	if err != nil {
 		return Result{}, err
 	}
+	return Wait(ctx, p, timeout)
+}
+
+// Wait waits for a started process like Run does: the timeout (when > 0) and ctx kill the
+// process group.
+func Wait(ctx context.Context, p *Process, timeout time.Duration) (Result, error) {
 	var timeoutC <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)

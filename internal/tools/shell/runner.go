@@ -1,0 +1,241 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// DefaultTimeout is how long a one-shot command may run when the model gives no timeout.
+const DefaultTimeout = 10 * time.Second
+
+// DefaultTruncation is the model-output budget when the catalog gives none.
+var defaultTruncation = process.Tokens(10_000)
+
+// Config is what the engine wires into the shell handlers.
+type Config struct {
+	// Gate decides whether and how each command runs; FullAccessOnlyGate when nil.
+	Gate Gate
+	// EnvPolicy is the user's shell_environment_policy.
+	EnvPolicy process.EnvPolicy
+	// Environ returns the parent environment; os.Environ when nil.
+	Environ func() []string
+	// Truncation is the model's truncation policy; Tokens(10000) when Limit is zero.
+	Truncation process.TruncationPolicy
+	// UserShell is the user's shell; $SHELL from Environ, else /bin/bash, when empty.
+	UserShell string
+	// NoLoginShell forbids login shells (config allow_login_shell = false).
+	NoLoginShell bool
+	// DefaultTimeout applies when the model gives none; DefaultTimeout when zero.
+	DefaultTimeout time.Duration
+}
+
+func (c *Config) gate() Gate {
+	if c.Gate == nil {
+		return FullAccessOnlyGate
+	}
+	return c.Gate
+}
+
+func (c *Config) truncation() process.TruncationPolicy {
+	if c.Truncation.Limit <= 0 {
+		return defaultTruncation
+	}
+	return c.Truncation
+}
+
+// TruncationPolicy is the budget the handlers apply to output for the model.
+func (c *Config) TruncationPolicy() process.TruncationPolicy { return c.truncation() }
+
+func (c *Config) timeout(ms *int64) time.Duration {
+	if ms != nil && *ms > 0 {
+		return time.Duration(*ms) * time.Millisecond
+	}
+	if c.DefaultTimeout > 0 {
+		return c.DefaultTimeout
+	}
+	return DefaultTimeout
+}
+
+func (c *Config) environ() []string {
+	if c.Environ == nil {
+		return os.Environ()
+	}
+	return c.Environ()
+}
+
+// Shell returns the user's shell program.
+func (c *Config) Shell() string {
+	if c.UserShell != "" {
+		return c.UserShell
+	}
+	for _, kv := range c.environ() {
+		if v, ok := strings.CutPrefix(kv, "SHELL="); ok && v != "" {
+			return v
+		}
+	}
+	return "/bin/bash"
+}
+
+// ShellArgv is how a script runs in a shell: `shell -lc script` for a login shell (when
+// allowed), `shell -c script` otherwise.
+func (c *Config) ShellArgv(shell, script string, login bool) []string {
+	flag := "-c"
+	if login && !c.NoLoginShell {
+		flag = "-lc"
+	}
+	return []string{shell, flag, script}
+}
+
+// CommandEnv is the environment of a command run for this thread.
+func (c *Config) CommandEnv(env *tools.Env, networkDisabled bool, extra map[string]string) []string {
+	if !env.Sandbox.HasFullNetworkAccess() {
+		networkDisabled = true
+	}
+	return process.BuildEnv(c.EnvPolicy, c.environ(), process.EnvOptions{
+		ThreadID:        env.ThreadID,
+		NetworkDisabled: networkDisabled,
+		Extra:           extra,
+	})
+}
+
+// ResolveWorkdir makes the model's workdir absolute against the turn's cwd.
+func ResolveWorkdir(base, workdir string) string {
+	if workdir == "" {
+		return base
+	}
+	if filepath.IsAbs(workdir) {
+		return filepath.Clean(workdir)
+	}
+	return filepath.Join(base, workdir)
+}
+
+// ParsedCommand is the display form of a command for begin/end events: the script of a
+// `sh -c`/`-lc` invocation, or the argv joined.
+func ParsedCommand(argv []string) []protocol.ParsedCommand {
+	return []protocol.ParsedCommand{{Type: "unknown", Cmd: displayCommand(argv)}}
+}
+
+func displayCommand(argv []string) string {
+	if len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc") {
+		return argv[2]
+	}
+	return strings.Join(argv, " ")
+}
+
+// execRequest is one one-shot command, already parsed from the model's arguments.
+type execRequest struct {
+	call               tools.Call
+	toolName           string
+	argv               []string
+	cwd                string
+	timeout            time.Duration
+	extraEnv           map[string]string
+	sandboxPermissions string
+	justification      string
+	prefixRule         []string
+	format             func(process.Result, process.TruncationPolicy) string
+}
+
+// errText is the output for a command that could not start.
+func errText(err error) string { return "execution error: " + err.Error() }
+
+// execute asks the gate, then runs the command with begin/delta/end events around it.
+func (c *Config) execute(ctx context.Context, env *tools.Env, req execRequest) (tools.Result, error) {
+	decision, err := c.gate()(ctx, env, GateRequest{
+		CallID:             req.call.CallID,
+		ToolName:           req.toolName,
+		Argv:               req.argv,
+		Cwd:                req.cwd,
+		SandboxPermissions: req.sandboxPermissions,
+		Justification:      req.justification,
+		PrefixRule:         req.prefixRule,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return tools.Result{Output: "aborted by user"}, ctx.Err()
+		}
+		return tools.Result{}, err
+	}
+	if decision.Deny != "" {
+		return tools.Result{Output: decision.Deny, EndTurn: decision.EndTurn}, nil
+	}
+	emit := env.Emit
+	if emit == nil {
+		emit = func(protocol.EventMsg) {}
+	}
+	parsed := ParsedCommand(req.argv)
+	emit(protocol.ExecCommandBeginEvent{
+		CallID: req.call.CallID, TurnID: env.TurnID, Command: req.argv, Cwd: req.cwd,
+		ParsedCmd: parsed, Source: protocol.SourceAgent,
+	})
+	result, runErr := c.runOnce(ctx, env, req, decision, emit)
+	if runErr == nil && decision.Sandboxed && decision.OnDenied != nil && process.LikelySandboxDenied(result) {
+		retry, ok, err := decision.OnDenied(ctx, result)
+		switch {
+		case err != nil:
+			runErr = err
+		case ok && retry.Deny != "":
+			c.emitEnd(emit, env, req, parsed, result, "")
+			return tools.Result{Output: retry.Deny, EndTurn: retry.EndTurn}, nil
+		case ok:
+			result, runErr = c.runOnce(ctx, env, req, retry, emit)
+		}
+	}
+	if runErr != nil {
+		var startErr *startError
+		if errors.As(runErr, &startErr) {
+			text := errText(startErr.err)
+			c.emitEnd(emit, env, req, parsed, process.Result{ExitCode: -1, Stderr: process.Output{Bytes: []byte(text)}, Aggregated: process.Output{Bytes: []byte(text)}}, text)
+			return tools.Result{Output: text}, nil
+		}
+		// Interrupted: close the begin with an end so clients never see a dangling command.
+		c.emitEnd(emit, env, req, parsed, result, "")
+		return tools.Result{Output: "aborted by user"}, runErr
+	}
+	policy := c.truncation()
+	formatted := process.FormattedTruncate(result.Content(), policy)
+	c.emitEnd(emit, env, req, parsed, result, formatted)
+	return tools.Result{Output: req.format(result, policy), Success: result.ExitCode == 0}, nil
+}
+
+type startError struct{ err error }
+
+func (e *startError) Error() string { return e.err.Error() }
+
+func (c *Config) runOnce(ctx context.Context, env *tools.Env, req execRequest, d Decision, emit func(protocol.EventMsg)) (process.Result, error) {
+	spec := process.Spec{
+		Argv:    req.argv,
+		Cwd:     req.cwd,
+		Env:     c.CommandEnv(env, d.NetworkDisabled, req.extraEnv),
+		Spawner: d.Spawner,
+		OnOutput: func(s process.Stream, chunk []byte) {
+			stream := protocol.StreamStdout
+			if s == process.Stderr {
+				stream = protocol.StreamStderr
+			}
+			emit(protocol.ExecCommandOutputDeltaEvent{CallID: req.call.CallID, Stream: stream, Chunk: chunk})
+		},
+	}
+	p, err := process.Start(ctx, spec)
+	if err != nil {
+		return process.Result{}, &startError{err}
+	}
+	return process.Wait(ctx, p, req.timeout)
+}
+
+func (c *Config) emitEnd(emit func(protocol.EventMsg), env *tools.Env, req execRequest, parsed []protocol.ParsedCommand, r process.Result, formatted string) {
+	emit(protocol.ExecCommandEndEvent{
+		CallID: req.call.CallID, TurnID: env.TurnID, Command: req.argv, Cwd: req.cwd,
+		ParsedCmd: parsed, Source: protocol.SourceAgent,
+		Stdout: r.Stdout.Text(), Stderr: r.Stderr.Text(), AggregatedOutput: r.Aggregated.Text(),
+		ExitCode: r.ExitCode, Duration: protocol.Duration(r.Duration), FormattedOutput: formatted,
+	})
+}
