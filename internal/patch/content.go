@@ -45,6 +45,9 @@ func readForUpdate(abs string) (string, error) {
 
 // checkUTF8 describes the first invalid UTF-8 sequence the way Rust's Utf8Error does.
 func checkUTF8(data []byte) string {
+	if utf8.Valid(data) {
+		return ""
+	}
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
 		if r != utf8.RuneError || size > 1 {
