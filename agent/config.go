@@ -1,0 +1,169 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/prompt"
+	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// ModelStreamer is what a thread needs from the model edge: one streamed response per
+// prompt, with retries reported to obs. ClientStreamer adapts *model.Client.
+type ModelStreamer interface {
+	Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (ModelStream, error)
+}
+
+// ModelStream yields the events of one response; Next returns io.EOF after Completed.
+type ModelStream interface {
+	Next(ctx context.Context) (model.ResponseEvent, error)
+	Close() error
+}
+
+// ClientStreamer adapts a *model.Client to ModelStreamer.
+func ClientStreamer(c *model.Client) ModelStreamer { return clientStreamer{c} }
+
+type clientStreamer struct{ c *model.Client }
+
+func (s clientStreamer) Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (ModelStream, error) {
+	st, err := s.c.Stream(ctx, p, obs)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// ModelInfo is what the engine needs to know about a model (from the catalog).
+type ModelInfo struct {
+	// ContextWindow is the model's window in tokens; 0 when unknown.
+	ContextWindow int64
+	// EffectiveContextWindowPercent scales ContextWindow for what is reported as usable
+	// (Codex uses 95); 0 means 100.
+	EffectiveContextWindowPercent int64
+	// Tools says which built-in tools the model gets.
+	Tools tools.Options
+	// ParallelToolCalls is sent as `parallel_tool_calls`.
+	ParallelToolCalls bool
+	// SupportsReasoning sends the `reasoning` object; without it `reasoning` is null.
+	SupportsReasoning bool
+	// DefaultReasoningEffort is used when the turn sets none.
+	DefaultReasoningEffort string
+	// DefaultReasoningSummary is used when the turn sets none ("none" omits it).
+	DefaultReasoningSummary string
+	// DefaultVerbosity goes into `text.verbosity` when the model supports it.
+	DefaultVerbosity string
+	// BaseInstructions is the catalog's own base instructions; "" means ours.
+	BaseInstructions string
+}
+
+// window returns the context window to report, scaled by the effective percent.
+func (m ModelInfo) window() *int64 {
+	if m.ContextWindow <= 0 {
+		return nil
+	}
+	w := m.ContextWindow
+	if p := m.EffectiveContextWindowPercent; p > 0 && p < 100 {
+		w = w * p / 100
+	}
+	return &w
+}
+
+// Recorder persists a thread (the rollout, issue 5). The thread calls it from its own
+// goroutines, one call at a time, before the corresponding event is queued. An error is
+// reported once as a warning event and otherwise ignored: losing the rollout must not stop
+// the conversation.
+type Recorder interface {
+	// RecordItems is called with response items as they enter the history.
+	RecordItems(items []protocol.ResponseItem) error
+	// RecordEvent is called with every event before it is queued.
+	RecordEvent(ev protocol.Event) error
+	// Flush is called at the end of each turn and at shutdown.
+	Flush() error
+}
+
+// MessageHistory is the cross-session message history (history.jsonl). Optional.
+type MessageHistory interface {
+	Append(threadID, text string) error
+	Lookup(logID uint64, offset int) (*protocol.HistoryEntry, bool)
+}
+
+// ThreadConfig is everything a thread is started with. The lead wiring (cmd/gocodex) builds
+// it from the resolved config; tests build it by hand. Zero values are safe defaults unless
+// noted.
+type ThreadConfig struct {
+	// Model is the slug sent to the model (required). ModelProviderID is reported in
+	// session_configured.
+	Model           string
+	ModelProviderID string
+	// ModelInfo describes Model. Catalog, when set, is asked for the info of a model a
+	// turn switches to (user_turn / override_turn_context); without it the info is kept.
+	ModelInfo ModelInfo
+	Catalog   func(slug string) ModelInfo
+	// Streamer talks to the model (required).
+	Streamer ModelStreamer
+
+	// Cwd is the working directory (absolute, required).
+	Cwd            string
+	ApprovalPolicy protocol.AskForApproval
+	SandboxPolicy  protocol.SandboxPolicy
+	// WritableRoots resolves the writable roots shown in the permissions text; nil shows
+	// cwd only for workspace-write.
+	WritableRoots func(p protocol.SandboxPolicy, cwd string) []string
+
+	// ReasoningEffort and ReasoningSummary override the model defaults ("" keeps them).
+	ReasoningEffort  string
+	ReasoningSummary string
+	// Verbosity overrides the model default `text.verbosity`.
+	Verbosity string
+	// ServiceTier is config `service_tier` ("fast" is sent as "priority").
+	ServiceTier string
+
+	// BaseInstructions, when set, replaces the model's base instructions (config
+	// base_instructions or the contents of model_instructions_file; see
+	// prompt.BaseInstructions).
+	BaseInstructions string
+	// DeveloperInstructions is config developer_instructions.
+	DeveloperInstructions string
+	// UserInstructions is the AGENTS.md text (prompt.UserInstructions). When Agents is set
+	// instead, StartThread discovers it (Agents.Cwd defaults to Cwd).
+	UserInstructions string
+	Agents           *prompt.AgentsOptions
+	// Shell and Timezone go into <environment_context>; "" leaves them out.
+	Shell    string
+	Timezone string
+
+	// ToolHandlers are the built-in tool handlers keyed by tool name (tools.Name*). A tool
+	// the model's catalog entry asks for is offered only when it has a handler here.
+	ToolHandlers map[string]tools.Handler
+	// ExtraTools are offered to every model after the built-ins (MCP namespaces, dynamic
+	// tools).
+	ExtraTools []tools.Handler
+
+	// OutputSchema constrains the final answer of every turn (exec --output-schema); a
+	// turn's own schema wins.
+	OutputSchema json.RawMessage
+	// InstallationID goes into the request's client_metadata.
+	InstallationID string
+
+	// ThreadID forces the thread id (resume); "" makes a new UUIDv7.
+	ThreadID string
+	// InitialHistory seeds the history (resume/fork); the initial context is then not
+	// injected again.
+	InitialHistory []protocol.ResponseItem
+	// HistoryLogID and HistoryEntryCount describe the message history for
+	// session_configured; History serves get_history_entry_request (nil answers "no entry").
+	HistoryLogID      uint64
+	HistoryEntryCount int
+	History           MessageHistory
+	// RolloutPath is reported in session_configured.
+	RolloutPath string
+
+	Recorder Recorder
+	Logger   *slog.Logger
+	// Now is the clock (current_date, timestamps); nil means time.Now.
+	Now func() time.Time
+}

@@ -1,0 +1,157 @@
+package agent
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gocodex/gocodex/internal/prompt"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// settings are the per-turn knobs; the loop owns the current ones and each turn gets a copy.
+type settings struct {
+	model           string
+	info            ModelInfo
+	cwd             string
+	approval        protocol.AskForApproval
+	sandbox         protocol.SandboxPolicy
+	effort          string
+	summary         string
+	outputSchema    []byte
+	baseOverride    string
+	developerInstr  string
+	userInstr       string
+	shell, timezone string
+}
+
+func (s settings) baseInstructions() string {
+	if s.baseOverride != "" {
+		return s.baseOverride
+	}
+	if s.info.BaseInstructions != "" {
+		return s.info.BaseInstructions
+	}
+	return prompt.DefaultBaseInstructions()
+}
+
+// contextState remembers what the model was last told about the environment, so later
+// turns only send what changed.
+type contextState struct {
+	injected bool
+	cwd      string
+	sandbox  protocol.SandboxPolicy
+	approval protocol.AskForApproval
+}
+
+func textMessage(role string, texts ...string) protocol.MessageItem {
+	content := make([]protocol.ContentItem, 0, len(texts))
+	for _, s := range texts {
+		content = append(content, protocol.ContentItem{Type: protocol.ContentInputText, Text: s})
+	}
+	return protocol.MessageItem{Role: role, Content: content}
+}
+
+// contextItems returns the context messages to record before this turn's user input: the
+// whole initial context on the first turn, then only a new permissions section or
+// environment block when those changed.
+func (t *Thread) contextItems(s settings) []protocol.ResponseItem {
+	perms := func() *prompt.PermissionsOptions {
+		p := &prompt.PermissionsOptions{Sandbox: s.sandbox, Approval: s.approval}
+		if t.cfg.WritableRoots != nil {
+			p.WritableRoots = t.cfg.WritableRoots(s.sandbox, s.cwd)
+		} else if s.sandbox.EffectiveMode() == protocol.SandboxWorkspaceWrite {
+			p.WritableRoots = append([]string{s.cwd}, s.sandbox.WritableRoots...)
+		}
+		return p
+	}
+	env := prompt.EnvironmentContext{
+		Cwd:         s.cwd,
+		Shell:       s.shell,
+		CurrentDate: t.now().Format("2006-01-02"),
+		Timezone:    s.timezone,
+	}
+	var items []protocol.ResponseItem
+	cs := &t.ctxState
+	if !cs.injected {
+		ic := prompt.BuildInitialContext(prompt.ContextOptions{
+			Permissions:           perms(),
+			DeveloperInstructions: s.developerInstr,
+			UserInstructions:      s.userInstr,
+			Environment:           env,
+		})
+		if len(ic.Developer) > 0 {
+			items = append(items, textMessage("developer", ic.Developer...))
+		}
+		if len(ic.User) > 0 {
+			items = append(items, textMessage("user", ic.User...))
+		}
+	} else {
+		if cs.sandbox.EffectiveMode() != s.sandbox.EffectiveMode() || cs.sandbox.NetworkAccess != s.sandbox.NetworkAccess ||
+			cs.approval.Effective() != s.approval.Effective() {
+			items = append(items, textMessage("developer", prompt.Permissions(*perms())))
+		}
+		if cs.cwd != s.cwd {
+			items = append(items, textMessage("user", env.Render()))
+		}
+	}
+	*cs = contextState{injected: true, cwd: s.cwd, sandbox: s.sandbox, approval: s.approval}
+	return items
+}
+
+// maxInputImageBytes caps an attached local image; larger files are refused with a message
+// the model can read.
+const maxInputImageBytes = 20 << 20
+
+// userInput converts the user's items into the user message and the user_message event.
+func userInput(items []protocol.InputItem, cwd string) (protocol.MessageItem, protocol.UserMessageEvent) {
+	msg := protocol.MessageItem{Role: "user"}
+	var ev protocol.UserMessageEvent
+	var texts []string
+	for _, it := range items {
+		switch it.Type {
+		case protocol.InputImage:
+			msg.Content = append(msg.Content, protocol.ContentItem{Type: protocol.ContentInputImage, ImageURL: it.ImageURL})
+			ev.Images = append(ev.Images, it.ImageURL)
+		case protocol.InputLocalImage:
+			path := it.Path
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(cwd, path)
+			}
+			msg.Content = append(msg.Content, localImageContent(path))
+			ev.LocalImages = append(ev.LocalImages, it.Path)
+		default:
+			msg.Content = append(msg.Content, protocol.ContentItem{Type: protocol.ContentInputText, Text: it.Text})
+			texts = append(texts, it.Text)
+		}
+	}
+	ev.Message = strings.Join(texts, "\n")
+	return msg, ev
+}
+
+// localImageContent reads an image into a data URL, or explains to the model why it could
+// not.
+func localImageContent(path string) protocol.ContentItem {
+	fail := func(why string) protocol.ContentItem {
+		return protocol.ContentItem{Type: protocol.ContentInputText, Text: fmt.Sprintf("[image %s could not be attached: %s]", path, why)}
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fail(err.Error())
+	}
+	if info.Size() > maxInputImageBytes {
+		return fail(fmt.Sprintf("%d bytes is over the %d byte limit", info.Size(), maxInputImageBytes))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fail(err.Error())
+	}
+	mime := http.DetectContentType(data)
+	if !strings.HasPrefix(mime, "image/") {
+		return fail("not an image (" + mime + ")")
+	}
+	return protocol.ContentItem{Type: protocol.ContentInputImage, ImageURL: "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data)}
+}

@@ -1,0 +1,188 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+type sampleResult struct {
+	// lastMessage is the text of the last assistant message of this response.
+	lastMessage *string
+	// followUp is set when tools ran: their outputs go back to the model.
+	followUp bool
+	// endTurn is set when a tool asked to end the turn (an approval answered abort).
+	endTurn bool
+}
+
+// prompt builds the request for the turn's current history.
+func (tr *turn) prompt() model.Prompt {
+	s, t := tr.s, tr.t
+	p := model.Prompt{
+		Model:             s.model,
+		Instructions:      s.baseInstructions(),
+		Input:             t.hist.snapshot(),
+		ParallelToolCalls: s.info.ParallelToolCalls,
+		OutputSchema:      s.outputSchema,
+		Verbosity:         t.cfg.Verbosity,
+		ServiceTier:       t.cfg.ServiceTier,
+		PromptCacheKey:    t.id,
+		ThreadID:          t.id,
+		InstallationID:    t.cfg.InstallationID,
+	}
+	if p.Verbosity == "" {
+		p.Verbosity = s.info.DefaultVerbosity
+	}
+	for _, spec := range tr.registry.Specs() {
+		p.Tools = append(p.Tools, json.RawMessage(spec))
+	}
+	if s.info.SupportsReasoning {
+		r := &model.Reasoning{Effort: s.effort, Summary: s.summary}
+		if r.Effort == "" {
+			r.Effort = s.info.DefaultReasoningEffort
+		}
+		if r.Summary == "" {
+			r.Summary = s.info.DefaultReasoningSummary
+		}
+		if r.Summary == "none" {
+			r.Summary = ""
+		}
+		p.Reasoning = r
+	}
+	return p
+}
+
+// sample streams one response, emitting its events, recording its items and running its
+// tool calls; tool outputs are recorded after the stream ends.
+func (tr *turn) sample() (sampleResult, error) {
+	var res sampleResult
+	obs := func(ri model.RetryInfo) {
+		if !ri.Stream {
+			return
+		}
+		ev := protocol.StreamErrorEvent{Message: fmt.Sprintf("Reconnecting... %d/%d", ri.Attempt, ri.Max)}
+		if ri.Err != nil {
+			d := ri.Err.Error()
+			ev.AdditionalDetails = &d
+		}
+		tr.emit(ev)
+	}
+	stream, err := tr.t.cfg.Streamer.Stream(tr.ctx, tr.prompt(), obs)
+	if err != nil {
+		return res, err
+	}
+	defer stream.Close()
+
+	// Tool calls run under their own context so a failed stream can stop them.
+	callCtx, stopCalls := context.WithCancel(tr.ctx)
+	defer stopCalls()
+	var runs []*callRun
+	var streamErr error
+	for {
+		ev, err := stream.Next(tr.ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			streamErr = err
+			stopCalls()
+			break
+		}
+		switch ev := ev.(type) {
+		case model.OutputTextDelta:
+			tr.emit(protocol.AgentMessageDeltaEvent{Delta: ev.Delta})
+		case model.ReasoningSummaryDelta:
+			tr.emit(protocol.AgentReasoningDeltaEvent{Delta: ev.Delta})
+		case model.ReasoningContentDelta:
+			tr.emit(protocol.AgentReasoningRawContentDeltaEvent{Delta: ev.Delta})
+		case model.ReasoningSummaryPartAdded:
+			tr.emit(protocol.AgentReasoningSectionBreakEvent{ItemID: ev.ItemID, SummaryIndex: ev.SummaryIndex})
+		case model.OutputItemDone:
+			if run := tr.itemDone(callCtx, ev.Item, &res); run != nil {
+				runs = append(runs, run)
+			}
+		case model.RateLimits:
+			tr.t.setRateLimits(ev.Snapshot)
+		case model.Completed:
+			tr.emit(tr.t.addUsage(ev.Usage, tr.s.info.window()))
+		}
+	}
+	for _, r := range runs {
+		<-r.done
+	}
+	if len(runs) > 0 {
+		res.followUp = true
+		if tr.ctx.Err() == nil {
+			tr.recordOutputs(runs)
+		}
+	}
+	for _, r := range runs {
+		if r.result.EndTurn {
+			res.endTurn = true
+		}
+		if r.err != nil && streamErr == nil && tr.ctx.Err() == nil {
+			streamErr = fmt.Errorf("tool %s: %w", r.call.Name, r.err)
+		}
+	}
+	return res, streamErr
+}
+
+// itemDone records a finished output item, emits what it shows, and starts a tool call.
+func (tr *turn) itemDone(ctx context.Context, item protocol.ResponseItem, res *sampleResult) *callRun {
+	var call tools.Call
+	switch it := item.(type) {
+	case protocol.MessageItem:
+		if !tr.record(item) || it.Role != "assistant" {
+			return nil
+		}
+		var b strings.Builder
+		for _, c := range it.Content {
+			if c.Type == protocol.ContentOutputText || c.Type == protocol.ContentInputText {
+				b.WriteString(c.Text)
+			}
+		}
+		text := b.String()
+		res.lastMessage = &text
+		tr.emit(protocol.AgentMessageEvent{Message: text, Phase: it.Phase})
+		return nil
+	case protocol.ReasoningItem:
+		if !tr.record(item) {
+			return nil
+		}
+		for _, s := range it.Summary {
+			tr.emit(protocol.AgentReasoningEvent{Text: s.Text})
+		}
+		for _, c := range it.Content {
+			tr.emit(protocol.AgentReasoningRawContentEvent{Text: c.Text})
+		}
+		return nil
+	case protocol.FunctionCallItem:
+		call = tools.Call{Kind: tools.FunctionCall, CallID: it.CallID, Name: it.Name, Namespace: it.Namespace, Arguments: it.Arguments}
+	case protocol.CustomToolCallItem:
+		call = tools.Call{Kind: tools.CustomCall, CallID: it.CallID, Name: it.Name, Arguments: it.Input}
+	case protocol.LocalShellCallItem:
+		id := it.ID
+		if it.CallID != nil {
+			id = *it.CallID
+		}
+		args, err := json.Marshal(it.Action)
+		if err != nil {
+			args = []byte("{}")
+		}
+		call = tools.Call{Kind: tools.LocalShellCall, CallID: id, Name: tools.NameLocalShell, Arguments: string(args)}
+	default:
+		tr.record(item)
+		return nil
+	}
+	if !tr.recordCall(item, call) {
+		return nil
+	}
+	return tr.startCall(ctx, call)
+}

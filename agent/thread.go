@@ -1,0 +1,357 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// submissionCapacity bounds the submission queue, as Codex does; Submit waits when it is
+// full.
+const submissionCapacity = 512
+
+// abortGrace is how long an interrupt waits for the turn to wind down before it reports the
+// turn aborted anyway.
+const abortGrace = 100 * time.Millisecond
+
+// Thread is one conversation. Its methods are safe for concurrent use.
+type Thread struct {
+	id     string
+	cfg    ThreadConfig
+	log    *slog.Logger
+	now    func() time.Time
+	subs   chan protocol.Submission
+	events *eventQueue
+	done   chan struct{}
+	// ctx is canceled when the loop exits, ending anything still running.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	hist history
+
+	recMu     sync.Mutex
+	recWarned bool
+
+	apMu      sync.Mutex
+	approvals map[string]chan protocol.ReviewDecision
+
+	usageMu    sync.Mutex
+	totalUsage protocol.TokenUsage
+	lastUsage  protocol.TokenUsage
+	hasUsage   bool
+	rateLimits *protocol.RateLimitSnapshot
+
+	// Owned by the loop goroutine.
+	settings settings
+	ctxState contextState
+	turn     *turn
+	turnDone chan *turn
+}
+
+// ID returns the thread id (a UUIDv7), which is also the session id.
+func (t *Thread) ID() string { return t.id }
+
+// Done is closed when the thread has shut down.
+func (t *Thread) Done() <-chan struct{} { return t.done }
+
+// Submit queues op under a new submission id and returns the id; the events answering it
+// carry the same id. It waits while the submission queue is full.
+func (t *Thread) Submit(op protocol.Op) (string, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", fmt.Errorf("submission id: %w", err)
+	}
+	return id.String(), t.SubmitWithID(id.String(), op)
+}
+
+// SubmitWithID queues op under a caller-chosen submission id (the proto face passes the
+// client's ids through).
+func (t *Thread) SubmitWithID(id string, op protocol.Op) error {
+	if op == nil {
+		return fmt.Errorf("submit: nil op")
+	}
+	select {
+	case <-t.done:
+		return ErrThreadClosed
+	default:
+	}
+	select {
+	case t.subs <- protocol.Submission{ID: id, Op: op}:
+		return nil
+	case <-t.done:
+		return ErrThreadClosed
+	}
+}
+
+// NextEvent returns the next event, waiting until one is ready or ctx ends. After
+// shutdown_complete has been read it returns ErrThreadClosed.
+func (t *Thread) NextEvent(ctx context.Context) (protocol.Event, error) {
+	return t.events.next(ctx)
+}
+
+// emit records and queues an event of the loop (not of a turn).
+func (t *Thread) emit(id string, msg protocol.EventMsg) {
+	ev := protocol.Event{ID: id, Msg: msg}
+	if t.cfg.Recorder != nil {
+		t.recMu.Lock()
+		err := t.cfg.Recorder.RecordEvent(ev)
+		t.recMu.Unlock()
+		t.recorderFailed(id, err)
+	}
+	t.events.push(ev)
+}
+
+// recordItems appends to history after handing the items to the recorder.
+func (t *Thread) recordItems(items ...protocol.ResponseItem) {
+	if len(items) == 0 {
+		return
+	}
+	if t.cfg.Recorder != nil {
+		t.recMu.Lock()
+		err := t.cfg.Recorder.RecordItems(items)
+		t.recMu.Unlock()
+		t.recorderFailed("", err)
+	}
+	t.hist.append(items...)
+}
+
+// recorderFailed reports the first recorder error as a warning; later ones are logged.
+func (t *Thread) recorderFailed(id string, err error) {
+	if err == nil {
+		return
+	}
+	t.recMu.Lock()
+	first := !t.recWarned
+	t.recWarned = true
+	t.recMu.Unlock()
+	t.log.Error("rollout recorder failed", "thread", t.id, "err", err)
+	if first {
+		t.events.push(protocol.Event{ID: id, Msg: protocol.WarningEvent{Message: "Failed to record the session: " + err.Error()}})
+	}
+}
+
+func (t *Thread) flushRecorder() {
+	if t.cfg.Recorder == nil {
+		return
+	}
+	t.recMu.Lock()
+	err := t.cfg.Recorder.Flush()
+	t.recMu.Unlock()
+	t.recorderFailed("", err)
+}
+
+// run is the submission loop.
+func (t *Thread) run() {
+	defer close(t.done)
+	defer t.cancel()
+	for {
+		select {
+		case sub := <-t.subs:
+			if t.handle(sub) {
+				return
+			}
+		case tr := <-t.turnDone:
+			if t.turn == tr {
+				t.turn = nil
+				t.flushRecorder()
+				// Input that arrived as the turn was ending starts the next turn.
+				if len(tr.leftover) > 0 {
+					t.startTurn(tr.leftoverID, tr.leftover)
+				}
+			}
+		}
+	}
+}
+
+// handle dispatches one submission; it returns true when the thread is shutting down.
+func (t *Thread) handle(sub protocol.Submission) bool {
+	switch op := sub.Op.(type) {
+	case protocol.UserInputOp:
+		if op.FinalOutputJSONSchema != nil {
+			t.settings.outputSchema = op.FinalOutputJSONSchema
+		}
+		t.userInput(sub.ID, op.Items)
+	case protocol.UserTurnOp:
+		t.applyOverrides(&op.Cwd, &op.ApprovalPolicy, &op.SandboxPolicy, &op.Model, &op.Effort, &op.Summary)
+		if op.FinalOutputJSONSchema != nil {
+			t.settings.outputSchema = op.FinalOutputJSONSchema
+		}
+		t.userInput(sub.ID, op.Items)
+	case protocol.OverrideTurnContextOp:
+		t.applyOverrides(op.Cwd, op.ApprovalPolicy, op.SandboxPolicy, op.Model, op.Effort, op.Summary)
+	case protocol.InterruptOp:
+		t.interrupt(protocol.AbortInterrupted)
+	case protocol.ExecApprovalOp:
+		t.resolveApproval(op.ID, op.Decision)
+	case protocol.PatchApprovalOp:
+		t.resolveApproval(op.ID, op.Decision)
+	case protocol.AddToHistoryOp:
+		if t.cfg.History != nil {
+			if err := t.cfg.History.Append(t.id, op.Text); err != nil {
+				t.log.Warn("message history append failed", "err", err)
+			}
+		}
+	case protocol.GetHistoryEntryRequestOp:
+		resp := protocol.GetHistoryEntryResponseEvent{Offset: op.Offset, LogID: op.LogID}
+		if t.cfg.History != nil {
+			if e, ok := t.cfg.History.Lookup(op.LogID, op.Offset); ok {
+				resp.Entry = e
+			}
+		}
+		t.emit(sub.ID, resp)
+	case protocol.ShutdownOp:
+		t.interrupt(protocol.AbortInterrupted)
+		t.flushRecorder()
+		t.emit(sub.ID, protocol.ShutdownCompleteEvent{})
+		t.events.close()
+		return true
+	default:
+		t.emit(sub.ID, protocol.ErrorEvent{Message: fmt.Sprintf("unsupported op: %s", sub.Op.OpType())})
+	}
+	return false
+}
+
+// applyOverrides changes the settings later turns use; nil leaves a setting alone.
+func (t *Thread) applyOverrides(cwd *string, ap *protocol.AskForApproval, sp *protocol.SandboxPolicy, mdl, effort, summary *string) {
+	s := &t.settings
+	if cwd != nil && *cwd != "" {
+		s.cwd = *cwd
+	}
+	if ap != nil {
+		s.approval = *ap
+	}
+	if sp != nil {
+		s.sandbox = *sp
+	}
+	if mdl != nil && *mdl != "" && *mdl != s.model {
+		s.model = *mdl
+		if t.cfg.Catalog != nil {
+			s.info = t.cfg.Catalog(*mdl)
+		}
+	}
+	if effort != nil {
+		s.effort = *effort
+	}
+	if summary != nil {
+		s.summary = *summary
+	}
+}
+
+// userInput steers the running turn, or starts a turn.
+func (t *Thread) userInput(id string, items []protocol.InputItem) {
+	if tr := t.turn; tr != nil && tr.steer(items) {
+		return
+	}
+	t.startTurn(id, items)
+}
+
+// startTurn starts a turn goroutine for the input.
+func (t *Thread) startTurn(id string, items []protocol.InputItem) {
+	ctx, cancel := context.WithCancel(t.ctx)
+	s := t.settings
+	tr := &turn{
+		t:        t,
+		id:       id,
+		ctx:      ctx,
+		cancel:   cancel,
+		s:        s,
+		finished: make(chan struct{}),
+		started:  t.now(),
+	}
+	prelude := t.contextItems(s)
+	t.turn = tr
+	go func() {
+		defer close(tr.finished)
+		defer cancel()
+		tr.run(prelude, items)
+		select {
+		case t.turnDone <- tr:
+		case <-t.done:
+		}
+	}()
+}
+
+// interrupt aborts the running turn: its context is canceled, it gets abortGrace to wind
+// down, and then it is reported aborted whether or not it has finished.
+func (t *Thread) interrupt(reason protocol.TurnAbortReason) {
+	tr := t.turn
+	if tr == nil {
+		return
+	}
+	tr.cancel()
+	timer := time.NewTimer(abortGrace)
+	select {
+	case <-tr.finished:
+	case <-timer.C:
+	}
+	timer.Stop()
+	tr.abort(reason)
+	t.turn = nil
+}
+
+// requestApproval registers a waiter for id, emits the request and waits for the answer.
+// The first answer wins; an interrupt answers abort.
+func (t *Thread) requestApproval(ctx context.Context, tr *turn, id string, msg protocol.EventMsg) (protocol.ReviewDecision, error) {
+	ch := make(chan protocol.ReviewDecision, 1)
+	t.apMu.Lock()
+	t.approvals[id] = ch
+	t.apMu.Unlock()
+	defer func() {
+		t.apMu.Lock()
+		if t.approvals[id] == ch {
+			delete(t.approvals, id)
+		}
+		t.apMu.Unlock()
+	}()
+	if !tr.emit(msg) {
+		return protocol.ReviewDecision{Kind: protocol.DecisionAbort}, context.Canceled
+	}
+	select {
+	case d := <-ch:
+		return d, nil
+	case <-ctx.Done():
+		return protocol.ReviewDecision{Kind: protocol.DecisionAbort}, ctx.Err()
+	}
+}
+
+// resolveApproval delivers an answer to the waiting request, if any; a second answer to the
+// same request finds no waiter and is ignored.
+func (t *Thread) resolveApproval(id string, d protocol.ReviewDecision) {
+	t.apMu.Lock()
+	ch, ok := t.approvals[id]
+	delete(t.approvals, id)
+	t.apMu.Unlock()
+	if !ok {
+		t.log.Debug("approval answer without a pending request", "id", id)
+		return
+	}
+	ch <- d
+}
+
+// addUsage folds a response's usage into the totals and returns the token_count payload.
+func (t *Thread) addUsage(u *protocol.TokenUsage, window *int64) protocol.TokenCountEvent {
+	t.usageMu.Lock()
+	defer t.usageMu.Unlock()
+	if u != nil {
+		t.totalUsage = t.totalUsage.Add(*u)
+		t.lastUsage = *u
+		t.hasUsage = true
+	}
+	ev := protocol.TokenCountEvent{RateLimits: t.rateLimits}
+	if t.hasUsage {
+		ev.Info = &protocol.TokenUsageInfo{TotalTokenUsage: t.totalUsage, LastTokenUsage: t.lastUsage, ModelContextWindow: window}
+	}
+	return ev
+}
+
+func (t *Thread) setRateLimits(s protocol.RateLimitSnapshot) {
+	t.usageMu.Lock()
+	t.rateLimits = &s
+	t.usageMu.Unlock()
+}

@@ -1,0 +1,111 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// ParallelHandler is implemented by handlers whose calls may run at the same time as other
+// parallel calls (read-only commands). Other handlers run one at a time.
+type ParallelHandler interface {
+	SupportsParallel() bool
+}
+
+// callRun is one tool call in flight.
+type callRun struct {
+	call   tools.Call
+	done   chan struct{}
+	result tools.Result
+	err    error
+}
+
+// outputItem is the history item answering the call.
+func (r *callRun) outputItem() protocol.ResponseItem {
+	res := r.result
+	if r.err != nil {
+		res = tools.Result{Output: r.err.Error()}
+	}
+	success := res.Success
+	payload := protocol.FunctionCallOutputPayload{Content: res.Output, ContentItems: res.ContentItems, Success: &success}
+	if r.call.Kind == tools.CustomCall {
+		return protocol.CustomToolCallOutputItem{CallID: r.call.CallID, Output: payload}
+	}
+	return protocol.FunctionCallOutputItem{CallID: r.call.CallID, Output: payload}
+}
+
+// startCall runs the call's handler in its own goroutine; the turn waits for it before
+// sampling again, so the goroutine never outlives the turn.
+func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
+	run := &callRun{call: call, done: make(chan struct{})}
+	h, ok := tr.registry.Lookup(call)
+	if !ok {
+		run.result = tools.Result{Output: tools.UnsupportedOutput(call)}
+		close(run.done)
+		return run
+	}
+	env := tr.env()
+	go func() {
+		defer close(run.done)
+		defer func() {
+			// A panicking tool must not take the thread down; the model hears about it.
+			if p := recover(); p != nil {
+				tr.t.log.Error("tool panicked", "tool", call.Name, "panic", p)
+				run.result = tools.Result{Output: fmt.Sprintf("tool %s failed: internal error", call.Name)}
+				run.err = nil
+			}
+		}()
+		if ph, ok := h.(ParallelHandler); ok && ph.SupportsParallel() {
+			tr.toolMu.RLock()
+			defer tr.toolMu.RUnlock()
+		} else {
+			tr.toolMu.Lock()
+			defer tr.toolMu.Unlock()
+		}
+		if ctx.Err() != nil {
+			run.result = tools.Result{Output: abortedOutput}
+			return
+		}
+		run.result, run.err = h.Handle(ctx, env, call)
+		if run.err != nil && ctx.Err() != nil {
+			// Canceled, not broken: the call was aborted.
+			run.result, run.err = tools.Result{Output: abortedOutput}, nil
+		}
+	}()
+	return run
+}
+
+// env is what a handler sees of the turn.
+func (tr *turn) env() *tools.Env {
+	return &tools.Env{
+		ThreadID: tr.t.id,
+		TurnID:   tr.id,
+		Cwd:      tr.s.cwd,
+		Approval: tr.s.approval,
+		Sandbox:  tr.s.sandbox,
+		Emit:     func(m protocol.EventMsg) { tr.emit(m) },
+		RequestApproval: func(ctx context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
+			switch {
+			case req.Exec != nil:
+				ev := *req.Exec
+				if ev.TurnID == "" {
+					ev.TurnID = tr.id
+				}
+				id := ev.ApprovalID
+				if id == "" {
+					id = ev.CallID
+				}
+				return tr.t.requestApproval(ctx, tr, id, ev)
+			case req.Patch != nil:
+				ev := *req.Patch
+				if ev.TurnID == "" {
+					ev.TurnID = tr.id
+				}
+				return tr.t.requestApproval(ctx, tr, ev.CallID, ev)
+			}
+			return protocol.ReviewDecision{}, fmt.Errorf("approval request with neither a command nor a patch")
+		},
+	}
+}

@@ -1,0 +1,242 @@
+package agent
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/prompt"
+	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// turn is one running turn. Its goroutine samples the model and runs tools; the loop may
+// steer it (more input) or abort it. mu orders the turn's own events and history writes
+// against the end of the turn: once ended is set, nothing of this turn is emitted or
+// recorded any more.
+type turn struct {
+	t        *Thread
+	id       string
+	ctx      context.Context
+	cancel   context.CancelFunc
+	s        settings
+	finished chan struct{}
+	started  time.Time
+	registry *tools.Registry
+
+	// toolMu runs exclusive tools one at a time and parallel ones together.
+	toolMu sync.RWMutex
+
+	mu    sync.Mutex
+	ended bool
+	// pending is input that arrived while the turn ran; it joins the next sampling.
+	pending []steered
+	// open are tool calls recorded in history whose output is not recorded yet.
+	open []openCall
+	// leftover is pending input of a turn that ended in an error; the loop starts the next
+	// turn with it.
+	leftoverID string
+	leftover   []protocol.InputItem
+}
+
+type steered struct {
+	items []protocol.InputItem
+}
+
+type openCall struct {
+	callID string
+	kind   tools.CallKind
+}
+
+// steer adds input to a running turn; false means the turn is over and a new one must
+// start.
+func (tr *turn) steer(items []protocol.InputItem) bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.ended {
+		return false
+	}
+	tr.pending = append(tr.pending, steered{items: items})
+	return true
+}
+
+func (tr *turn) takePending() []steered {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	p := tr.pending
+	tr.pending = nil
+	return p
+}
+
+// emit sends an event of this turn unless the turn has ended.
+func (tr *turn) emit(msg protocol.EventMsg) bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.ended {
+		return false
+	}
+	tr.t.emit(tr.id, msg)
+	return true
+}
+
+// record appends items to history unless the turn has ended.
+func (tr *turn) record(items ...protocol.ResponseItem) bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.ended {
+		return false
+	}
+	tr.t.recordItems(items...)
+	return true
+}
+
+// recordCall records a tool call and remembers that it awaits an output.
+func (tr *turn) recordCall(item protocol.ResponseItem, c tools.Call) bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.ended {
+		return false
+	}
+	tr.t.recordItems(item)
+	tr.open = append(tr.open, openCall{callID: c.CallID, kind: c.Kind})
+	return true
+}
+
+// recordOutputs records tool outputs and closes their calls.
+func (tr *turn) recordOutputs(runs []*callRun) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.ended {
+		return
+	}
+	items := make([]protocol.ResponseItem, 0, len(runs))
+	for _, r := range runs {
+		items = append(items, r.outputItem())
+		tr.closeCall(r.call.CallID)
+	}
+	tr.t.recordItems(items...)
+}
+
+func (tr *turn) closeCall(id string) {
+	for i, c := range tr.open {
+		if c.callID == id {
+			tr.open = append(tr.open[:i], tr.open[i+1:]...)
+			return
+		}
+	}
+}
+
+// recordUser records user input and announces it.
+func (tr *turn) recordUser(items []protocol.InputItem) {
+	msg, ev := userInput(items, tr.s.cwd)
+	if tr.record(msg) {
+		tr.emit(ev)
+	}
+}
+
+// run is the turn: record the input, then sample until the model needs nothing more.
+func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem) {
+	started := tr.started.Unix()
+	if !tr.emit(protocol.TurnStartedEvent{TurnID: tr.id, StartedAt: &started, ModelContextWindow: tr.s.info.window()}) {
+		return
+	}
+	tr.registry = tr.t.buildRegistry(tr.s)
+	tr.record(prelude...)
+	tr.recordUser(items)
+	var last *string
+	for {
+		for _, p := range tr.takePending() {
+			tr.recordUser(p.items)
+		}
+		res, err := tr.sample()
+		if res.lastMessage != nil {
+			last = res.lastMessage
+		}
+		if tr.ctx.Err() != nil {
+			// Interrupted: the loop reports turn_aborted.
+			return
+		}
+		if err != nil {
+			tr.emit(protocol.ErrorEvent{Message: err.Error()})
+			tr.complete(nil, true)
+			return
+		}
+		if res.endTurn {
+			tr.abort(protocol.AbortInterrupted)
+			return
+		}
+		if res.followUp {
+			continue
+		}
+		if tr.complete(last, false) {
+			return
+		}
+	}
+}
+
+// complete emits turn_complete, unless input is waiting (then it returns false and the turn
+// samples again) or force is set (then the input is handed back to the loop).
+func (tr *turn) complete(last *string, force bool) bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.ended {
+		return true
+	}
+	if len(tr.pending) > 0 {
+		if !force {
+			return false
+		}
+		tr.leftoverID = tr.id
+		for _, p := range tr.pending {
+			tr.leftover = append(tr.leftover, p.items...)
+		}
+		tr.pending = nil
+	}
+	now := tr.t.now()
+	done := now.Unix()
+	dur := now.Sub(tr.started).Milliseconds()
+	tr.t.emit(tr.id, protocol.TurnCompleteEvent{TurnID: tr.id, LastAgentMessage: last, CompletedAt: &done, DurationMs: &dur})
+	tr.ended = true
+	return true
+}
+
+// abortedOutput is what the model is told about a tool call cut short by an interrupt.
+const abortedOutput = "aborted"
+
+// abort ends the turn early: open tool calls get an "aborted" output, history notes the
+// interruption, and turn_aborted goes out. It is a no-op once the turn has ended.
+func (tr *turn) abort(reason protocol.TurnAbortReason) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.ended {
+		return
+	}
+	tr.ended = true
+	var items []protocol.ResponseItem
+	for _, c := range tr.open {
+		f := false
+		payload := protocol.FunctionCallOutputPayload{Content: abortedOutput, Success: &f}
+		if c.kind == tools.CustomCall {
+			items = append(items, protocol.CustomToolCallOutputItem{CallID: c.callID, Output: payload})
+		} else {
+			items = append(items, protocol.FunctionCallOutputItem{CallID: c.callID, Output: payload})
+		}
+	}
+	tr.open = nil
+	if reason == protocol.AbortInterrupted {
+		items = append(items, textMessage("user", prompt.TurnAbortedText()))
+	}
+	tr.t.recordItems(items...)
+	tr.t.emit(tr.id, protocol.TurnAbortedEvent{TurnID: tr.id, Reason: reason})
+}
+
+// buildRegistry offers the tools of the turn's model.
+func (t *Thread) buildRegistry(s settings) *tools.Registry {
+	r := tools.NewRegistry(s.info.Tools, t.cfg.ToolHandlers)
+	for _, h := range t.cfg.ExtraTools {
+		if err := r.Add(h); err != nil {
+			t.log.Warn("tool not offered", "err", err)
+		}
+	}
+	return r
+}
