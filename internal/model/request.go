@@ -8,9 +8,11 @@ import (
 	"runtime"
 )
 
-// requestBody writes the Responses request body with its fields in Codex's order. Field order
-// matters for byte-for-byte comparisons with Codex's requests, so the object is written by
-// hand instead of from a struct.
+// requestBody writes the Responses request body with its fields in the order Codex 0.169
+// sends them (observed on the wire: model, stream, input, tools, tool_choice,
+// parallel_tool_calls, reasoning, store, include, service_tier, prompt_cache_key, text,
+// client_metadata; instructions, when set, follows model). Order matters for byte-for-byte
+// comparisons, so the object is written by hand instead of from a struct.
 func requestBody(p Prompt) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(4096)
@@ -38,6 +40,9 @@ func requestBody(p Prompt) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if err := put("stream", true, false); err != nil {
+		return nil, err
+	}
 	input := p.Input
 	if err := putArray(&b, put, "input", len(input), func(i int) any { return input[i] }); err != nil {
 		return nil, err
@@ -57,6 +62,13 @@ func requestBody(p Prompt) ([]byte, error) {
 	if reasoning != nil {
 		include = []string{"reasoning.encrypted_content"}
 	}
+	var metadata any
+	switch {
+	case len(p.ClientMetadata) > 0:
+		metadata = p.ClientMetadata
+	case p.InstallationID != "":
+		metadata = map[string]string{"x-codex-installation-id": p.InstallationID}
+	}
 	fields := []struct {
 		key  string
 		v    any
@@ -66,12 +78,11 @@ func requestBody(p Prompt) ([]byte, error) {
 		{"parallel_tool_calls", p.ParallelToolCalls, false},
 		{"reasoning", reasoning, false},
 		{"store", p.Store, false},
-		{"stream", true, false},
 		{"include", include, false},
 		{"service_tier", serviceTier(p.ServiceTier), p.ServiceTier == ""},
 		{"prompt_cache_key", p.PromptCacheKey, p.PromptCacheKey == ""},
 		{"text", textControls(p), p.Verbosity == "" && len(p.OutputSchema) == 0},
-		{"client_metadata", map[string]string{"x-codex-installation-id": p.InstallationID}, p.InstallationID == ""},
+		{"client_metadata", metadata, metadata == nil},
 	}
 	for _, f := range fields {
 		if f.skip {
@@ -174,7 +185,9 @@ func (c *Client) setHeaders(req *http.Request, p Prompt) {
 		thread = p.PromptCacheKey
 	}
 	if thread != "" {
-		h["session_id"] = []string{thread}
+		// Codex 0.169 sends session-id and thread-id (hyphenated) plus x-client-request-id.
+		h["session-id"] = []string{thread}
+		h["thread-id"] = []string{thread}
 		h["x-client-request-id"] = []string{thread}
 	}
 	for _, k := range sortedKeys(c.opts.Provider.HTTPHeaders) {
@@ -188,6 +201,6 @@ func (c *Client) setHeaders(req *http.Request, p Prompt) {
 		}
 	}
 	for _, k := range sortedKeys(p.ExtraHeaders) {
-		h.Set(k, p.ExtraHeaders[k])
+		h[k] = []string{p.ExtraHeaders[k]}
 	}
 }

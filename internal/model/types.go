@@ -57,14 +57,21 @@ type Prompt struct {
 	ServiceTier string
 	// PromptCacheKey is the thread id, sent as `prompt_cache_key`.
 	PromptCacheKey string
-	// ThreadID is sent as the `session_id` and `x-client-request-id` headers; empty means
-	// PromptCacheKey.
+	// ThreadID is sent as the `session-id`, `thread-id` and `x-client-request-id` headers;
+	// empty means PromptCacheKey.
 	ThreadID string
+	// ClientMetadata is the `client_metadata` object, written as given (Codex 0.169 sends
+	// session_id, x-codex-window-id, root_turn_id, x-codex-turn-metadata,
+	// x-codex-installation-id, thread_id, turn_id in that order). When empty,
+	// InstallationID alone is sent as {"x-codex-installation-id": ...}.
+	ClientMetadata json.RawMessage
 	// InstallationID goes into `client_metadata` as x-codex-installation-id when set.
 	InstallationID string
 	// Store is sent as `store` (true only for Azure Responses endpoints).
 	Store bool
-	// ExtraHeaders are added to the request (x-openai-subagent, x-codex-turn-state, ...).
+	// ExtraHeaders are added to the request as given (lowercase on the wire): Codex 0.169
+	// also sends x-codex-window-id, x-codex-turn-metadata, x-codex-beta-features, and
+	// x-openai-subagent / x-codex-turn-state where they apply.
 	ExtraHeaders map[string]string
 }
 
