@@ -44,5 +44,5 @@ func MarshalEventMsg(m EventMsg) ([]byte, error) {
 	if m == nil {
 		return nil, fmt.Errorf("marshal event: nil message")
 	}
-	return json.Marshal(m)
+	return Marshal(m)
 }

@@ -63,7 +63,7 @@ func (e ThreadRolledBackEvent) MarshalJSON() ([]byte, error) {
 	return marshalTagged("type", e.EventType(), plain(e))
 }
 
-func (TurnStartedEvent) EventType() string { return "turn_started" }
+func (TurnStartedEvent) EventType() string { return "task_started" }
 func (TurnStartedEvent) isEventMsg()       {}
 
 func (e TurnStartedEvent) MarshalJSON() ([]byte, error) {
@@ -71,7 +71,7 @@ func (e TurnStartedEvent) MarshalJSON() ([]byte, error) {
 	return marshalTagged("type", e.EventType(), plain(e))
 }
 
-func (TurnCompleteEvent) EventType() string { return "turn_complete" }
+func (TurnCompleteEvent) EventType() string { return "task_complete" }
 func (TurnCompleteEvent) isEventMsg()       {}
 
 func (e TurnCompleteEvent) MarshalJSON() ([]byte, error) {
@@ -376,9 +376,9 @@ func DecodeEventMsg(data []byte) (EventMsg, error) {
 		msg, err = decodeInto[ContextCompactedEvent](data)
 	case "thread_rolled_back":
 		msg, err = decodeInto[ThreadRolledBackEvent](data)
-	case "turn_started", "task_started":
+	case "task_started", "turn_started":
 		msg, err = decodeInto[TurnStartedEvent](data)
-	case "turn_complete", "task_complete":
+	case "task_complete", "turn_complete":
 		msg, err = decodeInto[TurnCompleteEvent](data)
 	case "turn_aborted":
 		msg, err = decodeInto[TurnAbortedEvent](data)

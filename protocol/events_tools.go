@@ -11,6 +11,9 @@ import (
 // {"secs":1,"nanos":500000000}.
 type Duration time.Duration
 
+// maxDurationSecs keeps secs*1e9 inside an int64.
+const maxDurationSecs = uint64(1<<63-1) / uint64(time.Second)
+
 // MarshalJSON writes {"secs","nanos"}.
 func (d Duration) MarshalJSON() ([]byte, error) {
 	td := time.Duration(d)
@@ -31,12 +34,18 @@ func (d *Duration) UnmarshalJSON(data []byte) error {
 		if err := json.Unmarshal(data, &w); err != nil {
 			return err
 		}
+		if w.Secs > maxDurationSecs || w.Nanos >= uint32(time.Second) {
+			return fmt.Errorf("duration out of range")
+		}
 		*d = Duration(time.Duration(w.Secs)*time.Second + time.Duration(w.Nanos))
 		return nil
 	}
 	var secs float64
 	if err := json.Unmarshal(data, &secs); err != nil {
 		return fmt.Errorf("duration: %w", err)
+	}
+	if secs < 0 || secs > float64(maxDurationSecs) {
+		return fmt.Errorf("duration out of range")
 	}
 	*d = Duration(secs * float64(time.Second))
 	return nil
@@ -209,17 +218,13 @@ type McpToolResult struct {
 // MarshalJSON writes {"Ok":…} or {"Err":…}.
 func (r McpToolResult) MarshalJSON() ([]byte, error) {
 	if r.Err != nil {
-		return json.Marshal(struct {
+		return Marshal(struct {
 			Err string `json:"Err"`
 		}{*r.Err})
 	}
-	ok := r.Ok
-	if len(ok) == 0 {
-		ok = json.RawMessage(`{"content":[]}`)
-	}
-	return json.Marshal(struct {
+	return Marshal(struct {
 		Ok json.RawMessage `json:"Ok"`
-	}{ok})
+	}{r.Ok})
 }
 
 // UnmarshalJSON reads {"Ok":…} or {"Err":…}.

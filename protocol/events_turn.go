@@ -41,18 +41,45 @@ type ThreadRolledBackEvent struct {
 	NumTurns int `json:"num_turns"`
 }
 
-// TurnStartedEvent opens a turn (0.169's name for task_started).
+// TurnAttribution says what started a turn and where it sits in a tree of sub-agent turns.
+type TurnAttribution struct {
+	TurnID              string  `json:"turn_id"`
+	TurnTrigger         string  `json:"turn_trigger"`
+	ParentTurnID        *string `json:"parent_turn_id"`
+	InitiatingAgentPath *string `json:"initiating_agent_path"`
+	RootTurnID          string  `json:"root_turn_id"`
+}
+
+// TurnStartedEvent opens a turn. Codex 0.169 names the Rust variant TurnStarted but still
+// writes it as "task_started"; "turn_started" is accepted on input.
 type TurnStartedEvent struct {
-	TurnID             string `json:"turn_id,omitempty"`
-	ModelContextWindow *int64 `json:"model_context_window"`
-	// CollaborationModeKind is the collaboration mode ("default", "plan"), when set.
+	TurnAttribution    *TurnAttribution `json:"turn_attribution,omitempty"`
+	TurnID             string           `json:"turn_id"`
+	RootTurnID         string           `json:"root_turn_id,omitempty"`
+	StartedAt          *int64           `json:"started_at,omitempty"`
+	ModelContextWindow *int64           `json:"model_context_window"`
+	// CollaborationModeKind is the collaboration mode ("default", "plan").
 	CollaborationModeKind string `json:"collaboration_mode_kind,omitempty"`
 }
 
-// TurnCompleteEvent closes a turn (0.169's name for task_complete).
+// TurnCompleteEvent closes a turn; written as "task_complete" like TurnStartedEvent.
+// Times are unix seconds, durations milliseconds.
 type TurnCompleteEvent struct {
-	TurnID           string  `json:"turn_id,omitempty"`
+	RootTurnID       string  `json:"root_turn_id,omitempty"`
+	TurnID           string  `json:"turn_id"`
 	LastAgentMessage *string `json:"last_agent_message"`
+	// Error is set when the turn ended because of an error.
+	Error              *TurnError `json:"error,omitempty"`
+	StartedAt          *int64     `json:"started_at,omitempty"`
+	CompletedAt        *int64     `json:"completed_at,omitempty"`
+	DurationMs         *int64     `json:"duration_ms,omitempty"`
+	TimeToFirstTokenMs *int64     `json:"time_to_first_token_ms,omitempty"`
+}
+
+// TurnError is the error a turn ended with.
+type TurnError struct {
+	Message        string          `json:"message"`
+	CodexErrorInfo json.RawMessage `json:"codex_error_info,omitempty"`
 }
 
 // TurnAbortReason says why a turn ended early.
@@ -214,7 +241,7 @@ func (r ResponseItemJSON) MarshalJSON() ([]byte, error) {
 	if r.Item == nil {
 		return []byte("null"), nil
 	}
-	return json.Marshal(r.Item)
+	return Marshal(r.Item)
 }
 
 // UnmarshalJSON reads the item.

@@ -267,7 +267,25 @@ func DecodeOp(data []byte) (Op, error) {
 	if err != nil {
 		return nil, fmt.Errorf("op %s: %w", tag, err)
 	}
-	return op, nil
+	return normalizeOp(op), nil
+}
+
+// normalizeOp spells out defaults of absent fields (approval on-request, sandbox read-only,
+// decision denied) so a decoded op equals what its own encoding decodes to.
+func normalizeOp(op Op) Op {
+	switch o := op.(type) {
+	case UserTurnOp:
+		o.ApprovalPolicy.Mode = o.ApprovalPolicy.Effective()
+		o.SandboxPolicy.Mode = o.SandboxPolicy.EffectiveMode()
+		return o
+	case ExecApprovalOp:
+		o.Decision.Kind = o.Decision.EffectiveKind()
+		return o
+	case PatchApprovalOp:
+		o.Decision.Kind = o.Decision.EffectiveKind()
+		return o
+	}
+	return op
 }
 
 // decodeInto unmarshals a variant. Variants define MarshalJSON only, so decoding goes

@@ -65,11 +65,11 @@ func (a AskForApproval) MarshalJSON() ([]byte, error) {
 		if a.Granular != nil {
 			g = *a.Granular
 		}
-		return json.Marshal(struct {
+		return Marshal(struct {
 			Granular GranularApproval `json:"granular"`
 		}{g})
 	}
-	return json.Marshal(string(mode))
+	return Marshal(string(mode))
 }
 
 // UnmarshalJSON accepts the kebab-case strings, the granular object and the older
@@ -179,7 +179,7 @@ func (p SandboxPolicy) HasFullNetworkAccess() bool {
 func (p SandboxPolicy) String() string { return string(p.EffectiveMode()) }
 
 type workspaceWriteWire struct {
-	WritableRoots       []string `json:"writable_roots"`
+	WritableRoots       []string `json:"writable_roots,omitempty"`
 	NetworkAccess       bool     `json:"network_access"`
 	ExcludeTmpdirEnvVar bool     `json:"exclude_tmpdir_env_var"`
 	ExcludeSlashTmp     bool     `json:"exclude_slash_tmp"`
@@ -190,12 +190,8 @@ func (p SandboxPolicy) MarshalJSON() ([]byte, error) {
 	mode := p.EffectiveMode()
 	switch mode {
 	case SandboxWorkspaceWrite:
-		roots := p.WritableRoots
-		if roots == nil {
-			roots = []string{}
-		}
 		return marshalTagged(sandboxTagKey, string(mode), workspaceWriteWire{
-			WritableRoots:       roots,
+			WritableRoots:       p.WritableRoots,
 			NetworkAccess:       p.NetworkAccess,
 			ExcludeTmpdirEnvVar: p.ExcludeTmpdirEnvVar,
 			ExcludeSlashTmp:     p.ExcludeSlashTmp,
@@ -333,11 +329,11 @@ func (d ReviewDecision) MarshalJSON() ([]byte, error) {
 		type inner struct {
 			Proposed []string `json:"proposed_execpolicy_amendment"`
 		}
-		return json.Marshal(struct {
+		return Marshal(struct {
 			V inner `json:"approved_execpolicy_amendment"`
 		}{inner{amend}})
 	}
-	return json.Marshal(string(kind))
+	return Marshal(string(kind))
 }
 
 // UnmarshalJSON reads the string and object forms.

@@ -296,9 +296,9 @@ type FunctionCallOutputPayload struct {
 // MarshalJSON writes the string or array form.
 func (p FunctionCallOutputPayload) MarshalJSON() ([]byte, error) {
 	if p.ContentItems != nil {
-		return json.Marshal(p.ContentItems)
+		return Marshal(p.ContentItems)
 	}
-	return json.Marshal(p.Content)
+	return Marshal(p.Content)
 }
 
 // UnmarshalJSON reads a string, an array of content items, or the old

@@ -9,7 +9,7 @@ import (
 // marshalTagged encodes v (a struct) and splices `"<key>":"<tag>"` in front of its fields so
 // the tag is always the first key, as serde's internally tagged enums write it.
 func marshalTagged(key, tag string, v any) ([]byte, error) {
-	body, err := json.Marshal(v)
+	body, err := Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -23,8 +23,8 @@ func spliceTag(key, tag string, body []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(body) + len(key) + len(tag) + 8)
 	buf.WriteByte('{')
-	k, _ := json.Marshal(key)
-	t, _ := json.Marshal(tag)
+	k, _ := Marshal(key)
+	t, _ := Marshal(tag)
 	buf.Write(k)
 	buf.WriteByte(':')
 	buf.Write(t)

@@ -1,5 +1,7 @@
 package protocol
 
+import "encoding/json"
+
 // BaselineTokens is the part of the context window Codex assumes is always taken by the
 // system prompt and tools; the percentage left is computed over the rest.
 const BaselineTokens int64 = 12000
@@ -8,6 +10,7 @@ const BaselineTokens int64 = 12000
 type TokenUsage struct {
 	InputTokens           int64 `json:"input_tokens"`
 	CachedInputTokens     int64 `json:"cached_input_tokens"`
+	CacheWriteInputTokens int64 `json:"cache_write_input_tokens"`
 	OutputTokens          int64 `json:"output_tokens"`
 	ReasoningOutputTokens int64 `json:"reasoning_output_tokens"`
 	TotalTokens           int64 `json:"total_tokens"`
@@ -46,6 +49,7 @@ func (u TokenUsage) Add(o TokenUsage) TokenUsage {
 	return TokenUsage{
 		InputTokens:           u.InputTokens + o.InputTokens,
 		CachedInputTokens:     u.CachedInputTokens + o.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens + o.CacheWriteInputTokens,
 		OutputTokens:          u.OutputTokens + o.OutputTokens,
 		ReasoningOutputTokens: u.ReasoningOutputTokens + o.ReasoningOutputTokens,
 		TotalTokens:           u.TotalTokens + o.TotalTokens,
@@ -55,9 +59,11 @@ func (u TokenUsage) Add(o TokenUsage) TokenUsage {
 // TokenUsageInfo is the token_count payload: the thread's totals, the last response's usage
 // and the model's context window when known.
 type TokenUsageInfo struct {
-	TotalTokenUsage    TokenUsage `json:"total_token_usage"`
-	LastTokenUsage     TokenUsage `json:"last_token_usage"`
-	ModelContextWindow *int64     `json:"model_context_window"`
+	TotalTokenUsage TokenUsage `json:"total_token_usage"`
+	LastTokenUsage  TokenUsage `json:"last_token_usage"`
+	// LastUsageIncludesReasoning is set when the provider counts reasoning inside output.
+	LastUsageIncludesReasoning bool   `json:"last_usage_includes_reasoning"`
+	ModelContextWindow         *int64 `json:"model_context_window"`
 }
 
 // RateLimitWindow is one rate-limit window as the server reports it.
@@ -75,11 +81,15 @@ type CreditsSnapshot struct {
 }
 
 // RateLimitSnapshot is the rate-limit state attached to token_count events.
+// Fields this package does not interpret are kept raw (null when absent, as Codex writes).
 type RateLimitSnapshot struct {
-	LimitID   *string          `json:"limit_id,omitempty"`
-	LimitName *string          `json:"limit_name,omitempty"`
-	Primary   *RateLimitWindow `json:"primary"`
-	Secondary *RateLimitWindow `json:"secondary"`
-	Credits   *CreditsSnapshot `json:"credits"`
-	PlanType  *string          `json:"plan_type"`
+	LimitID              *string          `json:"limit_id"`
+	LimitName            *string          `json:"limit_name"`
+	Primary              *RateLimitWindow `json:"primary"`
+	Secondary            *RateLimitWindow `json:"secondary"`
+	Credits              *CreditsSnapshot `json:"credits"`
+	IndividualLimit      json.RawMessage  `json:"individual_limit"`
+	SpendControlReached  *bool            `json:"spend_control_reached"`
+	PlanType             *string          `json:"plan_type"`
+	RateLimitReachedType *string          `json:"rate_limit_reached_type"`
 }
