@@ -156,9 +156,13 @@ func locate(src []byte, keyPath []string) (line, col int, ok bool) {
 		n := p.Expression()
 		switch n.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			keys, first, _ := keyParts(n.Key())
-			tablePath = keys
-			consider(keys, first)
+			it := n.Key()
+			tablePath = nil
+			for it.Next() {
+				k := it.Node()
+				tablePath = append(tablePath, string(k.Data))
+				consider(append([]string(nil), tablePath...), int(k.Raw.Offset))
+			}
 		case unstable.KeyValue:
 			walkKeyValue(n, tablePath, consider)
 		}

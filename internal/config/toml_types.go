@@ -1,5 +1,7 @@
 package config
 
+import "github.com/gocodex/gocodex/internal/model"
+
 // The types in this file mirror the on-disk shape of config.toml. Pointers
 // mark "not set" so layers and defaults can be told apart. Keys that Codex
 // knows but gocodex does not act on are listed in schema.go so they load
@@ -50,10 +52,10 @@ type File struct {
 	ShowRawAgentReasoning *bool    `toml:"show_raw_agent_reasoning"`
 	Notify                []string `toml:"notify"`
 
-	McpServers     map[string]McpServerConfig `toml:"mcp_servers"`
-	ModelProviders map[string]ProviderConfig  `toml:"model_providers"`
-	OpenAIBaseURL  *string                    `toml:"openai_base_url"`
-	OSSProvider    *string                    `toml:"oss_provider"`
+	McpServers     map[string]McpServerConfig    `toml:"mcp_servers"`
+	ModelProviders map[string]model.ProviderInfo `toml:"model_providers"`
+	OpenAIBaseURL  *string                       `toml:"openai_base_url"`
+	OSSProvider    *string                       `toml:"oss_provider"`
 
 	CheckForUpdateOnStartup *bool   `toml:"check_for_update_on_startup"`
 	FileOpener              *string `toml:"file_opener"`
@@ -144,32 +146,3 @@ type McpServerConfig struct {
 
 // IsEnabled reports whether the server should be started (default true).
 func (m McpServerConfig) IsEnabled() bool { return m.Enabled == nil || *m.Enabled }
-
-// ProviderConfig is one `[model_providers.<id>]` table (codex-behavior.md
-// §2.3) and, after resolution, a built-in provider too. internal/model
-// converts it to its own ProviderInfo.
-type ProviderConfig struct {
-	Name                      string            `toml:"name,omitempty" json:"name"`
-	BaseURL                   string            `toml:"base_url,omitempty" json:"base_url,omitempty"`
-	EnvKey                    string            `toml:"env_key,omitempty" json:"env_key,omitempty"`
-	EnvKeyInstructions        string            `toml:"env_key_instructions,omitempty" json:"env_key_instructions,omitempty"`
-	ExperimentalBearerToken   string            `toml:"experimental_bearer_token,omitempty" json:"experimental_bearer_token,omitempty"`
-	Auth                      map[string]any    `toml:"auth,omitempty" json:"auth,omitempty"`
-	AWS                       *AWSConfig        `toml:"aws,omitempty" json:"aws,omitempty"`
-	WireAPI                   string            `toml:"wire_api,omitempty" json:"wire_api,omitempty"`
-	QueryParams               map[string]string `toml:"query_params,omitempty" json:"query_params,omitempty"`
-	HTTPHeaders               map[string]string `toml:"http_headers,omitempty" json:"http_headers,omitempty"`
-	EnvHTTPHeaders            map[string]string `toml:"env_http_headers,omitempty" json:"env_http_headers,omitempty"`
-	RequestMaxRetries         *int64            `toml:"request_max_retries,omitempty" json:"request_max_retries,omitempty"`
-	StreamMaxRetries          *int64            `toml:"stream_max_retries,omitempty" json:"stream_max_retries,omitempty"`
-	StreamIdleTimeoutMs       *int64            `toml:"stream_idle_timeout_ms,omitempty" json:"stream_idle_timeout_ms,omitempty"`
-	WebsocketConnectTimeoutMs *int64            `toml:"websocket_connect_timeout_ms,omitempty" json:"websocket_connect_timeout_ms,omitempty"`
-	RequiresOpenAIAuth        bool              `toml:"requires_openai_auth,omitempty" json:"requires_openai_auth"`
-	SupportsWebsockets        bool              `toml:"supports_websockets,omitempty" json:"supports_websockets"`
-}
-
-// AWSConfig is the `aws` table of a provider (Amazon Bedrock).
-type AWSConfig struct {
-	Profile string `toml:"profile,omitempty" json:"profile,omitempty"`
-	Region  string `toml:"region,omitempty" json:"region,omitempty"`
-}

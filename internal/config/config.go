@@ -1,0 +1,118 @@
+package config
+
+import (
+	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// Config is the resolved configuration the engine and the faces run with:
+// every layer applied, defaults filled in, enums checked.
+type Config struct {
+	CodexHome string
+	Cwd       string
+	// ProjectRoot is the nearest ancestor of Cwd holding a project root
+	// marker (Cwd itself when there is none).
+	ProjectRoot string
+	// TrustLevel is the trust_level of the project ("trusted", "untrusted"
+	// or "" when the project is unknown).
+	TrustLevel string
+	// Profile is the active profile name, if any.
+	Profile string
+
+	Model                      string
+	ReviewModel                string
+	ModelProviderID            string
+	ModelProvider              model.ProviderInfo
+	ModelProviders             map[string]model.ProviderInfo
+	ModelContextWindow         *int64
+	ModelAutoCompactTokenLimit *int64
+	ToolOutputTokenLimit       *int64
+	// ReasoningEffort is none|minimal|low|medium|high|xhigh, "" for the
+	// model's default; likewise ReasoningSummary (auto|concise|detailed|none)
+	// and Verbosity (low|medium|high).
+	ReasoningEffort  string
+	ReasoningSummary string
+	Verbosity        string
+	ServiceTier      string
+
+	ApprovalPolicy         protocol.AskForApproval
+	SandboxPolicy          protocol.SandboxPolicy
+	ShellEnvironmentPolicy process.EnvPolicy
+	// ShellEnvironmentUseProfile is experimental_use_profile: run commands
+	// through the user's login profile.
+	ShellEnvironmentUseProfile bool
+	AllowLoginShell            bool
+
+	// UserInstructions is the `instructions` key (added to AGENTS.md text).
+	UserInstructions      string
+	DeveloperInstructions string
+	// BaseInstructions replaces the built-in prompt when not empty: from the
+	// override, base_instructions, or the model_instructions_file contents.
+	BaseInstructions            string
+	CompactPrompt               string
+	ProjectDocMaxBytes          int64
+	ProjectDocFallbackFilenames []string
+	ProjectRootMarkers          []string
+
+	History  HistoryConfig
+	Projects map[string]ProjectToml
+	// Features are the raw [features] values; see FeatureEnabled.
+	Features map[string]any
+	Tools    ToolsConfig
+	// WebSearchMode is web_search: "disabled", "cached", "live" or "" (the
+	// engine's default).
+	WebSearchMode         string
+	HideAgentReasoning    bool
+	ShowRawAgentReasoning bool
+	// Notify is the argv run after each turn, with a JSON payload appended.
+	Notify     []string
+	McpServers map[string]McpServerConfig
+
+	OSSProvider             string
+	CheckForUpdateOnStartup bool
+	FileOpener              string
+	SqliteHome              string
+	LogDir                  string
+
+	// Layers are the sources that were applied, lowest precedence first
+	// (for app-server config/read and `config` diagnostics).
+	Layers []Layer
+	// Effective is the merged TOML tree before typed overrides.
+	Effective map[string]any
+	// File is Effective decoded into the schema, for keys without a typed
+	// field above.
+	File File
+}
+
+// HistoryConfig is [history].
+type HistoryConfig struct {
+	// Persistence is "save-all" (default) or "none".
+	Persistence string
+	// MaxBytes caps history.jsonl; 0 means no cap.
+	MaxBytes int64
+}
+
+// ToolsConfig is [tools] with defaults applied.
+type ToolsConfig struct {
+	ViewImage bool
+	WebSearch bool
+}
+
+// FeatureEnabled reports a [features] flag, def when it is not set or not a
+// boolean (table-valued features count as enabled unless `enabled = false`).
+func (c *Config) FeatureEnabled(name string, def bool) bool {
+	switch v := c.Features[name].(type) {
+	case bool:
+		return v
+	case map[string]any:
+		if b, ok := v["enabled"].(bool); ok {
+			return b
+		}
+		return true
+	}
+	return def
+}
+
+// HistoryEnabled reports whether messages are appended to history.jsonl.
+func (c *Config) HistoryEnabled() bool { return c.History.Persistence != "none" }

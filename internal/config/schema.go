@@ -1,0 +1,124 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/gocodex/gocodex/internal/model"
+)
+
+// codexOnlyKeys are top-level keys Codex 0.169 understands that gocodex does
+// not act on (yet). Users share config.toml with Codex, so these load
+// silently; anything else unknown gives a warning.
+var codexOnlyKeys = map[string]bool{
+	"agents": true, "analytics": true, "approvals_reviewer": true, "apps": true, "audio": true,
+	"background_terminal_max_timeout": true, "chatgpt_base_url": true, "cli_auth_credentials_store": true,
+	"commit_attribution": true, "default_permissions": true, "disable_paste_burst": true,
+	"experimental_realtime_ws_base_url": true, "experimental_resume": true, "experimental_use_exec_command_tool": true,
+	"feedback": true, "forced_chatgpt_workspace_id": true, "forced_login_method": true, "ghost_snapshot": true,
+	"hooks": true, "js_repl_node_path": true, "mcp_oauth_callback_port": true, "mcp_oauth_credentials_store": true,
+	"memories": true, "model_catalog_json": true, "model_max_output_tokens": true,
+	"model_reasoning_summary_format": true, "notice": true, "otel": true, "permission_profile": true,
+	"permissions": true, "personality": true, "plugins": true, "preferred_auth_method": true, "realtime": true,
+	"responses_originator_header_internal_override": true, "review": true, "sandbox": true, "skills": true,
+	"tui": true, "windows": true, "zsh_path": true, "marketplaces": true, "experimental_thread_store_endpoint": true,
+	"model_post_turn_compact_threshold_percent": true, "thread_unload_delay_secs": true, "goals": true,
+	"web_search_mode": true, "chatgpt_auth": true, "instructions_file": true,
+}
+
+// openTables are known tables whose contents are free-form (or Codex's to
+// check): nothing under them gives a warning.
+var openTables = map[string]bool{"features": true, "auth": true, "tools": true}
+
+// unknownKeys walks a decoded layer against the File schema and lists the key
+// paths it does not know.
+func unknownKeys(data map[string]any) [][]string {
+	var out [][]string
+	walkSchema(reflect.TypeOf(File{}), data, nil, &out)
+	sort.Slice(out, func(i, j int) bool {
+		return strings.Join(out[i], "\x00") < strings.Join(out[j], "\x00")
+	})
+	return out
+}
+
+var (
+	providerType = reflect.TypeOf(model.ProviderInfo{})
+	mcpType      = reflect.TypeOf(McpServerConfig{})
+)
+
+func walkSchema(t reflect.Type, data map[string]any, path []string, out *[][]string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Map:
+		for k, v := range data {
+			if sub, ok := v.(map[string]any); ok {
+				walkSchema(t.Elem(), sub, appendPath(path, k), out)
+			}
+		}
+		return
+	case reflect.Struct:
+	default:
+		return
+	}
+	fields := tomlFields(t)
+	for k, v := range data {
+		p := appendPath(path, k)
+		ft, ok := fields[k]
+		switch {
+		case ok:
+		case len(path) == 0 && codexOnlyKeys[k]:
+			continue
+		case len(path) == 2 && path[0] == "profiles" && codexOnlyKeys[k]:
+			continue
+		case t == providerType && (k == "auth" || k == "aws" || k == "supports_websockets"):
+			continue
+		default:
+			*out = append(*out, p)
+			continue
+		}
+		if openTables[k] && (t == reflect.TypeOf(File{}) || t == mcpType) {
+			continue
+		}
+		if sub, isTable := v.(map[string]any); isTable {
+			walkSchema(ft, sub, p, out)
+		}
+	}
+}
+
+// tomlFields maps toml tag names to field types.
+func tomlFields(t reflect.Type) map[string]reflect.Type {
+	m := make(map[string]reflect.Type, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		m[name] = f.Type
+	}
+	return m
+}
+
+func unknownKeyWarning(file string, src []byte, key []string) Warning {
+	w := Warning{File: file, Key: key}
+	what := "key"
+	if len(key) > 0 {
+		switch key[0] {
+		case "mcp_servers":
+			what = "MCP server setting"
+		case "model_providers":
+			what = "model provider setting"
+		}
+	}
+	w.Message = fmt.Sprintf("unknown %s `%s` ignored (gocodex does not know it)", what, strings.Join(key, "."))
+	if src != nil {
+		if line, col, ok := locate(src, key); ok {
+			w.Line, w.Column = line, col
+		}
+	}
+	return w
+}
