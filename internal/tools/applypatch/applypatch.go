@@ -1,0 +1,210 @@
+// Package applypatch is the apply_patch tool: it parses and verifies the model's patch,
+// asks the person when the policy says so, applies it, and reports patch_apply_begin/end and
+// the turn's diff. The patch format itself lives in internal/patch.
+package applypatch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/patch"
+	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// Verdict is the policy's answer for a verified patch.
+type Verdict int
+
+const (
+	// AutoApprove applies the patch without asking.
+	AutoApprove Verdict = iota
+	// AskUser asks the person through env.RequestApproval first.
+	AskUser
+	// Reject refuses the patch; Decision.Reason says why.
+	Reject
+)
+
+// Decision is what the safety policy says about a patch.
+type Decision struct {
+	Verdict Verdict
+	// Reason is told to the model on Reject, or shown to the person on AskUser.
+	Reason string
+	// GrantRoot, on AskUser, is a directory the person may allow writes under for the rest
+	// of the session.
+	GrantRoot string
+	// UserApproved marks an AutoApprove that comes from the person's earlier approval
+	// (approved_for_session), which patch_apply_begin reports as not auto-approved.
+	UserApproved bool
+}
+
+// DecideFunc is the safety policy for patches (internal/safety provides it). It sees the
+// turn's settings in env and the absolute paths the patch writes in v.
+type DecideFunc func(ctx context.Context, env *tools.Env, v *patch.Verified) Decision
+
+// Options configure the tool.
+type Options struct {
+	// Freeform offers the tool as a `custom` tool with the Lark grammar; otherwise it is a
+	// function taking `{input: string}`.
+	Freeform bool
+	// Decide is the safety policy; nil approves every patch.
+	Decide DecideFunc
+	// TurnDiff returns the turn's diff tracker, or nil for none; after each patch the
+	// handler emits turn_diff from it.
+	TurnDiff func(env *tools.Env) *patch.TurnDiff
+	// Now is the clock for the wall time in the output; time.Now when nil.
+	Now func() time.Time
+}
+
+// Handler is the apply_patch tool.
+type Handler struct {
+	opts Options
+}
+
+// New returns the handler.
+func New(opts Options) *Handler {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Decide == nil {
+		opts.Decide = func(context.Context, *tools.Env, *patch.Verified) Decision { return Decision{} }
+	}
+	return &Handler{opts: opts}
+}
+
+// Spec is the tool as offered to the model.
+func (h *Handler) Spec() tools.Spec {
+	if h.opts.Freeform {
+		return tools.ApplyPatchFreeformSpec()
+	}
+	return tools.ApplyPatchFunctionSpec()
+}
+
+// Handle runs one apply_patch call.
+func (h *Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	input := call.Arguments
+	if call.Kind == tools.FunctionCall {
+		var args struct {
+			Input *string `json:"input"`
+		}
+		if err := json.Unmarshal([]byte(call.Arguments), &args); err != nil || args.Input == nil {
+			if err == nil {
+				err = fmt.Errorf("missing field `input`")
+			}
+			return failure(fmt.Sprintf("failed to parse function arguments: %v", err)), nil
+		}
+		input = *args.Input
+	}
+	inv, err := patch.ParseInvocation([]string{"apply_patch", input})
+	if err != nil {
+		return failure("apply_patch verification failed: " + err.Error()), nil
+	}
+	return h.Run(ctx, env, call.CallID, inv)
+}
+
+// Run applies a recognised invocation; the shell tools call it for a command that
+// patch.ParseInvocation identified as apply_patch.
+func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *patch.Invocation) (tools.Result, error) {
+	start := h.opts.Now()
+	dir := inv.Dir(env.Cwd)
+	v, err := patch.Verify(dir, inv.Patch)
+	if err != nil {
+		return failure("apply_patch verification failed: " + err.Error()), nil
+	}
+	d := h.opts.Decide(ctx, env, v)
+	if d.Verdict == Reject {
+		return failure("patch rejected: " + d.Reason), nil
+	}
+	changes := v.FileChanges()
+	env.Emit(protocol.PatchApplyBeginEvent{
+		CallID: callID, TurnID: env.TurnID,
+		AutoApproved: d.Verdict == AutoApprove && !d.UserApproved,
+		Changes:      changes,
+	})
+	if d.Verdict == AskUser {
+		refused, proceed, err := h.ask(ctx, env, callID, d, changes)
+		if err != nil {
+			return tools.Result{}, err
+		}
+		if !proceed {
+			h.end(env, callID, "", refused.Output, protocol.PatchDeclined, changes)
+			return refused, nil
+		}
+	}
+	var tracker *patch.TurnDiff
+	if h.opts.TurnDiff != nil {
+		tracker = h.opts.TurnDiff(env)
+	}
+	if tracker != nil {
+		tracker.Track(v)
+	}
+	affected, applyErr := patch.Apply(dir, inv.Patch)
+	var stdout, stderr string
+	exitCode, status := 0, protocol.PatchCompleted
+	if applyErr != nil {
+		stderr, exitCode, status = applyErr.Error()+"\n", 1, protocol.PatchFailed
+	} else {
+		stdout = affected.Summary()
+	}
+	h.end(env, callID, stdout, stderr, status, changes)
+	if tracker != nil {
+		if diff := tracker.UnifiedDiff(); diff != "" {
+			env.Emit(protocol.TurnDiffEvent{UnifiedDiff: diff})
+		}
+	}
+	return tools.Result{
+		Output:  execOutput(exitCode, h.opts.Now().Sub(start), stdout+stderr),
+		Success: exitCode == 0,
+	}, nil
+}
+
+// ask puts the patch to the person. Unless they approve, it returns the result for the model
+// and proceed false.
+func (h *Handler) ask(ctx context.Context, env *tools.Env, callID string, d Decision, changes map[string]protocol.FileChange) (refused tools.Result, proceed bool, err error) {
+	req := &protocol.ApplyPatchApprovalRequestEvent{CallID: callID, TurnID: env.TurnID, Changes: changes}
+	if d.Reason != "" {
+		req.Reason = &d.Reason
+	}
+	if d.GrantRoot != "" {
+		req.GrantRoot = &d.GrantRoot
+	}
+	decision, err := env.RequestApproval(ctx, tools.ApprovalRequest{Patch: req})
+	if err != nil {
+		return tools.Result{}, false, fmt.Errorf("apply_patch approval: %w", err)
+	}
+	switch decision.Kind {
+	case protocol.DecisionApproved, protocol.DecisionApprovedForSession, protocol.DecisionApprovedExecpolicyAmendment:
+		return tools.Result{}, true, nil
+	}
+	refused = failure("patch rejected by user")
+	// Abort ends the turn; denied (and timed_out) let the model carry on.
+	refused.EndTurn = decision.Kind == protocol.DecisionAbort
+	return refused, false, nil
+}
+
+func (h *Handler) end(env *tools.Env, callID, stdout, stderr string, status protocol.PatchApplyStatus, changes map[string]protocol.FileChange) {
+	env.Emit(protocol.PatchApplyEndEvent{
+		CallID: callID, TurnID: env.TurnID,
+		Stdout: stdout, Stderr: stderr,
+		Success: status == protocol.PatchCompleted,
+		Changes: changes, Status: status,
+	})
+}
+
+func failure(text string) tools.Result { return tools.Result{Output: text} }
+
+// execOutput is Codex's freeform exec text, which apply_patch answers with because Codex
+// runs the patch as a command: `Exit code: N\nWall time: X seconds\nOutput:\n…`.
+func execOutput(exitCode int, d time.Duration, output string) string {
+	return fmt.Sprintf("Exit code: %d\nWall time: %s seconds\nOutput:\n%s", exitCode, displaySeconds(d), output)
+}
+
+// displaySeconds prints a duration like Rust's `{}` of an f32 rounded to one decimal.
+func displaySeconds(d time.Duration) string {
+	secs := float32(d.Seconds())
+	rounded := float32(math.Round(float64(secs*10))) / 10
+	return strconv.FormatFloat(float64(rounded), 'f', -1, 32)
+}
