@@ -1,0 +1,383 @@
+package safety
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/gocodex/gocodex/internal/safety/execpolicy"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// SandboxPermissions is the model's `sandbox_permissions` argument to shell and exec_command.
+// The zero value reads as use_default.
+type SandboxPermissions string
+
+// The values the model may send.
+const (
+	UseDefault                SandboxPermissions = "use_default"
+	RequireEscalated          SandboxPermissions = "require_escalated"
+	WithAdditionalPermissions SandboxPermissions = "with_additional_permissions"
+)
+
+// RequestsOverride is true when the model asks for more than the sandbox gives.
+func (s SandboxPermissions) RequestsOverride() bool {
+	return s == RequireEscalated || s == WithAdditionalPermissions
+}
+
+// Kind is the outcome of an approval decision.
+type Kind int
+
+// The outcomes.
+const (
+	// Allow runs the command (or patch) without asking.
+	Allow Kind = iota
+	// Prompt asks the person first (exec_approval_request / apply_patch_approval_request).
+	Prompt
+	// Forbidden refuses; Reason is the exact text the model receives.
+	Forbidden
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Allow:
+		return "allow"
+	case Prompt:
+		return "prompt"
+	case Forbidden:
+		return "forbidden"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Decision is what to do with one tool call.
+type Decision struct {
+	Kind Kind
+	// Sandboxed says whether the (first) run happens inside the sandbox: for Allow right
+	// away, for Prompt once the person approves. False under danger-full-access, for
+	// require_escalated, and for commands every part of which an execpolicy allow rule
+	// matched.
+	Sandboxed bool
+	// Reason: for Prompt the reason shown with the request (empty unless a prompt rule
+	// caused it); for Forbidden the message for the model.
+	Reason string
+	// ProposedAmendment is the command prefix offered as "don't ask again for commands
+	// starting with …" (approved_execpolicy_amendment); nil when none applies.
+	ProposedAmendment []string
+	// ApprovedForSession marks an Allow that exists only because every approval key was
+	// approved for the session earlier.
+	ApprovedForSession bool
+}
+
+// ExecInput is everything the decision for one command depends on.
+type ExecInput struct {
+	Command            []string
+	Cwd                string
+	Approval           protocol.AskForApproval
+	Sandbox            protocol.SandboxPolicy
+	SandboxPermissions SandboxPermissions
+	// AdditionalPermissions is the model's additional_permissions argument as sent (raw
+	// JSON); it only takes part in the session-cache key.
+	AdditionalPermissions json.RawMessage
+	// Policy holds the execpolicy rules; nil means none.
+	Policy *execpolicy.Policy
+	// Cache is the session's approvals; nil means nothing was approved for the session.
+	Cache *ApprovalCache
+	// PrefixRule is the model's suggested `prefix_rule` for an amendment, if any.
+	PrefixRule []string
+}
+
+// Texts the model receives when a prompt cannot be shown (Codex's wording).
+const (
+	reasonNeverPrompts       = "approval required by policy, but AskForApproval is set to Never"
+	reasonGranularNoSandbox  = "approval required by policy, but AskForApproval::Granular.sandbox_approval is false"
+	reasonGranularNoRules    = "approval required by policy rule, but AskForApproval::Granular.rules is false"
+	RetryWithoutSandboxQuery = "command failed; retry without sandbox?"
+)
+
+// bannedPrefixSuggestions are prefixes too broad to offer as "always allow": they would allow
+// any program through an interpreter.
+var bannedPrefixSuggestions = [][]string{
+	{"python3"}, {"python3", "-"}, {"python3", "-c"}, {"python"}, {"python", "-"}, {"python", "-c"},
+	{"py"}, {"py", "-3"}, {"pythonw"}, {"pyw"}, {"pypy"}, {"pypy3"}, {"git"},
+	{"bash"}, {"bash", "-lc"}, {"sh"}, {"sh", "-c"}, {"sh", "-lc"}, {"zsh"}, {"zsh", "-lc"},
+	{"/bin/zsh"}, {"/bin/zsh", "-lc"}, {"/bin/bash"}, {"/bin/bash", "-lc"},
+	{"pwsh"}, {"pwsh", "-Command"}, {"pwsh", "-c"}, {"powershell"}, {"powershell", "-Command"},
+	{"powershell", "-c"}, {"powershell.exe"}, {"powershell.exe", "-Command"}, {"powershell.exe", "-c"},
+	{"env"}, {"sudo"}, {"node"}, {"node", "-e"}, {"perl"}, {"perl", "-e"}, {"ruby"}, {"ruby", "-e"},
+	{"php"}, {"php", "-r"}, {"lua"}, {"lua", "-e"}, {"osascript"},
+}
+
+// EscalationRejection returns the message for a model that asks for escalated or additional
+// permissions under any policy but on-request, where no one will be asked; "" when the
+// request is acceptable. The check comes before anything else: the command does not run.
+func EscalationRejection(approval protocol.AskForApproval, perms SandboxPermissions) string {
+	if approval.Effective() == protocol.ApprovalModeOnRequest {
+		return ""
+	}
+	name := approvalDebugName(approval)
+	switch perms {
+	case RequireEscalated:
+		return fmt.Sprintf("approval policy is %s; reject command — you cannot ask for escalated permissions if the approval policy is %s", name, name)
+	case WithAdditionalPermissions:
+		return fmt.Sprintf("approval policy is %s; reject command — you cannot request additional permissions unless the approval policy is OnRequest", name)
+	}
+	return ""
+}
+
+// approvalDebugName spells a policy the way Codex's messages do (its Rust debug form).
+func approvalDebugName(a protocol.AskForApproval) string {
+	switch a.Effective() {
+	case protocol.ApprovalModeUntrusted:
+		return "UnlessTrusted"
+	case protocol.ApprovalModeOnFailure:
+		return "OnFailure"
+	case protocol.ApprovalModeOnRequest:
+		return "OnRequest"
+	case protocol.ApprovalModeNever:
+		return "Never"
+	}
+	g := granular(a)
+	return fmt.Sprintf("Granular(GranularApprovalConfig { sandbox_approval: %t, rules: %t, skill_approval: %t, request_permissions: %t, mcp_elicitations: %t })",
+		g.SandboxApproval, g.Rules, g.SkillApproval, g.RequestPermissions, g.McpElicitations)
+}
+
+func granular(a protocol.AskForApproval) protocol.GranularApproval {
+	if a.Granular == nil {
+		return protocol.GranularApproval{}
+	}
+	return *a.Granular
+}
+
+// ExecCommands splits a command the way execpolicy sees it: the sub-commands of a plain
+// `bash -lc` script, else the single command reading a here-document (complex=true, which
+// keeps known-safe auto-approval and amendments away), else argv itself.
+func ExecCommands(argv []string) (cmds [][]string, complex bool) {
+	if cmds, ok := ParseShellPlainCommands(argv); ok {
+		return cmds, false
+	}
+	if cmd, ok := ParseHeredocCommand(argv); ok {
+		return [][]string{cmd}, true
+	}
+	return [][]string{argv}, false
+}
+
+// DecideExec makes Codex's approval decision for one command (§5.3): the escalation guard,
+// execpolicy rules with the heuristics for unmatched sub-commands, prompt suppression by
+// the approval policy, and the session cache.
+func DecideExec(in ExecInput) Decision {
+	if msg := EscalationRejection(in.Approval, in.SandboxPermissions); msg != "" {
+		return Decision{Kind: Forbidden, Reason: msg}
+	}
+	cmds, complex := ExecCommands(in.Command)
+	fallback := func(cmd []string) execpolicy.Decision {
+		return unmatchedDecision(cmd, in.Approval, in.Sandbox, in.SandboxPermissions, complex)
+	}
+	opts := execpolicy.MatchOptions{ResolveHostExecutables: true}
+	ev := in.Policy.Check(cmds, fallback, opts)
+	fullAccess := in.Sandbox.HasFullDiskWriteAccess()
+
+	switch ev.Decision {
+	case execpolicy.Forbidden:
+		return Decision{Kind: Forbidden, Reason: forbiddenReason(in.Command, ev)}
+	case execpolicy.Prompt:
+		promptIsRule := false
+		for _, m := range ev.MatchedRules {
+			if !m.Heuristics && m.Decision == execpolicy.Prompt {
+				promptIsRule = true
+			}
+		}
+		if reason := promptRejection(in.Approval, promptIsRule); reason != "" {
+			return Decision{Kind: Forbidden, Reason: reason}
+		}
+		d := Decision{
+			Kind:      Prompt,
+			Sandboxed: !fullAccess && in.SandboxPermissions != RequireEscalated,
+			Reason:    promptReason(in.Command, ev),
+		}
+		if !complex {
+			d.ProposedAmendment = requestedAmendment(in, cmds, ev, fallback)
+			if d.ProposedAmendment == nil {
+				d.ProposedAmendment = promptAmendment(ev)
+			}
+		}
+		if in.Cache != nil && in.Cache.AllApproved(in.CacheKey()) {
+			d.Kind = Allow
+			d.Reason = ""
+			d.ApprovedForSession = true
+		}
+		return d
+	}
+	// Allow. The sandbox is skipped only when rules vouch for every part of the command.
+	bypass := true
+	for _, cmd := range cmds {
+		explicit := false
+		for _, m := range in.Policy.Matches(cmd, opts) {
+			if m.Decision == execpolicy.Allow {
+				explicit = true
+			}
+		}
+		bypass = bypass && explicit
+	}
+	d := Decision{
+		Kind:      Allow,
+		Sandboxed: !fullAccess && !bypass && in.SandboxPermissions != RequireEscalated,
+	}
+	if !complex && !ev.IsPolicyMatch() {
+		// Offered if the sandboxed run fails and the person is asked to retry without it.
+		for _, m := range ev.MatchedRules {
+			if m.Heuristics && m.Decision == execpolicy.Allow {
+				d.ProposedAmendment = slices.Clone(m.Command)
+				break
+			}
+		}
+	}
+	return d
+}
+
+// unmatchedDecision is Codex's heuristic for a (sub-)command no rule matches.
+func unmatchedDecision(cmd []string, approval protocol.AskForApproval, sandbox protocol.SandboxPolicy, perms SandboxPermissions, complex bool) execpolicy.Decision {
+	if !complex && IsKnownSafe(cmd) {
+		return execpolicy.Allow
+	}
+	mode := approval.Effective()
+	if IsDangerous(cmd) {
+		if mode == protocol.ApprovalModeNever {
+			if sandbox.HasFullDiskWriteAccess() {
+				return execpolicy.Allow // nothing is protected anyway and no one can be asked
+			}
+			return execpolicy.Forbidden
+		}
+		return execpolicy.Prompt
+	}
+	switch mode {
+	case protocol.ApprovalModeNever, protocol.ApprovalModeOnFailure:
+		return execpolicy.Allow // the sandbox is the protection
+	case protocol.ApprovalModeUntrusted:
+		return execpolicy.Prompt
+	}
+	// on-request and granular.
+	if sandbox.HasFullDiskWriteAccess() || !perms.RequestsOverride() {
+		return execpolicy.Allow
+	}
+	return execpolicy.Prompt
+}
+
+// promptRejection says why a prompt may not be shown under this policy, or "".
+func promptRejection(approval protocol.AskForApproval, promptIsRule bool) string {
+	switch approval.Effective() {
+	case protocol.ApprovalModeNever:
+		return reasonNeverPrompts
+	case protocol.ApprovalModeGranular:
+		g := granular(approval)
+		if promptIsRule {
+			if !g.Rules {
+				return reasonGranularNoRules
+			}
+			return ""
+		}
+		if !g.SandboxApproval {
+			return reasonGranularNoSandbox
+		}
+	}
+	return ""
+}
+
+// forbiddenReason names the most specific forbidding rule and its justification.
+func forbiddenReason(argv []string, ev execpolicy.Evaluation) string {
+	cmd := ShellJoin(argv)
+	var best *execpolicy.RuleMatch
+	for i, m := range ev.MatchedRules {
+		if !m.Heuristics && m.Decision == execpolicy.Forbidden && (best == nil || len(m.MatchedPrefix) > len(best.MatchedPrefix)) {
+			best = &ev.MatchedRules[i]
+		}
+	}
+	switch {
+	case best == nil:
+		return fmt.Sprintf("`%s` rejected: blocked by policy", cmd)
+	case best.Justification != "":
+		return fmt.Sprintf("`%s` rejected: %s", cmd, best.Justification)
+	}
+	return fmt.Sprintf("`%s` rejected: policy forbids commands starting with `%s`", cmd, ShellJoin(best.MatchedPrefix))
+}
+
+// promptReason explains a prompt a rule caused; heuristic prompts carry no reason.
+func promptReason(argv []string, ev execpolicy.Evaluation) string {
+	var best *execpolicy.RuleMatch
+	for i, m := range ev.MatchedRules {
+		if !m.Heuristics && m.Decision == execpolicy.Prompt && (best == nil || len(m.MatchedPrefix) > len(best.MatchedPrefix)) {
+			best = &ev.MatchedRules[i]
+		}
+	}
+	switch {
+	case best == nil:
+		return ""
+	case best.Justification != "":
+		return fmt.Sprintf("`%s` requires approval: %s", ShellJoin(argv), best.Justification)
+	}
+	return fmt.Sprintf("`%s` requires approval by policy", ShellJoin(argv))
+}
+
+// promptAmendment offers the first sub-command the heuristics wanted to ask about, unless a
+// prompt rule matched (an allow rule would not silence it).
+func promptAmendment(ev execpolicy.Evaluation) []string {
+	for _, m := range ev.MatchedRules {
+		if !m.Heuristics && m.Decision == execpolicy.Prompt {
+			return nil
+		}
+	}
+	for _, m := range ev.MatchedRules {
+		if m.Heuristics && m.Decision == execpolicy.Prompt {
+			return slices.Clone(m.Command)
+		}
+	}
+	return nil
+}
+
+// requestedAmendment accepts the model's suggested prefix when it is not too broad, no rule
+// already matched, and allowing it would let every sub-command run.
+func requestedAmendment(in ExecInput, cmds [][]string, ev execpolicy.Evaluation, fallback func([]string) execpolicy.Decision) []string {
+	if len(in.PrefixRule) == 0 || ev.IsPolicyMatch() {
+		return nil
+	}
+	for _, banned := range bannedPrefixSuggestions {
+		if slices.Equal(banned, in.PrefixRule) {
+			return nil
+		}
+	}
+	with := in.Policy.Clone()
+	if err := with.AddPrefixRule(in.PrefixRule, execpolicy.Allow); err != nil {
+		return nil
+	}
+	opts := execpolicy.MatchOptions{ResolveHostExecutables: true}
+	for _, cmd := range cmds {
+		if with.Check([][]string{cmd}, fallback, opts).Decision != execpolicy.Allow {
+			return nil
+		}
+	}
+	return slices.Clone(in.PrefixRule)
+}
+
+// ShouldEscalateOnFailure says what happens when a sandboxed run looks denied by the sandbox:
+// true means ask the person "retry without sandbox?" (on-failure, untrusted, granular with
+// sandbox_approval); false means the denial goes back to the model as the result (on-request,
+// never, granular without sandbox_approval).
+func ShouldEscalateOnFailure(approval protocol.AskForApproval) bool {
+	switch approval.Effective() {
+	case protocol.ApprovalModeOnFailure, protocol.ApprovalModeUntrusted:
+		return true
+	case protocol.ApprovalModeGranular:
+		return granular(approval).SandboxApproval
+	}
+	return false
+}
+
+// RetryNeedsPrompt says whether the unsandboxed retry must be approved first: not when the
+// person already approved this command (alreadyApproved) or its keys are approved for the
+// session.
+func RetryNeedsPrompt(in ExecInput, alreadyApproved bool) bool {
+	if alreadyApproved || in.Approval.Effective() == protocol.ApprovalModeNever {
+		return false
+	}
+	return in.Cache == nil || !in.Cache.AllApproved(in.CacheKey())
+}

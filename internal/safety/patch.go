@@ -1,0 +1,126 @@
+package safety
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gocodex/gocodex/internal/sandbox"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// Reasons a patch is refused without asking (the tool output is "patch rejected: " + reason).
+const (
+	ReasonEmptyPatch      = "empty patch"
+	ReasonOutsideProject  = "writing outside of the project; rejected by user approval settings"
+	ReasonReadOnlySandbox = "writing is blocked by read-only sandbox; rejected by user approval settings"
+	patchRejectedPrefix   = "patch rejected: "
+)
+
+// PatchRejectedMessage is the tool output for a refused patch.
+func PatchRejectedMessage(reason string) string { return patchRejectedPrefix + reason }
+
+// PatchInput is everything the decision for one apply_patch call depends on.
+type PatchInput struct {
+	// Paths are every file the patch writes: added, deleted and updated files and move
+	// destinations, absolute or relative to Cwd. Empty means an empty patch.
+	Paths    []string
+	Cwd      string
+	Approval protocol.AskForApproval
+	Sandbox  protocol.SandboxPolicy
+	// WritableRoots are the roots of a workspace-write sandbox (sandbox.WritableRoots);
+	// ignored for the other modes. Nil under workspace-write is computed from Sandbox, Cwd
+	// and the process environment.
+	WritableRoots []sandbox.WritableRoot
+	// Cache is the session's approvals; nil means none.
+	Cache *ApprovalCache
+}
+
+// CacheKeys are the patch's session-cache keys.
+func (in PatchInput) CacheKeys() []string { return PatchKeys(in.Paths, in.Cwd) }
+
+// DecidePatch makes Codex's decision for an apply_patch call: an empty patch is refused;
+// untrusted always asks; a patch that writes only inside writable roots (or any patch under
+// on-failure) runs without asking, sandboxed unless nothing is; otherwise the person is
+// asked, or, when no one may be asked (never, granular without sandbox_approval), refused.
+func DecidePatch(in PatchInput) Decision {
+	if len(in.Paths) == 0 {
+		return Decision{Kind: Forbidden, Reason: ReasonEmptyPatch}
+	}
+	fullAccess := in.Sandbox.HasFullDiskWriteAccess()
+	mode := in.Approval.Effective()
+	ask := Decision{Kind: Prompt, Sandboxed: !fullAccess}
+	if in.Cache != nil && in.Cache.AllApproved(in.CacheKeys()...) {
+		ask = Decision{Kind: Allow, Sandboxed: !fullAccess, ApprovedForSession: true}
+	}
+	if mode == protocol.ApprovalModeUntrusted {
+		return ask
+	}
+	if mode == protocol.ApprovalModeOnFailure || in.writesOnlyWritable() {
+		return Decision{Kind: Allow, Sandboxed: !fullAccess}
+	}
+	if mode == protocol.ApprovalModeNever || (mode == protocol.ApprovalModeGranular && !granular(in.Approval).SandboxApproval) {
+		if in.Sandbox.EffectiveMode() == protocol.SandboxReadOnly {
+			return Decision{Kind: Forbidden, Reason: ReasonReadOnlySandbox}
+		}
+		return Decision{Kind: Forbidden, Reason: ReasonOutsideProject}
+	}
+	return ask
+}
+
+func (in PatchInput) writesOnlyWritable() bool {
+	switch in.Sandbox.EffectiveMode() {
+	case protocol.SandboxDangerFullAccess:
+		return true
+	case protocol.SandboxReadOnly:
+		return false
+	}
+	roots := in.WritableRoots
+	if roots == nil {
+		roots = WritableRoots(in.Sandbox, in.Cwd, os.Getenv)
+	}
+	for _, p := range in.Paths {
+		if !isWritable(absPath(p, in.Cwd), roots) {
+			return false
+		}
+	}
+	return true
+}
+
+// isWritable: inside some root and not under one of its read-only subpaths. Paths are
+// compared lexically (`..` already cleaned away) because the files may not exist yet.
+func isWritable(path string, roots []sandbox.WritableRoot) bool {
+	for _, r := range roots {
+		if !within(path, r.Root) {
+			continue
+		}
+		blocked := false
+		for _, ro := range r.ReadOnlySubpaths {
+			if within(path, ro) {
+				blocked = true
+				break
+			}
+		}
+		if !blocked {
+			return true
+		}
+	}
+	return false
+}
+
+func within(path, root string) bool {
+	root = filepath.Clean(root)
+	if path == root {
+		return true
+	}
+	if root == "/" {
+		return strings.HasPrefix(path, "/")
+	}
+	return strings.HasPrefix(path, root+string(filepath.Separator))
+}
+
+// WritableRoots is sandbox.WritableRoots for callers that only import safety: the
+// directories a workspace-write sandbox lets commands and patches write.
+func WritableRoots(p protocol.SandboxPolicy, cwd string, env func(string) string) []sandbox.WritableRoot {
+	return sandbox.WritableRoots(p, cwd, env)
+}
