@@ -6,25 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-
-	"github.com/gocodex/gocodex/protocol"
 )
-
-// Request describes one command to run under a policy.
-type Request struct {
-	Policy protocol.SandboxPolicy
-	// PolicyCwd is what the policy's cwd-relative parts mean (the session cwd); empty means Cwd.
-	PolicyCwd string
-	// Cwd is the command's working directory.
-	Cwd  string
-	Argv []string
-	// Env is the command's whole environment, passed through untouched (nil: this process's,
-	// as with exec.Cmd). The environment policy is applied by the caller.
-	Env []string
-	// Probe is the session's Probe result; nil probes now.
-	Probe   *ProbeResult
-	Options Options
-}
 
 // Command returns the command ready to start: for danger-full-access the plain command, for
 // every other policy the helper re-exec that confines itself and then becomes the command.

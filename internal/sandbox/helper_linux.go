@@ -2,9 +2,7 @@ package sandbox
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -13,70 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gocodex/gocodex/internal/sandbox/seccomp"
-	"github.com/gocodex/gocodex/protocol"
 )
-
-// HelperArg is the hidden first argument that turns the binary into the sandbox helper;
-// HelperArg0 is the argv[0] that does the same (Codex's codex-linux-sandbox convention).
-const (
-	HelperArg  = "--gocodex-sandbox-helper"
-	HelperArg0 = "gocodex-linux-sandbox"
-)
-
-// helperArgs is what Command passes to the helper.
-type helperArgs struct {
-	policyCwd   string
-	commandCwd  string
-	policy      protocol.SandboxPolicy
-	mechanism   Mechanism
-	probeUserNS bool
-	argv        []string
-}
-
-func parseHelperArgs(args []string, stderr io.Writer) (helperArgs, error) {
-	var h helperArgs
-	fs := flag.NewFlagSet(HelperArg0, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var policyJSON, mechanism string
-	fs.StringVar(&h.policyCwd, "sandbox-policy-cwd", "", "directory the policy's relative roots are resolved against")
-	fs.StringVar(&h.commandCwd, "command-cwd", "", "directory the command runs in")
-	fs.StringVar(&policyJSON, "sandbox-policy", "", "the SandboxPolicy as JSON")
-	fs.StringVar(&mechanism, "mechanism", string(MechanismLandlock), "landlock, landlock+namespaces or namespaces")
-	fs.BoolVar(&h.probeUserNS, "probe-userns", false, "only check that a user + mount namespace works")
-	if err := fs.Parse(args); err != nil {
-		return h, err
-	}
-	if h.probeUserNS {
-		return h, nil
-	}
-	h.argv = fs.Args()
-	if len(h.argv) == 0 {
-		return h, errors.New("no command given")
-	}
-	if policyJSON == "" {
-		return h, errors.New("--sandbox-policy is required")
-	}
-	p, err := decodePolicy(policyJSON)
-	if err != nil {
-		return h, err
-	}
-	h.policy = p
-	h.mechanism = Mechanism(mechanism)
-	switch h.mechanism {
-	case MechanismLandlock, MechanismLandlockNamespaces, MechanismNamespaces:
-	default:
-		return h, fmt.Errorf("unknown mechanism %q", mechanism)
-	}
-	if h.commandCwd == "" {
-		if h.commandCwd, err = os.Getwd(); err != nil {
-			return h, err
-		}
-	}
-	if h.policyCwd == "" {
-		h.policyCwd = h.commandCwd
-	}
-	return h, nil
-}
 
 // HelperMain is the sandbox helper: it confines its own thread as the policy says and execs
 // the command in place. It only returns on failure, with the exit status to use.

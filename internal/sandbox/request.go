@@ -1,0 +1,26 @@
+package sandbox
+
+import "github.com/gocodex/gocodex/protocol"
+
+// HelperArg is the hidden first argument that turns the binary into the sandbox helper;
+// HelperArg0 is the argv[0] that does the same (Codex's codex-linux-sandbox convention).
+const (
+	HelperArg  = "--gocodex-sandbox-helper"
+	HelperArg0 = "gocodex-linux-sandbox"
+)
+
+// Request describes one command to run under a policy.
+type Request struct {
+	Policy protocol.SandboxPolicy
+	// PolicyCwd is what the policy's cwd-relative parts mean (the session cwd); empty means Cwd.
+	PolicyCwd string
+	// Cwd is the command's working directory.
+	Cwd  string
+	Argv []string
+	// Env is the command's whole environment, passed through untouched (nil: this process's,
+	// as with exec.Cmd). The environment policy is applied by the caller.
+	Env []string
+	// Probe is the session's Probe result; nil probes now.
+	Probe   *ProbeResult
+	Options Options
+}
