@@ -90,7 +90,7 @@ func heredocCall(script string) (body, workdir string, ok bool) {
 		return "", "", false
 	}
 	st := f.Stmts[0]
-	if !plainStmt(st) || len(st.Redirs) != 0 {
+	if !plainStmt(st) {
 		return "", "", false
 	}
 	switch cmd := st.Cmd.(type) {
@@ -134,7 +134,34 @@ func applyPatchHeredoc(script string, st *syntax.Stmt) (string, bool) {
 	if start < 0 || end > len(script) || start > end {
 		return "", false
 	}
-	return script[start:end], true
+	// The body's extent as the parser reports it may run into the closing delimiter line.
+	body := script[start:end]
+	if delim := unquotedDelimiter(r.Word); delim != "" {
+		if rest, ok := strings.CutSuffix(body, delim); ok && (rest == "" || strings.HasSuffix(rest, "\n")) {
+			body = rest
+		}
+	}
+	return body, true
+}
+
+// unquotedDelimiter is a here-document delimiter word with its quoting removed.
+func unquotedDelimiter(w *syntax.Word) string {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if lit, ok := q.(*syntax.Lit); ok {
+					b.WriteString(lit.Value)
+				}
+			}
+		}
+	}
+	return b.String()
 }
 
 // cdTarget accepts `cd DIR` with one plain, single-quoted or double-quoted argument.

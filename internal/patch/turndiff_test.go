@@ -1,0 +1,180 @@
+package patch
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", name, diff)
+	}
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// applyTracked verifies, tracks and applies one patch, as the tool handler does.
+func applyTracked(t *testing.T, td *TurnDiff, dir, text string) {
+	t.Helper()
+	p, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Verify(dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	td.Track(v)
+	if _, err := Apply(dir, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTurnDiff(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{
+		"src/main.go": "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n",
+		"old.txt":     "one\ntwo\n",
+		"gone.txt":    "bye\n",
+		"same.txt":    "x\n",
+	})
+	td := NewTurnDiff()
+	if got := td.UnifiedDiff(); got != "" {
+		t.Fatalf("empty tracker diff = %q", got)
+	}
+	applyTracked(t, td, dir, "*** Begin Patch\n*** Update File: src/main.go\n@@\n-\tprintln(\"hi\")\n+\tprintln(\"hello\")\n*** Add File: docs/new.md\n+# New\n*** End Patch")
+	// A second patch in the same turn: baselines stay those of the first touch.
+	applyTracked(t, td, dir, "*** Begin Patch\n*** Update File: src/main.go\n@@\n-\tprintln(\"hello\")\n+\tprintln(\"hello, world\")\n*** Update File: old.txt\n*** Move to: moved/new.txt\n@@\n-two\n+2\n*** Delete File: gone.txt\n*** Add File: same.txt\n+x\n*** End Patch")
+	got := td.UnifiedDiff()
+	golden(t, "turndiff.golden", got)
+
+	// The index lines carry git's blob ids.
+	if git, err := exec.LookPath("git"); err == nil {
+		out, err := exec.Command(git, "hash-object", filepath.Join(dir, "src/main.go")).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if oid := strings.TrimSpace(string(out)); !strings.Contains(got, ".."+oid+"\n") {
+			t.Errorf("diff does not name blob %s of src/main.go:\n%s", oid, got)
+		}
+	}
+}
+
+func TestTurnDiffOutsideRepo(t *testing.T) {
+	dir := t.TempDir()
+	td := NewTurnDiff()
+	applyTracked(t, td, dir, "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch")
+	abs := filepath.ToSlash(filepath.Join(dir, "a.txt"))
+	want := "diff --git a/" + abs + " b/" + abs + "\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..78981922613b2afb6025042ff6bd878ac1994e85\n--- /dev/null\n+++ b/" + abs + "\n@@ -0,0 +1 @@\n+a\n"
+	if diff := cmp.Diff(want, td.UnifiedDiff()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// Created and deleted within the turn: nothing to show.
+	applyTracked(t, td, dir, "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch")
+	if got := td.UnifiedDiff(); got != "" {
+		t.Errorf("diff after add+delete = %q", got)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "1\n2\n3\n4\n5\n6\n7\n", "d.txt": "gone\n", "m.txt": "m\n"})
+	p, err := Parse("*** Begin Patch\n*** Update File: a.txt\n@@\n-2\n+two\n@@\n-6\n+six\n*** Delete File: d.txt\n*** Add File: n/new.txt\n+new\n*** Update File: m.txt\n*** Move to: mm.txt\n@@\n-m\n+M\n*** End Patch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Verify(dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := func(p string) string { return filepath.Join(dir, p) }
+	want := []Change{
+		{Kind: UpdateFile, Path: abs("a.txt"), UnifiedDiff: "@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3\n@@ -5,3 +5,3 @@\n 5\n-6\n+six\n 7\n", NewContent: "1\ntwo\n3\n4\n5\nsix\n7\n"},
+		{Kind: DeleteFile, Path: abs("d.txt"), Content: "gone\n"},
+		{Kind: AddFile, Path: abs("n/new.txt"), Content: "new\n"},
+		{Kind: UpdateFile, Path: abs("m.txt"), UnifiedDiff: "@@ -1 +1 @@\n-m\n+M\n", NewContent: "M\n", MovePath: abs("mm.txt")},
+	}
+	if diff := cmp.Diff(want, v.Changes); diff != "" {
+		t.Errorf("changes differ (-want +got):\n%s", diff)
+	}
+	// Nothing was written.
+	if _, err := os.Stat(abs("n/new.txt")); !os.IsNotExist(err) {
+		t.Errorf("verify created a file: %v", err)
+	}
+	fc := v.FileChanges()
+	if got := fc[abs("m.txt")]; got.MovePath == nil || *got.MovePath != abs("mm.txt") || got.Kind != "update" {
+		t.Errorf("FileChanges for move = %+v", got)
+	}
+	if got := fc[abs("d.txt")]; got.Kind != "delete" || got.Content != "gone\n" {
+		t.Errorf("FileChanges for delete = %+v", got)
+	}
+}
+
+func TestVerifyErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "a\n"})
+	tests := []struct{ patch, want string }{
+		{"*** Begin Patch\n*** Delete File: nope.txt\n*** End Patch", "Failed to read $DIR/nope.txt: No such file or directory (os error 2)"},
+		{"*** Begin Patch\n*** Update File: a.txt\n@@\n-zzz\n+y\n*** End Patch", "Failed to find expected lines in $DIR/a.txt:\nzzz"},
+		{"*** Begin Patch\n*** Update File: b.txt\n@@\n-zzz\n+y\n*** End Patch", "Failed to read file to update $DIR/b.txt: No such file or directory (os error 2)"},
+	}
+	for _, tt := range tests {
+		p, err := Parse(tt.patch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Verify(dir, p)
+		want := strings.ReplaceAll(tt.want, "$DIR", dir)
+		if err == nil || err.Error() != want {
+			t.Errorf("Verify error = %v, want %q", err, want)
+		}
+	}
+}
+
+func TestUnifiedHunks(t *testing.T) {
+	tests := []struct{ old, new, want string }{
+		{"a\n", "a\n", ""},
+		{"", "x\n", "@@ -0,0 +1 @@\n+x\n"},
+		{"x\n", "", "@@ -1 +0,0 @@\n-x\n"},
+		{"a\nb", "a\nc", "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"},
+		{"1\n2\n3\n4\n5\n", "1\n2\nX\n4\n5\n", "@@ -2,3 +2,3 @@\n 2\n-3\n+X\n 4\n"},
+	}
+	for _, tt := range tests {
+		if got := unifiedHunks(tt.old, tt.new, 1); got != tt.want {
+			t.Errorf("unifiedHunks(%q, %q) = %q, want %q", tt.old, tt.new, got, tt.want)
+		}
+	}
+}
