@@ -159,7 +159,6 @@ func (t *Thread) run() {
 		case tr := <-t.turnDone:
 			if t.turn == tr {
 				t.turn = nil
-				t.flushRecorder()
 				// Input that arrived as the turn was ending starts the next turn.
 				if len(tr.leftover) > 0 {
 					t.startTurn(tr.leftoverID, tr.leftover)

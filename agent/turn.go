@@ -195,6 +195,8 @@ func (tr *turn) complete(last *string, force bool) bool {
 	now := tr.t.now()
 	done := now.Unix()
 	dur := now.Sub(tr.started).Milliseconds()
+	// The rollout is on disk before the reader learns the turn is over.
+	tr.t.flushRecorder()
 	tr.t.emit(tr.id, protocol.TurnCompleteEvent{TurnID: tr.id, LastAgentMessage: last, CompletedAt: &done, DurationMs: &dur})
 	tr.ended = true
 	return true
@@ -227,6 +229,7 @@ func (tr *turn) abort(reason protocol.TurnAbortReason) {
 		items = append(items, textMessage("user", prompt.TurnAbortedText()))
 	}
 	tr.t.recordItems(items...)
+	tr.t.flushRecorder()
 	tr.t.emit(tr.id, protocol.TurnAbortedEvent{TurnID: tr.id, Reason: reason})
 }
 
