@@ -124,7 +124,20 @@ type ExecCommandEndEvent struct {
 	ExitCode         int               `json:"exit_code"`
 	Duration         Duration          `json:"duration"`
 	FormattedOutput  string            `json:"formatted_output"`
+	// Status is "completed", "failed" or "declined" (the person refused the command); empty
+	// means it is read from the exit code.
+	Status ExecCommandStatus `json:"status,omitempty"`
 }
+
+// ExecCommandStatus is the outcome of a command.
+type ExecCommandStatus string
+
+// The command outcomes.
+const (
+	ExecCompleted ExecCommandStatus = "completed"
+	ExecFailed    ExecCommandStatus = "failed"
+	ExecDeclined  ExecCommandStatus = "declined"
+)
 
 // ExecApprovalRequestEvent asks the person whether a command may run.
 type ExecApprovalRequestEvent struct {
