@@ -290,7 +290,7 @@ func (s *Stream) connect(ctx context.Context) error {
 			resp.Body.Close()
 			s.endAttempt()
 			cerr = classifyHTTP(resp.StatusCode, resp.Header, data, c.url)
-			retry = resp.StatusCode >= 500
+			retry = resp.StatusCode >= 500 && cerr.Retryable()
 		}
 		if !retry || attempt >= max {
 			return cerr

@@ -26,8 +26,14 @@ const (
 	KindInternalServerError
 	// KindUnexpectedStatus is any other non-success HTTP status (retryable).
 	KindUnexpectedStatus
-	// KindRetryLimit is HTTP 429 that is not a usage limit: Codex does not retry it.
+	// KindRetryLimit is HTTP 429 that is not a usage limit. Codex 0.169 retries it (as a
+	// stream retry) only when the server sent Retry-After, waiting that long.
 	KindRetryLimit
+	// KindRateLimited is response.failed with code rate_limit_exceeded (retryable, after the
+	// "try again in" delay).
+	KindRateLimited
+	// KindIncomplete is response.incomplete (fatal in Codex 0.169).
+	KindIncomplete
 	// KindContextWindowExceeded is `context_length_exceeded`.
 	KindContextWindowExceeded
 	// KindQuotaExceeded is `insufficient_quota`.
@@ -72,7 +78,7 @@ const (
 	msgQuota            = "Quota exceeded. Check your plan and billing details."
 	msgUsageNotIncluded = "To use Codex with your ChatGPT plan, upgrade to Plus: https://chatgpt.com/explore/plus."
 	msgOverloaded       = "Selected model is at capacity. Please try a different model."
-	msgInternal         = "We're currently experiencing high demand, which may cause temporary errors."
+	msgInternal         = "We’re currently experiencing high demand, which may cause temporary errors."
 	msgStreamPrefix     = "stream disconnected before completion: "
 
 	// The stream failure reasons (wire strings).
@@ -101,8 +107,10 @@ func (e *Error) Error() string {
 		return msgOverloaded
 	case KindUsageLimitReached:
 		return usageLimitMessage(e)
-	case KindInvalidRequest:
+	case KindInvalidRequest, KindIncomplete:
 		return e.Message
+	case KindRateLimited:
+		return "rate limit exceeded: " + e.Message
 	case KindRetryLimit:
 		s := "exceeded retry limit, last status: " + statusText(e.Status)
 		if e.RequestID != "" {
@@ -132,8 +140,10 @@ func (e *Error) Is(target error) bool {
 // Retryable reports whether a stream retry may help.
 func (e *Error) Retryable() bool {
 	switch e.Kind {
-	case KindStream, KindTransport, KindInternalServerError, KindUnexpectedStatus:
+	case KindStream, KindTransport, KindInternalServerError, KindUnexpectedStatus, KindRateLimited:
 		return true
+	case KindRetryLimit:
+		return e.RetryAfter > 0
 	}
 	return false
 }
@@ -149,6 +159,8 @@ var (
 	ErrInternalServerError   = kindSentinel(KindInternalServerError)
 	ErrUnexpectedStatus      = kindSentinel(KindUnexpectedStatus)
 	ErrRetryLimit            = kindSentinel(KindRetryLimit)
+	ErrRateLimited           = kindSentinel(KindRateLimited)
+	ErrIncomplete            = kindSentinel(KindIncomplete)
 	ErrContextWindowExceeded = kindSentinel(KindContextWindowExceeded)
 	ErrQuotaExceeded         = kindSentinel(KindQuotaExceeded)
 	ErrUsageNotIncluded      = kindSentinel(KindUsageNotIncluded)
@@ -227,11 +239,11 @@ func classifyFailed(raw json.RawMessage) *Error {
 		e.Kind = KindInvalidRequest
 	case "server_is_overloaded", "slow_down":
 		e.Kind = KindServerOverloaded
+	case "rate_limit_exceeded":
+		e.Kind = KindRateLimited
+		e.RetryAfter = parseTryAgain(ae.Message)
 	default:
 		e.Kind = KindStream
-		if ae.Code == "rate_limit_exceeded" {
-			e.RetryAfter = parseTryAgain(ae.Message)
-		}
 	}
 	return e
 }

@@ -108,7 +108,7 @@ func (s *Stream) decode(data []byte) (ResponseEvent, error) {
 		if json.Unmarshal(ev.Response, &r) == nil && r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
 			reason = r.IncompleteDetails.Reason
 		}
-		return nil, &Error{Kind: KindStream, Message: "Incomplete response returned, reason: " + reason}
+		return nil, &Error{Kind: KindIncomplete, Message: "Incomplete response returned, reason: " + reason}
 	}
 	return nil, nil
 }

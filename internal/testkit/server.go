@@ -114,6 +114,8 @@ type Request struct {
 	Query  string
 	Header http.Header
 	Body   []byte
+	// At is when the request arrived.
+	At time.Time
 	// JSON is the body parsed with numbers kept as json.Number; nil if it is not JSON.
 	JSON map[string]any
 }
@@ -250,7 +252,7 @@ func isResponses(method, path string) bool {
 // ServeHTTP records the request and plays the next scripted response.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	rec := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
+	rec := Request{At: time.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var m map[string]any

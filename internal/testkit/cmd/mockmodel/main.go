@@ -77,7 +77,7 @@ func logRequests(ctx context.Context, srv *testkit.Server) {
 		}
 		reqs := srv.AllRequests()
 		for _, r := range reqs[seen:] {
-			enc.Encode(map[string]any{"method": r.Method, "path": r.Path, "headers": r.Header, "body": json.RawMessage(orNull(r.Body))})
+			enc.Encode(map[string]any{"at": r.At.Format(time.RFC3339Nano), "method": r.Method, "path": r.Path, "headers": r.Header, "body": json.RawMessage(orNull(r.Body))})
 		}
 		seen = len(reqs)
 	}
