@@ -238,10 +238,10 @@ func TestRequestHeadersAndURL(t *testing.T) {
 	want := map[string]string{
 		"path": "/v1/responses", "query": "api-version=2025-04-01&b=x+y",
 		"Authorization": "Bearer sk-test", "Originator": "codex_cli_rs",
-		"User-Agent":  model.DefaultUserAgent("codex_cli_rs"),
-		"Session-Id":  "thread-7", "Thread-Id": "thread-7", "X-Client-Request-Id": "thread-7",
-		"Accept":      "text/event-stream", "Content-Type": "application/json",
-		"X-Static":    "s", "X-From-Env": "env-value", "X-Unset": "", "X-Codex-Window-Id": "thread-7:0",
+		"User-Agent": model.DefaultUserAgent("codex_cli_rs"),
+		"Session-Id": "thread-7", "Thread-Id": "thread-7", "X-Client-Request-Id": "thread-7",
+		"Accept": "text/event-stream", "Content-Type": "application/json",
+		"X-Static": "s", "X-From-Env": "env-value", "X-Unset": "", "X-Codex-Window-Id": "thread-7:0",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("request (-want +got):\n%s", diff)
@@ -547,7 +547,7 @@ func TestTransportErrorIsRetried(t *testing.T) {
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	c, err := model.NewClient(model.ClientOptions{
-		Provider: model.ProviderInfo{BaseURL: "http://" + addr + "/v1", RequestMaxRetries: i64(1), StreamMaxRetries: i64(1)},
+		Provider:   model.ProviderInfo{BaseURL: "http://" + addr + "/v1", RequestMaxRetries: i64(1), StreamMaxRetries: i64(1)},
 		HTTPClient: &http.Client{Transport: tr}, Clock: clock, Rand: func() float64 { return 0.5 },
 	})
 	if err != nil {
