@@ -355,3 +355,70 @@ func TestHelperRefusesBadArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestRunCLI(t *testing.T) {
+	probeFor(t, Options{}, MechanismLandlockNamespaces)
+	cwd := outsideTmp(t)
+	var out, errb bytes.Buffer
+	code := RunCLI(context.Background(), CLI{
+		Args:    []string{"/bin/sh", "-c", `echo "net=$CODEX_SANDBOX_NETWORK_DISABLED foo=$FOO"; echo x > inside; echo x > /etc/gocodex-cli-probe; exit 0`},
+		Policy:  protocol.NewWorkspaceWritePolicy(),
+		Cwd:     cwd,
+		Env:     append(baseEnv(""), "FOO=bar"),
+		Stdin:   strings.NewReader(""),
+		Stdout:  &out,
+		Stderr:  &errb,
+		Options: Options{Executable: testExe(t)},
+	})
+	os.Remove("/etc/gocodex-cli-probe")
+	if code != 0 || strings.TrimSpace(out.String()) != "net=1 foo=bar" {
+		t.Errorf("RunCLI = %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if !strings.Contains(errb.String(), "Permission denied") {
+		t.Errorf("the write to /etc was not denied: %q", errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "inside")); err != nil {
+		t.Errorf("write inside cwd: %v", err)
+	}
+
+	// Exit statuses and signals come back as the shell would report them.
+	for script, want := range map[string]int{"exit 7": 7, "kill -TERM $$": 128 + 15} {
+		if code := RunCLI(context.Background(), CLI{Args: []string{"/bin/sh", "-c", script}, Policy: protocol.NewReadOnlyPolicy(), Cwd: cwd, Stdout: &out, Stderr: &errb, Options: Options{Executable: testExe(t)}}); code != want {
+			t.Errorf("%q: exit %d, want %d", script, code, want)
+		}
+	}
+	if code := RunCLI(context.Background(), CLI{Policy: protocol.NewReadOnlyPolicy(), Stderr: &errb}); code != 2 {
+		t.Errorf("no command: exit %d, want 2", code)
+	}
+	refused := RunCLI(context.Background(), CLI{Args: []string{"true"}, Policy: protocol.NewReadOnlyPolicy(), Cwd: cwd, Stdout: &out, Stderr: &errb,
+		Options: Options{Executable: testExe(t), DisableLandlock: true, DisableUserNamespaces: true}})
+	if refused != 1 || !strings.Contains(errb.String(), "danger-full-access") {
+		t.Errorf("refusal: exit %d, stderr %q", refused, errb.String())
+	}
+}
+
+// TestDenialIsDetected runs real denials through LikelyDenied, as the engine will.
+func TestDenialIsDetected(t *testing.T) {
+	for _, m := range mechanisms {
+		t.Run(m.name, func(t *testing.T) {
+			probe := probeFor(t, m.opts, m.want)
+			cwd := outsideTmp(t)
+			for _, argv := range [][]string{
+				{"/bin/sh", "-c", "echo x > /etc/gocodex-denial-probe"},
+				{"/bin/sh", "-c", "mkdir /gocodex-denial-probe"},
+				{"bash", "-c", "echo x > /dev/tcp/127.0.0.1/9"},
+			} {
+				r := runIn(t, probe, Options{}, protocol.NewWorkspaceWritePolicy(), cwd, baseEnv(""), argv...)
+				if !LikelyDenied(r.code, r.stdout, r.stderr) {
+					t.Errorf("%v: exit %d, %q %q not seen as a denial", argv, r.code, r.stdout, r.stderr)
+				}
+			}
+			os.Remove("/etc/gocodex-denial-probe")
+			os.Remove("/gocodex-denial-probe")
+			r := runIn(t, probe, Options{}, protocol.NewWorkspaceWritePolicy(), cwd, baseEnv(""), "/bin/sh", "-c", "exit 1")
+			if LikelyDenied(r.code, r.stdout, r.stderr) {
+				t.Errorf("a plain failure was taken for a denial")
+			}
+		})
+	}
+}
