@@ -2,6 +2,7 @@ package patch
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -102,6 +103,37 @@ func TestScenariosStandalone(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestScenarioOutputs compares our stdout, stderr and exit code on every scenario with the
+// transcript of the Codex binary in testdata/scenarios_codex.txt.
+func TestScenarioOutputs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# stdout, stderr and exit code of the Codex 0.169 binary run as apply_patch on each\n" +
+		"# peer scenario ($DIR is the working directory); TestScenarioOutputs compares ours.\n")
+	for _, name := range scenarioCases(t) {
+		src, err := filepath.Abs(filepath.Join(scenariosDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := os.ReadFile(filepath.Join(src, "patch.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		copyTree(t, filepath.Join(src, "input"), dir)
+		var stdout, stderr bytes.Buffer
+		code := runStandalone(dir, []string{"apply_patch", string(text)}, strings.NewReader(""), &stdout, &stderr)
+		fmt.Fprintf(&b, "== %s exit %d\n-- stdout\n%s-- stderr\n%s", name, code, stdout.String(),
+			strings.ReplaceAll(stderr.String(), dir, "$DIR"))
+	}
+	want, err := os.ReadFile("testdata/scenarios_codex.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), b.String()); diff != "" {
+		t.Errorf("transcript differs from Codex's (-codex +ours):\n%s", diff)
 	}
 }
 
