@@ -205,8 +205,8 @@ type apiError struct {
 
 var tryAgainRe = regexp.MustCompile(`(?i)try again in\s*(\d+(?:\.\d+)?)\s*(s|ms|seconds?)`)
 
-// parseTryAgain reads the delay out of a rate_limit_exceeded message.
-func parseTryAgain(msg string) time.Duration {
+// ParseTryAgain reads the delay out of a rate_limit_exceeded message.
+func ParseTryAgain(msg string) time.Duration {
 	m := tryAgainRe.FindStringSubmatch(msg)
 	if m == nil {
 		return 0
@@ -241,7 +241,7 @@ func classifyFailed(raw json.RawMessage) *Error {
 		e.Kind = KindServerOverloaded
 	case "rate_limit_exceeded":
 		e.Kind = KindRateLimited
-		e.RetryAfter = parseTryAgain(ae.Message)
+		e.RetryAfter = ParseTryAgain(ae.Message)
 	default:
 		e.Kind = KindStream
 	}
