@@ -211,6 +211,7 @@ func (p *Process) startPTY(spec Spec) error {
 		return err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr.Setpgid = false // a new session is its own group; both would fail
 	cmd.SysProcAttr.Setsid = true
 	cmd.SysProcAttr.Setctty = true
 	cmd.SysProcAttr.Ctty = 0

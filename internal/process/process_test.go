@@ -104,7 +104,7 @@ func TestRunSpawnFailure(t *testing.T) {
 func TestRunTimeoutKillsGroup(t *testing.T) {
 	dir := t.TempDir()
 	// The grandchild would write the marker if it survived the group kill.
-	script := "echo started; (sleep 1; touch " + dir + "/survived) & sleep 30"
+	script := "echo started; (sleep 2; touch " + dir + "/survived) & sleep 30"
 	r, err := Run(context.Background(), Spec{Argv: sh(script)}, 200*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 	if !strings.HasPrefix(r.Content(), "command timed out after ") || !strings.HasSuffix(r.Content(), " milliseconds\nstarted\n") {
 		t.Errorf("content %q", r.Content())
 	}
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(2500 * time.Millisecond)
 	if _, err := os.Stat(dir + "/survived"); err == nil {
 		t.Error("grandchild survived the timeout kill")
 	}

@@ -154,18 +154,17 @@ func TestRunningSessionThenExit(t *testing.T) {
 	dir := h.env.Cwd
 	out := h.mustCall("exec_command", fmt.Sprintf(`{"cmd":"echo first; while [ ! -e %s/go ]; do sleep 0.05; done; echo second","yield_time_ms":250}`, dir))
 	id := sessionID(t, out)
-	if !strings.HasSuffix(out, "Output:\nfirst\n") {
-		t.Errorf("first output %q", out)
-	}
 	if h.m.Len() != 1 {
 		t.Errorf("live %d", h.m.Len())
 	}
 	if err := os.WriteFile(dir+"/go", nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	first := out
 	out = h.mustCall("write_stdin", fmt.Sprintf(`{"session_id":%d,"chars":"","yield_time_ms":30000}`, id))
-	if !strings.Contains(out, "Process exited with code 0\n") || !strings.HasSuffix(out, "Output:\nsecond\n") {
-		t.Errorf("poll output %q", out)
+	// On a loaded machine "first" may arrive with the poll rather than the first call.
+	if !strings.Contains(out, "Process exited with code 0\n") || !strings.HasSuffix(out, "second\n") || !strings.Contains(first+out, "first\n") {
+		t.Errorf("outputs %q then %q", first, out)
 	}
 	if h.m.Len() != 0 {
 		t.Errorf("exited process still stored")
@@ -188,22 +187,33 @@ func TestWriteToPipeSessionIsRefused(t *testing.T) {
 	}
 }
 
+// waitOutput polls a session until want appears in its output (or the session ends),
+// returning everything seen; slow machines get more polls, never a timing assertion.
+func (h *harness) waitOutput(id int, seen, want string) string {
+	h.t.Helper()
+	for i := 0; i < 6 && !strings.Contains(seen, want); i++ {
+		out := h.mustCall("write_stdin", fmt.Sprintf(`{"session_id":%d,"yield_time_ms":5000}`, id))
+		seen += out
+		if !strings.Contains(out, "Process running") {
+			break
+		}
+	}
+	if !strings.Contains(seen, want) {
+		h.t.Fatalf("never saw %q in %q", want, seen)
+	}
+	return seen
+}
+
 func TestPTYInteraction(t *testing.T) {
 	h := newHarness(t, Options{})
 	out := h.mustCall("exec_command", `{"cmd":"stty size; while read line; do echo \"got:$line\"; done","tty":true,"yield_time_ms":500}`)
 	id := sessionID(t, out)
-	if !strings.Contains(out, "24 80\r\n") {
-		t.Errorf("terminal size: %q", out)
-	}
-	out = h.mustCall("write_stdin", fmt.Sprintf(`{"session_id":%d,"chars":"hello\n","yield_time_ms":2000}`, id))
-	if !strings.Contains(out, "got:hello\r\n") {
-		t.Errorf("answer: %q", out)
-	}
+	h.waitOutput(id, out, "24 80\r\n")
+	out = h.mustCall("write_stdin", fmt.Sprintf(`{"session_id":%d,"chars":"hello\n","yield_time_ms":1000}`, id))
+	h.waitOutput(id, out, "got:hello\r\n")
 	out = h.mustCall("write_stdin", fmt.Sprintf(`{"session_id":%d,"chars":"\u0004","yield_time_ms":5000}`, id))
-	if !strings.Contains(out, "Process exited with code 0") {
-		t.Errorf("after ^D: %q", out)
-	}
-	if h.rec.count("terminal_interaction") != 2 {
+	h.waitOutput(id, out, "Process exited with code 0")
+	if h.rec.count("terminal_interaction") < 2 {
 		t.Errorf("terminal_interaction events %d", h.rec.count("terminal_interaction"))
 	}
 }
@@ -215,12 +225,9 @@ func TestPythonREPL(t *testing.T) {
 	h := newHarness(t, Options{})
 	out := h.mustCall("exec_command", `{"cmd":"python3 -q -i","tty":true,"yield_time_ms":1000}`)
 	id := sessionID(t, out)
-	out = h.mustCall("write_stdin", fmt.Sprintf(`{"session_id":%d,"chars":"print(6*7)\n","yield_time_ms":2000}`, id))
-	if !strings.Contains(out, "42\r\n") {
-		t.Errorf("python answer: %q", out)
-	}
+	out = h.mustCall("write_stdin", fmt.Sprintf(`{"session_id":%d,"chars":"print(6*7)\n","yield_time_ms":1000}`, id))
+	h.waitOutput(id, out, "42\r\n")
 }
-
 func TestEnvironment(t *testing.T) {
 	h := newHarness(t, Options{})
 	out := h.mustCall("exec_command", `{"cmd":"echo $NO_COLOR $PAGER $LC_ALL $CODEX_CI $CODEX_THREAD_ID"}`)
