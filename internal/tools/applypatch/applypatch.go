@@ -130,7 +130,11 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *p
 			return tools.Result{}, err
 		}
 		if !proceed {
-			h.end(env, callID, "", refused.Output, protocol.PatchDeclined, changes)
+			// Codex reports a declined patch with patch_apply_end, but on abort the turn is
+			// interrupted with the patch left open (no end event), and so are we.
+			if !refused.EndTurn {
+				h.end(env, callID, "", refused.Output, protocol.PatchDeclined, changes)
+			}
 			return refused, nil
 		}
 	}

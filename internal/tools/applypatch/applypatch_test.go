@@ -132,8 +132,8 @@ func TestHandleOutcomes(t *testing.T) {
 		{
 			name: "abort ends the turn", verdict: AskUser, decision: protocol.DecisionAbort,
 			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: addPatch},
-			output: "patch rejected by user", endTurn: true, endStatus: protocol.PatchDeclined,
-			events: []string{"patch_apply_begin", "apply_patch_approval_request", "patch_apply_end"},
+			output: "patch rejected by user", endTurn: true,
+			events: []string{"patch_apply_begin", "apply_patch_approval_request"},
 		},
 		{
 			name: "policy rejects", verdict: Reject,
