@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -15,6 +16,13 @@ var ErrThreadClosed = errors.New("thread closed")
 // coalesceBacklog is how many events must be waiting before a new delta is merged into the
 // one at the tail: below it every delta is delivered on its own.
 const coalesceBacklog = 64
+
+// maxCoalesced caps a merged delta: merging copies the text, so an unbounded tail would
+// make a long backlog quadratic.
+const maxCoalesced = 1 << 10
+
+// readerSpins is how many times an idle reader yields before it blocks.
+const readerSpins = 20
 
 // eventQueue is the ordered, unbounded event queue with the coalescing rule of the package
 // doc. Producers never block.
@@ -63,6 +71,7 @@ func (q *eventQueue) close() {
 
 // next returns the oldest event, waiting for one until ctx ends.
 func (q *eventQueue) next(ctx context.Context) (protocol.Event, error) {
+	spin := 0
 	for {
 		q.mu.Lock()
 		if q.head < len(q.events) {
@@ -90,6 +99,13 @@ func (q *eventQueue) next(ctx context.Context) (protocol.Event, error) {
 		if closed {
 			return protocol.Event{}, ErrThreadClosed
 		}
+		if spin < readerSpins {
+			// While a turn streams, the next event is usually microseconds away; yielding a
+			// few times is much cheaper than parking the reader and waking it per event.
+			spin++
+			runtime.Gosched()
+			continue
+		}
 		select {
 		case <-q.notify:
 		case <-ctx.Done():
@@ -98,32 +114,34 @@ func (q *eventQueue) next(ctx context.Context) (protocol.Event, error) {
 	}
 }
 
-// coalesce merges next into tail when both are deltas of the same stream.
+// coalesce merges next into tail when both are deltas of the same stream and the tail is
+// still small.
 func coalesce(tail *protocol.Event, next protocol.Event) bool {
 	if tail.ID != next.ID {
 		return false
 	}
 	switch n := next.Msg.(type) {
 	case protocol.AgentMessageDeltaEvent:
-		if t, ok := tail.Msg.(protocol.AgentMessageDeltaEvent); ok {
+		if t, ok := tail.Msg.(protocol.AgentMessageDeltaEvent); ok && len(t.Delta) < maxCoalesced {
 			t.Delta += n.Delta
 			tail.Msg = t
 			return true
 		}
 	case protocol.AgentReasoningDeltaEvent:
-		if t, ok := tail.Msg.(protocol.AgentReasoningDeltaEvent); ok {
+		if t, ok := tail.Msg.(protocol.AgentReasoningDeltaEvent); ok && len(t.Delta) < maxCoalesced {
 			t.Delta += n.Delta
 			tail.Msg = t
 			return true
 		}
 	case protocol.AgentReasoningRawContentDeltaEvent:
-		if t, ok := tail.Msg.(protocol.AgentReasoningRawContentDeltaEvent); ok {
+		if t, ok := tail.Msg.(protocol.AgentReasoningRawContentDeltaEvent); ok && len(t.Delta) < maxCoalesced {
 			t.Delta += n.Delta
 			tail.Msg = t
 			return true
 		}
 	case protocol.ExecCommandOutputDeltaEvent:
-		if t, ok := tail.Msg.(protocol.ExecCommandOutputDeltaEvent); ok && t.CallID == n.CallID && t.Stream == n.Stream {
+		if t, ok := tail.Msg.(protocol.ExecCommandOutputDeltaEvent); ok && t.CallID == n.CallID && t.Stream == n.Stream &&
+			len(t.Chunk) < maxCoalesced {
 			// A fresh slice: the producer may still own the tail's backing array.
 			t.Chunk = append(append(make([]byte, 0, len(t.Chunk)+len(n.Chunk)), t.Chunk...), n.Chunk...)
 			tail.Msg = t
