@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -26,49 +27,56 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// tool runs each "op" or "op=arg" in args and prints one line "op result" per operation,
+// where result is "ok" or the errno name.
 func tool(args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(os.Stderr, "tool: no operation")
-		return 2
+	for _, a := range args {
+		op, arg, _ := strings.Cut(a, "=")
+		err := toolOp(op, arg)
+		result := "ok"
+		var errno unix.Errno
+		switch {
+		case errors.As(err, &errno):
+			result = unix.ErrnoName(errno)
+		case err != nil:
+			result = strings.ReplaceAll(err.Error(), " ", "_")
+		}
+		fmt.Println(op, result)
 	}
-	var err error
-	switch args[0] {
+	return 0
+}
+
+func toolOp(op, arg string) error {
+	switch op {
 	case "tcp-connect":
-		var c net.Conn
-		if c, err = net.Dial("tcp4", args[1]); err == nil {
+		c, err := net.Dial("tcp4", arg)
+		if err == nil {
 			c.Close()
 		}
+		return err
 	case "udp-send":
-		var c net.Conn
-		if c, err = net.Dial("udp4", args[1]); err == nil {
-			_, err = c.Write([]byte("x"))
-			c.Close()
+		c, err := net.Dial("udp4", arg)
+		if err != nil {
+			return err
 		}
+		defer c.Close()
+		_, err = c.Write([]byte("x"))
+		return err
 	case "socketpair":
-		var fds [2]int
-		if fds, err = unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0); err == nil {
-			_, err = unix.Write(fds[0], []byte("x"))
-			unix.Close(fds[0])
-			unix.Close(fds[1])
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+		if err != nil {
+			return err
 		}
+		defer unix.Close(fds[0])
+		defer unix.Close(fds[1])
+		_, err = unix.Write(fds[0], []byte("x"))
+		return err
 	case "ptrace":
 		// PTRACE_TRACEME is harmless when allowed; the test only needs to see whether it is.
 		if _, _, errno := unix.RawSyscall(unix.SYS_PTRACE, unix.PTRACE_TRACEME, 0, 0); errno != 0 {
-			err = errno
+			return errno
 		}
-	default:
-		fmt.Fprintln(os.Stderr, "tool: unknown operation", args[0])
-		return 2
+		return nil
 	}
-	if err != nil {
-		var errno unix.Errno
-		if errors.As(err, &errno) {
-			fmt.Println(unix.ErrnoName(errno))
-		} else {
-			fmt.Println(err)
-		}
-		return 1
-	}
-	fmt.Println("ok")
-	return 0
+	return fmt.Errorf("unknown operation %s", op)
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -86,6 +88,38 @@ func sh(t testing.TB, probe *ProbeResult, opts Options, p protocol.SandboxPolicy
 	return runIn(t, probe, opts, p, cwd, env, "/bin/sh", "-c", script)
 }
 
+// shBatch runs many small scripts in one sandboxed shell, each in its own subshell, to keep
+// the number of (slow, under -race) helper starts down; the sandbox covers every descendant.
+func shBatch(t testing.TB, probe *ProbeResult, p protocol.SandboxPolicy, cwd string, env []string, scripts []string) []result {
+	t.Helper()
+	var b strings.Builder
+	for i, s := range scripts {
+		fmt.Fprintf(&b, "out=$( ( %s ) 2>&1 </dev/null ); echo \"@@ %d $?\"; printf '%%s\\n' \"$out\"\n", s, i)
+	}
+	r := sh(t, probe, Options{}, p, cwd, env, b.String())
+	results := make([]result, len(scripts))
+	for i := range results {
+		results[i].code = -1
+	}
+	cur := -1
+	for _, line := range strings.Split(r.stdout, "\n") {
+		var i, code int
+		if n, _ := fmt.Sscanf(line, "@@ %d %d", &i, &code); n == 2 && i >= 0 && i < len(results) {
+			results[i].code, cur = code, i
+			continue
+		}
+		if cur >= 0 && line != "" {
+			results[cur].stderr += line + "\n"
+		}
+	}
+	for i, res := range results {
+		if res.code == -1 {
+			t.Fatalf("script %d (%q) did not report; shell exit %d, stderr %q", i, scripts[i], r.code, r.stderr)
+		}
+	}
+	return results
+}
+
 // outsideTmp makes a directory that is not under /tmp (a default writable root), for tests
 // that need something the sandbox must refuse to write.
 func outsideTmp(t testing.TB) string {
@@ -157,19 +191,23 @@ func TestWorkspaceWriteFileSystem(t *testing.T) {
 				{"bash -lc to /", "bash -lc 'echo x > /" + name + "'", false, false},
 				{"dev null", "echo x > /dev/null", true, false},
 			}
+			t.Cleanup(func() {
+				for _, p := range []string{filepath.Join(home, name), "/etc/" + name, "/" + name} {
+					os.Remove(p)
+				}
+			})
+			var scripts []string
 			for _, tc := range cases {
+				scripts = append(scripts, tc.script)
+			}
+			results := shBatch(t, probe, pol, cwd, env, scripts)
+			for i, tc := range cases {
 				t.Run(tc.name, func(t *testing.T) {
 					if tc.skip {
 						t.Skip("not applicable here")
 					}
-					t.Cleanup(func() {
-						for _, p := range []string{filepath.Join(home, name), "/etc/" + name, "/" + name} {
-							os.Remove(p)
-						}
-					})
-					r := sh(t, probe, Options{}, pol, cwd, env, tc.script)
-					if (r.code == 0) != tc.ok {
-						t.Errorf("exit %d (stderr %q), want success=%v", r.code, r.stderr, tc.ok)
+					if r := results[i]; (r.code == 0) != tc.ok {
+						t.Errorf("exit %d (output %q), want success=%v", r.code, r.stderr, tc.ok)
 					}
 				})
 			}
@@ -211,14 +249,14 @@ func TestReadOnlyAllowsNoWrites(t *testing.T) {
 			probe := probeFor(t, m.opts, m.want)
 			cwd := t.TempDir()
 			pol := protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
-			for _, script := range []string{"echo x > f", "echo x > /tmp/gocodex-ro-" + strconv.Itoa(os.Getpid()), "mkdir d", "cat /etc/hostname >/dev/null && echo x > /dev/null && ls / >/dev/null && exit 3"} {
-				r := sh(t, probe, Options{}, pol, cwd, baseEnv(""), script)
+			scripts := []string{"echo x > f", "echo x > /tmp/gocodex-ro-" + strconv.Itoa(os.Getpid()), "mkdir d", "cat /etc/hostname >/dev/null && echo x > /dev/null && ls / >/dev/null && exit 3"}
+			for i, r := range shBatch(t, probe, pol, cwd, baseEnv(""), scripts) {
 				want := 1
-				if strings.HasSuffix(script, "exit 3") {
+				if i == len(scripts)-1 {
 					want = 3 // reads and /dev/null work
 				}
 				if (r.code == 0) || (want == 3 && r.code != 3) {
-					t.Errorf("%q: exit %d (stderr %q)", script, r.code, r.stderr)
+					t.Errorf("%q: exit %d (output %q)", scripts[i], r.code, r.stderr)
 				}
 			}
 			os.Remove("/tmp/gocodex-ro-" + strconv.Itoa(os.Getpid()))
@@ -235,8 +273,10 @@ func TestNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	accepted := make(chan struct{})
+	defer func() { ln.Close(); <-accepted }()
 	go func() {
+		defer close(accepted)
 		for {
 			c, err := ln.Accept()
 			if err != nil {
@@ -252,32 +292,25 @@ func TestNetwork(t *testing.T) {
 	defer udp.Close()
 	probe := probeFor(t, Options{}, MechanismLandlockNamespaces)
 	exe := testExe(t)
-	cases := []struct {
-		name    string
+	ops := []string{"tcp-connect=" + ln.Addr().String(), "udp-send=" + udp.LocalAddr().String(), "socketpair", "ptrace"}
+	for _, tc := range []struct {
 		network bool
-		argv    []string
 		want    string
 	}{
-		{"tcp connect denied", false, []string{toolArg, "tcp-connect", ln.Addr().String()}, "EPERM"},
-		{"udp send denied", false, []string{toolArg, "udp-send", udp.LocalAddr().String()}, "EPERM"},
-		{"socketpair allowed", false, []string{toolArg, "socketpair"}, "ok"},
-		{"ptrace denied", false, []string{toolArg, "ptrace"}, "EPERM"},
-		{"ptrace denied with network", true, []string{toolArg, "ptrace"}, "EPERM"},
-		{"tcp connect with network", true, []string{toolArg, "tcp-connect", ln.Addr().String()}, "ok"},
-		{"udp send with network", true, []string{toolArg, "udp-send", udp.LocalAddr().String()}, "ok"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
+		{false, "tcp-connect EPERM\nudp-send EPERM\nsocketpair ok\nptrace EPERM"},
+		{true, "tcp-connect ok\nudp-send ok\nsocketpair ok\nptrace EPERM"},
+	} {
+		t.Run(fmt.Sprintf("network_access=%v", tc.network), func(t *testing.T) {
 			pol := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: tc.network}
-			r := runIn(t, probe, Options{}, pol, t.TempDir(), baseEnv(""), append([]string{exe}, tc.argv...)...)
-			if got := strings.TrimSpace(r.stdout); got != tc.want {
-				t.Errorf("got %q (exit %d, stderr %q), want %q", got, r.code, r.stderr, tc.want)
+			r := runIn(t, probe, Options{}, pol, t.TempDir(), baseEnv(""), append([]string{exe, toolArg}, ops...)...)
+			if diff := cmp.Diff(tc.want, strings.TrimSpace(r.stdout)); diff != "" {
+				t.Errorf("results (-want +got):\n%s\nstderr %q", diff, r.stderr)
 			}
 		})
 	}
 	// The same operations succeed unsandboxed, so the denials above are the sandbox's.
-	r := runIn(t, nil, Options{}, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, t.TempDir(), nil, exe, toolArg, "ptrace")
-	if strings.TrimSpace(r.stdout) != "ok" {
+	r := runIn(t, nil, Options{}, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, t.TempDir(), nil, append([]string{exe, toolArg}, ops...)...)
+	if strings.TrimSpace(r.stdout) != "tcp-connect ok\nudp-send ok\nsocketpair ok\nptrace ok" {
 		t.Errorf("ptrace unsandboxed: %q %q", r.stdout, r.stderr)
 	}
 }
