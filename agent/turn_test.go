@@ -444,6 +444,10 @@ func TestSteeringJoinsRunningTurn(t *testing.T) {
 	h.say("first")
 	h.until(isType("token_count"))
 	h.say("also this")
+	// The loop handles ops in order: once this is answered, the input above has joined
+	// the turn.
+	h.submit(protocol.GetHistoryEntryRequestOp{})
+	h.until(isType("get_history_entry_response"))
 	close(release)
 	evs := h.until(turnEnd)
 	if _, ok := evs[len(evs)-1].Msg.(protocol.TurnCompleteEvent); !ok {
