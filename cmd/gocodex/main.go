@@ -1,3 +1,64 @@
+// Command gocodex is the one binary: the agent's faces (exec, proto, app-server, mcp-server),
+// and, chosen by argv[0] or a hidden first argument, the sandbox helper and apply_patch.
 package main
 
-func main() {}
+import (
+	"context"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/gocodex/gocodex/internal/patch"
+	"github.com/gocodex/gocodex/internal/sandbox"
+)
+
+// The names under which the binary acts as one of its embedded programs. The sandbox package
+// re-executes the binary with sandboxHelperFlag; the engine runs patches with runAsApplyPatchFlag.
+const (
+	sandboxHelperArg0   = "gocodex-linux-sandbox"
+	sandboxHelperFlag   = "--gocodex-sandbox-helper"
+	runAsApplyPatchFlag = "--codex-run-as-apply-patch"
+)
+
+func main() {
+	os.Exit(run(os.Args))
+}
+
+func run(args []string) int {
+	if code, handled := dispatchArg0(args); handled {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRootCommand(defaultStreams())
+	root.SetArgs(args[1:])
+	if err := root.ExecuteContext(ctx); err != nil {
+		if code, ok := exitCodeOf(err); ok {
+			return code
+		}
+		root.PrintErrln("Error:", err)
+		return 1
+	}
+	return 0
+}
+
+// dispatchArg0 runs the embedded programs the binary also is: apply_patch (when invoked under
+// that name, as Codex's models expect on PATH) and the sandbox helper (re-exec'd by the engine).
+func dispatchArg0(args []string) (int, bool) {
+	switch filepath.Base(args[0]) {
+	case "apply_patch", "applypatch":
+		return patch.RunStandalone(args, os.Stdin, os.Stdout, os.Stderr), true
+	case sandboxHelperArg0:
+		return sandbox.HelperMain(args[1:]), true
+	}
+	if len(args) > 1 {
+		switch args[1] {
+		case sandboxHelperFlag:
+			return sandbox.HelperMain(args[2:]), true
+		case runAsApplyPatchFlag:
+			return patch.RunStandalone(append([]string{"apply_patch"}, args[2:]...), os.Stdin, os.Stdout, os.Stderr), true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/execcli"
+)
+
+// execRunner is the behaviour behind `gocodex exec`; tests of flag parsing pass their own.
+type execRunner func(ctx context.Context, opts execcli.RunOptions, s streams) int
+
+func runExec(ctx context.Context, opts execcli.RunOptions, s streams) int {
+	return execcli.Run(ctx, opts, execcli.Streams{In: s.In, Out: s.Out, ErrOut: s.ErrOut})
+}
+
+func newExecCommand(s streams, run execRunner) *cobra.Command {
+	var opts execcli.RunOptions
+	var experimentalJSON bool
+	cmd := &cobra.Command{
+		Use:     "exec [PROMPT]",
+		Aliases: []string{"e"},
+		Short:   "Run the agent non-interactively",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.JSON = opts.JSON || experimentalJSON
+			if len(args) == 1 {
+				opts.Prompt, opts.HasPrompt = args[0], true
+			}
+			return exitWith(run(cmd.Context(), opts, s))
+		},
+	}
+	f := cmd.PersistentFlags()
+	f.BoolVar(&opts.JSON, "json", false, "print events to stdout as JSONL")
+	f.BoolVar(&experimentalJSON, "experimental-json", false, "alias of --json")
+	f.StringVarP(&opts.Model, "model", "m", "", "model the agent should use")
+	f.StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value, value parsed as TOML)")
+	f.StringVarP(&opts.Sandbox, "sandbox", "s", "", "sandbox policy: read-only, workspace-write, danger-full-access")
+	f.BoolVar(&opts.FullAuto, "full-auto", false, "low-friction sandboxed automatic execution (workspace-write)")
+	f.BoolVar(&opts.Bypass, "dangerously-bypass-approvals-and-sandbox", false, "skip all approvals and run commands without a sandbox")
+	f.BoolVar(&opts.Bypass, "yolo", false, "alias of --dangerously-bypass-approvals-and-sandbox")
+	_ = f.MarkHidden("yolo")
+	f.StringVarP(&opts.Cd, "cd", "C", "", "use this directory as the agent's working root")
+	f.StringArrayVar(&opts.AddDirs, "add-dir", nil, "additional writable directory")
+	f.BoolVar(&opts.SkipGitRepo, "skip-git-repo-check", false, "allow running outside a Git repository")
+	f.StringVarP(&opts.OutputLast, "output-last-message", "o", "", "write the agent's last message to this file")
+	f.StringVar(&opts.OutputSchema, "output-schema", "", "JSON Schema file describing the final response shape")
+	f.StringVar(&opts.Color, "color", "auto", "color output: always, never, auto")
+	f.StringVarP(&opts.Profile, "profile", "p", "", "configuration profile")
+	f.BoolVar(&opts.OSS, "oss", false, "use the open-source (local) provider")
+	f.StringVar(&opts.LocalProvider, "local-provider", "", "local provider to use with --oss: lmstudio or ollama")
+	f.StringSliceVarP(&opts.Images, "image", "i", nil, "image(s) to attach to the prompt")
+	f.BoolVar(&opts.Ephemeral, "ephemeral", false, "do not persist the session to disk")
+	f.BoolVar(&opts.IgnoreUserConfig, "ignore-user-config", false, "do not load $CODEX_HOME/config.toml")
+	f.BoolVar(&opts.IgnoreRules, "ignore-rules", false, "do not load execpolicy .rules files")
+	f.StringArrayVar(&opts.Enable, "enable", nil, "enable a feature (features.NAME=true)")
+	f.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")
+	// Accepted for compatibility with Codex clients; they change nothing here.
+	var ignored string
+	var ignoredBool bool
+	f.StringVar(&ignored, "thread-source", "", "source classification for new threads")
+	f.StringVar(&ignored, "cyber-access-program", "", "accepted for compatibility; ignored")
+	f.BoolVar(&ignoredBool, "strict-config", false, "accepted for compatibility")
+	f.BoolVar(&ignoredBool, "trust", false, "accepted for compatibility")
+	for _, name := range []string{"thread-source", "cyber-access-program", "strict-config", "trust"} {
+		_ = f.MarkHidden(name)
+	}
+
+	resume := &cobra.Command{
+		Use:   "resume [SESSION_ID] [PROMPT]",
+		Short: "Resume a previous session by id, or the most recent with --last",
+		Args:  cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.JSON = opts.JSON || experimentalJSON
+			opts.Resume = true
+			switch {
+			case opts.ResumeLast && len(args) > 0:
+				// With --last the only positional is the prompt.
+				opts.Prompt, opts.HasPrompt = args[0], true
+			case len(args) >= 1:
+				opts.ResumeID = args[0]
+				if len(args) == 2 {
+					opts.Prompt, opts.HasPrompt = args[1], true
+				}
+			}
+			return exitWith(run(cmd.Context(), opts, s))
+		},
+	}
+	resume.Flags().BoolVar(&opts.ResumeLast, "last", false, "resume the most recent session")
+	resume.Flags().BoolVar(&opts.ResumeAll, "all", false, "consider sessions from every directory")
+	cmd.AddCommand(resume)
+	return cmd
+}

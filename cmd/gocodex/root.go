@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/version"
+)
+
+// streams is where a command reads and writes; tests pass buffers.
+type streams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+func defaultStreams() streams { return streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr} }
+
+// exitError carries a process exit code through cobra without printing anything more.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func exitCodeOf(err error) (int, bool) {
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code, true
+	}
+	return 0, false
+}
+
+func exitWith(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return exitError{code: code}
+}
+
+func newRootCommand(s streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "gocodex",
+		Short:         "A coding agent, wire-compatible with OpenAI's Codex CLI",
+		Version:       version.Full(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.ErrOut)
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.AddCommand(newExecCommand(s, runExec))
+	root.AddCommand(newProtoCommand(s))
+	root.AddCommand(newExecpolicyCommand(s))
+	root.AddCommand(newSandboxCommand(s))
+	return root
+}

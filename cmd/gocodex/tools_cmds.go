@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/safety/execpolicy"
+	"github.com/gocodex/gocodex/internal/sandbox"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// newExecpolicyCommand is `gocodex execpolicy check --rules FILE -- CMD…`.
+func newExecpolicyCommand(s streams) *cobra.Command {
+	cmd := &cobra.Command{Use: "execpolicy", Short: "Evaluate execpolicy rules"}
+	check := &cobra.Command{
+		Use:                "check --rules FILE [--pretty] -- COMMAND...",
+		Short:              "Print which rules match a command, as JSON",
+		DisableFlagParsing: true, // the checker parses its own flags, like Codex's
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exitWith(execpolicy.RunCheckCLI(args, s.Out, s.ErrOut))
+		},
+	}
+	cmd.AddCommand(check)
+	return cmd
+}
+
+// sandboxOptions are the flags of `gocodex sandbox linux`.
+type sandboxOptions struct {
+	FullAuto bool
+	Configs  []string
+}
+
+// newSandboxCommand is `gocodex sandbox linux [--full-auto] [-c …] -- CMD…`: run anything
+// under the configured policy, to see what the agent would see.
+func newSandboxCommand(s streams) *cobra.Command {
+	cmd := &cobra.Command{Use: "sandbox", Short: "Run commands within the gocodex sandbox"}
+	var opts sandboxOptions
+	linux := &cobra.Command{
+		Use:     "linux [--full-auto] [-c key=value] -- COMMAND...",
+		Aliases: []string{"landlock"},
+		Short:   "Run a command under the Linux sandbox (Landlock + seccomp)",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exitWith(runSandbox(cmd.Context(), opts, args, s))
+		},
+	}
+	linux.Flags().BoolVar(&opts.FullAuto, "full-auto", false, "use the workspace-write policy")
+	linux.Flags().StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value)")
+	cmd.AddCommand(linux)
+	return cmd
+}
+
+func runSandbox(ctx context.Context, opts sandboxOptions, args []string, s streams) int {
+	lo := config.LoadOptions{CLIOverrides: opts.Configs}
+	if opts.FullAuto {
+		mode := protocol.SandboxWorkspaceWrite
+		lo.Overrides.SandboxMode = &mode
+	}
+	cfg, _, err := config.Load(lo)
+	if err != nil {
+		fmt.Fprintln(s.ErrOut, "Error:", err)
+		return 1
+	}
+	policy := cfg.SandboxPolicy
+	if !opts.FullAuto && !sandboxChosen(cfg) {
+		policy = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
+	}
+	return sandbox.RunCLI(ctx, sandbox.CLI{
+		Args: args, Policy: policy, Cwd: cfg.Cwd,
+		Stdin: s.In, Stdout: s.Out, Stderr: s.ErrOut,
+	})
+}
+
+func sandboxChosen(cfg *config.Config) bool {
+	_, ok := cfg.Effective["sandbox_mode"]
+	return ok
+}

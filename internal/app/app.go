@@ -1,0 +1,286 @@
+// Package app is the one place that wires everything: it turns a resolved configuration into
+// a model client, tool handlers, a guard (approvals and sandbox) and engine threads. Faces
+// (exec, proto, app-server, mcp-server) start threads through it and then speak only the
+// protocol.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/guard"
+	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/prompt"
+	"github.com/gocodex/gocodex/internal/safety/execpolicy"
+	"github.com/gocodex/gocodex/internal/sandbox"
+	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/internal/tools/applypatch"
+	"github.com/gocodex/gocodex/internal/tools/shell"
+	"github.com/gocodex/gocodex/internal/tools/unifiedexec"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// OriginatorOverrideEnv lets SDKs name themselves in the originator header, as with Codex.
+const OriginatorOverrideEnv = "CODEX_INTERNAL_ORIGINATOR_OVERRIDE"
+
+// Options are the process-wide inputs of an App.
+type Options struct {
+	Config *config.Config
+	// Getenv and Environ read the process environment; nil means os.Getenv / os.Environ.
+	Getenv  func(string) string
+	Environ func() []string
+	// Originator is the face's default originator ("codex_exec", "codex_cli_rs", …); the
+	// CODEX_INTERNAL_ORIGINATOR_OVERRIDE variable wins.
+	Originator string
+	Logger     *slog.Logger
+	HTTPClient *http.Client
+	// IgnoreRules skips execpolicy .rules files (--ignore-rules).
+	IgnoreRules bool
+	// Sandbox tunes the sandbox (tests turn mechanisms off).
+	Sandbox sandbox.Options
+}
+
+// App holds what threads share: the configuration, the model client and the thread manager.
+type App struct {
+	opts    Options
+	cfg     *config.Config
+	client  *model.Client
+	Manager *agent.ThreadManager
+}
+
+// New checks the provider (a missing API key is an error naming the variable) and builds the
+// model client.
+func New(opts Options) (*App, error) {
+	if opts.Config == nil {
+		return nil, fmt.Errorf("app: no configuration")
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Environ == nil {
+		opts.Environ = os.Environ
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o := opts.Getenv(OriginatorOverrideEnv); o != "" {
+		opts.Originator = o
+	}
+	if opts.Originator == "" {
+		opts.Originator = model.DefaultOriginator
+	}
+	cfg := opts.Config
+	key, err := model.ResolveAPIKey(cfg.ModelProvider, model.AuthOptions{Getenv: opts.Getenv, CodexHome: cfg.CodexHome})
+	if err != nil {
+		return nil, err
+	}
+	client, err := model.NewClient(model.ClientOptions{
+		Provider:   cfg.ModelProvider,
+		APIKey:     key,
+		HTTPClient: opts.HTTPClient,
+		Originator: opts.Originator,
+		Getenv:     opts.Getenv,
+		Logger:     opts.Logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &App{opts: opts, cfg: cfg, client: client, Manager: agent.NewThreadManager(opts.Logger)}, nil
+}
+
+// Config is the resolved configuration the app runs with.
+func (a *App) Config() *config.Config { return a.cfg }
+
+// Close ends every thread.
+func (a *App) Close(ctx context.Context) error { return a.Manager.Close(ctx) }
+
+// ThreadOptions are per-thread choices a face makes on top of the configuration.
+type ThreadOptions struct {
+	// ThreadID and InitialHistory resume or fork a thread.
+	ThreadID       string
+	InitialHistory []protocol.ResponseItem
+	Recorder       agent.Recorder
+	RolloutPath    string
+	History        agent.MessageHistory
+	HistoryLogID   uint64
+	HistoryCount   int
+	// OutputSchema constrains every final answer (exec --output-schema).
+	OutputSchema []byte
+}
+
+// StartThread starts a thread with the app's configuration. Its tool processes end when
+// the thread does.
+func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread, error) {
+	tc, closeTools, err := a.ThreadConfig(to)
+	if err != nil {
+		return nil, err
+	}
+	th, err := a.Manager.StartThread(ctx, tc)
+	if err != nil {
+		closeTools()
+		return nil, err
+	}
+	go func() { // owned by the thread: ends when the thread is done
+		<-th.Done()
+		closeTools()
+	}()
+	return th, nil
+}
+
+// ThreadConfig builds the engine's configuration for one thread, and a function that
+// releases the thread's tool resources (background processes).
+func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error) {
+	cfg := a.cfg
+	info := a.modelInfo(cfg.Model)
+
+	policy := execpolicy.Empty()
+	if !a.opts.IgnoreRules {
+		p, err := execpolicy.Load(cfg.CodexHome, cfg.ProjectRoot)
+		if err != nil {
+			return agent.ThreadConfig{}, nil, fmt.Errorf("load execpolicy rules: %w", err)
+		}
+		policy = p
+	}
+	g := guard.New(guard.Options{CodexHome: cfg.CodexHome, Policy: policy, Sandbox: a.opts.Sandbox, Getenv: a.opts.Getenv})
+
+	catalog := model.LookupModel(cfg.Model, a.catalogOverrides())
+	shellCfg := &shell.Config{
+		Gate:         g.Exec,
+		EnvPolicy:    cfg.ShellEnvironmentPolicy,
+		Environ:      a.opts.Environ,
+		Truncation:   truncation(catalog.TruncationPolicy),
+		UserShell:    a.opts.Getenv("SHELL"),
+		NoLoginShell: !cfg.AllowLoginShell,
+	}
+	uexec := unifiedexec.New(shellCfg, unifiedexec.Options{})
+	handlers := map[string]tools.Handler{
+		tools.NameShell:        shell.NewShell(shellCfg),
+		tools.NameShellCommand: shell.NewShellCommand(shellCfg),
+		tools.NameLocalShell:   shell.NewLocalShell(shellCfg),
+	}
+	for name, h := range uexec.Handlers() {
+		handlers[name] = h
+	}
+	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(applypatch.New(applypatch.Options{
+		Freeform: catalog.ApplyPatchToolType == tools.ApplyPatchFreeform,
+		Decide:   g.Patch,
+	}))
+	addExtraHandlers(handlers)
+
+	tc := agent.ThreadConfig{
+		Model:           cfg.Model,
+		ModelProviderID: cfg.ModelProviderID,
+		ModelInfo:       info,
+		Catalog:         a.modelInfo,
+		Streamer:        agent.ClientStreamer(a.client),
+		Cwd:             cfg.Cwd,
+		ApprovalPolicy:  cfg.ApprovalPolicy,
+		SandboxPolicy:   cfg.SandboxPolicy,
+		WritableRoots: func(p protocol.SandboxPolicy, cwd string) []string {
+			var roots []string
+			for _, r := range sandbox.WritableRoots(p, cwd, a.opts.Getenv) {
+				roots = append(roots, r.Root)
+			}
+			return roots
+		},
+		ReasoningEffort:       cfg.ReasoningEffort,
+		ReasoningSummary:      cfg.ReasoningSummary,
+		Verbosity:             cfg.Verbosity,
+		ServiceTier:           cfg.ServiceTier,
+		BaseInstructions:      cfg.BaseInstructions,
+		DeveloperInstructions: cfg.DeveloperInstructions,
+		Agents: &prompt.AgentsOptions{
+			CodexHome:          cfg.CodexHome,
+			Cwd:                cfg.Cwd,
+			ConfigInstructions: cfg.UserInstructions,
+			ProjectRootMarkers: cfg.ProjectRootMarkers,
+			FallbackFilenames:  cfg.ProjectDocFallbackFilenames,
+			MaxBytes:           int(cfg.ProjectDocMaxBytes),
+		},
+		Shell:             prompt.ShellName(a.opts.Getenv),
+		Timezone:          prompt.TimezoneName(a.opts.Getenv, os.Readlink),
+		ToolHandlers:      handlers,
+		OutputSchema:      to.OutputSchema,
+		ThreadID:          to.ThreadID,
+		InitialHistory:    to.InitialHistory,
+		Recorder:          to.Recorder,
+		RolloutPath:       to.RolloutPath,
+		History:           to.History,
+		HistoryLogID:      to.HistoryLogID,
+		HistoryEntryCount: to.HistoryCount,
+		Logger:            a.opts.Logger,
+	}
+	return tc, uexec.Close, nil
+}
+
+func (a *App) catalogOverrides() model.CatalogOverrides {
+	return model.CatalogOverrides{
+		ContextWindow:         a.cfg.ModelContextWindow,
+		AutoCompactTokenLimit: a.cfg.ModelAutoCompactTokenLimit,
+		ToolOutputTokenLimit:  a.cfg.ToolOutputTokenLimit,
+	}
+}
+
+// modelInfo maps the catalog entry of slug onto what the engine needs.
+func (a *App) modelInfo(slug string) agent.ModelInfo {
+	m := model.LookupModel(slug, a.catalogOverrides())
+	cfg := a.cfg
+	return agent.ModelInfo{
+		ContextWindow:                 m.ContextWindow,
+		EffectiveContextWindowPercent: m.EffectiveContextWindowPercent,
+		Tools: tools.Options{
+			ShellType:          m.ShellType,
+			ApplyPatchToolType: m.ApplyPatchToolType,
+			NoLoginShell:       !cfg.AllowLoginShell,
+			PlanTool:           true,
+			ViewImage:          hasImageInput(m.InputModalities),
+		},
+		ParallelToolCalls:       m.SupportsParallelToolCalls,
+		SupportsReasoning:       m.SupportsReasoningSummaries,
+		DefaultReasoningEffort:  m.DefaultReasoningLevel,
+		DefaultReasoningSummary: m.DefaultReasoningSummary,
+		DefaultVerbosity:        verbosity(m),
+	}
+}
+
+func verbosity(m model.ModelInfo) string {
+	if !m.SupportVerbosity {
+		return ""
+	}
+	return m.DefaultVerbosity
+}
+
+func hasImageInput(modalities []string) bool {
+	for _, m := range modalities {
+		if m == "image" {
+			return true
+		}
+	}
+	return false
+}
+
+func truncation(p model.TruncationPolicy) process.TruncationPolicy {
+	if p.Mode == "bytes" {
+		return process.Bytes(int(p.Limit))
+	}
+	return process.Tokens(int(p.Limit))
+}
+
+// HelperExecutable is the binary the sandbox re-executes: this one.
+func HelperExecutable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		return resolved
+	}
+	return exe
+}
