@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,11 +37,18 @@ func testExe(t testing.TB) string {
 	return exe
 }
 
+// probes caches Probe per option set: each probe starts a helper, which is slow under -race.
+var probes sync.Map // Options -> ProbeResult
+
 // probeFor returns the probe result for a test's mechanism, skipping when this machine lacks it.
 func probeFor(t testing.TB, opts Options, want Mechanism) *ProbeResult {
 	t.Helper()
 	opts.Executable = testExe(t)
-	r := Probe(context.Background(), opts)
+	v, ok := probes.Load(opts)
+	if !ok {
+		v, _ = probes.LoadOrStore(opts, Probe(context.Background(), opts))
+	}
+	r := v.(ProbeResult)
 	if r.Mechanism != want {
 		t.Skipf("mechanism %s unavailable here (got %s): %s", want, r.Mechanism, r.Message())
 	}
