@@ -124,3 +124,15 @@ func FuzzTruncateMiddle(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkFormattedTruncate(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		sb.WriteString("a line of command output, ünïcödé included\n")
+	}
+	text := sb.String()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		_ = FormattedTruncate(text, Tokens(10_000))
+	}
+}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -86,4 +88,32 @@ func TestSecondsFormatting(t *testing.T) {
 			t.Errorf("jsonSeconds(%v) = %q, want %q", tt.d, got, tt.js)
 		}
 	}
+}
+
+// FuzzStructuredOutput checks the hand-written JSON escaping: the output always decodes,
+// back to the (truncated) text.
+func FuzzStructuredOutput(f *testing.F) {
+	f.Add("hi\n", 0)
+	f.Add("<&>\u2028\x00\x1f\"\\", 2)
+	f.Fuzz(func(t *testing.T, text string, code int) {
+		r := result(text, code, time.Second, false)
+		out := StructuredOutput(r, process.Tokens(10_000))
+		var decoded struct {
+			Output   string `json:"output"`
+			Metadata struct {
+				ExitCode        int     `json:"exit_code"`
+				DurationSeconds float64 `json:"duration_seconds"`
+			} `json:"metadata"`
+		}
+		if err := json.Unmarshal([]byte(out), &decoded); err != nil {
+			t.Fatalf("invalid JSON %q: %v", out, err)
+		}
+		want := process.FormattedTruncate(r.Content(), process.Tokens(10_000))
+		if utf8.ValidString(want) && decoded.Output != want {
+			t.Fatalf("round trip: got %q want %q", decoded.Output, want)
+		}
+		if decoded.Metadata.ExitCode != code || decoded.Metadata.DurationSeconds != 1 {
+			t.Fatalf("metadata %+v", decoded.Metadata)
+		}
+	})
 }
