@@ -347,3 +347,25 @@ func TestLikelySandboxDenied(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCancelLatency measures how long Run takes to return after its context is
+// cancelled while the command is still running (an interrupt must end a turn in 100 ms).
+func BenchmarkCancelLatency(b *testing.B) {
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		started := make(chan struct{})
+		var once sync.Once
+		spec := Spec{Argv: sh("echo up; sleep 30"), OnOutput: func(Stream, []byte) { once.Do(func() { close(started) }) }}
+		done := make(chan time.Time, 1)
+		go func() {
+			_, _ = Run(ctx, spec, 0)
+			done <- time.Now()
+		}()
+		<-started
+		t0 := time.Now()
+		cancel()
+		total += (<-done).Sub(t0)
+	}
+	b.ReportMetric(float64(total.Microseconds())/float64(b.N), "µs/cancel")
+}
