@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -51,6 +52,11 @@ func ApplyEdits(src []byte, edits ...Edit) ([]byte, error) {
 	for _, e := range edits {
 		if len(e.keyPath) == 0 {
 			return nil, fmt.Errorf("edit config: empty key path")
+		}
+		for _, k := range e.keyPath {
+			if !utf8.ValidString(k) {
+				return nil, fmt.Errorf("edit config: key %q is not valid UTF-8", k)
+			}
 		}
 		v, err := normalize(e.value)
 		if err != nil {

@@ -154,13 +154,20 @@ func (l *loader) load(opts LoadOptions) error {
 	early := l.mergeLayers(cli)
 
 	l.profile = opts.Profile
-	if l.profile == "" {
+	fromFlag := l.profile != ""
+	if !fromFlag {
 		if s, ok := early["profile"].(string); ok {
 			l.profile = s
 		}
 	}
+	// The name becomes part of a file name: keep it inside CODEX_HOME.
 	if strings.ContainsAny(l.profile, `/\`) || l.profile == "." || l.profile == ".." {
-		return fmt.Errorf("invalid --profile value `%s`", l.profile)
+		msg := fmt.Sprintf("invalid --profile value `%s`", l.profile)
+		if fromFlag {
+			return errors.New(msg)
+		}
+		l.layers = append(l.layers, cli)
+		return l.attribute([]string{"profile"}, msg)
 	}
 	profileFileFound := false
 	if l.profile != "" {

@@ -43,6 +43,9 @@ func normalizeValue(rv reflect.Value) (any, error) {
 		}
 		return normalizeValue(rv.Elem())
 	case reflect.String:
+		if !utf8.ValidString(rv.String()) {
+			return nil, fmt.Errorf("string %q is not valid UTF-8", rv.String())
+		}
 		return rv.String(), nil
 	case reflect.Bool:
 		return rv.Bool(), nil
@@ -78,6 +81,9 @@ func normalizeValue(rv reflect.Value) (any, error) {
 		}
 		keys := make([]string, 0, rv.Len())
 		for _, k := range rv.MapKeys() {
+			if !utf8.ValidString(k.String()) {
+				return nil, fmt.Errorf("key %q is not valid UTF-8", k.String())
+			}
 			keys = append(keys, k.String())
 		}
 		sort.Strings(keys)
