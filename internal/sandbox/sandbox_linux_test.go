@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -461,5 +462,44 @@ func TestDenialIsDetected(t *testing.T) {
 				t.Errorf("a plain failure was taken for a denial")
 			}
 		})
+	}
+}
+
+// TestUnprivileged reruns the confinement tests as an ordinary user (nobody), the way most
+// people run gocodex: the namespace path then relies on an ambient CAP_SYS_ADMIN instead of
+// root's identity mapping. It needs root to switch users, which CI has.
+func TestUnprivileged(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("already unprivileged, or cannot switch users")
+	}
+	if os.Getenv("GOCODEX_SANDBOX_TEST_NESTED") != "" {
+		t.Skip("nested run")
+	}
+	dir, err := os.MkdirTemp("/var/tmp", "gocodex-sandbox-unpriv-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "sandbox.test")
+	data, err := os.ReadFile(testExe(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run", "^(TestWorkspaceWriteFileSystem|TestNetwork|TestReadOnlyAllowsNoWrites)$", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(baseEnv(""), "GOCODEX_SANDBOX_TEST_NESTED=1", "HOME="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tests as nobody: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestWorkspaceWriteFileSystem/landlock+namespaces") {
+		t.Errorf("the namespace path did not run as nobody:\n%s", out)
 	}
 }
