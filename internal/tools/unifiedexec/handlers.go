@@ -119,11 +119,38 @@ func (m *Manager) execCommand(ctx context.Context, env *tools.Env, call tools.Ca
 	if decision.Deny != "" {
 		return tools.Result{Output: decision.Deny, EndTurn: decision.EndTurn}, nil
 	}
+	res, denied, err := m.run(ctx, env, call, args, argv, cwd, decision)
+	if err != nil || denied == nil {
+		return res, err
+	}
+	// A sandboxed command that failed the way sandbox refusals do: the gate may offer to run
+	// it again (unsandboxed, after the person agreed).
+	retry, ok, err := decision.OnDenied(ctx, *denied)
+	switch {
+	case err != nil:
+		if ctx.Err() != nil {
+			return tools.Result{Output: "aborted by user"}, ctx.Err()
+		}
+		return tools.Result{}, err
+	case !ok:
+		return res, nil
+	case retry.Deny != "":
+		return tools.Result{Output: retry.Deny, EndTurn: retry.EndTurn}, nil
+	}
+	retry.OnDenied = nil
+	res, _, err = m.run(ctx, env, call, args, argv, cwd, retry)
+	return res, err
+}
+
+// run starts the command and answers the first call. When the command already finished and
+// looks denied by the sandbox it also returns its result, for the gate's OnDenied.
+func (m *Manager) run(ctx context.Context, env *tools.Env, call tools.Call, args execArgs, argv []string, cwd string, decision shell.Decision) (tools.Result, *process.Result, error) {
+	cfg := m.cfg
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
 	if closed {
-		return tools.Result{Output: "exec_command failed: the thread has ended"}, nil
+		return tools.Result{Output: "exec_command failed: the thread has ended"}, nil, nil
 	}
 
 	emit := env.Emit
@@ -160,35 +187,32 @@ func (m *Manager) execCommand(ctx context.Context, env *tools.Env, call tools.Ca
 			ParsedCmd: shell.ParsedCommand(argv), Source: protocol.SourceUnifiedExecStartup,
 			Stderr: msg, AggregatedOutput: msg, ExitCode: -1, FormattedOutput: msg,
 		})
-		return tools.Result{Output: fmt.Sprintf("exec_command failed: CreateProcess { message: %q }", msg)}, nil
+		return tools.Result{Output: fmt.Sprintf("exec_command failed: CreateProcess { message: %q }", msg)}, nil, nil
 	}
 	s.proc = p
 	go m.watch(s)
 
 	// Keep a live process before waiting, so an interrupt during the wait leaves it running
 	// in the background rather than orphaned.
-	if !p.HasExited() {
-		count, pruned, ok := m.store(s)
-		if !ok {
-			p.Kill()
-			<-s.ended
-			m.release(id)
-			return tools.Result{Output: "exec_command failed: the thread has ended"}, nil
-		}
-		if pruned != nil {
-			pruned.proc.Kill()
-		}
-		if count >= m.opts.WarnProcesses {
-			emit(protocol.WarningEvent{Message: fmt.Sprintf(
-				"The maximum number of unified exec processes you can keep open is %d and you currently have %d processes open. Reuse older processes or close them to prevent automatic pruning of old processes",
-				m.opts.WarnProcesses, count)})
-		}
+	if !p.HasExited() && !m.keep(s) {
+		p.Kill()
+		<-s.ended
+		m.release(id)
+		return tools.Result{Output: "exec_command failed: the thread has ended"}, nil, nil
 	}
 	collected, err := collect(ctx, s, start.Add(clampYield(args.YieldTimeMs, DefaultExecYield)))
 	if err != nil {
-		return tools.Result{Output: "aborted by user"}, err
+		return tools.Result{Output: "aborted by user"}, nil, err
 	}
-	return m.respond(s, collected, time.Since(start), maxTokens(args.MaxOutputTokens)), nil
+	res := m.respond(s, collected, time.Since(start), maxTokens(args.MaxOutputTokens))
+	if decision.Sandboxed && decision.OnDenied != nil && p.HasExited() {
+		agg, out, errOut := p.Output()
+		r := process.Result{ExitCode: p.ExitCode(), Aggregated: agg, Stdout: out, Stderr: errOut, Duration: p.Duration()}
+		if process.LikelySandboxDenied(r) {
+			return res, &r, nil
+		}
+	}
+	return res, nil, nil
 }
 
 func (m *Manager) writeStdin(ctx context.Context, env *tools.Env, call tools.Call, args writeArgs) (tools.Result, error) {
@@ -269,4 +293,22 @@ func (m *Manager) respond(s *session, collected []byte, wall time.Duration, toke
 	fmt.Fprintf(&b, "Original token count: %d\nOutput:\n", process.ApproxTokenCount(text))
 	b.WriteString(process.FormattedTruncate(text, process.Tokens(tokens)))
 	return tools.Result{Output: b.String(), Success: success}
+}
+
+// keep stores a running process, ending the pruned one if the store was full and warning
+// the model as the store nears its cap. It is false once the manager is closed.
+func (m *Manager) keep(s *session) bool {
+	count, pruned, ok := m.store(s)
+	if !ok {
+		return false
+	}
+	if pruned != nil {
+		pruned.proc.Kill()
+	}
+	if count >= m.opts.WarnProcesses {
+		s.emit(protocol.WarningEvent{Message: fmt.Sprintf(
+			"The maximum number of unified exec processes you can keep open is %d and you currently have %d processes open. Reuse older processes or close them to prevent automatic pruning of old processes",
+			m.opts.WarnProcesses, count)})
+	}
+	return true
 }

@@ -315,3 +315,24 @@ func TestYieldClamping(t *testing.T) {
 		}
 	}
 }
+
+func TestSandboxDenialRetry(t *testing.T) {
+	h := newHarness(t, Options{})
+	denying := func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error) {
+		return process.PlainCommand(ctx, []string{"sh", "-c", "echo 'touch: x: Read-only file system' >&2; exit 1"}, cwd, env)
+	}
+	asked := 0
+	h.m.cfg.Gate = func(context.Context, *tools.Env, shell.GateRequest) (shell.Decision, error) {
+		return shell.Decision{Spawner: denying, Sandboxed: true, OnDenied: func(context.Context, process.Result) (shell.Decision, bool, error) {
+			asked++
+			return shell.Decision{}, true, nil
+		}}, nil
+	}
+	out := h.mustCall("exec_command", `{"cmd":"echo unconfined"}`)
+	if asked != 1 || !strings.HasSuffix(out, "Process exited with code 0\nOriginal token count: 3\nOutput:\nunconfined\n") {
+		t.Errorf("asked %d, output %q", asked, out)
+	}
+	if h.rec.count("exec_command_begin") != 2 || h.rec.count("exec_command_end") != 2 {
+		t.Errorf("begin/end %d/%d", h.rec.count("exec_command_begin"), h.rec.count("exec_command_end"))
+	}
+}
