@@ -1,6 +1,11 @@
 package sandbox
 
-import "github.com/gocodex/gocodex/protocol"
+import (
+	"context"
+	"os/exec"
+
+	"github.com/gocodex/gocodex/protocol"
+)
 
 // HelperArg is the hidden first argument that turns the binary into the sandbox helper;
 // HelperArg0 is the argv[0] that does the same (Codex's codex-linux-sandbox convention).
@@ -23,4 +28,13 @@ type Request struct {
 	// Probe is the session's Probe result; nil probes now.
 	Probe   *ProbeResult
 	Options Options
+}
+
+// Spawner returns a function with the shape of process.Spawner that wraps every command in
+// the sandbox for policy: pass the session's cwd as policyCwd and its Probe result (probe once
+// per session, not per command).
+func Spawner(policy protocol.SandboxPolicy, policyCwd string, probe *ProbeResult, opts Options) func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error) {
+	return func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error) {
+		return Command(ctx, Request{Policy: policy, PolicyCwd: policyCwd, Cwd: cwd, Argv: argv, Env: env, Probe: probe, Options: opts})
+	}
 }

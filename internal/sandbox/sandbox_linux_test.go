@@ -503,3 +503,25 @@ func TestUnprivileged(t *testing.T) {
 		t.Errorf("the namespace path did not run as nobody:\n%s", out)
 	}
 }
+
+// TestSpawnerWithProcessGroup checks the wrapped command still starts when the caller adds
+// its own process-group or session attributes, as internal/process does.
+func TestSpawnerWithProcessGroup(t *testing.T) {
+	probe := probeFor(t, Options{}, MechanismLandlockNamespaces)
+	cwd := outsideTmp(t)
+	if err := os.Mkdir(filepath.Join(cwd, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spawn := Spawner(protocol.NewWorkspaceWritePolicy(), cwd, probe, Options{Executable: testExe(t)})
+	cmd, err := spawn(context.Background(), []string{"/bin/sh", "-c", "echo x > f && ! echo y > .git/x"}, cwd, baseEnv(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd.SysProcAttr == nil {
+		t.Fatal("no namespace attributes on a command with a protected .git")
+	}
+	cmd.SysProcAttr.Setpgid = true
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+}
