@@ -161,7 +161,7 @@ func (t *Thread) run() {
 				t.turn = nil
 				// Input that arrived as the turn was ending starts the next turn.
 				if len(tr.leftover) > 0 {
-					t.startTurn(tr.leftoverID, tr.leftover)
+					t.startTurn(tr.leftoverID, tr.leftover, nil)
 				}
 			}
 		}
@@ -172,16 +172,10 @@ func (t *Thread) run() {
 func (t *Thread) handle(sub protocol.Submission) bool {
 	switch op := sub.Op.(type) {
 	case protocol.UserInputOp:
-		if op.FinalOutputJSONSchema != nil {
-			t.settings.outputSchema = op.FinalOutputJSONSchema
-		}
-		t.userInput(sub.ID, op.Items)
+		t.userInput(sub.ID, op.Items, op.FinalOutputJSONSchema)
 	case protocol.UserTurnOp:
 		t.applyOverrides(&op.Cwd, &op.ApprovalPolicy, &op.SandboxPolicy, &op.Model, &op.Effort, &op.Summary)
-		if op.FinalOutputJSONSchema != nil {
-			t.settings.outputSchema = op.FinalOutputJSONSchema
-		}
-		t.userInput(sub.ID, op.Items)
+		t.userInput(sub.ID, op.Items, op.FinalOutputJSONSchema)
 	case protocol.OverrideTurnContextOp:
 		t.applyOverrides(op.Cwd, op.ApprovalPolicy, op.SandboxPolicy, op.Model, op.Effort, op.Summary)
 	case protocol.InterruptOp:
@@ -242,18 +236,22 @@ func (t *Thread) applyOverrides(cwd *string, ap *protocol.AskForApproval, sp *pr
 	}
 }
 
-// userInput steers the running turn, or starts a turn.
-func (t *Thread) userInput(id string, items []protocol.InputItem) {
+// userInput steers the running turn (a schema then has no effect), or starts a turn.
+func (t *Thread) userInput(id string, items []protocol.InputItem, schema []byte) {
 	if tr := t.turn; tr != nil && tr.steer(items) {
 		return
 	}
-	t.startTurn(id, items)
+	t.startTurn(id, items, schema)
 }
 
-// startTurn starts a turn goroutine for the input.
-func (t *Thread) startTurn(id string, items []protocol.InputItem) {
+// startTurn starts a turn goroutine for the input. schema, when set, constrains this turn's
+// final answer instead of the thread's default.
+func (t *Thread) startTurn(id string, items []protocol.InputItem, schema []byte) {
 	ctx, cancel := context.WithCancel(t.ctx)
 	s := t.settings
+	if schema != nil {
+		s.outputSchema = schema
+	}
 	tr := &turn{
 		t:        t,
 		id:       id,

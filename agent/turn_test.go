@@ -558,3 +558,30 @@ func TestManagerLookup(t *testing.T) {
 	h.submit(protocol.ShutdownOp{})
 	h.until(isType("shutdown_complete"))
 }
+
+func TestOutputSchemaIsPerTurn(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.srv.Enqueue(
+		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", `{"a":1}`), testkit.Completed(testkit.Usage{})),
+		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m2", "plain"), testkit.Completed(testkit.Usage{})),
+	)
+	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"}},"required":["a"],"additionalProperties":false}`)
+	h.submit(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput("json please")}, FinalOutputJSONSchema: schema})
+	h.until(turnEnd)
+	h.say("now plain")
+	h.until(turnEnd)
+	format := func(i int) any {
+		var body map[string]any
+		if err := json.Unmarshal(h.srv.Requests()[i].Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		text, _ := body["text"].(map[string]any)
+		return text["format"]
+	}
+	if format(0) == nil {
+		t.Error("first turn sent no text.format")
+	}
+	if f := format(1); f != nil {
+		t.Errorf("second turn still sends the schema: %v", f)
+	}
+}
