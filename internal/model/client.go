@@ -120,6 +120,7 @@ type Stream struct {
 	nextCtx  context.Context
 	stopNext func() bool
 	ev       wireEvent
+	scratch  wireScratch
 }
 
 // Stream sends the prompt and returns once the server accepted it (after request retries and

@@ -58,8 +58,12 @@ func (u *wireUsage) tokenUsage() *protocol.TokenUsage {
 // (response.failed, response.incomplete).
 func (s *Stream) decode(data []byte) (ResponseEvent, error) {
 	ev := &s.ev
-	*ev = wireEvent{}
-	if err := json.Unmarshal(data, ev); err != nil {
+	err := decodeWire(data, ev, &s.scratch)
+	if err == errFallback {
+		*ev = wireEvent{}
+		err = json.Unmarshal(data, ev)
+	}
+	if err != nil {
 		s.c.log.Debug("skipping unparseable SSE data", "err", err)
 		return nil, nil
 	}
