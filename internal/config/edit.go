@@ -251,7 +251,11 @@ func (d *document) replaceTable(keyPath []string, pairs []kv) ([]byte, error) {
 	src, shift := d.removeRanges(d.rangesUnder(keyPath, at), at)
 	section := d.renderSection(keyPath, pairs)
 	if at < 0 {
-		return appendSection(src, section, d.nl()), nil
+		nd, err := parseDocument(src)
+		if err != nil {
+			return nil, err
+		}
+		return nd.insertSection(keyPath, section), nil
 	}
 	at -= shift
 	return splice(src, at, at, section), nil
@@ -286,7 +290,8 @@ func (d *document) insertKV(keyPath []string, v any) []byte {
 	// in the same style, since a new [parent] header would be invalid TOML.
 	last := -1
 	for i, e := range d.entries {
-		if e.kind == kvEntry && len(e.path) > len(parent) && hasPrefix(e.path, parent) && len(parent) > 0 {
+		tableLen := len(e.path) - len(e.local)
+		if e.kind == kvEntry && len(parent) > 0 && tableLen <= len(parent) && len(e.path) > len(parent) && hasPrefix(e.path, parent) {
 			last = i
 		}
 	}
@@ -315,8 +320,30 @@ func (d *document) insertKV(keyPath []string, v any) []byte {
 			return d.insertAfter(len(d.src), line(keyPath))
 		}
 	}
-	// 4. A new section at the end of the file.
-	return appendSection(d.src, "["+joinKey(parent)+"]"+nl+line(keyPath[len(parent):]), nl)
+	// 4. A new section.
+	return d.insertSection(parent, "["+joinKey(parent)+"]"+nl+line(keyPath[len(parent):]))
+}
+
+// insertSection places a new section after the last section of its family
+// (a new [mcp_servers.b] goes after the other servers), or at the end.
+func (d *document) insertSection(path []string, section string) []byte {
+	best, bestLen := -1, 0
+	for i, e := range d.entries {
+		if e.kind == kvEntry {
+			continue
+		}
+		if n := commonPrefix(e.path, path); n > 0 && n >= bestLen {
+			best, bestLen = i, n
+		}
+	}
+	if best < 0 {
+		return appendSection(d.src, section, d.nl())
+	}
+	at := d.sectionEnd(best)
+	if at == len(d.src) {
+		return appendSection(d.src, section, d.nl())
+	}
+	return splice(d.src, at, at, d.nl()+section)
 }
 
 // sectionEnd is where a new key of the section starting at entry i goes:

@@ -132,6 +132,24 @@ func TestApplyEdits(t *testing.T) {
 			edits: []Edit{Set([]string{"mcp_servers", "s", "startup_timeout_sec"}, 30.0), Set([]string{"x"}, "flat")},
 			want:  "x = \"flat\"\n\n[mcp_servers.s]\nstartup_timeout_sec = 30.0\n",
 		},
+		{
+			name:  "scalar beside sub-tables gets its own section",
+			src:   "[mcp_servers.a]\ncommand = \"x\"\n",
+			edits: []Edit{Set([]string{"mcp_servers", "flag"}, true)},
+			want:  "[mcp_servers.a]\ncommand = \"x\"\n\n[mcp_servers]\nflag = true\n",
+		},
+		{
+			name:  "dotted keys inside a section",
+			src:   "[mcp_servers]\na.command = \"x\" # c\n\n[other]\n",
+			edits: []Edit{Set([]string{"mcp_servers", "a", "args"}, []string{"y"})},
+			want:  "[mcp_servers]\na.command = \"x\" # c\na.args = [\"y\"]\n\n[other]\n",
+		},
+		{
+			name:  "empty table value",
+			src:   "model = \"o3\"\n",
+			edits: []Edit{Set([]string{"mcp_servers", "x"}, map[string]any{})},
+			want:  "model = \"o3\"\n\n[mcp_servers.x]\n",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -184,7 +202,9 @@ func TestEditFileRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	added, _ := os.ReadFile(path)
-	wantAdded := string(orig) + "\n[mcp_servers.acme]\ncommand = \"npx\"\nargs = [\"-y\", \"@acme/mcp\"]\n"
+	// The new server goes after the last server, in the family of sections.
+	wantAdded := strings.Replace(string(orig), "DOCS_TOKEN = \"x\"\n",
+		"DOCS_TOKEN = \"x\"\n\n[mcp_servers.acme]\ncommand = \"npx\"\nargs = [\"-y\", \"@acme/mcp\"]\n", 1)
 	if diff := cmp.Diff(wantAdded, string(added)); diff != "" {
 		t.Fatalf("after add (-want +got):\n%s", diff)
 	}

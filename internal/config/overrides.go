@@ -48,6 +48,11 @@ func ParseOverrides(args []string) ([]Override, error) {
 	return out, nil
 }
 
+// ParseKeyPath splits a dotted TOML key ("mcp_servers.docs.args",
+// `projects."/a.b".trust_level`) into its parts, as app-server
+// config/value/write and `-c` spell them.
+func ParseKeyPath(key string) ([]string, error) { return parseDottedKey(strings.TrimSpace(key)) }
+
 func parseDottedKey(key string) ([]string, error) {
 	var p unstable.Parser
 	doc := []byte(key + " = 0\n")

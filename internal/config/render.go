@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -35,6 +36,18 @@ func normalizeValue(rv reflect.Value) (any, error) {
 	}
 	if pairs, ok := rv.Interface().([]kv); ok {
 		return pairs, nil
+	}
+	if n, ok := rv.Interface().(json.Number); ok {
+		// JSON callers (app-server config/value/write) decode with
+		// UseNumber so integers stay integers in TOML.
+		if i, err := n.Int64(); err == nil {
+			return i, nil
+		}
+		f, err := n.Float64()
+		if err != nil {
+			return nil, fmt.Errorf("invalid number %q", n)
+		}
+		return f, nil
 	}
 	switch rv.Kind() {
 	case reflect.Pointer, reflect.Interface:
