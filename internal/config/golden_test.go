@@ -28,8 +28,8 @@ func TestEditGolden(t *testing.T) {
 	}
 	enabled := false
 	got, err := ApplyEdits(src,
-		Set([]string{"model"}, "gpt-6.1-sol"),                       // app-server config/value/write
-		Set([]string{"mcp_servers", "docs", "enabled"}, &enabled),   // toggling a server keeps its table
+		Set([]string{"model"}, "gpt-6.1-sol"),                     // app-server config/value/write
+		Set([]string{"mcp_servers", "docs", "enabled"}, &enabled), // toggling a server keeps its table
 		Set([]string{"mcp_servers", "web"}, McpServerConfig{URL: "http://127.0.0.1:7000/mcp", BearerTokenEnvVar: "WEB_TOKEN"}),
 		Remove([]string{"profiles", "fast"}),                        // a section in the middle
 		Set([]string{"notify"}, []string{"notify-send", "gocodex"}), // a multi-line array becomes one line
