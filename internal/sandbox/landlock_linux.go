@@ -51,7 +51,8 @@ type landlockRulesetAttr struct {
 }
 
 // applyLandlock confines the calling thread (and what it execs) to reading everywhere and
-// writing only beneath the roots and to /dev/null. no_new_privs must already be set.
+// writing only beneath the roots, to /dev/null and to the terminals. no_new_privs must
+// already be set.
 func applyLandlock(roots []WritableRoot) error {
 	abi := LandlockABI()
 	if abi < 1 {
@@ -67,8 +68,12 @@ func applyLandlock(roots []WritableRoot) error {
 	if err := addPathRule(int(fd), "/", llRead); err != nil {
 		return err
 	}
-	if err := addPathRule(int(fd), "/dev/null", (llReadFile|llWriteFile|llTruncate)&handled); err != nil && !errors.Is(err, unix.ENOENT) {
-		return err
+	// Besides /dev/null, terminals stay writable: writing to a tty changes no file, and
+	// commands run on a pty open /dev/tty or /dev/stderr (a /dev/pts/N) for prompts and errors.
+	for _, dev := range []string{"/dev/null", "/dev/tty", "/dev/ptmx", "/dev/pts"} {
+		if err := addPathRule(int(fd), dev, (llReadFile|llWriteFile|llTruncate)&handled); err != nil && !errors.Is(err, unix.ENOENT) {
+			return err
+		}
 	}
 	for _, r := range roots {
 		if err := addPathRule(int(fd), r.Root, handled); err != nil && !errors.Is(err, unix.ENOENT) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -523,5 +525,38 @@ func TestSpawnerWithProcessGroup(t *testing.T) {
 	cmd.SysProcAttr.Setpgid = true
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
+	}
+}
+
+// TestTerminal runs a command on a pty, as the agent's TTY mode does: the terminal must stay
+// usable (including /dev/tty and /dev/stderr) while files stay protected.
+func TestTerminal(t *testing.T) {
+	for _, m := range mechanisms {
+		t.Run(m.name, func(t *testing.T) {
+			probe := probeFor(t, m.opts, m.want)
+			cwd := outsideTmp(t)
+			if err := os.Mkdir(filepath.Join(cwd, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd, err := Command(context.Background(), Request{
+				Policy: protocol.NewWorkspaceWritePolicy(), Cwd: cwd, Env: baseEnv(""), Probe: probe, Options: Options{Executable: testExe(t)},
+				Argv: []string{"/bin/sh", "-c", "echo tty > /dev/tty && echo err > /dev/stderr && echo out > /dev/stdout && ! (echo x > /etc/gocodex-tty-probe) 2>/dev/null && echo done"},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := pty.Start(cmd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			out, _ := io.ReadAll(f) // ends with EIO once the command exits
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("%v: %q", err, out)
+			}
+			if got := strings.ReplaceAll(string(out), "\r", ""); !strings.HasSuffix(got, "tty\nerr\nout\ndone\n") {
+				t.Errorf("terminal output %q", got)
+			}
+		})
 	}
 }
