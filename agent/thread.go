@@ -181,9 +181,9 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 	case protocol.InterruptOp:
 		t.interrupt(protocol.AbortInterrupted)
 	case protocol.ExecApprovalOp:
-		t.resolveApproval(op.ID, op.Decision)
+		t.answerApproval(op.ID, op.Decision)
 	case protocol.PatchApprovalOp:
-		t.resolveApproval(op.ID, op.Decision)
+		t.answerApproval(op.ID, op.Decision)
 	case protocol.AddToHistoryOp:
 		if t.cfg.History != nil {
 			if err := t.cfg.History.Append(t.id, op.Text); err != nil {
@@ -315,6 +315,17 @@ func (t *Thread) requestApproval(ctx context.Context, tr *turn, id string, msg p
 	case <-ctx.Done():
 		return protocol.ReviewDecision{Kind: protocol.DecisionAbort}, ctx.Err()
 	}
+}
+
+// answerApproval handles an approval answer. Abort means "stop everything", as in Codex:
+// the turn is interrupted, so the waiting tool sees its context end and its call gets the
+// "aborted" output.
+func (t *Thread) answerApproval(id string, d protocol.ReviewDecision) {
+	if d.Kind == protocol.DecisionAbort {
+		t.interrupt(protocol.AbortInterrupted)
+		return
+	}
+	t.resolveApproval(id, d)
 }
 
 // resolveApproval delivers an answer to the waiting request, if any; a second answer to the

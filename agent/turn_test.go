@@ -401,6 +401,16 @@ func TestApprovals(t *testing.T) {
 			if got := evs[len(evs)-1].Msg.EventType(); got != tc.wantEnd {
 				t.Fatalf("turn ended with %s: %v", got, types(evs))
 			}
+			if tc.decision == protocol.DecisionAbort {
+				// Abort interrupts the turn: the call is answered "aborted" for the model.
+				h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.AssistantMessage("m2", "ok"), testkit.Completed(testkit.Usage{})))
+				h.say("next")
+				h.until(turnEnd)
+				got := summarize(h.requestInput(1))[3:5]
+				if diff := cmp.Diff([]string{"function_call shell c1", "function_call_output c1: aborted"}, got); diff != "" {
+					t.Errorf("after abort (-want +got):\n%s", diff)
+				}
+			}
 			if tc.wantOut != "" {
 				got := summarize(h.requestInput(1))
 				if want := "function_call_output c1: " + tc.wantOut; got[len(got)-1] != want {
