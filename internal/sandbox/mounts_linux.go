@@ -26,7 +26,8 @@ func setupMounts(roots []WritableRoot, confineAll bool) error {
 			return err
 		}
 		for _, r := range roots {
-			if err := setReadOnly(r.Root, false); err != nil {
+			// A root the outer namespace mounted read-only stays so: fewer writes, not more.
+			if err := setReadOnly(r.Root, false); err != nil && !errors.Is(err, unix.EPERM) {
 				return err
 			}
 		}
