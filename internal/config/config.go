@@ -116,3 +116,17 @@ func (c *Config) FeatureEnabled(name string, def bool) bool {
 
 // HistoryEnabled reports whether messages are appended to history.jsonl.
 func (c *Config) HistoryEnabled() bool { return c.History.Persistence != "none" }
+
+// Origin returns the highest-precedence layer that sets keyPath (for
+// app-server config/read origins). Typed Overrides are not layers.
+func (c *Config) Origin(keyPath []string) (Layer, bool) {
+	for i := len(c.Layers) - 1; i >= 0; i-- {
+		data := c.Layers[i].Data
+		// A profile table's Data holds its keys at the top level, so the
+		// same lookup works for every layer.
+		if _, ok := getPath(data, keyPath); ok {
+			return c.Layers[i], true
+		}
+	}
+	return Layer{}, false
+}

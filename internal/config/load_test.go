@@ -554,3 +554,24 @@ tool_timeout_sec = 5
 		t.Errorf("misc (-want +got):\n%s", diff)
 	}
 }
+
+func TestOrigin(t *testing.T) {
+	f := newFixture(t)
+	user := f.userConfig("model = \"u\"\nservice_tier = \"u\"\n[profiles.p]\nservice_tier = \"p\"\n")
+	o := f.opts()
+	o.Profile = "p"
+	o.CLIOverrides = []string{"model=cli"}
+	cfg, _ := f.load(o)
+	for key, want := range map[string]LayerSource{"model": SourceCLI, "service_tier": SourceProfileTable} {
+		l, ok := cfg.Origin([]string{key})
+		if !ok || l.Source != want {
+			t.Errorf("Origin(%s) = %v, %v; want %v", key, l.Source, ok, want)
+		}
+	}
+	if l, _ := cfg.Origin([]string{"profiles", "p"}); l.Source != SourceUser || l.Path != user {
+		t.Errorf("Origin(profiles.p) = %+v", l)
+	}
+	if _, ok := cfg.Origin([]string{"absent"}); ok {
+		t.Error("absent key has an origin")
+	}
+}
