@@ -85,11 +85,14 @@ func pollYield(ms *int64) time.Duration {
 	return min(max(d, MinEmptyPollYield), MaxEmptyPollYield)
 }
 
-func maxTokens(n *int) int {
-	if n == nil || *n <= 0 {
-		return DefaultOutputTokens
+// maxTokens is the model's max_output_tokens (10000 by default), never more than the
+// model's own truncation budget: Codex caps larger requests the same way.
+func (m *Manager) maxTokens(n *int) int {
+	tokens := DefaultOutputTokens
+	if n != nil && *n > 0 {
+		tokens = *n
 	}
-	return *n
+	return min(tokens, process.ApproxTokensFromBytes(m.cfg.TruncationPolicy().ByteBudget()))
 }
 
 func (m *Manager) execCommand(ctx context.Context, env *tools.Env, call tools.Call, args execArgs) (tools.Result, error) {
@@ -204,7 +207,7 @@ func (m *Manager) run(ctx context.Context, env *tools.Env, call tools.Call, args
 	if err != nil {
 		return tools.Result{Output: "aborted by user"}, nil, err
 	}
-	res := m.respond(s, collected, time.Since(start), maxTokens(args.MaxOutputTokens))
+	res := m.respond(s, collected, time.Since(start), m.maxTokens(args.MaxOutputTokens))
 	if decision.Sandboxed && decision.OnDenied != nil && p.HasExited() {
 		agg, out, errOut := p.Output()
 		r := process.Result{ExitCode: p.ExitCode(), Aggregated: agg, Stdout: out, Stderr: errOut, Duration: p.Duration()}
@@ -238,7 +241,7 @@ func (m *Manager) writeStdin(ctx context.Context, env *tools.Env, call tools.Cal
 	if err != nil {
 		return tools.Result{Output: "aborted by user"}, err
 	}
-	return m.respond(s, collected, time.Since(start), maxTokens(args.MaxOutputTokens)), nil
+	return m.respond(s, collected, time.Since(start), m.maxTokens(args.MaxOutputTokens)), nil
 }
 
 // collect gathers a session's output until the deadline, or shortly after the process
