@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -34,10 +35,24 @@ type ClientOptions struct {
 	Rand func() float64
 	// Logger receives debug notes (skipped unparseable events); nil discards.
 	Logger *slog.Logger
+	// SSEFixture, when set, names a file of SSE text that every Stream reads instead of
+	// sending a request (Codex's CODEX_RS_SSE_FIXTURE test hook).
+	SSEFixture string
 }
 
-// DefaultOriginator is the `originator` header Codex sends unless overridden.
+// DefaultOriginator is the `originator` header Codex sends unless overridden. Codex's exec
+// face sends "codex_exec".
 const DefaultOriginator = "codex_cli_rs"
+
+// OriginatorFromEnv applies Codex's CODEX_INTERNAL_ORIGINATOR_OVERRIDE to def.
+func OriginatorFromEnv(getenv func(string) string, def string) string {
+	if getenv != nil {
+		if v := getenv("CODEX_INTERNAL_ORIGINATOR_OVERRIDE"); v != "" {
+			return v
+		}
+	}
+	return def
+}
 
 // Client sends Responses requests to one provider. It is safe for concurrent use.
 type Client struct {
@@ -307,6 +322,16 @@ func (s *Stream) connect(ctx context.Context) error {
 }
 
 func (s *Stream) send() (*http.Response, error) {
+	if s.c.opts.SSEFixture != "" {
+		f, err := os.Open(s.c.opts.SSEFixture)
+		if err != nil {
+			return nil, fmt.Errorf("open SSE fixture: %w", err)
+		}
+		s.mu.Lock()
+		s.cancel = func() {}
+		s.mu.Unlock()
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: f}, nil
+	}
 	actx, cancel := context.WithCancel(s.ctx)
 	// Published before Do so a cancelled Next context can interrupt the connect.
 	s.mu.Lock()

@@ -614,3 +614,39 @@ func TestChatWireAPIRejected(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestSSEFixture(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fixture.sse")
+	data := "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{}}\n\n" +
+		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"hi\"}\n\n" +
+		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r1\"}}\n\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, func(_ *model.ProviderInfo, o *model.ClientOptions) { o.SSEFixture = path })
+	evs, err := h.run(t, context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []model.ResponseEvent{model.Created{}, model.OutputTextDelta{Delta: "hi"}, model.Completed{ResponseID: "r1"}}
+	if diff := cmp.Diff(want, evs); diff != "" {
+		t.Error(diff)
+	}
+	if n := len(h.srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent with a fixture", n)
+	}
+}
+
+func TestOriginatorFromEnv(t *testing.T) {
+	if got := model.OriginatorFromEnv(func(string) string { return "" }, "codex_exec"); got != "codex_exec" {
+		t.Errorf("got %q", got)
+	}
+	if got := model.OriginatorFromEnv(func(k string) string {
+		if k == "CODEX_INTERNAL_ORIGINATOR_OVERRIDE" {
+			return "x"
+		}
+		return ""
+	}, "codex_exec"); got != "x" {
+		t.Errorf("got %q", got)
+	}
+}
