@@ -126,6 +126,10 @@ type ThreadConfig struct {
 	// base_instructions or the contents of model_instructions_file; see
 	// prompt.BaseInstructions).
 	BaseInstructions string
+	// InstructionsField sends the base instructions in the request's `instructions` field,
+	// as Codex did before 0.169. By default they go, like Codex 0.169 sends them, as a
+	// developer message in front of the input (not recorded in history).
+	InstructionsField bool
 	// DeveloperInstructions is config developer_instructions.
 	DeveloperInstructions string
 	// UserInstructions is the AGENTS.md text (prompt.UserInstructions). When Agents is set

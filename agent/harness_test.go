@@ -179,7 +179,14 @@ func (h *harness) requestInput(i int) []map[string]any {
 	if err := json.Unmarshal(reqs[i].Body, &body); err != nil {
 		h.t.Fatal(err)
 	}
-	return body.Input
+	if h.thread.cfg.InstructionsField {
+		return body.Input
+	}
+	// The base instructions lead the input as a developer message; tests look past them.
+	if len(body.Input) == 0 || body.Input[0]["role"] != "developer" {
+		h.t.Fatalf("request %d does not start with the base instructions", i)
+	}
+	return body.Input[1:]
 }
 
 // summarize turns an input array into one line per item for comparison.

@@ -27,8 +27,6 @@ func (tr *turn) prompt() model.Prompt {
 	s, t := tr.s, tr.t
 	p := model.Prompt{
 		Model:             s.model,
-		Instructions:      s.baseInstructions(),
-		Input:             t.hist.snapshot(),
 		ParallelToolCalls: s.info.ParallelToolCalls,
 		OutputSchema:      s.outputSchema,
 		Verbosity:         t.cfg.Verbosity,
@@ -36,6 +34,12 @@ func (tr *turn) prompt() model.Prompt {
 		PromptCacheKey:    t.id,
 		ThreadID:          t.id,
 		InstallationID:    t.cfg.InstallationID,
+	}
+	if t.cfg.InstructionsField {
+		p.Instructions = s.baseInstructions()
+		p.Input = t.hist.snapshot()
+	} else {
+		p.Input = append([]protocol.ResponseItem{textMessage("developer", s.baseInstructions())}, t.hist.snapshot()...)
 	}
 	if p.Verbosity == "" {
 		p.Verbosity = s.info.DefaultVerbosity

@@ -58,8 +58,12 @@ func TestPlainAnswer(t *testing.T) {
 	if err := json.Unmarshal(h.srv.Requests()[0].Body, &body); err != nil {
 		t.Fatal(err)
 	}
-	if body["instructions"] != prompt.DefaultBaseInstructions() {
-		t.Errorf("instructions are not our base instructions")
+	if _, ok := body["instructions"]; ok {
+		t.Errorf("instructions field sent; Codex 0.169 sends them as the first input message")
+	}
+	lead := body["input"].([]any)[0].(map[string]any)
+	if text := lead["content"].([]any)[0].(map[string]any)["text"]; lead["role"] != "developer" || text != prompt.DefaultBaseInstructions() {
+		t.Errorf("first input item is not our base instructions: %.80v", lead)
 	}
 	if body["prompt_cache_key"] != h.thread.ID() {
 		t.Errorf("prompt_cache_key = %v", body["prompt_cache_key"])
@@ -593,5 +597,25 @@ func TestOutputSchemaIsPerTurn(t *testing.T) {
 	}
 	if f := format(1); f != nil {
 		t.Errorf("second turn still sends the schema: %v", f)
+	}
+}
+
+func TestInstructionsField(t *testing.T) {
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
+		c.InstructionsField = true
+		c.BaseInstructions = "custom base"
+	}})
+	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "ok"), testkit.Completed(testkit.Usage{})))
+	h.say("hi")
+	h.until(turnEnd)
+	var body map[string]any
+	if err := json.Unmarshal(h.srv.Requests()[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if body["instructions"] != "custom base" {
+		t.Errorf("instructions = %v", body["instructions"])
+	}
+	if got := summarize(h.requestInput(0)); got[0] != "developer: <permissions instructions>" {
+		t.Errorf("input starts with %q", got[0])
 	}
 }
