@@ -151,7 +151,11 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 
 func (p *Process) startPipes(spec Spec) error {
 	cmd := p.cmd
-	cmd.SysProcAttr.Setpgid = true
+	// Its own group, so a kill reaches every child; a wrapper that already asked for a new
+	// session has one (setpgid would fail on a session leader).
+	if !cmd.SysProcAttr.Setsid {
+		cmd.SysProcAttr.Setpgid = true
+	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return err
