@@ -1,0 +1,272 @@
+package execcli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// SummaryEntry is one "key: value" line of the header printed when the session starts.
+type SummaryEntry struct {
+	Key, Value string
+}
+
+// HumanOptions configures the human-readable writer.
+type HumanOptions struct {
+	// Stdout receives only the final message; Stderr everything else, as in Codex, so
+	// `gocodex exec "…" > answer.txt` captures just the answer.
+	Stdout, Stderr io.Writer
+	// Color turns on ANSI styling (--color, or auto when stderr is a terminal).
+	Color bool
+	// Title is the first header line, e.g. "OpenAI Codex v0.169.0".
+	Title string
+	// Summary lines in order (Codex: workdir, model, provider, approval, sandbox,
+	// reasoning effort, reasoning summaries); "session id" is appended from the event.
+	Summary []SummaryEntry
+	// Prompt is echoed under "user" after the header.
+	Prompt string
+	// FinalMessageToStdout prints the last agent message on Stdout at the end of each turn.
+	// Codex does so unless stdout is a terminal (where it would only repeat stderr).
+	FinalMessageToStdout bool
+}
+
+// HumanWriter prints a thread's events for a person, streaming as events arrive.
+type HumanWriter struct {
+	o       HumanOptions
+	sty     styler
+	usage   *protocol.TokenUsage
+	failed  bool
+	lastMsg *string
+}
+
+// NewHumanWriter returns a writer for one thread.
+func NewHumanWriter(o HumanOptions) *HumanWriter {
+	if o.Stdout == nil {
+		o.Stdout = io.Discard
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	return &HumanWriter{o: o, sty: styler{on: o.Color}}
+}
+
+// TurnFailed reports whether a turn ended with an error.
+func (h *HumanWriter) TurnFailed() bool { return h.failed }
+
+// LastAgentMessage is the last_agent_message of the last completed turn.
+func (h *HumanWriter) LastAgentMessage() (string, bool) {
+	if h.lastMsg == nil {
+		return "", false
+	}
+	return *h.lastMsg, true
+}
+
+// Handle prints one event.
+func (h *HumanWriter) Handle(ev protocol.Event) error {
+	s := h.sty
+	var b strings.Builder
+	switch m := ev.Msg.(type) {
+	case protocol.SessionConfiguredEvent:
+		h.header(&b, m)
+	case protocol.AgentReasoningEvent:
+		b.WriteString(s.dim(m.Text) + "\n")
+	case protocol.AgentMessageEvent:
+		b.WriteString(s.tag("codex") + "\n" + m.Message + "\n")
+	case protocol.ExecCommandBeginEvent:
+		fmt.Fprintf(&b, "%s\n%s in %s\n", s.tag("exec"), s.bold(items.JoinCommand(m.Command)), m.Cwd)
+	case protocol.ExecCommandEndEvent:
+		dur := formatElapsed(time.Duration(m.Duration))
+		if m.ExitCode == 0 && m.Status != protocol.ExecDeclined {
+			b.WriteString(s.green(" succeeded in "+dur+":") + "\n")
+		} else {
+			b.WriteString(s.red(" exited "+strconv.Itoa(m.ExitCode)+" in "+dur+":") + "\n")
+		}
+		if m.AggregatedOutput != "" {
+			b.WriteString(m.AggregatedOutput + "\n")
+		}
+	case protocol.PatchApplyBeginEvent:
+		b.WriteString(s.bold("apply patch") + "\n")
+	case protocol.PatchApplyEndEvent:
+		h.patchEnd(&b, m)
+	case protocol.WebSearchBeginEvent:
+		b.WriteString(s.bold("web search:") + " \n")
+	case protocol.WebSearchEndEvent:
+		b.WriteString(s.bold("web search:") + " " + m.Query + "\n")
+	case protocol.McpToolCallBeginEvent:
+		fmt.Fprintf(&b, "%s\n%s\n", s.tag("tool"), s.bold(m.Invocation.Server+"."+m.Invocation.Tool+"("+string(m.Invocation.Arguments)+")"))
+	case protocol.McpToolCallEndEvent:
+		call := m.Invocation.Server + "." + m.Invocation.Tool
+		if m.Result.IsSuccess() {
+			b.WriteString(s.green(call+" succeeded in "+formatElapsed(time.Duration(m.Duration))+":") + "\n")
+		} else {
+			b.WriteString(s.red(call+" failed in "+formatElapsed(time.Duration(m.Duration))+":") + "\n")
+		}
+		if m.Result.Err != nil {
+			b.WriteString(s.dim(*m.Result.Err) + "\n")
+		}
+	case protocol.PlanUpdateEvent:
+		b.WriteString(s.bold("Plan update") + "\n")
+		if m.Explanation != nil && *m.Explanation != "" {
+			b.WriteString(s.dim(*m.Explanation) + "\n")
+		}
+		for _, step := range m.Plan {
+			b.WriteString("  " + planMark(step.Status) + " " + step.Step + "\n")
+		}
+	case protocol.ErrorEvent:
+		b.WriteString(s.errorLabel() + " " + m.Message + "\n")
+	case protocol.StreamErrorEvent:
+		b.WriteString(s.errorLabel() + " " + m.Message + "\n")
+	case protocol.WarningEvent:
+		b.WriteString(s.warningLabel() + " " + m.Message + "\n")
+	case protocol.BackgroundEventEvent:
+		b.WriteString(s.dim(m.Message) + "\n")
+	case protocol.DeprecationNoticeEvent:
+		b.WriteString(s.warningLabel() + " " + m.Summary + "\n")
+	case protocol.TurnAbortedEvent:
+		b.WriteString(s.errorLabel() + " turn " + string(m.Reason) + "\n")
+	case protocol.TokenCountEvent:
+		if m.Info != nil {
+			u := m.Info.TotalTokenUsage
+			h.usage = &u
+		}
+	case protocol.TurnCompleteEvent:
+		return h.turnEnded(m)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	_, err := io.WriteString(h.o.Stderr, b.String())
+	return err
+}
+
+func (h *HumanWriter) header(b *strings.Builder, m protocol.SessionConfiguredEvent) {
+	s := h.sty
+	b.WriteString(h.o.Title + "\n--------\n")
+	for _, e := range h.o.Summary {
+		b.WriteString(s.bold(e.Key+":") + " " + e.Value + "\n")
+	}
+	b.WriteString(s.bold("session id:") + " " + m.SessionID + "\n--------\n")
+	b.WriteString(s.cyan("user") + "\n" + h.o.Prompt + "\n")
+}
+
+func (h *HumanWriter) patchEnd(b *strings.Builder, m protocol.PatchApplyEndEvent) {
+	s := h.sty
+	status := string(m.Status)
+	if status == "" {
+		status = string(protocol.PatchCompleted)
+		if !m.Success {
+			status = string(protocol.PatchFailed)
+		}
+	}
+	b.WriteString(s.bold("patch:") + " " + status + "\n")
+	paths := make([]string, 0, len(m.Changes))
+	for p := range m.Changes {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		line := p
+		if mv := m.Changes[p].MovePath; mv != nil {
+			line += " → " + *mv
+		}
+		b.WriteString(s.dim(line) + "\n")
+	}
+	if !m.Success && m.Stderr != "" {
+		b.WriteString(s.dim(strings.TrimRight(m.Stderr, "\n")) + "\n")
+	}
+}
+
+func (h *HumanWriter) turnEnded(m protocol.TurnCompleteEvent) error {
+	s := h.sty
+	var b strings.Builder
+	if m.Error != nil {
+		h.failed = true
+		b.WriteString(s.errorLabel() + " " + m.Error.Message + "\n")
+	}
+	if h.usage != nil {
+		b.WriteString(s.dim("tokens used") + "\n" + formatThousands(h.usage.BlendedTotal()) + "\n")
+	}
+	if _, err := io.WriteString(h.o.Stderr, b.String()); err != nil {
+		return err
+	}
+	if m.LastAgentMessage != nil {
+		msg := *m.LastAgentMessage
+		h.lastMsg = &msg
+		if h.o.FinalMessageToStdout {
+			if _, err := io.WriteString(h.o.Stdout, msg+"\n"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func planMark(st protocol.PlanStatus) string {
+	switch st {
+	case protocol.PlanCompleted:
+		return "✓"
+	case protocol.PlanInProgress:
+		return "→"
+	}
+	return "•"
+}
+
+// formatElapsed writes durations as Codex does: 324ms, 1.50s, 2m 05s.
+func formatElapsed(d time.Duration) string {
+	ms := d.Milliseconds()
+	switch {
+	case ms < 1000:
+		return strconv.FormatInt(ms, 10) + "ms"
+	case ms < 60_000:
+		return strconv.FormatFloat(float64(ms)/1000, 'f', 2, 64) + "s"
+	}
+	return fmt.Sprintf("%dm %02ds", ms/60_000, (ms%60_000)/1000)
+}
+
+// formatThousands writes n with comma separators (1,234,554), as "tokens used" shows it.
+func formatThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// styler wraps text in the ANSI sequences Codex uses, or leaves it plain.
+type styler struct{ on bool }
+
+func (s styler) wrap(code, text string) string {
+	if !s.on {
+		return text
+	}
+	return code + text + "\x1b[0m"
+}
+
+func (s styler) bold(t string) string  { return s.wrap("\x1b[1m", t) }
+func (s styler) dim(t string) string   { return s.wrap("\x1b[2m", t) }
+func (s styler) cyan(t string) string  { return s.wrap("\x1b[36m", t) }
+func (s styler) green(t string) string { return s.wrap("\x1b[32m", t) }
+func (s styler) red(t string) string   { return s.wrap("\x1b[31m", t) }
+
+// tag is the magenta italic section label ("codex", "exec").
+func (s styler) tag(t string) string { return s.wrap("\x1b[35m", s.wrap("\x1b[3m", t)) }
+
+func (s styler) errorLabel() string   { return s.wrap("\x1b[1m", s.wrap("\x1b[31m", "ERROR:")) }
+func (s styler) warningLabel() string { return s.wrap("\x1b[1m", s.wrap("\x1b[33m", "warning:")) }
