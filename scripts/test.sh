@@ -20,6 +20,17 @@ if command -v npm >/dev/null 2>&1; then
   fi
 fi
 
+echo "== reference Codex (npm), for the comparison tests"
+ref_tool="$(pwd)/../shared/tools/reference-codex"
+if [ -z "${GOCODEX_REFERENCE_CODEX:-}" ] && [ -x "$ref_tool" ]; then
+  if GOCODEX_REFERENCE_CODEX=$("$ref_tool"); then
+    export GOCODEX_REFERENCE_CODEX
+    echo "reference: $GOCODEX_REFERENCE_CODEX"
+  else
+    echo "installing the reference Codex failed"; exit 1
+  fi
+fi
+
 echo "== go test -race"
 go test -race -count=1 -timeout 20m ./...
 
