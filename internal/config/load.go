@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -25,6 +26,10 @@ type LoadOptions struct {
 	Profile string
 	// CLIOverrides are the raw `-c key=value` arguments, in order.
 	CLIOverrides []string
+	// ValueOverrides are dotted keys with already-typed values, as the
+	// app-server (thread/start `config`) and the mcp-server `codex` tool
+	// receive them in JSON. They apply with -c precedence, after it.
+	ValueOverrides map[string]any
 	// Overrides are the typed flags, which beat every file and -c.
 	Overrides Overrides
 	// IgnoreUserConfig skips $CODEX_HOME/config.toml (--ignore-user-config).
@@ -135,6 +140,7 @@ type loader struct {
 	profile     string
 	projectRoot string
 	trust       string // trust_level of the nearest [projects] entry
+	overrides   Overrides
 }
 
 func (l *loader) load(opts LoadOptions) error {
@@ -147,7 +153,7 @@ func (l *loader) load(opts LoadOptions) error {
 			l.layers = append(l.layers, user)
 		}
 	}
-	cli, err := l.cliLayer(opts.CLIOverrides)
+	cli, err := l.cliLayer(opts.CLIOverrides, opts.ValueOverrides)
 	if err != nil {
 		return err
 	}
@@ -280,8 +286,8 @@ func friendlyType(goType string) string {
 	return goType
 }
 
-func (l *loader) cliLayer(args []string) (*Layer, error) {
-	if len(args) == 0 {
+func (l *loader) cliLayer(args []string, values map[string]any) (*Layer, error) {
+	if len(args) == 0 && len(values) == 0 {
 		return nil, nil
 	}
 	overrides, err := ParseOverrides(args)
@@ -291,6 +297,26 @@ func (l *loader) cliLayer(args []string) (*Layer, error) {
 	data := map[string]any{}
 	for _, o := range overrides {
 		setPath(data, o.Path, o.Value)
+	}
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // a parent before its children, whatever the map order
+	for _, k := range keys {
+		path, err := ParseKeyPath(k)
+		if err != nil {
+			return nil, fmt.Errorf("config override %q: %w", k, err)
+		}
+		v, err := fromJSONValue(values[k])
+		if err != nil {
+			return nil, fmt.Errorf("config override %q: %w", k, err)
+		}
+		if v == nil {
+			continue // null means "leave as configured"
+		}
+		setPath(data, path, v)
+		args = append(args, k+"="+fmt.Sprint(values[k]))
 	}
 	resolvePaths(data, l.cwd, l.env)
 	for _, key := range unknownKeys(data) {

@@ -575,3 +575,33 @@ func TestOrigin(t *testing.T) {
 		t.Error("absent key has an origin")
 	}
 }
+
+func TestValueOverrides(t *testing.T) {
+	f := newFixture(t)
+	f.userConfig("model = \"user\"\n[mcp_servers.a]\ncommand = \"x\"\n")
+	o := f.opts()
+	o.CLIOverrides = []string{"model=cli"}
+	o.ValueOverrides = map[string]any{
+		"model":                          "json",
+		"model_context_window":           float64(128000), // JSON numbers arrive as float64
+		"mcp_servers.a.tool_timeout_sec": float64(30),
+		"sandbox_workspace_write":        map[string]any{"network_access": true},
+		"sandbox_mode":                   "workspace-write",
+		"notify":                         []any{"n"},
+		"developer_instructions":         nil,
+	}
+	o.Overrides.ShowRawAgentReasoning = ptr(true)
+	cfg, warns := f.load(o)
+	if len(warns) != 0 {
+		t.Errorf("warnings %v", warns)
+	}
+	got := []any{cfg.Model, *cfg.ModelContextWindow, *cfg.McpServers["a"].ToolTimeoutSec, cfg.SandboxPolicy.NetworkAccess, cfg.Notify, cfg.ShowRawAgentReasoning}
+	want := []any{"json", int64(128000), 30.0, true, []string{"n"}, true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	o.ValueOverrides = map[string]any{"model_context_window": "big"}
+	if _, _, err := Load(o); err == nil || !strings.Contains(err.Error(), "-c model_context_window=big: invalid type") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -130,4 +132,58 @@ func mergeInto(dst, src map[string]any) {
 		}
 		dst[k] = v
 	}
+}
+
+// fromJSONValue converts a value decoded from JSON into the TOML tree's
+// types: whole numbers become integers (JSON has only float64), objects
+// tables, arrays arrays.
+func fromJSONValue(v any) (any, error) {
+	switch x := v.(type) {
+	case nil, string, bool, int64:
+		return x, nil
+	case int:
+		return int64(x), nil
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x), nil
+		}
+		return x, nil
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i, nil
+		}
+		return x.Float64()
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			c, err := fromJSONValue(e)
+			if err != nil {
+				return nil, err
+			}
+			if c == nil {
+				return nil, fmt.Errorf("arrays cannot hold null")
+			}
+			out[i] = c
+		}
+		return out, nil
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			c, err := fromJSONValue(e)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				out[k] = c
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unsupported value of type %T", v)
 }

@@ -19,6 +19,7 @@ const (
 )
 
 func (l *loader) resolve(o Overrides) (*Config, error) {
+	l.overrides = o
 	f := &l.file
 	c := &Config{
 		CodexHome:   l.home,
@@ -380,6 +381,9 @@ func (l *loader) resolveMisc(c *Config) error {
 
 	c.HideAgentReasoning = boolOr(f.HideAgentReasoning, false)
 	c.ShowRawAgentReasoning = boolOr(f.ShowRawAgentReasoning, false)
+	if l.overrides.ShowRawAgentReasoning != nil {
+		c.ShowRawAgentReasoning = *l.overrides.ShowRawAgentReasoning
+	}
 	c.CheckForUpdateOnStartup = boolOr(f.CheckForUpdateOnStartup, true)
 	if c.FileOpener, err = l.oneOf("file_opener", f.FileOpener,
 		"vscode", "vscode-insiders", "windsurf", "cursor", "none"); err != nil {
