@@ -153,6 +153,10 @@ type ThreadConfig struct {
 	// InstallationID goes into the request's client_metadata.
 	InstallationID string
 
+	// TurnTrigger, when set, is reported as turn_started's turn_attribution.turn_trigger
+	// (Codex's exec face says "exec").
+	TurnTrigger string
+
 	// ThreadID forces the thread id (resume); "" makes a new UUIDv7.
 	ThreadID string
 	// InitialHistory seeds the history (resume/fork); the initial context is then not

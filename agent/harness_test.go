@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -233,3 +234,7 @@ func (f fakeTool) Handle(ctx context.Context, env *tools.Env, call tools.Call) (
 }
 
 var errBoom = errors.New("boom")
+
+func regexpReplace(s, pattern, repl string) string {
+	return regexp.MustCompile(pattern).ReplaceAllString(s, repl)
+}

@@ -99,6 +99,12 @@ func (tr *turn) sample() (sampleResult, error) {
 			stopCalls()
 			break
 		}
+		switch ev.(type) {
+		case model.OutputTextDelta, model.ReasoningSummaryDelta, model.ReasoningContentDelta, model.OutputItemDone:
+			if tr.firstToken.IsZero() {
+				tr.firstToken = tr.t.now()
+			}
+		}
 		switch ev := ev.(type) {
 		case model.OutputTextDelta:
 			tr.emit(protocol.AgentMessageDeltaEvent{Delta: ev.Delta})

@@ -351,7 +351,13 @@ func (t *Thread) addUsage(u *protocol.TokenUsage, window *int64) protocol.TokenC
 		t.lastUsage = *u
 		t.hasUsage = true
 	}
-	ev := protocol.TokenCountEvent{RateLimits: t.rateLimits}
+	limits := t.rateLimits
+	if limits == nil {
+		// Without rate-limit headers Codex still reports its default limit, empty.
+		id := "codex"
+		limits = &protocol.RateLimitSnapshot{LimitID: &id}
+	}
+	ev := protocol.TokenCountEvent{RateLimits: limits}
 	if t.hasUsage {
 		ev.Info = &protocol.TokenUsageInfo{TotalTokenUsage: t.totalUsage, LastTokenUsage: t.lastUsage, ModelContextWindow: window}
 	}

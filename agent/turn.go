@@ -23,6 +23,9 @@ type turn struct {
 	finished chan struct{}
 	started  time.Time
 	registry *tools.Registry
+	// firstToken is when the first output of the turn arrived (only the turn goroutine
+	// writes it; complete reads it on the same goroutine or after it).
+	firstToken time.Time
 
 	// toolMu runs exclusive tools one at a time and parallel ones together.
 	toolMu sync.RWMutex
@@ -137,7 +140,12 @@ func (tr *turn) recordUser(items []protocol.InputItem) {
 // run is the turn: record the input, then sample until the model needs nothing more.
 func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem) {
 	started := tr.started.Unix()
-	if !tr.emit(protocol.TurnStartedEvent{TurnID: tr.id, StartedAt: &started, ModelContextWindow: tr.s.info.window()}) {
+	ts := protocol.TurnStartedEvent{TurnID: tr.id, RootTurnID: tr.id, StartedAt: &started,
+		ModelContextWindow: tr.s.info.window(), CollaborationModeKind: "default"}
+	if trig := tr.t.cfg.TurnTrigger; trig != "" {
+		ts.TurnAttribution = &protocol.TurnAttribution{TurnID: tr.id, TurnTrigger: trig, RootTurnID: tr.id}
+	}
+	if !tr.emit(ts) {
 		return
 	}
 	tr.registry = tr.t.buildRegistry(tr.s)
@@ -197,7 +205,14 @@ func (tr *turn) complete(last *string, force bool) bool {
 	dur := now.Sub(tr.started).Milliseconds()
 	// The rollout is on disk before the reader learns the turn is over.
 	tr.t.flushRecorder()
-	tr.t.emit(tr.id, protocol.TurnCompleteEvent{TurnID: tr.id, LastAgentMessage: last, CompletedAt: &done, DurationMs: &dur})
+	startedAt := tr.started.Unix()
+	ev := protocol.TurnCompleteEvent{RootTurnID: tr.id, TurnID: tr.id, LastAgentMessage: last,
+		StartedAt: &startedAt, CompletedAt: &done, DurationMs: &dur}
+	if !tr.firstToken.IsZero() {
+		ttft := tr.firstToken.Sub(tr.started).Milliseconds()
+		ev.TimeToFirstTokenMs = &ttft
+	}
+	tr.t.emit(tr.id, ev)
 	tr.ended = true
 	return true
 }

@@ -619,3 +619,39 @@ func TestInstructionsField(t *testing.T) {
 		t.Errorf("input starts with %q", got[0])
 	}
 }
+
+// TestTurnEventShapes pins the JSON of a plain turn's bookkeeping events against the lines
+// Codex 0.169 wrote to its rollout for the same script (ids and times replaced).
+func TestTurnEventShapes(t *testing.T) {
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
+		c.ModelInfo.ContextWindow = 272000
+		c.ModelInfo.EffectiveContextWindowPercent = 95
+		c.TurnTrigger = "exec"
+	}})
+	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "hello"), testkit.Completed(testkit.Usage{Input: 10, Output: 2})))
+	id := h.say("hi")
+	evs := h.until(turnEnd)
+	norm := func(m protocol.EventMsg) string {
+		b, err := protocol.MarshalEventMsg(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.ReplaceAll(string(b), id, "TURN")
+		for _, k := range []string{"started_at", "completed_at", "duration_ms", "time_to_first_token_ms"} {
+			s = regexpReplace(s, `"`+k+`":\d+`, `"`+k+`":0`)
+		}
+		return s
+	}
+	ts, _ := find[protocol.TurnStartedEvent](evs)
+	tok, _ := find[protocol.TokenCountEvent](evs)
+	tc, _ := find[protocol.TurnCompleteEvent](evs)
+	want := []string{
+		`{"type":"task_started","turn_attribution":{"turn_id":"TURN","turn_trigger":"exec","parent_turn_id":null,"initiating_agent_path":null,"root_turn_id":"TURN"},"turn_id":"TURN","root_turn_id":"TURN","started_at":0,"model_context_window":258400,"collaboration_mode_kind":"default"}`,
+		`{"type":"token_count","info":{"total_token_usage":{"input_tokens":10,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":2,"reasoning_output_tokens":0,"total_tokens":12},"last_token_usage":{"input_tokens":10,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":2,"reasoning_output_tokens":0,"total_tokens":12},"last_usage_includes_reasoning":false,"model_context_window":258400},"rate_limits":{"limit_id":"codex","limit_name":null,"primary":null,"secondary":null,"credits":null,"individual_limit":null,"spend_control_reached":null,"plan_type":null,"rate_limit_reached_type":null}}`,
+		`{"type":"task_complete","root_turn_id":"TURN","turn_id":"TURN","last_agent_message":"hello","started_at":0,"completed_at":0,"duration_ms":0,"time_to_first_token_ms":0}`,
+	}
+	got := []string{norm(ts), norm(tok), norm(tc)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-codex +ours):\n%s", diff)
+	}
+}
