@@ -124,3 +124,41 @@ func TestReadOnlyAllowsNoWrites(t *testing.T) {
 		})
 	}
 }
+
+// TestProtectedSubpaths covers .codex and a worktree's .git file, whose real git directory
+// lies in another writable root (/tmp here) and must stay read-only there too.
+func TestProtectedSubpaths(t *testing.T) {
+	for _, m := range mechanisms {
+		if !m.protectsSubpaths {
+			continue
+		}
+		t.Run(m.name, func(t *testing.T) {
+			probe := probeFor(t, m.opts, m.want)
+			cwd := outsideTmp(t)
+			gitdir := filepath.Join(t.TempDir(), "repo.git", "worktrees", "wt")
+			if err := os.MkdirAll(gitdir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(cwd, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(cwd, ".codex"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			scripts := []string{
+				"echo x > .codex/config.toml",
+				"echo x > " + filepath.Join(gitdir, "HEAD"),
+				"echo 'gitdir: /elsewhere' > .git",
+				"rm .git",
+				"echo x > " + filepath.Join(filepath.Dir(filepath.Dir(gitdir)), "sibling"), // the rest of /tmp stays writable
+			}
+			results := shBatch(t, probe, workspaceWrite(), cwd, baseEnv(""), scripts)
+			for i, r := range results {
+				wantOK := i == len(scripts)-1
+				if (r.code == 0) != wantOK {
+					t.Errorf("%q: exit %d (output %q), want success=%v", scripts[i], r.code, r.stderr, wantOK)
+				}
+			}
+		})
+	}
+}
