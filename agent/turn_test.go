@@ -655,3 +655,37 @@ func TestTurnEventShapes(t *testing.T) {
 		t.Errorf("(-codex +ours):\n%s", diff)
 	}
 }
+
+// TestInterruptDoesNotWaitForStuckTool: a tool that ignores cancellation cannot hold the
+// turn open; the turn is reported aborted and the tool's late result is dropped.
+func TestInterruptDoesNotWaitForStuckTool(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	stuck := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+		close(started)
+		<-release // ignores ctx on purpose
+		env.Emit(protocol.WarningEvent{Message: "late"})
+		return tools.Result{Output: "late result", Success: true}, nil
+	}}
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.ToolHandlers = map[string]tools.Handler{tools.NameShell: stuck} }})
+	h.srv.Enqueue(
+		testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})),
+		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "ok"), testkit.Completed(testkit.Usage{})),
+	)
+	h.say("go")
+	<-started
+	h.submit(protocol.InterruptOp{})
+	evs := h.until(turnEnd)
+	if _, ok := evs[len(evs)-1].Msg.(protocol.TurnAbortedEvent); !ok {
+		t.Fatalf("turn ended with %v", types(evs))
+	}
+	close(release)
+	h.say("next")
+	evs = h.until(turnEnd)
+	if w, ok := find[protocol.WarningEvent](evs); ok {
+		t.Errorf("late event of the aborted turn leaked: %+v", w)
+	}
+	got := summarize(h.requestInput(1))
+	if !cmp.Equal(got[3:5], []string{"function_call shell c1", "function_call_output c1: aborted"}) {
+		t.Errorf("history after abort = %v", got)
+	}
+}
