@@ -252,7 +252,7 @@ func (s *Stream) retryOrFail(ctx context.Context, err error) error {
 	}
 	s.streamRetries++
 	delay := me.RetryAfter
-	if delay <= 0 {
+	if delay <= 0 && !me.HasRetryAfter {
 		delay = Backoff(s.streamRetries, s.c.rand())
 	}
 	if s.obs != nil {

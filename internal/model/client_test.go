@@ -357,6 +357,14 @@ func TestFaults(t *testing.T) {
 			retries:  []string{"stream 1/5: exceeded retry limit, last status: 429 Too Many Requests"},
 		},
 		{
+			name: "429 with a Retry-After date in the past retries at once",
+			script: []testkit.Response{{Status: 429, Header: map[string]string{"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, Body: "{}"},
+				ok()},
+			requests: 2,
+			sleeps:   []time.Duration{0},
+			retries:  []string{"stream 1/5: exceeded retry limit, last status: 429 Too Many Requests"},
+		},
+		{
 			name: "429 without Retry-After is fatal",
 			script: []testkit.Response{{Status: 429,
 				Body: `{"error":{"type":"rate_limit_exceeded","message":"Rate limit reached."}}`}},

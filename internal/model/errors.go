@@ -60,8 +60,11 @@ type Error struct {
 	Code string
 	// URL and RequestID describe the failed request when known.
 	URL, RequestID string
-	// RetryAfter is the delay the server suggested ("try again in 1.5s"); 0 when none.
+	// RetryAfter is the delay the server suggested ("try again in 1.5s", Retry-After).
 	RetryAfter time.Duration
+	// HasRetryAfter is true when the server sent a Retry-After header (a 429 carrying one is
+	// retried after exactly that delay, even 0).
+	HasRetryAfter bool
 	// RateLimits is the snapshot that came with a usage-limit error.
 	RateLimits *protocol.RateLimitSnapshot
 	// ResetsAt is the unix time a usage limit resets, when the server said.
@@ -143,7 +146,7 @@ func (e *Error) Retryable() bool {
 	case KindStream, KindTransport, KindInternalServerError, KindUnexpectedStatus, KindRateLimited:
 		return true
 	case KindRetryLimit:
-		return e.RetryAfter > 0
+		return e.HasRetryAfter
 	}
 	return false
 }
@@ -184,14 +187,48 @@ func statusText(code int) string {
 	return strconv.Itoa(code)
 }
 
+// usageLimitMessage is Codex's text for a usage limit, which depends on the plan and on
+// whether the server said when the limit resets.
 func usageLimitMessage(e *Error) string {
-	s := "You've hit your usage limit."
+	when := "later"
 	if e.ResetsAt != nil {
-		s += " Try again at " + time.Unix(*e.ResetsAt, 0).Local().Format("3:04 PM") + "."
-	} else {
-		s += " Try again later."
+		when = "at " + formatReset(time.Unix(*e.ResetsAt, 0).Local(), time.Now().Local())
 	}
-	return s
+	const head = "You’ve hit your usage limit. "
+	switch e.PlanType {
+	case "plus":
+		return head + "Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again " + when + "."
+	case "pro":
+		return head + "Visit https://chatgpt.com/settings/usage to purchase more credits or try again " + when + "."
+	case "free", "go":
+		return head + "Upgrade to Plus to continue using Codex (https://chatgpt.com/explore/plus), or try again " + when + "."
+	case "team", "business":
+		return head + "To get more access now, send a request to your admin or try again " + when + "."
+	}
+	return head + "Try again " + when + "."
+}
+
+// formatReset writes "3:04 PM" for today and "Nov 24th, 2026 9:37 AM" otherwise.
+func formatReset(t, now time.Time) string {
+	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
+		return t.Format("3:04 PM")
+	}
+	return t.Format("Jan ") + strconv.Itoa(t.Day()) + ordinal(t.Day()) + t.Format(", 2006 3:04 PM")
+}
+
+func ordinal(d int) string {
+	if d%100 >= 11 && d%100 <= 13 {
+		return "th"
+	}
+	switch d % 10 {
+	case 1:
+		return "st"
+	case 2:
+		return "nd"
+	case 3:
+		return "rd"
+	}
+	return "th"
 }
 
 // apiError is the `error` object of a response.failed event or an HTTP error body.
@@ -281,7 +318,7 @@ func classifyHTTP(status int, header http.Header, body []byte, url string) *Erro
 		case "usage_not_included":
 			e.Kind = KindUsageNotIncluded
 		}
-		e.RetryAfter = retryAfterHeader(header)
+		e.RetryAfter, e.HasRetryAfter = retryAfterHeader(header)
 	default:
 		e.Kind = KindUnexpectedStatus
 	}
@@ -297,17 +334,22 @@ func requestID(h http.Header) string {
 	return ""
 }
 
-// retryAfterHeader reads Retry-After (seconds) or retry-after-ms.
-func retryAfterHeader(h http.Header) time.Duration {
+// retryAfterHeader reads retry-after-ms or Retry-After (seconds or an HTTP date).
+func retryAfterHeader(h http.Header) (time.Duration, bool) {
 	if v := h.Get("retry-after-ms"); v != "" {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 {
-			return time.Duration(f * float64(time.Millisecond))
+			return time.Duration(f * float64(time.Millisecond)), true
 		}
 	}
-	if v := h.Get("Retry-After"); v != "" {
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 {
-			return time.Duration(f * float64(time.Second))
-		}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
 	}
-	return 0
+	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 {
+		return time.Duration(f * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0), true
+	}
+	return 0, false
 }
