@@ -16,13 +16,11 @@ import (
 const toolArg = "--sandbox-test-tool"
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 {
-		switch os.Args[1] {
-		case HelperArg:
-			os.Exit(HelperMain(os.Args[2:]))
-		case toolArg:
-			os.Exit(tool(os.Args[2:]))
-		}
+	if code, ok := DispatchHelper(os.Args); ok {
+		os.Exit(code)
+	}
+	if len(os.Args) > 1 && os.Args[1] == toolArg {
+		os.Exit(tool(os.Args[2:]))
 	}
 	os.Exit(m.Run())
 }

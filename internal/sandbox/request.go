@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os/exec"
+	"path/filepath"
 
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -37,4 +38,21 @@ func Spawner(policy protocol.SandboxPolicy, policyCwd string, probe *ProbeResult
 	return func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error) {
 		return Command(ctx, Request{Policy: policy, PolicyCwd: policyCwd, Cwd: cwd, Argv: argv, Env: env, Probe: probe, Options: opts})
 	}
+}
+
+// DispatchHelper runs the helper when args (os.Args) ask for it, by the hidden first argument
+// or by argv[0]. Test binaries of packages that run sandboxed commands call it first thing in
+// TestMain, since Command re-executes the running binary:
+//
+//	if code, ok := sandbox.DispatchHelper(os.Args); ok {
+//		os.Exit(code)
+//	}
+func DispatchHelper(args []string) (int, bool) {
+	switch {
+	case len(args) > 0 && filepath.Base(args[0]) == HelperArg0:
+		return HelperMain(args[1:]), true
+	case len(args) > 1 && args[1] == HelperArg:
+		return HelperMain(args[2:]), true
+	}
+	return 0, false
 }
