@@ -302,3 +302,18 @@ func TestTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestHelperByArgv0 runs the helper under Codex's argv[0] convention, as a person or a
+// symlink on PATH would.
+func TestHelperByArgv0(t *testing.T) {
+	probeFor(t, Options{DisableUserNamespaces: true}, MechanismLandlock)
+	link := filepath.Join(t.TempDir(), HelperArg0)
+	if err := os.Symlink(testExe(t), link); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(link, "--sandbox-policy", `{"type":"read-only"}`, "--", "/bin/sh", "-c", "echo hi; echo x > /etc/gocodex-argv0-probe").CombinedOutput()
+	os.Remove("/etc/gocodex-argv0-probe")
+	if err == nil || !strings.HasPrefix(string(out), "hi\n") || !strings.Contains(string(out), "Permission denied") {
+		t.Errorf("err %v, output %q", err, out)
+	}
+}
