@@ -10,6 +10,7 @@ package testkit
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -139,6 +140,7 @@ type Server struct {
 	loop     []Response // replayed when the queue is empty (standalone benchmarks)
 	loopPos  int
 	requests []Request
+	arrived  chan struct{} // closed and replaced whenever a request is recorded
 	closed   bool
 }
 
@@ -165,14 +167,14 @@ func NewStandaloneServer(addr string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{done: make(chan struct{})}
+	s := &Server{done: make(chan struct{}), arrived: make(chan struct{})}
 	s.srv = &httptest.Server{Listener: l, Config: &http.Server{Handler: s}}
 	s.srv.Start()
 	return s, nil
 }
 
 func newServer(t TB) *Server {
-	s := &Server{t: t, done: make(chan struct{})}
+	s := &Server{t: t, done: make(chan struct{}), arrived: make(chan struct{})}
 	s.srv = httptest.NewServer(s)
 	return s
 }
@@ -224,6 +226,24 @@ func (s *Server) Requests() []Request {
 	return out
 }
 
+// AwaitRequests waits until at least n POST .../responses requests arrived (or ctx ends) and
+// returns them all.
+func (s *Server) AwaitRequests(ctx context.Context, n int) ([]Request, error) {
+	for {
+		s.mu.Lock()
+		arrived := s.arrived
+		s.mu.Unlock()
+		if reqs := s.Requests(); len(reqs) >= n {
+			return reqs, nil
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return s.Requests(), fmt.Errorf("waiting for %d requests: %w", n, ctx.Err())
+		}
+	}
+}
+
 // AllRequests returns every recorded request, including ones to other paths (/v1/models).
 func (s *Server) AllRequests() []Request {
 	s.mu.Lock()
@@ -261,6 +281,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
+	close(s.arrived)
+	s.arrived = make(chan struct{})
 	if !isResponses(r.Method, r.URL.Path) {
 		s.mu.Unlock()
 		http.NotFound(w, r)

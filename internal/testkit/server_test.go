@@ -238,3 +238,35 @@ func TestMockmodelCommand(t *testing.T) {
 }
 
 func ptrInt(v int) *int { return &v }
+
+func TestAwaitRequestsAndInputHelpers(t *testing.T) {
+	s := NewServer(t)
+	s.Enqueue(SSE(Completed(Usage{})))
+	done := make(chan struct{})
+	c := client(t)
+	go func() {
+		defer close(done)
+		resp, err := c.Post(s.BaseURL()+"/responses", "application/json", strings.NewReader(`{"input":[`+
+			`{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]},`+
+			`{"type":"function_call_output","call_id":"c1","output":"ok"}]}`))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // hang guard only
+	defer cancel()
+	reqs, err := s.AwaitRequests(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if out, ok := reqs[0].ToolOutput("c1"); !ok || out != "ok" {
+		t.Errorf("ToolOutput = %v, %v", out, ok)
+	}
+	if diff := cmp.Diff([]string{"hi"}, reqs[0].MessageTexts("user")); diff != "" {
+		t.Error(diff)
+	}
+}
