@@ -373,12 +373,23 @@ func (d *document) attachedCommentStart(lineStart int) int {
 	for at > 0 {
 		prev := lineStartOf(d.src, at-1)
 		text := bytes.TrimSpace(d.src[prev:at])
-		if len(text) == 0 || text[0] != '#' {
+		if len(text) == 0 || text[0] != '#' || d.insideValue(prev) {
 			break
 		}
 		at = prev
 	}
 	return at
+}
+
+// insideValue reports whether off falls inside a multi-line value, where a
+// line starting with '#' is text, not a comment.
+func (d *document) insideValue(off int) bool {
+	for _, e := range d.entries {
+		if e.kind == kvEntry && e.valStart <= off && off < e.valEnd {
+			return true
+		}
+	}
+	return false
 }
 
 func removeKey(src []byte, keyPath []string) ([]byte, error) {

@@ -145,6 +145,18 @@ func TestApplyEdits(t *testing.T) {
 			want:  "[mcp_servers]\na.command = \"x\" # c\na.args = [\"y\"]\n\n[other]\n",
 		},
 		{
+			name:  "comment-like line inside a string is not a comment",
+			src:   "[a]\nx = '''\n# looks like a comment'''\n[b]\n",
+			edits: []Edit{Remove([]string{"a"}), Set([]string{"model"}, "m")},
+			want:  "model = \"m\"\n\n[b]\n",
+		},
+		{
+			name:  "root key above a header whose comment follows a string",
+			src:   "[a]\nx = '''\n# text'''\n# about b\n[b]\n",
+			edits: []Edit{Set([]string{"a", "y"}, 1)},
+			want:  "[a]\nx = '''\n# text'''\ny = 1\n# about b\n[b]\n",
+		},
+		{
 			name:  "empty table value",
 			src:   "model = \"o3\"\n",
 			edits: []Edit{Set([]string{"mcp_servers", "x"}, map[string]any{})},
