@@ -120,6 +120,7 @@ type Stream struct {
 
 	streamRetries int // stream retries used so far
 	delivered     bool
+	err           error // the error that ended the stream, returned again by Next
 
 	// The current attempt.
 	resp    *http.Response
@@ -174,6 +175,9 @@ func (s *Stream) Next(ctx context.Context) (ResponseEvent, error) {
 			return ev, nil
 		}
 		if s.done {
+			if s.err != nil {
+				return nil, s.err
+			}
 			return nil, io.EOF
 		}
 		if err := ctx.Err(); err != nil {
@@ -242,13 +246,11 @@ func (s *Stream) retryOrFail(ctx context.Context, err error) error {
 	}
 	var me *Error
 	if !errors.As(err, &me) || !me.Retryable() {
-		s.done = true
-		return err
+		return s.fail(err)
 	}
 	max := s.c.opts.Provider.StreamRetries()
 	if s.streamRetries >= max {
-		s.done = true
-		return err
+		return s.fail(err)
 	}
 	s.streamRetries++
 	delay := me.RetryAfter
@@ -260,17 +262,23 @@ func (s *Stream) retryOrFail(ctx context.Context, err error) error {
 	}
 	s.delivered = false
 	if err := s.c.clock.Sleep(ctx, delay); err != nil {
-		s.done = true
-		return err
+		return s.fail(err)
 	}
 	if ctx != s.ctx {
 		if err := s.ctx.Err(); err != nil {
-			s.done = true
-			return err
+			return s.fail(err)
 		}
 	}
 	return nil
 }
+
+// fail ends the stream; later Next calls return the same error.
+func (s *Stream) fail(err error) error {
+	s.done, s.err = true, err
+	return err
+}
+
+
 
 func firstCtxErr(ctxs ...context.Context) error {
 	for _, c := range ctxs {
