@@ -278,8 +278,6 @@ func (s *Stream) fail(err error) error {
 	return err
 }
 
-
-
 func firstCtxErr(ctxs ...context.Context) error {
 	for _, c := range ctxs {
 		if err := c.Err(); err != nil {
