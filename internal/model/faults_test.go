@@ -256,4 +256,3 @@ func ptr[T any](v T) *T { return &v }
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func replaceURL(s, url string) string { return strings.Replace(s, "URL", url, 1) }
-
