@@ -171,6 +171,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(applypatch.New(applypatch.Options{
 		Freeform: catalog.ApplyPatchToolType == tools.ApplyPatchFreeform,
 		Decide:   g.Patch,
+		TurnDiff: (&turnDiffs{}).forTurn,
 	}))
 	addExtraHandlers(handlers)
 
