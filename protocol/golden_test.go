@@ -180,6 +180,7 @@ func goldenCases() []goldenCase {
 		{"policy_sandbox_workspace_write", SandboxPolicy{Mode: SandboxWorkspaceWrite, WritableRoots: []string{"/tmp/x"}, NetworkAccess: true}, decodeAs[SandboxPolicy]},
 		{"policy_sandbox_danger", SandboxPolicy{Mode: SandboxDangerFullAccess}, decodeAs[SandboxPolicy]},
 		{"decision_timed_out", ReviewDecision{Kind: DecisionTimedOut}, decodeAs[ReviewDecision]},
+		{"decision_network_policy_amendment", ReviewDecision{Kind: DecisionNetworkPolicyAmendment, NetworkPolicyAmendment: &NetworkPolicyAmendment{Host: "example.com", Action: "allow"}}, decodeAs[ReviewDecision]},
 	}
 	return cases
 }

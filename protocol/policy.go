@@ -291,7 +291,14 @@ const (
 	DecisionDenied                      ReviewDecisionKind = "denied"
 	DecisionAbort                       ReviewDecisionKind = "abort"
 	DecisionTimedOut                    ReviewDecisionKind = "timed_out"
+	DecisionNetworkPolicyAmendment      ReviewDecisionKind = "network_policy_amendment"
 )
+
+// NetworkPolicyAmendment allows or denies a host from now on.
+type NetworkPolicyAmendment struct {
+	Host   string `json:"host"`
+	Action string `json:"action"` // "allow" or "deny"
+}
 
 // ReviewDecision is the person's answer to an exec or patch approval request.
 // ExecpolicyAmendment is only used with approved_execpolicy_amendment: the command prefix to
@@ -299,6 +306,8 @@ const (
 type ReviewDecision struct {
 	Kind                ReviewDecisionKind
 	ExecpolicyAmendment []string
+	// NetworkPolicyAmendment is only used with network_policy_amendment.
+	NetworkPolicyAmendment *NetworkPolicyAmendment
 }
 
 // EffectiveKind reads the zero value as denied.
@@ -314,6 +323,8 @@ func (d ReviewDecision) IsApproved() bool {
 	switch d.EffectiveKind() {
 	case DecisionApproved, DecisionApprovedForSession, DecisionApprovedExecpolicyAmendment:
 		return true
+	case DecisionNetworkPolicyAmendment:
+		return d.NetworkPolicyAmendment != nil && d.NetworkPolicyAmendment.Action == "allow"
 	}
 	return false
 }
@@ -333,6 +344,18 @@ func (d ReviewDecision) MarshalJSON() ([]byte, error) {
 			V inner `json:"approved_execpolicy_amendment"`
 		}{inner{amend}})
 	}
+	if kind == DecisionNetworkPolicyAmendment {
+		amend := NetworkPolicyAmendment{}
+		if d.NetworkPolicyAmendment != nil {
+			amend = *d.NetworkPolicyAmendment
+		}
+		type inner struct {
+			A NetworkPolicyAmendment `json:"network_policy_amendment"`
+		}
+		return Marshal(struct {
+			V inner `json:"network_policy_amendment"`
+		}{inner{amend}})
+	}
 	return Marshal(string(kind))
 }
 
@@ -344,14 +367,22 @@ func (d *ReviewDecision) UnmarshalJSON(data []byte) error {
 			V *struct {
 				Proposed []string `json:"proposed_execpolicy_amendment"`
 			} `json:"approved_execpolicy_amendment"`
+			N *struct {
+				A NetworkPolicyAmendment `json:"network_policy_amendment"`
+			} `json:"network_policy_amendment"`
 		}
 		if err := json.Unmarshal(data, &obj); err != nil {
 			return err
 		}
-		if obj.V == nil {
+		switch {
+		case obj.V != nil:
+			*d = ReviewDecision{Kind: DecisionApprovedExecpolicyAmendment, ExecpolicyAmendment: obj.V.Proposed}
+		case obj.N != nil:
+			a := obj.N.A
+			*d = ReviewDecision{Kind: DecisionNetworkPolicyAmendment, NetworkPolicyAmendment: &a}
+		default:
 			return fmt.Errorf("unknown review decision %s", truncateForError(data))
 		}
-		*d = ReviewDecision{Kind: DecisionApprovedExecpolicyAmendment, ExecpolicyAmendment: obj.V.Proposed}
 		return nil
 	}
 	var s string
@@ -363,7 +394,7 @@ func (d *ReviewDecision) UnmarshalJSON(data []byte) error {
 		*d = ReviewDecision{Kind: k}
 		return nil
 	}
-	return fmt.Errorf("unknown variant `%s`, expected one of `approved`, `approved_execpolicy_amendment`, `approved_for_session`, `denied`, `abort`, `timed_out`", s)
+	return fmt.Errorf("unknown variant `%s`, expected one of `approved`, `approved_execpolicy_amendment`, `approved_for_session`, `network_policy_amendment`, `denied`, `abort`, `timed_out`", s)
 }
 
 func truncateForError(b []byte) string {
