@@ -375,6 +375,9 @@ func (s *Stream) startAttempt(resp *http.Response) {
 	if resp.Header.Get("x-reasoning-included") != "" {
 		s.pending = append(s.pending, ServerReasoningIncluded{})
 	}
+	if v := resp.Header.Get("x-codex-turn-state"); v != "" {
+		s.pending = append(s.pending, ServerTurnState{Token: v})
+	}
 }
 
 // endAttempt drops the current connection, if any.

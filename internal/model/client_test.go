@@ -122,7 +122,7 @@ func TestEventsDecoded(t *testing.T) {
 	unknown := testkit.Raw("response.in_progress", map[string]any{"type": "response.in_progress"})
 	h.srv.Enqueue(testkit.Response{
 		Header: map[string]string{"x-codex-primary-used-percent": "12.5", "x-codex-primary-window-minutes": "300",
-			"openai-model": "gpt-5.5-2026", "x-reasoning-included": "true"},
+			"openai-model": "gpt-5.5-2026", "x-reasoning-included": "true", "x-codex-turn-state": "ts-1"},
 		Events: testkit.SSE(
 			testkit.Created(), garbage, unknown,
 			testkit.Reasoning("rs_1", "Thinking"),
@@ -146,6 +146,7 @@ func TestEventsDecoded(t *testing.T) {
 		model.RateLimits{Snapshot: protocol.RateLimitSnapshot{LimitID: &cid, Primary: &protocol.RateLimitWindow{UsedPercent: 12.5, WindowMinutes: &window}}},
 		model.ServerModel{Model: "gpt-5.5-2026"},
 		model.ServerReasoningIncluded{},
+		model.ServerTurnState{Token: "ts-1"},
 		model.Created{},
 		model.OutputItemAdded{Item: protocol.ReasoningItem{ID: "rs_1", Summary: []protocol.ReasoningSummary{}}},
 		model.ReasoningSummaryPartAdded{ItemID: "rs_1", SummaryIndex: 0},

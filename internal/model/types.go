@@ -147,7 +147,12 @@ type ServerModel struct{ Model string }
 // tokens are already counted by the server.
 type ServerReasoningIncluded struct{}
 
+// ServerTurnState carries the `x-codex-turn-state` response header: a sticky-routing token
+// Codex sends back (as the x-codex-turn-state request header) on later requests of the turn.
+type ServerTurnState struct{ Token string }
+
 func (Created) responseEvent()                   {}
+func (ServerTurnState) responseEvent()           {}
 func (OutputItemAdded) responseEvent()           {}
 func (OutputItemDone) responseEvent()            {}
 func (OutputTextDelta) responseEvent()           {}
