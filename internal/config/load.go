@@ -250,21 +250,45 @@ func parseLayer(path string, src []byte) (map[string]any, error) {
 	}
 	var typed File
 	if err := toml.Unmarshal(src, &typed); err != nil {
-		return nil, typeError(fromTOMLError(path, err))
+		return nil, typeError(fromTOMLError(path, err), data)
 	}
 	return data, nil
 }
 
-// typeError rewrites go-toml's reflection-flavoured message into one a user
-// can act on.
-func typeError(pe *ParseError) *ParseError {
-	if i := strings.Index(pe.Message, "cannot decode TOML "); i >= 0 {
-		rest := pe.Message[i+len("cannot decode TOML "):]
-		got, _, _ := strings.Cut(rest, " ")
-		want := rest[strings.LastIndex(rest, " ")+1:]
-		pe.Message = fmt.Sprintf("invalid type: %s, expected %s", got, friendlyType(want))
+// typeError rewrites go-toml's reflection-flavoured message into the form
+// Codex users know: "invalid type: string "big", expected an integer". data
+// is the layer's tree, to show the offending value.
+func typeError(pe *ParseError, data map[string]any) *ParseError {
+	i := strings.Index(pe.Message, "cannot decode TOML ")
+	if i < 0 {
+		return pe
 	}
+	rest := pe.Message[i+len("cannot decode TOML "):]
+	got, _, _ := strings.Cut(rest, " ")
+	if v, ok := getPath(data, pe.Key); ok {
+		got = describeValue(v)
+	}
+	want := rest[strings.LastIndex(rest, " ")+1:]
+	pe.Message = fmt.Sprintf("invalid type: %s, expected %s", got, friendlyType(want))
 	return pe
+}
+
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("string %q", x)
+	case bool:
+		return fmt.Sprintf("boolean `%t`", x)
+	case int64:
+		return fmt.Sprintf("integer `%d`", x)
+	case float64:
+		return fmt.Sprintf("floating point `%v`", x)
+	case []any:
+		return "sequence"
+	case map[string]any:
+		return "map"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 func friendlyType(goType string) string {
@@ -277,11 +301,12 @@ func friendlyType(goType string) string {
 		return "an integer"
 	case "float64":
 		return "a number"
-	case "[]string":
-		return "an array of strings"
+	}
+	if strings.HasPrefix(goType, "[]") {
+		return "a sequence"
 	}
 	if strings.HasPrefix(goType, "map[") || strings.Contains(goType, "config.") || strings.Contains(goType, "model.") {
-		return "a table"
+		return "a map"
 	}
 	return goType
 }
@@ -362,7 +387,7 @@ func (l *loader) decodeMerged() error {
 	if err := toml.Unmarshal(text, &l.file); err != nil {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
-			pe := typeError(fromTOMLError("", err))
+			pe := typeError(fromTOMLError("", err), l.merged)
 			return l.attribute(pe.Key, pe.Message)
 		}
 		return err

@@ -126,13 +126,20 @@ func (l *loader) resolveModel(c *Config, o Overrides) error {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
+	var reserved []string
+	for _, id := range ids {
+		if _, builtin := c.ModelProviders[id]; builtin {
+			reserved = append(reserved, "`"+id+"`")
+		}
+	}
+	if len(reserved) > 0 {
+		example := strings.Trim(reserved[0], "`") + "-custom"
+		return l.attribute([]string{"model_providers"}, fmt.Sprintf(
+			"model_providers contains reserved built-in provider IDs: %s. Built-in providers cannot be overridden. Rename your custom provider (for example, `%s`).",
+			strings.Join(reserved, ", "), example))
+	}
 	for _, id := range ids {
 		p := f.ModelProviders[id]
-		if _, builtin := c.ModelProviders[id]; builtin {
-			l.warnings = append(l.warnings, l.warnAt([]string{"model_providers", id},
-				fmt.Sprintf("model provider `%s` is built in and cannot be redefined; [model_providers.%s] ignored", id, quoteKey(id))))
-			continue
-		}
 		if id == "ollama-chat" {
 			return l.attribute([]string{"model_providers", id}, "`ollama-chat` is no longer supported.")
 		}
@@ -406,12 +413,8 @@ func (l *loader) resolveMisc(c *Config) error {
 func (l *loader) resolveMcp(c *Config) error {
 	c.McpServers = map[string]McpServerConfig{}
 	for name, s := range l.file.McpServers {
-		key := []string{"mcp_servers", name}
-		switch {
-		case s.Command != "" && s.URL != "":
-			return l.attribute(key, fmt.Sprintf("MCP server `%s` sets both `command` and `url`; use one transport", name))
-		case s.Command == "" && s.URL == "":
-			return l.attribute(key, fmt.Sprintf("MCP server `%s` needs `command` (stdio) or `url` (streamable HTTP)", name))
+		if msg := transportError(s); msg != "" {
+			return l.attribute([]string{"mcp_servers", name}, msg)
 		}
 		if s.StartupTimeoutSec == nil && s.StartupTimeoutMs != nil {
 			sec := float64(*s.StartupTimeoutMs) / 1000
@@ -422,8 +425,31 @@ func (l *loader) resolveMcp(c *Config) error {
 	return nil
 }
 
-// warnAt builds a warning positioned at key in the highest layer setting it.
-func (l *loader) warnAt(key []string, msg string) Warning {
-	pe := l.attribute(key, msg)
-	return Warning{File: pe.File, Line: pe.Line, Column: pe.Column, Key: key, Message: msg}
+// transportError checks that a server's keys fit one transport, with
+// Codex's messages.
+func transportError(s McpServerConfig) string {
+	switch {
+	case s.Command != "":
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"url", s.URL != ""}, {"bearer_token_env_var", s.BearerTokenEnvVar != ""},
+			{"http_headers", s.HTTPHeaders != nil}, {"env_http_headers", s.EnvHTTPHeaders != nil}} {
+			if f.set {
+				return f.name + " is not supported for stdio"
+			}
+		}
+	case s.URL != "":
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"args", s.Args != nil}, {"env", s.Env != nil}, {"env_vars", s.EnvVars != nil}, {"cwd", s.Cwd != ""}} {
+			if f.set {
+				return f.name + " is not supported for streamable_http"
+			}
+		}
+	default:
+		return "invalid transport"
+	}
+	return ""
 }
