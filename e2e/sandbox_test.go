@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
+)
+
+// sandboxEnv confines commands to the work tree: /tmp and $TMPDIR are not writable roots,
+// so a scratch directory under the test's temp dir is "outside".
+func sandboxEnv(t *testing.T, approval string) *env {
+	e := newEnv(t)
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
+		ApprovalPolicy: approval,
+		SandboxMode:    "workspace-write",
+		Extra:          "sandbox_workspace_write = { exclude_slash_tmp = true, exclude_tmpdir_env_var = true }",
+	})
+	return e
+}
+
+func TestSandboxDenialEscalatesAndReruns(t *testing.T) {
+	e := sandboxEnv(t, "on-failure")
+	outside := filepath.Join(t.TempDir(), "escaped")
+	e.Model.Enqueue(commandCall("call_1", "touch "+outside), answer("done"))
+	p := e.startProto()
+	p.until("session_configured")
+	p.send("1", userInput("write outside"))
+	evs := p.until("exec_approval_request")
+	req := evs[len(evs)-1]["msg"].(map[string]any)
+	if reason, _ := req["reason"].(string); reason != "command failed; retry without sandbox?" {
+		t.Errorf("approval reason = %q", reason)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Fatal("the sandboxed attempt wrote outside the work tree")
+	}
+	p.send("2", `{"type":"exec_approval","id":"call_1","decision":"approved"}`)
+	p.until("task_complete")
+	if _, err := os.Stat(outside); err != nil {
+		t.Errorf("the approved rerun did not write: %v", err)
+	}
+	out := functionOutput(t, e.Model.Requests()[1].JSON, "call_1")
+	if !strings.Contains(out, "Process exited with code 0") {
+		t.Errorf("model received:\n%s", out)
+	}
+}
+
+func TestSandboxDenialGoesToModelUnderOnRequest(t *testing.T) {
+	e := sandboxEnv(t, "on-request")
+	outside := filepath.Join(t.TempDir(), "escaped")
+	e.Model.Enqueue(commandCall("call_1", "touch "+outside), answer("done"))
+	p := e.startProto()
+	p.until("session_configured")
+	p.send("1", userInput("write outside"))
+	evs := p.until("task_complete")
+	if countType(evs, "exec_approval_request") != 0 {
+		t.Fatalf("asked under on-request: %v", msgTypes(evs))
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Fatal("wrote outside the work tree")
+	}
+	out := functionOutput(t, e.Model.Requests()[1].JSON, "call_1")
+	if !strings.Contains(strings.ToLower(out), "permission denied") && !strings.Contains(strings.ToLower(out), "read-only") {
+		t.Errorf("model did not get the denial:\n%s", out)
+	}
+	// Inside the work tree writing works, and the mechanism was reported once.
+	if countType(evs, "background_event") != 1 {
+		t.Errorf("background events: %d", countType(evs, "background_event"))
+	}
+}
+
+func TestSandboxAllowsWorkTreeWrites(t *testing.T) {
+	e := sandboxEnv(t, "never")
+	e.Model.Enqueue(commandCall("call_1", "echo hi > inside.txt"), answer("done"))
+	r := e.run("", "exec", "--json", "write inside")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	if got := readFile(t, filepath.Join(e.Workdir, "inside.txt")); got != "hi\n" {
+		t.Errorf("inside.txt = %q", got)
+	}
+}
+
+func TestCommandEnvironment(t *testing.T) {
+	e := newEnv(t)
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
+		ApprovalPolicy: "never",
+		SandboxMode:    "workspace-write",
+		Extra:          "shell_environment_policy = { ignore_default_excludes = false, set = { GOCODEX_SET = \"from-config\" } }",
+	})
+	e.ExtraEnv = []string{"MY_API_TOKEN=hide-me", "PLAIN_VAR=keep-me"}
+	e.Model.Enqueue(commandCall("call_1", "env"), answer("done"))
+	r := e.run("", "exec", "--json", "show env")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	lines := jsonl(t, r.Stdout)
+	threadID := lines[0]["thread_id"].(string)
+	out := functionOutput(t, e.Model.Requests()[1].JSON, "call_1")
+	for _, want := range []string{"CODEX_THREAD_ID=" + threadID, "CODEX_SANDBOX_NETWORK_DISABLED=1", "GOCODEX_SET=from-config", "PLAIN_VAR=keep-me"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("command environment lacks %s", want)
+		}
+	}
+	for _, hidden := range []string{"MY_API_TOKEN", "MOCK_API_KEY"} {
+		if strings.Contains(out, hidden) {
+			t.Errorf("command environment has %s despite the default excludes", hidden)
+		}
+	}
+}
