@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -17,26 +16,6 @@ import (
 	"github.com/gocodex/gocodex/internal/testkit"
 	"github.com/gocodex/gocodex/protocol"
 )
-
-// referenceCodex finds the real Codex binary (see ../shared/tools/reference-codex), or "".
-func referenceCodex() string {
-	if p := os.Getenv("GOCODEX_REFERENCE_CODEX"); p != "" {
-		return p
-	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		cache = filepath.Join(home, ".cache")
-	}
-	p := filepath.Join(cache, "gocodex-reference/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
-}
 
 func topLevelKeys(t *testing.T, body []byte) []string {
 	t.Helper()
@@ -63,7 +42,7 @@ func topLevelKeys(t *testing.T, body []byte) []string {
 // that our request body has the same top-level fields in the same order, and that every
 // header we send is one Codex sends too. Skipped when the reference binary is not installed.
 func TestReferenceRequestShape(t *testing.T) {
-	bin := referenceCodex()
+	bin := testkit.ReferenceCodex()
 	if bin == "" || testing.Short() {
 		t.Skip("reference Codex binary not installed (../shared/tools/reference-codex)")
 	}
