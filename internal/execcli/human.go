@@ -129,7 +129,9 @@ func (h *HumanWriter) Handle(ev protocol.Event) error {
 	case protocol.DeprecationNoticeEvent:
 		b.WriteString(s.warningLabel() + " " + m.Summary + "\n")
 	case protocol.TurnAbortedEvent:
-		b.WriteString(s.errorLabel() + " turn " + string(m.Reason) + "\n")
+		// Codex exits 1 after an interrupted turn.
+		h.failed = true
+		b.WriteString(s.dim("turn "+string(m.Reason)) + "\n")
 	case protocol.TokenCountEvent:
 		if m.Info != nil {
 			u := m.Info.TotalTokenUsage

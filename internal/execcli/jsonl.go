@@ -73,6 +73,10 @@ func (j *JSONWriter) Handle(ev protocol.Event) error {
 			return err
 		}
 		return j.turnEnded(m)
+	case protocol.TurnAbortedEvent:
+		// Codex writes no line for an interrupted turn but exits 1.
+		j.failed = true
+		j.turnError = nil
 	}
 	return j.items(ev.Msg)
 }

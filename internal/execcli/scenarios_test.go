@@ -117,6 +117,10 @@ func scenarios() []scenario {
 			protocol.StreamErrorEvent{Message: "Reconnecting... 1/1", AdditionalDetails: ptr("stream disconnected before completion: stream closed before response.completed")},
 		).message("Recovered.").response().complete("Recovered.")),
 		named("fail", scenario{cwd: fail.cwd, events: fail.events}),
+		named("stall", scenario{cwd: "/tmp/mock/work-stall", events: newScript("stall").add(
+			protocol.AgentMessageDeltaEvent{Delta: "Hal"},
+			protocol.TurnAbortedEvent{TurnID: "turn-1", Reason: protocol.AbortInterrupted},
+		).events}),
 
 		// Not recorded from Codex (the mock model cannot reach these tools there): pinned by
 		// golden files only.
