@@ -35,6 +35,9 @@ func (tr *turn) prompt() model.Prompt {
 		ThreadID:          t.id,
 		InstallationID:    t.cfg.InstallationID,
 	}
+	if tr.turnState != "" {
+		p.ExtraHeaders = map[string]string{"x-codex-turn-state": tr.turnState}
+	}
 	if t.cfg.InstructionsField {
 		p.Instructions = s.baseInstructions()
 		p.Input = t.hist.snapshot()
@@ -117,6 +120,10 @@ func (tr *turn) sample() (sampleResult, error) {
 		case model.OutputItemDone:
 			if run := tr.itemDone(callCtx, ev.Item, &res); run != nil {
 				runs = append(runs, run)
+			}
+		case model.ServerTurnState:
+			if tr.turnState == "" {
+				tr.turnState = ev.Token
 			}
 		case model.RateLimits:
 			tr.t.setRateLimits(ev.Snapshot)

@@ -26,6 +26,9 @@ type turn struct {
 	// firstToken is when the first output of the turn arrived (only the turn goroutine
 	// writes it; complete reads it on the same goroutine or after it).
 	firstToken time.Time
+	// turnState is the server's x-codex-turn-state token, echoed on every later request of
+	// this turn for sticky routing (turn goroutine only).
+	turnState string
 
 	// toolMu runs exclusive tools one at a time and parallel ones together.
 	toolMu sync.RWMutex

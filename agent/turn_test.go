@@ -689,3 +689,22 @@ func TestInterruptDoesNotWaitForStuckTool(t *testing.T) {
 		t.Errorf("history after abort = %v", got)
 	}
 }
+
+func TestTurnStateEchoedWithinTurn(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	first := testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "nope", `{}`), testkit.Completed(testkit.Usage{}))
+	first.Header = map[string]string{"x-codex-turn-state": "ts-1"}
+	h.srv.Enqueue(first,
+		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "ok"), testkit.Completed(testkit.Usage{})),
+		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m2", "ok"), testkit.Completed(testkit.Usage{})),
+	)
+	h.say("one")
+	h.until(turnEnd)
+	h.say("two")
+	h.until(turnEnd)
+	reqs := h.srv.Requests()
+	got := []string{reqs[0].Header.Get("x-codex-turn-state"), reqs[1].Header.Get("x-codex-turn-state"), reqs[2].Header.Get("x-codex-turn-state")}
+	if diff := cmp.Diff([]string{"", "ts-1", ""}, got); diff != "" {
+		t.Errorf("x-codex-turn-state per request (-want +got):\n%s", diff)
+	}
+}
