@@ -157,19 +157,19 @@ func (k kindSentinel) Error() string { return fmt.Sprintf("model error kind %d",
 
 // Sentinels for errors.Is.
 var (
-	ErrStream                = kindSentinel(KindStream)
-	ErrTransport             = kindSentinel(KindTransport)
-	ErrInternalServerError   = kindSentinel(KindInternalServerError)
-	ErrUnexpectedStatus      = kindSentinel(KindUnexpectedStatus)
-	ErrRetryLimit            = kindSentinel(KindRetryLimit)
-	ErrRateLimited           = kindSentinel(KindRateLimited)
-	ErrIncomplete            = kindSentinel(KindIncomplete)
-	ErrContextWindowExceeded = kindSentinel(KindContextWindowExceeded)
-	ErrQuotaExceeded         = kindSentinel(KindQuotaExceeded)
-	ErrUsageNotIncluded      = kindSentinel(KindUsageNotIncluded)
-	ErrUsageLimitReached     = kindSentinel(KindUsageLimitReached)
-	ErrInvalidRequest        = kindSentinel(KindInvalidRequest)
-	ErrServerOverloaded      = kindSentinel(KindServerOverloaded)
+	ErrStream                error = kindSentinel(KindStream)
+	ErrTransport             error = kindSentinel(KindTransport)
+	ErrInternalServerError   error = kindSentinel(KindInternalServerError)
+	ErrUnexpectedStatus      error = kindSentinel(KindUnexpectedStatus)
+	ErrRetryLimit            error = kindSentinel(KindRetryLimit)
+	ErrRateLimited           error = kindSentinel(KindRateLimited)
+	ErrIncomplete            error = kindSentinel(KindIncomplete)
+	ErrContextWindowExceeded error = kindSentinel(KindContextWindowExceeded)
+	ErrQuotaExceeded         error = kindSentinel(KindQuotaExceeded)
+	ErrUsageNotIncluded      error = kindSentinel(KindUsageNotIncluded)
+	ErrUsageLimitReached     error = kindSentinel(KindUsageLimitReached)
+	ErrInvalidRequest        error = kindSentinel(KindInvalidRequest)
+	ErrServerOverloaded      error = kindSentinel(KindServerOverloaded)
 )
 
 // IsRetryable reports whether err is a model error that a stream retry may cure.

@@ -19,9 +19,11 @@
 // Stream(ctx, Prompt); the observer is the "callback" it mentions). Next takes a context so an
 // interrupt can stop a read that is waiting on the network.
 //
-// Retries: request-level retries (5xx, transport errors; never 429) happen inside Stream before
-// the first event; stream-level retries (a cut stream, an idle timeout, a retryable
-// response.failed, a 429 with a suggested delay) happen inside Next. Before each retry the
+// Retries (matched against Codex 0.169 on the scripted server): request-level retries (5xx
+// and transport errors, never 429, silent) happen inside every connect; stream-level retries
+// (a cut stream, an idle timeout, a response.failed that is not fatal, a 500/5xx or
+// transport failure that outlived the request retries, a 429 carrying Retry-After) happen
+// inside Stream (for the first connect) and Next, each reported with RetryInfo.Stream set. Before each retry the
 // observer is called. After a stream retry the events start again from a fresh response, so
 // the engine should drop partial state of items that were not yet OutputItemDone
 // (RetryInfo.Restarted says so).
