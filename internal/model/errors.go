@@ -153,7 +153,24 @@ func (e *Error) Retryable() bool {
 
 type kindSentinel ErrorKind
 
-func (k kindSentinel) Error() string { return fmt.Sprintf("model error kind %d", int(k)) }
+func (k kindSentinel) Error() string { return "model error: " + ErrorKind(k).String() }
+
+var kindNames = map[ErrorKind]string{
+	KindStream: "stream", KindTransport: "transport", KindInternalServerError: "internal server error",
+	KindUnexpectedStatus: "unexpected status", KindRetryLimit: "retry limit", KindRateLimited: "rate limited",
+	KindIncomplete: "incomplete response", KindContextWindowExceeded: "context window exceeded",
+	KindQuotaExceeded: "quota exceeded", KindUsageNotIncluded: "usage not included",
+	KindUsageLimitReached: "usage limit reached", KindInvalidRequest: "invalid request",
+	KindServerOverloaded: "server overloaded",
+}
+
+// String names the kind.
+func (k ErrorKind) String() string {
+	if n, ok := kindNames[k]; ok {
+		return n
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
 
 // Sentinels for errors.Is.
 var (
