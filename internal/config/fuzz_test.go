@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 	"unicode/utf8"
 
@@ -102,5 +103,54 @@ func FuzzApplyEdits(f *testing.F) {
 		if diff := cmp.Diff(before, after); diff != "" {
 			t.Fatalf("add+remove changed the data (-before +after):\n%s\nsrc=%q\nout=%q", diff, src, removed)
 		}
+		checkReplace(t, src, before)
 	})
+}
+
+// checkReplace overwrites the first existing key (and the first key of its
+// table, if it is one) and checks that exactly that value changed.
+func checkReplace(t *testing.T, src []byte, before map[string]any) {
+	keys := make([]string, 0, len(before))
+	for k := range before {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 || !utf8.ValidString(keys[0]) {
+		return
+	}
+	path := []string{keys[0]}
+	if sub, ok := before[keys[0]].(map[string]any); ok {
+		for k := range sub {
+			if utf8.ValidString(k) && (len(path) == 1 || k < path[1]) {
+				path = []string{keys[0], k}
+			}
+		}
+	}
+	out, err := ApplyEdits(src, Set(path, "fuzz"))
+	if err != nil {
+		if _, isArray := before[keys[0]].([]any); isArray && len(path) == 1 {
+			t.Fatalf("replace %v: %v", path, err)
+		}
+		return // e.g. a key inside an array of tables
+	}
+	var after map[string]any
+	if err := toml.Unmarshal(out, &after); err != nil {
+		t.Fatalf("replace produced invalid TOML: %v\nsrc=%q\nout=%q", err, src, out)
+	}
+	want := deepCopy(before)
+	setPath(want, path, "fuzz")
+	if diff := cmp.Diff(want, after); diff != "" {
+		t.Fatalf("replace %v (-want +got):\n%s\nsrc=%q\nout=%q", path, diff, src, out)
+	}
+}
+
+func deepCopy(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if sub, ok := v.(map[string]any); ok {
+			v = deepCopy(sub)
+		}
+		out[k] = v
+	}
+	return out
 }
