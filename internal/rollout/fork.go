@@ -1,0 +1,135 @@
+package rollout
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// ForkOptions choose what a fork keeps.
+type ForkOptions struct {
+	// NewID is the fork's thread id (required).
+	NewID string
+	// DropLastTurns, when positive, leaves out the source's last n user turns: the fork
+	// holds the thread as it was before the n-th last message the user typed.
+	DropLastTurns int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Fork copies the rollout src into a new thread under codexHome and returns the new file's
+// path. The copy's session_meta names the source in forked_from_id; everything after it is
+// copied line for line (up to the cut), so the fork resumes to the same history.
+func Fork(codexHome string, src *Rollout, opts ForkOptions) (string, error) {
+	if opts.NewID == "" {
+		return "", errors.New("fork: no thread id")
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	t := now()
+	lines := src.Lines
+	if opts.DropLastTurns > 0 {
+		lines = lines[:forkCut(lines, opts.DropLastTurns)]
+	}
+	meta := src.Meta
+	meta.ID, meta.ForkedFromID, meta.Timestamp = opts.NewID, src.Meta.ID, FormatTimestamp(t)
+	metaJSON, err := protocol.Marshal(meta)
+	if err != nil {
+		return "", fmt.Errorf("fork: encode session_meta: %w", err)
+	}
+	ts := FormatTimestamp(t)
+	out := appendLine(nil, ts, 0, TypeSessionMeta, metaJSON)
+	ord := int64(1)
+	for _, l := range lines {
+		if l.Type == TypeSessionMeta {
+			continue
+		}
+		out = appendLine(out, l.Timestamp, ord, l.Type, l.Payload)
+		ord++
+	}
+	path := NewPath(codexHome, t, opts.NewID)
+	if err := writeNew(path, out); err != nil {
+		return "", fmt.Errorf("fork: %w", err)
+	}
+	return path, nil
+}
+
+// forkCut is the index of the first line left out when dropping the last n user turns: the
+// n-th last user message typed, moved back over the lines that opened its turn (task_started,
+// turn_context, contextual items).
+func forkCut(lines []Line, n int) int {
+	cut := len(lines)
+	for i := len(lines) - 1; i >= 0 && n > 0; i-- {
+		if lines[i].Type != TypeResponseItem {
+			continue
+		}
+		it, err := protocol.DecodeResponseItem(lines[i].Payload)
+		if err == nil && IsUserTurnStart(it) {
+			cut = i
+			n--
+		}
+	}
+	for cut > 0 {
+		l := lines[cut-1]
+		switch {
+		case l.Type == TypeTurnContext:
+		case l.Type == TypeEventMsg && isTurnOpening(l):
+		case l.Type == TypeResponseItem && isContextItem(l):
+		case l.Type != TypeResponseItem && l.Type != TypeEventMsg && l.Type != TypeCompacted && l.Type != TypeSessionMeta:
+			// world_state and other per-turn bookkeeping of newer Codex versions.
+		default:
+			return cut
+		}
+		cut--
+	}
+	return cut
+}
+
+func isTurnOpening(l Line) bool {
+	msg, err := protocol.DecodeEventMsg(l.Payload)
+	if err != nil {
+		return false
+	}
+	_, ok := msg.(protocol.TurnStartedEvent)
+	return ok
+}
+
+// isContextItem: developer messages and contextual user messages injected at a turn's start.
+func isContextItem(l Line) bool {
+	it, err := protocol.DecodeResponseItem(l.Payload)
+	if err != nil {
+		return false
+	}
+	m, ok := it.(protocol.MessageItem)
+	if !ok {
+		return false
+	}
+	return m.Role == "developer" || (m.Role == "user" && !IsUserTurnStart(m))
+}
+
+// writeNew writes a new file whole and durably (mode 0600), failing if it exists.
+func writeNew(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,141 @@
+package rollout
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/gocodex/gocodex/internal/prompt"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// Resumed is what a thread starts from when it resumes a rollout.
+type Resumed struct {
+	Meta SessionMeta
+	// History is the model's history: the response items, with compactions and rollbacks
+	// applied.
+	History []protocol.ResponseItem
+	// InitialMessages are the persisted events, for a face to replay the past (Codex sends
+	// them as session_configured.initial_messages).
+	InitialMessages []protocol.EventMsg
+	// TokenUsage is the last token_count's info, if any.
+	TokenUsage *protocol.TokenUsageInfo
+	// TurnContext is the last turn's settings, if any turn ran.
+	TurnContext *TurnContext
+	// Warnings are the reader's warnings plus lines whose payload could not be decoded.
+	Warnings []string
+}
+
+// Reconstruct rebuilds the thread state from the rollout's lines, in order: response items
+// append to history, a compacted line replaces it, a thread_rolled_back event drops the last
+// turns. Lines of kinds this version does not know are skipped.
+func (r *Rollout) Reconstruct() Resumed {
+	res := Resumed{Meta: r.Meta, Warnings: append([]string(nil), r.Warnings...)}
+	warn := func(i int, l Line, err error) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s line %d skipped: %v", l.Type, i+1, err))
+	}
+	for i, l := range r.Lines {
+		switch l.Type {
+		case TypeResponseItem:
+			it, err := protocol.DecodeResponseItem(l.Payload)
+			if err != nil {
+				warn(i, l, err)
+				continue
+			}
+			res.History = append(res.History, it)
+		case TypeCompacted:
+			var c Compacted
+			if err := json.Unmarshal(l.Payload, &c); err != nil {
+				warn(i, l, err)
+				continue
+			}
+			hist, err := compactedHistory(res.History, c)
+			if err != nil {
+				warn(i, l, err)
+				continue
+			}
+			res.History = hist
+		case TypeTurnContext:
+			var tc TurnContext
+			if err := json.Unmarshal(l.Payload, &tc); err != nil {
+				// Newer Codex versions write policy shapes of their own; the settings are
+				// informational, the history does not depend on them.
+				continue
+			}
+			res.TurnContext = &tc
+		case TypeEventMsg:
+			msg, err := protocol.DecodeEventMsg(l.Payload)
+			if err != nil {
+				continue // an event kind this version does not know
+			}
+			switch m := msg.(type) {
+			case protocol.ThreadRolledBackEvent:
+				res.History = DropLastTurns(res.History, m.NumTurns)
+			case protocol.TokenCountEvent:
+				if m.Info != nil {
+					info := *m.Info
+					res.TokenUsage = &info
+				}
+			}
+			res.InitialMessages = append(res.InitialMessages, msg)
+		}
+	}
+	return res
+}
+
+// compactedHistory is the history after a compacted line.
+func compactedHistory(hist []protocol.ResponseItem, c Compacted) ([]protocol.ResponseItem, error) {
+	if c.ReplacementHistory != nil {
+		out := make([]protocol.ResponseItem, 0, len(c.ReplacementHistory))
+		for _, raw := range c.ReplacementHistory {
+			it, err := protocol.DecodeResponseItem(raw)
+			if err != nil {
+				return nil, fmt.Errorf("replacement history: %w", err)
+			}
+			out = append(out, it)
+		}
+		return out, nil
+	}
+	// Older rollouts carry only the summary: keep what the user said, then the summary.
+	var out []protocol.ResponseItem
+	for _, it := range hist {
+		if m, ok := it.(protocol.MessageItem); ok && m.Role == "user" {
+			out = append(out, m)
+		}
+	}
+	out = append(out, protocol.MessageItem{Role: "user", Content: []protocol.ContentItem{{Type: protocol.ContentInputText, Text: c.Message}}})
+	return out, nil
+}
+
+// IsUserTurnStart reports whether it is a message the user typed (not one of the contextual
+// user messages we inject): the first item of a user turn.
+func IsUserTurnStart(it protocol.ResponseItem) bool {
+	m, ok := it.(protocol.MessageItem)
+	if !ok || m.Role != "user" {
+		return false
+	}
+	for _, c := range m.Content {
+		if c.Type == protocol.ContentInputText && prompt.IsContextualUserText(c.Text) {
+			return false
+		}
+	}
+	return true
+}
+
+// DropLastTurns returns items without their last n user turns: everything from the n-th
+// last message the user typed onward. With n at least the number of turns, only what came
+// before the first turn (the initial context) is left; n <= 0 changes nothing. items is not
+// modified. The engine calls it for thread_rollback, and resume applies it for every
+// thread_rolled_back event in a rollout.
+func DropLastTurns(items []protocol.ResponseItem, n int) []protocol.ResponseItem {
+	if n <= 0 {
+		return items
+	}
+	cut := len(items)
+	for i := len(items) - 1; i >= 0 && n > 0; i-- {
+		if IsUserTurnStart(items[i]) {
+			cut = i
+			n--
+		}
+	}
+	return items[:cut:cut]
+}

@@ -1,0 +1,358 @@
+package rollout
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// SessionsDir and ArchivedDir are the folders of CODEX_HOME that hold rollouts.
+const (
+	SessionsDir = "sessions"
+	ArchivedDir = "archived_sessions"
+)
+
+// FileName is the rollout file name of a thread created at t (local time).
+func FileName(t time.Time, id string) string {
+	return "rollout-" + t.Format("2006-01-02T15-04-05") + "-" + id + ".jsonl"
+}
+
+// NewPath is where a thread created at t is recorded: sessions/YYYY/MM/DD/<FileName>.
+func NewPath(codexHome string, t time.Time, id string) string {
+	return filepath.Join(codexHome, SessionsDir, t.Format("2006"), t.Format("01"), t.Format("02"), FileName(t, id))
+}
+
+// Settings are the turn settings written as turn_context; the recorder follows them from
+// session_configured and from SetSettings.
+type Settings struct {
+	Cwd            string
+	Model          string
+	ApprovalPolicy protocol.AskForApproval
+	SandboxPolicy  protocol.SandboxPolicy
+	Effort         string
+	Summary        string
+	Timezone       string
+}
+
+// Options configure a Recorder.
+type Options struct {
+	// Meta is the session_meta written as the first line of a new rollout (ID required).
+	Meta SessionMeta
+	// Settings seed the turn_context lines.
+	Settings Settings
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Recorder writes one thread's rollout. It implements agent.Recorder: the engine calls it
+// before an event is queued, so a line is handed to the kernel (one write per call) before
+// any reader can see the event; Flush (turn end, shutdown) and turn ends fsync. The file is
+// created lazily with the first persisted line, as Codex does, so a thread that never ran a
+// turn leaves nothing behind. Methods are safe for concurrent use.
+type Recorder struct {
+	mu       sync.Mutex
+	path     string
+	now      func() time.Time
+	meta     SessionMeta
+	settings Settings
+	f        *os.File
+	buf      []byte // reused line buffer; written whole with one write per call
+	ordinal  int64
+	dirty    bool // written since the last fsync
+	metaDone bool // the file exists with its session_meta (or is an existing rollout)
+	closed   bool
+}
+
+// Create prepares the rollout of a new thread at NewPath(codexHome, now, opts.Meta.ID).
+func Create(codexHome string, opts Options) (*Recorder, error) {
+	if opts.Meta.ID == "" {
+		return nil, errors.New("rollout: no thread id")
+	}
+	r := newRecorder(opts)
+	now := r.now()
+	r.path = NewPath(codexHome, now, opts.Meta.ID)
+	if r.meta.Timestamp == "" {
+		r.meta.Timestamp = FormatTimestamp(now)
+	}
+	return r, nil
+}
+
+// Append opens an existing rollout (resume) to add to it. A torn last line, left by a crash
+// in the middle of a write, is cut off first so new lines start on a line of their own.
+func Append(path string, opts Options) (*Recorder, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open rollout: %w", err)
+	}
+	n, lines, err := validPrefix(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("read rollout %s: %w", path, err)
+	}
+	if err := f.Truncate(n); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("repair rollout %s: %w", path, err)
+	}
+	if _, err := f.Seek(n, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	r := newRecorder(opts)
+	r.path, r.f, r.metaDone, r.ordinal = path, f, true, lines
+	return r, nil
+}
+
+func newRecorder(opts Options) *Recorder {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	// Ordinal 0 is the session_meta line, written when the file is created.
+	return &Recorder{now: now, meta: opts.Meta, settings: opts.Settings, buf: make([]byte, 0, 4096), ordinal: 1}
+}
+
+// validPrefix returns the length of f up to its last newline and the number of lines in it.
+func validPrefix(f *os.File) (int64, int64, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, 0, err
+	}
+	var n, lines, lastNL int64
+	buf := make([]byte, 64<<10)
+	for {
+		k, err := f.Read(buf)
+		chunk := buf[:k]
+		for {
+			i := bytes.IndexByte(chunk, '\n')
+			if i < 0 {
+				break
+			}
+			lines++
+			lastNL = n + int64(i) + 1
+			n += int64(i) + 1
+			chunk = chunk[i+1:]
+		}
+		n += int64(len(chunk))
+		if err == io.EOF {
+			return lastNL, lines, nil
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+	}
+}
+
+// Path is the rollout file (it may not exist yet).
+func (r *Recorder) Path() string { return r.path }
+
+// SetSettings replaces the settings later turn_context lines report (a face that changes
+// the model or policies between turns tells the recorder too).
+func (r *Recorder) SetSettings(s Settings) {
+	r.mu.Lock()
+	r.settings = s
+	r.mu.Unlock()
+}
+
+// RecordItems writes response items (Codex's `Other` items are not kept).
+func (r *Recorder) RecordItems(items []protocol.ResponseItem) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ts := FormatTimestamp(r.now())
+	r.buf = r.buf[:0]
+	for _, it := range items {
+		if _, ok := it.(protocol.OtherItem); ok {
+			continue
+		}
+		b, err := protocol.Marshal(it)
+		if err != nil {
+			return fmt.Errorf("encode %s item: %w", it.ItemType(), err)
+		}
+		r.buf = appendLine(r.buf, ts, r.next(), TypeResponseItem, b)
+	}
+	return r.writeBuf(false)
+}
+
+// RecordEvent writes the event if it is of a persisted kind; session_configured updates the
+// settings, and a turn start is followed by the turn's turn_context line.
+func (r *Recorder) RecordEvent(ev protocol.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch m := ev.Msg.(type) {
+	case protocol.SessionConfiguredEvent:
+		r.configured(m)
+		return nil
+	case *protocol.SessionConfiguredEvent:
+		r.configured(*m)
+		return nil
+	}
+	if !Persisted(ev.Msg) {
+		return nil
+	}
+	b, err := protocol.MarshalEventMsg(ev.Msg)
+	if err != nil {
+		return fmt.Errorf("encode %s event: %w", ev.Msg.EventType(), err)
+	}
+	now := r.now()
+	ts := FormatTimestamp(now)
+	r.buf = appendLine(r.buf[:0], ts, r.next(), TypeEventMsg, b)
+	sync := false
+	switch m := ev.Msg.(type) {
+	case protocol.TurnStartedEvent:
+		tc, err := protocol.Marshal(r.turnContext(m.TurnID, now))
+		if err != nil {
+			return fmt.Errorf("encode turn_context: %w", err)
+		}
+		r.buf = appendLine(r.buf, ts, r.next(), TypeTurnContext, tc)
+	case protocol.TurnCompleteEvent, protocol.TurnAbortedEvent:
+		sync = true // the turn's last line is on disk before anyone sees the turn end
+	}
+	return r.writeBuf(sync)
+}
+
+// RecordCompacted writes a compacted line (the engine's compaction calls it).
+func (r *Recorder) RecordCompacted(c Compacted) error {
+	b, err := protocol.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("encode compacted: %w", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.buf = appendLine(r.buf[:0], FormatTimestamp(r.now()), r.next(), TypeCompacted, b)
+	return r.writeBuf(true)
+}
+
+func (r *Recorder) configured(m protocol.SessionConfiguredEvent) {
+	s := &r.settings
+	if m.Model != "" {
+		s.Model = m.Model
+	}
+	if m.Cwd != "" {
+		s.Cwd = m.Cwd
+	}
+	if m.ApprovalPolicy != nil {
+		s.ApprovalPolicy = *m.ApprovalPolicy
+	}
+	if m.SandboxPolicy != nil {
+		s.SandboxPolicy = *m.SandboxPolicy
+	}
+	if m.ReasoningEffort != "" {
+		s.Effort = m.ReasoningEffort
+	}
+}
+
+func (r *Recorder) turnContext(turnID string, now time.Time) TurnContext {
+	s := r.settings
+	summary := s.Summary
+	if summary == "" {
+		summary = "none"
+	}
+	return TurnContext{
+		TurnID:         turnID,
+		Cwd:            s.Cwd,
+		CurrentDate:    now.Format("2006-01-02"),
+		Timezone:       s.Timezone,
+		ApprovalPolicy: s.ApprovalPolicy,
+		SandboxPolicy:  s.SandboxPolicy,
+		Model:          s.Model,
+		Effort:         s.Effort,
+		Summary:        summary,
+	}
+}
+
+func (r *Recorder) next() int64 {
+	o := r.ordinal
+	r.ordinal++
+	return o
+}
+
+// writeBuf hands r.buf to the kernel in one write, creating the file with its session_meta
+// first if needed, and fsyncs when asked.
+func (r *Recorder) writeBuf(sync bool) error {
+	if len(r.buf) == 0 {
+		return nil
+	}
+	if r.closed {
+		return errors.New("rollout recorder is closed")
+	}
+	if !r.metaDone {
+		if err := r.createFile(); err != nil {
+			return err
+		}
+	}
+	if _, err := r.f.Write(r.buf); err != nil {
+		return fmt.Errorf("write rollout: %w", err)
+	}
+	r.dirty = true
+	if sync {
+		return r.syncLocked()
+	}
+	return nil
+}
+
+// createFile creates the rollout and puts its session_meta line in front of r.buf.
+func (r *Recorder) createFile() error {
+	if err := os.MkdirAll(filepath.Dir(r.path), 0o700); err != nil {
+		return fmt.Errorf("create sessions folder: %w", err)
+	}
+	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("create rollout: %w", err)
+	}
+	meta := r.meta
+	if len(meta.Source) == 0 {
+		meta.Source = []byte(`"cli"`)
+	}
+	b, err := protocol.Marshal(meta)
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("encode session_meta: %w", err)
+	}
+	// The meta line takes ordinal 0, reserved for it by newRecorder.
+	line := appendLine(make([]byte, 0, len(b)+len(r.buf)+96), FormatTimestamp(r.now()), 0, TypeSessionMeta, b)
+	r.buf = append(line, r.buf...)
+	r.f, r.metaDone = f, true
+	return nil
+}
+
+// Flush makes what was written durable (fsync). The engine calls it at the end of every
+// turn and at shutdown.
+func (r *Recorder) Flush() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.syncLocked()
+}
+
+func (r *Recorder) syncLocked() error {
+	if r.f == nil || !r.dirty {
+		return nil
+	}
+	if err := r.f.Sync(); err != nil {
+		return fmt.Errorf("sync rollout: %w", err)
+	}
+	r.dirty = false
+	return nil
+}
+
+// Close syncs and closes the file; later records fail.
+func (r *Recorder) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.f == nil {
+		return nil
+	}
+	err := r.syncLocked()
+	if cerr := r.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
