@@ -2,13 +2,15 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 )
 
 // CodexHome returns the directory holding config.toml, auth.json and the
-// sessions: $CODEX_HOME when set (made absolute, since Codex canonicalises it),
-// otherwise ~/.codex. env is usually os.Getenv; tests pass their own.
+// sessions: $CODEX_HOME when set, otherwise ~/.codex. Like Codex, a set
+// CODEX_HOME must be an existing directory (and is canonicalised), while
+// ~/.codex may not exist yet. env is usually os.Getenv; tests pass their own.
 func CodexHome(env func(string) string) (string, error) {
 	if env == nil {
 		env = os.Getenv
@@ -17,6 +19,18 @@ func CodexHome(env func(string) string) (string, error) {
 		abs, err := filepath.Abs(h)
 		if err != nil {
 			return "", err
+		}
+		st, err := os.Stat(abs)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return "", fmt.Errorf("CODEX_HOME points to %q, but that path does not exist", h)
+		case err != nil:
+			return "", fmt.Errorf("CODEX_HOME points to %q, but it cannot be read: %w", h, err)
+		case !st.IsDir():
+			return "", fmt.Errorf("CODEX_HOME points to %q, but that path is not a directory", h)
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
 		}
 		return abs, nil
 	}

@@ -103,15 +103,34 @@ func TestLoadDefaults(t *testing.T) {
 }
 
 func TestCodexHome(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		env  map[string]string
 		want string
+		err  string
 	}{
-		{map[string]string{"CODEX_HOME": "/x/codex", "HOME": "/h"}, "/x/codex"},
-		{map[string]string{"HOME": "/h"}, "/h/.codex"},
+		{env: map[string]string{"CODEX_HOME": dir, "HOME": "/h"}, want: dir},
+		{env: map[string]string{"CODEX_HOME": link}, want: dir},
+		{env: map[string]string{"HOME": "/h"}, want: "/h/.codex"},
+		{env: map[string]string{"CODEX_HOME": filepath.Join(dir, "missing")}, err: "but that path does not exist"},
+		{env: map[string]string{"CODEX_HOME": file}, err: "but that path is not a directory"},
 	}
 	for _, tt := range tests {
 		got, err := CodexHome(func(k string) string { return tt.env[k] })
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), "CODEX_HOME points to") || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("CodexHome(%v) err = %v, want %q", tt.env, err, tt.err)
+			}
+			continue
+		}
 		if err != nil || got != tt.want {
 			t.Errorf("CodexHome(%v) = %q, %v; want %q", tt.env, got, err, tt.want)
 		}
