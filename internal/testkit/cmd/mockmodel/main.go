@@ -4,7 +4,9 @@
 //	go run ./internal/testkit/cmd/mockmodel -script FILE [-addr 127.0.0.1:0] [-codex-home DIR]
 //
 // It prints the server URL (http://127.0.0.1:PORT) on the first line of stdout, then serves
-// until interrupted. With -codex-home it also writes DIR/config.toml pointing at itself.
+// until interrupted. With -codex-home it also writes DIR/config.toml pointing at itself
+// (-idle-timeout-ms, -stream-max-retries, -request-max-retries, -model tune it). Ready-made
+// scripts live in internal/testkit/testdata/scripts.
 // With -log it prints one JSON line per request (method, path, body) to stderr.
 package main
 
@@ -31,6 +33,10 @@ func run(args []string) int {
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on")
 	home := fs.String("codex-home", "", "write a config.toml for the mock provider into this directory")
 	logReq := fs.Bool("log", false, "log each request to stderr as JSON")
+	idle := fs.Int("idle-timeout-ms", -1, "with -codex-home: stream_idle_timeout_ms of the mock provider")
+	streamRetries := fs.Int("stream-max-retries", -1, "with -codex-home: stream_max_retries of the mock provider")
+	requestRetries := fs.Int("request-max-retries", -1, "with -codex-home: request_max_retries of the mock provider")
+	model := fs.String("model", "", "with -codex-home: the model slug (default gpt-5.5)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -49,7 +55,17 @@ func run(args []string) int {
 		sc.Apply(srv)
 	}
 	if *home != "" {
-		if _, err := testkit.WriteConfigFile(*home, srv.URL(), testkit.ConfigOptions{}); err != nil {
+		o := testkit.ConfigOptions{Model: *model}
+		if *idle >= 0 {
+			o.StreamIdleTimeoutMS = testkit.Int(*idle)
+		}
+		if *streamRetries >= 0 {
+			o.StreamMaxRetries = testkit.Int(*streamRetries)
+		}
+		if *requestRetries >= 0 {
+			o.RequestMaxRetries = testkit.Int(*requestRetries)
+		}
+		if _, err := testkit.WriteConfigFile(*home, srv.URL(), o); err != nil {
 			fmt.Fprintln(os.Stderr, "mockmodel:", err)
 			return 1
 		}
