@@ -99,17 +99,13 @@ func (h *HumanWriter) Handle(ev protocol.Event) error {
 	case protocol.WebSearchEndEvent:
 		b.WriteString(s.bold("web search:") + " " + m.Query + "\n")
 	case protocol.McpToolCallBeginEvent:
-		fmt.Fprintf(&b, "%s\n%s\n", s.tag("tool"), s.bold(m.Invocation.Server+"."+m.Invocation.Tool+"("+string(m.Invocation.Arguments)+")"))
+		b.WriteString(s.bold("mcp:") + " " + s.cyan(m.Invocation.Server+"/"+m.Invocation.Tool) + " " + s.dim("started") + "\n")
 	case protocol.McpToolCallEndEvent:
-		call := m.Invocation.Server + "." + m.Invocation.Tool
-		if m.Result.IsSuccess() {
-			b.WriteString(s.green(call+" succeeded in "+formatElapsed(time.Duration(m.Duration))+":") + "\n")
-		} else {
-			b.WriteString(s.red(call+" failed in "+formatElapsed(time.Duration(m.Duration))+":") + "\n")
+		status := s.green("completed")
+		if !m.Result.IsSuccess() {
+			status = s.red("failed")
 		}
-		if m.Result.Err != nil {
-			b.WriteString(s.dim(*m.Result.Err) + "\n")
-		}
+		b.WriteString(s.bold("mcp:") + " " + s.cyan(m.Invocation.Server+"/"+m.Invocation.Tool) + " " + s.dim("("+status+")") + "\n")
 	case protocol.PlanUpdateEvent:
 		b.WriteString(s.bold("Plan update") + "\n")
 		if m.Explanation != nil && *m.Explanation != "" {

@@ -117,6 +117,7 @@ func scenarios() []scenario {
 			protocol.StreamErrorEvent{Message: "Reconnecting... 1/1", AdditionalDetails: ptr("stream disconnected before completion: stream closed before response.completed")},
 		).message("Recovered.").response().complete("Recovered.")),
 		named("fail", scenario{cwd: fail.cwd, events: fail.events}),
+		named("warning", warningScenario()),
 		named("stall", scenario{cwd: "/tmp/mock/work-stall", events: newScript("stall").add(
 			protocol.AgentMessageDeltaEvent{Delta: "Hal"},
 			protocol.TurnAbortedEvent{TurnID: "turn-1", Reason: protocol.AbortInterrupted},
@@ -128,7 +129,16 @@ func scenarios() []scenario {
 			protocol.PlanUpdateEvent{Explanation: ptr("why"), Plan: []protocol.PlanItem{{Step: "one", Status: protocol.PlanInProgress}, {Step: "two", Status: protocol.PlanPending}}},
 			protocol.PlanUpdateEvent{Plan: []protocol.PlanItem{{Step: "one", Status: protocol.PlanCompleted}, {Step: "two", Status: protocol.PlanInProgress}}},
 		).message("Planned.").response().complete("Planned.")),
-		named("mcp", newScript("mcp").add(
+		named("mcp", newScript("mcp").response().add(
+			protocol.McpToolCallBeginEvent{CallID: "m1", Invocation: protocol.McpInvocation{Server: "docs", Tool: "lookup", Arguments: json.RawMessage(`{"q":"go"}`)}},
+			protocol.McpToolCallEndEvent{CallID: "m1", Invocation: protocol.McpInvocation{Server: "docs", Tool: "lookup", Arguments: json.RawMessage(`{"q":"go"}`)},
+				Duration: protocol.Duration(4 * time.Millisecond), Result: protocol.McpToolResult{Ok: json.RawMessage(`{"content":[{"type":"text","text":"found go"}],"structuredContent":{"hits":1}}`)}},
+		).response().add(
+			protocol.McpToolCallBeginEvent{CallID: "m2", Invocation: protocol.McpInvocation{Server: "docs", Tool: "lookup", Arguments: json.RawMessage(`{"q":"bad"}`)}},
+			protocol.McpToolCallEndEvent{CallID: "m2", Invocation: protocol.McpInvocation{Server: "docs", Tool: "lookup", Arguments: json.RawMessage(`{"q":"bad"}`)},
+				Duration: protocol.Duration(3 * time.Millisecond), Result: protocol.McpToolResult{Ok: json.RawMessage(`{"content":[{"type":"text","text":"no such word"}],"isError":true}`)}},
+		).message("Looked.").response().response().complete("Looked.")),
+		named("mcperr", newScript("mcperr").add(
 			protocol.McpToolCallBeginEvent{CallID: "m1", Invocation: protocol.McpInvocation{Server: "docs", Tool: "search", Arguments: json.RawMessage(`{"q":"go"}`)}},
 			protocol.McpToolCallEndEvent{CallID: "m1", Invocation: protocol.McpInvocation{Server: "docs", Tool: "search", Arguments: json.RawMessage(`{"q":"go"}`)},
 				Duration: protocol.Duration(40 * time.Millisecond), Result: protocol.McpToolResult{Ok: json.RawMessage(`{"content":[{"type":"text","text":"found"}],"structuredContent":{"hits":1}}`)}},
@@ -146,4 +156,14 @@ func scenarios() []scenario {
 func itoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)
+}
+
+// warningScenario is "plain" with a model the catalog does not know: Codex warns before the
+// turn starts.
+func warningScenario() scenario {
+	s := &script{cwd: "/tmp/mock/work-plain"}
+	s.add(protocol.SessionConfiguredEvent{SessionID: threadID, Model: "my-custom-model", Cwd: s.cwd},
+		protocol.WarningEvent{Message: "Model metadata for `my-custom-model` not found. Defaulting to fallback metadata; this can degrade performance and cause issues."},
+		protocol.TurnStartedEvent{TurnID: "turn-1"})
+	return s.message("Hello there!").response().complete("Hello there!")
 }

@@ -25,10 +25,14 @@ func runWriter(t *testing.T, w Writer, sc scenario) {
 }
 
 func humanWriter(stdout, stderr *bytes.Buffer, sc scenario) *HumanWriter {
+	model := "gpt-5.5"
+	if sc.name == "warning" {
+		model = "my-custom-model"
+	}
 	return NewHumanWriter(HumanOptions{
 		Stdout: stdout, Stderr: stderr, Color: true, Title: "OpenAI Codex v0.169.0",
 		Summary: []SummaryEntry{
-			{"workdir", sc.cwd}, {"model", "gpt-5.5"}, {"provider", "mock"}, {"approval", "never"},
+			{"workdir", sc.cwd}, {"model", model}, {"provider", "mock"}, {"approval", "never"},
 			{"sandbox", "danger-full-access"}, {"reasoning effort", "none"}, {"reasoning summaries", "none"},
 		},
 		Prompt: "say hi", FinalMessageToStdout: true,
