@@ -195,6 +195,15 @@ func (l *loader) load(opts LoadOptions) error {
 		table := l.profileTable(cli)
 		if table != nil {
 			l.layers = append(l.layers, table)
+			// Codex 0.169 refuses the legacy form; we still honour it so
+			// older configs keep working, but say where it is going.
+			w := Warning{File: table.Path, Key: table.prefix, Message: fmt.Sprintf(
+				"legacy [profiles.%s] table used; Codex 0.169 no longer accepts it: move these settings into %s",
+				quoteKey(l.profile), filepath.Join(l.home, l.profile+".config.toml"))}
+			if table.src != nil {
+				w.Line, w.Column, _ = locate(table.src, table.prefix)
+			}
+			l.warnings = append(l.warnings, w)
 		} else if !profileFileFound {
 			l.warnings = append(l.warnings, Warning{
 				Message: fmt.Sprintf("config profile `%s` not found: no [profiles.%s] table and no %s",

@@ -270,7 +270,7 @@ approval_policy = "never"
 		warn                             string
 	}{
 		{"", "base", "", "on-request", protocol.SandboxReadOnly, ""},
-		{"deep", "deep-model", "xhigh", "never", protocol.SandboxReadOnly, ""},
+		{"deep", "deep-model", "xhigh", "never", protocol.SandboxReadOnly, "legacy [profiles.deep] table used"},
 		{"filed", "from-file", "", "on-request", protocol.SandboxDangerFullAccess, ""},
 		{"missing", "base", "", "on-request", protocol.SandboxReadOnly, "config profile `missing` not found"},
 	}
