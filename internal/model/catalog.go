@@ -30,6 +30,11 @@ type TruncationPolicy struct {
 // ModelInfo is what the engine and the tools need to know about a model.
 type ModelInfo struct {
 	Slug string
+	// DisplayName, Visibility ("list" or "hide") and Priority (lower first) drive model
+	// pickers and model/list.
+	DisplayName string
+	Visibility  string
+	Priority    int
 	// ContextWindow is the model's window in tokens; EffectiveContextWindowPercent of it is
 	// usable (see EffectiveContextWindow).
 	ContextWindow                 int64
@@ -80,6 +85,9 @@ type CatalogOverrides struct {
 // catalogEntry is one row of our table; fields left zero take the family defaults below.
 type catalogEntry struct {
 	slug           string
+	name           string
+	hidden         bool
+	priority       int
 	window, maxWin int64
 	reasoning      string // default reasoning level
 	levels         []string
@@ -97,18 +105,18 @@ var (
 // surface (unified exec, freeform apply_patch, token truncation at 10 000, 95% effective
 // window), so only what differs is listed per row.
 var catalog = []catalogEntry{
-	{slug: "gpt-6-astra", window: 272000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
-	{slug: "gpt-6.1-sol", window: 272000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
-	{slug: "gpt-6.1-terra", window: 500000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
-	{slug: "gpt-6-sol", window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsFull, verbosity: "low", codeModeOnly: true},
-	{slug: "gpt-6-luna", window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsMax, verbosity: "low", codeModeOnly: true},
-	{slug: "gpt-5.6-sol", window: 272000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
-	{slug: "gpt-5.6-terra", window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsFull, verbosity: "low", codeModeOnly: true},
-	{slug: "gpt-5.6-luna", window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsMax, verbosity: "low", codeModeOnly: true},
-	{slug: "gpt-daybreak-blue-latest", window: 272000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
-	{slug: "gpt-daybreak-red-latest", window: 372000, maxWin: 372000, reasoning: "medium", levels: levelsFull, verbosity: "high", codeModeOnly: true},
-	{slug: "gpt-5.5", window: 272000, maxWin: 272000, reasoning: "medium", levels: levelsXHigh, verbosity: "low"},
-	{slug: "codex-auto-review", window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsMax, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-6-astra", name: "GPT-6-Astra", priority: 2, window: 272000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-6.1-sol", name: "GPT-6.1-Sol", priority: 1, window: 272000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-6.1-terra", name: "GPT-6.1 Terra", priority: 7, window: 500000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-6-sol", name: "GPT-6-Sol", priority: 3, window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsFull, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-6-luna", name: "GPT-6-Luna", priority: 4, window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsMax, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-5.6-sol", name: "GPT-5.6-Sol", priority: 5, window: 272000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-5.6-terra", name: "GPT-5.6-Terra", priority: 8, window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsFull, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-5.6-luna", name: "GPT-5.6-Luna", priority: 9, window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsMax, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-daybreak-blue-latest", name: "Daybreak Blue", hidden: true, priority: 11, window: 272000, maxWin: 872000, reasoning: "low", levels: levelsFull, verbosity: "low", codeModeOnly: true},
+	{slug: "gpt-daybreak-red-latest", name: "Daybreak Red", hidden: true, priority: 12, window: 372000, maxWin: 372000, reasoning: "medium", levels: levelsFull, verbosity: "high", codeModeOnly: true},
+	{slug: "gpt-5.5", name: "GPT-5.5", priority: 13, window: 272000, maxWin: 272000, reasoning: "medium", levels: levelsXHigh, verbosity: "low"},
+	{slug: "codex-auto-review", name: "Codex Auto Review", hidden: true, priority: 43, window: 272000, maxWin: 872000, reasoning: "medium", levels: levelsMax, verbosity: "low", codeModeOnly: true},
 }
 
 // Fallback values for slugs the catalog does not know (Codex's offline fallback).
@@ -120,8 +128,15 @@ const (
 )
 
 func (e catalogEntry) info() ModelInfo {
+	vis := "list"
+	if e.hidden {
+		vis = "hide"
+	}
 	m := ModelInfo{
 		Slug:                          e.slug,
+		DisplayName:                   e.name,
+		Visibility:                    vis,
+		Priority:                      e.priority,
 		ContextWindow:                 e.window,
 		MaxContextWindow:              e.maxWin,
 		EffectiveContextWindowPercent: effectiveWindowPct,
@@ -195,6 +210,18 @@ func LookupModel(slug string, o CatalogOverrides) ModelInfo {
 		m.TruncationPolicy.Limit = limit
 	}
 	return m
+}
+
+// ListedModels returns the models a picker shows (visibility "list"), by priority.
+func ListedModels() []ModelInfo {
+	var out []ModelInfo
+	for _, e := range catalog {
+		if !e.hidden {
+			out = append(out, LookupModel(e.slug, CatalogOverrides{}))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ModelInfo) int { return a.Priority - b.Priority })
+	return out
 }
 
 // CatalogSlugs lists the models the catalog knows, in table order.

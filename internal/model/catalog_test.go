@@ -20,6 +20,9 @@ func TestCatalogMatchesCodex(t *testing.T) {
 	var ref struct {
 		Models []struct {
 			Slug                          string   `json:"slug"`
+			DisplayName                   string   `json:"display_name"`
+			Visibility                    string   `json:"visibility"`
+			Priority                      int      `json:"priority"`
 			ContextWindow                 int64    `json:"context_window"`
 			MaxContextWindow              int64    `json:"max_context_window"`
 			EffectiveContextWindowPercent int64    `json:"effective_context_window_percent"`
@@ -48,7 +51,8 @@ func TestCatalogMatchesCodex(t *testing.T) {
 		slugs = append(slugs, r.Slug)
 		got := model.LookupModel(r.Slug, model.CatalogOverrides{})
 		want := model.ModelInfo{
-			Slug: r.Slug, ContextWindow: r.ContextWindow, MaxContextWindow: r.MaxContextWindow,
+			Slug: r.Slug, DisplayName: r.DisplayName, Visibility: r.Visibility, Priority: r.Priority,
+			ContextWindow: r.ContextWindow, MaxContextWindow: r.MaxContextWindow,
 			EffectiveContextWindowPercent: r.EffectiveContextWindowPercent,
 			AutoCompactTokenLimit:         r.ContextWindow * 9 / 10,
 			ShellType:                     r.ShellType, ApplyPatchToolType: r.ApplyPatchToolType,
@@ -66,6 +70,17 @@ func TestCatalogMatchesCodex(t *testing.T) {
 	}
 	if diff := cmp.Diff(slugs, model.CatalogSlugs()); diff != "" {
 		t.Errorf("slugs (-codex +ours):\n%s", diff)
+	}
+}
+
+func TestListedModels(t *testing.T) {
+	var got []string
+	for _, m := range model.ListedModels() {
+		got = append(got, m.Slug)
+	}
+	want := []string{"gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-5.6-sol", "gpt-6.1-terra", "gpt-5.6-terra", "gpt-5.6-luna", "gpt-5.5"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Error(diff)
 	}
 }
 
