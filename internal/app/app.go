@@ -18,6 +18,7 @@ import (
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/prompt"
+	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/safety/execpolicy"
 	"github.com/gocodex/gocodex/internal/sandbox"
 	"github.com/gocodex/gocodex/internal/tools"
@@ -113,23 +114,39 @@ type ThreadOptions struct {
 	HistoryCount   int
 	// OutputSchema constrains every final answer (exec --output-schema).
 	OutputSchema []byte
+
+	// Ephemeral threads write no rollout. Otherwise, unless Recorder is set, the thread is
+	// recorded under CODEX_HOME/sessions (see persist).
+	Ephemeral bool
+	// Resume continues the thread recorded in this rollout: its id, its history, and new
+	// lines appended to the same file.
+	Resume *rollout.Rollout
+	// Source is the face recorded in session_meta ("exec", "cli", …; default "cli").
+	Source string
 }
 
 // StartThread starts a thread with the app's configuration. Its tool processes end when
 // the thread does.
 func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread, error) {
+	release, err := a.persist(&to)
+	if err != nil {
+		return nil, err
+	}
 	tc, closeTools, err := a.ThreadConfig(to)
 	if err != nil {
+		release()
 		return nil, err
 	}
 	th, err := a.Manager.StartThread(ctx, tc)
 	if err != nil {
 		closeTools()
+		release()
 		return nil, err
 	}
 	go func() { // owned by the thread: ends when the thread is done
 		<-th.Done()
 		closeTools()
+		release()
 	}()
 	return th, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -79,7 +80,13 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	for _, warn := range warnings {
 		fmt.Fprintf(s.ErrOut, "warning: %s\n", warn)
 	}
-	th, err := a.StartThread(ctx, app.ThreadOptions{OutputSchema: schema})
+	to := app.ThreadOptions{OutputSchema: schema, Ephemeral: opts.Ephemeral, Source: "exec"}
+	if opts.Resume {
+		if to.Resume, err = findResume(cfg, opts); err != nil {
+			return err
+		}
+	}
+	th, err := a.StartThread(ctx, to)
 	if err != nil {
 		return err
 	}
@@ -102,6 +109,37 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 		return exitStatus(1)
 	}
 	return nil
+}
+
+// findResume reads the rollout `exec resume` continues: the thread named by id, or with
+// --last the newest one started in this directory (any directory with --all). --last with
+// nothing to resume starts a new thread, as Codex does.
+func findResume(cfg *config.Config, opts RunOptions) (*rollout.Rollout, error) {
+	var path string
+	switch {
+	case opts.ResumeID != "":
+		p, _, err := rollout.Find(cfg.CodexHome, opts.ResumeID)
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	case opts.ResumeLast:
+		lo := rollout.ListOptions{}
+		if !opts.ResumeAll {
+			lo.Cwd = cfg.Cwd
+		}
+		s, err := rollout.Latest(cfg.CodexHome, lo)
+		if errors.Is(err, rollout.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		path = s.Path
+	default:
+		return nil, errors.New("exec resume: give a session id or --last")
+	}
+	return rollout.ReadFile(path)
 }
 
 // pump feeds the thread's events to the writer until the turn ends, then shuts the thread

@@ -12,7 +12,7 @@ import (
 )
 
 // ErrNotFound means no rollout has the thread id.
-var ErrNotFound = errors.New("no rollout found for thread id")
+var ErrNotFound = errors.New("no rollout found")
 
 // Find returns the rollout file of thread id and whether it is archived. Thread ids are
 // UUIDv7, whose first 48 bits are the creation time in milliseconds, so the date folder is
@@ -20,7 +20,7 @@ var ErrNotFound = errors.New("no rollout found for thread id")
 // fallback for ids of another kind.
 func Find(codexHome, id string) (path string, archived bool, err error) {
 	if id == "" || strings.ContainsAny(id, `/\`) {
-		return "", false, fmt.Errorf("%w: %q", ErrNotFound, id)
+		return "", false, fmt.Errorf("%w for thread id %q", ErrNotFound, id)
 	}
 	suffix := "-" + id + ".jsonl"
 	sessions := filepath.Join(codexHome, SessionsDir)
@@ -49,7 +49,7 @@ func Find(codexHome, id string) (path string, archived bool, err error) {
 	if p := findIn(filepath.Join(codexHome, ArchivedDir), suffix); p != "" {
 		return p, true, nil
 	}
-	return "", false, fmt.Errorf("%w: %s", ErrNotFound, id)
+	return "", false, fmt.Errorf("%w for thread id %s", ErrNotFound, id)
 }
 
 func findIn(dir, suffix string) string {

@@ -1,0 +1,98 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/internal/history"
+	"github.com/gocodex/gocodex/internal/prompt"
+	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/version"
+)
+
+// persist fills in what a thread needs to be recorded and to read the message history: the
+// rollout recorder (unless the thread is ephemeral or the face brought its own), the thread
+// id it records under, and history.jsonl. The returned function releases the recorder once
+// the thread is done.
+func (a *App) persist(to *ThreadOptions) (func(), error) {
+	cfg := a.cfg
+	if to.History == nil {
+		h := history.New(history.Options{CodexHome: cfg.CodexHome, Persistence: cfg.History.Persistence, MaxBytes: cfg.History.MaxBytes})
+		logID, count, err := h.Metadata()
+		if err != nil {
+			a.opts.Logger.Warn("message history unreadable", "err", err)
+		}
+		to.History, to.HistoryLogID, to.HistoryCount = h, logID, count
+	}
+	if to.Resume != nil {
+		res := to.Resume.Reconstruct()
+		for _, w := range res.Warnings {
+			a.opts.Logger.Warn("rollout", "path", to.Resume.Path, "warning", w)
+		}
+		to.ThreadID = res.Meta.ID
+		if to.InitialHistory == nil {
+			to.InitialHistory = res.History
+		}
+	}
+	if to.Recorder != nil || to.Ephemeral {
+		return func() {}, nil
+	}
+	settings := rollout.Settings{
+		Cwd:            cfg.Cwd,
+		Model:          cfg.Model,
+		ApprovalPolicy: cfg.ApprovalPolicy,
+		SandboxPolicy:  cfg.SandboxPolicy,
+		Effort:         cfg.ReasoningEffort,
+		Summary:        cfg.ReasoningSummary,
+		Timezone:       prompt.TimezoneName(a.opts.Getenv, nil),
+	}
+	var rec *rollout.Recorder
+	var err error
+	if to.Resume != nil {
+		rec, err = rollout.Append(to.Resume.Path, rollout.Options{Settings: settings})
+	} else {
+		if to.ThreadID == "" {
+			id, uerr := uuid.NewV7()
+			if uerr != nil {
+				return nil, fmt.Errorf("thread id: %w", uerr)
+			}
+			to.ThreadID = id.String()
+		}
+		source := to.Source
+		if source == "" {
+			source = "cli"
+		}
+		meta := rollout.SessionMeta{
+			ID:               to.ThreadID,
+			Cwd:              cfg.Cwd,
+			Originator:       a.opts.Originator,
+			CLIVersion:       version.Version,
+			Source:           []byte(`"` + source + `"`),
+			ModelProvider:    cfg.ModelProviderID,
+			BaseInstructions: &rollout.BaseInstructions{Text: a.baseInstructions()},
+			Git:              rollout.CollectGitInfo(cfg.Cwd),
+		}
+		rec, err = rollout.Create(cfg.CodexHome, rollout.Options{Meta: meta, Settings: settings})
+	}
+	if err != nil {
+		return nil, err
+	}
+	to.Recorder, to.RolloutPath = rec, rec.Path()
+	return func() {
+		if err := rec.Close(); err != nil {
+			a.opts.Logger.Error("close rollout", "path", rec.Path(), "err", err)
+		}
+	}, nil
+}
+
+// baseInstructions are the instructions the thread's model gets, for session_meta.
+func (a *App) baseInstructions() string {
+	if a.cfg.BaseInstructions != "" {
+		return a.cfg.BaseInstructions
+	}
+	if b := a.modelInfo(a.cfg.Model).BaseInstructions; b != "" {
+		return b
+	}
+	return prompt.DefaultBaseInstructions()
+}
