@@ -60,7 +60,7 @@ type Config struct {
 	// Features are the raw [features] values; see FeatureEnabled.
 	Features map[string]any
 	Tools    ToolsConfig
-	// WebSearchMode is web_search: "disabled", "cached", "live" or "" (the
+	// WebSearchMode is web_search: "disabled", "cached", "indexed", "live" or "" (the
 	// engine's default).
 	WebSearchMode         string
 	HideAgentReasoning    bool

@@ -65,12 +65,19 @@ const (
 	SourceProfileFile  LayerSource = "profile-file"  // $CODEX_HOME/<profile>.config.toml
 	SourceProject      LayerSource = "project"       // <dir>/.codex/config.toml, trusted projects only
 	SourceProfileTable LayerSource = "profile-table" // [profiles.<name>] of the merged files
-	SourceCLI          LayerSource = "cli"           // -c key=value
+	SourceCLI          LayerSource = "cli"           // -c key=value (app-server: sessionFlags)
+	SourceManaged      LayerSource = "managed"       // $CODEX_HOME/managed_config.toml (legacy managed layer)
 )
 
-// Layer is one source of configuration, as loaded.
+// Layer is one source of configuration, as loaded. In app-server terms
+// (ConfigLayerSource): user and profile-file are `user` (the latter with
+// its profile), project is `project` with the .codex folder, cli is
+// `sessionFlags`, managed is `legacyManagedConfigTomlFromFile`; a
+// profile-table is part of the user file.
 type Layer struct {
 	Source LayerSource
+	// Profile names the profile for profile-file and profile-table layers.
+	Profile string
 	// Path is the file (for file layers and the profile table, the file that
 	// defined the profile); empty for -c.
 	Path string
@@ -183,6 +190,7 @@ func (l *loader) load(opts LoadOptions) error {
 		}
 		if pf != nil {
 			profileFileFound = true
+			pf.Profile = l.profile
 			l.layers = append(l.layers, pf)
 		}
 	}
@@ -213,6 +221,15 @@ func (l *loader) load(opts LoadOptions) error {
 	}
 	if cli != nil {
 		l.layers = append(l.layers, cli)
+	}
+	// Legacy managed_config.toml (set by administrators) sits on top of
+	// everything from files and -c, as in Codex.
+	managed, err := l.readFileLayer(SourceManaged, filepath.Join(l.home, "managed_config.toml"))
+	if err != nil {
+		return err
+	}
+	if managed != nil {
+		l.layers = append(l.layers, managed)
 	}
 	l.merged = l.mergeLayers(nil)
 	return l.decodeMerged()
@@ -371,7 +388,7 @@ func (l *loader) profileTable(cli *Layer) *Layer {
 	if !ok || !isTable {
 		return nil
 	}
-	layer := &Layer{Source: SourceProfileTable, Data: table, prefix: []string{"profiles", l.profile}}
+	layer := &Layer{Source: SourceProfileTable, Profile: l.profile, Data: table, prefix: []string{"profiles", l.profile}}
 	// Attribute positions to the highest file that defines the profile.
 	for i := len(l.layers) - 1; i >= 0; i-- {
 		if _, ok := getPath(l.layers[i].Data, layer.prefix); ok {

@@ -627,3 +627,18 @@ func TestValueOverrides(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestManagedConfigWins(t *testing.T) {
+	f := newFixture(t)
+	f.userConfig("model = \"user\"\nsandbox_mode = \"danger-full-access\"\n")
+	managed := f.write(filepath.Join(f.home, "managed_config.toml"), "sandbox_mode = \"read-only\"\n")
+	o := f.opts()
+	o.CLIOverrides = []string{"sandbox_mode=workspace-write", "model=cli"}
+	cfg, _ := f.load(o)
+	if cfg.SandboxPolicy.Mode != protocol.SandboxReadOnly || cfg.Model != "cli" {
+		t.Errorf("sandbox %v model %q", cfg.SandboxPolicy.Mode, cfg.Model)
+	}
+	if l, ok := cfg.Origin([]string{"sandbox_mode"}); !ok || l.Source != SourceManaged || l.Path != managed {
+		t.Errorf("origin %+v", l)
+	}
+}

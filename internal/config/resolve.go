@@ -367,12 +367,12 @@ func (l *loader) resolveMisc(c *Config) error {
 		}
 	}
 
-	mode, err := l.oneOf("web_search", f.WebSearch, "disabled", "cached", "live")
+	mode, err := l.oneOf("web_search", f.WebSearch, "disabled", "cached", "indexed", "live")
 	if err != nil {
 		return err
 	}
 	c.WebSearchMode = mode
-	c.Tools = ToolsConfig{ViewImage: true, WebSearch: mode == "cached" || mode == "live"}
+	c.Tools = ToolsConfig{ViewImage: true, WebSearch: mode != "" && mode != "disabled"}
 	if t := f.Tools; t != nil {
 		c.Tools.ViewImage = boolOr(t.ViewImage, true)
 		switch ws := t.WebSearch.(type) {

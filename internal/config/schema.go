@@ -25,7 +25,8 @@ var codexOnlyKeys = map[string]bool{
 	"responses_originator_header_internal_override": true, "review": true, "sandbox": true, "skills": true,
 	"tui": true, "windows": true, "zsh_path": true, "marketplaces": true, "experimental_thread_store_endpoint": true,
 	"model_post_turn_compact_threshold_percent": true, "thread_unload_delay_secs": true, "goals": true,
-	"web_search_mode": true, "chatgpt_auth": true, "instructions_file": true,
+	"web_search_mode": true, "chatgpt_auth": true, "instructions_file": true, "browser_use": true,
+	"client_search_provider": true, "computer_use": true, "desktop": true, "model_auto_compact_token_limit_scope": true,
 }
 
 // openTables are known tables whose contents are free-form (or Codex's to
