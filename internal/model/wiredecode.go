@@ -211,6 +211,13 @@ func (d *scanner) str() (s []byte, esc bool, ok bool) {
 	}
 	start := d.i
 	for d.i < len(d.b) {
+		// Plain bytes are the common case: skip them through the table before the switch.
+		for d.i < len(d.b) && !strSpecial[d.b[d.i]] {
+			d.i++
+		}
+		if d.i >= len(d.b) {
+			break
+		}
 		c := d.b[d.i]
 		switch {
 		case c == '"':
@@ -247,6 +254,16 @@ func (d *scanner) str() (s []byte, esc bool, ok bool) {
 	}
 	return nil, false, false
 }
+
+// strSpecial marks the bytes that end the fast path inside a string: the quote, the
+// backslash and the control characters JSON forbids.
+var strSpecial = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
