@@ -94,6 +94,8 @@ func (h *HumanWriter) Handle(ev protocol.Event) error {
 		b.WriteString(s.bold("apply patch") + "\n")
 	case protocol.PatchApplyEndEvent:
 		h.patchEnd(&b, m)
+	case protocol.TurnDiffEvent:
+		b.WriteString(m.UnifiedDiff + "\n")
 	case protocol.WebSearchBeginEvent:
 		b.WriteString(s.bold("web search:") + " \n")
 	case protocol.WebSearchEndEvent:
@@ -169,11 +171,7 @@ func (h *HumanWriter) patchEnd(b *strings.Builder, m protocol.PatchApplyEndEvent
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		line := p
-		if mv := m.Changes[p].MovePath; mv != nil {
-			line += " → " + *mv
-		}
-		b.WriteString(s.dim(line) + "\n")
+		b.WriteString(s.dim(p) + "\n")
 	}
 	if !m.Success && m.Stderr != "" {
 		b.WriteString(s.dim(strings.TrimRight(m.Stderr, "\n")) + "\n")

@@ -2,6 +2,7 @@ package execcli
 
 import (
 	"encoding/json"
+	"os"
 	"time"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -118,6 +119,7 @@ func scenarios() []scenario {
 		).message("Recovered.").response().complete("Recovered.")),
 		named("fail", scenario{cwd: fail.cwd, events: fail.events}),
 		named("warning", warningScenario()),
+		named("patch2", patch2Scenario()),
 		named("stall", scenario{cwd: "/tmp/mock/work-stall", events: newScript("stall").add(
 			protocol.AgentMessageDeltaEvent{Delta: "Hal"},
 			protocol.TurnAbortedEvent{TurnID: "turn-1", Reason: protocol.AbortInterrupted},
@@ -166,4 +168,25 @@ func warningScenario() scenario {
 		protocol.WarningEvent{Message: "Model metadata for `my-custom-model` not found. Defaulting to fallback metadata; this can degrade performance and cause issues."},
 		protocol.TurnStartedEvent{TurnID: "turn-1"})
 	return s.message("Hello there!").response().complete("Hello there!")
+}
+
+// patch2Scenario applies one patch touching four files (update, delete, add, update with a
+// move), then one that fails verification (Codex emits no event for it).
+func patch2Scenario() scenario {
+	dir := "/tmp/mock/work-patch2/"
+	changes := map[string]protocol.FileChange{
+		dir + "a.txt": {Kind: protocol.FileUpdate, UnifiedDiff: "@@ -1 +1 @@\n-hello\n+world\n"},
+		dir + "b.txt": {Kind: protocol.FileDelete, Content: "bye\n"},
+		dir + "c.txt": {Kind: protocol.FileAdd, Content: "new\n"},
+		dir + "d.txt": {Kind: protocol.FileUpdate, UnifiedDiff: "@@ -1 +1 @@\n-x\n+y\n", MovePath: ptr(dir + "e.txt")},
+	}
+	diff, err := os.ReadFile("testdata/scenario/patch2.diff")
+	if err != nil {
+		panic(err)
+	}
+	s := newScript("patch2").response()
+	s.add(protocol.PatchApplyBeginEvent{CallID: "p1", TurnID: "turn-1", AutoApproved: true, Changes: changes},
+		protocol.PatchApplyEndEvent{CallID: "p1", TurnID: "turn-1", Stdout: "Success.\n", Success: true, Changes: changes, Status: protocol.PatchCompleted},
+		protocol.TurnDiffEvent{UnifiedDiff: string(diff)})
+	return s.response().message("Patched2.").response().complete("Patched2.")
 }
