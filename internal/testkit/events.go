@@ -3,6 +3,7 @@ package testkit
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Event is one SSE event of a scripted response. Data is the JSON payload (it carries the
@@ -63,12 +64,12 @@ func messageItem(id, text string) obj {
 func AssistantMessageStream(id string, chunks ...string) Events {
 	out := Events{ev("response.output_item.added", obj{"output_index": 0, "item": obj{
 		"type": "message", "id": id, "role": "assistant", "status": "in_progress", "content": []any{}}})}
-	text := ""
+	var text strings.Builder
 	for _, c := range chunks {
 		out = append(out, ev("response.output_text.delta", obj{"item_id": id, "output_index": 0, "content_index": 0, "delta": c}))
-		text += c
+		text.WriteString(c)
 	}
-	return append(out, AssistantMessage(id, text))
+	return append(out, AssistantMessage(id, text.String()))
 }
 
 // Reasoning is a reasoning item with summary sections: item added, for each section a
