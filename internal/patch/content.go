@@ -117,27 +117,82 @@ func ioCause(err error) string {
 	return err.Error()
 }
 
-// replacement replaces oldLen lines at start with lines.
+// fileLine is one line of a file and the terminator it had ("\n", "\r\n", "\r", or "" for
+// a last line without one). Line endings are kept per line so that an edit touches only the
+// lines it changes.
+type fileLine struct {
+	text, eol string
+}
+
+// splitFileLines splits on "\r\n", "\n" and a lone "\r"; a trailing terminator does not
+// start another line.
+func splitFileLines(s string) []fileLine {
+	lines := make([]fileLine, 0, strings.Count(s, "\n")+1)
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n':
+			lines = append(lines, fileLine{s[start:i], "\n"})
+			start = i + 1
+		case '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				lines = append(lines, fileLine{s[start:i], "\r\n"})
+				i++
+			} else {
+				lines = append(lines, fileLine{s[start:i], "\r"})
+			}
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		lines = append(lines, fileLine{s[start:], ""})
+	}
+	return lines
+}
+
+// preferredEOL is the terminator new lines get: the file's first one, else "\n".
+func preferredEOL(lines []fileLine) string {
+	for _, l := range lines {
+		if l.eol != "" {
+			return l.eol
+		}
+	}
+	return "\n"
+}
+
+// replacement replaces oldLen lines at start with the chunk's new lines; origin maps each
+// new line to the replaced line it keeps (an index below oldLen) or -1.
 type replacement struct {
 	start, oldLen int
 	lines         []string
+	origin        []int
 }
 
 // updatedContents applies chunks to a file's text. display is the path named in errors.
+// The result always ends with a line terminator (unless it is empty).
 func updatedContents(original, display string, chunks []Chunk) (string, error) {
-	lines := strings.Split(original, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
+	lines := splitFileLines(original)
+	texts := make([]string, len(lines))
+	for i, l := range lines {
+		texts[i] = l.text
 	}
-	reps, err := computeReplacements(lines, display, chunks)
+	reps, err := computeReplacements(texts, display, chunks)
 	if err != nil {
 		return "", err
 	}
-	lines = applyReplacements(lines, reps)
-	if len(lines) == 0 || lines[len(lines)-1] != "" {
-		lines = append(lines, "")
+	eol := preferredEOL(lines)
+	lines = applyReplacements(lines, reps, eol)
+	var b strings.Builder
+	b.Grow(len(original) + 64)
+	for _, l := range lines {
+		b.WriteString(l.text)
+		if l.eol == "" {
+			b.WriteString(eol)
+		} else {
+			b.WriteString(l.eol)
+		}
 	}
-	return strings.Join(lines, "\n"), nil
+	return b.String(), nil
 }
 
 func computeReplacements(lines []string, display string, chunks []Chunk) ([]replacement, error) {
@@ -153,20 +208,19 @@ func computeReplacements(lines []string, display string, chunks []Chunk) ([]repl
 		}
 		if len(c.OldLines) == 0 {
 			// A pure insertion goes at the end of the file.
-			at := len(lines)
-			if at > 0 && lines[at-1] == "" {
-				at--
-			}
-			reps = append(reps, replacement{start: at, lines: c.NewLines})
+			reps = append(reps, replacement{start: len(lines), lines: c.NewLines, origin: c.Origin})
 			continue
 		}
-		pattern, repl := c.OldLines, c.NewLines
+		pattern, repl, origin := c.OldLines, c.NewLines, c.Origin
 		found := seekSequence(lines, pattern, index, c.EndOfFile)
 		if found < 0 && pattern[len(pattern)-1] == "" {
 			// The model often ends a chunk with a blank line the file does not have there.
 			pattern = pattern[:len(pattern)-1]
 			if len(repl) > 0 && repl[len(repl)-1] == "" {
 				repl = repl[:len(repl)-1]
+				if origin != nil {
+					origin = origin[:len(repl)]
+				}
 			}
 			found = seekSequence(lines, pattern, index, c.EndOfFile)
 		}
@@ -174,17 +228,32 @@ func computeReplacements(lines []string, display string, chunks []Chunk) ([]repl
 			return nil, &ApplyError{Message: fmt.Sprintf("Failed to find expected lines in %s:\n%s",
 				display, strings.Join(c.OldLines, "\n"))}
 		}
-		reps = append(reps, replacement{start: found, oldLen: len(pattern), lines: repl})
+		reps = append(reps, replacement{start: found, oldLen: len(pattern), lines: repl, origin: origin})
 		index = found + len(pattern)
 	}
 	sort.SliceStable(reps, func(i, j int) bool { return reps[i].start < reps[j].start })
 	return reps, nil
 }
 
+// newLines is what r puts in place of lines[r.start:r.start+r.oldLen]: context lines as
+// they are in the file, added lines with the file's preferred terminator.
+func (r replacement) newLines(lines []fileLine, eol string) []fileLine {
+	out := make([]fileLine, len(r.lines))
+	for i, text := range r.lines {
+		out[i] = fileLine{text, eol}
+		if i < len(r.origin) {
+			if o := r.origin[i]; o >= 0 && o < r.oldLen && r.start+o < len(lines) {
+				out[i] = lines[r.start+o]
+			}
+		}
+	}
+	return out
+}
+
 // applyReplacements applies sorted replacements. Codex splices them from the last to the
 // first; when they do not overlap, building the result front to back gives the same lines
 // in one pass, which matters for large files.
-func applyReplacements(lines []string, reps []replacement) []string {
+func applyReplacements(lines []fileLine, reps []replacement, eol string) []fileLine {
 	disjoint := true
 	for i := 1; i < len(reps); i++ {
 		if reps[i-1].start+reps[i-1].oldLen > reps[i].start {
@@ -193,24 +262,22 @@ func applyReplacements(lines []string, reps []replacement) []string {
 		}
 	}
 	if disjoint {
-		out := make([]string, 0, len(lines)+8)
+		out := make([]fileLine, 0, len(lines)+8)
 		at := 0
 		for _, r := range reps {
-			if r.start > len(lines) {
-				break
-			}
 			out = append(out, lines[at:r.start]...)
-			out = append(out, r.lines...)
+			out = append(out, r.newLines(lines, eol)...)
 			at = min(r.start+r.oldLen, len(lines))
 		}
 		return append(out, lines[at:]...)
 	}
-	lines = append([]string(nil), lines...)
+	lines = append([]fileLine(nil), lines...)
 	for i := len(reps) - 1; i >= 0; i-- {
 		r := reps[i]
 		start := min(r.start, len(lines))
 		end := min(start+r.oldLen, len(lines))
-		lines = append(lines[:start], append(append([]string(nil), r.lines...), lines[end:]...)...)
+		repl := r.newLines(lines, eol)
+		lines = append(lines[:start], append(repl, lines[end:]...)...)
 	}
 	return lines
 }

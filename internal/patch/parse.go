@@ -53,6 +53,10 @@ type Chunk struct {
 	HasContext bool
 	OldLines   []string
 	NewLines   []string
+	// Origin has, for each NewLines entry, the index in OldLines of the context line it
+	// repeats, or -1 for an added line. A context line keeps the file's own text and line
+	// ending when applied, even when it matched only loosely.
+	Origin []int
 	// EndOfFile anchors OldLines to the end of the file (`*** End of File`).
 	EndOfFile bool
 }
@@ -114,6 +118,15 @@ func Parse(text string) (*Patch, error) {
 	body := lines[1 : len(lines)-1]
 	lineNo := 2
 	for len(body) > 0 {
+		if strings.TrimSpace(body[0]) == endPatchMarker {
+			// An early End Patch ends the patch; only blank lines may follow it.
+			for _, l := range body[1:] {
+				if strings.TrimSpace(l) != "" {
+					return nil, patchErr("The last line of the patch must be '*** End Patch'")
+				}
+			}
+			break
+		}
 		h, n, err := parseHunk(body, lineNo)
 		if err != nil {
 			return nil, err
@@ -125,8 +138,9 @@ func Parse(text string) (*Patch, error) {
 	return p, nil
 }
 
-// splitLines splits like Rust's str::lines: on "\n", dropping one "\r" before it and not
-// producing an empty last line for a trailing newline.
+// splitLines splits on "\n", dropping any "\r" before it (a patch that went through CRLF
+// conversion twice still parses), and does not produce an empty last line for a trailing
+// newline.
 func splitLines(s string) []string {
 	if s == "" {
 		return nil
@@ -134,7 +148,7 @@ func splitLines(s string) []string {
 	s = strings.TrimSuffix(s, "\n")
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
+		lines[i] = strings.TrimRight(l, "\r")
 	}
 	return lines
 }
@@ -214,13 +228,21 @@ func parseUpdate(lines []string, lineNo int, path string) (Hunk, int, error) {
 		}
 	}
 	for len(rest) > 0 {
-		if strings.TrimSpace(rest[0]) == "" {
+		// Blank lines between chunks are skipped; before the first chunk a blank line is an
+		// empty context line.
+		if len(h.Chunks) > 0 && strings.TrimSpace(rest[0]) == "" {
 			rest = rest[1:]
 			n++
 			continue
 		}
-		if strings.HasPrefix(rest[0], "*") {
+		if startsNextHunk(rest[0]) {
 			break
+		}
+		if len(h.Chunks) == 0 && trimRight(rest[0]) == endOfFileMarker {
+			// An End of File marker before any change line anchors nothing; Codex skips it.
+			rest = rest[1:]
+			n++
+			continue
 		}
 		c, used, err := parseChunk(rest, lineNo+n, len(h.Chunks) == 0)
 		if err != nil {
@@ -234,6 +256,23 @@ func parseUpdate(lines []string, lineNo int, path string) (Hunk, int, error) {
 		return Hunk{}, 0, hunkErr(lineNo, "Update file hunk for path '%s' is empty", path)
 	}
 	return h, n, nil
+}
+
+func (c *Chunk) addContext(line string) {
+	c.Origin = append(c.Origin, len(c.OldLines))
+	c.OldLines = append(c.OldLines, line)
+	c.NewLines = append(c.NewLines, line)
+}
+
+// startsNextHunk reports whether an unindented line ends an update hunk: another hunk's
+// header or the End Patch marker. Anything else there must be a chunk.
+func startsNextHunk(line string) bool {
+	for _, marker := range []string{addFileMarker, deleteFileMarker, updateFileMarker, endPatchMarker} {
+		if strings.HasPrefix(line, marker) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseChunk parses one chunk starting at lines[0] (line number lineNo). Only the first chunk
@@ -266,21 +305,23 @@ func parseChunk(lines []string, lineNo int, allowMissingContext bool) (Chunk, in
 		}
 		if l == "" {
 			// A blank line is an empty context line whose leading space was lost.
-			c.OldLines = append(c.OldLines, "")
-			c.NewLines = append(c.NewLines, "")
+			c.addContext("")
 			used++
 			continue
 		}
 		switch l[0] {
 		case ' ':
-			c.OldLines = append(c.OldLines, l[1:])
-			c.NewLines = append(c.NewLines, l[1:])
+			c.addContext(l[1:])
 		case '+':
 			c.NewLines = append(c.NewLines, l[1:])
+			c.Origin = append(c.Origin, -1)
 		case '-':
 			c.OldLines = append(c.OldLines, l[1:])
 		default:
 			if used == 0 {
+				if startsNextHunk(l) {
+					l = trimRight(l) // Codex reports a misplaced hunk header trimmed
+				}
 				return Chunk{}, 0, hunkErr(lineNo+start, "Unexpected line found in update hunk: '%s'. "+
 					"Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)", l)
 			}

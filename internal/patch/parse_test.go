@@ -21,23 +21,34 @@ func TestParse(t *testing.T) {
 				{Kind: AddFile, Path: "a.txt", Contents: "one\n\n"},
 				{Kind: DeleteFile, Path: "b.txt"},
 				{Kind: UpdateFile, Path: "c.txt", MovePath: "d/c.txt", Chunks: []Chunk{
-					{Context: "func f", HasContext: true, OldLines: []string{"ctx", "old"}, NewLines: []string{"ctx", "new"}},
+					{Context: "func f", HasContext: true, OldLines: []string{"ctx", "old"}, NewLines: []string{"ctx", "new"}, Origin: []int{0, -1}},
 					{OldLines: []string{"x"}, EndOfFile: true},
 				}},
 			},
 		},
 		{
-			name: "first chunk without @@, blank lines between chunks, blank context line",
-			text: "*** Begin Patch\n*** Update File: f\n a\n\n-b\n+c\n\n\n@@ x\n-y\n*** End Patch",
+			name: "first chunk without @@, blank lines in a chunk are context, skipped between chunks",
+			text: "*** Begin Patch\n*** Update File: f\n a\n\n-b\n+c\n\n\n@@ x\n-y\n*** End of File\n\n  \n@@\n+z\n*** End Patch",
 			want: []Hunk{{Kind: UpdateFile, Path: "f", Chunks: []Chunk{
-				{OldLines: []string{"a", "", "b", "", ""}, NewLines: []string{"a", "", "c", "", ""}},
-				{Context: "x", HasContext: true, OldLines: []string{"y"}},
+				{OldLines: []string{"a", "", "b", "", ""}, NewLines: []string{"a", "", "c", "", ""}, Origin: []int{0, 1, -1, 3, 4}},
+				{Context: "x", HasContext: true, OldLines: []string{"y"}, EndOfFile: true},
+				{NewLines: []string{"z"}, Origin: []int{-1}},
 			}}},
 		},
 		{
 			name: "padded markers, CRLF, heredoc",
 			text: "<<\"EOF\"\r\n  *** Begin Patch  \r\n *** Add File: z  \r\n+1\r\n*** End Patch \r\nEOF\r\n",
 			want: []Hunk{{Kind: AddFile, Path: "z", Contents: "1\n"}},
+		},
+		{
+			name: "blank line before the first chunk is context; End of File there is skipped",
+			text: "*** Begin Patch\n*** Update File: f\n*** End of File\n\n-a\n*** End Patch",
+			want: []Hunk{{Kind: UpdateFile, Path: "f", Chunks: []Chunk{{OldLines: []string{"", "a"}, NewLines: []string{""}, Origin: []int{0}}}}},
+		},
+		{
+			name: "early End Patch followed by blank lines",
+			text: "*** Begin Patch\n*** Delete File: f\n*** End Patch\n \n\n*** End Patch",
+			want: []Hunk{{Kind: DeleteFile, Path: "f"}},
 		},
 		{
 			name: "@@ with only spaces is a bare marker",

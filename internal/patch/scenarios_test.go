@@ -137,6 +137,30 @@ func TestScenarioOutputs(t *testing.T) {
 	}
 }
 
+// TestScenariosProcess runs the suite with the test binary itself acting as apply_patch in
+// a child process: the real working directory, argv and exit status.
+func TestScenariosProcess(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range scenarioCases(t) {
+		t.Run(name, func(t *testing.T) {
+			runScenario(t, name, func(dir, text string) {
+				cmd := exec.Command(self, text)
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), runAsApplyPatchEnv+"=1")
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				err := cmd.Run()
+				if (err == nil) != (stderr.Len() == 0) {
+					t.Errorf("exit %v with stderr %q", err, stderr.String())
+				}
+			})
+		})
+	}
+}
+
 // TestScenariosBinary runs the suite through the built gocodex binary invoked as
 // apply_patch, when cmd/gocodex dispatches on argv[0].
 func TestScenariosBinary(t *testing.T) {
