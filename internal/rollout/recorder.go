@@ -314,7 +314,9 @@ func (r *Recorder) createFile() error {
 		return fmt.Errorf("encode session_meta: %w", err)
 	}
 	// The meta line takes ordinal 0, reserved for it by newRecorder.
-	line := appendLine(make([]byte, 0, len(b)+len(r.buf)+96), FormatTimestamp(r.now()), 0, TypeSessionMeta, b)
+	// It carries the time of the line that caused it, so timestamps never go backwards.
+	ts := string(r.buf[len(`{"timestamp":"`):][:len(TimestampFormat)])
+	line := appendLine(make([]byte, 0, len(b)+len(r.buf)+96), ts, 0, TypeSessionMeta, b)
 	r.buf = append(line, r.buf...)
 	r.f, r.metaDone = f, true
 	return nil

@@ -1,0 +1,266 @@
+package rollout
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// v7At is a UUIDv7 whose timestamp is t, with n in the random bits to keep ids unique.
+func v7At(t time.Time, n int) string {
+	var u uuid.UUID
+	ms := uint64(t.UnixMilli())
+	binary.BigEndian.PutUint64(u[0:8], ms<<16)
+	binary.BigEndian.PutUint64(u[8:16], uint64(n))
+	u[6] = 0x70 | (u[6] & 0x0f)
+	u[8] = 0x80 | (u[8] & 0x3f)
+	return u.String()
+}
+
+// writeThread records a one-turn thread created at t.
+func writeThread(tb testing.TB, home string, t time.Time, id, cwd, provider, prompt string) string {
+	tb.Helper()
+	meta := testMeta()
+	meta.ID, meta.Cwd, meta.ModelProvider = id, cwd, provider
+	r, err := Create(home, Options{Meta: meta, Now: func() time.Time { return t }})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r.RecordEvent(protocol.Event{Msg: protocol.TurnStartedEvent{TurnID: "t"}})
+	r.RecordItems([]protocol.ResponseItem{userMsg("<environment_context>\n</environment_context>"), userMsg(prompt), assistantMsg("ok")})
+	r.RecordEvent(protocol.Event{Msg: protocol.TurnCompleteEvent{TurnID: "t"}})
+	if err := r.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return r.Path()
+}
+
+type fixture struct {
+	home string
+	ids  []string // newest first
+}
+
+// newFixture writes n threads one hour apart going back from a fixed instant, alternating
+// cwd (/a, /b) and provider (openai, mock).
+func newFixture(tb testing.TB, n int) fixture {
+	home := tb.TempDir()
+	base := time.Date(2026, 3, 2, 12, 0, 0, 0, time.Local)
+	f := fixture{home: home}
+	for i := 0; i < n; i++ {
+		at := base.Add(-time.Duration(i) * time.Hour)
+		id := v7At(at, i)
+		cwd, prov := "/a", "openai"
+		if i%2 == 1 {
+			cwd, prov = "/b", "mock"
+		}
+		writeThread(tb, home, at, id, cwd, prov, fmt.Sprintf("prompt %d", i))
+		f.ids = append(f.ids, id)
+	}
+	return f
+}
+
+func ids(p Page) []string {
+	var out []string
+	for _, s := range p.Threads {
+		out = append(out, s.ID)
+	}
+	return out
+}
+
+func TestListPagesNewestFirst(t *testing.T) {
+	f := newFixture(t, 60) // spans three days of folders
+	var got []string
+	cursor := ""
+	for pages := 0; ; pages++ {
+		p, err := List(f.home, ListOptions{PageSize: 25, Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ids(p)...)
+		if p.NextCursor == "" {
+			break
+		}
+		if pages > 5 {
+			t.Fatal("cursor does not advance")
+		}
+		cursor = p.NextCursor
+	}
+	if diff := cmp.Diff(f.ids, got); diff != "" {
+		t.Errorf("listing (-want +got):\n%s", diff)
+	}
+	p, _ := List(f.home, ListOptions{PageSize: 1})
+	s := p.Threads[0]
+	if s.Preview != "prompt 0" || s.Cwd != "/a" || s.ModelProvider != "openai" || s.Git == nil || s.Git.Branch != "main" || s.Source != "exec" {
+		t.Errorf("summary = %+v", s)
+	}
+	if s.CreatedAt.IsZero() || s.UpdatedAt.IsZero() {
+		t.Errorf("timestamps missing: %+v", s)
+	}
+	if _, err := List(f.home, ListOptions{Cursor: "!!"}); err == nil {
+		t.Error("a bad cursor was accepted")
+	}
+}
+
+func TestListFilters(t *testing.T) {
+	f := newFixture(t, 10)
+	p, err := List(f.home, ListOptions{Cwd: "/b/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{f.ids[1], f.ids[3], f.ids[5], f.ids[7], f.ids[9]}, ids(p)); diff != "" {
+		t.Errorf("cwd filter:\n%s", diff)
+	}
+	p, _ = List(f.home, ListOptions{Providers: []string{"openai"}, PageSize: 2})
+	if diff := cmp.Diff([]string{f.ids[0], f.ids[2]}, ids(p)); diff != "" || p.NextCursor == "" {
+		t.Errorf("provider filter: %s cursor %q", diff, p.NextCursor)
+	}
+	p, _ = List(f.home, ListOptions{Providers: []string{"openai"}, PageSize: 2, Cursor: p.NextCursor})
+	if diff := cmp.Diff([]string{f.ids[4], f.ids[6]}, ids(p)); diff != "" {
+		t.Errorf("provider filter, page 2:\n%s", diff)
+	}
+}
+
+func TestListSkipsThreadsWithoutUserMessage(t *testing.T) {
+	home := t.TempDir()
+	at := time.Date(2026, 3, 2, 12, 0, 0, 0, time.Local)
+	r, _ := Create(home, Options{Meta: testMeta(), Now: func() time.Time { return at }})
+	r.RecordEvent(protocol.Event{Msg: protocol.TurnStartedEvent{TurnID: "t"}})
+	r.Close()
+	p, err := List(home, ListOptions{})
+	if err != nil || len(p.Threads) != 0 {
+		t.Errorf("listed %v, %v", ids(p), err)
+	}
+}
+
+func TestFindArchiveUnarchive(t *testing.T) {
+	f := newFixture(t, 5)
+	id := f.ids[2]
+	path, archived, err := Find(f.home, id)
+	if err != nil || archived {
+		t.Fatalf("find: %s %v %v", path, archived, err)
+	}
+	apath, err := Archive(f.home, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(apath) != filepath.Join(f.home, ArchivedDir) || filepath.Base(apath) != filepath.Base(path) {
+		t.Errorf("archived to %s", apath)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the original is still there: %v", err)
+	}
+	p, _ := List(f.home, ListOptions{})
+	if cmp.Equal(ids(p), f.ids) || len(p.Threads) != 4 {
+		t.Errorf("archived thread still listed: %v", ids(p))
+	}
+	p, _ = List(f.home, ListOptions{Archived: true})
+	if !cmp.Equal(ids(p), []string{id}) || !p.Threads[0].Archived {
+		t.Errorf("archived listing = %+v", p.Threads)
+	}
+	if got, archived, err := Find(f.home, id); err != nil || !archived || got != apath {
+		t.Errorf("find archived: %s %v %v", got, archived, err)
+	}
+	back, err := Unarchive(f.home, id)
+	if err != nil || back != path {
+		t.Fatalf("unarchive: %s %v (want %s)", back, err, path)
+	}
+	p, _ = List(f.home, ListOptions{})
+	if diff := cmp.Diff(f.ids, ids(p)); diff != "" {
+		t.Errorf("after unarchive:\n%s", diff)
+	}
+	if _, _, err := Find(f.home, "01a20268-0000-7000-8000-000000000000"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("find unknown: %v", err)
+	}
+	if _, _, err := Find(f.home, "../../etc"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("find with a path: %v", err)
+	}
+	// Ids that are not UUIDv7 are found by walking.
+	other := "not-a-uuid-thread"
+	want := writeThread(t, f.home, time.Date(2025, 1, 1, 0, 0, 0, 0, time.Local), other, "/a", "openai", "x")
+	if got, _, err := Find(f.home, other); err != nil || got != want {
+		t.Errorf("find by walk: %s %v", got, err)
+	}
+}
+
+func TestForkWholeAndTruncated(t *testing.T) {
+	home := t.TempDir()
+	at := time.Date(2026, 3, 2, 12, 0, 0, 0, time.Local)
+	r, _ := Create(home, Options{Meta: testMeta(), Now: tick()})
+	for i, p := range []string{"one", "two", "three"} {
+		turn := fmt.Sprint("turn-", i)
+		r.RecordEvent(protocol.Event{Msg: protocol.TurnStartedEvent{TurnID: turn}})
+		if i == 0 {
+			r.RecordItems([]protocol.ResponseItem{userMsg("<environment_context>\n</environment_context>")})
+		}
+		r.RecordItems([]protocol.ResponseItem{userMsg(p), assistantMsg(p + "!")})
+		r.RecordEvent(protocol.Event{Msg: protocol.TurnCompleteEvent{TurnID: turn}})
+	}
+	r.Close()
+	src, err := ReadFile(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcHist := summarize(src.Reconstruct().History)
+	for _, tc := range []struct {
+		drop int
+		want []string
+	}{
+		{0, srcHist},
+		{1, srcHist[:5]},
+		// Every turn dropped: the initial context goes too; the engine injects it afresh.
+		{3, nil},
+	} {
+		t.Run(fmt.Sprint(tc.drop), func(t *testing.T) {
+			newID := v7At(at, 1000+tc.drop)
+			path, err := Fork(home, src, ForkOptions{NewID: newID, DropLastTurns: tc.drop, Now: func() time.Time { return at }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fr, err := ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fr.Meta.ID != newID || fr.Meta.ForkedFromID != testID || fr.Meta.Cwd != src.Meta.Cwd {
+				t.Errorf("meta = %+v", fr.Meta)
+			}
+			if diff := cmp.Diff(tc.want, summarize(fr.Reconstruct().History)); diff != "" {
+				t.Errorf("history (-want +got):\n%s", diff)
+			}
+			last := fr.Lines[len(fr.Lines)-1]
+			if tc.drop > 0 && tc.drop < 3 && last.Type != TypeEventMsg {
+				t.Errorf("fork ends with a %s line, want the previous turn's end", last.Type)
+			}
+			if found, _, err := Find(home, newID); err != nil || found != path {
+				t.Errorf("fork not found by id: %v", err)
+			}
+		})
+	}
+}
+
+func TestCollectGitInfo(t *testing.T) {
+	dir := t.TempDir()
+	git := filepath.Join(dir, ".git")
+	os.MkdirAll(filepath.Join(git, "refs", "heads"), 0o755)
+	os.WriteFile(filepath.Join(git, "HEAD"), []byte("ref: refs/heads/feature/x\n"), 0o644)
+	os.WriteFile(filepath.Join(git, "packed-refs"), []byte("# pack-refs\nabc123 refs/heads/feature/x\n"), 0o644)
+	os.WriteFile(filepath.Join(git, "config"), []byte("[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@example.com:o/r.git\n\tfetch = x\n"), 0o644)
+	sub := filepath.Join(dir, "a", "b")
+	os.MkdirAll(sub, 0o755)
+	got := CollectGitInfo(sub)
+	want := &GitInfo{CommitHash: "abc123", Branch: "feature/x", RepositoryURL: "git@example.com:o/r.git"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Error(diff)
+	}
+	if CollectGitInfo(t.TempDir()) != nil && os.Getenv("HOME") == "" {
+		t.Error("git info outside a repository")
+	}
+}
