@@ -71,14 +71,76 @@ const (
 	SourceUnifiedExecInteraction ExecCommandSource = "unified_exec_interaction"
 )
 
-// ParsedCommand is Codex's reading of a shell command for display (read, list_files,
-// search, unknown); kept as a struct with all the fields any kind uses.
+// ParsedCommand is Codex's reading of a shell command for display: read (Name, Path),
+// list_files (Path), search (Query, Path) or unknown. One struct holds every kind's fields;
+// MarshalJSON writes only the ones of Type, with null for absent optional ones.
 type ParsedCommand struct {
 	Type  string  `json:"type"`
 	Cmd   string  `json:"cmd"`
 	Name  string  `json:"name,omitempty"`
 	Query *string `json:"query,omitempty"`
 	Path  *string `json:"path,omitempty"`
+}
+
+// UnmarshalJSON keeps only the fields of the command's kind, so that a decoded value is
+// what its encoding decodes to.
+func (p *ParsedCommand) UnmarshalJSON(data []byte) error {
+	type plain ParsedCommand
+	var w plain
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	out := ParsedCommand{Type: w.Type, Cmd: w.Cmd}
+	switch w.Type {
+	case "read":
+		out.Name = w.Name
+		out.Path = w.Path
+		if out.Path == nil {
+			out.Path = new(string)
+		}
+	case "list_files":
+		out.Path = w.Path
+	case "search":
+		out.Query, out.Path = w.Query, w.Path
+	case "":
+		out.Type = "unknown"
+	}
+	*p = out
+	return nil
+}
+
+// MarshalJSON writes the fields of the command's kind in Codex's order.
+func (p ParsedCommand) MarshalJSON() ([]byte, error) {
+	switch p.Type {
+	case "read":
+		path := ""
+		if p.Path != nil {
+			path = *p.Path
+		}
+		return marshalTagged("type", p.Type, struct {
+			Cmd  string `json:"cmd"`
+			Name string `json:"name"`
+			Path string `json:"path"`
+		}{p.Cmd, p.Name, path})
+	case "list_files":
+		return marshalTagged("type", p.Type, struct {
+			Cmd  string  `json:"cmd"`
+			Path *string `json:"path"`
+		}{p.Cmd, p.Path})
+	case "search":
+		return marshalTagged("type", p.Type, struct {
+			Cmd   string  `json:"cmd"`
+			Query *string `json:"query"`
+			Path  *string `json:"path"`
+		}{p.Cmd, p.Query, p.Path})
+	}
+	typ := p.Type
+	if typ == "" {
+		typ = "unknown"
+	}
+	return marshalTagged("type", typ, struct {
+		Cmd string `json:"cmd"`
+	}{p.Cmd})
 }
 
 // ExecCommandBeginEvent announces a command about to run.

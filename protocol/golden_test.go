@@ -59,6 +59,12 @@ var addPatch = map[string]FileChange{
 func goldenCases() []goldenCase {
 	usage := TokenUsage{InputTokens: 100, CachedInputTokens: 20, OutputTokens: 7, ReasoningOutputTokens: 3, TotalTokens: 107}
 	parsed := []ParsedCommand{{Type: "unknown", Cmd: "echo hi"}}
+	allParsed := []ParsedCommand{
+		{Type: "read", Cmd: "cat a.go", Name: "a.go", Path: ptr("/repo/a.go")},
+		{Type: "list_files", Cmd: "ls"},
+		{Type: "search", Cmd: "rg foo src", Query: ptr("foo"), Path: ptr("src")},
+		{Type: "unknown", Cmd: "make"},
+	}
 	cases := []goldenCase{
 		// Events.
 		{"event_session_configured", ev(SessionConfiguredEvent{SessionID: "67e55044-10b1-426f-9247-bb680e5fe0c8", Model: "codex-mini-latest"}), decodeEvent},
@@ -112,6 +118,7 @@ func goldenCases() []goldenCase {
 			CallID: "call_1", TurnID: "turn-1", Command: []string{"/bin/bash", "-lc", "echo hi"}, Cwd: "/repo", ParsedCmd: parsed, Source: SourceAgent,
 			Stdout: "hi\n", AggregatedOutput: "hi\n", ExitCode: 0, Duration: Duration(324 * time.Millisecond), FormattedOutput: "hi\n",
 		}), decodeEvent},
+		{"event_exec_command_begin_parsed", ev(ExecCommandBeginEvent{CallID: "call_2", TurnID: "turn-1", Command: []string{"bash", "-lc", "cat a.go"}, Cwd: "/repo", ParsedCmd: allParsed, Source: SourceAgent}), decodeEvent},
 		{"event_terminal_interaction", ev(TerminalInteractionEvent{CallID: "call_2", ProcessID: "1000", Stdin: "y\n"}), decodeEvent},
 		{"event_exec_approval_request", ev(ExecApprovalRequestEvent{
 			CallID: "call_1", TurnID: "turn-1", Command: []string{"rm", "-rf", "build"}, Cwd: "/repo", Reason: ptr("needs write access"),
