@@ -228,12 +228,22 @@ func renderInline(v any) string {
 	return b.String()
 }
 
+// renderSection writes a table as Codex's editor does: its plain keys
+// under `[keyPath]`, then each nested table as its own `[keyPath.key]`
+// section after a blank line.
 func (d *document) renderSection(keyPath []string, pairs []kv) string {
 	nl := d.nl()
 	var b strings.Builder
 	b.WriteString("[" + joinKey(keyPath) + "]" + nl)
 	for _, p := range pairs {
-		b.WriteString(quoteKey(p.key) + " = " + renderInline(p.value) + nl)
+		if _, isTable := p.value.([]kv); !isTable {
+			b.WriteString(quoteKey(p.key) + " = " + renderInline(p.value) + nl)
+		}
+	}
+	for _, p := range pairs {
+		if sub, isTable := p.value.([]kv); isTable {
+			b.WriteString(nl + d.renderSection(appendPath(keyPath, p.key), sub))
+		}
 	}
 	return b.String()
 }

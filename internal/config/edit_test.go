@@ -62,7 +62,7 @@ func TestApplyEdits(t *testing.T) {
 			name:  "into empty file",
 			src:   "",
 			edits: []Edit{Set([]string{"mcp_servers", "docs"}, server{Command: "npx", Args: []string{"-y", "docs-mcp"}, Env: map[string]string{"B": "2", "A": "1"}})},
-			want:  "[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"docs-mcp\"]\nenv = { A = \"1\", B = \"2\" }\n",
+			want:  "[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"docs-mcp\"]\n\n[mcp_servers.docs.env]\nA = \"1\"\nB = \"2\"\n",
 		},
 		{
 			name: "replace table in place",
@@ -71,6 +71,12 @@ func TestApplyEdits(t *testing.T) {
 			edits: []Edit{Set([]string{"mcp_servers", "a"}, server{Command: "new"})},
 			want: "# servers\n[mcp_servers.a]\ncommand = \"new\"\n\n" +
 				"# b is mine\n[mcp_servers.b]\nurl = \"http://127.0.0.1:1/mcp\"\n",
+		},
+		{
+			name:  "replace in place with a sub-table",
+			src:   "[mcp_servers.a] # mine\ncommand = \"old\"\n\n[other]\nx = 1\n",
+			edits: []Edit{Set([]string{"mcp_servers", "a"}, map[string]any{"command": "new", "env": map[string]string{"K": "V"}})},
+			want:  "[mcp_servers.a]\ncommand = \"new\"\n\n[mcp_servers.a.env]\nK = \"V\"\n\n[other]\nx = 1\n",
 		},
 		{
 			name:  "remove table with sub-tables",
@@ -209,14 +215,14 @@ func TestEditFileRoundTrip(t *testing.T) {
 	if err := os.WriteFile(path, orig, 0o640); err != nil {
 		t.Fatal(err)
 	}
-	add := McpServerConfig{Command: "npx", Args: []string{"-y", "@acme/mcp"}}
+	add := McpServerConfig{Command: "npx", Args: []string{"-y", "@acme/mcp"}, Env: map[string]string{"ACME": "1"}}
 	if err := SetTable(path, []string{"mcp_servers", "acme"}, add); err != nil {
 		t.Fatal(err)
 	}
 	added, _ := os.ReadFile(path)
 	// The new server goes after the last server, in the family of sections.
 	wantAdded := strings.Replace(string(orig), "DOCS_TOKEN = \"x\"\n",
-		"DOCS_TOKEN = \"x\"\n\n[mcp_servers.acme]\ncommand = \"npx\"\nargs = [\"-y\", \"@acme/mcp\"]\n", 1)
+		"DOCS_TOKEN = \"x\"\n\n[mcp_servers.acme]\ncommand = \"npx\"\nargs = [\"-y\", \"@acme/mcp\"]\n\n[mcp_servers.acme.env]\nACME = \"1\"\n", 1)
 	if diff := cmp.Diff(wantAdded, string(added)); diff != "" {
 		t.Fatalf("after add (-want +got):\n%s", diff)
 	}

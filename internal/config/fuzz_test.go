@@ -75,7 +75,7 @@ func FuzzApplyEdits(f *testing.F) {
 			return
 		}
 		path := []string{"zz_fuzz", key}
-		added, err := ApplyEdits(src, Set(path, map[string]any{"v": key}))
+		added, err := ApplyEdits(src, Set(path, map[string]any{"v": key, "t": map[string]any{"x": 1}}))
 		if !utf8.ValidString(key) {
 			if err == nil {
 				t.Fatalf("invalid UTF-8 key accepted")

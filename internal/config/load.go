@@ -82,7 +82,9 @@ type Layer struct {
 	// defined the profile); empty for -c.
 	Path string
 	Data map[string]any
-	src  []byte
+	// Version is LayerVersion of the layer as written (file layers only).
+	Version string
+	src     []byte
 	// prefix is where Data lives inside src (["profiles", name] for a
 	// profile table), for error positions.
 	prefix []string
@@ -260,11 +262,12 @@ func (l *loader) readFileLayer(source LayerSource, path string) (*Layer, error) 
 	if err != nil {
 		return nil, err
 	}
+	version := LayerVersion(data) // of the tree as written, before paths are resolved
 	resolvePaths(data, filepath.Dir(path), l.env)
 	for _, key := range unknownKeys(data) {
 		l.warnings = append(l.warnings, unknownKeyWarning(path, src, key))
 	}
-	return &Layer{Source: source, Path: path, Data: data, src: src}, nil
+	return &Layer{Source: source, Path: path, Data: data, Version: version, src: src}, nil
 }
 
 // parseLayer decodes a file twice: into a generic map for layering, and into
