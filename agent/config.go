@@ -58,6 +58,21 @@ type ModelInfo struct {
 	DefaultVerbosity string
 	// BaseInstructions is the catalog's own base instructions; "" means ours.
 	BaseInstructions string
+	// AutoCompactTokenLimit is the token count at which the thread compacts its history on
+	// its own (model.ModelInfo.AutoCompactTokenLimit). 0 means 90% of ContextWindow (no
+	// automatic compaction when that is unknown too); a negative value turns it off.
+	AutoCompactTokenLimit int64
+}
+
+// autoCompactLimit resolves AutoCompactTokenLimit; 0 means never.
+func (m ModelInfo) autoCompactLimit() int64 {
+	switch {
+	case m.AutoCompactTokenLimit > 0:
+		return m.AutoCompactTokenLimit
+	case m.AutoCompactTokenLimit == 0 && m.ContextWindow > 0:
+		return m.ContextWindow * 9 / 10
+	}
+	return 0
 }
 
 // window returns the context window to report, scaled by the effective percent.
@@ -83,6 +98,15 @@ type Recorder interface {
 	RecordEvent(ev protocol.Event) error
 	// Flush is called at the end of each turn and at shutdown.
 	Flush() error
+}
+
+// CompactionRecorder is implemented by a Recorder that keeps compaction markers (the
+// rollout's `compacted` line). When the history is compacted the thread calls
+// RecordCompacted before the history is replaced and before context_compacted goes out:
+// message is the summary message's text and replacement the whole new history, so a resume
+// can start from it.
+type CompactionRecorder interface {
+	RecordCompacted(message string, replacement []protocol.ResponseItem) error
 }
 
 // MessageHistory is the cross-session message history (history.jsonl). Optional.
@@ -169,6 +193,16 @@ type ThreadConfig struct {
 	History           MessageHistory
 	// RolloutPath is reported in session_configured.
 	RolloutPath string
+	// InitialUsage, when set, restores the token usage of a resumed thread (its last
+	// token_count), so automatic compaction knows how full the context already is.
+	InitialUsage *protocol.TokenUsageInfo
+
+	// CompactPrompt replaces our summarisation request (config compact_prompt); "" keeps
+	// prompt.CompactPrompt.
+	CompactPrompt string
+	// OnCleanBackgroundTerminals is called for clean_background_terminals: the owner of the
+	// tool resources (the unified-exec manager) kills the sessions the model left running.
+	OnCleanBackgroundTerminals func()
 
 	Recorder Recorder
 	Logger   *slog.Logger

@@ -59,47 +59,60 @@ func textMessage(role string, texts ...string) protocol.MessageItem {
 // whole initial context on the first turn, then only a new permissions section or
 // environment block when those changed.
 func (t *Thread) contextItems(s settings) []protocol.ResponseItem {
-	perms := func() *prompt.PermissionsOptions {
-		p := &prompt.PermissionsOptions{Sandbox: s.sandbox, Approval: s.approval}
-		if t.cfg.WritableRoots != nil {
-			p.WritableRoots = t.cfg.WritableRoots(s.sandbox, s.cwd)
-		} else if s.sandbox.EffectiveMode() == protocol.SandboxWorkspaceWrite {
-			p.WritableRoots = append([]string{s.cwd}, s.sandbox.WritableRoots...)
+	var items []protocol.ResponseItem
+	cs := &t.ctxState
+	if !cs.injected {
+		items = t.initialContext(s)
+	} else {
+		if cs.sandbox.EffectiveMode() != s.sandbox.EffectiveMode() || cs.sandbox.NetworkAccess != s.sandbox.NetworkAccess ||
+			cs.approval.Effective() != s.approval.Effective() {
+			items = append(items, textMessage("developer", prompt.Permissions(*t.permissions(s))))
 		}
-		return p
+		if cs.cwd != s.cwd {
+			items = append(items, textMessage("user", t.environment(s).Render()))
+		}
 	}
-	env := prompt.EnvironmentContext{
+	*cs = contextState{injected: true, cwd: s.cwd, sandbox: s.sandbox, approval: s.approval}
+	return items
+}
+
+// initialContext is the full context for the settings: the developer message and the
+// contextual user message that open a thread (and a compacted history). It reads no loop
+// state, so a turn may call it.
+func (t *Thread) initialContext(s settings) []protocol.ResponseItem {
+	ic := prompt.BuildInitialContext(prompt.ContextOptions{
+		Permissions:           t.permissions(s),
+		DeveloperInstructions: s.developerInstr,
+		UserInstructions:      s.userInstr,
+		Environment:           t.environment(s),
+	})
+	var items []protocol.ResponseItem
+	if len(ic.Developer) > 0 {
+		items = append(items, textMessage("developer", ic.Developer...))
+	}
+	if len(ic.User) > 0 {
+		items = append(items, textMessage("user", ic.User...))
+	}
+	return items
+}
+
+func (t *Thread) permissions(s settings) *prompt.PermissionsOptions {
+	p := &prompt.PermissionsOptions{Sandbox: s.sandbox, Approval: s.approval}
+	if t.cfg.WritableRoots != nil {
+		p.WritableRoots = t.cfg.WritableRoots(s.sandbox, s.cwd)
+	} else if s.sandbox.EffectiveMode() == protocol.SandboxWorkspaceWrite {
+		p.WritableRoots = append([]string{s.cwd}, s.sandbox.WritableRoots...)
+	}
+	return p
+}
+
+func (t *Thread) environment(s settings) prompt.EnvironmentContext {
+	return prompt.EnvironmentContext{
 		Cwd:         s.cwd,
 		Shell:       s.shell,
 		CurrentDate: t.now().Format("2006-01-02"),
 		Timezone:    s.timezone,
 	}
-	var items []protocol.ResponseItem
-	cs := &t.ctxState
-	if !cs.injected {
-		ic := prompt.BuildInitialContext(prompt.ContextOptions{
-			Permissions:           perms(),
-			DeveloperInstructions: s.developerInstr,
-			UserInstructions:      s.userInstr,
-			Environment:           env,
-		})
-		if len(ic.Developer) > 0 {
-			items = append(items, textMessage("developer", ic.Developer...))
-		}
-		if len(ic.User) > 0 {
-			items = append(items, textMessage("user", ic.User...))
-		}
-	} else {
-		if cs.sandbox.EffectiveMode() != s.sandbox.EffectiveMode() || cs.sandbox.NetworkAccess != s.sandbox.NetworkAccess ||
-			cs.approval.Effective() != s.approval.Effective() {
-			items = append(items, textMessage("developer", prompt.Permissions(*perms())))
-		}
-		if cs.cwd != s.cwd {
-			items = append(items, textMessage("user", env.Render()))
-		}
-	}
-	*cs = contextState{injected: true, cwd: s.cwd, sandbox: s.sandbox, approval: s.approval}
-	return items
 }
 
 // maxInputImageBytes caps an attached local image; larger files are refused with a message

@@ -105,6 +105,9 @@ func (m *ThreadManager) StartThread(ctx context.Context, cfg ThreadConfig) (*Thr
 		t.hist.append(cfg.InitialHistory...)
 		t.ctxState = contextState{injected: true, cwd: cfg.Cwd, sandbox: cfg.SandboxPolicy, approval: cfg.ApprovalPolicy}
 	}
+	if u := cfg.InitialUsage; u != nil {
+		t.totalUsage, t.lastUsage, t.hasUsage = u.TotalTokenUsage, u.LastTokenUsage, true
+	}
 	approval, sandbox := cfg.ApprovalPolicy, cfg.SandboxPolicy
 	effort := cfg.ReasoningEffort
 	if effort == "" && cfg.ModelInfo.SupportsReasoning {

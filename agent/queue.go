@@ -69,6 +69,12 @@ func (q *eventQueue) close() {
 	}
 }
 
+func (q *eventQueue) isClosed() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.closed
+}
+
 // next returns the oldest event, waiting for one until ctx ends.
 func (q *eventQueue) next(ctx context.Context) (protocol.Event, error) {
 	spin := 0

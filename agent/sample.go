@@ -23,7 +23,10 @@ type sampleResult struct {
 }
 
 // prompt builds the request for the turn's current history.
-func (tr *turn) prompt() model.Prompt {
+func (tr *turn) prompt() model.Prompt { return tr.promptFor(tr.t.hist.snapshot()) }
+
+// promptFor builds the request for the given history.
+func (tr *turn) promptFor(input []protocol.ResponseItem) model.Prompt {
 	s, t := tr.s, tr.t
 	p := model.Prompt{
 		Model:             s.model,
@@ -40,9 +43,9 @@ func (tr *turn) prompt() model.Prompt {
 	}
 	if t.cfg.InstructionsField {
 		p.Instructions = s.baseInstructions()
-		p.Input = t.hist.snapshot()
+		p.Input = input
 	} else {
-		p.Input = append([]protocol.ResponseItem{textMessage("developer", s.baseInstructions())}, t.hist.snapshot()...)
+		p.Input = append([]protocol.ResponseItem{textMessage("developer", s.baseInstructions())}, input...)
 	}
 	if p.Verbosity == "" {
 		p.Verbosity = s.info.DefaultVerbosity
@@ -66,22 +69,32 @@ func (tr *turn) prompt() model.Prompt {
 	return p
 }
 
+// rerouteWarning is Codex 0.169's warning when the server answered with another model than
+// the one requested (the `openai-model` response header); the model it names as the one to
+// regain is fixed in that release.
+func rerouteWarning(serverModel string) string {
+	return "Your account was flagged for potentially high-risk cyber activity and this request was routed to " + serverModel +
+		" as a fallback. To regain access to gpt-5.3-codex, apply for trusted access: https://chatgpt.com/cyber or learn more: https://developers.openai.com/codex/concepts/cyber-safety"
+}
+
+// retryObserver reports stream retries as stream_error events.
+func (tr *turn) retryObserver(ri model.RetryInfo) {
+	if !ri.Stream {
+		return
+	}
+	ev := protocol.StreamErrorEvent{Message: fmt.Sprintf("Reconnecting... %d/%d", ri.Attempt, ri.Max)}
+	if ri.Err != nil {
+		d := ri.Err.Error()
+		ev.AdditionalDetails = &d
+	}
+	tr.emit(ev)
+}
+
 // sample streams one response, emitting its events, recording its items and running its
 // tool calls; tool outputs are recorded after the stream ends.
 func (tr *turn) sample() (sampleResult, error) {
 	var res sampleResult
-	obs := func(ri model.RetryInfo) {
-		if !ri.Stream {
-			return
-		}
-		ev := protocol.StreamErrorEvent{Message: fmt.Sprintf("Reconnecting... %d/%d", ri.Attempt, ri.Max)}
-		if ri.Err != nil {
-			d := ri.Err.Error()
-			ev.AdditionalDetails = &d
-		}
-		tr.emit(ev)
-	}
-	stream, err := tr.t.cfg.Streamer.Stream(tr.ctx, tr.prompt(), obs)
+	stream, err := tr.t.cfg.Streamer.Stream(tr.ctx, tr.prompt(), tr.retryObserver)
 	if err != nil {
 		return res, err
 	}
@@ -127,6 +140,11 @@ func (tr *turn) sample() (sampleResult, error) {
 			}
 		case model.RateLimits:
 			tr.t.setRateLimits(ev.Snapshot)
+		case model.ServerModel:
+			if !tr.rerouteWarned {
+				tr.rerouteWarned = true
+				tr.emit(protocol.WarningEvent{Message: rerouteWarning(ev.Model)})
+			}
 		case model.Completed:
 			tr.emit(tr.t.addUsage(ev.Usage, tr.s.info.window()))
 		}

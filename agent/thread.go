@@ -107,6 +107,15 @@ func (t *Thread) emit(id string, msg protocol.EventMsg) {
 	t.events.push(ev)
 }
 
+// emitUnlessClosed emits an event that may arrive after shutdown (from a background tool):
+// once the thread is closed it is neither recorded nor queued.
+func (t *Thread) emitUnlessClosed(id string, msg protocol.EventMsg) {
+	if t.events.isClosed() {
+		return
+	}
+	t.emit(id, msg)
+}
+
 // recordItems appends to history after handing the items to the recorder.
 func (t *Thread) recordItems(items ...protocol.ResponseItem) {
 	if len(items) == 0 {
@@ -198,6 +207,14 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 			}
 		}
 		t.emit(sub.ID, resp)
+	case protocol.CompactOp:
+		t.startCompact(sub.ID)
+	case protocol.ThreadRollbackOp:
+		t.rollback(sub.ID, op.NumTurns)
+	case protocol.CleanBackgroundTerminalsOp:
+		if f := t.cfg.OnCleanBackgroundTerminals; f != nil {
+			f()
+		}
 	case protocol.ShutdownOp:
 		t.interrupt(protocol.AbortInterrupted)
 		t.flushRecorder()
@@ -247,12 +264,27 @@ func (t *Thread) userInput(id string, items []protocol.InputItem, schema []byte)
 // startTurn starts a turn goroutine for the input. schema, when set, constrains this turn's
 // final answer instead of the thread's default.
 func (t *Thread) startTurn(id string, items []protocol.InputItem, schema []byte) {
-	ctx, cancel := context.WithCancel(t.ctx)
 	s := t.settings
 	if schema != nil {
 		s.outputSchema = schema
 	}
-	tr := &turn{
+	tr := t.newTurn(id, s)
+	prelude := t.contextItems(s)
+	t.launch(tr, func() { tr.run(prelude, items) })
+}
+
+// startCompact runs the compact op as a turn of its own. A running turn is replaced, as in
+// Codex.
+func (t *Thread) startCompact(id string) {
+	t.interrupt(protocol.AbortReplaced)
+	tr := t.newTurn(id, t.settings)
+	prelude := t.contextItems(tr.s)
+	t.launch(tr, func() { tr.runCompact(prelude) })
+}
+
+func (t *Thread) newTurn(id string, s settings) *turn {
+	ctx, cancel := context.WithCancel(t.ctx)
+	return &turn{
 		t:        t,
 		id:       id,
 		ctx:      ctx,
@@ -261,12 +293,15 @@ func (t *Thread) startTurn(id string, items []protocol.InputItem, schema []byte)
 		finished: make(chan struct{}),
 		started:  t.now(),
 	}
-	prelude := t.contextItems(s)
+}
+
+// launch makes tr the running turn and runs body in its goroutine.
+func (t *Thread) launch(tr *turn, body func()) {
 	t.turn = tr
 	go func() {
 		defer close(tr.finished)
-		defer cancel()
-		tr.run(prelude, items)
+		defer tr.cancel()
+		body()
 		select {
 		case t.turnDone <- tr:
 		case <-t.done:
@@ -361,6 +396,28 @@ func (t *Thread) addUsage(u *protocol.TokenUsage, window *int64) protocol.TokenC
 	if t.hasUsage {
 		ev.Info = &protocol.TokenUsageInfo{TotalTokenUsage: t.totalUsage, LastTokenUsage: t.lastUsage, ModelContextWindow: window}
 	}
+	return ev
+}
+
+// tokensInUse is how full the context is: the last response's total plus an estimate of
+// what was added after the model last spoke.
+func (t *Thread) tokensInUse() int64 {
+	t.usageMu.Lock()
+	last := t.lastUsage.TotalTokens
+	t.usageMu.Unlock()
+	return last + t.hist.uncountedTokens()
+}
+
+// estimateUsage replaces the last usage with an estimate of the whole history (after the
+// history was rebuilt) and returns the token_count payload reporting it.
+func (t *Thread) estimateUsage(window *int64) protocol.TokenCountEvent {
+	est := estimateTokens(t.hist.snapshot())
+	t.usageMu.Lock()
+	t.lastUsage = protocol.TokenUsage{TotalTokens: est}
+	t.hasUsage = true
+	t.usageMu.Unlock()
+	ev := t.addUsage(nil, window)
+	ev.Info.LastUsageIncludesReasoning = true
 	return ev
 }
 

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
@@ -16,8 +17,11 @@ type ParallelHandler interface {
 
 // callRun is one tool call in flight.
 type callRun struct {
-	call   tools.Call
-	done   chan struct{}
+	call tools.Call
+	done chan struct{}
+	// returned is set once the handler has returned; events its env emits after that come
+	// from something it left running in the background.
+	returned atomic.Bool
 	result tools.Result
 	err    error
 }
@@ -46,9 +50,10 @@ func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
 		close(run.done)
 		return run
 	}
-	env := tr.env()
+	env := tr.env(run)
 	go func() {
 		defer close(run.done)
+		defer run.returned.Store(true)
 		defer func() {
 			// A panicking tool must not take the thread down; the model hears about it.
 			if p := recover(); p != nil {
@@ -77,15 +82,31 @@ func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
 	return run
 }
 
+// emitFromCall sends an event a tool emitted. While the turn runs it goes out like any event
+// of the turn. Once the turn has ended, events of a call still in its handler are dropped
+// (the call was cut short), but a call whose handler has returned may have left work
+// running in the background (a unified-exec session): its output and end events still go
+// out, under the turn's submission id, until the thread shuts down.
+func (tr *turn) emitFromCall(run *callRun, msg protocol.EventMsg) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	switch {
+	case !tr.ended:
+		tr.t.emit(tr.id, msg)
+	case run.returned.Load():
+		tr.t.emitUnlessClosed(tr.id, msg)
+	}
+}
+
 // env is what a handler sees of the turn.
-func (tr *turn) env() *tools.Env {
+func (tr *turn) env(run *callRun) *tools.Env {
 	return &tools.Env{
 		ThreadID: tr.t.id,
 		TurnID:   tr.id,
 		Cwd:      tr.s.cwd,
 		Approval: tr.s.approval,
 		Sandbox:  tr.s.sandbox,
-		Emit:     func(m protocol.EventMsg) { tr.emit(m) },
+		Emit:     func(m protocol.EventMsg) { tr.emitFromCall(run, m) },
 		RequestApproval: func(ctx context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
 			switch {
 			case req.Exec != nil:

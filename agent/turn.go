@@ -29,6 +29,8 @@ type turn struct {
 	// turnState is the server's x-codex-turn-state token, echoed on every later request of
 	// this turn for sticky routing (turn goroutine only).
 	turnState string
+	// rerouteWarned is set once the server-model warning went out (turn goroutine only).
+	rerouteWarned bool
 
 	// toolMu runs exclusive tools one at a time and parallel ones together.
 	toolMu sync.RWMutex
@@ -140,18 +142,32 @@ func (tr *turn) recordUser(items []protocol.InputItem) {
 	}
 }
 
-// run is the turn: record the input, then sample until the model needs nothing more.
-func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem) {
+// startedEvent opens the turn.
+func (tr *turn) startedEvent() protocol.TurnStartedEvent {
 	started := tr.started.Unix()
 	ts := protocol.TurnStartedEvent{TurnID: tr.id, RootTurnID: tr.id, StartedAt: &started,
 		ModelContextWindow: tr.s.info.window(), CollaborationModeKind: "default"}
 	if trig := tr.t.cfg.TurnTrigger; trig != "" {
 		ts.TurnAttribution = &protocol.TurnAttribution{TurnID: tr.id, TurnTrigger: trig, RootTurnID: tr.id}
 	}
-	if !tr.emit(ts) {
+	return ts
+}
+
+// run is the turn: record the input, then sample until the model needs nothing more. The
+// history is compacted first when it is already over the limit, and between samplings when
+// it got there and the model has more to do.
+func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem) {
+	if !tr.emit(tr.startedEvent()) {
 		return
 	}
 	tr.registry = tr.t.buildRegistry(tr.s)
+	if tr.t.hist.len() > 0 && tr.overCompactLimit() {
+		if !tr.autoCompact(contextFirst) {
+			return
+		}
+		// The rebuilt history opens with the context of this turn's settings.
+		prelude = nil
+	}
 	tr.record(prelude...)
 	tr.recordUser(items)
 	var last *string
@@ -176,6 +192,11 @@ func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem)
 			tr.abort(protocol.AbortInterrupted)
 			return
 		}
+		if (res.followUp || tr.hasPending()) && tr.overCompactLimit() {
+			if !tr.autoCompact(contextBeforeLastUser) {
+				return
+			}
+		}
 		if res.followUp {
 			continue
 		}
@@ -183,6 +204,27 @@ func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem)
 			return
 		}
 	}
+}
+
+// autoCompact compacts within a turn; false means the turn is over (interrupted, or the
+// compaction failed and the error was reported).
+func (tr *turn) autoCompact(place contextPlacement) bool {
+	err := tr.compact(place)
+	if tr.ctx.Err() != nil {
+		return false
+	}
+	if err != nil {
+		tr.emit(protocol.ErrorEvent{Message: err.Error()})
+		tr.complete(nil, true)
+		return false
+	}
+	return true
+}
+
+func (tr *turn) hasPending() bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return len(tr.pending) > 0
 }
 
 // complete emits turn_complete, unless input is waiting (then it returns false and the turn
