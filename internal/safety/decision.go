@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gocodex/gocodex/internal/safety/execpolicy"
 	"github.com/gocodex/gocodex/protocol"
@@ -85,6 +86,9 @@ type ExecInput struct {
 	Cache *ApprovalCache
 	// PrefixRule is the model's suggested `prefix_rule` for an amendment, if any.
 	PrefixRule []string
+	// Justification is the model's `justification`; it is the reason shown with a prompt no
+	// rule explains.
+	Justification string
 }
 
 // Texts the model receives when a prompt cannot be shown (Codex's wording).
@@ -93,6 +97,7 @@ const (
 	reasonGranularNoSandbox  = "approval required by policy, but AskForApproval::Granular.sandbox_approval is false"
 	reasonGranularNoRules    = "approval required by policy rule, but AskForApproval::Granular.rules is false"
 	RetryWithoutSandboxQuery = "command failed; retry without sandbox?"
+	reasonForcedRm           = "rm -f style commands are not permitted. Use a safer approach"
 )
 
 // bannedPrefixSuggestions are prefixes too broad to offer as "always allow": they would allow
@@ -109,20 +114,27 @@ var bannedPrefixSuggestions = [][]string{
 }
 
 // EscalationRejection returns the message for a model that asks for escalated or additional
-// permissions under any policy but on-request, where no one will be asked; "" when the
-// request is acceptable. The check comes before anything else: the command does not run.
+// permissions when no one could approve them (never, the deprecated on-failure, granular
+// without sandbox_approval); "" when the request may go on to the approval decision. The
+// check comes before anything else: the command does not run.
 func EscalationRejection(approval protocol.AskForApproval, perms SandboxPermissions) string {
-	if approval.Effective() == protocol.ApprovalModeOnRequest {
+	if !perms.RequestsOverride() {
+		return ""
+	}
+	switch approval.Effective() {
+	case protocol.ApprovalModeNever, protocol.ApprovalModeOnFailure:
+	case protocol.ApprovalModeGranular:
+		if granular(approval).SandboxApproval {
+			return ""
+		}
+	default:
 		return ""
 	}
 	name := approvalDebugName(approval)
-	switch perms {
-	case RequireEscalated:
-		return fmt.Sprintf("approval policy is %s; reject command — you cannot ask for escalated permissions if the approval policy is %s", name, name)
-	case WithAdditionalPermissions:
+	if perms == WithAdditionalPermissions {
 		return fmt.Sprintf("approval policy is %s; reject command — you cannot request additional permissions unless the approval policy is OnRequest", name)
 	}
-	return ""
+	return fmt.Sprintf("approval policy is %s; reject command — you cannot ask for escalated permissions if the approval policy is %s", name, name)
 }
 
 // approvalDebugName spells a policy the way Codex's messages do (its Rust debug form).
@@ -162,40 +174,66 @@ func ExecCommands(argv []string) (cmds [][]string, complex bool) {
 	return [][]string{argv}, false
 }
 
-// DecideExec makes Codex's approval decision for one command (§5.3): the escalation guard,
-// execpolicy rules with the heuristics for unmatched sub-commands, prompt suppression by
-// the approval policy, and the session cache.
+// DecideExec makes Codex's approval decision for one command: the escalation guard,
+// execpolicy rules with the heuristics for unmatched sub-commands, prompt suppression by the
+// approval policy, and the session cache.
+//
+// Where the reference binary (Codex 0.169, driven through exec and app-server) and the
+// written spec differ, this follows the binary: known-safe commands are not auto-approved
+// (under untrusted even `ls` is asked about), a forced rm under never is refused with
+// "rm -f style commands are not permitted" whatever the sandbox, a prompt for a forced rm is
+// not suppressed by granular flags, and untrusted may ask for escalation.
 func DecideExec(in ExecInput) Decision {
 	if msg := EscalationRejection(in.Approval, in.SandboxPermissions); msg != "" {
 		return Decision{Kind: Forbidden, Reason: msg}
 	}
 	cmds, complex := ExecCommands(in.Command)
+	dangerous := map[string]bool{} // sub-commands the heuristics judged as forced rm
 	fallback := func(cmd []string) execpolicy.Decision {
-		return unmatchedDecision(cmd, in.Approval, in.Sandbox, in.SandboxPermissions, complex)
+		d, isDangerous := unmatchedDecision(cmd, in.Approval, in.Sandbox, in.SandboxPermissions)
+		if isDangerous {
+			dangerous[strings.Join(cmd, "\x00")] = true
+		}
+		return d
 	}
 	opts := execpolicy.MatchOptions{ResolveHostExecutables: true}
 	ev := in.Policy.Check(cmds, fallback, opts)
 	fullAccess := in.Sandbox.HasFullDiskWriteAccess()
+	isDangerous := func(m execpolicy.RuleMatch) bool {
+		return m.Heuristics && dangerous[strings.Join(m.Command, "\x00")]
+	}
 
 	switch ev.Decision {
 	case execpolicy.Forbidden:
-		return Decision{Kind: Forbidden, Reason: forbiddenReason(in.Command, ev)}
+		return Decision{Kind: Forbidden, Reason: forbiddenReason(in.Command, ev, isDangerous)}
 	case execpolicy.Prompt:
-		promptIsRule := false
+		// Which kind of prompt this is decides whether the policy lets it be shown: a rule
+		// prompt answers to granular.rules, a sandbox prompt to granular.sandbox_approval,
+		// and a forced-rm prompt is always shown.
+		promptIsRule, sandboxPrompt := false, false
 		for _, m := range ev.MatchedRules {
-			if !m.Heuristics && m.Decision == execpolicy.Prompt {
+			switch {
+			case m.Decision != execpolicy.Prompt:
+			case !m.Heuristics:
 				promptIsRule = true
+			case !isDangerous(m):
+				sandboxPrompt = true
 			}
 		}
-		if reason := promptRejection(in.Approval, promptIsRule); reason != "" {
-			return Decision{Kind: Forbidden, Reason: reason}
+		if promptIsRule || sandboxPrompt {
+			if reason := promptRejection(in.Approval, promptIsRule); reason != "" {
+				return Decision{Kind: Forbidden, Reason: reason}
+			}
 		}
 		d := Decision{
 			Kind:      Prompt,
 			Sandboxed: !fullAccess && in.SandboxPermissions != RequireEscalated,
 			Reason:    promptReason(in.Command, ev),
 		}
-		if !complex {
+		if d.Reason == "" {
+			d.Reason = in.Justification
+		}
+		if !complex && (sandboxPrompt || in.Approval.Effective() != protocol.ApprovalModeGranular || granular(in.Approval).SandboxApproval) {
 			d.ProposedAmendment = requestedAmendment(in, cmds, ev, fallback)
 			if d.ProposedAmendment == nil {
 				d.ProposedAmendment = promptAmendment(ev)
@@ -235,32 +273,27 @@ func DecideExec(in ExecInput) Decision {
 	return d
 }
 
-// unmatchedDecision is Codex's heuristic for a (sub-)command no rule matches.
-func unmatchedDecision(cmd []string, approval protocol.AskForApproval, sandbox protocol.SandboxPolicy, perms SandboxPermissions, complex bool) execpolicy.Decision {
-	if !complex && IsKnownSafe(cmd) {
-		return execpolicy.Allow
-	}
+// unmatchedDecision is the heuristic for a (sub-)command no rule matches; dangerous reports
+// a forced rm, whose prompts and refusals are worded and suppressed differently.
+func unmatchedDecision(cmd []string, approval protocol.AskForApproval, sandbox protocol.SandboxPolicy, perms SandboxPermissions) (d execpolicy.Decision, dangerous bool) {
 	mode := approval.Effective()
 	if IsDangerous(cmd) {
 		if mode == protocol.ApprovalModeNever {
-			if sandbox.HasFullDiskWriteAccess() {
-				return execpolicy.Allow // nothing is protected anyway and no one can be asked
-			}
-			return execpolicy.Forbidden
+			return execpolicy.Forbidden, true
 		}
-		return execpolicy.Prompt
+		return execpolicy.Prompt, true
 	}
 	switch mode {
 	case protocol.ApprovalModeNever, protocol.ApprovalModeOnFailure:
-		return execpolicy.Allow // the sandbox is the protection
+		return execpolicy.Allow, false // the sandbox is the protection
 	case protocol.ApprovalModeUntrusted:
-		return execpolicy.Prompt
+		return execpolicy.Prompt, false
 	}
-	// on-request and granular.
+	// on-request and granular: ask only when the model wants out of a confining sandbox.
 	if sandbox.HasFullDiskWriteAccess() || !perms.RequestsOverride() {
-		return execpolicy.Allow
+		return execpolicy.Allow, false
 	}
-	return execpolicy.Prompt
+	return execpolicy.Prompt, false
 }
 
 // promptRejection says why a prompt may not be shown under this policy, or "".
@@ -284,15 +317,25 @@ func promptRejection(approval protocol.AskForApproval, promptIsRule bool) string
 }
 
 // forbiddenReason names the most specific forbidding rule and its justification.
-func forbiddenReason(argv []string, ev execpolicy.Evaluation) string {
+func forbiddenReason(argv []string, ev execpolicy.Evaluation, isDangerous func(execpolicy.RuleMatch) bool) string {
 	cmd := ShellJoin(argv)
 	var best *execpolicy.RuleMatch
+	forcedRm := false
 	for i, m := range ev.MatchedRules {
-		if !m.Heuristics && m.Decision == execpolicy.Forbidden && (best == nil || len(m.MatchedPrefix) > len(best.MatchedPrefix)) {
+		if m.Decision != execpolicy.Forbidden {
+			continue
+		}
+		if m.Heuristics {
+			forcedRm = forcedRm || isDangerous(m)
+			continue
+		}
+		if best == nil || len(m.MatchedPrefix) > len(best.MatchedPrefix) {
 			best = &ev.MatchedRules[i]
 		}
 	}
 	switch {
+	case best == nil && forcedRm:
+		return fmt.Sprintf("`%s` rejected: %s", cmd, reasonForcedRm)
 	case best == nil:
 		return fmt.Sprintf("`%s` rejected: blocked by policy", cmd)
 	case best.Justification != "":

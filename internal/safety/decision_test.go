@@ -13,31 +13,37 @@ import (
 )
 
 // execMatrix states, for every approval policy × sandbox × kind of command × whether the
-// model asked for require_escalated, what §5.3 says must happen. "+sandbox" means the command
-// runs (or, once approved, will run) inside the sandbox. Cells are written out rather than
+// model asked for require_escalated, what must happen. "+sandbox" means the command runs
+// (or, once approved, will run) inside the sandbox. Cells are written out rather than
 // computed so that a change of behaviour shows up as a change of this table.
+//
+// The cells follow §5.3 except where Codex 0.169 itself behaves otherwise (checked by driving
+// the binary through exec and app-server with the scripted model): a known-safe command gets
+// no special treatment (untrusted asks even for `ls`), a forced rm under never is refused
+// whatever the sandbox, granular-deny still asks about a forced rm, and untrusted may ask
+// for escalation.
 //
 // granular-ask is granular{sandbox_approval: true, rules: true}; granular-deny has every flag
 // false. The commands: safe = `ls -la`, dangerous = `rm -rf build`, other = `cargo build`.
 const execMatrix = `
-untrusted     read-only           safe       default    allow+sandbox
-untrusted     read-only           safe       escalated  forbidden:escalation
+untrusted     read-only           safe       default    prompt+sandbox
+untrusted     read-only           safe       escalated  prompt
 untrusted     read-only           dangerous  default    prompt+sandbox
-untrusted     read-only           dangerous  escalated  forbidden:escalation
+untrusted     read-only           dangerous  escalated  prompt
 untrusted     read-only           other      default    prompt+sandbox
-untrusted     read-only           other      escalated  forbidden:escalation
-untrusted     workspace-write     safe       default    allow+sandbox
-untrusted     workspace-write     safe       escalated  forbidden:escalation
+untrusted     read-only           other      escalated  prompt
+untrusted     workspace-write     safe       default    prompt+sandbox
+untrusted     workspace-write     safe       escalated  prompt
 untrusted     workspace-write     dangerous  default    prompt+sandbox
-untrusted     workspace-write     dangerous  escalated  forbidden:escalation
+untrusted     workspace-write     dangerous  escalated  prompt
 untrusted     workspace-write     other      default    prompt+sandbox
-untrusted     workspace-write     other      escalated  forbidden:escalation
-untrusted     danger-full-access  safe       default    allow
-untrusted     danger-full-access  safe       escalated  forbidden:escalation
+untrusted     workspace-write     other      escalated  prompt
+untrusted     danger-full-access  safe       default    prompt
+untrusted     danger-full-access  safe       escalated  prompt
 untrusted     danger-full-access  dangerous  default    prompt
-untrusted     danger-full-access  dangerous  escalated  forbidden:escalation
+untrusted     danger-full-access  dangerous  escalated  prompt
 untrusted     danger-full-access  other      default    prompt
-untrusted     danger-full-access  other      escalated  forbidden:escalation
+untrusted     danger-full-access  other      escalated  prompt
 on-failure    read-only           safe       default    allow+sandbox
 on-failure    read-only           safe       escalated  forbidden:escalation
 on-failure    read-only           dangerous  default    prompt+sandbox
@@ -57,13 +63,13 @@ on-failure    danger-full-access  dangerous  escalated  forbidden:escalation
 on-failure    danger-full-access  other      default    allow
 on-failure    danger-full-access  other      escalated  forbidden:escalation
 on-request    read-only           safe       default    allow+sandbox
-on-request    read-only           safe       escalated  allow
+on-request    read-only           safe       escalated  prompt
 on-request    read-only           dangerous  default    prompt+sandbox
 on-request    read-only           dangerous  escalated  prompt
 on-request    read-only           other      default    allow+sandbox
 on-request    read-only           other      escalated  prompt
 on-request    workspace-write     safe       default    allow+sandbox
-on-request    workspace-write     safe       escalated  allow
+on-request    workspace-write     safe       escalated  prompt
 on-request    workspace-write     dangerous  default    prompt+sandbox
 on-request    workspace-write     dangerous  escalated  prompt
 on-request    workspace-write     other      default    allow+sandbox
@@ -76,55 +82,55 @@ on-request    danger-full-access  other      default    allow
 on-request    danger-full-access  other      escalated  allow
 never         read-only           safe       default    allow+sandbox
 never         read-only           safe       escalated  forbidden:escalation
-never         read-only           dangerous  default    forbidden:blocked
+never         read-only           dangerous  default    forbidden:rm-f
 never         read-only           dangerous  escalated  forbidden:escalation
 never         read-only           other      default    allow+sandbox
 never         read-only           other      escalated  forbidden:escalation
 never         workspace-write     safe       default    allow+sandbox
 never         workspace-write     safe       escalated  forbidden:escalation
-never         workspace-write     dangerous  default    forbidden:blocked
+never         workspace-write     dangerous  default    forbidden:rm-f
 never         workspace-write     dangerous  escalated  forbidden:escalation
 never         workspace-write     other      default    allow+sandbox
 never         workspace-write     other      escalated  forbidden:escalation
 never         danger-full-access  safe       default    allow
 never         danger-full-access  safe       escalated  forbidden:escalation
-never         danger-full-access  dangerous  default    allow
+never         danger-full-access  dangerous  default    forbidden:rm-f
 never         danger-full-access  dangerous  escalated  forbidden:escalation
 never         danger-full-access  other      default    allow
 never         danger-full-access  other      escalated  forbidden:escalation
 granular-ask  read-only           safe       default    allow+sandbox
-granular-ask  read-only           safe       escalated  forbidden:escalation
+granular-ask  read-only           safe       escalated  prompt
 granular-ask  read-only           dangerous  default    prompt+sandbox
-granular-ask  read-only           dangerous  escalated  forbidden:escalation
+granular-ask  read-only           dangerous  escalated  prompt
 granular-ask  read-only           other      default    allow+sandbox
-granular-ask  read-only           other      escalated  forbidden:escalation
+granular-ask  read-only           other      escalated  prompt
 granular-ask  workspace-write     safe       default    allow+sandbox
-granular-ask  workspace-write     safe       escalated  forbidden:escalation
+granular-ask  workspace-write     safe       escalated  prompt
 granular-ask  workspace-write     dangerous  default    prompt+sandbox
-granular-ask  workspace-write     dangerous  escalated  forbidden:escalation
+granular-ask  workspace-write     dangerous  escalated  prompt
 granular-ask  workspace-write     other      default    allow+sandbox
-granular-ask  workspace-write     other      escalated  forbidden:escalation
+granular-ask  workspace-write     other      escalated  prompt
 granular-ask  danger-full-access  safe       default    allow
-granular-ask  danger-full-access  safe       escalated  forbidden:escalation
+granular-ask  danger-full-access  safe       escalated  allow
 granular-ask  danger-full-access  dangerous  default    prompt
-granular-ask  danger-full-access  dangerous  escalated  forbidden:escalation
+granular-ask  danger-full-access  dangerous  escalated  prompt
 granular-ask  danger-full-access  other      default    allow
-granular-ask  danger-full-access  other      escalated  forbidden:escalation
+granular-ask  danger-full-access  other      escalated  allow
 granular-deny read-only           safe       default    allow+sandbox
 granular-deny read-only           safe       escalated  forbidden:escalation
-granular-deny read-only           dangerous  default    forbidden:granular-sandbox
+granular-deny read-only           dangerous  default    prompt+sandbox
 granular-deny read-only           dangerous  escalated  forbidden:escalation
 granular-deny read-only           other      default    allow+sandbox
 granular-deny read-only           other      escalated  forbidden:escalation
 granular-deny workspace-write     safe       default    allow+sandbox
 granular-deny workspace-write     safe       escalated  forbidden:escalation
-granular-deny workspace-write     dangerous  default    forbidden:granular-sandbox
+granular-deny workspace-write     dangerous  default    prompt+sandbox
 granular-deny workspace-write     dangerous  escalated  forbidden:escalation
 granular-deny workspace-write     other      default    allow+sandbox
 granular-deny workspace-write     other      escalated  forbidden:escalation
 granular-deny danger-full-access  safe       default    allow
 granular-deny danger-full-access  safe       escalated  forbidden:escalation
-granular-deny danger-full-access  dangerous  default    forbidden:granular-sandbox
+granular-deny danger-full-access  dangerous  default    prompt
 granular-deny danger-full-access  dangerous  escalated  forbidden:escalation
 granular-deny danger-full-access  other      default    allow
 granular-deny danger-full-access  other      escalated  forbidden:escalation
@@ -279,8 +285,8 @@ func TestExecApprovalMatrix(t *testing.T) {
 		case "forbidden:escalation":
 			name := approvalDebugName(in.Approval)
 			want = "forbidden:approval policy is " + name + "; reject command — you cannot ask for escalated permissions if the approval policy is " + name
-		case "forbidden:blocked":
-			want = "forbidden:`rm -rf build` rejected: blocked by policy"
+		case "forbidden:rm-f":
+			want = "forbidden:`rm -rf build` rejected: rm -f style commands are not permitted. Use a safer approach"
 		case "forbidden:granular-sandbox":
 			want = "forbidden:approval required by policy, but AskForApproval::Granular.sandbox_approval is false"
 		}
@@ -421,8 +427,10 @@ prefix_rule(pattern=["rm"])
 			Decision{Kind: Allow}},
 		{"allow rule beats the dangerous heuristic", []string{"rm", "-rf", "target"}, protocol.ApprovalNever,
 			Decision{Kind: Allow}},
-		{"allow rule plus known-safe stays sandboxed", []string{"bash", "-lc", "cargo build && ls"}, protocol.ApprovalUntrusted,
-			Decision{Kind: Allow, Sandboxed: true}},
+		{"allow rule plus known-safe asks under untrusted", []string{"bash", "-lc", "cargo build && ls"}, protocol.ApprovalUntrusted,
+			Decision{Kind: Prompt, Sandboxed: true, ProposedAmendment: []string{"ls"}}},
+		{"allow rule plus known-safe runs sandboxed under on-request", []string{"bash", "-lc", "cargo build && ls"}, protocol.ApprovalOnRequest,
+			Decision{Kind: Allow, Sandboxed: true, ProposedAmendment: nil}},
 		{"allow rule plus unknown prompts", []string{"bash", "-lc", "cargo build && make"}, protocol.ApprovalUntrusted,
 			Decision{Kind: Prompt, Sandboxed: true, ProposedAmendment: []string{"make"}}},
 		{"absolute path through basename", []string{"/usr/bin/docker", "ps"}, protocol.ApprovalOnRequest,
@@ -441,6 +449,28 @@ prefix_rule(pattern=["rm"])
 				t.Errorf("decision (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestDecideExecPromptReasonFromJustification(t *testing.T) {
+	in := ExecInput{
+		Command:            []string{"bash", "-lc", "echo hi"},
+		Cwd:                "/w",
+		Approval:           protocol.ApprovalOnRequest,
+		Sandbox:            sandboxFor(t, "workspace-write"),
+		SandboxPermissions: RequireEscalated,
+		Justification:      "need it",
+	}
+	want := Decision{Kind: Prompt, Reason: "need it", ProposedAmendment: []string{"echo", "hi"}}
+	if diff := cmp.Diff(want, DecideExec(in)); diff != "" {
+		t.Errorf("decision (-want +got):\n%s", diff)
+	}
+	// A forced rm under granular without sandbox_approval is still asked about, with no
+	// amendment on offer.
+	in = ExecInput{Command: []string{"rm", "-rf", "x"}, Cwd: "/w", Approval: granularDeny, Sandbox: sandboxFor(t, "workspace-write")}
+	want = Decision{Kind: Prompt, Sandboxed: true}
+	if diff := cmp.Diff(want, DecideExec(in)); diff != "" {
+		t.Errorf("granular-deny rm (-want +got):\n%s", diff)
 	}
 }
 
@@ -536,9 +566,12 @@ func TestEscalationRejection(t *testing.T) {
 		{protocol.ApprovalNever, UseDefault, ""},
 		{protocol.ApprovalNever, "", ""},
 		{protocol.ApprovalNever, RequireEscalated, "approval policy is Never; reject command — you cannot ask for escalated permissions if the approval policy is Never"},
-		{protocol.ApprovalUntrusted, RequireEscalated, "approval policy is UnlessTrusted; reject command — you cannot ask for escalated permissions if the approval policy is UnlessTrusted"},
+		// Untrusted and granular with sandbox_approval can ask, so the request goes on.
+		{protocol.ApprovalUntrusted, RequireEscalated, ""},
+		{granularAsk, RequireEscalated, ""},
 		{protocol.ApprovalOnFailure, WithAdditionalPermissions, "approval policy is OnFailure; reject command — you cannot request additional permissions unless the approval policy is OnRequest"},
-		{granularAsk, RequireEscalated, "approval policy is Granular(GranularApprovalConfig { sandbox_approval: true, rules: true, skill_approval: false, request_permissions: false, mcp_elicitations: false }); reject command — you cannot ask for escalated permissions if the approval policy is Granular(GranularApprovalConfig { sandbox_approval: true, rules: true, skill_approval: false, request_permissions: false, mcp_elicitations: false })"},
+		// Observed verbatim from Codex 0.169's app-server.
+		{granularDeny, RequireEscalated, "approval policy is Granular(GranularApprovalConfig { sandbox_approval: false, rules: false, skill_approval: false, request_permissions: false, mcp_elicitations: false }); reject command — you cannot ask for escalated permissions if the approval policy is Granular(GranularApprovalConfig { sandbox_approval: false, rules: false, skill_approval: false, request_permissions: false, mcp_elicitations: false })"},
 	}
 	for _, tt := range tests {
 		if got := EscalationRejection(tt.approval, tt.perms); got != tt.want {
