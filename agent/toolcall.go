@@ -22,8 +22,8 @@ type callRun struct {
 	// returned is set once the handler has returned; events its env emits after that come
 	// from something it left running in the background.
 	returned atomic.Bool
-	result tools.Result
-	err    error
+	result   tools.Result
+	err      error
 }
 
 // outputItem is the history item answering the call.
