@@ -9,9 +9,10 @@ import (
 	"github.com/gocodex/gocodex/internal/model"
 )
 
-// codexOnlyKeys are top-level keys Codex 0.169 understands that gocodex does
-// not act on (yet). Users share config.toml with Codex, so these load
-// silently; anything else unknown gives a warning.
+// codexOnlyKeys are top-level keys Codex 0.169 understands (its app-server
+// config/read lists them all) that gocodex does not act on (yet). Users
+// share config.toml with Codex, so these load silently; anything else
+// unknown gives a warning.
 var codexOnlyKeys = map[string]bool{
 	"agents": true, "analytics": true, "approvals_reviewer": true, "apps": true, "audio": true,
 	"background_terminal_max_timeout": true, "chatgpt_base_url": true, "cli_auth_credentials_store": true,
@@ -27,6 +28,17 @@ var codexOnlyKeys = map[string]bool{
 	"model_post_turn_compact_threshold_percent": true, "thread_unload_delay_secs": true, "goals": true,
 	"web_search_mode": true, "chatgpt_auth": true, "instructions_file": true, "browser_use": true,
 	"client_search_provider": true, "computer_use": true, "desktop": true, "model_auto_compact_token_limit_scope": true,
+	// The rest of the keys Codex 0.169's config/read lists.
+	"allow_symlinked_codex_home": true, "apps_mcp_product_sku": true, "auto_review": true, "cloud": true,
+	"daybreak": true, "experimental_realtime_start_instructions": true,
+	"experimental_realtime_webrtc_call_base_url": true, "experimental_realtime_ws_backend_prompt": true,
+	"experimental_realtime_ws_model": true, "experimental_realtime_ws_startup_context": true,
+	"experimental_thread_store": true, "include_apps_instructions": true,
+	"include_collaboration_mode_instructions": true, "include_environment_context": true,
+	"include_environment_context_time": true, "include_permissions_instructions": true,
+	"js_repl_node_module_dirs": true, "mcp_enterprise_managed_auth": true, "mcp_oauth_callback_url": true,
+	"mcp_optional_startup_grace_ms": true, "orchestrator": true, "plan_mode_reasoning_effort": true,
+	"responses_api_metadata": true, "tool_suggest": true,
 }
 
 // openTables are known tables whose contents are free-form (or Codex's to
