@@ -187,6 +187,8 @@ func goldenCases() []goldenCase {
 		{"policy_sandbox_workspace_write", SandboxPolicy{Mode: SandboxWorkspaceWrite, WritableRoots: []string{"/tmp/x"}, NetworkAccess: true}, decodeAs[SandboxPolicy]},
 		{"policy_sandbox_danger", SandboxPolicy{Mode: SandboxDangerFullAccess}, decodeAs[SandboxPolicy]},
 		{"decision_timed_out", ReviewDecision{Kind: DecisionTimedOut}, decodeAs[ReviewDecision]},
+		{"decision_denied_rejection", ReviewDecision{Kind: DecisionDenied, Rejection: "not now"}, decodeAs[ReviewDecision]},
+		{"decision_approved_mcp_policy_amendment", ReviewDecision{Kind: DecisionApprovedMcpPolicyAmendment}, decodeAs[ReviewDecision]},
 		{"decision_network_policy_amendment", ReviewDecision{Kind: DecisionNetworkPolicyAmendment, NetworkPolicyAmendment: &NetworkPolicyAmendment{Host: "example.com", Action: "allow"}}, decodeAs[ReviewDecision]},
 	}
 	return cases

@@ -292,6 +292,7 @@ const (
 	DecisionAbort                       ReviewDecisionKind = "abort"
 	DecisionTimedOut                    ReviewDecisionKind = "timed_out"
 	DecisionNetworkPolicyAmendment      ReviewDecisionKind = "network_policy_amendment"
+	DecisionApprovedMcpPolicyAmendment  ReviewDecisionKind = "approved_mcp_policy_amendment"
 )
 
 // NetworkPolicyAmendment allows or denies a host from now on.
@@ -308,6 +309,9 @@ type ReviewDecision struct {
 	ExecpolicyAmendment []string
 	// NetworkPolicyAmendment is only used with network_policy_amendment.
 	NetworkPolicyAmendment *NetworkPolicyAmendment
+	// Rejection is the person's reason for a denial; when set, denied is written in
+	// 0.169's object form {"denied":{"rejection":…}}, otherwise as the plain "denied".
+	Rejection string
 }
 
 // EffectiveKind reads the zero value as denied.
@@ -321,7 +325,7 @@ func (d ReviewDecision) EffectiveKind() ReviewDecisionKind {
 // IsApproved is true for every approving decision.
 func (d ReviewDecision) IsApproved() bool {
 	switch d.EffectiveKind() {
-	case DecisionApproved, DecisionApprovedForSession, DecisionApprovedExecpolicyAmendment:
+	case DecisionApproved, DecisionApprovedForSession, DecisionApprovedExecpolicyAmendment, DecisionApprovedMcpPolicyAmendment:
 		return true
 	case DecisionNetworkPolicyAmendment:
 		return d.NetworkPolicyAmendment != nil && d.NetworkPolicyAmendment.Action == "allow"
@@ -343,6 +347,14 @@ func (d ReviewDecision) MarshalJSON() ([]byte, error) {
 		return Marshal(struct {
 			V inner `json:"approved_execpolicy_amendment"`
 		}{inner{amend}})
+	}
+	if kind == DecisionDenied && d.Rejection != "" {
+		type inner struct {
+			Rejection string `json:"rejection"`
+		}
+		return Marshal(struct {
+			V inner `json:"denied"`
+		}{inner{d.Rejection}})
 	}
 	if kind == DecisionNetworkPolicyAmendment {
 		amend := NetworkPolicyAmendment{}
@@ -370,6 +382,9 @@ func (d *ReviewDecision) UnmarshalJSON(data []byte) error {
 			N *struct {
 				A NetworkPolicyAmendment `json:"network_policy_amendment"`
 			} `json:"network_policy_amendment"`
+			D *struct {
+				Rejection string `json:"rejection"`
+			} `json:"denied"`
 		}
 		if err := json.Unmarshal(data, &obj); err != nil {
 			return err
@@ -380,6 +395,8 @@ func (d *ReviewDecision) UnmarshalJSON(data []byte) error {
 		case obj.N != nil:
 			a := obj.N.A
 			*d = ReviewDecision{Kind: DecisionNetworkPolicyAmendment, NetworkPolicyAmendment: &a}
+		case obj.D != nil:
+			*d = ReviewDecision{Kind: DecisionDenied, Rejection: obj.D.Rejection}
 		default:
 			return fmt.Errorf("unknown review decision %s", truncateForError(data))
 		}
@@ -390,11 +407,11 @@ func (d *ReviewDecision) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	switch k := ReviewDecisionKind(s); k {
-	case DecisionApproved, DecisionApprovedForSession, DecisionDenied, DecisionAbort, DecisionTimedOut:
+	case DecisionApproved, DecisionApprovedForSession, DecisionApprovedMcpPolicyAmendment, DecisionDenied, DecisionAbort, DecisionTimedOut:
 		*d = ReviewDecision{Kind: k}
 		return nil
 	}
-	return fmt.Errorf("unknown variant `%s`, expected one of `approved`, `approved_execpolicy_amendment`, `approved_for_session`, `network_policy_amendment`, `denied`, `abort`, `timed_out`", s)
+	return fmt.Errorf("unknown variant `%s`, expected one of `approved`, `approved_execpolicy_amendment`, `approved_for_session`, `approved_mcp_policy_amendment`, `network_policy_amendment`, `denied`, `timed_out`, `abort`", s)
 }
 
 func truncateForError(b []byte) string {
