@@ -234,6 +234,8 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		HistoryLogID:      to.HistoryLogID,
 		HistoryEntryCount: to.HistoryCount,
 		Logger:            a.opts.Logger,
+
+		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,
 	}
 	return tc, uexec.Close, nil
 }
@@ -265,6 +267,7 @@ func (a *App) modelInfo(slug string) agent.ModelInfo {
 		DefaultReasoningEffort:  m.DefaultReasoningLevel,
 		DefaultReasoningSummary: m.DefaultReasoningSummary,
 		DefaultVerbosity:        verbosity(m),
+		AutoCompactTokenLimit:   m.AutoCompactTokenLimit,
 	}
 }
 
