@@ -54,6 +54,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newExecCommand(s, runExec))
 	root.AddCommand(newProtoCommand(s))
+	root.AddCommand(newAppServerCommand(s, runAppServer))
 	root.AddCommand(newExecpolicyCommand(s))
 	root.AddCommand(newSandboxCommand(s))
 	return root

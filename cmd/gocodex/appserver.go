@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/appserver"
+	"github.com/gocodex/gocodex/internal/config"
+)
+
+// appServerOptions are the flags of `gocodex app-server` (Codex's names).
+type appServerOptions struct {
+	Configs       []string
+	Enable        []string
+	Disable       []string
+	Listen        string
+	Stdio         bool
+	WSAuth        string
+	WSTokenFile   string
+	WSTokenSHA256 string
+}
+
+// appServerRunner is the behaviour behind the command; flag tests pass their own.
+type appServerRunner func(ctx context.Context, opts appServerOptions, s streams) error
+
+func newAppServerCommand(s streams, run appServerRunner) *cobra.Command {
+	var opts appServerOptions
+	cmd := &cobra.Command{
+		Use:   "app-server",
+		Short: "[experimental] Run the app server (JSON-RPC over stdio or websocket)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return run(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value, value parsed as TOML)")
+	f.StringArrayVar(&opts.Enable, "enable", nil, "enable a feature (features.NAME=true)")
+	f.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")
+	f.StringVar(&opts.Listen, "listen", "stdio://", "transport endpoint URL: stdio://, ws://IP:PORT, off")
+	f.BoolVar(&opts.Stdio, "stdio", false, "use stdio as the transport (same as --listen stdio://)")
+	f.StringVar(&opts.WSAuth, "ws-auth", "", "authentication for websocket connections: capability-token")
+	f.StringVar(&opts.WSTokenFile, "ws-token-file", "", "absolute path to the capability-token file")
+	f.StringVar(&opts.WSTokenSHA256, "ws-token-sha256", "", "hex-encoded SHA-256 digest of the capability token")
+	// Accepted for compatibility with Codex's launchers; they change nothing here.
+	var ignored string
+	var ignoredBool bool
+	f.BoolVar(&ignoredBool, "analytics-default-enabled", false, "accepted for compatibility")
+	f.BoolVar(&ignoredBool, "strict-config", false, "accepted for compatibility")
+	f.StringVar(&ignored, "startup-client-info", "", "accepted for compatibility")
+	for _, name := range []string{"analytics-default-enabled", "strict-config", "startup-client-info"} {
+		_ = f.MarkHidden(name)
+	}
+	return cmd
+}
+
+// listenTarget is a parsed --listen value.
+type listenTarget struct {
+	kind string // "stdio", "ws", "off"
+	addr string
+}
+
+func parseListen(v string, stdio bool) (listenTarget, error) {
+	if stdio {
+		return listenTarget{kind: "stdio"}, nil
+	}
+	switch {
+	case v == "" || v == "stdio://" || v == "stdio":
+		return listenTarget{kind: "stdio"}, nil
+	case v == "off":
+		return listenTarget{kind: "off"}, nil
+	case strings.HasPrefix(v, "ws://"):
+		addr := strings.TrimSuffix(strings.TrimPrefix(v, "ws://"), "/")
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			return listenTarget{}, fmt.Errorf("invalid --listen %q: expected ws://IP:PORT", v)
+		}
+		return listenTarget{kind: "ws", addr: addr}, nil
+	}
+	return listenTarget{}, fmt.Errorf("unsupported --listen URL %q; supported values: `stdio://`, `ws://IP:PORT`, `off`", v)
+}
+
+// wsToken resolves the capability token's digest from the flags.
+func wsToken(opts appServerOptions) ([]byte, error) {
+	switch opts.WSAuth {
+	case "":
+		if opts.WSTokenFile != "" || opts.WSTokenSHA256 != "" {
+			return nil, errors.New("--ws-token-file and --ws-token-sha256 need --ws-auth capability-token")
+		}
+		return nil, nil
+	case "capability-token":
+	case "signed-bearer-token":
+		return nil, errors.New("--ws-auth signed-bearer-token is not supported; use capability-token")
+	default:
+		return nil, fmt.Errorf("invalid --ws-auth %q: expected capability-token", opts.WSAuth)
+	}
+	switch {
+	case opts.WSTokenFile != "" && opts.WSTokenSHA256 != "":
+		return nil, errors.New("give either --ws-token-file or --ws-token-sha256, not both")
+	case opts.WSTokenFile != "":
+		if !filepath.IsAbs(opts.WSTokenFile) {
+			return nil, fmt.Errorf("--ws-token-file must be an absolute path: %s", opts.WSTokenFile)
+		}
+		b, err := os.ReadFile(opts.WSTokenFile)
+		if err != nil {
+			return nil, fmt.Errorf("read capability token: %w", err)
+		}
+		tok := strings.TrimSpace(string(b))
+		if tok == "" {
+			return nil, fmt.Errorf("capability token file %s is empty", opts.WSTokenFile)
+		}
+		return appserver.HashToken(tok), nil
+	case opts.WSTokenSHA256 != "":
+		return appserver.ParseTokenSHA256(opts.WSTokenSHA256)
+	}
+	return nil, errors.New("--ws-auth capability-token needs --ws-token-file or --ws-token-sha256")
+}
+
+func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
+	target, err := parseListen(opts.Listen, opts.Stdio)
+	if err != nil {
+		return err
+	}
+	token, err := wsToken(opts)
+	if err != nil {
+		return err
+	}
+	overrides := append([]string(nil), opts.Configs...)
+	for _, f := range opts.Enable {
+		overrides = append(overrides, "features."+f+"=true")
+	}
+	for _, f := range opts.Disable {
+		overrides = append(overrides, "features."+f+"=false")
+	}
+	lo := config.LoadOptions{CLIOverrides: overrides}
+	cfg, warnings, err := config.Load(lo)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
+	}
+	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: logger})
+	defer srv.Close(context.WithoutCancel(ctx))
+
+	switch target.kind {
+	case "off":
+		<-ctx.Done()
+		return nil
+	case "ws":
+		return srv.ServeWebsocket(ctx, appserver.WSOptions{
+			Addr:        target.addr,
+			TokenSHA256: token,
+			Listening: func(a net.Addr) {
+				fmt.Fprintf(s.ErrOut, "gocodex app-server (WebSockets)\n  listening on: ws://%s\n  readyz: http://%s/readyz\n  healthz: http://%s/healthz\n", a, a, a)
+			},
+		})
+	}
+	// os.Stdin cannot be interrupted by Close; a pipe can, so a signal ends the server even
+	// while the client is silent. The copier ends with the process.
+	in := s.In
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, in)
+		pw.CloseWithError(err)
+	}()
+	return srv.ServeStdio(ctx, pr, s.Out)
+}

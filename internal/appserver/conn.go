@@ -1,0 +1,212 @@
+package appserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/gocodex/gocodex/internal/jsonrpc"
+)
+
+// ClientInfo is initialize's clientInfo.
+type ClientInfo struct {
+	Name    string  `json:"name"`
+	Title   *string `json:"title,omitempty"`
+	Version string  `json:"version"`
+}
+
+// Capabilities is initialize's capabilities.
+type Capabilities struct {
+	ExperimentalAPI           bool     `json:"experimentalApi,omitempty"`
+	OptOutNotificationMethods []string `json:"optOutNotificationMethods,omitempty"`
+}
+
+// Conn is one client connection and its state. Methods are safe for concurrent use.
+type Conn struct {
+	srv *Server
+	id  int64
+	rpc *jsonrpc.Conn
+	log *slog.Logger
+
+	ctx    context.Context // lives as long as the connection
+	cancel context.CancelFunc
+	bg     sync.WaitGroup
+
+	mu          sync.Mutex
+	initialized bool
+	client      ClientInfo
+	caps        Capabilities
+	optOut      map[string]bool
+	userAgent   string
+	values      map[any]any
+	onClose     []func()
+}
+
+func newConn(s *Server, id int64) *Conn {
+	return &Conn{srv: s, id: id, log: s.logger.With("conn", id), values: make(map[any]any)}
+}
+
+// ID numbers the connection within the process (from 1).
+func (c *Conn) ID() int64 { return c.id }
+
+// Server is the server the connection belongs to.
+func (c *Conn) Server() *Server { return c.srv }
+
+// Context lives as long as the connection; long-running work for the client watches it.
+func (c *Conn) Context() context.Context { return c.ctx }
+
+// Initialized reports whether initialize succeeded.
+func (c *Conn) Initialized() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.initialized
+}
+
+// ClientInfo is what the client said at initialize.
+func (c *Conn) ClientInfo() ClientInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.client
+}
+
+// Capabilities is what the client asked for at initialize.
+func (c *Conn) Capabilities() Capabilities {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.caps
+}
+
+// UserAgent is the user agent answered at initialize (also the one to send to the model).
+func (c *Conn) UserAgent() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.userAgent
+}
+
+// Value returns per-connection state stored under key (nil when unset). Keys should be
+// unexported types of the method family, as with context values.
+func (c *Conn) Value(key any) any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.values[key]
+}
+
+// SetValue stores per-connection state.
+func (c *Conn) SetValue(key, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.values[key] = v
+}
+
+// OnClose runs f when the connection ends (after Context is cancelled), in reverse order of
+// registration.
+func (c *Conn) OnClose(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.onClose = append(c.onClose, f)
+}
+
+// Go runs f on a goroutine that lives at most as long as the connection: f must return once
+// Context is done. ServeConn waits for it.
+func (c *Conn) Go(f func()) {
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		f()
+	}()
+}
+
+// Notify sends a notification unless the client opted out of the method. It blocks while the
+// connection's outgoing queue is full (backpressure) and fails once the connection ended.
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	c.mu.Lock()
+	skip := c.optOut[method]
+	c.mu.Unlock()
+	if skip {
+		return nil
+	}
+	return c.rpc.Notify(ctx, method, params)
+}
+
+// Request sends a server→client request and waits for the answer. Ids count from 0 per
+// connection. An error answer is a *jsonrpc.Error.
+func (c *Conn) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return c.rpc.Call(ctx, method, params)
+}
+
+// QueueLen is how many outgoing messages wait for the client.
+func (c *Conn) QueueLen() int { return c.rpc.QueueLen() }
+
+// Close hangs up on the client.
+func (c *Conn) Close() error { return c.rpc.Close() }
+
+func (c *Conn) serve(ctx context.Context, f jsonrpc.Framer) error {
+	c.ctx, c.cancel = context.WithCancel(ctx)
+	c.rpc = jsonrpc.NewConn(f, jsonrpc.ConnOptions{
+		Handle:        c.handleRequest,
+		Notified:      c.handleNotification,
+		Problem:       func(err error) { c.log.Warn("client protocol problem", "err", err) },
+		OutgoingQueue: c.srv.opts.OutgoingQueue,
+		MaxInFlight:   c.srv.opts.MaxInFlight,
+	})
+	err := c.rpc.Run(c.ctx)
+	c.cancel()
+	c.mu.Lock()
+	hooks := c.onClose
+	c.onClose = nil
+	c.mu.Unlock()
+	for i := len(hooks) - 1; i >= 0; i-- {
+		hooks[i]()
+	}
+	c.bg.Wait()
+	return err
+}
+
+// handleRequest runs on the read loop, in arrival order: initialize is answered inline so a
+// client may pipeline requests right behind it; every other method runs on its own goroutine.
+func (c *Conn) handleRequest(ctx context.Context, rpc *jsonrpc.Conn, req *jsonrpc.Request) {
+	if req.Method == methodInitialize {
+		res, err := c.initialize(req.Params)
+		rpc.Reply(ctx, req.ID, res, err)
+		return
+	}
+	h, ok := c.srv.handler(req.Method)
+	if !ok {
+		rpc.Reply(ctx, req.ID, nil, jsonrpc.MethodNotFound(req.Method))
+		return
+	}
+	if !c.Initialized() {
+		rpc.Reply(ctx, req.ID, nil, errNotInitialized())
+		return
+	}
+	rpc.Go(func() {
+		res, err := c.call(ctx, h, req)
+		rpc.Reply(ctx, req.ID, res, err)
+	})
+}
+
+// call runs a handler, turning a panic into an internal error so one bad request cannot take
+// the server down.
+func (c *Conn) call(ctx context.Context, h HandlerFunc, req *jsonrpc.Request) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Error("handler panicked", "method", req.Method, "panic", p)
+			res, err = nil, internalError(fmt.Sprintf("internal error in %s", req.Method))
+		}
+	}()
+	return h(ctx, c, req.Params)
+}
+
+func (c *Conn) handleNotification(ctx context.Context, _ *jsonrpc.Conn, n *jsonrpc.Notification) {
+	if n.Method == methodInitialized {
+		return
+	}
+	h, ok := c.srv.notificationHandler(n.Method)
+	if !ok {
+		c.log.Debug("ignored client notification", "method", n.Method)
+		return
+	}
+	h(ctx, c, n.Params)
+}

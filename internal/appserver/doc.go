@@ -1,0 +1,49 @@
+// Package appserver is the `gocodex app-server` face: Codex's JSON-RPC app-server protocol (v2
+// methods, the remaining v1 conversation methods) over stdio or websocket, driving engine
+// threads started through internal/app.
+//
+// # Layout
+//
+// Core (transport, dispatch, handshake) lives in server.go, conn.go, handshake.go, errors.go,
+// transport_stdio.go and transport_ws.go. Methods live in their own files (one family per
+// file, e.g. thread_*.go, turn_*.go, config_*.go, fs_*.go, v1_*.go) and register themselves
+// from a function the constructor calls; core files never name a method other than
+// `initialize`/`initialized`.
+//
+// # Contract for method files
+//
+//   - Register with Server.Handle(method, HandlerFunc) before Serve; Typed / TypedOptional wrap
+//     a func(ctx, *Conn, P) (R, error) so params are decoded into P (absent params are
+//     -32602 "Invalid params: missing field `params`" for Typed, as Codex answers, and the
+//     zero P for TypedOptional). A handler runs on its own goroutine owned by the
+//     connection; ctx ends when the client cancels ($/cancelRequest) or the connection ends.
+//     The returned value is the result (marshalled with jsonrpc.Marshal: no HTML escaping);
+//     a returned *jsonrpc.Error goes out as is (see errors.go helpers), any other error as
+//     -32603 with its text.
+//   - Requests are dispatched only after `initialize` succeeded ("Not initialized", -32600,
+//     before; "Already initialized", -32600, for a second one). Unknown methods get -32601
+//     naming the method (Codex answers -32600 "unknown variant"; the issue asks for -32601).
+//   - Conn is the per-connection state: ClientInfo, Capabilities (experimentalApi,
+//     optOutNotificationMethods), Value/SetValue for a method family's own state, OnClose
+//     hooks, Go for connection-lifetime goroutines (event pumps), Context for their ctx.
+//   - Conn.Notify(ctx, method, params) sends a notification unless the client opted out of
+//     that method at initialize. Conn.Request(ctx, method, params) sends a server→client
+//     request (ids are integers counting from 0 per connection) and returns the raw result;
+//     a JSON-RPC error answer comes back as *jsonrpc.Error; ctx ending returns ctx.Err().
+//   - Engine access: Server.App(ctx) returns the process's *app.App (built lazily from the
+//     configuration the command loaded, since an app-server may start before any API key is
+//     set); Server.Options().LoadConfig and NewApp build per-thread variants (thread/start
+//     overrides). App.StartThread returns an *agent.Thread: Submit ops, read NextEvent.
+//
+// # Backpressure
+//
+// Every connection has a bounded outgoing queue (Options.OutgoingQueue frames). When a client
+// stops reading, Notify blocks: a thread's event pump feeding that connection stops calling
+// NextEvent, and the engine's own queue coalesces deltas while begin/end events wait — so the
+// server's memory stays bounded and nothing terminal is dropped. Request handlers replying
+// block the same way, and the read loop stops reading the client while it cannot write its
+// answers. Incoming requests not yet answered are capped (Options.MaxInFlight): the one over
+// the cap is answered -32001 "Server overloaded; retry later." at once. Pumps that serve
+// several connections should give each connection its own goroutine so one slow client does
+// not stall the others.
+package appserver

@@ -1,0 +1,6 @@
+package appserver
+
+// registerMethods registers every method family. This file belongs to the methods (v2/v1):
+// add one call per family, e.g. registerThreadMethods(s). The core registers only
+// initialize/initialized, in handshake.go.
+func (s *Server) registerMethods() {}

@@ -1,0 +1,178 @@
+package appserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
+)
+
+// HandlerFunc answers one request. params is the raw params member (nil when absent).
+type HandlerFunc func(ctx context.Context, c *Conn, params json.RawMessage) (any, error)
+
+// NotificationFunc handles a client notification.
+type NotificationFunc func(ctx context.Context, c *Conn, params json.RawMessage)
+
+// Options are the process-wide inputs of a Server.
+type Options struct {
+	// Config is the configuration the command loaded (CODEX_HOME, -c overrides applied).
+	Config *config.Config
+	// LoadOptions are the options Config was loaded with, so handlers can reload it with a
+	// request's overrides on top.
+	LoadOptions config.LoadOptions
+	// LoadConfig loads a configuration; nil means config.Load.
+	LoadConfig func(config.LoadOptions) (*config.Config, []config.Warning, error)
+	// NewApp builds an engine app; nil means app.New.
+	NewApp func(app.Options) (*app.App, error)
+	// AppOptions are the base options for NewApp (Config is filled in).
+	AppOptions app.Options
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	Logger *slog.Logger
+	// HTTPClient is passed to the engine's model client.
+	HTTPClient *http.Client
+	// Platform overrides what initialize reports about the machine (tests); nil detects.
+	Platform *Platform
+	// OutgoingQueue and MaxInFlight bound each connection (see the package doc).
+	OutgoingQueue int
+	MaxInFlight   int
+	// MaxFrame bounds one incoming message (default jsonrpc.DefaultMaxFrame).
+	MaxFrame int
+}
+
+// Server holds the method table and what connections share.
+type Server struct {
+	opts     Options
+	logger   *slog.Logger
+	platform Platform
+
+	mu       sync.RWMutex
+	methods  map[string]HandlerFunc
+	notifies map[string]NotificationFunc
+
+	app *app.App
+
+	nextConn atomic.Int64
+}
+
+// New builds a server with the core methods (initialize) registered. Method families add
+// theirs with Handle.
+func New(opts Options) *Server {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.LoadConfig == nil {
+		opts.LoadConfig = config.Load
+	}
+	if opts.NewApp == nil {
+		opts.NewApp = app.New
+	}
+	if opts.MaxFrame <= 0 {
+		opts.MaxFrame = jsonrpc.DefaultMaxFrame
+	}
+	s := &Server{
+		opts:     opts,
+		logger:   opts.Logger,
+		methods:  make(map[string]HandlerFunc),
+		notifies: make(map[string]NotificationFunc),
+	}
+	if opts.Platform != nil {
+		s.platform = *opts.Platform
+	} else {
+		s.platform = DetectPlatform(opts.Getenv)
+	}
+	s.registerMethods()
+	return s
+}
+
+// Options returns the options the server was built with (defaults filled in).
+func (s *Server) Options() Options { return s.opts }
+
+// Logger is the server's logger.
+func (s *Server) Logger() *slog.Logger { return s.logger }
+
+// Handle registers (or replaces) the handler of a request method.
+func (s *Server) Handle(method string, h HandlerFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.methods[method] = h
+}
+
+// HandleNotification registers the handler of a client notification method.
+func (s *Server) HandleNotification(method string, h NotificationFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notifies[method] = h
+}
+
+func (s *Server) handler(method string) (HandlerFunc, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	h, ok := s.methods[method]
+	return h, ok
+}
+
+func (s *Server) notificationHandler(method string) (NotificationFunc, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	h, ok := s.notifies[method]
+	return h, ok
+}
+
+// App returns the engine app built from Options.Config, creating it on first use. An error
+// (e.g. no API key yet) is not cached, so a later login can succeed.
+func (s *Server) App(ctx context.Context) (*app.App, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.app != nil {
+		return s.app, nil
+	}
+	if s.opts.Config == nil {
+		return nil, fmt.Errorf("app-server: no configuration")
+	}
+	ao := s.opts.AppOptions
+	ao.Config = s.opts.Config
+	if ao.Getenv == nil {
+		ao.Getenv = s.opts.Getenv
+	}
+	if ao.Logger == nil {
+		ao.Logger = s.logger
+	}
+	if ao.HTTPClient == nil {
+		ao.HTTPClient = s.opts.HTTPClient
+	}
+	a, err := s.opts.NewApp(ao)
+	if err != nil {
+		return nil, err
+	}
+	s.app = a
+	return a, nil
+}
+
+// Close ends the engine's threads.
+func (s *Server) Close(ctx context.Context) error {
+	s.mu.Lock()
+	a := s.app
+	s.mu.Unlock()
+	if a != nil {
+		return a.Close(ctx)
+	}
+	return nil
+}
+
+// ServeConn serves one client over a framer until it hangs up or ctx ends.
+func (s *Server) ServeConn(ctx context.Context, f jsonrpc.Framer) error {
+	c := newConn(s, s.nextConn.Add(1))
+	return c.serve(ctx, f)
+}
