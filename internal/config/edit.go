@@ -48,6 +48,10 @@ func Upsert(keyPath []string, value any) Edit {
 // ApplyEdits applies edits in order to config.toml text. The result is
 // checked to be valid TOML before it is returned.
 func ApplyEdits(src []byte, edits ...Edit) ([]byte, error) {
+	var check map[string]any
+	if err := toml.Unmarshal(src, &check); err != nil {
+		return nil, fmt.Errorf("edit config: %w", err)
+	}
 	out := src
 	for _, e := range edits {
 		if len(e.keyPath) == 0 {
@@ -74,8 +78,8 @@ func ApplyEdits(src []byte, edits ...Edit) ([]byte, error) {
 			return nil, fmt.Errorf("edit config %s: %w", joinKey(e.keyPath), err)
 		}
 	}
-	var check map[string]any
-	if err := toml.Unmarshal(out, &check); err != nil {
+	var result map[string]any
+	if err := toml.Unmarshal(out, &result); err != nil {
 		return nil, fmt.Errorf("edit config: result is not valid TOML: %w", err)
 	}
 	return out, nil

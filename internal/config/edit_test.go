@@ -275,6 +275,16 @@ func TestEditFileCreatesAndRejectsMalformed(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), bad+":2:6: ") {
 		t.Fatalf("err = %v, want file:line:col", err)
 	}
+	if err := os.WriteFile(bad, []byte("a = 1\na = 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = SetValue(bad, []string{"model"}, "o3")
+	if err == nil || !strings.Contains(err.Error(), bad+":2:1: key a is already defined") {
+		t.Fatalf("err = %v, want file:line:col", err)
+	}
+	if got, _ := os.ReadFile(bad); string(got) != "a = 1\na = 2\n" {
+		t.Errorf("malformed file was rewritten: %q", got)
+	}
 }
 
 func TestEditFileKeepsSymlink(t *testing.T) {

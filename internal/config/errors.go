@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // ParseError is a malformed or ill-typed configuration value. It always names
@@ -80,20 +79,4 @@ func fromTOMLError(file string, err error) *ParseError {
 	// go-toml reports every syntax and type problem as a DecodeError; this
 	// branch keeps the promise of a position for anything else.
 	return &ParseError{File: file, Line: 1, Column: 1, Message: err.Error()}
-}
-
-// wrapParserError turns an error from the unstable parser (whose highlight is
-// a slice of src) into a go-toml DecodeError carrying line and column.
-func wrapParserError(src []byte, err error) error {
-	var pe *unstable.ParserError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	// Round-trip through the public decoder, which positions the error for
-	// us; the document is already known to be malformed.
-	var m map[string]any
-	if derr := toml.Unmarshal(src, &m); derr != nil {
-		return derr
-	}
-	return err
 }

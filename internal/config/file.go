@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // EditFile applies edits to the config file at path and writes it back
@@ -30,10 +32,10 @@ func EditFile(path string, edits ...Edit) error {
 	default:
 		return fmt.Errorf("read config %s: %w", path, err)
 	}
-	if len(src) > 0 {
-		if _, err := parseDocument(src); err != nil {
-			return fromTOMLError(path, wrapParserError(src, err))
-		}
+	var current map[string]any
+	if err := toml.Unmarshal(src, &current); err != nil {
+		// Never rewrite a file we cannot read back: say where it is broken.
+		return fromTOMLError(path, err)
 	}
 	out, err := ApplyEdits(src, edits...)
 	if err != nil {
