@@ -9,7 +9,8 @@ import (
 )
 
 // ApprovalCache remembers what the person approved "for this session". Keys follow Codex: a
-// command is keyed by argv, cwd, sandbox_permissions and additional_permissions; a patch by
+// command is keyed by argv, cwd, tty, sandbox_permissions and additional_permissions (0.169
+// asks again for the same command with tty set, or in another workdir); a patch by
 // each file it touches, so a later patch touching any subset of approved files is not asked
 // about again. Safe for concurrent use.
 type ApprovalCache struct {
@@ -61,12 +62,13 @@ func (c *ApprovalCache) Record(d protocol.ReviewDecision, keys ...string) bool {
 type commandKey struct {
 	Command               []string        `json:"command"`
 	Cwd                   string          `json:"cwd"`
+	Tty                   bool            `json:"tty"`
 	SandboxPermissions    string          `json:"sandbox_permissions"`
 	AdditionalPermissions json.RawMessage `json:"additional_permissions,omitempty"`
 }
 
 // CommandKey is the session-cache key of a command request.
-func CommandKey(argv []string, cwd string, perms SandboxPermissions, additional json.RawMessage) string {
+func CommandKey(argv []string, cwd string, tty bool, perms SandboxPermissions, additional json.RawMessage) string {
 	if perms == "" {
 		perms = UseDefault
 	}
@@ -76,13 +78,13 @@ func CommandKey(argv []string, cwd string, perms SandboxPermissions, additional 
 			additional = c
 		}
 	}
-	b, _ := json.Marshal(commandKey{argv, cwd, string(perms), additional}) // cannot fail: plain data
+	b, _ := json.Marshal(commandKey{argv, cwd, tty, string(perms), additional}) // cannot fail: plain data
 	return "exec:" + string(b)
 }
 
 // CacheKey is the session-cache key of this command request.
 func (in ExecInput) CacheKey() string {
-	return CommandKey(in.Command, in.Cwd, in.SandboxPermissions, in.AdditionalPermissions)
+	return CommandKey(in.Command, in.Cwd, in.Tty, in.SandboxPermissions, in.AdditionalPermissions)
 }
 
 // PatchKeys are the session-cache keys of a patch: one per file it writes (cleaned absolute

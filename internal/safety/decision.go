@@ -72,8 +72,10 @@ type Decision struct {
 
 // ExecInput is everything the decision for one command depends on.
 type ExecInput struct {
-	Command            []string
-	Cwd                string
+	Command []string
+	Cwd     string
+	// Tty is exec_command's `tty`; it only takes part in the session-cache key.
+	Tty                bool
 	Approval           protocol.AskForApproval
 	Sandbox            protocol.SandboxPolicy
 	SandboxPermissions SandboxPermissions
@@ -401,10 +403,12 @@ func requestedAmendment(in ExecInput, cmds [][]string, ev execpolicy.Evaluation,
 	return slices.Clone(in.PrefixRule)
 }
 
-// ShouldEscalateOnFailure says what happens when a sandboxed run looks denied by the sandbox:
-// true means ask the person "retry without sandbox?" (on-failure, untrusted, granular with
-// sandbox_approval); false means the denial goes back to the model as the result (on-request,
-// never, granular without sandbox_approval).
+// ShouldEscalateOnFailure says what happens when a sandboxed run of the `shell` tool looks
+// denied by the sandbox: true means retry without the sandbox, asking the person "retry
+// without sandbox?" unless RetryNeedsPrompt says otherwise (on-failure, untrusted, granular
+// with sandbox_approval); false means the denial goes back to the model as the result
+// (on-request, never, granular without sandbox_approval). exec_command never retries: Codex
+// 0.169 returns the denied run's output to the model under every policy.
 func ShouldEscalateOnFailure(approval protocol.AskForApproval) bool {
 	switch approval.Effective() {
 	case protocol.ApprovalModeOnFailure, protocol.ApprovalModeUntrusted:

@@ -526,6 +526,11 @@ func TestDecideExecSessionCache(t *testing.T) {
 		t.Errorf("other cwd: %+v", d)
 	}
 	other = in
+	other.Tty = true
+	if d := DecideExec(other); d.Kind != Prompt {
+		t.Errorf("tty: %+v", d)
+	}
+	other = in
 	other.Command = []string{"cargo", "test", "--all"}
 	if d := DecideExec(other); d.Kind != Prompt {
 		t.Errorf("other argv: %+v", d)
@@ -541,17 +546,20 @@ func TestDecideExecSessionCache(t *testing.T) {
 }
 
 func TestCommandKey(t *testing.T) {
-	a := CommandKey([]string{"ls"}, "/w", "", []byte(`{"network": true}`))
-	b := CommandKey([]string{"ls"}, "/w", UseDefault, []byte(`{"network":true}`))
+	a := CommandKey([]string{"ls"}, "/w", false, "", []byte(`{"network": true}`))
+	b := CommandKey([]string{"ls"}, "/w", false, UseDefault, []byte(`{"network":true}`))
 	if a != b {
 		t.Errorf("keys differ:\n%s\n%s", a, b)
 	}
-	want := `exec:{"command":["ls"],"cwd":"/w","sandbox_permissions":"use_default","additional_permissions":{"network":true}}`
+	want := `exec:{"command":["ls"],"cwd":"/w","tty":false,"sandbox_permissions":"use_default","additional_permissions":{"network":true}}`
 	if a != want {
 		t.Errorf("key = %s\nwant %s", a, want)
 	}
-	if CommandKey([]string{"ls"}, "/w", RequireEscalated, nil) == CommandKey([]string{"ls"}, "/w", UseDefault, nil) {
+	if CommandKey([]string{"ls"}, "/w", false, RequireEscalated, nil) == CommandKey([]string{"ls"}, "/w", false, UseDefault, nil) {
 		t.Error("sandbox_permissions not part of the key")
+	}
+	if CommandKey([]string{"ls"}, "/w", true, "", nil) == CommandKey([]string{"ls"}, "/w", false, "", nil) {
+		t.Error("tty not part of the key")
 	}
 }
 

@@ -7,15 +7,24 @@ import json, os, subprocess, sys, tempfile, time, select
 BIN = "/root/.cache/gocodex-reference/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
 
 def script(cmd_args):
+    calls = cmd_args if isinstance(cmd_args, list) else [cmd_args]
     created = {"type": "response.created", "data": {"type": "response.created", "response": {"id": "resp_mock"}}}
     def completed():
         return {"type": "response.completed", "data": {"type": "response.completed", "response": {"id": "resp_mock", "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}}}}
+    resps = []
+    for i, cmd_args in enumerate(calls):
+        resps.append({"events": [created, mkcall(cmd_args, i), completed()]})
+    resps.append({"events": [created, msg, completed()]})
+    return {"responses": resps}
+
+def mkcall(cmd_args, i):
     if "patch" in cmd_args:
-        fc = {"type": "response.output_item.done", "data": {"type": "response.output_item.done", "output_index": 0, "item": {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1", "name": "apply_patch", "input": cmd_args["patch"], "status": "completed"}}}
+        fc = {"type": "response.output_item.done", "data": {"type": "response.output_item.done", "output_index": 0, "item": {"type": "custom_tool_call", "id": "ctc_1", "call_id": f"call_{i}", "name": "apply_patch", "input": cmd_args["patch"], "status": "completed"}}}
     else:
-        fc = {"type": "response.output_item.done", "data": {"type": "response.output_item.done", "output_index": 0, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "exec_command", "arguments": json.dumps(cmd_args), "status": "completed"}}}
+        fc = {"type": "response.output_item.done", "data": {"type": "response.output_item.done", "output_index": 0, "item": {"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}", "name": "exec_command", "arguments": json.dumps(cmd_args), "status": "completed"}}}
+    global msg
     msg = {"type": "response.output_item.done", "data": {"type": "response.output_item.done", "output_index": 0, "item": {"type": "message", "id": "m1", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}}}
-    return {"responses": [{"events": [created, fc, completed()]}, {"events": [created, msg, completed()]}]}
+    return fc
 
 def run(name, approval, sandbox, cmd_args, decision="decline", rules=None):
     home = tempfile.mkdtemp(prefix="ch-", dir="/var/tmp")
@@ -78,7 +87,10 @@ plugins = false
         if m is None: continue
         if "method" in m and "id" in m:  # server request
             approvals.append({"method": m["method"], "reason": m["params"].get("reason"), "amend": m["params"].get("proposedExecpolicyAmendment"), "cmd": m["params"].get("command")})
-            send({"id": m["id"], "result": {"decision": decision}})
+            dec = decision
+            if dec == "amend":
+                dec = {"acceptWithExecpolicyAmendment": {"execpolicy_amendment": m["params"].get("proposedExecpolicyAmendment")}}
+            send({"id": m["id"], "result": {"decision": dec}})
         elif m.get("method") == "turn/completed":
             break
         elif m.get("method") in ("item/completed", "error") and VERBOSE:
@@ -106,13 +118,16 @@ plugins = false
             b = r.get("body")
             if isinstance(b, dict):
                 print("   req input types:", [ (i.get("type"), str(i.get("output"))[:200]) for i in b.get("input", []) if i.get("type") not in ("message",)])
-    print(f"== {name}: approvals={approvals}\n   output={outs[-1] if outs else None!r}")
+    print(f"== {name}: approvals={approvals}\n   outputs={[o[:300] if isinstance(o, str) else o for o in outs]!r}")
+    rp = os.path.join(home, "rules", "default.rules")
+    if os.path.exists(rp): print("   default.rules:", repr(open(rp).read()))
 
 VERBOSE = False
 cases = sys.argv[1:]
 IN = "*** Begin Patch\n*** Add File: inside.txt\n+hi\n*** End Patch"
 OUT = "*** Begin Patch\n*** Add File: /var/tmp/zz-outside-probe.txt\n+hi\n*** End Patch"
 GIT = "*** Begin Patch\n*** Add File: .git/zz.txt\n+hi\n*** End Patch"
+IN2 = "*** Begin Patch\n*** Update File: inside.txt\n@@\n-hi\n+ho\n*** End Patch"
 GA = {"granular": {"sandbox_approval": True, "rules": True, "skill_approval": False, "request_permissions": False, "mcp_elicitations": False}}
 GD = {"granular": {"sandbox_approval": False, "rules": False, "skill_approval": False, "request_permissions": False, "mcp_elicitations": False}}
 ALL = {
@@ -142,6 +157,10 @@ ALL = {
  "p_untrusted_in": ("untrusted", "workspace-write", {"patch": IN}),
  "p_gd_out": (GD, "workspace-write", {"patch": OUT}),
  "p_never_git": ("never", "workspace-write", {"patch": GIT}),
+ "cache_same": ("untrusted", "workspace-write", [{"cmd": "echo one"}, {"cmd": "echo one"}, {"cmd": "echo one", "tty": True}, {"cmd": "echo one", "workdir": "/tmp"}], "acceptForSession"),
+ "amend": ("untrusted", "workspace-write", [{"cmd": "echo one two"}, {"cmd": "echo one two three"}], "amend"),
+ "retry": ("untrusted", "workspace-write", {"cmd": "touch /var/tmp/zz-probe-retry"}, "accept"),
+ "p_cache": ("untrusted", "workspace-write", [{"patch": IN}, {"patch": IN2}, {"patch": IN}], "acceptForSession"),
  "gd_other": (GD, "workspace-write", {"cmd": "cargo build"}),
  "gd_promptrule": (GD, "workspace-write", {"cmd": "echo hi"}, "decline", 'prefix_rule(pattern=["echo"], decision="prompt")'),
 
