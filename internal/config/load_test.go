@@ -243,6 +243,16 @@ func TestProjectConfigNeedsTrust(t *testing.T) {
 	}
 }
 
+func TestTrustWithTildeAndTrailingSlash(t *testing.T) {
+	f := newFixture(t)
+	f.env["HOME"] = filepath.Dir(f.project)
+	f.userConfig("[projects.\"~/repo/\"]\ntrust_level = \"trusted\"\n")
+	cfg, _ := f.load(f.opts())
+	if cfg.TrustLevel != TrustTrusted {
+		t.Errorf("trust = %q", cfg.TrustLevel)
+	}
+}
+
 func TestCodexHomeInsideProjectIsNotAProjectLayer(t *testing.T) {
 	f := newFixture(t)
 	f.home = filepath.Join(f.project, ".codex")

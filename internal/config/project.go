@@ -19,7 +19,7 @@ func (l *loader) loadProjects(merged map[string]any) error {
 		}
 	}
 	l.projectRoot = findProjectRoot(l.cwd, markers)
-	l.trust = trustLevel(merged, l.cwd, l.projectRoot)
+	l.trust = trustLevel(merged, l.cwd, l.projectRoot, l.env)
 
 	var dirs []string
 	for dir := l.cwd; ; dir = filepath.Dir(dir) {
@@ -81,7 +81,7 @@ func findProjectRoot(cwd string, markers []string) string {
 // trustLevel returns the trust_level of cwd's nearest [projects] entry: cwd,
 // its ancestors, and the project root (so trusting a repository covers its
 // sub-directories).
-func trustLevel(merged map[string]any, cwd, root string) string {
+func trustLevel(merged map[string]any, cwd, root string, env func(string) string) string {
 	projects, _ := merged["projects"].(map[string]any)
 	if len(projects) == 0 {
 		return ""
@@ -90,7 +90,7 @@ func trustLevel(merged map[string]any, cwd, root string) string {
 	for k, v := range projects {
 		t, _ := v.(map[string]any)
 		if lvl, ok := t["trust_level"].(string); ok {
-			levels[canonical(k)] = lvl
+			levels[canonical(absPath(k, cwd, env))] = lvl
 		}
 	}
 	for dir := canonical(cwd); ; dir = filepath.Dir(dir) {
