@@ -74,6 +74,28 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 	}
 }
 
+func TestLoadErrorDisplay(t *testing.T) {
+	tests := []struct {
+		src  string
+		want string
+	}{
+		// Codex 0.169 prints, for the first two: "bad.rules:3: error: invalid decision: maybe
+		// (problem is on or around line 3)" and "bad.rules:2: expected every example …".
+		{"prefix_rule(pattern=[\"ls\"])\n\nprefix_rule(pattern=[\"git\"], decision=\"maybe\")\n",
+			"Error loading rules:\nbad.rules:3: error: invalid decision: maybe (problem is on or around line 3)"},
+		{"\nprefix_rule(\n  pattern=[\"git\", \"status\"],\n  match=[[\"git\",\"log\"]],\n)\n",
+			"Error loading rules:\nbad.rules:2: expected every example to match at least one rule. rules: [\"prefix_rule(pattern=[\\\"git\\\", \\\"status\\\"], decision=\\\"allow\\\")\"]; unmatched examples: [\"git log\"] (problem is on or around line 2)"},
+		{"prefix_rule(pattern=[\"git\"]\n",
+			"Error loading rules:\nbad.rules:2: starlark error: error: Parse error: got end of file, want ')' (problem is on or around line 2)"},
+	}
+	for _, tt := range tests {
+		err := NewParser().Parse("bad.rules", []byte(tt.src))
+		if got := StartupMessage(err); got != tt.want {
+			t.Errorf("StartupMessage:\n got %s\nwant %s", got, tt.want)
+		}
+	}
+}
+
 func TestParseAccepts(t *testing.T) {
 	src := `
 # Comments, variables and loops are plain Starlark.

@@ -17,6 +17,45 @@ type LoadError struct {
 	Path string
 	Line int
 	Msg  string
+	// Kind tells a Starlark syntax error and a Starlark evaluation error (a bad argument to
+	// prefix_rule, an unknown name) from a failing example; Codex words them differently.
+	Kind LoadErrorKind
+}
+
+// LoadErrorKind classifies a LoadError.
+type LoadErrorKind int
+
+// The kinds of load error.
+const (
+	ErrOther  LoadErrorKind = iota // unreadable file, failing example
+	ErrSyntax                      // the file is not valid Starlark
+	ErrEval                        // evaluating the file failed
+)
+
+// Display renders the error as Codex prints it when a session cannot start (after a line
+// "Error loading rules:"): "path:line: message (problem is on or around line N)".
+func (e *LoadError) Display() string {
+	msg := e.Msg
+	switch e.Kind {
+	case ErrSyntax:
+		msg = "starlark error: error: Parse error: " + msg
+	case ErrEval:
+		msg = "error: " + msg
+	}
+	if e.Line <= 0 {
+		return fmt.Sprintf("%s: %s", e.Path, msg)
+	}
+	return fmt.Sprintf("%s:%d: %s (problem is on or around line %d)", e.Path, e.Line, msg, e.Line)
+}
+
+// StartupMessage is what a session prints to stderr, before exiting with status 1, when its
+// rules do not load.
+func StartupMessage(err error) string {
+	var le *LoadError
+	if errors.As(err, &le) {
+		return "Error loading rules:\n" + le.Display()
+	}
+	return "Error loading rules:\n" + err.Error()
 }
 
 func (e *LoadError) Error() string {
@@ -248,7 +287,7 @@ func renderRule(r *PrefixRule) string {
 func starlarkLoadError(name string, err error) error {
 	var synErr syntax.Error
 	if errors.As(err, &synErr) {
-		return &LoadError{Path: name, Line: int(synErr.Pos.Line), Msg: synErr.Msg}
+		return &LoadError{Path: name, Line: int(synErr.Pos.Line), Msg: synErr.Msg, Kind: ErrSyntax}
 	}
 	var evalErr *starlark.EvalError
 	if errors.As(err, &evalErr) {
@@ -259,12 +298,12 @@ func starlarkLoadError(name string, err error) error {
 				break
 			}
 		}
-		return &LoadError{Path: name, Line: line, Msg: evalErr.Msg}
+		return &LoadError{Path: name, Line: line, Msg: evalErr.Msg, Kind: ErrEval}
 	}
 	// The resolver reports a list of errors; the first is enough to locate the problem.
 	var resolveErrs resolve.ErrorList
 	if errors.As(err, &resolveErrs) && len(resolveErrs) > 0 {
-		return &LoadError{Path: name, Line: int(resolveErrs[0].Pos.Line), Msg: resolveErrs[0].Msg}
+		return &LoadError{Path: name, Line: int(resolveErrs[0].Pos.Line), Msg: resolveErrs[0].Msg, Kind: ErrEval}
 	}
 	return &LoadError{Path: name, Msg: err.Error()}
 }
