@@ -23,8 +23,13 @@ func resolve(cwd, path string) string {
 // readForUpdate reads a file an update hunk edits. Errors carry Codex's wording, including
 // the Rust-style cause, because models key their retries on these texts.
 func readForUpdate(abs string) (string, error) {
+	return readText(abs, "Failed to read file to update")
+}
+
+// readText reads a regular UTF-8 file; errors read "<what> <abs>: <cause>".
+func readText(abs, what string) (string, error) {
 	fail := func(cause string) error {
-		return &ApplyError{Message: fmt.Sprintf("Failed to read file to update %s: %s", abs, cause)}
+		return &ApplyError{Message: fmt.Sprintf("%s %s: %s", what, abs, cause)}
 	}
 	info, err := os.Stat(abs)
 	if err != nil {

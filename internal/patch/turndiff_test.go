@@ -178,3 +178,38 @@ func TestUnifiedHunks(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyCoreErrors pins verification texts the Codex binary gave its model
+// (after "apply_patch verification failed: ").
+func TestVerifyCoreErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"bin": "\xff\n", "sub/x": "x\n", "b.txt": "b\n"})
+	tests := []struct{ patch, want string }{
+		{"*** Begin Patch\n*** Delete File: sub\n*** End Patch", "Failed to read $DIR/sub: path `$DIR/sub` is not a file"},
+		{"*** Begin Patch\n*** Update File: sub\n@@\n-x\n+y\n*** End Patch", "Failed to read file to update $DIR/sub: path `$DIR/sub` is not a file"},
+		{"*** Begin Patch\n*** Delete File: bin\n*** End Patch", "Failed to read $DIR/bin: invalid utf-8 sequence of 1 bytes from index 0"},
+		{"*** Begin Patch\n*** Update File: bin\n@@\n-x\n+y\n*** End Patch", "Failed to read file to update $DIR/bin: invalid utf-8 sequence of 1 bytes from index 0"},
+		{"*** Begin Patch\n*** Delete File: b.txt\n*** Delete File: ./b.txt\n*** End Patch", "invalid patch: multiple operations target $DIR/b.txt"},
+		{"*** Begin Patch\n*** Add File: a.txt\n+1\n*** Update File: a.txt\n@@\n-1\n+2\n*** End Patch", "invalid patch: multiple operations target $DIR/a.txt"},
+		{"*** Begin Patch\n*** Update File: b.txt\n*** Move to: a.txt\n@@\n-b\n+B\n*** Delete File: a.txt\n*** End Patch", "Failed to read $DIR/a.txt: No such file or directory (os error 2)"},
+	}
+	for _, tt := range tests {
+		p, err := Parse(tt.patch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Verify(dir, p)
+		want := strings.ReplaceAll(tt.want, "$DIR", dir)
+		if err == nil || err.Error() != want {
+			t.Errorf("Verify(%q) error = %v, want %q", tt.patch, err, want)
+		}
+	}
+	// A move onto another hunk's file is allowed: only the hunks' own paths must differ.
+	p, err := Parse("*** Begin Patch\n*** Update File: b.txt\n*** Move to: c.txt\n@@\n-b\n+B\n*** Add File: c.txt\n+c\n*** End Patch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(dir, p); err != nil {
+		t.Errorf("move onto an added file: %v", err)
+	}
+}

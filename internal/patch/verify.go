@@ -1,10 +1,5 @@
 package patch
 
-import (
-	"fmt"
-	"os"
-)
-
 // Change is what one hunk will do to one file, computed without writing anything: it feeds
 // the approval request and the patch_apply_begin event.
 type Change struct {
@@ -25,24 +20,24 @@ type Verified struct {
 	Patch *Patch
 	// Cwd is the absolute directory the patch's relative paths resolve against.
 	Cwd string
-	// Changes has one entry per path in the order first seen; a later hunk on the same path
-	// replaces the earlier entry, as Codex's map does.
+	// Changes has one entry per hunk, in patch order; no two name the same path.
 	Changes []Change
 }
 
 // Verify reads every file p touches and computes its change. Each hunk is checked against
 // the files as they are now, not as earlier hunks would leave them. Errors carry Codex's
-// texts (an *ApplyError).
+// texts: an *ApplyError, or a *ParseError when two hunks name the same file.
 func Verify(cwd string, p *Patch) (*Verified, error) {
 	v := &Verified{Patch: p, Cwd: cwd}
-	index := map[string]int{}
-	put := func(c Change) {
-		if i, ok := index[c.Path]; ok {
-			v.Changes[i] = c
-			return
+	put := func(c Change) { v.Changes = append(v.Changes, c) }
+	seen := map[string]bool{}
+	for _, h := range p.Hunks {
+		abs := resolve(cwd, h.Path)
+		if seen[abs] {
+			// Codex's core refuses this up front (the standalone command would apply both).
+			return nil, patchErr("multiple operations target " + abs)
 		}
-		index[c.Path] = len(v.Changes)
-		v.Changes = append(v.Changes, c)
+		seen[abs] = true
 	}
 	for _, h := range p.Hunks {
 		abs := resolve(cwd, h.Path)
@@ -50,11 +45,11 @@ func Verify(cwd string, p *Patch) (*Verified, error) {
 		case AddFile:
 			put(Change{Kind: AddFile, Path: abs, Content: h.Contents})
 		case DeleteFile:
-			data, err := os.ReadFile(abs)
+			data, err := readText(abs, "Failed to read")
 			if err != nil {
-				return nil, &ApplyError{Message: fmt.Sprintf("Failed to read %s: %s", abs, ioCause(err)), Err: err}
+				return nil, err
 			}
-			put(Change{Kind: DeleteFile, Path: abs, Content: string(data)})
+			put(Change{Kind: DeleteFile, Path: abs, Content: data})
 		case UpdateFile:
 			original, err := readForUpdate(abs)
 			if err != nil {

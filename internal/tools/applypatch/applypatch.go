@@ -114,6 +114,10 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *p
 	if err != nil {
 		return failure("apply_patch verification failed: " + err.Error()), nil
 	}
+	if len(v.Changes) == 0 {
+		// Codex's safety check refuses a patch without hunks before anything is announced.
+		return failure("patch rejected: empty patch"), nil
+	}
 	d := h.opts.Decide(ctx, env, v)
 	if d.Verdict == Reject {
 		return failure("patch rejected: " + d.Reason), nil

@@ -141,6 +141,28 @@ func TestHandleOutcomes(t *testing.T) {
 			output: "patch rejected: outside the workspace",
 		},
 		{
+			name: "empty patch", verdict: AutoApprove,
+			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** End Patch"},
+			output: "patch rejected: empty patch",
+		},
+		{
+			name: "not a patch", verdict: AutoApprove,
+			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "just text"},
+			output: "apply_patch verification failed: invalid patch: The first line of the patch must be '*** Begin Patch'",
+		},
+		{
+			name: "heredoc-wrapped patch", verdict: AutoApprove,
+			call:    tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "<<'EOF'\n" + addPatch + "\nEOF"},
+			output:  "Exit code: 0\nWall time: 0.3 seconds\nOutput:\nSuccess. Updated the following files:\nA new.txt\nM old.txt\n",
+			success: true, applied: true, endStatus: protocol.PatchCompleted,
+			events: []string{"patch_apply_begin", "patch_apply_end", "turn_diff"},
+		},
+		{
+			name: "two hunks on one file", verdict: AutoApprove,
+			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Delete File: old.txt\n*** Delete File: ./old.txt\n*** End Patch"},
+			output: "apply_patch verification failed: invalid patch: multiple operations target $DIR/old.txt",
+		},
+		{
 			name: "parse error", verdict: AutoApprove,
 			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Frob: x\n*** End Patch"},
 			output: "apply_patch verification failed: invalid hunk at line 2, '*** Frob: x' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'",
