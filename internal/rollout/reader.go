@@ -87,11 +87,64 @@ func Parse(rd io.Reader) (*Rollout, error) {
 }
 
 func parseLine(raw []byte) (Line, bool) {
+	if l, ok := parseLineFast(raw); ok {
+		return l, true
+	}
 	var l Line
 	if err := json.Unmarshal(raw, &l); err != nil || l.Type == "" || len(l.Payload) == 0 {
 		return Line{}, false
 	}
-	// The payload aliases the reader's buffer only when the line was short; copy it so the
-	// next read cannot overwrite it. (json.Unmarshal into RawMessage already copies.)
+	return l, true
+}
+
+// parseLineFast reads the envelope as this package and Codex write it
+// ({"timestamp":…,"ordinal":…,"type":…,"payload":…}) without reflection; it declines
+// (false) anything else, including lines with fields after the payload, which then take
+// the general path. The payload must be one valid JSON value.
+func parseLineFast(raw []byte) (Line, bool) {
+	s := bytes.TrimRight(raw, " \t\r\n")
+	const tsKey, ordKey, typeKey, payloadKey = `{"timestamp":"`, `,"ordinal":`, `,"type":"`, `,"payload":`
+	if !bytes.HasPrefix(s, []byte(tsKey)) || len(s) == 0 || s[len(s)-1] != '}' {
+		return Line{}, false
+	}
+	s = s[len(tsKey):]
+	i := bytes.IndexByte(s, '"')
+	if i < 0 {
+		return Line{}, false
+	}
+	l := Line{Timestamp: string(s[:i])}
+	s = s[i+1:]
+	if bytes.HasPrefix(s, []byte(ordKey)) {
+		s = s[len(ordKey):]
+		var n int64
+		j := 0
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			n = n*10 + int64(s[j]-'0')
+			j++
+		}
+		if j == 0 {
+			return Line{}, false
+		}
+		l.Ordinal = &n
+		s = s[j:]
+	}
+	if !bytes.HasPrefix(s, []byte(typeKey)) {
+		return Line{}, false
+	}
+	s = s[len(typeKey):]
+	i = bytes.IndexByte(s, '"')
+	if i <= 0 {
+		return Line{}, false
+	}
+	l.Type = string(s[:i])
+	s = s[i+1:]
+	if !bytes.HasPrefix(s, []byte(payloadKey)) {
+		return Line{}, false
+	}
+	payload := s[len(payloadKey) : len(s)-1]
+	if !json.Valid(payload) {
+		return Line{}, false
+	}
+	l.Payload = bytes.Clone(payload)
 	return l, true
 }

@@ -77,7 +77,7 @@ func TestResumeCodexRollout(t *testing.T) {
 	}
 	// The two turns' bookkeeping events come back for a face to replay.
 	var kinds []string
-	for _, m := range res.InitialMessages {
+	for _, m := range r.InitialMessages() {
 		kinds = append(kinds, m.EventType())
 	}
 	if !strings.Contains(strings.Join(kinds, ","), "task_started,item_completed,token_count,item_completed,token_count,task_complete") {
@@ -191,4 +191,36 @@ func mustReadF(f *testing.F, path string) []byte {
 		f.Fatal(err)
 	}
 	return b
+}
+
+// TestDecodeItemMatchesProtocol: the one-pass decoding gives what protocol's decoder gives,
+// wire ids aside.
+func TestDecodeItemMatchesProtocol(t *testing.T) {
+	r, err := ReadFile(filepath.Join("testdata", "codex-0.169.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, l := range r.Lines {
+		if l.Type != TypeResponseItem {
+			continue
+		}
+		n++
+		want, err := protocol.DecodeResponseItem(l.Payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodeItem(l.Payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wj, _ := protocol.Marshal(want)
+		gj, _ := protocol.Marshal(got)
+		if string(wj) != string(gj) {
+			t.Errorf("line %d:\nprotocol %s\nours     %s", n, wj, gj)
+		}
+	}
+	if n < 8 {
+		t.Errorf("only %d items compared", n)
+	}
 }

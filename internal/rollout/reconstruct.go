@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -14,9 +15,6 @@ type Resumed struct {
 	// History is the model's history: the response items, with compactions and rollbacks
 	// applied.
 	History []protocol.ResponseItem
-	// InitialMessages are the persisted events, for a face to replay the past (Codex sends
-	// them as session_configured.initial_messages).
-	InitialMessages []protocol.EventMsg
 	// TokenUsage is the last token_count's info, if any.
 	TokenUsage *protocol.TokenUsageInfo
 	// TurnContext is the last turn's settings, if any turn ran.
@@ -33,10 +31,11 @@ func (r *Rollout) Reconstruct() Resumed {
 	warn := func(i int, l Line, err error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s line %d skipped: %v", l.Type, i+1, err))
 	}
+	lastTokenCount := -1
 	for i, l := range r.Lines {
 		switch l.Type {
 		case TypeResponseItem:
-			it, err := protocol.DecodeResponseItem(l.Payload)
+			it, err := decodeItem(l.Payload)
 			if err != nil {
 				warn(i, l, err)
 				continue
@@ -63,23 +62,59 @@ func (r *Rollout) Reconstruct() Resumed {
 			}
 			res.TurnContext = &tc
 		case TypeEventMsg:
-			msg, err := protocol.DecodeEventMsg(l.Payload)
-			if err != nil {
-				continue // an event kind this version does not know
-			}
-			switch m := msg.(type) {
-			case protocol.ThreadRolledBackEvent:
-				res.History = DropLastTurns(res.History, m.NumTurns)
-			case protocol.TokenCountEvent:
-				if m.Info != nil {
-					info := *m.Info
-					res.TokenUsage = &info
+			// Only two kinds of event matter here; the tag is peeked so the others (most
+			// lines of a long thread) are not decoded.
+			switch peekType(l.Payload) {
+			case "thread_rolled_back":
+				var m protocol.ThreadRolledBackEvent
+				if err := json.Unmarshal(l.Payload, &m); err != nil {
+					warn(i, l, err)
+					continue
 				}
+				res.History = DropLastTurns(res.History, m.NumTurns)
+			case "token_count":
+				lastTokenCount = i
 			}
-			res.InitialMessages = append(res.InitialMessages, msg)
+		}
+	}
+	if lastTokenCount >= 0 {
+		var m protocol.TokenCountEvent
+		if json.Unmarshal(r.Lines[lastTokenCount].Payload, &m) == nil && m.Info != nil {
+			res.TokenUsage = m.Info
 		}
 	}
 	return res
+}
+
+// InitialMessages are the rollout's persisted events in order, for a face to replay the
+// past (Codex sends them as session_configured.initial_messages). Kinds this version does
+// not know are left out.
+func (r *Rollout) InitialMessages() []protocol.EventMsg {
+	var out []protocol.EventMsg
+	for _, l := range r.Lines {
+		if l.Type != TypeEventMsg {
+			continue
+		}
+		if msg, err := protocol.DecodeEventMsg(l.Payload); err == nil {
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+// peekType returns the "type" of a payload written with the tag first, as every event and
+// item is; "" otherwise (the caller then treats it as uninteresting or decodes it fully).
+func peekType(payload []byte) string {
+	const key = `{"type":"`
+	if !bytes.HasPrefix(payload, []byte(key)) {
+		return ""
+	}
+	rest := payload[len(key):]
+	i := bytes.IndexByte(rest, '"')
+	if i < 0 {
+		return ""
+	}
+	return string(rest[:i])
 }
 
 // compactedHistory is the history after a compacted line.
@@ -138,4 +173,37 @@ func DropLastTurns(items []protocol.ResponseItem, n int) []protocol.ResponseItem
 		}
 	}
 	return items[:cut:cut]
+}
+
+// decodeItem decodes a response item in one pass for the kinds that make up nearly all of a
+// long thread, and through protocol.DecodeResponseItem otherwise. The one-pass path leaves
+// the wire id empty: it is never sent back to the model.
+func decodeItem(payload []byte) (protocol.ResponseItem, error) {
+	switch peekType(payload) {
+	case "message":
+		var m protocol.MessageItem
+		err := json.Unmarshal(payload, &m)
+		return m, err
+	case "function_call":
+		var m protocol.FunctionCallItem
+		err := json.Unmarshal(payload, &m)
+		return m, err
+	case "function_call_output":
+		var m protocol.FunctionCallOutputItem
+		err := json.Unmarshal(payload, &m)
+		return m, err
+	case "custom_tool_call":
+		var m protocol.CustomToolCallItem
+		err := json.Unmarshal(payload, &m)
+		return m, err
+	case "custom_tool_call_output":
+		var m protocol.CustomToolCallOutputItem
+		err := json.Unmarshal(payload, &m)
+		return m, err
+	case "reasoning":
+		var m protocol.ReasoningItem
+		err := json.Unmarshal(payload, &m)
+		return m, err
+	}
+	return protocol.DecodeResponseItem(payload)
 }
