@@ -41,6 +41,20 @@ type memRecorder struct {
 	events  []protocol.Event
 	items   []protocol.ResponseItem
 	flushes int
+	// compacted are the RecordCompacted calls.
+	compacted []compactedRecord
+}
+
+type compactedRecord struct {
+	message     string
+	replacement []protocol.ResponseItem
+}
+
+func (r *memRecorder) RecordCompacted(message string, replacement []protocol.ResponseItem) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.compacted = append(r.compacted, compactedRecord{message, replacement})
+	return nil
 }
 
 func (r *memRecorder) RecordItems(items []protocol.ResponseItem) error {
