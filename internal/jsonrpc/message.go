@@ -153,7 +153,8 @@ func Decode(data []byte) (Message, error) {
 			return nil, &DecodeError{Code: CodeInvalidRequest, Message: "Invalid request: id must be an integer or a string, got null"}
 		}
 		return &Notification{Method: *w.Method, Params: nullToNil(w.Params)}, nil
-	case hasID && w.Error != nil:
+	case w.Error != nil && (hasID || len(w.ID) > 0):
+		// "id": null is how JSON-RPC answers a message whose id could not be read.
 		return &Response{ID: id, Error: w.Error}, nil
 	case hasID && w.Result != nil:
 		return &Response{ID: id, Result: w.Result}, nil
