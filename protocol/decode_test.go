@@ -116,6 +116,7 @@ func TestDecodeErrors(t *testing.T) {
 		``, `null`, `[]`, `{}`, `{"type":1}`, `{"type":"exec_approval","decision":"maybe"}`,
 		`{"type":"user_turn","sandbox_policy":{"type":"nowhere"}}`,
 		`{"type":"user_turn","approval_policy":"sometimes"}`,
+		`{"type":"interrupt",`, `{"type":"shutdown"`, `{"type":"compact",}`, `{"type":"interrupt"}x`,
 	} {
 		if _, err := DecodeOp([]byte(in)); err == nil {
 			t.Errorf("DecodeOp(%q) succeeded", in)

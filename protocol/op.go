@@ -240,7 +240,7 @@ func DecodeOp(data []byte) (Op, error) {
 	case "override_turn_context":
 		op, err = decodeInto[OverrideTurnContextOp](data)
 	case "interrupt":
-		op = InterruptOp{}
+		op, err = decodeInto[InterruptOp](data)
 	case "exec_approval":
 		op, err = decodeInto[ExecApprovalOp](data)
 	case "patch_approval":
@@ -250,15 +250,15 @@ func DecodeOp(data []byte) (Op, error) {
 	case "get_history_entry_request":
 		op, err = decodeInto[GetHistoryEntryRequestOp](data)
 	case "shutdown":
-		op = ShutdownOp{}
+		op, err = decodeInto[ShutdownOp](data)
 	case "compact":
-		op = CompactOp{}
+		op, err = decodeInto[CompactOp](data)
 	case "thread_rollback":
 		op, err = decodeInto[ThreadRollbackOp](data)
 	case "list_mcp_tools":
-		op = ListMcpToolsOp{}
+		op, err = decodeInto[ListMcpToolsOp](data)
 	case "clean_background_terminals":
-		op = CleanBackgroundTerminalsOp{}
+		op, err = decodeInto[CleanBackgroundTerminalsOp](data)
 	case "run_user_shell_command":
 		op, err = decodeInto[RunUserShellCommandOp](data)
 	default:

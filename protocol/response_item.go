@@ -281,6 +281,9 @@ func DecodeResponseItem(data []byte) (ResponseItem, error) {
 		}
 		return CompactionItem(p), nil
 	}
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("response item %s: invalid JSON", tag)
+	}
 	return OtherItem{Raw: bytes.Clone(data)}, nil
 }
 
