@@ -1,7 +1,3 @@
-// Package safety decides whether a command or a patch the model asks for may run, must be
-// shown to the person first, or is refused, following Codex's rules: the known-safe command
-// list, the dangerous-command list, execpolicy rules, the approval policy and sandbox policy,
-// and the session's cache of "approved for this session" answers.
 package safety
 
 import (
@@ -10,8 +6,9 @@ import (
 )
 
 // IsKnownSafe reports whether argv only reads: one of the always-safe programs, a safe use of
-// a conditionally safe one, or a `bash -lc` plain sequence of such commands. Known-safe
-// commands run without a prompt under every approval policy (still inside the sandbox).
+// a conditionally safe one, or a `bash -lc` plain sequence of such commands (§5.1). Codex
+// 0.169 no longer lets this list skip a prompt (under untrusted it asks even for `ls`), so
+// DecideExec does not consult it; it remains for callers that describe commands.
 func IsKnownSafe(argv []string) bool {
 	if len(argv) > 0 && argv[0] == "zsh" {
 		argv = append([]string{"bash"}, argv[1:]...)
