@@ -164,16 +164,13 @@ func granular(a protocol.AskForApproval) protocol.GranularApproval {
 }
 
 // ExecCommands splits a command the way execpolicy sees it: the sub-commands of a plain
-// `bash -lc` script, else the single command reading a here-document (complex=true, which
-// keeps known-safe auto-approval and amendments away), else argv itself.
-func ExecCommands(argv []string) (cmds [][]string, complex bool) {
+// `bash -lc` script, else argv itself. (Codex 0.169 does not look inside other scripts, not
+// even a single command reading a here-document: `python3 <<'EOF'` matches no python3 rule.)
+func ExecCommands(argv []string) [][]string {
 	if cmds, ok := ParseShellPlainCommands(argv); ok {
-		return cmds, false
+		return cmds
 	}
-	if cmd, ok := ParseHeredocCommand(argv); ok {
-		return [][]string{cmd}, true
-	}
-	return [][]string{argv}, false
+	return [][]string{argv}
 }
 
 // DecideExec makes Codex's approval decision for one command: the escalation guard,
@@ -189,7 +186,7 @@ func DecideExec(in ExecInput) Decision {
 	if msg := EscalationRejection(in.Approval, in.SandboxPermissions); msg != "" {
 		return Decision{Kind: Forbidden, Reason: msg}
 	}
-	cmds, complex := ExecCommands(in.Command)
+	cmds := ExecCommands(in.Command)
 	dangerous := map[string]bool{} // sub-commands the heuristics judged as forced rm
 	fallback := func(cmd []string) execpolicy.Decision {
 		d, isDangerous := unmatchedDecision(cmd, in.Approval, in.Sandbox, in.SandboxPermissions)
@@ -235,7 +232,7 @@ func DecideExec(in ExecInput) Decision {
 		if d.Reason == "" {
 			d.Reason = in.Justification
 		}
-		if !complex && (sandboxPrompt || in.Approval.Effective() != protocol.ApprovalModeGranular || granular(in.Approval).SandboxApproval) {
+		if sandboxPrompt || in.Approval.Effective() != protocol.ApprovalModeGranular || granular(in.Approval).SandboxApproval {
 			d.ProposedAmendment = requestedAmendment(in, cmds, ev, fallback)
 			if d.ProposedAmendment == nil {
 				d.ProposedAmendment = promptAmendment(ev)
@@ -263,7 +260,7 @@ func DecideExec(in ExecInput) Decision {
 		Kind:      Allow,
 		Sandboxed: !fullAccess && !bypass && in.SandboxPermissions != RequireEscalated,
 	}
-	if !complex && !ev.IsPolicyMatch() {
+	if !ev.IsPolicyMatch() {
 		// Offered if the sandboxed run fails and the person is asked to retry without it.
 		for _, m := range ev.MatchedRules {
 			if m.Heuristics && m.Decision == execpolicy.Allow {

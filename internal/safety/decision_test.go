@@ -110,10 +110,14 @@ prefix_rule(pattern=["rm"])
 			Decision{Kind: Forbidden, Reason: "`/usr/bin/docker ps` rejected: use podman"}},
 		{"heuristic prompt proposes the command", []string{"make", "test"}, protocol.ApprovalUntrusted,
 			Decision{Kind: Prompt, Sandboxed: true, ProposedAmendment: []string{"make", "test"}}},
-		{"heredoc: rule applies, no amendment", []string{"bash", "-lc", "npm install <<EOF\ny\nEOF"}, protocol.ApprovalOnRequest,
-			Decision{Kind: Prompt, Sandboxed: true, Reason: "`bash -lc 'npm install <<EOF\ny\nEOF'` requires approval by policy"}},
-		{"heredoc: known-safe is not trusted", []string{"bash", "-lc", "cat <<EOF\nhi\nEOF"}, protocol.ApprovalUntrusted,
-			Decision{Kind: Prompt, Sandboxed: true}},
+		// Codex 0.169 matches no rule inside a script that is not a plain sequence, here-documents
+		// included; such a script is judged as a whole.
+		{"heredoc: rule does not apply", []string{"bash", "-lc", "npm install <<EOF\ny\nEOF"}, protocol.ApprovalOnRequest,
+			Decision{Kind: Allow, Sandboxed: true, ProposedAmendment: []string{"bash", "-lc", "npm install <<EOF\ny\nEOF"}}},
+		{"redirect: rule does not apply", []string{"bash", "-lc", "docker ps > out.txt"}, protocol.ApprovalOnRequest,
+			Decision{Kind: Allow, Sandboxed: true, ProposedAmendment: []string{"bash", "-lc", "docker ps > out.txt"}}},
+		{"forced rm inside control flow", []string{"bash", "-lc", "for x in a; do rm -rf $x; done"}, protocol.ApprovalOnRequest,
+			Decision{Kind: Prompt, Sandboxed: true, ProposedAmendment: []string{"bash", "-lc", "for x in a; do rm -rf $x; done"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -205,29 +205,3 @@ func TestParseWordOnlyScript(t *testing.T) {
 		}
 	}
 }
-
-func TestParseHeredocCommand(t *testing.T) {
-	tests := []struct {
-		argv []string
-		want []string
-		ok   bool
-	}{
-		{[]string{"bash", "-lc", "python3 <<'PY'\nprint('hi')\nPY"}, []string{"python3"}, true},
-		{[]string{"bash", "-lc", "python3 - <<-EOF\n\tprint(1)\n\tEOF"}, []string{"python3", "-"}, true},
-		{[]string{"bash", "-lc", "python3 <<'PY' > out.txt\nprint('hi')\nPY"}, nil, false},
-		{[]string{"bash", "-lc", "cat <<EOF | sh\nls\nEOF"}, nil, false},
-		{[]string{"bash", "-lc", "cat <<EOF\n$(rm -rf /)\nEOF"}, nil, false},
-		{[]string{"bash", "-lc", "python3 x.py"}, nil, false},
-		{[]string{"python3"}, nil, false},
-	}
-	for _, tt := range tests {
-		got, ok := ParseHeredocCommand(tt.argv)
-		if ok != tt.ok {
-			t.Errorf("ParseHeredocCommand(%q) ok = %v, want %v", tt.argv, ok, tt.ok)
-			continue
-		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("ParseHeredocCommand(%q) mismatch (-want +got):\n%s", tt.argv, diff)
-		}
-	}
-}
