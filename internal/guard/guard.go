@@ -79,6 +79,7 @@ func (g *Guard) Exec(ctx context.Context, env *tools.Env, req shell.GateRequest)
 		Approval:           env.Approval,
 		Sandbox:            env.Sandbox,
 		SandboxPermissions: safety.SandboxPermissions(req.SandboxPermissions),
+		Justification:      req.Justification,
 		Policy:             g.currentPolicy(),
 		Cache:              g.cache,
 		PrefixRule:         req.PrefixRule,
