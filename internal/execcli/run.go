@@ -118,9 +118,13 @@ func findResume(cfg *config.Config, opts RunOptions) (*rollout.Rollout, error) {
 	var path string
 	switch {
 	case opts.ResumeID != "":
-		p, _, err := rollout.Find(cfg.CodexHome, opts.ResumeID)
+		p, archived, err := rollout.Find(cfg.CodexHome, opts.ResumeID)
 		if err != nil {
 			return nil, err
+		}
+		if archived {
+			// An archived thread is out of the way until it is unarchived, as in Codex.
+			return nil, fmt.Errorf("%w for thread id %s (it is archived)", rollout.ErrNotFound, opts.ResumeID)
 		}
 		path = p
 	case opts.ResumeLast:

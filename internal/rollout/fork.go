@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -61,20 +62,33 @@ func Fork(codexHome string, src *Rollout, opts ForkOptions) (string, error) {
 }
 
 // forkCut is the index of the first line left out when dropping the last n user turns: the
-// n-th last user message typed, moved back over the lines that opened its turn (task_started,
-// turn_context, contextual items).
+// n-th last user message typed that is still live (turns dropped by an earlier
+// thread_rolled_back do not count), moved back over the lines that opened its turn
+// (task_started, turn_context, contextual items).
 func forkCut(lines []Line, n int) int {
-	cut := len(lines)
-	for i := len(lines) - 1; i >= 0 && n > 0; i-- {
-		if lines[i].Type != TypeResponseItem {
-			continue
-		}
-		it, err := protocol.DecodeResponseItem(lines[i].Payload)
-		if err == nil && IsUserTurnStart(it) {
-			cut = i
-			n--
+	var starts []int // line indices of the live user turns
+	for i, l := range lines {
+		switch l.Type {
+		case TypeResponseItem:
+			it, err := decodeItem(l.Payload)
+			if err == nil && IsUserTurnStart(it) {
+				starts = append(starts, i)
+			}
+		case TypeEventMsg:
+			if peekType(l.Payload) == "thread_rolled_back" {
+				var m struct {
+					NumTurns int `json:"num_turns"`
+				}
+				if json.Unmarshal(l.Payload, &m) == nil && m.NumTurns > 0 {
+					starts = starts[:max(0, len(starts)-m.NumTurns)]
+				}
+			}
 		}
 	}
+	if len(starts) == 0 {
+		return len(lines)
+	}
+	cut := starts[max(0, len(starts)-n)]
 	for cut > 0 {
 		l := lines[cut-1]
 		switch {

@@ -264,3 +264,23 @@ func TestCollectGitInfo(t *testing.T) {
 		t.Error("git info outside a repository")
 	}
 }
+
+// TestForkAfterRollback: turns already rolled back do not count when a fork drops turns.
+func TestForkAfterRollback(t *testing.T) {
+	home := t.TempDir()
+	r, _ := Create(home, Options{Meta: testMeta(), Now: tick()})
+	for _, p := range []string{"one", "two", "three"} {
+		r.RecordItems([]protocol.ResponseItem{userMsg(p), assistantMsg(p + "!")})
+	}
+	r.RecordEvent(protocol.Event{Msg: protocol.ThreadRolledBackEvent{NumTurns: 1}})
+	r.Close()
+	src, _ := ReadFile(r.Path())
+	path, err := Fork(home, src, ForkOptions{NewID: v7At(time.Now(), 7), DropLastTurns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, _ := ReadFile(path)
+	if got := summarize(fr.Reconstruct().History); !cmp.Equal(got, []string{"user: one", "assistant: one!"}) {
+		t.Errorf("history = %v", got)
+	}
+}
