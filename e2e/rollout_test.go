@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gocodex/gocodex/internal/rollout"
-	"github.com/gocodex/gocodex/protocol"
 	tk "github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // threadStarted returns the thread id of an `exec --json` run.
