@@ -161,6 +161,12 @@ ALL = {
  "amend": ("untrusted", "workspace-write", [{"cmd": "echo one two"}, {"cmd": "echo one two three"}], "amend"),
  "retry": ("untrusted", "workspace-write", {"cmd": "touch /var/tmp/zz-probe-retry"}, "accept"),
  "p_cache": ("untrusted", "workspace-write", [{"patch": IN}, {"patch": IN2}, {"patch": IN}], "acceptForSession"),
+ "heredoc_rule": ("on-request", "workspace-write", {"cmd": "python3 <<'EOF'\nprint(1)\nEOF"}, "decline", 'prefix_rule(pattern=["python3"], decision="prompt")'),
+ "redirect_forbidden": ("on-request", "workspace-write", {"cmd": "docker ps > out.txt"}, "decline", 'prefix_rule(pattern=["docker"], decision="forbidden")'),
+ "nested_rm": ("on-request", "workspace-write", {"cmd": "for x in a; do rm -rf $x; done"}),
+ "never_sudo_rm": ("never", "workspace-write", {"cmd": "sudo rm -f x"}),
+ "abs_git": ("on-request", "workspace-write", {"cmd": "/usr/bin/git status"}, "decline", 'prefix_rule(pattern=["git"], decision="forbidden")'),
+ "heredoc_rule_nl": ("on-request", "workspace-write", {"cmd": "python3 <<'EOF'\nprint(1)\nEOF\n"}, "decline", 'prefix_rule(pattern=["python3"], decision="prompt")'),
  "gd_other": (GD, "workspace-write", {"cmd": "cargo build"}),
  "gd_promptrule": (GD, "workspace-write", {"cmd": "echo hi"}, "decline", 'prefix_rule(pattern=["echo"], decision="prompt")'),
 
