@@ -77,6 +77,8 @@ func (tr *turn) compact(place contextPlacement) error {
 		ID   string `json:"id"`
 	}{"ContextCompaction", itemID.String()})
 	tr.emit(protocol.ItemStartedEvent{ThreadID: t.id, TurnID: tr.id, Item: item})
+	// Codex 0.169 reports the usage the compaction starts from.
+	tr.emit(t.addUsage(nil, tr.s.info.window()))
 
 	hist := t.hist.snapshot()
 	summary, trimmed, err := tr.summarize(hist)

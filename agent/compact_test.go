@@ -66,7 +66,7 @@ var (
 )
 
 // compactionEvents are the events of one compaction, in order.
-var compactionEvents = []string{"item_started", "token_count", "token_count", "item_completed", "context_compacted"}
+var compactionEvents = []string{"item_started", "token_count", "token_count", "token_count", "item_completed", "context_compacted"}
 
 func TestCompactOp(t *testing.T) {
 	rec := &memRecorder{}
@@ -86,7 +86,7 @@ func TestCompactOp(t *testing.T) {
 			t.Errorf("%s has id %q, want %q", e.Msg.EventType(), e.ID, id)
 		}
 	}
-	started, completed := evs[1].Msg.(protocol.ItemStartedEvent), evs[4].Msg.(protocol.ItemCompletedEvent)
+	started, completed := evs[1].Msg.(protocol.ItemStartedEvent), evs[5].Msg.(protocol.ItemCompletedEvent)
 	var item struct{ Type, ID string }
 	if err := json.Unmarshal(started.Item, &item); err != nil || item.Type != "ContextCompaction" || item.ID == "" {
 		t.Errorf("item_started item = %s (%v)", started.Item, err)
@@ -94,7 +94,11 @@ func TestCompactOp(t *testing.T) {
 	if string(completed.Item) != string(started.Item) || completed.TurnID != id || completed.ThreadID != h.thread.ID() {
 		t.Errorf("item_completed = %+v, started %+v", completed, started)
 	}
-	summaryUsage, estimate := evs[2].Msg.(protocol.TokenCountEvent).Info, evs[3].Msg.(protocol.TokenCountEvent).Info
+	before := evs[2].Msg.(protocol.TokenCountEvent).Info
+	if before.TotalTokenUsage.TotalTokens != 50 || before.LastTokenUsage.TotalTokens != 50 {
+		t.Errorf("usage before compaction = %+v", before)
+	}
+	summaryUsage, estimate := evs[3].Msg.(protocol.TokenCountEvent).Info, evs[4].Msg.(protocol.TokenCountEvent).Info
 	if summaryUsage.LastTokenUsage.TotalTokens != 20 || summaryUsage.TotalTokenUsage.TotalTokens != 70 {
 		t.Errorf("usage after the summary = %+v", summaryUsage)
 	}

@@ -24,7 +24,11 @@
 //     pairs (each *_end after its *_begin), approval requests, errors, warnings,
 //     turn_started, turn_complete, turn_aborted, token_count, shutdown_complete.
 //   - Within a turn, turn_started comes first and exactly one of turn_complete or
-//     turn_aborted comes last; nothing of that turn follows it.
+//     turn_aborted comes last; nothing of that turn follows it, with one exception: a tool
+//     that left work running in the background (a unified-exec session) keeps reporting
+//     through its Env after its handler returned, even once the turn has ended. Those
+//     events carry the turn's submission id; they stop at shutdown. Events a call emits
+//     while it is still in its handler after the turn ended (it was cut short) are dropped.
 //   - Every event is handed to the Recorder (the rollout) before it is queued, so anything a
 //     reader saw is already recorded.
 //
@@ -39,4 +43,23 @@
 // Tool outputs go back into history and, when any tool ran, the model is sampled again.
 // Interrupt cancels the turn's context; in-flight tool calls get an "aborted" output in
 // history and the turn ends with turn_aborted.
+//
+// # Compaction
+//
+// When the tokens in use (the last response's total_tokens plus an estimate, four bytes a
+// token, of what was added after the model last produced an item) reach the model's
+// auto-compact limit, the history is compacted: before a turn samples, and between
+// samplings when the model has more to do. The compact op does the same as a turn of its
+// own (replacing a running turn). The model is asked for a checkpoint with our prompt (or
+// config compact_prompt); the new history is the initial context, the user's most recent
+// messages up to about 20,000 tokens, and a user message holding the summary. Within a
+// turn the initial context goes just before the user's last message. The events are
+// item_started and item_completed of a ContextCompaction item, token_count (before, after
+// the summary response, and an estimate of the new history) and context_compacted. A
+// Recorder that implements CompactionRecorder gets the new history before it is used.
+//
+// # Other ops
+//
+// thread_rollback drops the last n user turns (refused while a turn runs) and answers
+// thread_rolled_back; clean_background_terminals calls ThreadConfig.OnCleanBackgroundTerminals.
 package agent
