@@ -24,6 +24,9 @@ var fuzzSeeds = []string{
 	"a = 1\r\nb = 2\r\n",
 	"\"quoted key\" = '''\nmulti\n'''\n",
 	"x = 1979-05-27T07:32:00Z\n[projects.\"/tmp\"]\ntrust_level = \"trusted\"\n",
+	"profile = \"/\"\n",
+	"profile = \"a\\u0000b\"\n",
+	"model_instructions_file = \"\\u0000\"\n",
 }
 
 // FuzzLoad feeds arbitrary bytes as config.toml: Load must never panic, and

@@ -176,12 +176,14 @@ func (l *loader) load(opts LoadOptions) error {
 		}
 	}
 	// The name becomes part of a file name: keep it inside CODEX_HOME.
-	if strings.ContainsAny(l.profile, `/\`) || l.profile == "." || l.profile == ".." {
+	if !validProfileName(l.profile) {
 		msg := fmt.Sprintf("invalid --profile value `%s`", l.profile)
 		if fromFlag {
 			return errors.New(msg)
 		}
-		l.layers = append(l.layers, cli)
+		if cli != nil {
+			l.layers = append(l.layers, cli)
+		}
 		return l.attribute([]string{"profile"}, msg)
 	}
 	profileFileFound := false
@@ -470,4 +472,21 @@ func locateValue(src []byte, key []string) (int, int, bool) {
 		}
 	}
 	return locate(src, key)
+}
+
+// validProfileName keeps a profile name a plain file name inside
+// CODEX_HOME: no separators, no control characters, not "." or "..".
+func validProfileName(name string) bool {
+	if name == "" {
+		return true // no profile
+	}
+	if name == "." || name == ".." {
+		return false
+	}
+	for _, r := range name {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -298,10 +299,18 @@ approval_policy = "never"
 			}
 		})
 	}
-	o := f.opts()
-	o.Profile = "../evil"
-	if _, _, err := Load(o); err == nil || !strings.Contains(err.Error(), "invalid --profile value") {
-		t.Errorf("err = %v", err)
+	for _, bad := range []string{"../evil", "a/b", "..", "nul\x00"} {
+		o := f.opts()
+		o.Profile = bad
+		if _, _, err := Load(o); err == nil || !strings.Contains(err.Error(), "invalid --profile value") {
+			t.Errorf("profile %q: err = %v", bad, err)
+		}
+	}
+	// From the file, the error points at the key.
+	path := f.userConfig("profile = \"a\\u0000b\"\n")
+	var pe *ParseError
+	if _, _, err := Load(f.opts()); !errors.As(err, &pe) || pe.File != path || pe.Line != 1 {
+		t.Errorf("err = %#v", err)
 	}
 }
 
