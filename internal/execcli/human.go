@@ -38,11 +38,13 @@ type HumanOptions struct {
 
 // HumanWriter prints a thread's events for a person, streaming as events arrive.
 type HumanWriter struct {
-	o       HumanOptions
-	sty     styler
-	usage   *protocol.TokenUsage
-	failed  bool
-	lastMsg *string
+	o      HumanOptions
+	sty    styler
+	usage  *protocol.TokenUsage
+	failed bool
+	// turnError is the last error event of the running turn: the turn failed.
+	turnError *string
+	lastMsg   *string
 }
 
 // NewHumanWriter returns a writer for one thread.
@@ -74,6 +76,8 @@ func (h *HumanWriter) Handle(ev protocol.Event) error {
 	switch m := ev.Msg.(type) {
 	case protocol.SessionConfiguredEvent:
 		h.header(&b, m)
+	case protocol.TurnStartedEvent:
+		h.turnError = nil
 	case protocol.AgentReasoningEvent:
 		b.WriteString(s.dim(m.Text) + "\n")
 	case protocol.AgentMessageEvent:
@@ -117,6 +121,8 @@ func (h *HumanWriter) Handle(ev protocol.Event) error {
 			b.WriteString("  " + planMark(step.Status) + " " + step.Step + "\n")
 		}
 	case protocol.ErrorEvent:
+		msg := m.Message
+		h.turnError = &msg
 		b.WriteString(s.errorLabel() + " " + m.Message + "\n")
 	case protocol.StreamErrorEvent:
 		b.WriteString(s.errorLabel() + " " + m.Message + "\n")
@@ -181,9 +187,16 @@ func (h *HumanWriter) patchEnd(b *strings.Builder, m protocol.PatchApplyEndEvent
 func (h *HumanWriter) turnEnded(m protocol.TurnCompleteEvent) error {
 	s := h.sty
 	var b strings.Builder
+	// Codex repeats the error that ended the turn (task_complete carries it; an engine that
+	// only sent the error event gets the same line).
+	failure := h.turnError
 	if m.Error != nil {
+		failure = &m.Error.Message
+	}
+	h.turnError = nil
+	if failure != nil {
 		h.failed = true
-		b.WriteString(s.errorLabel() + " " + m.Error.Message + "\n")
+		b.WriteString(s.errorLabel() + " " + *failure + "\n")
 	}
 	if h.usage != nil {
 		b.WriteString(s.dim("tokens used") + "\n" + formatThousands(h.usage.BlendedTotal()) + "\n")

@@ -119,6 +119,7 @@ func scenarios() []scenario {
 		).message("Recovered.").response().complete("Recovered.")),
 		named("fail", scenario{cwd: fail.cwd, events: fail.events}),
 		named("warning", warningScenario()),
+		named("fail_no_turn_error", scenario{cwd: fail.cwd, events: append(append([]protocol.EventMsg{}, fail.events[:len(fail.events)-1]...), protocol.TurnCompleteEvent{TurnID: "turn-1"})}),
 		named("patch2", patch2Scenario()),
 		named("stall", scenario{cwd: "/tmp/mock/work-stall", events: newScript("stall").add(
 			protocol.AgentMessageDeltaEvent{Delta: "Hal"},

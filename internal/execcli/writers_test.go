@@ -97,7 +97,7 @@ func TestJSONWriter(t *testing.T) {
 					t.Errorf("differs from Codex 0.169 (-codex +ours):\n%s", diff)
 				}
 			}
-			if got, want := w.TurnFailed(), sc.name == "fail" || sc.name == "stall"; got != want {
+			if got, want := w.TurnFailed(), sc.name == "fail" || sc.name == "fail_no_turn_error" || sc.name == "stall"; got != want {
 				t.Errorf("TurnFailed = %v, want %v", got, want)
 			}
 		})
@@ -122,7 +122,7 @@ func TestHumanWriter(t *testing.T) {
 					t.Errorf("stdout differs from Codex 0.169 (-codex +ours):\n%s", diff)
 				}
 			}
-			if got, want := w.TurnFailed(), sc.name == "fail" || sc.name == "stall"; got != want {
+			if got, want := w.TurnFailed(), sc.name == "fail" || sc.name == "fail_no_turn_error" || sc.name == "stall"; got != want {
 				t.Errorf("TurnFailed = %v, want %v", got, want)
 			}
 		})
