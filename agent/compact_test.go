@@ -436,3 +436,15 @@ func BenchmarkCompactionRequest(b *testing.B) {
 		}
 	}
 }
+
+func TestResumedHistoryWithoutUsageIsEstimated(t *testing.T) {
+	past := []protocol.ResponseItem{textMessage("user", strings.Repeat("long question ", 400)), protocol.MessageItem{Role: "assistant",
+		Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: "old answer"}}}}
+	h := newHarness(t, withCompactLimit(1000, func(c *ThreadConfig) { c.InitialHistory = past }))
+	h.srv.Enqueue(answer("s1", "SUMMARY", 100), answer("m1", "new", 200))
+	h.say("new question")
+	evs := h.until(turnEnd)
+	if _, ok := find[protocol.ContextCompactedEvent](evs); !ok {
+		t.Fatalf("a resumed history over the limit was not compacted: %v", types(evs))
+	}
+}

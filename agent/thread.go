@@ -403,8 +403,13 @@ func (t *Thread) addUsage(u *protocol.TokenUsage, window *int64) protocol.TokenC
 // what was added after the model last spoke.
 func (t *Thread) tokensInUse() int64 {
 	t.usageMu.Lock()
-	last := t.lastUsage.TotalTokens
+	last, known := t.lastUsage.TotalTokens, t.hasUsage
 	t.usageMu.Unlock()
+	if !known {
+		// No response has reported usage (a resumed thread without its last token_count,
+		// or a provider that sends none): estimate everything.
+		return estimateTokens(t.hist.snapshot())
+	}
 	return last + t.hist.uncountedTokens()
 }
 
