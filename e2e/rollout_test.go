@@ -332,3 +332,48 @@ func userTextsOf(items []protocol.ResponseItem) []string {
 	}
 	return out
 }
+
+// TestResumeAfterCompaction: the compact op leaves a compacted line; a resumed thread starts
+// from the compacted history, not from the items before it.
+func TestResumeAfterCompaction(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("long answer one"), answer("SUMMARY-OF-THE-THREAD"))
+	p := e.startProto()
+	conf := p.until("session_configured")
+	id := conf[len(conf)-1]["msg"].(map[string]any)["session_id"].(string)
+	p.send("1", userInput("one"))
+	p.until("task_complete")
+	p.send("2", `{"type":"compact"}`)
+	p.until("context_compacted")
+	p.until("task_complete")
+	p.send("3", `{"type":"shutdown"}`)
+	p.until("shutdown_complete")
+	path, _, err := rollout.Find(e.CodexHome, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := rollout.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compacted := 0
+	for _, l := range r.Lines {
+		if l.Type == rollout.TypeCompacted {
+			compacted++
+		}
+	}
+	if compacted != 1 {
+		t.Fatalf("%d compacted lines", compacted)
+	}
+	e.Model.Enqueue(answer("after"))
+	threadStarted(t, e.run("", "exec", "--json", "resume", id, "next"))
+	reqs := e.Model.Requests()
+	last := reqs[len(reqs)-1]
+	all := strings.Join(last.MessageTexts("user"), "\n")
+	if !strings.Contains(all, "SUMMARY-OF-THE-THREAD") {
+		t.Errorf("resumed request lacks the summary: %q", all)
+	}
+	if got := last.MessageTexts("assistant"); len(got) != 0 {
+		t.Errorf("resumed request still has the compacted answers: %q", got)
+	}
+}

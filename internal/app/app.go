@@ -123,6 +123,8 @@ type ThreadOptions struct {
 	Resume *rollout.Rollout
 	// Source is the face recorded in session_meta ("exec", "cli", …; default "cli").
 	Source string
+	// InitialUsage restores a resumed thread's token usage (set from Resume).
+	InitialUsage *protocol.TokenUsageInfo
 }
 
 // StartThread starts a thread with the app's configuration. Its tool processes end when
@@ -233,6 +235,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		History:           to.History,
 		HistoryLogID:      to.HistoryLogID,
 		HistoryEntryCount: to.HistoryCount,
+		InitialUsage:      to.InitialUsage,
 		Logger:            a.opts.Logger,
 
 		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/history"
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/rollout"
@@ -33,6 +34,9 @@ func (a *App) persist(to *ThreadOptions) (func(), error) {
 		to.ThreadID = res.Meta.ID
 		if to.InitialHistory == nil {
 			to.InitialHistory = res.History
+		}
+		if to.InitialUsage == nil {
+			to.InitialUsage = res.TokenUsage
 		}
 	}
 	if to.Recorder != nil || to.Ephemeral {
@@ -96,3 +100,11 @@ func (a *App) baseInstructions() string {
 	}
 	return prompt.DefaultBaseInstructions()
 }
+
+// The engine finds the recorder's optional compaction method by assertion: keep the method
+// sets in step at compile time.
+var (
+	_ agent.Recorder           = (*rollout.Recorder)(nil)
+	_ agent.CompactionRecorder = (*rollout.Recorder)(nil)
+	_ agent.MessageHistory     = (*history.History)(nil)
+)

@@ -215,8 +215,14 @@ func (r *Recorder) RecordEvent(ev protocol.Event) error {
 	return r.writeBuf(sync)
 }
 
-// RecordCompacted writes a compacted line (the engine's compaction calls it).
-func (r *Recorder) RecordCompacted(c Compacted) error {
+// RecordCompacted writes a compacted line: the summary message and the whole history that
+// replaces the old one (agent.CompactionRecorder; the engine calls it before the history is
+// replaced and before context_compacted goes out).
+func (r *Recorder) RecordCompacted(message string, replacement []protocol.ResponseItem) error {
+	c, err := NewCompacted(message, replacement)
+	if err != nil {
+		return fmt.Errorf("encode compacted: %w", err)
+	}
 	b, err := protocol.Marshal(c)
 	if err != nil {
 		return fmt.Errorf("encode compacted: %w", err)

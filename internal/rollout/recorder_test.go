@@ -83,9 +83,7 @@ func recordScript(t *testing.T, r *Recorder) {
 	ev(protocol.AgentMessageEvent{Message: "Two files."})
 	usage := protocol.TokenUsage{InputTokens: 30, OutputTokens: 8, TotalTokens: 38}
 	ev(protocol.TokenCountEvent{Info: &protocol.TokenUsageInfo{TotalTokenUsage: usage, LastTokenUsage: usage, ModelContextWindow: ptr(int64(258400))}})
-	c, err := NewCompacted("Summary: the user listed files.", []protocol.ResponseItem{userMsg("list the files"), userMsg("Summary: the user listed files.")})
-	must(err)
-	must(r.RecordCompacted(c))
+	must(r.RecordCompacted("Summary: the user listed files.", []protocol.ResponseItem{userMsg("list the files"), userMsg("Summary: the user listed files.")}))
 	ev(protocol.ContextCompactedEvent{})
 	ev(protocol.TurnCompleteEvent{TurnID: "turn-1", RootTurnID: "turn-1", LastAgentMessage: ptr("Two files."),
 		StartedAt: ptr(int64(1795336736)), CompletedAt: ptr(int64(1795336737)), DurationMs: ptr(int64(174)), TimeToFirstTokenMs: ptr(int64(136))})
@@ -340,3 +338,11 @@ func TestAppendRepairsTornLine(t *testing.T) {
 		t.Errorf("appended ordinal = %v, want %d", last.Ordinal, want)
 	}
 }
+
+// The engine finds the optional interfaces by assertion; keep the method sets in step.
+var _ interface {
+	RecordItems([]protocol.ResponseItem) error
+	RecordEvent(protocol.Event) error
+	Flush() error
+	RecordCompacted(message string, replacement []protocol.ResponseItem) error
+} = (*Recorder)(nil)
