@@ -80,6 +80,9 @@ func NewConn(f Framer, opts ConnOptions) *Conn {
 func (c *Conn) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A framer's read may not watch ctx (a pipe); closing the framer unblocks it.
+	stopClose := context.AfterFunc(ctx, func() { c.f.Close() })
+	defer stopClose()
 	writerDone := make(chan error, 1)
 	stopWriter := make(chan struct{})
 	go func() { writerDone <- c.writeLoop(ctx, stopWriter) }()
@@ -88,22 +91,24 @@ func (c *Conn) Run(ctx context.Context) error {
 
 	// The peer can no longer answer our requests.
 	c.failPending()
+	var werr error
 	if errors.Is(readErr, io.EOF) {
+		// The peer finished sending: answers to what it sent still go out, then the queue
+		// is flushed.
 		readErr = nil
-		c.work.Wait() // answers to requests already read still go out
+		c.work.Wait()
+		close(stopWriter)
+		werr = <-writerDone
+		c.end(ErrClosed)
 	} else {
+		c.end(ErrClosed)
 		cancel()
 		c.work.Wait()
+		<-writerDone
 	}
-	close(stopWriter)
-	werr := <-writerDone
-	c.end(ErrClosed)
 	c.f.Close()
-	if readErr == nil && werr != nil && !errors.Is(werr, context.Canceled) {
+	if readErr == nil && werr != nil {
 		return werr
-	}
-	if readErr != nil && ctx.Err() != nil {
-		return ctx.Err()
 	}
 	return readErr
 }

@@ -95,15 +95,15 @@ func (f *LineFramer) readLine() ([]byte, error) {
 		}
 		switch err {
 		case nil:
-			if tooLarge {
-				return nil, &FrameTooLargeError{Size: size - 1, Limit: f.max, Prefix: f.buf}
+			if tooLarge || len(f.buf)-1 > f.max {
+				return nil, &FrameTooLargeError{Size: size - 1, Limit: f.max, Prefix: f.prefix()}
 			}
 			return f.buf[:len(f.buf)-1], nil
 		case bufio.ErrBufferFull:
 			continue
 		case io.EOF:
-			if tooLarge {
-				return nil, &FrameTooLargeError{Size: size, Limit: f.max, Prefix: f.buf}
+			if tooLarge || len(f.buf) > f.max {
+				return nil, &FrameTooLargeError{Size: size, Limit: f.max, Prefix: f.prefix()}
 			}
 			if len(f.buf) > 0 { // a last line without newline still counts
 				return f.buf, nil
@@ -114,6 +114,8 @@ func (f *LineFramer) readLine() ([]byte, error) {
 		}
 	}
 }
+
+func (f *LineFramer) prefix() []byte { return f.buf[:min(len(f.buf), prefixKeep)] }
 
 // WriteFrame implements Framer: the frame followed by "\n", in one write.
 func (f *LineFramer) WriteFrame(ctx context.Context, frame []byte) error {
