@@ -17,9 +17,9 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // peer is the far side of a connection under test, speaking raw lines.
 type peer struct {
-	t   *testing.T
-	in  *io.PipeWriter // what the conn reads
-	out *LineFramer    // what the conn wrote
+	t    *testing.T
+	in   *io.PipeWriter // what the conn reads
+	out  *LineFramer    // what the conn wrote
 	outR *io.PipeReader
 }
 
