@@ -155,3 +155,26 @@ func TestWriteLastMessage(t *testing.T) {
 		t.Error("writing into a missing directory succeeded")
 	}
 }
+
+// TestHumanWriterNoColor checks the plain output (stderr not a terminal, --color never)
+// against Codex's, and that it is the colored output with the styling removed.
+func TestHumanWriterNoColor(t *testing.T) {
+	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	for _, sc := range scenarios() {
+		t.Run(sc.name, func(t *testing.T) {
+			var stdout, colored, plain bytes.Buffer
+			runWriter(t, humanWriter(&stdout, &colored, sc), sc)
+			w := humanWriter(&stdout, &plain, sc)
+			w.sty.on = false
+			runWriter(t, w, sc)
+			if diff := cmp.Diff(ansi.ReplaceAllString(colored.String(), ""), plain.String()); diff != "" {
+				t.Errorf("plain output is not the colored one unstyled (-want +got):\n%s", diff)
+			}
+			if ref, ok := reference(t, sc.name+".nocolor.stderr"); ok {
+				if diff := cmp.Diff(normalize(ref), normalize(plain.Bytes())); diff != "" {
+					t.Errorf("differs from Codex 0.169 (-codex +ours):\n%s", diff)
+				}
+			}
+		})
+	}
+}
