@@ -31,7 +31,7 @@ func TestApprovalDecisions(t *testing.T) {
 		wantAbort  bool
 	}{
 		{decision: `"approved"`, wantRan: true, wantOutput: "Process exited with code 0"},
-		{decision: `"denied"`, wantOutput: "exec command rejected by user"},
+		{decision: `"denied"`, wantOutput: `exec_command failed: CreateProcess { message: "Rejected(\"rejected by user\")" }`},
 		{decision: `"abort"`, wantAbort: true},
 		{decision: `{"approved_execpolicy_amendment":{"proposed_execpolicy_amendment":["touch"]}}`, wantRan: true, wantOutput: "Process exited with code 0"},
 	}

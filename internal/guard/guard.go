@@ -88,7 +88,10 @@ func (g *Guard) Exec(ctx context.Context, env *tools.Env, req shell.GateRequest)
 	approvedByPerson := false
 	switch d.Kind {
 	case safety.Forbidden:
-		return shell.Decision{Deny: d.Reason}, nil
+		if d.Reason == safety.EscalationRejection(env.Approval, in.SandboxPermissions) {
+			return shell.Decision{Deny: d.Reason}, nil // sent as is, like Codex
+		}
+		return shell.Decision{Deny: rejectedOutput(req.ToolName, d.Reason)}, nil
 	case safety.Prompt:
 		reason := d.Reason
 		if reason == "" && req.Justification != "" {
@@ -162,10 +165,22 @@ func (g *Guard) askExec(ctx context.Context, env *tools.Env, req shell.GateReque
 		}
 		return nil, nil
 	case protocol.DecisionAbort:
-		return &shell.Decision{Deny: rejectedByUser, EndTurn: true}, nil
+		return &shell.Decision{Deny: rejectedOutput(req.ToolName, safety.ReasonRejectedByUser), EndTurn: true}, nil
 	default: // denied, timed_out
-		return &shell.Decision{Deny: rejectedByUser}, nil
+		return &shell.Decision{Deny: rejectedOutput(req.ToolName, safety.ReasonRejectedByUser)}, nil
 	}
+}
+
+// rejectedOutput is what the model is told when a command does not run: exec_command wraps
+// the reason the way Codex 0.169 does; the one-shot shell tools use the plain sentence.
+func rejectedOutput(tool, reason string) string {
+	if tool == "exec_command" {
+		return safety.ExecRejectedOutput(tool, reason)
+	}
+	if reason == safety.ReasonRejectedByUser {
+		return rejectedByUser
+	}
+	return reason
 }
 
 // amend appends an allow rule to default.rules and to the policy in force.
