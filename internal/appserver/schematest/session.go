@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"testing"
 
@@ -19,6 +20,7 @@ type Session struct {
 	tb testing.TB
 
 	mu          sync.Mutex
+	skip        []string // extra unschematized method prefixes
 	clientCalls map[string]string // request id (JSON) → method, requests the client sent
 	serverCalls map[string]string // requests the server sent
 	failed      error
@@ -28,6 +30,27 @@ type Session struct {
 // from any goroutine) — only the first, since what follows an invalid message proves little.
 func (v *Validator) NewSession(tb testing.TB) *Session {
 	return &Session{v: v, tb: tb, clientCalls: make(map[string]string), serverCalls: make(map[string]string)}
+}
+
+// Unschematized exempts methods with these prefixes from schema checks in this session
+// (a test's own helper methods); envelopes are still checked. It returns s.
+func (s *Session) Unschematized(prefixes ...string) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.skip = append(s.skip, prefixes...)
+	return s
+}
+
+func (s *Session) validate(kind Kind, method string, raw json.RawMessage) error {
+	s.mu.Lock()
+	skip := s.skip
+	s.mu.Unlock()
+	for _, p := range skip {
+		if strings.HasPrefix(method, p) {
+			return nil
+		}
+	}
+	return s.v.Validate(kind, method, raw)
 }
 
 // Err is the first invalid message seen, if any.
@@ -77,7 +100,7 @@ func (s *Session) ClientSent(frame []byte) {
 		method, ok := s.serverCalls[idKey(m.ID)]
 		s.mu.Unlock()
 		if ok && m.Error == nil {
-			if err := s.v.Validate(ServerRequestResult, method, m.Result); err != nil {
+			if err := s.validate(ServerRequestResult, method, m.Result); err != nil {
 				s.fail(fmt.Errorf("client answer: %w", err))
 			}
 		}
@@ -107,12 +130,12 @@ func (s *Session) check(frame []byte) error {
 	}
 	switch m := msg.(type) {
 	case *jsonrpc.Notification:
-		return s.v.Validate(ServerNotificationParams, m.Method, m.Params)
+		return s.validate(ServerNotificationParams, m.Method, m.Params)
 	case *jsonrpc.Request:
 		s.mu.Lock()
 		s.serverCalls[idKey(m.ID)] = m.Method
 		s.mu.Unlock()
-		return s.v.Validate(ServerRequestParams, m.Method, m.Params)
+		return s.validate(ServerRequestParams, m.Method, m.Params)
 	case *jsonrpc.Response:
 		return s.checkResponse(m, frame)
 	}
@@ -145,7 +168,7 @@ func (s *Session) checkResponse(m *jsonrpc.Response, frame []byte) error {
 	if method == "" {
 		return fmt.Errorf("server sent a result for an unparseable request %s: %s", m.ID, clip(frame))
 	}
-	return s.v.Validate(ClientRequestResult, method, m.Result)
+	return s.validate(ClientRequestResult, method, m.Result)
 }
 
 func (s *Session) forget(id jsonrpc.ID) (string, bool) {
