@@ -20,7 +20,7 @@ type Session struct {
 	tb testing.TB
 
 	mu          sync.Mutex
-	skip        []string // extra unschematized method prefixes
+	skip        []string          // extra unschematized method prefixes
 	clientCalls map[string]string // request id (JSON) → method, requests the client sent
 	serverCalls map[string]string // requests the server sent
 	failed      error
