@@ -41,6 +41,7 @@ func Run(ctx context.Context, th Thread, in io.Reader, out, errOut io.Writer) er
 
 	w := bufio.NewWriter(out)
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // Codex writes `<` and `>` as they are
 	for {
 		ev, err := th.NextEvent(ctx)
 		if err != nil {
