@@ -40,15 +40,22 @@ func NewTurnDiff() *TurnDiff { return &TurnDiff{byPath: map[string]*trackedFile{
 func (t *TurnDiff) Track(v *Verified) {
 	for _, c := range v.Changes {
 		f := t.track(c.Path)
-		if c.MovePath != "" && c.MovePath != c.Path {
-			delete(t.byPath, c.Path)
-			if other, ok := t.byPath[c.MovePath]; ok && other != f {
-				// The destination was tracked before: its old identity is overwritten.
-				other.curPath = ""
-			}
-			f.curPath = c.MovePath
-			t.byPath[c.MovePath] = f
+		if c.MovePath == "" || c.MovePath == c.Path {
+			continue
 		}
+		// Like Codex: a move to a new path is a rename (one entry, old path → new path); a
+		// move onto a file that exists or is tracked shows as the source deleted and the
+		// destination changed.
+		if _, tracked := t.byPath[c.MovePath]; tracked {
+			continue
+		}
+		if _, _, exists := readBlob(c.MovePath); exists {
+			t.track(c.MovePath)
+			continue
+		}
+		delete(t.byPath, c.Path)
+		f.curPath = c.MovePath
+		t.byPath[c.MovePath] = f
 	}
 }
 
@@ -112,9 +119,6 @@ func (t *TurnDiff) UnifiedDiff() string {
 	}
 	var entries []entry
 	for _, f := range t.files {
-		if f.curPath == "" {
-			continue
-		}
 		left, right := displayPath(f.origPath), displayPath(f.curPath)
 		if text := fileDiff(f, left, right); text != "" {
 			entries = append(entries, entry{right, text})

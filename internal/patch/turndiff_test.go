@@ -213,3 +213,39 @@ func TestVerifyCoreErrors(t *testing.T) {
 		t.Errorf("move onto an added file: %v", err)
 	}
 }
+
+// TestTurnDiffMoveOntoExisting: the Codex binary reports a move onto an existing or tracked
+// file as the source deleted and the destination modified.
+func TestTurnDiffMoveOntoExisting(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		patches []string
+		want    string
+	}{
+		{
+			name:    "destination tracked earlier in the turn",
+			patches: []string{"*** Begin Patch\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-a\n+A\n*** End Patch"},
+			want:    "diff --git a/a.txt b/a.txt\ndeleted file mode 100644\nindex 78981922613b2afb6025042ff6bd878ac1994e85..0000000000000000000000000000000000000000\n--- a/a.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\ndiff --git a/b.txt b/b.txt\nindex 61780798228d17af2d34fce4cfbdf35556832472..f70f10e4db19068f79bc43844b49f3eece45c4e8\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-b\n+A\n",
+		},
+		{
+			name:    "destination exists untracked",
+			patches: []string{"*** Begin Patch\n*** Update File: a.txt\n*** Move to: c.txt\n@@\n-a\n+A\n*** End Patch"},
+			want:    "diff --git a/a.txt b/a.txt\ndeleted file mode 100644\nindex 78981922613b2afb6025042ff6bd878ac1994e85..0000000000000000000000000000000000000000\n--- a/a.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\ndiff --git a/c.txt b/c.txt\nindex f2ad6c76f0115a6ba5b00456a849810e7ec0af20..f70f10e4db19068f79bc43844b49f3eece45c4e8\n--- a/c.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-c\n+A\n",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFiles(t, dir, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n"})
+			td := NewTurnDiff()
+			for _, p := range tt.patches {
+				applyTracked(t, td, dir, p)
+			}
+			if diff := cmp.Diff(tt.want, td.UnifiedDiff()); diff != "" {
+				t.Errorf("(-codex +ours):\n%s", diff)
+			}
+		})
+	}
+}
