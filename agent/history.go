@@ -113,22 +113,21 @@ func messageText(m protocol.MessageItem) string {
 	return strings.Join(parts, "\n")
 }
 
-// userTurnText returns the text of a message the user typed; ok is false for everything
-// else (assistant and developer messages, the context we inject, compaction summaries).
+// userTurnText returns the text of a message the user typed, where a user turn starts; ok
+// is false for everything else (assistant and developer messages, the context we inject,
+// compaction summaries). An image-only message is a turn with no text. The rule matches
+// the rollout's, so a live rollback and a resumed one cut at the same place.
 func userTurnText(it protocol.ResponseItem) (string, bool) {
 	m, ok := it.(protocol.MessageItem)
 	if !ok || m.Role != "user" {
 		return "", false
 	}
-	text := messageText(m)
-	if prompt.IsContextualUserText(text) || prompt.IsSummaryText(text) {
-		return "", false
+	for _, c := range m.Content {
+		if c.Type == protocol.ContentInputText && prompt.IsContextualUserText(c.Text) {
+			return "", false
+		}
 	}
-	if text == "" {
-		// An image-only message is still a user turn.
-		return "", len(m.Content) > 0
-	}
-	return text, true
+	return messageText(m), true
 }
 
 // dropLastUserTurns removes the last n user turns: everything from the n-th last message

@@ -24,6 +24,9 @@ func TestCompactionTexts(t *testing.T) {
 			t.Errorf("IsSummaryText(%.40q) = %v", tc.text, got)
 		}
 	}
+	if !IsContextualUserText(msg) {
+		t.Error("a summary is not something the user typed")
+	}
 	if strings.TrimSpace(CompactPrompt()) == "" || strings.Contains(SummaryPrefix(), "\n") {
 		t.Error("compaction texts malformed")
 	}

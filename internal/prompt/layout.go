@@ -50,11 +50,12 @@ func RenderUserInstructions(cwd, text string) string {
 }
 
 // IsContextualUserText reports whether a user message's text was put there by us (AGENTS.md
-// block, environment context, turn-aborted marker) rather than typed by the user. Faces use
-// it to hide such messages when replaying history.
+// block, environment context, turn-aborted marker, compaction summary) rather than typed by
+// the user. Faces use it to hide such messages when replaying history; rollback, fork and
+// compaction use it to find where user turns start.
 func IsContextualUserText(text string) bool {
 	t := strings.TrimLeft(text, " \t\r\n")
-	return strings.HasPrefix(t, UserInstructionsPrefix) ||
+	return IsSummaryText(text) || strings.HasPrefix(t, UserInstructionsPrefix) ||
 		strings.HasPrefix(t, "<environment_context>") ||
 		strings.HasPrefix(t, "<user_instructions>") ||
 		strings.HasPrefix(t, TurnAbortedOpen)
