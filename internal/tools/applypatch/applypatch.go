@@ -105,6 +105,24 @@ func (h *Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (
 	return h.Run(ctx, env, call.CallID, inv)
 }
 
+// Intercept handles a command from the shell or exec tools that is really an apply_patch
+// call (`apply_patch PATCH`, or `bash -lc "[cd DIR && ]apply_patch <<'EOF' … EOF"`), the way
+// Codex does: the patch is verified and applied here, with patch events instead of exec
+// events. env.Cwd must be the command's working directory. handled is false for any other
+// command, which then runs as usual. The Output is apply_patch's own text; Codex's
+// exec_command puts it after its own "Wall time: …\nOutput:\n" header.
+func (h *Handler) Intercept(ctx context.Context, env *tools.Env, callID string, argv []string) (res tools.Result, handled bool, err error) {
+	inv, perr := patch.ParseInvocation(argv)
+	if perr != nil {
+		return failure("apply_patch verification failed: " + perr.Error()), true, nil
+	}
+	if inv == nil {
+		return tools.Result{}, false, nil
+	}
+	res, err = h.Run(ctx, env, callID, inv)
+	return res, true, err
+}
+
 // Run applies a recognised invocation; the shell tools call it for a command that
 // patch.ParseInvocation identified as apply_patch.
 func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *patch.Invocation) (tools.Result, error) {

@@ -294,3 +294,42 @@ func mustJSON(v any) string {
 	}
 	return string(b)
 }
+
+// TestIntercept follows what the Codex binary answered to exec_command calls that carry a
+// patch.
+func TestIntercept(t *testing.T) {
+	const body = "*** Begin Patch\n*** Add File: x.txt\n+x\n*** End Patch"
+	tests := []struct {
+		name    string
+		script  string
+		handled bool
+		output  string
+		file    string
+	}{
+		{"heredoc", "apply_patch <<'EOF'\n" + body + "\nEOF\n", true, "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nA x.txt\n", "x.txt"},
+		{"cd first", "cd sub && apply_patch <<'EOF'\n" + body + "\nEOF\n", true, "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nA x.txt\n", "sub/x.txt"},
+		{"more commands", "apply_patch <<'EOF'\n" + body + "\nEOF\necho done\n", false, "", ""},
+		{"cd with ||", "cd sub || apply_patch <<'EOF'\n" + body + "\nEOF\n", false, "", ""},
+		{"raw patch", body, true, `apply_patch verification failed: patch detected without explicit call to apply_patch. Rerun as ["apply_patch", "<patch>"]`, ""},
+		{"bad patch", "apply_patch <<'EOF'\nnot a patch\nEOF\n", true, "apply_patch verification failed: invalid patch: The first line of the patch must be '*** Begin Patch'", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			rec := &recorder{}
+			res, handled, err := New(Options{Now: fakeClock(0)}).Intercept(context.Background(), rec.env(dir), "c", []string{"bash", "-lc", tt.script})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if handled != tt.handled || res.Output != tt.output {
+				t.Errorf("got handled=%v output %q, want %v %q", handled, res.Output, tt.handled, tt.output)
+			}
+			if tt.file != "" && read(t, dir, tt.file) != "x\n" {
+				t.Errorf("%s not written", tt.file)
+			}
+		})
+	}
+}
