@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -279,11 +280,27 @@ func parseLayer(path string, src []byte) (map[string]any, error) {
 	if err := toml.Unmarshal(src, &data); err != nil {
 		return nil, fromTOMLError(path, err)
 	}
-	var typed File
-	if err := toml.Unmarshal(src, &typed); err != nil {
-		return nil, typeError(fromTOMLError(path, err), data)
+	if _, err := decodeFile(data); err != nil {
+		pe := typeError(fromTOMLError(path, err), data)
+		pe.Line, pe.Column, _ = locateValue(src, pe.Key)
+		if pe.Line == 0 {
+			pe.Line, pe.Column = 1, 1
+		}
+		return nil, pe
 	}
 	return data, nil
+}
+
+// decodeFile decodes a tree into the schema. go-toml matches field names
+// case-insensitively, Codex does not, so keys not spelled exactly as the
+// schema has them are pruned first (they were reported as unknown).
+func decodeFile(data map[string]any) (File, error) {
+	var f File
+	text, err := toml.Marshal(pruneUnknown(reflect.TypeOf(f), data))
+	if err != nil {
+		return f, fmt.Errorf("encode config: %w", err)
+	}
+	return f, toml.Unmarshal(text, &f)
 }
 
 // typeError rewrites go-toml's reflection-flavoured message into the form
@@ -411,11 +428,8 @@ func (l *loader) profileTable(cli *Layer) *Layer {
 // already checked one by one, so an error here comes from a -c override (or
 // a profile table whose keys are valid TOML but of the wrong type).
 func (l *loader) decodeMerged() error {
-	text, err := toml.Marshal(l.merged)
-	if err != nil {
-		return fmt.Errorf("encode merged config: %w", err)
-	}
-	if err := toml.Unmarshal(text, &l.file); err != nil {
+	var err error
+	if l.file, err = decodeFile(l.merged); err != nil {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			pe := typeError(fromTOMLError("", err), l.merged)

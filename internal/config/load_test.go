@@ -567,3 +567,25 @@ func TestManagedConfigWins(t *testing.T) {
 		t.Errorf("origin %+v", l)
 	}
 }
+
+// go-toml matches struct fields case-insensitively; Codex does not, so a
+// mis-cased key must be reported and ignored, never applied or rejected.
+func TestKeysAreCaseSensitive(t *testing.T) {
+	f := newFixture(t)
+	path := f.userConfig("MODEL = \"upper\"\nsAndBoX_mode = \"bogus\"\n[History]\nmax_bytes = \"x\"\n[mcp_servers.a]\nCommand = 5\ncommand = \"ok\"\n")
+	cfg, warns := f.load(f.opts())
+	if cfg.Model != DefaultModel || cfg.SandboxPolicy.Mode != protocol.SandboxReadOnly || cfg.McpServers["a"].Command != "ok" {
+		t.Errorf("mis-cased keys applied: model %q sandbox %v mcp %+v", cfg.Model, cfg.SandboxPolicy.Mode, cfg.McpServers["a"])
+	}
+	var keys []string
+	for _, w := range warns {
+		if w.File != path || w.Line == 0 {
+			t.Errorf("warning without position: %v", w)
+		}
+		keys = append(keys, strings.Join(w.Key, "."))
+	}
+	want := []string{"History", "MODEL", "mcp_servers.a.Command", "sAndBoX_mode"}
+	if diff := cmp.Diff(want, keys); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}

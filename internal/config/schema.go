@@ -135,3 +135,35 @@ func unknownKeyWarning(file string, src []byte, key []string) Warning {
 	}
 	return w
 }
+
+// pruneUnknown returns a copy of data holding only the keys the schema type
+// t spells exactly; free-form parts (any, map values of any) are kept whole.
+func pruneUnknown(t reflect.Type, data map[string]any) map[string]any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	out := make(map[string]any, len(data))
+	switch t.Kind() {
+	case reflect.Map:
+		for k, v := range data {
+			out[k] = pruneValue(t.Elem(), v)
+		}
+	case reflect.Struct:
+		fields := tomlFields(t)
+		for k, v := range data {
+			if ft, ok := fields[k]; ok {
+				out[k] = pruneValue(ft, v)
+			}
+		}
+	default:
+		return data
+	}
+	return out
+}
+
+func pruneValue(t reflect.Type, v any) any {
+	if sub, ok := v.(map[string]any); ok {
+		return pruneUnknown(t, sub)
+	}
+	return v
+}
