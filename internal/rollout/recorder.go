@@ -290,8 +290,7 @@ func (r *Recorder) writeBuf(sync bool) error {
 		if err := r.createFile(); err != nil {
 			return err
 		}
-	}
-	if _, err := r.f.Write(r.buf); err != nil {
+	} else if _, err := r.f.Write(r.buf); err != nil {
 		return fmt.Errorf("write rollout: %w", err)
 	}
 	r.dirty = true
@@ -301,14 +300,15 @@ func (r *Recorder) writeBuf(sync bool) error {
 	return nil
 }
 
-// createFile creates the rollout and puts its session_meta line in front of r.buf.
+// createFile creates the rollout with r.buf (its first lines) behind a session_meta line.
+// The file appears under its name only once that first write is complete: it is written
+// under a temporary name and hard-linked into place, so a crash can never leave a rollout
+// without its session_meta (a stray temporary file is all it can leave, and listings skip
+// it). The recorder keeps writing through the same descriptor.
 func (r *Recorder) createFile() error {
-	if err := os.MkdirAll(filepath.Dir(r.path), 0o700); err != nil {
+	dir := filepath.Dir(r.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create sessions folder: %w", err)
-	}
-	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("create rollout: %w", err)
 	}
 	meta := r.meta
 	if len(meta.Source) == 0 {
@@ -316,15 +316,29 @@ func (r *Recorder) createFile() error {
 	}
 	b, err := protocol.Marshal(meta)
 	if err != nil {
-		f.Close()
 		return fmt.Errorf("encode session_meta: %w", err)
 	}
-	// The meta line takes ordinal 0, reserved for it by newRecorder.
-	// It carries the time of the line that caused it, so timestamps never go backwards.
+	// The meta line carries the time of the line that caused it, so timestamps never go
+	// backwards; it takes ordinal 0, reserved for it by newRecorder.
 	ts := string(r.buf[len(`{"timestamp":"`):][:len(TimestampFormat)])
-	line := appendLine(make([]byte, 0, len(b)+len(r.buf)+96), ts, 0, TypeSessionMeta, b)
-	r.buf = append(line, r.buf...)
-	r.f, r.metaDone = f, true
+	first := appendLine(make([]byte, 0, len(b)+len(r.buf)+96), ts, 0, TypeSessionMeta, b)
+	first = append(first, r.buf...)
+	f, err := os.CreateTemp(dir, ".rollout-*.tmp")
+	if err != nil {
+		return fmt.Errorf("create rollout: %w", err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(first); err != nil {
+		f.Close()
+		return fmt.Errorf("write rollout: %w", err)
+	}
+	if err := os.Link(tmp, r.path); err != nil {
+		f.Close()
+		return fmt.Errorf("create rollout: %w", err)
+	}
+	r.f, r.metaDone, r.dirty = f, true, true
+	r.buf = r.buf[:0] // written with the meta line
 	return nil
 }
 
