@@ -62,4 +62,6 @@
 //
 // thread_rollback drops the last n user turns (refused while a turn runs) and answers
 // thread_rolled_back; clean_background_terminals calls ThreadConfig.OnCleanBackgroundTerminals.
+// When the server answers with another model than the one asked for (the `openai-model`
+// header), the turn warns once, with Codex 0.169's text.
 package agent
