@@ -184,8 +184,7 @@ func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem)
 			return
 		}
 		if err != nil {
-			tr.emit(protocol.ErrorEvent{Message: err.Error()})
-			tr.complete(nil, true)
+			tr.fail(err)
 			return
 		}
 		if res.endTurn {
@@ -214,8 +213,7 @@ func (tr *turn) autoCompact(place contextPlacement) bool {
 		return false
 	}
 	if err != nil {
-		tr.emit(protocol.ErrorEvent{Message: err.Error()})
-		tr.complete(nil, true)
+		tr.fail(err)
 		return false
 	}
 	return true
@@ -230,6 +228,12 @@ func (tr *turn) hasPending() bool {
 // complete emits turn_complete, unless input is waiting (then it returns false and the turn
 // samples again) or force is set (then the input is handed back to the loop).
 func (tr *turn) complete(last *string, force bool) bool {
+	return tr.completeWith(last, force, nil)
+}
+
+// completeWith is complete for a turn that may have failed: failure, when set, is reported
+// in turn_complete's error.
+func (tr *turn) completeWith(last *string, force bool, failure *protocol.TurnError) bool {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	if tr.ended {
@@ -252,7 +256,7 @@ func (tr *turn) complete(last *string, force bool) bool {
 	tr.t.flushRecorder()
 	startedAt := tr.started.Unix()
 	ev := protocol.TurnCompleteEvent{RootTurnID: tr.id, TurnID: tr.id, LastAgentMessage: last,
-		StartedAt: &startedAt, CompletedAt: &done, DurationMs: &dur}
+		StartedAt: &startedAt, CompletedAt: &done, DurationMs: &dur, Error: failure}
 	if !tr.firstToken.IsZero() {
 		ttft := tr.firstToken.Sub(tr.started).Milliseconds()
 		ev.TimeToFirstTokenMs = &ttft

@@ -254,6 +254,10 @@ func TestFatalError(t *testing.T) {
 	if tc.LastAgentMessage != nil {
 		t.Errorf("last message after a failure = %q", *tc.LastAgentMessage)
 	}
+	// Like Codex 0.169, turn_complete carries the error: a rejected request is "other".
+	if tc.Error == nil || tc.Error.Message != e.Message || string(tc.Error.CodexErrorInfo) != `"other"` {
+		t.Errorf("turn_complete error = %+v, want the error event's message with codex_error_info other", tc.Error)
+	}
 	// The thread is still usable.
 	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "back"), testkit.Completed(testkit.Usage{})))
 	h.say("again")
@@ -270,8 +274,12 @@ func TestPersistent500(t *testing.T) {
 	if _, ok := find[protocol.ErrorEvent](evs); !ok {
 		t.Errorf("no error event in %v", types(evs))
 	}
-	if _, ok := find[protocol.TurnCompleteEvent](evs); !ok {
-		t.Errorf("turn did not complete: %v", types(evs))
+	tc, ok := find[protocol.TurnCompleteEvent](evs)
+	if !ok {
+		t.Fatalf("turn did not complete: %v", types(evs))
+	}
+	if tc.Error == nil || string(tc.Error.CodexErrorInfo) != `"internal_server_error"` {
+		t.Errorf("turn_complete error = %+v, want internal_server_error", tc.Error)
 	}
 }
 
