@@ -101,6 +101,8 @@ type envIn struct {
 }
 type empty struct{}
 
+const longToolName = "a_really_long_tool_name_that_goes_on_and_on_and_on_beyond_sixty_four_characters"
+
 func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
@@ -110,6 +112,10 @@ func newServer(name string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echoes the text back."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
 			return text("echo: " + in.Text), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "peek", Description: "Echoes the text back; read-only.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			return text("peek: " + in.Text), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "Adds two numbers."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in addIn) (*mcp.CallToolResult, sumOut, error) {
@@ -142,6 +148,10 @@ func newServer(name string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "weird.name-tool", Description: "A name with dots and dashes."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
 			return text("weird"), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: longToolName, Description: "A name too long for the model."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
+			return text("long"), nil, nil
 		})
 	s.AddResource(&mcp.Resource{URI: "test://readme", Name: "readme", MIMEType: "text/plain"},
 		func(ctx context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

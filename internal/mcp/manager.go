@@ -1,0 +1,434 @@
+// Package mcp is the MCP client manager: it starts the `[mcp_servers]` of the configuration
+// (stdio and streamable HTTP, through the official go-sdk), lists their tools and runs their
+// calls. Servers start concurrently in the background: a caller that needs a server waits
+// for it at most until its startup timeout, and a server that comes up after that joins
+// later (its tools are offered from the next turn on). The manager owns every goroutine and
+// child process it starts; Close ends them all.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/version"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// The defaults of startup_timeout_sec and tool_timeout_sec.
+const (
+	DefaultStartupTimeout = 30 * time.Second
+	DefaultToolTimeout    = 120 * time.Second
+)
+
+// protocolVersion is the MCP revision we initialize with: the one Codex 0.169's client
+// speaks, which every published server understands (newer SDK revisions probe with a
+// `server/discover` request first that older servers may not answer).
+const protocolVersion = "2025-06-18"
+
+// terminateWait is how long a stdio server gets to exit after its stdin closes before it
+// is signalled.
+const terminateWait = time.Second
+
+// State is where a server's startup is.
+type State string
+
+// The startup states, as mcp_startup_update reports them.
+const (
+	StateStarting  State = "starting"
+	StateReady     State = "ready"
+	StateFailed    State = "failed"
+	StateCancelled State = "cancelled"
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Servers is config.Config.McpServers; disabled servers are skipped.
+	Servers map[string]config.McpServerConfig
+	// Getenv reads the environment (env_vars, bearer tokens, env_http_headers); nil means
+	// os.Getenv.
+	Getenv func(string) string
+	// HTTPClient is the base client of streamable-HTTP servers; nil means
+	// http.DefaultClient.
+	HTTPClient *http.Client
+	// OnEvent receives mcp_startup_update and mcp_startup_complete events, one at a time and
+	// in order. It must not block for long.
+	OnEvent func(protocol.EventMsg)
+	Logger  *slog.Logger
+}
+
+// Manager runs the MCP servers of one thread.
+type Manager struct {
+	opts    Options
+	servers map[string]*server
+	names   []string // enabled servers, sorted
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	emitMu   sync.Mutex
+	pending  int  // servers not yet settled; startup is complete at zero
+	complete bool // mcp_startup_complete went out
+	closed   bool
+}
+
+// New prepares the enabled servers; Start starts them.
+func New(opts Options) *Manager {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Manager{opts: opts, servers: map[string]*server{}, ctx: ctx, cancel: cancel}
+	for name, c := range opts.Servers {
+		if !c.IsEnabled() {
+			continue
+		}
+		m.servers[name] = newServer(name, c)
+		m.names = append(m.names, name)
+	}
+	sort.Strings(m.names)
+	m.pending = len(m.names)
+	return m
+}
+
+// Names returns the enabled servers, sorted.
+func (m *Manager) Names() []string { return m.names }
+
+// Start connects to every enabled server in the background and returns at once.
+func (m *Manager) Start() {
+	for _, name := range m.names {
+		m.emit(protocol.McpStartupUpdateEvent{Server: name, Status: statusJSON(StateStarting, "")})
+	}
+	for _, name := range m.names {
+		s := m.servers[name]
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			m.run(s)
+		}()
+	}
+	if len(m.names) == 0 {
+		m.emitMu.Lock()
+		m.complete = true
+		m.emitMu.Unlock()
+	}
+}
+
+// run connects one server; the startup timer settles it as failed if it takes too long, but
+// the attempt goes on so the server can still join later.
+func (m *Manager) run(s *server) {
+	timer := time.AfterFunc(s.startupTimeout, func() {
+		if s.settle(StateFailed, timeoutError(s.name, s.startupTimeout)) {
+			m.settled(s)
+		}
+	})
+	defer timer.Stop()
+	sess, tools, cmd, err := m.connect(s)
+	timer.Stop()
+	if err != nil {
+		if m.ctx.Err() != nil {
+			if s.settle(StateCancelled, nil) {
+				m.settled(s)
+			}
+			return
+		}
+		if s.settle(StateFailed, startError(err)) {
+			m.settled(s)
+		}
+		return
+	}
+	if !s.ready(sess, tools, cmd) {
+		// Closed while connecting: the server is ours to shut.
+		closeSession(sess, cmd)
+		return
+	}
+	if s.settleReady() {
+		m.settled(s)
+	} else {
+		// Past its timeout: it joins now.
+		m.emit(protocol.McpStartupUpdateEvent{Server: s.name, Status: statusJSON(StateReady, "")})
+	}
+}
+
+// connect starts the transport, initializes and lists the tools.
+func (m *Manager) connect(s *server) (*sdk.ClientSession, []*sdk.Tool, *exec.Cmd, error) {
+	client := sdk.NewClient(&sdk.Implementation{Name: "codex-mcp-client", Title: "Codex", Version: version.CodexProtocol},
+		&sdk.ClientOptions{Logger: m.opts.Logger})
+	var (
+		t   sdk.Transport
+		cmd *exec.Cmd
+	)
+	if s.cfg.URL != "" {
+		ht, err := httpTransport(s.cfg, m.opts.Getenv, m.opts.HTTPClient)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		t = ht
+	} else {
+		cmd = stdioCommand(s.cfg, m.opts.Getenv)
+		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}
+	}
+	sess, err := client.Connect(m.ctx, t, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil {
+		if cmd != nil {
+			killGroup(cmd)
+		}
+		return nil, nil, nil, err
+	}
+	var tools []*sdk.Tool
+	if caps := sess.InitializeResult().Capabilities; caps == nil || caps.Tools != nil {
+		for tool, err := range sess.Tools(m.ctx, nil) {
+			if err != nil {
+				closeSession(sess, cmd)
+				return nil, nil, nil, fmt.Errorf("tools/list: %w", err)
+			}
+			tools = append(tools, tool)
+		}
+	}
+	return sess, s.filter(tools), cmd, nil
+}
+
+func closeSession(sess *sdk.ClientSession, cmd *exec.Cmd) {
+	_ = sess.Close()
+	if cmd != nil {
+		killGroup(cmd)
+	}
+}
+
+// settled reports a server's first outcome and, once every server has one, completes the
+// startup.
+func (m *Manager) settled(s *server) {
+	st, err := s.status()
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	m.emit(protocol.McpStartupUpdateEvent{Server: s.name, Status: statusJSON(st, msg)})
+	m.emitMu.Lock()
+	m.pending--
+	done := m.pending == 0 && !m.complete
+	if done {
+		m.complete = true
+	}
+	m.emitMu.Unlock()
+	if done {
+		m.emit(m.completeEvent())
+	}
+}
+
+func (m *Manager) completeEvent() protocol.McpStartupCompleteEvent {
+	ev := protocol.McpStartupCompleteEvent{Ready: []string{}, Failed: []protocol.McpStartupFailure{}, Cancelled: []string{}}
+	for _, name := range m.names {
+		st, err := m.servers[name].status()
+		switch st {
+		case StateReady:
+			ev.Ready = append(ev.Ready, name)
+		case StateFailed:
+			ev.Failed = append(ev.Failed, protocol.McpStartupFailure{Server: name, Error: err.Error()})
+		case StateCancelled:
+			ev.Cancelled = append(ev.Cancelled, name)
+		}
+	}
+	return ev
+}
+
+func (m *Manager) emit(ev protocol.EventMsg) {
+	if m.opts.OnEvent == nil {
+		return
+	}
+	m.emitMu.Lock()
+	defer m.emitMu.Unlock()
+	if m.closed {
+		return
+	}
+	m.opts.OnEvent(ev)
+}
+
+// Close stops every server: sessions are closed (a stdio server's stdin is closed, then it
+// is signalled), child process groups are killed, and every goroutine has ended when Close
+// returns.
+func (m *Manager) Close() error {
+	m.emitMu.Lock()
+	m.closed = true
+	m.emitMu.Unlock()
+	m.cancel()
+	var wg sync.WaitGroup
+	for _, name := range m.names {
+		s := m.servers[name]
+		sess, cmd := s.shut()
+		if sess == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			closeSession(sess, cmd)
+		}()
+	}
+	wg.Wait()
+	m.wg.Wait()
+	return nil
+}
+
+// WaitRequired waits for the servers marked `required` to settle and returns Codex's error
+// naming those that failed.
+func (m *Manager) WaitRequired(ctx context.Context) error {
+	var failed []string
+	for _, name := range m.names {
+		s := m.servers[name]
+		if !s.cfg.Required {
+			continue
+		}
+		if err := s.wait(ctx); err != nil {
+			failed = append(failed, name+": "+err.Error())
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("required MCP servers failed to initialize: %s", strings.Join(failed, "; "))
+	}
+	return ctx.Err()
+}
+
+// ErrUnknownServer is returned for a server that is not configured or not enabled.
+var ErrUnknownServer = errors.New("unknown MCP server")
+
+func (m *Manager) server(name string) (*server, error) {
+	s, ok := m.servers[name]
+	if !ok {
+		return nil, fmt.Errorf("%w '%s'", ErrUnknownServer, name)
+	}
+	return s, nil
+}
+
+// Tools waits for the server to settle (ready, failed, or past its startup timeout) and
+// returns its tools after enabled_tools/disabled_tools; a server that is not ready has none.
+func (m *Manager) Tools(ctx context.Context, name string) ([]*sdk.Tool, error) {
+	s, err := m.server(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.wait(ctx); err != nil {
+		return nil, err
+	}
+	return s.toolList(), nil
+}
+
+// ToolTimeout is the server's tool_timeout_sec.
+func (m *Manager) ToolTimeout(name string) time.Duration {
+	if s, ok := m.servers[name]; ok {
+		return s.toolTimeout
+	}
+	return DefaultToolTimeout
+}
+
+// session returns a ready server's session.
+func (m *Manager) session(name string) (*sdk.ClientSession, error) {
+	s, err := m.server(name)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.readySession()
+	if err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+// CallTool calls a tool with the server's tool timeout. A timeout is an error in Codex's
+// words ("timed out awaiting tools/call after 1000ms").
+func (m *Manager) CallTool(ctx context.Context, server, tool string, args map[string]any) (*sdk.CallToolResult, error) {
+	sess, err := m.session(server)
+	if err != nil {
+		return nil, err
+	}
+	timeout := m.ToolTimeout(server)
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := sess.CallTool(cctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
+		return nil, fmt.Errorf("timed out awaiting tools/call after %dms", timeout.Milliseconds())
+	}
+	return res, err
+}
+
+// ListResources lists one page of a server's resources.
+func (m *Manager) ListResources(ctx context.Context, server, cursor string) (*sdk.ListResourcesResult, error) {
+	sess, err := m.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return sess.ListResources(ctx, &sdk.ListResourcesParams{Cursor: cursor})
+}
+
+// ListResourceTemplates lists one page of a server's resource templates.
+func (m *Manager) ListResourceTemplates(ctx context.Context, server, cursor string) (*sdk.ListResourceTemplatesResult, error) {
+	sess, err := m.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return sess.ListResourceTemplates(ctx, &sdk.ListResourceTemplatesParams{Cursor: cursor})
+}
+
+// ReadResource reads one resource.
+func (m *Manager) ReadResource(ctx context.Context, server, uri string) (*sdk.ReadResourceResult, error) {
+	sess, err := m.session(server)
+	if err != nil {
+		return nil, err
+	}
+	return sess.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+}
+
+// Ready reports whether a server is up now (without waiting).
+func (m *Manager) Ready(name string) bool {
+	s, ok := m.servers[name]
+	if !ok {
+		return false
+	}
+	st, _ := s.status()
+	return st == StateReady
+}
+
+// HasResources reports whether a ready server advertises resources.
+func (m *Manager) HasResources(name string) bool {
+	sess, err := m.session(name)
+	if err != nil {
+		return false
+	}
+	caps := sess.InitializeResult().Capabilities
+	return caps != nil && caps.Resources != nil
+}
+
+// timeoutError is Codex's startup-timeout message.
+func timeoutError(name string, d time.Duration) error {
+	return fmt.Errorf("MCP client for `%s` timed out after %s seconds. Add or adjust `startup_timeout_sec` in your config.toml:\n[mcp_servers.%s]\nstartup_timeout_sec = XX",
+		name, formatSeconds(d), name)
+}
+
+// startError words a failed start the way Codex (Rust's io::Error) does for the common case
+// of a missing command.
+func startError(err error) error {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, exec.ErrNotFound) {
+		return errors.New("No such file or directory (os error 2)")
+	}
+	return err
+}
+
+func formatSeconds(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", d.Seconds()), "0"), ".")
+}

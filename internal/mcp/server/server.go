@@ -1,0 +1,245 @@
+// Package server is the `gocodex mcp-server` face: a standard MCP server (over stdio, or
+// any go-sdk transport) whose tools `codex` and `codex-reply` start and continue engine
+// threads. Every event of a running thread streams to the client as a `codex/event`
+// notification, and approvals go to the client as `elicitation/create` requests, as Codex's
+// mcp-server does. Threads live as long as the connection.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/version"
+)
+
+// Options configure a Server.
+type Options struct {
+	// LoadOptions are the server's own configuration choices (CODEX_HOME, -c overrides);
+	// each `codex` call layers its parameters on top.
+	LoadOptions config.LoadOptions
+	// LoadConfig loads a configuration; nil means config.Load.
+	LoadConfig func(config.LoadOptions) (*config.Config, []config.Warning, error)
+	// App is the template every thread's app is built from; its Config is set per call.
+	App    app.Options
+	Logger *slog.Logger
+}
+
+// Server answers MCP clients. It holds no connection state itself: each Serve is one
+// client with its own threads.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+}
+
+// New returns a server; it does nothing until Serve.
+func New(opts Options) *Server {
+	if opts.LoadConfig == nil {
+		opts.LoadConfig = config.Load
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.App.Logger == nil {
+		opts.App.Logger = log
+	}
+	return &Server{opts: opts, log: log}
+}
+
+// Implementation is what the server calls itself in the initialize handshake.
+func Implementation() *mcp.Implementation {
+	return &mcp.Implementation{Name: "codex-mcp-server", Title: "Codex", Version: version.CodexProtocol}
+}
+
+// Serve speaks MCP over t until the client goes away or ctx ends, then ends every thread
+// the client started and waits for their tool calls to return.
+func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	sess := &session{srv: s, ctx: sctx, threads: make(map[string]*threadEntry)}
+	ms := mcp.NewServer(Implementation(), &mcp.ServerOptions{Logger: s.log})
+	ms.AddTool(codexTool(), sess.handleCodex)
+	ms.AddTool(replyTool(), sess.handleReply)
+	err := ms.Run(ctx, &rawTransport{inner: t, connected: sess.setConn})
+	sess.close()
+	cancel()
+	sess.calls.Wait()
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		err = nil
+	}
+	return err
+}
+
+// session is one client: its connection and the threads it started.
+type session struct {
+	srv *Server
+	// ctx outlives tool calls (threads are started under it) and ends with the session.
+	ctx context.Context
+
+	connMu sync.Mutex
+	conn   *rawConn
+
+	mu      sync.Mutex
+	closed  bool
+	threads map[string]*threadEntry
+	apps    []*app.App
+	// calls counts running tool calls, so Serve returns only after the last one.
+	calls sync.WaitGroup
+}
+
+// threadEntry is a thread and the lock a tool call holds while it drives a turn.
+type threadEntry struct {
+	th   *agent.Thread
+	busy sync.Mutex
+}
+
+func (s *session) setConn(c *rawConn) {
+	s.connMu.Lock()
+	s.conn = c
+	s.connMu.Unlock()
+}
+
+func (s *session) connection() *rawConn {
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	return s.conn
+}
+
+// begin registers a tool call; false once the session is closing.
+func (s *session) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.calls.Add(1)
+	return true
+}
+
+// close ends every app (and with it every thread); tool calls waiting on a thread see it
+// close and return.
+func (s *session) close() {
+	s.mu.Lock()
+	s.closed = true
+	apps := s.apps
+	s.apps = nil
+	s.threads = map[string]*threadEntry{}
+	s.mu.Unlock()
+	for _, a := range apps {
+		if err := a.Close(context.WithoutCancel(s.ctx)); err != nil {
+			s.srv.log.Warn("close threads", "err", err)
+		}
+	}
+}
+
+func (s *session) handleCodex(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if !s.begin() {
+		return nil, errors.New("mcp-server is shutting down")
+	}
+	defer s.calls.Done()
+	args := req.Params.Arguments
+	if isAbsent(args) {
+		return toolError("Missing arguments for codex tool-call; the `prompt` field is required."), nil
+	}
+	p, err := parseCodexParams(args)
+	if err != nil {
+		return toolError("Failed to parse configuration for Codex tool: " + err.Error()), nil
+	}
+	cfg, warnings, err := s.srv.opts.LoadConfig(p.loadOptions(s.srv.opts.LoadOptions))
+	if err != nil {
+		return toolError("Failed to load Codex configuration from overrides: " + err.Error()), nil
+	}
+	for _, w := range warnings {
+		s.srv.log.Warn("config", "warning", w.String())
+	}
+	e, err := s.startThread(cfg)
+	if err != nil {
+		return toolError("Failed to start Codex session: " + err.Error()), nil
+	}
+	e.busy.Lock()
+	defer e.busy.Unlock()
+	return s.runTurn(ctx, req, e.th, *p.Prompt)
+}
+
+func (s *session) handleReply(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if !s.begin() {
+		return nil, errors.New("mcp-server is shutting down")
+	}
+	defer s.calls.Done()
+	args := req.Params.Arguments
+	if isAbsent(args) {
+		return toolError("Missing arguments for codex-reply tool-call; the `threadId` and `prompt` fields are required."), nil
+	}
+	prompt, id, err := parseReplyParams(args)
+	if err != nil {
+		return toolError("Failed to parse configuration for Codex tool: " + err.Error()), nil
+	}
+	if id == "" {
+		return toolError("Failed to parse thread_id: either threadId or conversationId must be provided"), nil
+	}
+	s.mu.Lock()
+	e, ok := s.threads[id]
+	s.mu.Unlock()
+	if !ok {
+		return toolError("Session not found for thread_id: " + id), nil
+	}
+	if !e.busy.TryLock() {
+		return toolError(fmt.Sprintf("Thread %s is already running a turn; wait for its result before replying.", id)), nil
+	}
+	defer e.busy.Unlock()
+	return s.runTurn(ctx, req, e.th, prompt)
+}
+
+// startThread builds an app for the call's configuration and starts a thread on it; the
+// thread belongs to the session, not to the call.
+func (s *session) startThread(cfg *config.Config) (*threadEntry, error) {
+	ao := s.srv.opts.App
+	ao.Config = cfg
+	a, err := app.New(ao)
+	if err != nil {
+		return nil, err
+	}
+	th, err := a.StartThread(s.ctx, app.ThreadOptions{Source: "mcp"})
+	if err != nil {
+		_ = a.Close(context.WithoutCancel(s.ctx))
+		return nil, err
+	}
+	e := &threadEntry{th: th}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		_ = a.Close(context.WithoutCancel(s.ctx))
+		return nil, errors.New("mcp-server is shutting down")
+	}
+	s.apps = append(s.apps, a)
+	s.threads[th.ID()] = e
+	s.mu.Unlock()
+	return e, nil
+}
+
+func isAbsent(args json.RawMessage) bool {
+	return len(args) == 0 || string(args) == "null"
+}
+
+// toolError is a failed call the client sees as a tool result, as Codex reports bad
+// arguments.
+func toolError(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
+}
+
+// threadResult is a call's answer: the text, and the thread id to continue with.
+func threadResult(threadID, text string, isError bool) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: map[string]any{"threadId": threadID, "content": text},
+		IsError:           isError,
+	}
+}
