@@ -109,7 +109,7 @@ func parseLineFast(raw []byte) (Line, bool) {
 	}
 	s = s[len(tsKey):]
 	i := bytes.IndexByte(s, '"')
-	if i < 0 {
+	if i < 0 || !plainASCII(s[:i]) {
 		return Line{}, false
 	}
 	l := Line{Timestamp: string(s[:i])}
@@ -133,7 +133,7 @@ func parseLineFast(raw []byte) (Line, bool) {
 	}
 	s = s[len(typeKey):]
 	i = bytes.IndexByte(s, '"')
-	if i <= 0 {
+	if i <= 0 || !plainASCII(s[:i]) {
 		return Line{}, false
 	}
 	l.Type = string(s[:i])
@@ -141,10 +141,21 @@ func parseLineFast(raw []byte) (Line, bool) {
 	if !bytes.HasPrefix(s, []byte(payloadKey)) {
 		return Line{}, false
 	}
-	payload := s[len(payloadKey) : len(s)-1]
+	payload := bytes.TrimSpace(s[len(payloadKey) : len(s)-1])
 	if !json.Valid(payload) {
 		return Line{}, false
 	}
 	l.Payload = bytes.Clone(payload)
 	return l, true
+}
+
+// plainASCII reports whether a JSON string body needs no decoding: printable ASCII without
+// escapes. Anything else takes the general path.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -223,4 +224,26 @@ func TestDecodeItemMatchesProtocol(t *testing.T) {
 	if n < 8 {
 		t.Errorf("only %d items compared", n)
 	}
+}
+
+// FuzzParseLineFast: whenever the hand-written envelope reader accepts a line, it agrees
+// with encoding/json.
+func FuzzParseLineFast(f *testing.F) {
+	f.Add([]byte(`{"timestamp":"2026-11-22T08:38:56.239Z","ordinal":3,"type":"event_msg","payload":{"type":"task_started"}}`))
+	f.Add([]byte(`{"timestamp":"t","type":"response_item","payload":{"type":"message"},"metadata":{"a":1}}`))
+	f.Add([]byte(`{"timestamp":"t\"x","type":"a","payload":"s"}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		fast, ok := parseLineFast(raw)
+		if !ok {
+			return
+		}
+		var slow Line
+		if err := json.Unmarshal(raw, &slow); err != nil {
+			t.Fatalf("fast accepted what json rejects (%v): %q", err, raw)
+		}
+		if fast.Timestamp != slow.Timestamp || fast.Type != slow.Type || !bytes.Equal(fast.Payload, slow.Payload) ||
+			(fast.Ordinal == nil) != (slow.Ordinal == nil) || (fast.Ordinal != nil && *fast.Ordinal != *slow.Ordinal) {
+			t.Fatalf("fast %+v, json %+v for %q", fast, slow, raw)
+		}
+	})
 }
