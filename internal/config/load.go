@@ -190,6 +190,15 @@ func (l *loader) load(opts LoadOptions) error {
 	profileFileFound := false
 	if l.profile != "" {
 		pf, err := l.readFileLayer(SourceProfileFile, filepath.Join(l.home, l.profile+".config.toml"))
+		var pe *ParseError
+		if err != nil && !fromFlag && !errors.As(err, &pe) {
+			// The file could not be read because of the name the
+			// config chose: point at that key.
+			if cli != nil {
+				l.layers = append(l.layers, cli)
+			}
+			return l.attribute([]string{"profile"}, err.Error())
+		}
 		if err != nil {
 			return err
 		}
@@ -494,8 +503,8 @@ func validProfileName(name string) bool {
 	if name == "" {
 		return true // no profile
 	}
-	if name == "." || name == ".." {
-		return false
+	if name == "." || name == ".." || len(name) > 200 {
+		return false // 200: room for ".config.toml" within a file name
 	}
 	for _, r := range name {
 		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
