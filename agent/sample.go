@@ -130,6 +130,10 @@ func (tr *turn) sample() (sampleResult, error) {
 			tr.emit(protocol.AgentReasoningRawContentDeltaEvent{Delta: ev.Delta})
 		case model.ReasoningSummaryPartAdded:
 			tr.emit(protocol.AgentReasoningSectionBreakEvent{ItemID: ev.ItemID, SummaryIndex: ev.SummaryIndex})
+		case model.OutputItemAdded:
+			if ws, ok := ev.Item.(protocol.WebSearchCallItem); ok {
+				tr.emit(protocol.WebSearchBeginEvent{CallID: ws.ID})
+			}
 		case model.OutputItemDone:
 			if run := tr.itemDone(callCtx, ev.Item, &res); run != nil {
 				runs = append(runs, run)
@@ -212,6 +216,11 @@ func (tr *turn) itemDone(ctx context.Context, item protocol.ResponseItem, res *s
 			args = []byte("{}")
 		}
 		call = tools.Call{Kind: tools.LocalShellCall, CallID: id, Name: tools.NameLocalShell, Arguments: string(args)}
+	case protocol.WebSearchCallItem:
+		if tr.record(item) {
+			tr.emit(protocol.WebSearchEndEvent{CallID: it.ID, Query: webSearchQuery(it.Action), Action: it.Action})
+		}
+		return nil
 	default:
 		tr.record(item)
 		return nil
@@ -220,4 +229,19 @@ func (tr *turn) itemDone(ctx context.Context, item protocol.ResponseItem, res *s
 		return nil
 	}
 	return tr.startCall(ctx, call)
+}
+
+// webSearchQuery is the query of a hosted web search action ({"type":"search","query":…}).
+func webSearchQuery(action json.RawMessage) string {
+	var a struct {
+		Query   string   `json:"query"`
+		Queries []string `json:"queries"`
+	}
+	if json.Unmarshal(action, &a) != nil {
+		return ""
+	}
+	if a.Query == "" && len(a.Queries) > 0 {
+		return a.Queries[0]
+	}
+	return a.Query
 }
