@@ -55,6 +55,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newExecCommand(s, runExec))
 	root.AddCommand(newProtoCommand(s))
 	root.AddCommand(newAppServerCommand(s, runAppServer))
+	root.AddCommand(newMcpServerCommand(s, runMcpServer))
 	root.AddCommand(newExecpolicyCommand(s))
 	root.AddCommand(newSandboxCommand(s))
 	return root

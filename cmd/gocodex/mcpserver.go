@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/config"
+	mcpserver "github.com/gocodex/gocodex/internal/mcp/server"
+)
+
+// mcpServerOptions are the flags of `gocodex mcp-server` (Codex's names).
+type mcpServerOptions struct {
+	Configs []string
+	Enable  []string
+	Disable []string
+}
+
+// mcpServerRunner is the behaviour behind the command; flag tests pass their own.
+type mcpServerRunner func(ctx context.Context, opts mcpServerOptions, s streams) error
+
+func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
+	var opts mcpServerOptions
+	cmd := &cobra.Command{
+		Use:   "mcp-server",
+		Short: "Run Codex as an MCP server over stdio (tools: codex, codex-reply)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return run(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value, value parsed as TOML)")
+	f.StringArrayVar(&opts.Enable, "enable", nil, "enable a feature (features.NAME=true)")
+	f.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")
+	return cmd
+}
+
+func runMcpServer(ctx context.Context, opts mcpServerOptions, s streams) error {
+	overrides := append([]string(nil), opts.Configs...)
+	for _, f := range opts.Enable {
+		overrides = append(overrides, "features."+f+"=true")
+	}
+	for _, f := range opts.Disable {
+		overrides = append(overrides, "features."+f+"=false")
+	}
+	lo := config.LoadOptions{CLIOverrides: overrides}
+	// A configuration that does not load fails the server at start, not every call.
+	if _, _, err := config.Load(lo); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	srv := mcpserver.New(mcpserver.Options{LoadOptions: lo, Logger: logger})
+	return srv.Serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.In), Writer: nopWriteCloser{s.Out}})
+}
+
+// nopWriteCloser leaves stdout open when the transport closes.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
