@@ -3,4 +3,14 @@ package appserver
 // registerMethods registers every method family. This file belongs to the methods (v2/v1):
 // add one call per family, e.g. registerThreadMethods(s). The core registers only
 // initialize/initialized, in handshake.go.
-func (s *Server) registerMethods() {}
+func (s *Server) registerMethods() {
+	r := newThreads(s)
+	r.register(s)
+	r.registerTurns(s)
+	r.registerV1(s)
+	registerConfigMethods(s)
+	registerAccountMethods(s)
+	registerModelMethods(s)
+	registerFSMethods(s)
+	registerCommandMethods(s)
+}

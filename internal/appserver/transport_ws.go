@@ -139,6 +139,15 @@ type wsFramer struct {
 	once sync.Once
 }
 
+// WebsocketFramer frames JSON-RPC over a websocket connection, one message per text frame,
+// for servers and clients alike. maxFrame <= 0 means jsonrpc.DefaultMaxFrame.
+func WebsocketFramer(ws *websocket.Conn, maxFrame int) jsonrpc.Framer {
+	if maxFrame <= 0 {
+		maxFrame = jsonrpc.DefaultMaxFrame
+	}
+	return newWSFramer(ws, maxFrame)
+}
+
 func newWSFramer(ws *websocket.Conn, max int) *wsFramer {
 	ws.SetReadLimit(-1) // we bound it ourselves, without closing the connection
 	return &wsFramer{ws: ws, max: max}

@@ -1,0 +1,260 @@
+package appserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// Approvals: the engine asks (exec_approval_request, apply_patch_approval_request), the
+// app-server asks the client with a server request, and the answer goes back to the engine
+// as ExecApproval / PatchApproval. A v2 client gets item/commandExecution/requestApproval or
+// item/fileChange/requestApproval and, once it answered, serverRequest/resolved; a v1 client
+// gets execCommandApproval / applyPatchApproval.
+
+type requestSeqKey struct{}
+
+// requestSeq numbers a connection's server requests the way jsonrpc.Conn does (from 0), so
+// serverRequest/resolved can name the request. All server requests of this package go
+// through it, one at a time per connection, so the numbers cannot diverge.
+type requestSeq struct {
+	mu   sync.Mutex
+	next int64
+}
+
+func (c *Conn) requestSeq() *requestSeq {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, _ := c.values[requestSeqKey{}].(*requestSeq)
+	if s == nil {
+		s = &requestSeq{}
+		c.values[requestSeqKey{}] = s
+	}
+	return s
+}
+
+// request sends a server request and waits for its answer; it returns the request's id.
+func (c *Conn) numberedRequest(method string, params any) (int64, json.RawMessage, error) {
+	seq := c.requestSeq()
+	seq.mu.Lock()
+	defer seq.mu.Unlock()
+	id := seq.next
+	seq.next++
+	raw, err := c.Request(c.Context(), method, params)
+	return id, raw, err
+}
+
+type execApprovalParams struct {
+	ThreadID                    string                  `json:"threadId"`
+	TurnID                      string                  `json:"turnId"`
+	ItemID                      string                  `json:"itemId"`
+	StartedAtMs                 int64                   `json:"startedAtMs"`
+	ApprovalID                  *string                 `json:"approvalId,omitempty"`
+	Reason                      *string                 `json:"reason"`
+	Command                     string                  `json:"command"`
+	Cwd                         string                  `json:"cwd"`
+	CommandActions              []items.V2CommandAction `json:"commandActions"`
+	ProposedExecpolicyAmendment []string                `json:"proposedExecpolicyAmendment,omitempty"`
+	AvailableDecisions          []any                   `json:"availableDecisions"`
+}
+
+type patchApprovalParams struct {
+	ThreadID    string  `json:"threadId"`
+	TurnID      string  `json:"turnId"`
+	ItemID      string  `json:"itemId"`
+	StartedAtMs int64   `json:"startedAtMs"`
+	Reason      *string `json:"reason"`
+	GrantRoot   *string `json:"grantRoot"`
+}
+
+// v2Decision reads a v2 approval answer: accept, acceptForSession,
+// {acceptWithExecpolicyAmendment:{execpolicy_amendment}}, decline, cancel.
+func v2Decision(raw json.RawMessage) (protocol.ReviewDecision, error) {
+	var r struct {
+		Decision json.RawMessage `json:"decision"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return protocol.ReviewDecision{}, err
+	}
+	var s string
+	if json.Unmarshal(r.Decision, &s) == nil {
+		switch s {
+		case "accept":
+			return protocol.ReviewDecision{Kind: protocol.DecisionApproved}, nil
+		case "acceptForSession":
+			return protocol.ReviewDecision{Kind: protocol.DecisionApprovedForSession}, nil
+		case "decline":
+			return protocol.ReviewDecision{Kind: protocol.DecisionDenied}, nil
+		case "cancel":
+			return protocol.ReviewDecision{Kind: protocol.DecisionAbort}, nil
+		}
+		return protocol.ReviewDecision{}, fmt.Errorf("unknown decision %q", s)
+	}
+	var o struct {
+		Amend *struct {
+			Cmd []string `json:"execpolicy_amendment"`
+		} `json:"acceptWithExecpolicyAmendment"`
+	}
+	if err := json.Unmarshal(r.Decision, &o); err != nil || o.Amend == nil {
+		return protocol.ReviewDecision{}, fmt.Errorf("unknown decision %s", r.Decision)
+	}
+	return protocol.ReviewDecision{Kind: protocol.DecisionApprovedExecpolicyAmendment, ExecpolicyAmendment: o.Amend.Cmd}, nil
+}
+
+// v1Decision reads a v1 answer: {"decision": ReviewDecision}.
+func v1Decision(raw json.RawMessage) (protocol.ReviewDecision, error) {
+	var r struct {
+		Decision protocol.ReviewDecision `json:"decision"`
+	}
+	err := json.Unmarshal(raw, &r)
+	return r.Decision, err
+}
+
+func declined(d protocol.ReviewDecision) bool {
+	k := d.EffectiveKind()
+	return k == protocol.DecisionDenied || k == protocol.DecisionAbort || k == protocol.DecisionTimedOut
+}
+
+// approver picks the connection that answers: the first v2 subscriber, else the first v1
+// one (owner or listener).
+func approver(subs, listeners []*Conn) (*Conn, bool) {
+	for _, c := range subs {
+		if !c.isV1Only() {
+			return c, true
+		}
+	}
+	if len(subs) > 0 {
+		return subs[0], false
+	}
+	if len(listeners) > 0 {
+		return listeners[0], false
+	}
+	return nil, false
+}
+
+func (lt *loadedThread) askExec(subs, listeners []*Conn, subID string, m protocol.ExecApprovalRequestEvent) {
+	c, v2 := approver(subs, listeners)
+	if c == nil {
+		return // nobody to ask: the turn waits until a client subscribes or interrupts
+	}
+	approvalID := m.CallID
+	if m.ApprovalID != "" {
+		approvalID = m.ApprovalID
+	}
+	turnID := m.TurnID
+	if turnID == "" {
+		turnID = subID
+	}
+	c.Go(func() {
+		var dec protocol.ReviewDecision
+		var reqID int64
+		if v2 {
+			cmd := items.JoinCommand(m.Command)
+			p := execApprovalParams{ThreadID: lt.id, TurnID: turnID, ItemID: m.CallID, StartedAtMs: time.Now().UnixMilli(),
+				Reason: m.Reason, Command: cmd, Cwd: m.Cwd, CommandActions: items.V2CommandActions(m.ParsedCmd, cmd),
+				ProposedExecpolicyAmendment: m.ProposedExecpolicyAmendment}
+			if m.ApprovalID != "" {
+				p.ApprovalID = &m.ApprovalID
+			}
+			p.AvailableDecisions = []any{"accept", "acceptForSession"}
+			if len(m.ProposedExecpolicyAmendment) > 0 {
+				p.AvailableDecisions = append(p.AvailableDecisions, map[string]any{
+					"acceptWithExecpolicyAmendment": map[string]any{"execpolicy_amendment": m.ProposedExecpolicyAmendment}})
+			}
+			p.AvailableDecisions = append(p.AvailableDecisions, "decline", "cancel")
+			id, raw, err := c.numberedRequest("item/commandExecution/requestApproval", p)
+			reqID = id
+			if err == nil {
+				dec, err = v2Decision(raw)
+			}
+			if err != nil {
+				if c.Context().Err() != nil {
+					return
+				}
+				dec = protocol.ReviewDecision{Kind: protocol.DecisionDenied}
+			}
+		} else {
+			p := map[string]any{"conversationId": lt.id, "callId": m.CallID, "command": m.Command, "cwd": m.Cwd,
+				"parsedCmd": nonNilParsed(m.ParsedCmd), "reason": m.Reason}
+			if m.ApprovalID != "" {
+				p["approvalId"] = m.ApprovalID
+			}
+			_, raw, err := c.numberedRequest("execCommandApproval", p)
+			if err == nil {
+				dec, err = v1Decision(raw)
+			}
+			if err != nil {
+				if c.Context().Err() != nil {
+					return
+				}
+				dec = protocol.ReviewDecision{Kind: protocol.DecisionDenied}
+			}
+		}
+		_ = lt.th.SubmitWithID(newSubmissionID(), protocol.ExecApprovalOp{ID: approvalID, TurnID: turnID, Decision: dec})
+		if v2 {
+			_ = c.Notify(c.Context(), "serverRequest/resolved", struct {
+				ThreadID  string `json:"threadId"`
+				RequestID int64  `json:"requestId"`
+			}{lt.id, reqID})
+			lt.afterApproval(subs, m.CallID, declined(dec))
+		}
+	})
+}
+
+func (lt *loadedThread) askPatch(subs, listeners []*Conn, subID string, m protocol.ApplyPatchApprovalRequestEvent) {
+	c, v2 := approver(subs, listeners)
+	if c == nil {
+		return
+	}
+	turnID := m.TurnID
+	if turnID == "" {
+		turnID = subID
+	}
+	c.Go(func() {
+		var dec protocol.ReviewDecision
+		var reqID int64
+		var err error
+		var raw json.RawMessage
+		if v2 {
+			p := patchApprovalParams{ThreadID: lt.id, TurnID: turnID, ItemID: m.CallID, StartedAtMs: time.Now().UnixMilli(),
+				Reason: m.Reason, GrantRoot: m.GrantRoot}
+			reqID, raw, err = c.numberedRequest("item/fileChange/requestApproval", p)
+			if err == nil {
+				dec, err = v2Decision(raw)
+			}
+		} else {
+			p := map[string]any{"conversationId": lt.id, "callId": m.CallID, "fileChanges": m.Changes,
+				"reason": m.Reason, "grantRoot": m.GrantRoot}
+			_, raw, err = c.numberedRequest("applyPatchApproval", p)
+			if err == nil {
+				dec, err = v1Decision(raw)
+			}
+		}
+		if err != nil {
+			if c.Context().Err() != nil {
+				return
+			}
+			dec = protocol.ReviewDecision{Kind: protocol.DecisionDenied}
+		}
+		_ = lt.th.SubmitWithID(newSubmissionID(), protocol.PatchApprovalOp{ID: m.CallID, Decision: dec})
+		if v2 {
+			_ = c.Notify(c.Context(), "serverRequest/resolved", struct {
+				ThreadID  string `json:"threadId"`
+				RequestID int64  `json:"requestId"`
+			}{lt.id, reqID})
+			// A declined patch ends with patch_apply_end (declined) from the engine.
+			lt.afterApproval(subs, m.CallID, false)
+		}
+	})
+}
+
+func nonNilParsed(p []protocol.ParsedCommand) []protocol.ParsedCommand {
+	if p == nil {
+		return []protocol.ParsedCommand{}
+	}
+	return p
+}

@@ -1,0 +1,354 @@
+package appserver
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// threads is the server's table of loaded threads. A loaded thread has one event pump that
+// projects the engine's events into v2 notifications and hands them to the connections
+// subscribed to it; v1 listeners get the raw events. A thread is unloaded (shut down) when
+// its last subscriber leaves: thread/unsubscribe, or the connection closing.
+type threads struct {
+	srv *Server
+
+	mu     sync.Mutex
+	loaded map[string]*loadedThread
+	order  []string // load order, for thread/loaded/list
+}
+
+func newThreads(s *Server) *threads {
+	return &threads{srv: s, loaded: map[string]*loadedThread{}}
+}
+
+// loadedThread is one running engine thread and what the app-server knows about it.
+type loadedThread struct {
+	reg  *threads
+	id   string
+	th   *agent.Thread
+	app  *app.App
+	cfg  *config.Config
+	info threadInfo
+
+	pumpDone chan struct{}
+
+	mu        sync.Mutex
+	proj      *items.V2Projector
+	subs      []*Conn
+	listeners map[*Conn]int // v1 addConversationListener subscriptions (count per conn)
+	gates     map[string]chan struct{}
+	lastEvent time.Time
+}
+
+// threadInfo is the thread metadata the v2 Thread object shows.
+type threadInfo struct {
+	Path         string
+	Ephemeral    bool
+	ForkedFromID string
+	Preview      string
+	Name         string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	Source       string
+	CLIVersion   string
+	Git          *gitInfo
+}
+
+type gitInfo struct {
+	Sha       *string `json:"sha"`
+	Branch    *string `json:"branch"`
+	OriginURL *string `json:"originUrl"`
+}
+
+// get returns a loaded thread.
+func (r *threads) get(id string) (*loadedThread, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	lt, ok := r.loaded[id]
+	return lt, ok
+}
+
+func (r *threads) list() []*loadedThread {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*loadedThread, 0, len(r.order))
+	for _, id := range r.order {
+		out = append(out, r.loaded[id])
+	}
+	return out
+}
+
+// add registers a started thread, subscribes c and starts its pump.
+func (r *threads) add(c *Conn, lt *loadedThread) {
+	lt.reg = r
+	lt.pumpDone = make(chan struct{})
+	lt.proj = items.NewV2Projector(lt.id, nil)
+	lt.gates = map[string]chan struct{}{}
+	lt.listeners = map[*Conn]int{}
+	r.mu.Lock()
+	r.loaded[lt.id] = lt
+	r.order = append(r.order, lt.id)
+	r.mu.Unlock()
+	if c != nil {
+		r.subscribe(c, lt)
+	}
+	go lt.pump() // owned by the thread: ends when the engine thread has shut down
+}
+
+type subsKey struct{}
+
+// subscribe adds c to lt's subscribers; the first subscription of a connection arranges
+// for its threads to be left when it closes.
+func (r *threads) subscribe(c *Conn, lt *loadedThread) {
+	lt.mu.Lock()
+	for _, s := range lt.subs {
+		if s == c {
+			lt.mu.Unlock()
+			return
+		}
+	}
+	lt.subs = append(lt.subs, c)
+	lt.mu.Unlock()
+	c.mu.Lock()
+	_, hooked := c.values[subsKey{}]
+	c.values[subsKey{}] = true
+	c.mu.Unlock()
+	if !hooked {
+		c.OnClose(func() { r.leaveAll(c) })
+	}
+}
+
+// unsubscribe removes c from lt; it reports whether c was subscribed. The thread is
+// unloaded when nobody is left.
+func (r *threads) unsubscribe(c *Conn, lt *loadedThread) bool {
+	lt.mu.Lock()
+	found := false
+	for i, s := range lt.subs {
+		if s == c {
+			lt.subs = append(lt.subs[:i:i], lt.subs[i+1:]...)
+			found = true
+			break
+		}
+	}
+	delete(lt.listeners, c)
+	empty := len(lt.subs) == 0 && len(lt.listeners) == 0
+	lt.mu.Unlock()
+	if empty {
+		r.unload(lt)
+	}
+	return found
+}
+
+func (r *threads) leaveAll(c *Conn) {
+	var wait []*loadedThread
+	for _, lt := range r.list() {
+		lt.mu.Lock()
+		sub := false
+		for _, s := range lt.subs {
+			sub = sub || s == c
+		}
+		_, lis := lt.listeners[c]
+		lt.mu.Unlock()
+		if sub || lis {
+			r.unsubscribe(c, lt)
+			wait = append(wait, lt)
+		}
+	}
+	// Wait (bounded) for the threads this connection unloaded, so their goroutines are gone
+	// when the connection is.
+	for _, lt := range wait {
+		select {
+		case <-lt.pumpDone:
+		case <-time.After(5 * time.Second):
+		}
+	}
+}
+
+// unload shuts the engine thread down and forgets it.
+func (r *threads) unload(lt *loadedThread) {
+	r.mu.Lock()
+	if r.loaded[lt.id] != lt {
+		r.mu.Unlock()
+		return
+	}
+	delete(r.loaded, lt.id)
+	for i, id := range r.order {
+		if id == lt.id {
+			r.order = append(r.order[:i:i], r.order[i+1:]...)
+			break
+		}
+	}
+	r.mu.Unlock()
+	_, _ = lt.th.Submit(protocol.ShutdownOp{})
+}
+
+// closeAll unloads every thread and waits for their pumps.
+func (r *threads) closeAll(ctx context.Context) {
+	all := r.list()
+	for _, lt := range all {
+		r.unload(lt)
+	}
+	for _, lt := range all {
+		select {
+		case <-lt.pumpDone:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// gate makes the pump hold the events of turn id until ready is closed: turn/start's answer
+// goes out before the turn's first notification, as with Codex.
+func (lt *loadedThread) gate(id string, ready <-chan struct{}) {
+	ch := make(chan struct{})
+	lt.mu.Lock()
+	lt.gates[id] = ch
+	lt.mu.Unlock()
+	go func() {
+		select {
+		case <-ready:
+		case <-time.After(5 * time.Second):
+		}
+		close(ch)
+	}()
+}
+
+func (lt *loadedThread) waitGate(id string) {
+	lt.mu.Lock()
+	ch, ok := lt.gates[id]
+	delete(lt.gates, id)
+	lt.mu.Unlock()
+	if ok {
+		<-ch
+	}
+}
+
+// pump reads the engine's events until the thread has shut down.
+func (lt *loadedThread) pump() {
+	defer close(lt.pumpDone)
+	defer func() {
+		if lt.app != nil {
+			_ = lt.app.Close(context.Background())
+		}
+	}()
+	for {
+		ev, err := lt.th.NextEvent(context.Background())
+		if err != nil {
+			if !errors.Is(err, agent.ErrThreadClosed) {
+				lt.reg.srv.logger.Error("thread event stream failed", "thread", lt.id, "err", err)
+			}
+			lt.closed()
+			return
+		}
+		if ts, ok := ev.Msg.(protocol.TurnStartedEvent); ok {
+			lt.waitGate(ts.TurnID)
+		}
+		lt.deliver(ev)
+	}
+}
+
+// deliver projects one event and sends the result to every subscriber (and the raw event to
+// v1 listeners). Sending blocks while a subscriber's queue is full: backpressure reaches
+// the engine's queue, which coalesces deltas.
+func (lt *loadedThread) deliver(ev protocol.Event) {
+	lt.mu.Lock()
+	notes := lt.proj.Apply(ev)
+	subs := append([]*Conn(nil), lt.subs...)
+	var listeners []*Conn
+	for c := range lt.listeners {
+		listeners = append(listeners, c)
+	}
+	lt.lastEvent = time.Now()
+	switch m := ev.Msg.(type) {
+	case protocol.UserMessageEvent:
+		if lt.info.Preview == "" {
+			lt.info.Preview = m.Message
+		}
+	case protocol.TurnCompleteEvent, protocol.TurnAbortedEvent:
+		lt.info.UpdatedAt = time.Now()
+	}
+	lt.mu.Unlock()
+
+	for _, c := range subs {
+		if c.isV1Only() {
+			continue
+		}
+		for _, n := range notes {
+			_ = c.Notify(c.Context(), n.Method, n.Params)
+		}
+	}
+	for _, c := range listeners {
+		sendV1Event(c, lt.id, ev)
+	}
+	switch m := ev.Msg.(type) {
+	case protocol.ExecApprovalRequestEvent:
+		lt.askExec(subs, listeners, ev.ID, m)
+	case protocol.ApplyPatchApprovalRequestEvent:
+		lt.askPatch(subs, listeners, ev.ID, m)
+	}
+}
+
+// closed tells subscribers the thread is gone.
+func (lt *loadedThread) closed() {
+	lt.mu.Lock()
+	subs := append([]*Conn(nil), lt.subs...)
+	lt.subs = nil
+	lt.mu.Unlock()
+	for _, c := range subs {
+		if c.isV1Only() {
+			continue
+		}
+		_ = c.Notify(c.Context(), "thread/status/changed", items.V2ThreadStatusChanged{ThreadID: lt.id, Status: items.V2ThreadStatus{Type: "notLoaded"}})
+		_ = c.Notify(c.Context(), "thread/closed", struct {
+			ThreadID string `json:"threadId"`
+		}{lt.id})
+	}
+}
+
+// afterApproval applies the person's answer to the projection and tells subscribers.
+func (lt *loadedThread) afterApproval(subs []*Conn, itemID string, declined bool) {
+	lt.mu.Lock()
+	notes := lt.proj.ApprovalResolved(itemID, declined)
+	lt.mu.Unlock()
+	for _, c := range subs {
+		for _, n := range notes {
+			_ = c.Notify(c.Context(), n.Method, n.Params)
+		}
+	}
+}
+
+// turns copies the thread's turns (for thread/read).
+func (lt *loadedThread) turns() []items.V2Turn {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return lt.proj.Turns()
+}
+
+func (lt *loadedThread) status() items.V2ThreadStatus {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return lt.proj.Status()
+}
+
+func (lt *loadedThread) runningTurn() (string, bool) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return lt.proj.TurnRunning()
+}
+
+type v1OnlyKey struct{}
+
+// isV1Only reports whether the connection speaks only the v1 conversation API (it created
+// or resumed conversations through v1 methods): it gets codex/event notifications, not v2.
+func (c *Conn) isV1Only() bool {
+	v, _ := c.Value(v1OnlyKey{}).(bool)
+	return v
+}

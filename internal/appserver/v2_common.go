@@ -1,0 +1,314 @@
+package appserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/version"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+func newSubmissionID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
+}
+
+// v2Sandbox is the v2 SandboxPolicy object of a policy.
+func v2Sandbox(p protocol.SandboxPolicy) map[string]any {
+	switch p.EffectiveMode() {
+	case protocol.SandboxDangerFullAccess:
+		return map[string]any{"type": "dangerFullAccess"}
+	case protocol.SandboxWorkspaceWrite:
+		roots := p.WritableRoots
+		if roots == nil {
+			roots = []string{}
+		}
+		return map[string]any{"type": "workspaceWrite", "writableRoots": roots, "networkAccess": p.NetworkAccess,
+			"excludeTmpdirEnvVar": p.ExcludeTmpdirEnvVar, "excludeSlashTmp": p.ExcludeSlashTmp}
+	}
+	return map[string]any{"type": "readOnly", "networkAccess": false}
+}
+
+// sandboxFromV2 reads turn/start's sandboxPolicy.
+func sandboxFromV2(raw json.RawMessage) (*protocol.SandboxPolicy, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var w struct {
+		Type                string   `json:"type"`
+		WritableRoots       []string `json:"writableRoots"`
+		NetworkAccess       any      `json:"networkAccess"`
+		ExcludeTmpdirEnvVar bool     `json:"excludeTmpdirEnvVar"`
+		ExcludeSlashTmp     bool     `json:"excludeSlashTmp"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, InvalidParams("invalid sandboxPolicy: " + err.Error())
+	}
+	p := protocol.SandboxPolicy{WritableRoots: w.WritableRoots, ExcludeTmpdirEnvVar: w.ExcludeTmpdirEnvVar, ExcludeSlashTmp: w.ExcludeSlashTmp}
+	if b, ok := w.NetworkAccess.(bool); ok {
+		p.NetworkAccess = b
+	}
+	switch w.Type {
+	case "dangerFullAccess":
+		p.Mode = protocol.SandboxDangerFullAccess
+	case "workspaceWrite":
+		p.Mode = protocol.SandboxWorkspaceWrite
+	case "readOnly", "externalSandbox":
+		p.Mode = protocol.SandboxReadOnly
+	default:
+		return nil, InvalidParams("unknown sandboxPolicy type " + w.Type)
+	}
+	return &p, nil
+}
+
+// threadOverrides are the settings thread/start, thread/resume and thread/fork may change.
+type threadOverrides struct {
+	Model                 *string                  `json:"model"`
+	ModelProvider         *string                  `json:"modelProvider"`
+	Cwd                   *string                  `json:"cwd"`
+	ApprovalPolicy        *protocol.AskForApproval `json:"approvalPolicy"`
+	Sandbox               *protocol.SandboxMode    `json:"sandbox"`
+	Config                map[string]any           `json:"config"`
+	BaseInstructions      *string                  `json:"baseInstructions"`
+	DeveloperInstructions *string                  `json:"developerInstructions"`
+}
+
+// loadThreadConfig loads the configuration a thread runs with: the server's sources, the
+// request's overrides on top.
+func (s *Server) loadThreadConfig(o threadOverrides) (*config.Config, error) {
+	lo := s.opts.LoadOptions
+	if s.opts.Config != nil && lo.CodexHome == "" {
+		lo.CodexHome = s.opts.Config.CodexHome
+	}
+	if o.Cwd != nil && *o.Cwd != "" {
+		lo.Cwd = *o.Cwd
+	}
+	ov := lo.Overrides
+	if o.Model != nil {
+		ov.Model = o.Model
+	}
+	if o.ModelProvider != nil {
+		ov.ModelProvider = o.ModelProvider
+	}
+	if o.ApprovalPolicy != nil {
+		ov.ApprovalPolicy = o.ApprovalPolicy
+	}
+	if o.Sandbox != nil {
+		ov.SandboxMode = o.Sandbox
+	}
+	if o.BaseInstructions != nil {
+		ov.BaseInstructions = o.BaseInstructions
+	}
+	if o.DeveloperInstructions != nil {
+		ov.DeveloperInstructions = o.DeveloperInstructions
+	}
+	lo.Overrides = ov
+	if len(o.Config) > 0 {
+		vo := make(map[string]any, len(lo.ValueOverrides)+len(o.Config))
+		for k, v := range lo.ValueOverrides {
+			vo[k] = v
+		}
+		for k, v := range o.Config {
+			vo[k] = v
+		}
+		lo.ValueOverrides = vo
+	}
+	if lo.Env == nil {
+		lo.Env = s.opts.Getenv
+	}
+	cfg, _, err := s.opts.LoadConfig(lo)
+	if err != nil {
+		return nil, InvalidRequest(err.Error())
+	}
+	return cfg, nil
+}
+
+// newThreadApp builds the engine app a thread runs in.
+func (s *Server) newThreadApp(c *Conn, cfg *config.Config) (*app.App, error) {
+	ao := s.opts.AppOptions
+	ao.Config = cfg
+	if ao.Getenv == nil {
+		ao.Getenv = s.opts.Getenv
+	}
+	if ao.Logger == nil {
+		ao.Logger = s.logger
+	}
+	if ao.HTTPClient == nil {
+		ao.HTTPClient = s.opts.HTTPClient
+	}
+	if ao.Originator == "" && c != nil {
+		ao.Originator = c.ClientInfo().Name
+	}
+	a, err := s.opts.NewApp(ao)
+	if err != nil {
+		return nil, internalError(err.Error())
+	}
+	return a, nil
+}
+
+// v2Thread is the v2 Thread object.
+type v2Thread struct {
+	ID            string            `json:"id"`
+	SessionID     string            `json:"sessionId"`
+	ForkedFromID  *string           `json:"forkedFromId"`
+	Preview       string            `json:"preview"`
+	Ephemeral     bool              `json:"ephemeral"`
+	ProjectID     *string           `json:"projectId"`
+	ModelProvider string            `json:"modelProvider"`
+	CreatedAt     int64             `json:"createdAt"`
+	UpdatedAt     int64             `json:"updatedAt"`
+	Status        any               `json:"status"`
+	Path          *string           `json:"path"`
+	Cwd           string            `json:"cwd"`
+	CLIVersion    string            `json:"cliVersion"`
+	Source        string            `json:"source"`
+	GitInfo       *gitInfo          `json:"gitInfo"`
+	Name          *string           `json:"name"`
+	Turns         []items.V2Turn    `json:"turns"`
+	Extra         *json.RawMessage  `json:"-"`
+	Model         string            `json:"model,omitempty"`
+	Environments  []json.RawMessage `json:"-"`
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func gitFromRollout(g *rollout.GitInfo) *gitInfo {
+	if g == nil {
+		return nil
+	}
+	return &gitInfo{Sha: strPtr(g.CommitHash), Branch: strPtr(g.Branch), OriginURL: strPtr(g.RepositoryURL)}
+}
+
+// v2ThreadOf describes a loaded thread; withTurns includes its turns.
+func (lt *loadedThread) v2(withTurns bool) v2Thread {
+	lt.mu.Lock()
+	info := lt.info
+	status := lt.proj.Status()
+	var turns []items.V2Turn
+	if withTurns {
+		turns = lt.proj.Turns()
+	}
+	lt.mu.Unlock()
+	if turns == nil {
+		turns = []items.V2Turn{}
+	}
+	t := v2Thread{ID: lt.id, SessionID: lt.id, ForkedFromID: strPtr(info.ForkedFromID), Preview: info.Preview, Ephemeral: info.Ephemeral,
+		ModelProvider: lt.cfg.ModelProviderID, CreatedAt: info.CreatedAt.Unix(), UpdatedAt: info.UpdatedAt.Unix(), Status: status,
+		Path: strPtr(info.Path), Cwd: lt.cfg.Cwd, CLIVersion: version.Version, Source: "vscode", GitInfo: info.Git,
+		Name: strPtr(info.Name), Turns: turns, Model: lt.cfg.Model}
+	if info.Ephemeral {
+		t.Path = nil
+	}
+	return t
+}
+
+// v2ThreadFromSummary describes a thread on disk.
+func v2ThreadFromSummary(s rollout.ThreadSummary, status any) v2Thread {
+	src := s.Source
+	switch src {
+	case "cli", "vscode", "exec", "appServer":
+	case "app-server", "app_server":
+		src = "appServer"
+	default:
+		src = "unknown"
+	}
+	return v2Thread{ID: s.ID, SessionID: s.ID, ForkedFromID: strPtr(s.ForkedFromID), Preview: s.Preview, ModelProvider: s.ModelProvider,
+		CreatedAt: s.CreatedAt.Unix(), UpdatedAt: s.UpdatedAt.Unix(), Status: status, Path: strPtr(s.Path), Cwd: s.Cwd,
+		CLIVersion: s.CLIVersion, Source: src, GitInfo: gitFromRollout(s.Git), Turns: []items.V2Turn{}}
+}
+
+// threadSettings is the part of thread/start, /resume and /fork answers that describes how
+// the thread runs.
+type threadSettings struct {
+	Thread             v2Thread       `json:"thread"`
+	Model              string         `json:"model"`
+	ModelProvider      string         `json:"modelProvider"`
+	ServiceTier        *string        `json:"serviceTier"`
+	Cwd                string         `json:"cwd"`
+	InstructionSources []string       `json:"instructionSources"`
+	ApprovalPolicy     any            `json:"approvalPolicy"`
+	ApprovalsReviewer  string         `json:"approvalsReviewer"`
+	Sandbox            map[string]any `json:"sandbox"`
+	ReasoningEffort    *string        `json:"reasoningEffort"`
+}
+
+func (lt *loadedThread) settings(withTurns bool) threadSettings {
+	cfg := lt.cfg
+	return threadSettings{Thread: lt.v2(withTurns), Model: cfg.Model, ModelProvider: cfg.ModelProviderID, ServiceTier: strPtr(cfg.ServiceTier),
+		Cwd: cfg.Cwd, InstructionSources: []string{}, ApprovalPolicy: cfg.ApprovalPolicy, ApprovalsReviewer: "user",
+		Sandbox: v2Sandbox(cfg.SandboxPolicy), ReasoningEffort: strPtr(cfg.ReasoningEffort)}
+}
+
+// errNoThread is Codex's answer for an unknown thread id.
+func errNoThread(id string) error {
+	return InvalidRequest("thread not found: " + id)
+}
+
+// findRollout locates a thread's rollout (live or archived).
+func findRollout(codexHome, id string) (string, bool, error) {
+	if _, err := uuid.Parse(id); err != nil {
+		return "", false, InvalidRequest("invalid thread id: " + err.Error())
+	}
+	p, archived, err := rollout.Find(codexHome, id)
+	if errors.Is(err, rollout.ErrNotFound) {
+		return "", false, errNoThread(id)
+	}
+	if err != nil {
+		return "", false, internalError(err.Error())
+	}
+	return p, archived, nil
+}
+
+// replayTurns rebuilds a stored thread's turns from its rollout's persisted events.
+func replayTurns(r *rollout.Rollout) ([]items.V2Turn, string) {
+	proj := items.NewV2Projector(r.Meta.ID, nil)
+	preview := ""
+	for _, m := range r.InitialMessages() {
+		if um, ok := m.(protocol.UserMessageEvent); ok && preview == "" {
+			preview = um.Message
+		}
+		proj.Apply(protocol.Event{Msg: m})
+	}
+	turns := proj.Turns()
+	if id, ok := proj.TurnRunning(); ok {
+		// The process ended during this turn: show what it had.
+		_ = id
+		proj.Apply(protocol.Event{Msg: protocol.TurnAbortedEvent{Reason: protocol.AbortInterrupted}})
+		turns = proj.Turns()
+	}
+	return turns, preview
+}
+
+func codexHome(s *Server) string {
+	if s.opts.Config != nil {
+		return s.opts.Config.CodexHome
+	}
+	return s.opts.LoadOptions.CodexHome
+}
+
+func ctxOrConn(ctx context.Context) context.Context {
+	return context.WithoutCancel(ctx)
+}
+
+func trimPreview(s string) string {
+	return strings.TrimSpace(s)
+}
+
+func unixNow() time.Time { return time.Now() }

@@ -1,0 +1,3 @@
+package appserver
+
+func registerConfigMethods(s *Server) {}

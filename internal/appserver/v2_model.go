@@ -1,0 +1,3 @@
+package appserver
+
+func registerModelMethods(s *Server) {}

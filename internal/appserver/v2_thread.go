@@ -1,0 +1,476 @@
+package appserver
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+type threadIDParams struct {
+	ThreadID string `json:"threadId"`
+}
+
+type threadStartParams struct {
+	threadOverrides
+	Ephemeral bool `json:"ephemeral"`
+}
+
+type threadResumeParams struct {
+	threadOverrides
+	ThreadID     string `json:"threadId"`
+	Path         string `json:"path"`
+	ExcludeTurns bool   `json:"excludeTurns"`
+}
+
+type threadForkParams struct {
+	threadOverrides
+	ThreadID     string `json:"threadId"`
+	Ephemeral    bool   `json:"ephemeral"`
+	ExcludeTurns bool   `json:"excludeTurns"`
+}
+
+func (r *threads) register(s *Server) {
+	s.Handle("thread/start", TypedOptional(r.start))
+	s.Handle("thread/resume", Typed(r.resume))
+	s.Handle("thread/fork", Typed(r.fork))
+	s.Handle("thread/read", Typed(r.read))
+	s.Handle("thread/list", TypedOptional(r.listThreads))
+	s.Handle("thread/loaded/list", TypedOptional(r.loadedList))
+	s.Handle("thread/turns/list", Typed(r.turnsList))
+	s.Handle("thread/archive", Typed(r.archive))
+	s.Handle("thread/unarchive", Typed(r.unarchive))
+	s.Handle("thread/delete", Typed(r.deleteThread))
+	s.Handle("thread/unsubscribe", Typed(r.unsubscribeMethod))
+	s.Handle("thread/name/set", Typed(r.setName))
+	s.Handle("thread/compact/start", Typed(r.compact))
+	s.Handle("thread/shellCommand", Typed(r.shellCommand))
+}
+
+// startThread builds the app and the engine thread, registers it and subscribes c.
+func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, to app.ThreadOptions, info threadInfo) (*loadedThread, error) {
+	cfg, err := r.srv.loadThreadConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.srv.newThreadApp(c, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if to.Source == "" {
+		to.Source = "vscode"
+	}
+	th, err := a.StartThread(context.WithoutCancel(ctx), to)
+	if err != nil {
+		_ = a.Close(context.Background())
+		return nil, internalError(err.Error())
+	}
+	now := time.Now()
+	if info.CreatedAt.IsZero() {
+		info.CreatedAt = now
+	}
+	info.UpdatedAt = now
+	info.Ephemeral = to.Ephemeral
+	if info.Path == "" && !to.Ephemeral {
+		info.Path = rollout.NewPath(cfg.CodexHome, now, th.ID())
+	}
+	if to.Resume != nil {
+		info.Path = to.Resume.Path
+	}
+	if info.Git == nil {
+		info.Git = gitFromRollout(rollout.CollectGitInfo(cfg.Cwd))
+	}
+	lt := &loadedThread{id: th.ID(), th: th, app: a, cfg: cfg, info: info}
+	r.add(c, lt)
+	return lt, nil
+}
+
+// announce sends thread/started once the request's answer is out.
+func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
+	context.AfterFunc(ctx, func() {
+		_ = c.Notify(c.Context(), "thread/started", struct {
+			Thread v2Thread `json:"thread"`
+		}{lt.v2(false)})
+	})
+}
+
+func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (threadSettings, error) {
+	lt, err := r.startThread(ctx, c, p.threadOverrides, app.ThreadOptions{Ephemeral: p.Ephemeral}, threadInfo{})
+	if err != nil {
+		return threadSettings{}, err
+	}
+	r.announce(ctx, c, lt)
+	return lt.settings(false), nil
+}
+
+func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadSettings, error) {
+	if lt, ok := r.get(p.ThreadID); ok {
+		r.subscribe(c, lt)
+		return lt.settings(!p.ExcludeTurns), nil
+	}
+	path := p.Path
+	if path == "" {
+		found, archived, err := findRollout(codexHome(r.srv), p.ThreadID)
+		if err != nil {
+			return threadSettings{}, err
+		}
+		if archived {
+			return threadSettings{}, InvalidRequest("thread is archived: " + p.ThreadID)
+		}
+		path = found
+	}
+	ro, err := rollout.ReadFile(path)
+	if err != nil {
+		return threadSettings{}, InvalidRequest("failed to load rollout `" + path + "`: " + err.Error())
+	}
+	o := p.threadOverrides
+	if o.Cwd == nil && ro.Meta.Cwd != "" {
+		o.Cwd = &ro.Meta.Cwd
+	}
+	turns, preview := replayTurns(ro)
+	info := threadInfo{Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: preview, Git: gitFromRollout(ro.Meta.Git)}
+	if t, err := time.Parse(rollout.TimestampFormat, ro.Meta.Timestamp); err == nil {
+		info.CreatedAt = t
+	}
+	lt, err := r.startThread(ctx, c, o, app.ThreadOptions{Resume: ro}, info)
+	if err != nil {
+		return threadSettings{}, err
+	}
+	lt.mu.Lock()
+	lt.proj.Seed(turns)
+	lt.mu.Unlock()
+	return lt.settings(!p.ExcludeTurns), nil
+}
+
+func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (threadSettings, error) {
+	home := codexHome(r.srv)
+	path, _, err := findRollout(home, p.ThreadID)
+	if err != nil {
+		return threadSettings{}, err
+	}
+	src, err := rollout.ReadFile(path)
+	if err != nil {
+		return threadSettings{}, internalError(err.Error())
+	}
+	o := p.threadOverrides
+	if o.Cwd == nil && src.Meta.Cwd != "" {
+		o.Cwd = &src.Meta.Cwd
+	}
+	newID := newSubmissionID()
+	var to app.ThreadOptions
+	info := threadInfo{ForkedFromID: src.Meta.ID, Git: gitFromRollout(src.Meta.Git)}
+	turns, preview := replayTurns(src)
+	info.Preview = preview
+	if p.Ephemeral {
+		res := src.Reconstruct()
+		to = app.ThreadOptions{Ephemeral: true, ThreadID: newID, InitialHistory: res.History}
+	} else {
+		forked, err := rollout.Fork(home, src, rollout.ForkOptions{NewID: newID})
+		if err != nil {
+			return threadSettings{}, internalError(err.Error())
+		}
+		ro, err := rollout.ReadFile(forked)
+		if err != nil {
+			return threadSettings{}, internalError(err.Error())
+		}
+		to = app.ThreadOptions{Resume: ro}
+	}
+	lt, err := r.startThread(ctx, c, o, to, info)
+	if err != nil {
+		return threadSettings{}, err
+	}
+	lt.mu.Lock()
+	lt.proj.Seed(turns)
+	lt.mu.Unlock()
+	r.announce(ctx, c, lt)
+	return lt.settings(!p.ExcludeTurns), nil
+}
+
+type threadReadParams struct {
+	ThreadID     string `json:"threadId"`
+	IncludeTurns bool   `json:"includeTurns"`
+}
+
+type threadResponse struct {
+	Thread v2Thread `json:"thread"`
+}
+
+func (r *threads) read(ctx context.Context, c *Conn, p threadReadParams) (threadResponse, error) {
+	if lt, ok := r.get(p.ThreadID); ok {
+		return threadResponse{lt.v2(p.IncludeTurns)}, nil
+	}
+	t, err := r.stored(p.ThreadID, p.IncludeTurns)
+	return threadResponse{t}, err
+}
+
+// stored describes a thread that is not loaded from its rollout.
+func (r *threads) stored(id string, withTurns bool) (v2Thread, error) {
+	path, archived, err := findRollout(codexHome(r.srv), id)
+	if err != nil {
+		return v2Thread{}, err
+	}
+	ro, err := rollout.ReadFile(path)
+	if err != nil {
+		return v2Thread{}, internalError(err.Error())
+	}
+	turns, preview := replayTurns(ro)
+	sum := rollout.ThreadSummary{ID: ro.Meta.ID, Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: preview, Cwd: ro.Meta.Cwd,
+		ModelProvider: ro.Meta.ModelProvider, CLIVersion: ro.Meta.CLIVersion, Git: ro.Meta.Git, Archived: archived}
+	if len(ro.Meta.Source) > 0 {
+		sum.Source = string(ro.Meta.Source[1 : len(ro.Meta.Source)-1])
+	}
+	if t, err := time.Parse(rollout.TimestampFormat, ro.Meta.Timestamp); err == nil {
+		sum.CreatedAt = t
+	}
+	if st, err := os.Stat(path); err == nil {
+		sum.UpdatedAt = st.ModTime()
+	}
+	t := v2ThreadFromSummary(sum, items.V2ThreadStatus{Type: "notLoaded"})
+	if withTurns {
+		t.Turns = turns
+	}
+	return t, nil
+}
+
+type threadListParams struct {
+	Archived       *bool    `json:"archived"`
+	Cursor         *string  `json:"cursor"`
+	Cwd            any      `json:"cwd"`
+	Limit          *int     `json:"limit"`
+	ModelProviders []string `json:"modelProviders"`
+}
+
+type threadListResponse struct {
+	Data       []v2Thread `json:"data"`
+	NextCursor *string    `json:"nextCursor"`
+}
+
+func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error) {
+	opts := rollout.ListOptions{Providers: p.ModelProviders}
+	if p.Limit != nil {
+		opts.PageSize = *p.Limit
+	}
+	if p.Cursor != nil {
+		opts.Cursor = *p.Cursor
+	}
+	if cwd, ok := p.Cwd.(string); ok {
+		opts.Cwd = cwd
+	}
+	if p.Archived != nil {
+		opts.Archived = *p.Archived
+	}
+	page, err := rollout.List(codexHome(r.srv), opts)
+	if err != nil {
+		return threadListResponse{}, internalError(err.Error())
+	}
+	out := threadListResponse{Data: make([]v2Thread, 0, len(page.Threads))}
+	for _, s := range page.Threads {
+		status := any(items.V2ThreadStatus{Type: "notLoaded"})
+		if lt, ok := r.get(s.ID); ok {
+			status = lt.status()
+		}
+		out.Data = append(out.Data, v2ThreadFromSummary(s, status))
+	}
+	if page.NextCursor != "" {
+		out.NextCursor = &page.NextCursor
+	}
+	return out, nil
+}
+
+type loadedListResponse struct {
+	Data       []string `json:"data"`
+	NextCursor *string  `json:"nextCursor"`
+}
+
+func (r *threads) loadedList(ctx context.Context, c *Conn, _ struct{}) (loadedListResponse, error) {
+	out := loadedListResponse{Data: []string{}}
+	for _, lt := range r.list() {
+		out.Data = append(out.Data, lt.id)
+	}
+	return out, nil
+}
+
+type turnsListParams struct {
+	ThreadID      string  `json:"threadId"`
+	Cursor        *string `json:"cursor"`
+	Limit         *int    `json:"limit"`
+	SortDirection *string `json:"sortDirection"`
+}
+
+type turnsListResponse struct {
+	Data       []items.V2Turn `json:"data"`
+	NextCursor *string        `json:"nextCursor"`
+}
+
+func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (turnsListResponse, error) {
+	var turns []items.V2Turn
+	if lt, ok := r.get(p.ThreadID); ok {
+		turns = lt.turns()
+	} else {
+		t, err := r.stored(p.ThreadID, true)
+		if err != nil {
+			return turnsListResponse{}, err
+		}
+		turns = t.Turns
+	}
+	// Newest first unless asked otherwise; the cursor is the index to continue from.
+	if p.SortDirection == nil || *p.SortDirection != "asc" {
+		for i, j := 0, len(turns)-1; i < j; i, j = i+1, j-1 {
+			turns[i], turns[j] = turns[j], turns[i]
+		}
+	}
+	start := 0
+	if p.Cursor != nil {
+		for i, t := range turns {
+			if t.ID == *p.Cursor {
+				start = i
+			}
+		}
+	}
+	turns = turns[start:]
+	out := turnsListResponse{Data: turns}
+	if p.Limit != nil && *p.Limit > 0 && len(turns) > *p.Limit {
+		next := turns[*p.Limit].ID
+		out.Data, out.NextCursor = turns[:*p.Limit], &next
+	}
+	if out.Data == nil {
+		out.Data = []items.V2Turn{}
+	}
+	return out, nil
+}
+
+type empty struct{}
+
+func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
+	if _, archived, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
+		return empty{}, err
+	} else if archived {
+		return empty{}, InvalidRequest("thread is already archived: " + p.ThreadID)
+	}
+	if lt, ok := r.get(p.ThreadID); ok {
+		r.unload(lt)
+		<-lt.pumpDone
+	}
+	if _, err := rollout.Archive(codexHome(r.srv), p.ThreadID); err != nil {
+		return empty{}, internalError(err.Error())
+	}
+	context.AfterFunc(ctx, func() {
+		_ = c.Notify(c.Context(), "thread/archived", threadIDParams{p.ThreadID})
+	})
+	return empty{}, nil
+}
+
+func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (threadResponse, error) {
+	if _, err := rollout.Unarchive(codexHome(r.srv), p.ThreadID); err != nil {
+		return threadResponse{}, InvalidRequest("failed to unarchive thread " + p.ThreadID + ": " + err.Error())
+	}
+	t, err := r.stored(p.ThreadID, false)
+	if err != nil {
+		return threadResponse{}, err
+	}
+	context.AfterFunc(ctx, func() {
+		_ = c.Notify(c.Context(), "thread/unarchived", threadIDParams{p.ThreadID})
+	})
+	return threadResponse{t}, nil
+}
+
+func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
+	path, _, err := findRollout(codexHome(r.srv), p.ThreadID)
+	if err != nil {
+		return empty{}, err
+	}
+	if lt, ok := r.get(p.ThreadID); ok {
+		r.unload(lt)
+		<-lt.pumpDone
+	}
+	if err := os.Remove(path); err != nil {
+		return empty{}, internalError(err.Error())
+	}
+	return empty{}, nil
+}
+
+type unsubscribeResponse struct {
+	Status string `json:"status"`
+}
+
+func (r *threads) unsubscribeMethod(ctx context.Context, c *Conn, p threadIDParams) (unsubscribeResponse, error) {
+	lt, ok := r.get(p.ThreadID)
+	if !ok {
+		return unsubscribeResponse{"notLoaded"}, nil
+	}
+	if !r.unsubscribe(c, lt) {
+		return unsubscribeResponse{"notSubscribed"}, nil
+	}
+	return unsubscribeResponse{"unsubscribed"}, nil
+}
+
+type setNameParams struct {
+	ThreadID string `json:"threadId"`
+	Name     string `json:"name"`
+}
+
+func (r *threads) setName(ctx context.Context, c *Conn, p setNameParams) (empty, error) {
+	lt, ok := r.get(p.ThreadID)
+	if !ok {
+		return empty{}, errNoThread(p.ThreadID)
+	}
+	lt.mu.Lock()
+	lt.info.Name = p.Name
+	subs := append([]*Conn(nil), lt.subs...)
+	lt.mu.Unlock()
+	context.AfterFunc(ctx, func() {
+		for _, s := range subs {
+			_ = s.Notify(s.Context(), "thread/name/updated", struct {
+				ThreadID   string `json:"threadId"`
+				ThreadName string `json:"threadName"`
+			}{p.ThreadID, p.Name})
+		}
+	})
+	return empty{}, nil
+}
+
+func (r *threads) loadedOrErr(id string) (*loadedThread, error) {
+	lt, ok := r.get(id)
+	if !ok {
+		return nil, errNoThread(id)
+	}
+	return lt, nil
+}
+
+func (r *threads) compact(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
+	lt, err := r.loadedOrErr(p.ThreadID)
+	if err != nil {
+		return empty{}, err
+	}
+	id := newSubmissionID()
+	lt.gate(id, ctx.Done())
+	if err := lt.th.SubmitWithID(id, protocol.CompactOp{}); err != nil {
+		return empty{}, internalError(err.Error())
+	}
+	return empty{}, nil
+}
+
+type shellCommandParams struct {
+	ThreadID string `json:"threadId"`
+	Command  string `json:"command"`
+}
+
+func (r *threads) shellCommand(ctx context.Context, c *Conn, p shellCommandParams) (empty, error) {
+	lt, err := r.loadedOrErr(p.ThreadID)
+	if err != nil {
+		return empty{}, err
+	}
+	if p.Command == "" {
+		return empty{}, InvalidRequest("command must not be empty")
+	}
+	id := newSubmissionID()
+	lt.gate(id, ctx.Done())
+	if err := lt.th.SubmitWithID(id, protocol.RunUserShellCommandOp{Command: p.Command}); err != nil {
+		return empty{}, internalError(err.Error())
+	}
+	return empty{}, nil
+}

@@ -1,0 +1,138 @@
+package appserver
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// v2Input is one item of turn/start's input.
+type v2Input struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	URL  string `json:"url"`
+	Path string `json:"path"`
+}
+
+func engineInput(in []v2Input) ([]protocol.InputItem, error) {
+	out := make([]protocol.InputItem, 0, len(in))
+	for _, it := range in {
+		switch it.Type {
+		case "text":
+			out = append(out, protocol.TextInput(it.Text))
+		case "image":
+			out = append(out, protocol.InputItem{Type: protocol.InputImage, ImageURL: it.URL})
+		case "localImage":
+			out = append(out, protocol.InputItem{Type: protocol.InputLocalImage, Path: it.Path})
+		case "skill", "mention":
+			// Not supported by this engine yet: the name goes in as text so nothing is lost.
+			out = append(out, protocol.TextInput(it.Path))
+		default:
+			return nil, InvalidParams("unknown variant `" + it.Type + "`, expected one of `text`, `image`, `localImage`, `skill`, `mention`")
+		}
+	}
+	return out, nil
+}
+
+type turnStartParams struct {
+	ThreadID       string                   `json:"threadId"`
+	Input          []v2Input                `json:"input"`
+	Cwd            *string                  `json:"cwd"`
+	ApprovalPolicy *protocol.AskForApproval `json:"approvalPolicy"`
+	SandboxPolicy  json.RawMessage          `json:"sandboxPolicy"`
+	Model          *string                  `json:"model"`
+	Effort         *string                  `json:"effort"`
+	Summary        *string                  `json:"summary"`
+	OutputSchema   json.RawMessage          `json:"outputSchema"`
+}
+
+type turnResponse struct {
+	Turn items.V2Turn `json:"turn"`
+}
+
+func (r *threads) registerTurns(s *Server) {
+	s.Handle("turn/start", Typed(r.turnStart))
+	s.Handle("turn/steer", Typed(r.turnSteer))
+	s.Handle("turn/interrupt", Typed(r.turnInterrupt))
+}
+
+func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (turnResponse, error) {
+	lt, err := r.loadedOrErr(p.ThreadID)
+	if err != nil {
+		return turnResponse{}, err
+	}
+	input, err := engineInput(p.Input)
+	if err != nil {
+		return turnResponse{}, err
+	}
+	sb, err := sandboxFromV2(p.SandboxPolicy)
+	if err != nil {
+		return turnResponse{}, err
+	}
+	if p.Cwd != nil || p.ApprovalPolicy != nil || sb != nil || p.Model != nil || p.Effort != nil || p.Summary != nil {
+		op := protocol.OverrideTurnContextOp{Cwd: p.Cwd, ApprovalPolicy: p.ApprovalPolicy, SandboxPolicy: sb, Model: p.Model, Effort: p.Effort, Summary: p.Summary}
+		if err := lt.th.SubmitWithID(newSubmissionID(), op); err != nil {
+			return turnResponse{}, internalError(err.Error())
+		}
+	}
+	var schema json.RawMessage
+	if len(p.OutputSchema) > 0 && string(p.OutputSchema) != "null" {
+		schema = p.OutputSchema
+	}
+	id := newSubmissionID()
+	lt.gate(id, ctx.Done())
+	if err := lt.th.SubmitWithID(id, protocol.UserInputOp{Items: input, FinalOutputJSONSchema: schema}); err != nil {
+		return turnResponse{}, internalError(err.Error())
+	}
+	return turnResponse{items.V2Turn{ID: id, RootTurnID: id, Items: []items.V2Item{}, ItemsView: "notLoaded", Status: "inProgress"}}, nil
+}
+
+type turnSteerParams struct {
+	ThreadID       string    `json:"threadId"`
+	ExpectedTurnID string    `json:"expectedTurnId"`
+	Input          []v2Input `json:"input"`
+}
+
+type turnSteerResponse struct {
+	TurnID string `json:"turnId"`
+}
+
+func (r *threads) turnSteer(ctx context.Context, c *Conn, p turnSteerParams) (turnSteerResponse, error) {
+	lt, err := r.loadedOrErr(p.ThreadID)
+	if err != nil {
+		return turnSteerResponse{}, err
+	}
+	running, ok := lt.runningTurn()
+	if !ok {
+		return turnSteerResponse{}, InvalidRequest("no active turn to steer")
+	}
+	if p.ExpectedTurnID != running {
+		return turnSteerResponse{}, InvalidRequest("expected active turn id `" + p.ExpectedTurnID + "` but found `" + running + "`")
+	}
+	input, err := engineInput(p.Input)
+	if err != nil {
+		return turnSteerResponse{}, err
+	}
+	if err := lt.th.SubmitWithID(newSubmissionID(), protocol.UserInputOp{Items: input}); err != nil {
+		return turnSteerResponse{}, internalError(err.Error())
+	}
+	return turnSteerResponse{running}, nil
+}
+
+type turnInterruptParams struct {
+	ThreadID string `json:"threadId"`
+	TurnID   string `json:"turnId"`
+}
+
+func (r *threads) turnInterrupt(ctx context.Context, c *Conn, p turnInterruptParams) (empty, error) {
+	lt, err := r.loadedOrErr(p.ThreadID)
+	if err != nil {
+		return empty{}, err
+	}
+	if err := lt.th.SubmitWithID(newSubmissionID(), protocol.InterruptOp{}); err != nil {
+		return empty{}, internalError(err.Error())
+	}
+	return empty{}, nil
+}

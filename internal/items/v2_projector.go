@@ -1,0 +1,632 @@
+package items
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// V2Notification is one app-server v2 notification the projection produces: its method and
+// params (a struct that encodes to the params object).
+type V2Notification struct {
+	Method string
+	Params any
+}
+
+// V2TurnError is the error a turn failed with.
+type V2TurnError struct {
+	Message           string          `json:"message"`
+	CodexErrorInfo    json.RawMessage `json:"codexErrorInfo"`
+	AdditionalDetails *string         `json:"additionalDetails"`
+}
+
+// V2Turn is one turn of a thread. ItemsView says how much of Items is there: "full",
+// "summary" (turn/completed carries only the agent's messages) or "notLoaded".
+type V2Turn struct {
+	ID          string       `json:"id"`
+	RootTurnID  string       `json:"rootTurnId,omitempty"`
+	Items       []V2Item     `json:"items"`
+	ItemsView   string       `json:"itemsView"`
+	Status      string       `json:"status"`
+	Error       *V2TurnError `json:"error"`
+	StartedAt   *int64       `json:"startedAt"`
+	CompletedAt *int64       `json:"completedAt"`
+	DurationMs  *int64       `json:"durationMs"`
+}
+
+// V2ThreadStatus is a thread's status: idle, active (with flags such as
+// waitingOnApproval), notLoaded or systemError.
+type V2ThreadStatus struct {
+	Type        string    `json:"type"`
+	ActiveFlags *[]string `json:"activeFlags,omitempty"`
+}
+
+// The v2 notification params the projection writes.
+type (
+	// V2ThreadStatusChanged is thread/status/changed.
+	V2ThreadStatusChanged struct {
+		ThreadID string         `json:"threadId"`
+		Status   V2ThreadStatus `json:"status"`
+	}
+	// V2TurnNotification is turn/started and turn/completed.
+	V2TurnNotification struct {
+		ThreadID string `json:"threadId"`
+		Turn     V2Turn `json:"turn"`
+	}
+	// V2ItemStarted is item/started.
+	V2ItemStarted struct {
+		Item        V2Item `json:"item"`
+		ThreadID    string `json:"threadId"`
+		TurnID      string `json:"turnId"`
+		StartedAtMs int64  `json:"startedAtMs"`
+	}
+	// V2ItemCompleted is item/completed.
+	V2ItemCompleted struct {
+		Item          V2Item `json:"item"`
+		ThreadID      string `json:"threadId"`
+		TurnID        string `json:"turnId"`
+		CompletedAtMs int64  `json:"completedAtMs"`
+	}
+	// V2Delta is item/agentMessage/delta, item/commandExecution/outputDelta and
+	// item/fileChange/outputDelta.
+	V2Delta struct {
+		ThreadID string `json:"threadId"`
+		TurnID   string `json:"turnId"`
+		ItemID   string `json:"itemId"`
+		Delta    string `json:"delta"`
+	}
+	// V2SummaryDelta is item/reasoning/summaryTextDelta.
+	V2SummaryDelta struct {
+		ThreadID     string `json:"threadId"`
+		TurnID       string `json:"turnId"`
+		ItemID       string `json:"itemId"`
+		Delta        string `json:"delta"`
+		SummaryIndex int    `json:"summaryIndex"`
+	}
+	// V2SummaryPartAdded is item/reasoning/summaryPartAdded.
+	V2SummaryPartAdded struct {
+		ThreadID     string `json:"threadId"`
+		TurnID       string `json:"turnId"`
+		ItemID       string `json:"itemId"`
+		SummaryIndex int    `json:"summaryIndex"`
+	}
+	// V2ReasoningTextDelta is item/reasoning/textDelta.
+	V2ReasoningTextDelta struct {
+		ThreadID     string `json:"threadId"`
+		TurnID       string `json:"turnId"`
+		ItemID       string `json:"itemId"`
+		Delta        string `json:"delta"`
+		ContentIndex int    `json:"contentIndex"`
+	}
+	// V2TokenUsageUpdated is thread/tokenUsage/updated.
+	V2TokenUsageUpdated struct {
+		ThreadID   string       `json:"threadId"`
+		TurnID     string       `json:"turnId"`
+		TokenUsage V2TokenUsage `json:"tokenUsage"`
+	}
+	// V2TurnDiffUpdated is turn/diff/updated.
+	V2TurnDiffUpdated struct {
+		ThreadID string `json:"threadId"`
+		TurnID   string `json:"turnId"`
+		Diff     string `json:"diff"`
+	}
+	// V2TurnPlanUpdated is turn/plan/updated.
+	V2TurnPlanUpdated struct {
+		ThreadID    string       `json:"threadId"`
+		TurnID      string       `json:"turnId"`
+		Explanation *string      `json:"explanation"`
+		Plan        []V2PlanStep `json:"plan"`
+	}
+	// V2PlanStep is one step of turn/plan/updated.
+	V2PlanStep struct {
+		Step   string `json:"step"`
+		Status string `json:"status"`
+	}
+	// V2Error is the error notification.
+	V2Error struct {
+		Error     V2TurnError `json:"error"`
+		WillRetry bool        `json:"willRetry"`
+		ThreadID  string      `json:"threadId"`
+		TurnID    string      `json:"turnId"`
+	}
+	// V2Warning is the warning notification.
+	V2Warning struct {
+		ThreadID *string `json:"threadId"`
+		Message  string  `json:"message"`
+	}
+)
+
+// V2TokenUsage is a thread's token usage: totals, the last response's, and the window.
+type V2TokenUsage struct {
+	Total              V2TokenBreakdown `json:"total"`
+	Last               V2TokenBreakdown `json:"last"`
+	ModelContextWindow *int64           `json:"modelContextWindow"`
+}
+
+// V2TokenBreakdown is one usage count.
+type V2TokenBreakdown struct {
+	TotalTokens           int64 `json:"totalTokens"`
+	InputTokens           int64 `json:"inputTokens"`
+	CachedInputTokens     int64 `json:"cachedInputTokens"`
+	CacheWriteInputTokens int64 `json:"cacheWriteInputTokens"`
+	OutputTokens          int64 `json:"outputTokens"`
+	ReasoningOutputTokens int64 `json:"reasoningOutputTokens"`
+}
+
+func breakdown(u protocol.TokenUsage) V2TokenBreakdown {
+	return V2TokenBreakdown{TotalTokens: u.TotalTokens, InputTokens: u.InputTokens, CachedInputTokens: u.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens, OutputTokens: u.OutputTokens, ReasoningOutputTokens: u.ReasoningOutputTokens}
+}
+
+// V2Projector folds one thread's events into v2 notifications and keeps the thread's
+// turns (for thread/read and turn/completed). Not safe for concurrent use: its owner feeds
+// it events in order. Replaying a rollout's persisted events through a fresh projector
+// rebuilds the turns of a thread that is not loaded.
+type V2Projector struct {
+	threadID string
+	now      func() time.Time
+	newID    func() string
+
+	status  V2ThreadStatus
+	turns   []*V2Turn
+	turn    *V2Turn
+	open    map[string]V2Item // started, not completed, by item id
+	agent   *V2AgentMessage
+	reason  *V2Reasoning
+	started time.Time
+	summary int
+}
+
+// NewV2Projector returns the projector of thread threadID; now is the clock (nil means
+// time.Now).
+func NewV2Projector(threadID string, now func() time.Time) *V2Projector {
+	if now == nil {
+		now = time.Now
+	}
+	return &V2Projector{
+		threadID: threadID, now: now,
+		newID: func() string {
+			id, err := uuid.NewV7()
+			if err != nil {
+				return uuid.NewString()
+			}
+			return id.String()
+		},
+		status: V2ThreadStatus{Type: "idle"},
+		open:   map[string]V2Item{},
+	}
+}
+
+// Status is the thread's current status.
+func (p *V2Projector) Status() V2ThreadStatus { return p.status }
+
+// Turns copies the thread's turns with their full items (the running one last).
+func (p *V2Projector) Turns() []V2Turn {
+	out := make([]V2Turn, 0, len(p.turns)+1)
+	for _, t := range p.turns {
+		c := *t
+		c.Items = append([]V2Item(nil), t.Items...)
+		out = append(out, c)
+	}
+	return out
+}
+
+// TurnRunning reports whether a turn is in progress, and its id.
+func (p *V2Projector) TurnRunning() (string, bool) {
+	if p.turn == nil {
+		return "", false
+	}
+	return p.turn.ID, true
+}
+
+func (p *V2Projector) ms() int64 { return p.now().UnixMilli() }
+
+func (p *V2Projector) turnID() string {
+	if p.turn == nil {
+		return ""
+	}
+	return p.turn.ID
+}
+
+func (p *V2Projector) setStatus(s V2ThreadStatus) []V2Notification {
+	p.status = s
+	return []V2Notification{{"thread/status/changed", V2ThreadStatusChanged{ThreadID: p.threadID, Status: s}}}
+}
+
+func active(flags ...string) V2ThreadStatus {
+	if flags == nil {
+		flags = []string{}
+	}
+	return V2ThreadStatus{Type: "active", ActiveFlags: &flags}
+}
+
+func (p *V2Projector) itemStarted(it V2Item) []V2Notification {
+	now := p.ms()
+	it.setTimes(&now, nil)
+	p.open[it.ItemID()] = it
+	return []V2Notification{{"item/started", V2ItemStarted{Item: it, ThreadID: p.threadID, TurnID: p.turnID(), StartedAtMs: now}}}
+}
+
+func (p *V2Projector) itemCompleted(it V2Item) []V2Notification {
+	now := p.ms()
+	it.setTimes(nil, &now)
+	delete(p.open, it.ItemID())
+	if p.turn != nil {
+		p.turn.Items = append(p.turn.Items, it)
+	}
+	return []V2Notification{{"item/completed", V2ItemCompleted{Item: it, ThreadID: p.threadID, TurnID: p.turnID(), CompletedAtMs: now}}}
+}
+
+// closeStreams completes the agent message or reasoning still being streamed.
+func (p *V2Projector) closeStreams(keepAgent bool) []V2Notification {
+	var out []V2Notification
+	if p.reason != nil {
+		out = append(out, p.itemCompleted(p.reason)...)
+		p.reason = nil
+	}
+	if p.agent != nil && !keepAgent {
+		out = append(out, p.itemCompleted(p.agent)...)
+		p.agent = nil
+	}
+	return out
+}
+
+func (p *V2Projector) reasoning() ([]V2Notification, *V2Reasoning) {
+	if p.reason != nil {
+		return nil, p.reason
+	}
+	r := &V2Reasoning{Type: "reasoning", ID: p.newID(), Summary: []string{}, Content: []string{}}
+	p.reason, p.summary = r, 0
+	return p.itemStarted(r), r
+}
+
+// Apply folds one event in and returns the notifications it causes, in order.
+func (p *V2Projector) Apply(ev protocol.Event) []V2Notification {
+	switch m := ev.Msg.(type) {
+	case protocol.TurnStartedEvent:
+		return p.turnStarted(m)
+	case protocol.TurnCompleteEvent:
+		var terr *V2TurnError
+		if m.Error != nil {
+			terr = &V2TurnError{Message: m.Error.Message, CodexErrorInfo: V2ErrorInfo(m.Error.CodexErrorInfo)}
+		}
+		return p.turnEnded("completed", terr)
+	case protocol.TurnAbortedEvent:
+		return p.turnEnded("interrupted", nil)
+
+	case protocol.UserMessageEvent:
+		it := &V2UserMessage{Type: "userMessage", ID: p.newID(), Content: userMessageContent(m)}
+		return append(p.itemStarted(it), p.itemCompleted(it)...)
+
+	case protocol.AgentMessageDeltaEvent:
+		out := p.closeStreams(true)
+		if p.agent == nil {
+			p.agent = &V2AgentMessage{Type: "agentMessage", ID: p.newID()}
+			out = append(out, p.itemStarted(&V2AgentMessage{Type: "agentMessage", ID: p.agent.ID})...)
+		}
+		p.agent.Text += m.Delta
+		return append(out, V2Notification{"item/agentMessage/delta", V2Delta{p.threadID, p.turnID(), p.agent.ID, m.Delta}})
+	case protocol.AgentMessageEvent:
+		out := p.closeStreams(true)
+		if p.agent == nil {
+			p.agent = &V2AgentMessage{Type: "agentMessage", ID: p.newID()}
+			out = append(out, p.itemStarted(&V2AgentMessage{Type: "agentMessage", ID: p.agent.ID})...)
+		}
+		a := p.agent
+		a.Text = m.Message
+		if m.Phase != "" {
+			ph := m.Phase
+			a.Phase = &ph
+		}
+		if it, ok := p.open[a.ID].(*V2AgentMessage); ok {
+			a.StartedAtMs = it.StartedAtMs
+		}
+		p.agent = nil
+		return append(out, p.itemCompleted(a)...)
+
+	case protocol.AgentReasoningDeltaEvent:
+		out, r := p.reasoning()
+		for len(r.Summary) <= p.summary {
+			r.Summary = append(r.Summary, "")
+		}
+		r.Summary[p.summary] += m.Delta
+		return append(out, V2Notification{"item/reasoning/summaryTextDelta", V2SummaryDelta{p.threadID, p.turnID(), r.ID, m.Delta, p.summary}})
+	case protocol.AgentReasoningSectionBreakEvent:
+		out, r := p.reasoning()
+		p.summary++
+		return append(out, V2Notification{"item/reasoning/summaryPartAdded", V2SummaryPartAdded{p.threadID, p.turnID(), r.ID, p.summary}})
+	case protocol.AgentReasoningEvent:
+		out, r := p.reasoning()
+		for len(r.Summary) <= p.summary {
+			r.Summary = append(r.Summary, "")
+		}
+		r.Summary[p.summary] = m.Text
+		p.summary++
+		return out
+	case protocol.AgentReasoningRawContentDeltaEvent:
+		out, r := p.reasoning()
+		if len(r.Content) == 0 {
+			r.Content = append(r.Content, "")
+		}
+		r.Content[len(r.Content)-1] += m.Delta
+		return append(out, V2Notification{"item/reasoning/textDelta", V2ReasoningTextDelta{p.threadID, p.turnID(), r.ID, m.Delta, len(r.Content) - 1}})
+	case protocol.AgentReasoningRawContentEvent:
+		_, r := p.reasoning()
+		if len(r.Content) == 0 {
+			r.Content = append(r.Content, m.Text)
+		} else {
+			r.Content[len(r.Content)-1] = m.Text
+		}
+		return nil
+
+	case protocol.ExecApprovalRequestEvent:
+		out := p.closeStreams(false)
+		out = append(out, p.setStatus(active("waitingOnApproval"))...)
+		if _, ok := p.open[m.CallID]; !ok {
+			cmd := JoinCommand(m.Command)
+			out = append(out, p.itemStarted(&V2CommandExecution{Type: "commandExecution", ID: m.CallID, Command: cmd, Cwd: m.Cwd,
+				Source: "agent", Status: "inProgress", CommandActions: V2CommandActions(m.ParsedCmd, cmd)})...)
+		}
+		return out
+	case protocol.ApplyPatchApprovalRequestEvent:
+		out := p.closeStreams(false)
+		if _, ok := p.open[m.CallID]; !ok {
+			out = append(out, p.itemStarted(&V2FileChange{Type: "fileChange", ID: m.CallID, Changes: V2FileUpdates(m.Changes), Status: "inProgress"})...)
+		}
+		return append(out, p.setStatus(active("waitingOnApproval"))...)
+
+	case protocol.ExecCommandBeginEvent:
+		out := p.closeStreams(false)
+		cmd := JoinCommand(m.Command)
+		it := &V2CommandExecution{Type: "commandExecution", ID: m.CallID, Command: cmd, Cwd: m.Cwd,
+			Source: V2Source(m.Source), Status: "inProgress", CommandActions: V2CommandActions(m.ParsedCmd, cmd)}
+		if m.ProcessID != "" {
+			pid := m.ProcessID
+			it.ProcessID = &pid
+		}
+		if prev, ok := p.open[m.CallID].(*V2CommandExecution); ok {
+			prev.ProcessID, prev.Source = it.ProcessID, it.Source
+			return out
+		}
+		return append(out, p.itemStarted(it)...)
+	case protocol.ExecCommandOutputDeltaEvent:
+		if _, ok := p.open[m.CallID]; !ok {
+			return nil
+		}
+		return []V2Notification{{"item/commandExecution/outputDelta", V2Delta{p.threadID, p.turnID(), m.CallID, string(m.Chunk)}}}
+	case protocol.ExecCommandEndEvent:
+		return p.execEnded(m)
+
+	case protocol.PatchApplyBeginEvent:
+		out := p.closeStreams(false)
+		if _, ok := p.open[m.CallID]; ok {
+			return out
+		}
+		return append(out, p.itemStarted(&V2FileChange{Type: "fileChange", ID: m.CallID, Changes: V2FileUpdates(m.Changes), Status: "inProgress"})...)
+	case protocol.PatchApplyEndEvent:
+		it, ok := p.open[m.CallID].(*V2FileChange)
+		if !ok {
+			it = &V2FileChange{Type: "fileChange", ID: m.CallID, Changes: V2FileUpdates(m.Changes)}
+		}
+		if len(m.Changes) > 0 {
+			it.Changes = V2FileUpdates(m.Changes)
+		}
+		it.Status = "failed"
+		switch {
+		case m.Status == protocol.PatchDeclined:
+			it.Status = "declined"
+		case m.Status == protocol.PatchCompleted || (m.Status == "" && m.Success):
+			it.Status = "completed"
+		}
+		var out []V2Notification
+		if it.Status != "declined" && (m.Stdout != "" || m.Stderr != "") {
+			out = append(out, V2Notification{"item/fileChange/outputDelta", V2Delta{p.threadID, p.turnID(), m.CallID, m.Stdout + m.Stderr}})
+		}
+		return append(out, p.itemCompleted(it)...)
+
+	case protocol.ViewImageToolCallEvent:
+		it := &V2ImageView{Type: "imageView", ID: m.CallID, Path: m.Path}
+		return append(p.itemStarted(it), p.itemCompleted(it)...)
+	case protocol.WebSearchBeginEvent:
+		return append(p.closeStreams(false), p.itemStarted(&V2WebSearch{Type: "webSearch", ID: m.CallID, Action: json.RawMessage(`{"type":"other"}`)})...)
+	case protocol.WebSearchEndEvent:
+		action := json.RawMessage(`{"type":"other"}`)
+		if len(m.Action) > 0 {
+			action = V2ErrorInfo(m.Action) // the same snake→camel key conversion
+		}
+		return p.itemCompleted(&V2WebSearch{Type: "webSearch", ID: m.CallID, Query: m.Query, Action: action})
+	case protocol.McpToolCallBeginEvent:
+		return append(p.closeStreams(false), p.itemStarted(&V2McpToolCall{Type: "mcpToolCall", ID: m.CallID, Server: m.Invocation.Server,
+			Tool: m.Invocation.Tool, Status: "inProgress", Arguments: nullIfEmpty(m.Invocation.Arguments), Result: json.RawMessage("null")})...)
+	case protocol.McpToolCallEndEvent:
+		it := &V2McpToolCall{Type: "mcpToolCall", ID: m.CallID, Server: m.Invocation.Server, Tool: m.Invocation.Tool,
+			Status: "completed", Arguments: nullIfEmpty(m.Invocation.Arguments), Result: json.RawMessage("null")}
+		if m.Result.Err != nil {
+			it.Status, it.Error = "failed", &V2McpError{Message: *m.Result.Err}
+		} else {
+			it.Result = nullIfEmpty(m.Result.Ok)
+			if !m.Result.IsSuccess() {
+				it.Status = "failed"
+			}
+		}
+		return p.itemCompleted(it)
+
+	case protocol.ItemStartedEvent:
+		if id, ok := compactionID(m.Item); ok {
+			return append(p.closeStreams(false), p.itemStarted(&V2ContextCompaction{Type: "contextCompaction", ID: id})...)
+		}
+	case protocol.ItemCompletedEvent:
+		if id, ok := compactionID(m.Item); ok {
+			return p.itemCompleted(&V2ContextCompaction{Type: "contextCompaction", ID: id})
+		}
+
+	case protocol.TurnDiffEvent:
+		return []V2Notification{{"turn/diff/updated", V2TurnDiffUpdated{p.threadID, p.turnID(), m.UnifiedDiff}}}
+	case protocol.PlanUpdateEvent:
+		plan := make([]V2PlanStep, 0, len(m.Plan))
+		for _, s := range m.Plan {
+			plan = append(plan, V2PlanStep{Step: s.Step, Status: Camel(string(s.Status))})
+		}
+		return []V2Notification{{"turn/plan/updated", V2TurnPlanUpdated{p.threadID, p.turnID(), m.Explanation, plan}}}
+	case protocol.TokenCountEvent:
+		if m.Info == nil {
+			return nil
+		}
+		return []V2Notification{{"thread/tokenUsage/updated", V2TokenUsageUpdated{p.threadID, p.turnID(), V2TokenUsage{
+			Total: breakdown(m.Info.TotalTokenUsage), Last: breakdown(m.Info.LastTokenUsage), ModelContextWindow: m.Info.ModelContextWindow}}}}
+	case protocol.ErrorEvent:
+		e := V2TurnError{Message: m.Message, CodexErrorInfo: V2ErrorInfo(m.CodexErrorInfo)}
+		if p.turn != nil {
+			p.turn.Error = &e
+		}
+		return []V2Notification{{"error", V2Error{Error: e, ThreadID: p.threadID, TurnID: p.turnID()}}}
+	case protocol.StreamErrorEvent:
+		e := V2TurnError{Message: m.Message, CodexErrorInfo: V2ErrorInfo(m.CodexErrorInfo), AdditionalDetails: m.AdditionalDetails}
+		return []V2Notification{{"error", V2Error{Error: e, WillRetry: true, ThreadID: p.threadID, TurnID: p.turnID()}}}
+	case protocol.WarningEvent:
+		id := p.threadID
+		return []V2Notification{{"warning", V2Warning{ThreadID: &id, Message: m.Message}}}
+	}
+	return nil
+}
+
+// ApprovalResolved is what follows the person's answer to an approval request: the
+// thread is no longer waiting and, when the answer refused the call, its item is completed
+// as declined (the engine reports no end for a refused command).
+func (p *V2Projector) ApprovalResolved(itemID string, declined bool) []V2Notification {
+	var out []V2Notification
+	if p.turn != nil {
+		out = p.setStatus(active())
+	}
+	if !declined {
+		return out
+	}
+	switch it := p.open[itemID].(type) {
+	case *V2CommandExecution:
+		it.Status = "declined"
+		out = append(out, p.itemCompleted(it)...)
+	case *V2FileChange:
+		it.Status = "declined"
+		out = append(out, p.itemCompleted(it)...)
+	}
+	return out
+}
+
+func (p *V2Projector) execEnded(m protocol.ExecCommandEndEvent) []V2Notification {
+	it, ok := p.open[m.CallID].(*V2CommandExecution)
+	if !ok {
+		cmd := JoinCommand(m.Command)
+		it = &V2CommandExecution{Type: "commandExecution", ID: m.CallID, Command: cmd, Cwd: m.Cwd,
+			Source: V2Source(m.Source), CommandActions: V2CommandActions(m.ParsedCmd, cmd)}
+	}
+	if m.ProcessID != "" {
+		pid := m.ProcessID
+		it.ProcessID = &pid
+	}
+	if m.Source != "" {
+		it.Source = V2Source(m.Source)
+	}
+	code := m.ExitCode
+	dur := time.Duration(m.Duration).Milliseconds()
+	it.ExitCode, it.DurationMs = &code, &dur
+	out := m.AggregatedOutput
+	if out == "" {
+		out = m.Stdout + m.Stderr
+	}
+	if out != "" {
+		it.AggregatedOutput = &out
+	}
+	switch {
+	case m.Status == protocol.ExecDeclined:
+		it.Status = "declined"
+	case m.Status == protocol.ExecFailed || (m.Status == "" && m.ExitCode != 0):
+		it.Status = "failed"
+	default:
+		it.Status = "completed"
+	}
+	return p.itemCompleted(it)
+}
+
+func (p *V2Projector) turnStarted(m protocol.TurnStartedEvent) []V2Notification {
+	out := p.closeStreams(false)
+	now := p.now()
+	p.started = now
+	startedAt := now.Unix()
+	if m.StartedAt != nil {
+		startedAt = *m.StartedAt
+	}
+	p.turn = &V2Turn{ID: m.TurnID, RootTurnID: m.TurnID, Items: []V2Item{}, ItemsView: "full", Status: "inProgress", StartedAt: &startedAt}
+	out = append(out, p.setStatus(active())...)
+	snap := *p.turn
+	snap.Items, snap.ItemsView = []V2Item{}, "notLoaded"
+	return append(out, V2Notification{"turn/started", V2TurnNotification{ThreadID: p.threadID, Turn: snap}})
+}
+
+func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notification {
+	out := p.closeStreams(false)
+	if p.turn == nil {
+		return out
+	}
+	// Items still open (a command cut short) end with the turn.
+	for _, it := range p.open {
+		switch x := it.(type) {
+		case *V2CommandExecution:
+			x.Status = "failed"
+		case *V2FileChange:
+			x.Status = "failed"
+		case *V2McpToolCall:
+			x.Status = "failed"
+		}
+		out = append(out, p.itemCompleted(it)...)
+	}
+	t := p.turn
+	if terr == nil {
+		terr = t.Error
+	}
+	if terr != nil && status == "completed" {
+		status = "failed"
+	}
+	t.Status, t.Error = status, terr
+	now := p.now()
+	done := now.Unix()
+	dur := now.Sub(p.started).Milliseconds()
+	t.CompletedAt, t.DurationMs = &done, &dur
+	p.turns = append(p.turns, t)
+	p.turn = nil
+	out = append(out, p.setStatus(V2ThreadStatus{Type: "idle"})...)
+	// turn/completed carries a summary: the agent's messages.
+	snap := *t
+	snap.ItemsView = "summary"
+	snap.Items = []V2Item{}
+	for _, it := range t.Items {
+		if _, ok := it.(*V2AgentMessage); ok {
+			snap.Items = append(snap.Items, it)
+		}
+	}
+	return append(out, V2Notification{"turn/completed", V2TurnNotification{ThreadID: p.threadID, Turn: snap}})
+}
+
+func compactionID(raw json.RawMessage) (string, bool) {
+	var it struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	}
+	if json.Unmarshal(raw, &it) != nil || !strings.EqualFold(it.Type, "contextCompaction") {
+		return "", false
+	}
+	return it.ID, true
+}
+
+// Seed sets the turns a resumed thread had before it was loaded, so thread/read shows them.
+func (p *V2Projector) Seed(turns []V2Turn) {
+	seeded := make([]*V2Turn, 0, len(turns)+len(p.turns))
+	for i := range turns {
+		t := turns[i]
+		seeded = append(seeded, &t)
+	}
+	p.turns = append(seeded, p.turns...)
+}
