@@ -580,3 +580,49 @@ func checkCrash(t *testing.T, e *env, i int, d time.Duration, run *crashRun) str
 	}
 	return fmt.Sprintf("%d turns completed", turns)
 }
+
+// TestProtoMessageHistory: add_to_history appends to CODEX_HOME/history.jsonl (mode 0600)
+// and get_history_entry_request reads it back under the log id session_configured reports;
+// history.persistence = "none" writes nothing.
+func TestProtoMessageHistory(t *testing.T) {
+	e := newEnv(t)
+	p := e.startProto()
+	p.until("session_configured")
+	p.send("1", `{"type":"add_to_history","text":"remember me"}`)
+	p.send("2", `{"type":"shutdown"}`)
+	p.until("shutdown_complete")
+	path := filepath.Join(e.CodexHome, "history.jsonl")
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("history.jsonl mode %v", st.Mode().Perm())
+	}
+	p = e.startProto()
+	conf := p.until("session_configured")
+	msg := conf[len(conf)-1]["msg"].(map[string]any)
+	logID, count := msg["history_log_id"], msg["history_entry_count"]
+	if count != 1.0 || logID == nil || logID == 0.0 {
+		t.Fatalf("session_configured history_log_id %v, history_entry_count %v", logID, count)
+	}
+	p.send("1", fmt.Sprintf(`{"type":"get_history_entry_request","offset":0,"log_id":%.0f}`, logID))
+	evs := p.until("get_history_entry_response")
+	entry, _ := evs[len(evs)-1]["msg"].(map[string]any)["entry"].(map[string]any)
+	if entry["text"] != "remember me" {
+		t.Errorf("entry = %v", evs[len(evs)-1])
+	}
+	p.send("2", `{"type":"shutdown"}`)
+	p.until("shutdown_complete")
+
+	// persistence = "none"
+	e2 := newEnv(t)
+	p = e2.startProto("-c", `history.persistence="none"`)
+	p.until("session_configured")
+	p.send("1", `{"type":"add_to_history","text":"forget me"}`)
+	p.send("2", `{"type":"shutdown"}`)
+	p.until("shutdown_complete")
+	if _, err := os.Stat(filepath.Join(e2.CodexHome, "history.jsonl")); !os.IsNotExist(err) {
+		t.Errorf("history.jsonl written with persistence none: %v", err)
+	}
+}
