@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds gocodex and runs its main job, a headless `exec` turn, against the bundled scripted
+# model server on 127.0.0.1 — no account or network needed. The model asks to run a command
+# in the sandbox, reads its output and answers.
+#   scripts/demo.sh [--json]
+# To use a real provider instead, configure $CODEX_HOME/config.toml and run
+#   bin/gocodex exec "your prompt"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p bin
+CGO_ENABLED=0 go build -o bin/gocodex ./cmd/gocodex
+CGO_ENABLED=0 go build -o bin/mockmodel ./internal/testkit/cmd/mockmodel
+
+work=$(mktemp -d)
+trap 'kill "${mock_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+mkdir -p "$work/home" "$work/project"
+git init -q "$work/project"
+echo "hello from the demo project" > "$work/project/README.md"
+
+bin/mockmodel -script scripts/demo-model.json \
+  -codex-home "$work/home" > "$work/mock.url" &
+mock_pid=$!
+for _ in $(seq 50); do [ -s "$work/mock.url" ] && break; sleep 0.1; done
+
+CODEX_HOME="$work/home" MOCK_API_KEY=demo bin/gocodex exec -C "$work/project" --sandbox workspace-write "$@" \
+  "Look around this project and tell me what it is."
