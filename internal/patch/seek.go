@@ -6,7 +6,7 @@ import "strings"
 // Models reproduce file lines imperfectly, so four passes are tried, each over every
 // position, from strictest to loosest: exact, ignoring trailing whitespace, ignoring
 // surrounding whitespace, and finally with typographic punctuation folded to ASCII. With eof
-// set the search starts where the pattern would end at the last line.
+// set the search starts where the pattern would end at the last line (or at start, if later).
 func seekSequence(lines, pattern []string, start int, eof bool) int {
 	if len(pattern) == 0 {
 		return start
@@ -16,7 +16,8 @@ func seekSequence(lines, pattern []string, start int, eof bool) int {
 	}
 	from := start
 	if eof {
-		from = len(lines) - len(pattern)
+		// Anchored at the end, but never before where the previous chunk left off.
+		from = max(start, len(lines)-len(pattern))
 	}
 	last := len(lines) - len(pattern)
 	for _, eq := range []func(a, b string) bool{

@@ -26,6 +26,7 @@ func TestSeekSequencePasses(t *testing.T) {
 		{"not before start", []string{"a", "b"}, []string{"a"}, 1, false, -1},
 		{"eof anchors at the end", []string{"a", "b", "a", "b"}, []string{"a", "b"}, 0, true, 2},
 		{"eof falls back to later match only", []string{"a", "b", "c"}, []string{"a", "b"}, 0, true, -1},
+		{"eof never before start", []string{"a", "b", "b"}, []string{"b"}, 3, true, -1},
 		{"empty pattern matches at start", []string{"a"}, nil, 1, false, 1},
 		{"pattern longer than file", []string{"a"}, []string{"a", "b"}, 0, false, -1},
 		{"no match", []string{"a"}, []string{"z"}, 0, false, -1},
