@@ -1,0 +1,99 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+type decision int
+
+const (
+	allow decision = iota
+	denyNever
+	denyUser
+	abort
+)
+
+// sessionApprovals remembers tools the person approved for the session.
+type sessionApprovals struct {
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+func (s *sessionApprovals) has(k string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.keys[k]
+}
+
+func (s *sessionApprovals) add(k string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.keys == nil {
+		s.keys = map[string]bool{}
+	}
+	s.keys[k] = true
+}
+
+// approve decides whether a call may run, as Codex 0.169 does: a tool that declares itself
+// read-only (readOnlyHint) always runs; so does every tool under danger-full-access with
+// approval "never". Otherwise "never" refuses (the model is told approval was required),
+// and the other policies ask the person.
+func (n *Namespace) approve(ctx context.Context, env *tools.Env, call tools.Call, tool *sdk.Tool) (decision, error) {
+	if tool.Annotations != nil && tool.Annotations.ReadOnlyHint {
+		return allow, nil
+	}
+	if env == nil {
+		return allow, nil
+	}
+	fullAccess := env.Sandbox.Mode == protocol.SandboxDangerFullAccess
+	if env.Approval.Mode == protocol.ApprovalModeNever {
+		if fullAccess {
+			return allow, nil
+		}
+		return denyNever, nil
+	}
+	if fullAccess {
+		return allow, nil
+	}
+	key := n.server + "\x00" + tool.Name
+	if n.approved.has(key) {
+		return allow, nil
+	}
+	if env.RequestApproval == nil {
+		return denyNever, nil
+	}
+	// The engine's approval channel carries command approvals; an MCP call is put to the
+	// person as the command it amounts to.
+	reason := fmt.Sprintf("Allow the %s MCP server to run tool \"%s\"?", n.server, tool.Name)
+	d, err := env.RequestApproval(ctx, tools.ApprovalRequest{Exec: &protocol.ExecApprovalRequestEvent{
+		CallID:    call.CallID,
+		TurnID:    env.TurnID,
+		Command:   []string{"mcp", n.server, tool.Name, call.Arguments},
+		Cwd:       env.Cwd,
+		Reason:    &reason,
+		ParsedCmd: []protocol.ParsedCommand{},
+	}})
+	if err != nil {
+		return denyUser, err
+	}
+	switch d.Kind {
+	case protocol.DecisionApproved, protocol.DecisionApprovedExecpolicyAmendment, protocol.DecisionApprovedMcpPolicyAmendment:
+		return allow, nil
+	case protocol.DecisionApprovedForSession:
+		n.approved.add(key)
+		return allow, nil
+	case protocol.DecisionAbort:
+		return abort, nil
+	}
+	return denyUser, nil
+}
+
+func encodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
