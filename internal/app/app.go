@@ -240,7 +240,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 
 		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,
 	}
-	return tc, uexec.Close, nil
+	return a.withMcp(tc, uexec.Close)
 }
 
 func (a *App) catalogOverrides() model.CatalogOverrides {
