@@ -136,6 +136,29 @@ func (c *Conn) Request(ctx context.Context, method string, params any) (json.Raw
 	return c.rpc.Call(ctx, method, params)
 }
 
+// PendingRequest is a server→client request sent and not yet answered.
+type PendingRequest struct{ pc *jsonrpc.PendingCall }
+
+// ID is the request's id: integers from 0 per connection, as serverRequest/resolved's
+// requestId reports it.
+func (p *PendingRequest) ID() int64 {
+	n, _ := p.pc.ID().Raw().(int64)
+	return n
+}
+
+// Wait returns the client's answer (a *jsonrpc.Error when it answered with an error).
+func (p *PendingRequest) Wait(ctx context.Context) (json.RawMessage, error) { return p.pc.Wait(ctx) }
+
+// StartRequest sends a server→client request without waiting, so the caller learns its id
+// first. Concurrent requests do not wait for each other.
+func (c *Conn) StartRequest(ctx context.Context, method string, params any) (*PendingRequest, error) {
+	pc, err := c.rpc.Start(ctx, method, params)
+	if err != nil {
+		return nil, err
+	}
+	return &PendingRequest{pc: pc}, nil
+}
+
 // QueueLen is how many outgoing messages wait for the client.
 func (c *Conn) QueueLen() int { return c.rpc.QueueLen() }
 

@@ -30,6 +30,12 @@
 //     that method at initialize. Conn.Request(ctx, method, params) sends a server→client
 //     request (ids are integers counting from 0 per connection) and returns the raw result;
 //     a JSON-RPC error answer comes back as *jsonrpc.Error; ctx ending returns ctx.Err().
+//   - A request's ctx is cancelled right after its answer is queued, so
+//     context.AfterFunc(ctx, f) runs f after the response is on its way: use it for
+//     notifications that must follow the answer (thread/started after thread/start).
+//   - Conn.StartRequest sends a server request and returns at once with its id
+//     (PendingRequest.ID, for serverRequest/resolved's requestId) and Wait for the answer;
+//     concurrent approvals never wait for each other.
 //   - Engine access: Server.App(ctx) returns the process's *app.App (built lazily from the
 //     configuration the command loaded, since an app-server may start before any API key is
 //     set); Server.Options().LoadConfig and NewApp build per-thread variants (thread/start

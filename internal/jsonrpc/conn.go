@@ -272,6 +272,26 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 // connection. A JSON-RPC error answer is returned as *Error; ctx ending or the connection
 // ending returns at once (a late answer is then dropped).
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	pc, err := c.Start(ctx, method, params)
+	if err != nil {
+		return nil, err
+	}
+	return pc.Wait(ctx)
+}
+
+// PendingCall is a request sent and not yet answered.
+type PendingCall struct {
+	c  *Conn
+	id ID
+	ch chan *Response
+}
+
+// ID is the request's id (an integer).
+func (p *PendingCall) ID() ID { return p.id }
+
+// Start sends a request without waiting, so the caller knows its id before the answer (e.g.
+// to announce serverRequest/resolved later). Wait must be called to release it.
+func (c *Conn) Start(ctx context.Context, method string, params any) (*PendingCall, error) {
 	raw, err := marshalParams(params)
 	if err != nil {
 		return nil, err
@@ -286,17 +306,24 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	c.nextID++
 	c.pending[id] = ch
 	c.mu.Unlock()
-	forget := func() {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-	}
+	pc := &PendingCall{c: c, id: id, ch: ch}
 	if err := c.send(ctx, &Request{ID: id, Method: method, Params: raw}); err != nil {
-		forget()
+		pc.forget()
 		return nil, err
 	}
+	return pc, nil
+}
+
+func (p *PendingCall) forget() {
+	p.c.mu.Lock()
+	delete(p.c.pending, p.id)
+	p.c.mu.Unlock()
+}
+
+// Wait returns the answer: the result, or the peer's *Error, or ctx's error, or ErrClosed.
+func (p *PendingCall) Wait(ctx context.Context) (json.RawMessage, error) {
 	select {
-	case resp := <-ch:
+	case resp := <-p.ch:
 		if resp == nil {
 			return nil, ErrClosed
 		}
@@ -305,10 +332,10 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 		}
 		return resp.Result, nil
 	case <-ctx.Done():
-		forget()
+		p.forget()
 		return nil, ctx.Err()
-	case <-c.done:
-		forget()
+	case <-p.c.done:
+		p.forget()
 		return nil, ErrClosed
 	}
 }

@@ -299,3 +299,29 @@ func TestNotifyBackpressure(t *testing.T) {
 		t.Errorf("%d notifications accepted with a queue of 4 and a stuck writer", sent)
 	}
 }
+
+// Start hands out the id before the answer; two calls in flight do not wait for each other.
+func TestStartConcurrentCalls(t *testing.T) {
+	c, p := startConn(t, ConnOptions{Handle: echo})
+	ctx := context.Background()
+	a, err := c.Start(ctx, "a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.Start(ctx, "b", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ID() != Int64ID(0) || b.ID() != Int64ID(1) {
+		t.Fatalf("ids %s, %s; want 0, 1", a.ID(), b.ID())
+	}
+	p.recv()
+	p.recv()
+	p.send(`{"id":1,"result":"B"}`) // answered out of order
+	p.send(`{"id":0,"result":"A"}`)
+	ra, errA := a.Wait(ctx)
+	rb, errB := b.Wait(ctx)
+	if errA != nil || errB != nil || string(ra) != `"A"` || string(rb) != `"B"` {
+		t.Fatalf("answers %s %v, %s %v", ra, errA, rb, errB)
+	}
+}
