@@ -1,3 +1,231 @@
 package appserver
 
-func registerCommandMethods(s *Server) {}
+import (
+	"context"
+	"encoding/base64"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/process"
+)
+
+// command/exec runs one command outside any thread (internal/process), buffered or, with a
+// client-chosen processId, streamed (command/exec/outputDelta) with stdin writes and
+// termination. Processes belong to the connection: they are killed when it closes.
+
+const defaultExecTimeout = 10 * time.Second
+
+func registerCommandMethods(s *Server) {
+	s.Handle("command/exec", Typed(func(ctx context.Context, c *Conn, p commandExecParams) (commandExecResponse, error) {
+		return commandExec(ctx, s, c, p)
+	}))
+	s.Handle("command/exec/write", Typed(func(ctx context.Context, c *Conn, p commandWriteParams) (struct{}, error) {
+		proc, err := c.execProcs().get(p.ProcessID)
+		if err != nil {
+			return struct{}{}, err
+		}
+		if p.DeltaBase64 != nil {
+			b, err := base64.StdEncoding.DecodeString(*p.DeltaBase64)
+			if err != nil {
+				return struct{}{}, InvalidParams("invalid deltaBase64: " + err.Error())
+			}
+			if err := proc.Write(b); err != nil {
+				return struct{}{}, InvalidRequest(err.Error())
+			}
+		}
+		if p.CloseStdin {
+			_ = proc.Write(nil)
+		}
+		return struct{}{}, nil
+	}))
+	s.Handle("command/exec/resize", Typed(func(ctx context.Context, c *Conn, p commandProcParams) (struct{}, error) {
+		if _, err := c.execProcs().get(p.ProcessID); err != nil {
+			return struct{}{}, err
+		}
+		// The terminal size is fixed at spawn by internal/process.
+		return struct{}{}, nil
+	}))
+	s.Handle("command/exec/terminate", Typed(func(ctx context.Context, c *Conn, p commandProcParams) (struct{}, error) {
+		proc, err := c.execProcs().get(p.ProcessID)
+		if err != nil {
+			return struct{}{}, err
+		}
+		proc.Kill()
+		return struct{}{}, nil
+	}))
+}
+
+type termSize struct {
+	Rows uint16 `json:"rows"`
+	Cols uint16 `json:"cols"`
+}
+
+type commandExecParams struct {
+	Command            []string           `json:"command"`
+	Cwd                *string            `json:"cwd"`
+	Env                map[string]*string `json:"env"`
+	TimeoutMs          *int64             `json:"timeoutMs"`
+	DisableTimeout     bool               `json:"disableTimeout"`
+	OutputBytesCap     *int               `json:"outputBytesCap"`
+	DisableOutputCap   bool               `json:"disableOutputCap"`
+	ProcessID          *string            `json:"processId"`
+	TTY                bool               `json:"tty"`
+	Size               *termSize          `json:"size"`
+	StreamStdin        bool               `json:"streamStdin"`
+	StreamStdoutStderr bool               `json:"streamStdoutStderr"`
+}
+
+type commandExecResponse struct {
+	ExitCode int    `json:"exitCode"`
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+}
+
+type commandWriteParams struct {
+	ProcessID   string  `json:"processId"`
+	DeltaBase64 *string `json:"deltaBase64"`
+	CloseStdin  bool    `json:"closeStdin"`
+}
+
+type commandProcParams struct {
+	ProcessID string `json:"processId"`
+}
+
+type execProcsKey struct{}
+
+// execProcs are a connection's running command/exec processes by client id.
+type execProcs struct {
+	mu    sync.Mutex
+	procs map[string]*process.Process
+}
+
+func (c *Conn) execProcs() *execProcs {
+	c.mu.Lock()
+	ep, _ := c.values[execProcsKey{}].(*execProcs)
+	if ep == nil {
+		ep = &execProcs{procs: map[string]*process.Process{}}
+		c.values[execProcsKey{}] = ep
+		c.onClose = append(c.onClose, ep.killAll)
+	}
+	c.mu.Unlock()
+	return ep
+}
+
+func (ep *execProcs) get(id string) (*process.Process, error) {
+	ep.mu.Lock()
+	defer ep.mu.Unlock()
+	p, ok := ep.procs[id]
+	if !ok {
+		return nil, InvalidRequest("no active command/exec for process id \"" + id + "\"")
+	}
+	return p, nil
+}
+
+func (ep *execProcs) killAll() {
+	ep.mu.Lock()
+	defer ep.mu.Unlock()
+	for _, p := range ep.procs {
+		p.Kill()
+	}
+}
+
+func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (commandExecResponse, error) {
+	if len(p.Command) == 0 {
+		return commandExecResponse{}, InvalidRequest("command must not be empty")
+	}
+	if (p.TTY || p.StreamStdin || p.StreamStdoutStderr) && p.ProcessID == nil {
+		return commandExecResponse{}, InvalidRequest("processId is required for tty, streamStdin and streamStdoutStderr")
+	}
+	cwd := ""
+	if s.opts.Config != nil {
+		cwd = s.opts.Config.Cwd
+	}
+	if p.Cwd != nil && *p.Cwd != "" {
+		cwd = *p.Cwd
+	}
+	env := os.Environ()
+	if s.opts.Config != nil {
+		env = process.BuildEnv(s.opts.Config.ShellEnvironmentPolicy, env, process.EnvOptions{})
+	}
+	for k, v := range p.Env {
+		env = setEnv(env, k, v)
+	}
+	spec := process.Spec{Argv: p.Command, Cwd: cwd, Env: env, TTY: p.TTY, Stdin: p.StreamStdin}
+	if p.Size != nil {
+		spec.Rows, spec.Cols = p.Size.Rows, p.Size.Cols
+	}
+	if p.DisableOutputCap {
+		spec.RetainLimit = 1 << 30
+	} else if p.OutputBytesCap != nil {
+		spec.RetainLimit = *p.OutputBytesCap
+	}
+	if p.StreamStdoutStderr {
+		id := *p.ProcessID
+		spec.MaxChunks = -1
+		spec.OnOutput = func(st process.Stream, b []byte) {
+			stream := "stdout"
+			if st == process.Stderr {
+				stream = "stderr"
+			}
+			_ = c.Notify(c.Context(), "command/exec/outputDelta", map[string]any{
+				"processId": id, "stream": stream, "deltaBase64": base64.StdEncoding.EncodeToString(b), "capReached": false})
+		}
+	}
+	timeout := defaultExecTimeout
+	if p.DisableTimeout {
+		timeout = 0
+	} else if p.TimeoutMs != nil {
+		timeout = time.Duration(*p.TimeoutMs) * time.Millisecond
+	}
+	pctx, cancel := context.WithCancel(c.Context())
+	defer cancel()
+	proc, err := process.Start(pctx, spec)
+	if err != nil {
+		return commandExecResponse{}, InvalidRequest("failed to start command: " + err.Error())
+	}
+	if p.ProcessID != nil {
+		ep := c.execProcs()
+		ep.mu.Lock()
+		if _, dup := ep.procs[*p.ProcessID]; dup {
+			ep.mu.Unlock()
+			proc.Kill()
+			return commandExecResponse{}, InvalidRequest("duplicate active command/exec process id \"" + *p.ProcessID + "\"")
+		}
+		ep.procs[*p.ProcessID] = proc
+		ep.mu.Unlock()
+		defer func() {
+			ep.mu.Lock()
+			delete(ep.procs, *p.ProcessID)
+			ep.mu.Unlock()
+		}()
+	}
+	res, err := process.Wait(pctx, proc, timeout)
+	if err != nil {
+		proc.Kill()
+		return commandExecResponse{}, internalError(err.Error())
+	}
+	out := commandExecResponse{ExitCode: res.ExitCode}
+	if !p.StreamStdoutStderr {
+		if p.TTY {
+			out.Stdout = res.Aggregated.Text()
+		} else {
+			out.Stdout, out.Stderr = res.Stdout.Text(), res.Stderr.Text()
+		}
+	}
+	return out, nil
+}
+
+func setEnv(env []string, k string, v *string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if len(kv) > len(k) && kv[:len(k)] == k && kv[len(k)] == '=' {
+			continue
+		}
+		out = append(out, kv)
+	}
+	if v != nil {
+		out = append(out, k+"="+*v)
+	}
+	return out
+}

@@ -1,3 +1,223 @@
 package appserver
 
-func registerConfigMethods(s *Server) {}
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/gocodex/gocodex/internal/config"
+)
+
+// config/read answers the effective configuration (the merged TOML tree, Codex's snake_case
+// keys) with where each key came from; config/value/write and config/batchWrite edit the
+// user's config.toml in place, keeping its comments and layout.
+
+func registerConfigMethods(s *Server) {
+	s.Handle("config/read", TypedOptional(func(ctx context.Context, c *Conn, p configReadParams) (configReadResponse, error) {
+		return configRead(s, p)
+	}))
+	s.Handle("config/value/write", Typed(func(ctx context.Context, c *Conn, p configEdit) (configWriteResponse, error) {
+		return configWrite(s, p.FilePath, p.ExpectedVersion, []configEdit{p})
+	}))
+	s.Handle("config/batchWrite", Typed(func(ctx context.Context, c *Conn, p configBatchParams) (configWriteResponse, error) {
+		return configWrite(s, p.FilePath, p.ExpectedVersion, p.Edits)
+	}))
+}
+
+type configReadParams struct {
+	Cwd           *string `json:"cwd"`
+	IncludeLayers bool    `json:"includeLayers"`
+}
+
+type layerMeta struct {
+	Name    map[string]any `json:"name"`
+	Version string         `json:"version"`
+}
+
+type configLayer struct {
+	Name     map[string]any `json:"name"`
+	Version  string         `json:"version"`
+	Config   map[string]any `json:"config"`
+	Disabled *string        `json:"disabledReason"`
+}
+
+type configReadResponse struct {
+	Config  map[string]any       `json:"config"`
+	Origins map[string]layerMeta `json:"origins"`
+	Layers  []configLayer        `json:"layers"`
+}
+
+// layerName is a layer's v2 ConfigLayerSource.
+func layerName(l config.Layer) map[string]any {
+	switch l.Source {
+	case config.SourceUser, config.SourceProfileFile, config.SourceProfileTable:
+		return map[string]any{"type": "user", "file": l.Path}
+	case config.SourceProject:
+		return map[string]any{"type": "project", "dotCodexFolder": filepath.Dir(l.Path)}
+	case config.SourceManaged:
+		return map[string]any{"type": "legacyManagedConfigTomlFromFile", "file": l.Path}
+	}
+	return map[string]any{"type": "sessionFlags"}
+}
+
+func configRead(s *Server, p configReadParams) (configReadResponse, error) {
+	o := threadOverrides{Cwd: p.Cwd}
+	cfg, err := s.loadThreadConfig(o)
+	if err != nil {
+		return configReadResponse{}, err
+	}
+	out := configReadResponse{Config: cfg.Effective, Origins: map[string]layerMeta{}}
+	if out.Config == nil {
+		out.Config = map[string]any{}
+	}
+	for _, l := range cfg.Layers {
+		name := layerName(l)
+		version := l.Version
+		if version == "" {
+			version = config.LayerVersion(l.Data)
+		}
+		for _, k := range flatKeys("", l.Data) {
+			out.Origins[k] = layerMeta{Name: name, Version: version}
+		}
+		if p.IncludeLayers {
+			data := l.Data
+			if data == nil {
+				data = map[string]any{}
+			}
+			out.Layers = append(out.Layers, configLayer{Name: name, Version: version, Config: data})
+		}
+	}
+	// Highest precedence first, as Codex lists them.
+	for i, j := 0, len(out.Layers)-1; i < j; i, j = i+1, j-1 {
+		out.Layers[i], out.Layers[j] = out.Layers[j], out.Layers[i]
+	}
+	return out, nil
+}
+
+// flatKeys lists the dotted paths of a TOML tree's leaves.
+func flatKeys(prefix string, m map[string]any) []string {
+	var out []string
+	for k, v := range m {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok && len(sub) > 0 {
+			out = append(out, flatKeys(key, sub)...)
+			continue
+		}
+		out = append(out, key)
+	}
+	sort.Strings(out)
+	return out
+}
+
+type configEdit struct {
+	KeyPath         string          `json:"keyPath"`
+	Value           json.RawMessage `json:"value"`
+	MergeStrategy   string          `json:"mergeStrategy"`
+	FilePath        *string         `json:"filePath"`
+	ExpectedVersion *string         `json:"expectedVersion"`
+}
+
+type configBatchParams struct {
+	Edits           []configEdit `json:"edits"`
+	FilePath        *string      `json:"filePath"`
+	ExpectedVersion *string      `json:"expectedVersion"`
+}
+
+type configWriteResponse struct {
+	Status             string  `json:"status"`
+	Version            string  `json:"version"`
+	FilePath           string  `json:"filePath"`
+	OverriddenMetadata *string `json:"overriddenMetadata"`
+}
+
+// configWrite applies edits to the user's config.toml (or filePath) in one write.
+func configWrite(s *Server, filePath, expected *string, edits []configEdit) (configWriteResponse, error) {
+	path := filepath.Join(codexHome(s), "config.toml")
+	if filePath != nil && *filePath != "" {
+		path = *filePath
+	}
+	src, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return configWriteResponse{}, internalError(err.Error())
+	}
+	if expected != nil && *expected != "" {
+		if v := fileVersion(src); v != *expected {
+			return configWriteResponse{}, InvalidRequest("config version conflict: the file changed since it was read")
+		}
+	}
+	var es []config.Edit
+	for _, e := range edits {
+		keyPath, err := config.ParseKeyPath(e.KeyPath)
+		if err != nil {
+			return configWriteResponse{}, InvalidParams("invalid keyPath `" + e.KeyPath + "`: " + err.Error())
+		}
+		var v any
+		if err := json.Unmarshal(e.Value, &v); err != nil {
+			return configWriteResponse{}, InvalidParams("invalid value: " + err.Error())
+		}
+		switch {
+		case v == nil:
+			es = append(es, config.Remove(keyPath))
+		case e.MergeStrategy == "upsert":
+			es = append(es, config.Upsert(keyPath, tomlValue(v)))
+		default:
+			es = append(es, config.Set(keyPath, tomlValue(v)))
+		}
+	}
+	out, err := config.ApplyEdits(src, es...)
+	if err != nil {
+		return configWriteResponse{}, InvalidRequest(err.Error())
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return configWriteResponse{}, internalError(err.Error())
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, out, 0o600); err != nil {
+		return configWriteResponse{}, internalError(err.Error())
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return configWriteResponse{}, internalError(err.Error())
+	}
+	return configWriteResponse{Status: "ok", Version: fileVersion(out), FilePath: path}, nil
+}
+
+// tomlValue turns JSON numbers that are whole into integers, as TOML wants them.
+func tomlValue(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if x == float64(int64(x)) {
+			return int64(x)
+		}
+	case []any:
+		for i := range x {
+			x[i] = tomlValue(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = tomlValue(x[k])
+		}
+	}
+	return v
+}
+
+// fileVersion is the version a config file's contents answer to (the layer version of
+// what it parses to; an empty file has the version of an empty table).
+func fileVersion(src []byte) string {
+	data := map[string]any{}
+	if len(strings.TrimSpace(string(src))) > 0 {
+		var m map[string]any
+		if err := toml.Unmarshal(src, &m); err == nil && m != nil {
+			data = m
+		}
+	}
+	return config.LayerVersion(data)
+}

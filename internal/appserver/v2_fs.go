@@ -1,3 +1,342 @@
 package appserver
 
-func registerFSMethods(s *Server) {}
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// The fs/* methods give a client the server machine's file system (absolute paths only, as
+// Codex requires); fuzzyFileSearch finds files under roots by a fuzzy query.
+
+func registerFSMethods(s *Server) {
+	s.Handle("fs/readFile", Typed(func(ctx context.Context, c *Conn, p fsPathParams) (map[string]string, error) {
+		if err := absPath(p.Path); err != nil {
+			return nil, err
+		}
+		b, err := os.ReadFile(p.Path)
+		if err != nil {
+			return nil, fsError(err)
+		}
+		return map[string]string{"dataBase64": base64.StdEncoding.EncodeToString(b)}, nil
+	}))
+	s.Handle("fs/writeFile", Typed(func(ctx context.Context, c *Conn, p fsWriteParams) (struct{}, error) {
+		if err := absPath(p.Path); err != nil {
+			return struct{}{}, err
+		}
+		b, err := base64.StdEncoding.DecodeString(p.DataBase64)
+		if err != nil {
+			return struct{}{}, InvalidParams("invalid dataBase64: " + err.Error())
+		}
+		return struct{}{}, fsError(os.WriteFile(p.Path, b, 0o644))
+	}))
+	s.Handle("fs/createDirectory", Typed(func(ctx context.Context, c *Conn, p fsDirParams) (struct{}, error) {
+		if err := absPath(p.Path); err != nil {
+			return struct{}{}, err
+		}
+		if p.Recursive == nil || *p.Recursive {
+			return struct{}{}, fsError(os.MkdirAll(p.Path, 0o755))
+		}
+		return struct{}{}, fsError(os.Mkdir(p.Path, 0o755))
+	}))
+	s.Handle("fs/getMetadata", Typed(func(ctx context.Context, c *Conn, p fsPathParams) (fsMetadata, error) {
+		if err := absPath(p.Path); err != nil {
+			return fsMetadata{}, err
+		}
+		return getMetadata(p.Path)
+	}))
+	s.Handle("fs/readDirectory", Typed(func(ctx context.Context, c *Conn, p fsPathParams) (fsDirResponse, error) {
+		if err := absPath(p.Path); err != nil {
+			return fsDirResponse{}, err
+		}
+		return readDirectory(p.Path)
+	}))
+	s.Handle("fs/remove", Typed(func(ctx context.Context, c *Conn, p fsRemoveParams) (struct{}, error) {
+		if err := absPath(p.Path); err != nil {
+			return struct{}{}, err
+		}
+		var err error
+		if p.Recursive == nil || *p.Recursive {
+			if _, serr := os.Lstat(p.Path); serr != nil {
+				err = serr
+			} else {
+				err = os.RemoveAll(p.Path)
+			}
+		} else {
+			err = os.Remove(p.Path)
+		}
+		if errors.Is(err, fs.ErrNotExist) && (p.Force == nil || *p.Force) {
+			err = nil
+		}
+		return struct{}{}, fsError(err)
+	}))
+	s.Handle("fs/copy", Typed(func(ctx context.Context, c *Conn, p fsCopyParams) (struct{}, error) {
+		if err := absPath(p.SourcePath); err != nil {
+			return struct{}{}, err
+		}
+		if err := absPath(p.DestinationPath); err != nil {
+			return struct{}{}, err
+		}
+		return struct{}{}, fsError(copyPath(p.SourcePath, p.DestinationPath, p.Recursive))
+	}))
+	s.Handle("fuzzyFileSearch", Typed(func(ctx context.Context, c *Conn, p fuzzyParams) (fuzzyResponse, error) {
+		return fuzzySearch(ctx, p), nil
+	}))
+}
+
+type fsPathParams struct {
+	Path string `json:"path"`
+}
+
+type fsWriteParams struct {
+	Path       string `json:"path"`
+	DataBase64 string `json:"dataBase64"`
+}
+
+type fsDirParams struct {
+	Path      string `json:"path"`
+	Recursive *bool  `json:"recursive"`
+}
+
+type fsRemoveParams struct {
+	Path      string `json:"path"`
+	Recursive *bool  `json:"recursive"`
+	Force     *bool  `json:"force"`
+}
+
+type fsCopyParams struct {
+	SourcePath      string `json:"sourcePath"`
+	DestinationPath string `json:"destinationPath"`
+	Recursive       bool   `json:"recursive"`
+}
+
+type fsMetadata struct {
+	IsDirectory  bool  `json:"isDirectory"`
+	IsFile       bool  `json:"isFile"`
+	IsSymlink    bool  `json:"isSymlink"`
+	CreatedAtMs  int64 `json:"createdAtMs"`
+	ModifiedAtMs int64 `json:"modifiedAtMs"`
+}
+
+type fsEntry struct {
+	FileName    string `json:"fileName"`
+	IsDirectory bool   `json:"isDirectory"`
+	IsFile      bool   `json:"isFile"`
+}
+
+type fsDirResponse struct {
+	Entries []fsEntry `json:"entries"`
+}
+
+func absPath(p string) error {
+	if !filepath.IsAbs(p) {
+		return InvalidParams("path must be absolute: " + p)
+	}
+	return nil
+}
+
+// fsError turns a file-system error into the request's error (nil stays nil).
+func fsError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return InvalidRequest(err.Error())
+}
+
+func getMetadata(path string) (fsMetadata, error) {
+	li, err := os.Lstat(path)
+	if err != nil {
+		return fsMetadata{}, fsError(err)
+	}
+	md := fsMetadata{IsSymlink: li.Mode()&fs.ModeSymlink != 0}
+	fi := li
+	if md.IsSymlink {
+		if st, err := os.Stat(path); err == nil {
+			fi = st
+		}
+	}
+	md.IsDirectory, md.IsFile = fi.IsDir(), fi.Mode().IsRegular()
+	md.ModifiedAtMs = fi.ModTime().UnixMilli()
+	md.CreatedAtMs = md.ModifiedAtMs
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		md.CreatedAtMs = st.Ctim.Sec*1000 + st.Ctim.Nsec/1e6
+	}
+	return md, nil
+}
+
+func readDirectory(path string) (fsDirResponse, error) {
+	des, err := os.ReadDir(path)
+	if err != nil {
+		return fsDirResponse{}, fsError(err)
+	}
+	out := fsDirResponse{Entries: make([]fsEntry, 0, len(des))}
+	for _, de := range des {
+		e := fsEntry{FileName: de.Name(), IsDirectory: de.IsDir(), IsFile: de.Type().IsRegular()}
+		if de.Type()&fs.ModeSymlink != 0 {
+			if st, err := os.Stat(filepath.Join(path, de.Name())); err == nil {
+				e.IsDirectory, e.IsFile = st.IsDir(), st.Mode().IsRegular()
+			}
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	return out, nil
+}
+
+func copyPath(src, dst string, recursive bool) error {
+	fi, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return copyFile(src, dst, fi.Mode().Perm())
+	}
+	if !recursive {
+		return errors.New("source is a directory; set recursive to copy it")
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if !info.Mode().IsRegular() {
+			return nil
+		}
+		return copyFile(p, target, info.Mode().Perm())
+	})
+}
+
+func copyFile(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+type fuzzyParams struct {
+	Query string   `json:"query"`
+	Roots []string `json:"roots"`
+}
+
+type fuzzyMatch struct {
+	Root      string `json:"root"`
+	Path      string `json:"path"`
+	MatchType string `json:"match_type"`
+	FileName  string `json:"file_name"`
+	Score     uint32 `json:"score"`
+	Indices   []int  `json:"indices"`
+}
+
+type fuzzyResponse struct {
+	Files []fuzzyMatch `json:"files"`
+}
+
+// fuzzyLimit bounds the answer, and fuzzyWalkLimit the files looked at, so a query on a
+// huge tree stays quick.
+const (
+	fuzzyLimit     = 50
+	fuzzyWalkLimit = 200_000
+)
+
+// fuzzySearch matches the query as a subsequence of each path (case-insensitive), scoring
+// consecutive and word-start matches higher, like file pickers do.
+func fuzzySearch(ctx context.Context, p fuzzyParams) fuzzyResponse {
+	q := strings.ToLower(p.Query)
+	out := fuzzyResponse{Files: []fuzzyMatch{}}
+	if q == "" {
+		return out
+	}
+	seen := 0
+	for _, root := range p.Roots {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || ctx.Err() != nil {
+				return filepath.SkipDir
+			}
+			if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") && path != root {
+				return filepath.SkipDir
+			}
+			seen++
+			if seen > fuzzyWalkLimit {
+				return filepath.SkipAll
+			}
+			if path == root {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, path)
+			score, idx, ok := fuzzyScore(strings.ToLower(rel), q)
+			if !ok {
+				return nil
+			}
+			typ := "file"
+			if d.IsDir() {
+				typ = "directory"
+			}
+			out.Files = append(out.Files, fuzzyMatch{Root: root, Path: rel, MatchType: typ, FileName: d.Name(), Score: score, Indices: idx})
+			return nil
+		})
+	}
+	sort.SliceStable(out.Files, func(i, j int) bool {
+		if out.Files[i].Score != out.Files[j].Score {
+			return out.Files[i].Score > out.Files[j].Score
+		}
+		return out.Files[i].Path < out.Files[j].Path
+	})
+	if len(out.Files) > fuzzyLimit {
+		out.Files = out.Files[:fuzzyLimit]
+	}
+	return out
+}
+
+func fuzzyScore(s, q string) (uint32, []int, bool) {
+	var idx []int
+	score := uint32(0)
+	qi := 0
+	prev := -2
+	for i := 0; i < len(s) && qi < len(q); i++ {
+		if s[i] != q[qi] {
+			continue
+		}
+		score += 1
+		if i == prev+1 {
+			score += 5
+		}
+		if i == 0 || strings.ContainsRune("/_-. ", rune(s[i-1])) {
+			score += 3
+		}
+		idx = append(idx, i)
+		prev = i
+		qi++
+	}
+	if qi < len(q) {
+		return 0, nil, false
+	}
+	// Shorter paths with the same matches rank higher.
+	if l := uint32(len(s)); l < 200 {
+		score += (200 - l) / 20
+	}
+	return score, idx, true
+}

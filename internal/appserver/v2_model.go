@@ -1,3 +1,151 @@
 package appserver
 
-func registerModelMethods(s *Server) {}
+import (
+	"context"
+	"sort"
+	"strconv"
+
+	"github.com/gocodex/gocodex/internal/model"
+)
+
+// model/list pages through the model catalog (internal/model); modelProvider/list lists
+// the configured providers.
+
+func registerModelMethods(s *Server) {
+	s.Handle("model/list", TypedOptional(func(ctx context.Context, c *Conn, p modelListParams) (modelListResponse, error) {
+		return modelList(s, p), nil
+	}))
+	s.Handle("modelProvider/list", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (providerListResponse, error) {
+		return providerList(s), nil
+	}))
+}
+
+type modelListParams struct {
+	Cursor        *string `json:"cursor"`
+	Limit         *int    `json:"limit"`
+	IncludeHidden bool    `json:"includeHidden"`
+}
+
+type reasoningEffortOption struct {
+	ReasoningEffort string `json:"reasoningEffort"`
+	Description     string `json:"description"`
+}
+
+type v2Model struct {
+	ID                        string                  `json:"id"`
+	Model                     string                  `json:"model"`
+	Upgrade                   *string                 `json:"upgrade"`
+	DisplayName               string                  `json:"displayName"`
+	Description               string                  `json:"description"`
+	Hidden                    bool                    `json:"hidden"`
+	SupportedReasoningEfforts []reasoningEffortOption `json:"supportedReasoningEfforts"`
+	DefaultReasoningEffort    string                  `json:"defaultReasoningEffort"`
+	InputModalities           []string                `json:"inputModalities"`
+	SupportsPersonality       bool                    `json:"supportsPersonality"`
+	IsDefault                 bool                    `json:"isDefault"`
+}
+
+type modelListResponse struct {
+	Data       []v2Model `json:"data"`
+	NextCursor *string   `json:"nextCursor"`
+}
+
+// effortText is how a reasoning level is described in pickers (Codex's wording).
+var effortText = map[string]string{
+	"none":    "No reasoning",
+	"minimal": "Fastest responses with minimal reasoning",
+	"low":     "Fast responses with lighter reasoning",
+	"medium":  "Balances speed and reasoning depth for everyday tasks",
+	"high":    "Greater reasoning depth for complex problems",
+	"xhigh":   "Extra high reasoning depth for complex problems",
+}
+
+func modelList(s *Server, p modelListParams) modelListResponse {
+	models := model.ListedModels()
+	sort.SliceStable(models, func(i, j int) bool { return models[i].Priority < models[j].Priority })
+	var all []v2Model
+	for i, m := range models {
+		hidden := m.Visibility == "hide"
+		if hidden && !p.IncludeHidden {
+			continue
+		}
+		efforts := []reasoningEffortOption{}
+		for _, e := range m.SupportedReasoningLevels {
+			efforts = append(efforts, reasoningEffortOption{ReasoningEffort: e, Description: effortText[e]})
+		}
+		mods := m.InputModalities
+		if mods == nil {
+			mods = []string{"text"}
+		}
+		name := m.DisplayName
+		if name == "" {
+			name = m.Slug
+		}
+		all = append(all, v2Model{ID: m.Slug, Model: m.Slug, DisplayName: name, Hidden: hidden,
+			SupportedReasoningEfforts: efforts, DefaultReasoningEffort: orDefault(m.DefaultReasoningLevel, "medium"),
+			InputModalities: mods, IsDefault: i == 0})
+	}
+	start := 0
+	if p.Cursor != nil {
+		if n, err := strconv.Atoi(*p.Cursor); err == nil && n >= 0 && n <= len(all) {
+			start = n
+		}
+	}
+	end := len(all)
+	if p.Limit != nil && *p.Limit > 0 && start+*p.Limit < end {
+		end = start + *p.Limit
+	}
+	out := modelListResponse{Data: all[start:end]}
+	if out.Data == nil {
+		out.Data = []v2Model{}
+	}
+	if end < len(all) {
+		next := strconv.Itoa(end)
+		out.NextCursor = &next
+	}
+	return out
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+type providerSummary struct {
+	ID       string         `json:"id"`
+	Name     string         `json:"name"`
+	BaseURL  *string        `json:"baseUrl"`
+	CanEdit  bool           `json:"canEdit"`
+	Settings map[string]any `json:"settings"`
+}
+
+type providerListResponse struct {
+	Data              []providerSummary `json:"data"`
+	DefaultProviderID string            `json:"defaultProviderId"`
+	CanChangeDefault  bool              `json:"canChangeDefault"`
+}
+
+func providerList(s *Server) providerListResponse {
+	out := providerListResponse{Data: []providerSummary{}, CanChangeDefault: true}
+	cfg := s.opts.Config
+	if cfg == nil {
+		return out
+	}
+	out.DefaultProviderID = cfg.ModelProviderID
+	ids := make([]string, 0, len(cfg.ModelProviders))
+	for id := range cfg.ModelProviders {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		p := cfg.ModelProviders[id]
+		settings := map[string]any{"type": "openai"}
+		if id != "openai" {
+			settings = map[string]any{"type": "customGateway", "auth": map[string]any{"mode": "externallyConfigured", "envKey": strPtr(p.EnvKey)}}
+		}
+		out.Data = append(out.Data, providerSummary{ID: id, Name: p.Name, BaseURL: strPtr(p.BaseURL), Settings: settings})
+	}
+	return out
+}
