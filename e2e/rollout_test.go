@@ -626,3 +626,40 @@ func TestProtoMessageHistory(t *testing.T) {
 		t.Errorf("history.jsonl written with persistence none: %v", err)
 	}
 }
+
+// TestCodexResumesOurCompactedRollout: Codex 0.169 accepts our compacted line (without its
+// own bookkeeping fields) and starts from the replacement history.
+func TestCodexResumesOurCompactedRollout(t *testing.T) {
+	bin := tk.ReferenceCodex()
+	if bin == "" {
+		t.Skip("reference Codex not installed (../shared/tools/reference-codex)")
+	}
+	e := newEnv(t)
+	e.Model.Enqueue(answer("long answer one"), answer("SUMMARY-OF-THE-THREAD"), answer("codex"))
+	p := e.startProto()
+	conf := p.until("session_configured")
+	id := conf[len(conf)-1]["msg"].(map[string]any)["session_id"].(string)
+	p.send("1", userInput("one"))
+	p.until("task_complete")
+	p.send("2", `{"type":"compact"}`)
+	p.until("context_compacted")
+	p.until("task_complete")
+	p.send("3", `{"type":"shutdown"}`)
+	p.until("shutdown_complete")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "exec", "--json", "--skip-git-repo-check", "resume", id, "from codex")
+	cmd.Dir, cmd.Env, cmd.Stdin = e.Workdir, e.environ(), strings.NewReader("")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("codex exec resume: %v\n%s", err, out)
+	}
+	reqs := e.Model.Requests()
+	last := reqs[len(reqs)-1]
+	if all := strings.Join(last.MessageTexts("user"), "\n"); !strings.Contains(all, "SUMMARY-OF-THE-THREAD") || !strings.Contains(all, "from codex") {
+		t.Errorf("codex's request lacks the summary or the prompt: %q", all)
+	}
+	if got := last.MessageTexts("assistant"); len(got) != 0 {
+		t.Errorf("codex's request still has the compacted answers: %q", got)
+	}
+}

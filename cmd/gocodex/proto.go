@@ -92,7 +92,7 @@ func protoResume(codexHome string, opts protoOptions) (*rollout.Rollout, error) 
 	if err != nil {
 		return nil, err
 	}
-	src, err := rollout.ReadFile(path)
+	src, err := rollout.Load(codexHome, path)
 	if err != nil || opts.Fork == "" {
 		return src, err
 	}
@@ -104,5 +104,5 @@ func protoResume(codexHome string, opts protoOptions) (*rollout.Rollout, error) 
 	if err != nil {
 		return nil, err
 	}
-	return rollout.ReadFile(forked)
+	return rollout.Load(codexHome, forked)
 }

@@ -143,7 +143,7 @@ func findResume(cfg *config.Config, opts RunOptions) (*rollout.Rollout, error) {
 	default:
 		return nil, errors.New("exec resume: give a session id or --last")
 	}
-	return rollout.ReadFile(path)
+	return rollout.Load(cfg.CodexHome, path)
 }
 
 // pump feeds the thread's events to the writer until the turn ends, then shuts the thread

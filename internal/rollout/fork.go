@@ -40,6 +40,7 @@ func Fork(codexHome string, src *Rollout, opts ForkOptions) (string, error) {
 	}
 	meta := src.Meta
 	meta.ID, meta.ForkedFromID, meta.Timestamp = opts.NewID, src.Meta.ID, FormatTimestamp(t)
+	meta.HistoryBase = nil // src.Lines already hold any base's lines (Load)
 	metaJSON, err := protocol.Marshal(meta)
 	if err != nil {
 		return "", fmt.Errorf("fork: encode session_meta: %w", err)

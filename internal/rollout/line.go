@@ -66,6 +66,16 @@ type SessionMeta struct {
 	ModelProvider    string            `json:"model_provider,omitempty"`
 	BaseInstructions *BaseInstructions `json:"base_instructions,omitempty"`
 	Git              *GitInfo          `json:"git,omitempty"`
+	// HistoryBase is how Codex 0.169 records a fork: instead of copying, the new rollout
+	// starts from a prefix of the source's (see Load). We copy, and never write it.
+	HistoryBase *HistoryBase `json:"history_base,omitempty"`
+}
+
+// HistoryBase names the prefix of another thread's rollout a rollout continues.
+type HistoryBase struct {
+	ThreadID            string `json:"thread_id"`
+	EndOrdinalExclusive int64  `json:"end_ordinal_exclusive"`
+	EndByteOffset       int64  `json:"end_byte_offset"`
 }
 
 // SourceString is the session source when it is a plain string ("exec", "cli", …); Codex

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -246,4 +247,60 @@ func FuzzParseLineFast(f *testing.F) {
 			t.Fatalf("fast %+v, json %+v for %q", fast, slow, raw)
 		}
 	})
+}
+
+// TestLoadCodexForkAndCompaction: Codex 0.169 (through its app-server) ran two turns,
+// compacted, ran a third and forked. Its compacted line replaces the history on resume, and
+// its fork, which only points at a prefix of the source (history_base), loads with the
+// source's history.
+func TestLoadCodexForkAndCompaction(t *testing.T) {
+	home := filepath.Join("testdata", "codexhome")
+	const parent, fork = "01a20277-cf46-71c0-b58f-850ca44da194", "01a20277-d0f7-7d22-b75a-5b77aed809e0"
+	pp, _, err := Find(home, parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Load(home, pp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"user: one",
+		"developer: [4671 bytes elided from the fixture]<per",
+		"user: <environment_context>\n  <cwd>/tmp/ref4/w",
+		"user: two",
+		"user: Another language model started to solve ",
+		"user: three",
+		"assistant: Hello there.",
+	}
+	got := summarize(pr.Reconstruct().History)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parent history after compaction (-want +got):\n%s", diff)
+	}
+	fp, _, err := Find(home, fork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := Load(home, fp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.Meta.ID != fork || fr.Meta.ForkedFromID != parent || fr.Meta.HistoryBase == nil {
+		t.Errorf("fork meta = %+v", fr.Meta)
+	}
+	if diff := cmp.Diff(want, summarize(fr.Reconstruct().History)); diff != "" {
+		t.Errorf("fork history (-want +got):\n%s", diff)
+	}
+	// Our fork of Codex's fork copies the lines and drops the base reference.
+	out, err := Fork(t.TempDir(), fr, ForkOptions{NewID: v7At(time.Now(), 9), DropLastTurns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	or, err := ReadFile(out)
+	if err != nil || or.Meta.HistoryBase != nil || or.Meta.ForkedFromID != fork {
+		t.Fatalf("our fork: %+v, %v", or.Meta, err)
+	}
+	if diff := cmp.Diff(want[:5], summarize(or.Reconstruct().History)); diff != "" {
+		t.Errorf("our fork without the last turn (-want +got):\n%s", diff)
+	}
 }

@@ -180,6 +180,10 @@ func keysOf(t *testing.T, raw []byte) []string {
 // line kinds both write.
 func TestShapesMatchCodex(t *testing.T) {
 	codex := firstOfEachKind(t, mustRead(t, filepath.Join("testdata", "codex-0.169.jsonl")))
+	// Codex's compacted line comes from its app-server run (compact op).
+	compactedRun := firstOfEachKind(t, mustRead(t, filepath.Join("testdata", "codexhome", "sessions", "2026", "11", "22",
+		"rollout-2026-11-22T08-55-36-01a20277-cf46-71c0-b58f-850ca44da194.jsonl")))
+	codex["compacted"] = compactedRun["compacted"]
 	home := t.TempDir()
 	r, err := Create(home, Options{Meta: testMeta(), Now: tick()})
 	if err != nil {
@@ -188,7 +192,7 @@ func TestShapesMatchCodex(t *testing.T) {
 	recordScript(t, r)
 	r.Close()
 	ours := firstOfEachKind(t, mustRead(t, r.Path()))
-	for _, kind := range []string{"session_meta", "turn_context", "event_msg:task_started", "event_msg:token_count", "event_msg:task_complete", "response_item:function_call"} {
+	for _, kind := range []string{"session_meta", "turn_context", "compacted", "event_msg:task_started", "event_msg:token_count", "event_msg:task_complete", "response_item:function_call"} {
 		c, o := codex[kind], ours[kind]
 		if c == nil || o == nil {
 			t.Fatalf("%s missing (codex %v, ours %v)", kind, c != nil, o != nil)
@@ -207,8 +211,9 @@ func TestShapesMatchCodex(t *testing.T) {
 		json.Unmarshal(o, &ol)
 		ck, ok := keysOf(t, cl.Payload), keysOf(t, ol.Payload)
 		switch kind {
-		case "session_meta", "turn_context":
-			// Codex 0.169 writes fields of features we do not have; ours must be a subset,
+		case "session_meta", "turn_context", "compacted":
+			// Codex 0.169 writes fields of features we do not have (window ids, retained
+			// context, resume metadata); ours must be a subset,
 			// except the optional ones the format documents (forked_from_id, current_date,
 			// timezone, effort).
 			extra := map[string]bool{"forked_from_id": true, "current_date": true, "timezone": true, "effort": true}
