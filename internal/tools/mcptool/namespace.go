@@ -42,18 +42,19 @@ func (o Options) now() time.Time {
 	return time.Now()
 }
 
-// Handlers returns the tools for every server of m: one namespace handler per server, then
-// the three resource tools (offered whenever a server is configured, as Codex does).
+// Handlers returns the tools for every server of m: the three resource tools (offered
+// whenever a server is configured, as Codex does), then one namespace handler per server.
 func Handlers(m Manager, opts Options) []tools.Handler {
 	names := m.Names()
 	if len(names) == 0 {
 		return nil
 	}
-	var hs []tools.Handler
+	// Codex sends the resource tools before the namespaces.
+	hs := resourceHandlers(m, opts)
 	for _, name := range names {
 		hs = append(hs, &Namespace{m: m, server: name, opts: opts})
 	}
-	return append(hs, resourceHandlers(m, opts)...)
+	return hs
 }
 
 // Namespace is the handler of one server's namespace tool.

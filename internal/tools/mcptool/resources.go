@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
@@ -92,7 +93,13 @@ func (r *resourceTool) Handle(ctx context.Context, env *tools.Env, call tools.Ca
 		emit(env, ev)
 		return tools.Result{Output: msg}, nil
 	}
-	content, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": string(out)}}})
+	type text struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	content, _ := json.Marshal(struct {
+		Content []text `json:"content"`
+	}{[]text{{"text", string(out)}}})
 	ev.Result.Ok = content
 	emit(env, ev)
 	return tools.Result{Output: string(out), Success: true}, nil
@@ -107,21 +114,48 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// withServer writes a JSON object with "server" as its first member.
-func withServer(server string, v any) (json.RawMessage, error) {
+// The member order Codex writes resources and templates in (the go-sdk sorts its fields
+// alphabetically); members not named here follow in alphabetical order.
+var (
+	resourceOrder = []string{"uri", "name", "title", "description", "mimeType", "size", "icons", "annotations", "_meta"}
+	templateOrder = []string{"uriTemplate", "name", "title", "description", "mimeType", "icons", "annotations", "_meta"}
+)
+
+// withServer writes v as a JSON object with "server" as its first member and the others in
+// order.
+func withServer(server string, v any, order []string) (json.RawMessage, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	buf.WriteString(`{"server":`)
 	writeJSON(&buf, server)
-	if rest := bytes.TrimPrefix(b, []byte("{")); len(rest) > 1 {
-		buf.WriteByte(',')
-		buf.Write(rest)
-	} else {
-		buf.WriteByte('}')
+	write := func(k string) {
+		if v, ok := m[k]; ok {
+			buf.WriteByte(',')
+			writeJSON(&buf, k)
+			buf.WriteByte(':')
+			buf.Write(v)
+			delete(m, k)
+		}
 	}
+	for _, k := range order {
+		write(k)
+	}
+	rest := make([]string, 0, len(m))
+	for k := range m {
+		rest = append(rest, k)
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		write(k)
+	}
+	buf.WriteByte('}')
 	return buf.Bytes(), nil
 }
 
@@ -175,7 +209,7 @@ func listResources(ctx context.Context, m Manager, a resourceArgs) (json.RawMess
 			return nil, fmt.Errorf("resources/list failed: %w", err)
 		}
 		for _, r := range res.Resources {
-			b, err := withServer(s, r)
+			b, err := withServer(s, r, resourceOrder)
 			if err != nil {
 				return nil, err
 			}
@@ -208,7 +242,7 @@ func listTemplates(ctx context.Context, m Manager, a resourceArgs) (json.RawMess
 			return nil, fmt.Errorf("resources/templates/list failed: %w", err)
 		}
 		for _, t := range res.ResourceTemplates {
-			b, err := withServer(s, t)
+			b, err := withServer(s, t, templateOrder)
 			if err != nil {
 				return nil, err
 			}
