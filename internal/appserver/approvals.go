@@ -122,13 +122,8 @@ func declined(d protocol.ReviewDecision) bool {
 // approver picks the connection that answers: the first v2 subscriber, else the first v1
 // one (owner or listener).
 func approver(subs, listeners []*Conn) (*Conn, bool) {
-	for _, c := range subs {
-		if !c.isV1Only() {
-			return c, true
-		}
-	}
 	if len(subs) > 0 {
-		return subs[0], false
+		return subs[0], true
 	}
 	if len(listeners) > 0 {
 		return listeners[0], false

@@ -43,7 +43,9 @@ type loadedThread struct {
 	mu        sync.Mutex
 	proj      *items.V2Projector
 	subs      []*Conn
-	listeners map[*Conn]int // v1 addConversationListener subscriptions (count per conn)
+	v1owners  map[*Conn]bool   // v1 connections that created or resumed the conversation
+	listeners map[string]*Conn // v1 addConversationListener subscriptions by id
+	aborts    []chan string    // interruptConversation calls waiting for turn_aborted
 	gates     map[string]chan struct{}
 	lastEvent time.Time
 }
@@ -92,7 +94,8 @@ func (r *threads) add(c *Conn, lt *loadedThread) {
 	lt.pumpDone = make(chan struct{})
 	lt.proj = items.NewV2Projector(lt.id, nil)
 	lt.gates = map[string]chan struct{}{}
-	lt.listeners = map[*Conn]int{}
+	lt.listeners = map[string]*Conn{}
+	lt.v1owners = map[*Conn]bool{}
 	r.mu.Lock()
 	r.loaded[lt.id] = lt
 	r.order = append(r.order, lt.id)
@@ -117,6 +120,20 @@ func (r *threads) subscribe(c *Conn, lt *loadedThread) {
 	}
 	lt.subs = append(lt.subs, c)
 	lt.mu.Unlock()
+	r.hookClose(c)
+}
+
+// subscribeV1 makes c a v1 owner of lt: it keeps the conversation loaded and answers its
+// approvals, and sees events only through listeners.
+func (r *threads) subscribeV1(c *Conn, lt *loadedThread) {
+	lt.mu.Lock()
+	lt.v1owners[c] = true
+	lt.mu.Unlock()
+	r.hookClose(c)
+}
+
+// hookClose arranges, once per connection, for its threads to be left when it closes.
+func (r *threads) hookClose(c *Conn) {
 	c.mu.Lock()
 	_, hooked := c.values[subsKey{}]
 	c.values[subsKey{}] = true
@@ -138,8 +155,13 @@ func (r *threads) unsubscribe(c *Conn, lt *loadedThread) bool {
 			break
 		}
 	}
-	delete(lt.listeners, c)
-	empty := len(lt.subs) == 0 && len(lt.listeners) == 0
+	delete(lt.v1owners, c)
+	for id, l := range lt.listeners {
+		if l == c {
+			delete(lt.listeners, id)
+		}
+	}
+	empty := len(lt.subs) == 0 && len(lt.listeners) == 0 && len(lt.v1owners) == 0
 	lt.mu.Unlock()
 	if empty {
 		r.unload(lt)
@@ -151,13 +173,15 @@ func (r *threads) leaveAll(c *Conn) {
 	var wait []*loadedThread
 	for _, lt := range r.list() {
 		lt.mu.Lock()
-		sub := false
+		sub := lt.v1owners[c]
 		for _, s := range lt.subs {
 			sub = sub || s == c
 		}
-		_, lis := lt.listeners[c]
+		for _, l := range lt.listeners {
+			sub = sub || l == c
+		}
 		lt.mu.Unlock()
-		if sub || lis {
+		if sub {
 			r.unsubscribe(c, lt)
 			wait = append(wait, lt)
 		}
@@ -262,9 +286,19 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	lt.mu.Lock()
 	notes := lt.proj.Apply(ev)
 	subs := append([]*Conn(nil), lt.subs...)
-	var listeners []*Conn
-	for c := range lt.listeners {
+	var listeners, owners []*Conn
+	for _, c := range lt.listeners {
 		listeners = append(listeners, c)
+	}
+	for c := range lt.v1owners {
+		owners = append(owners, c)
+	}
+	var aborts []chan string
+	if ab, ok := ev.Msg.(protocol.TurnAbortedEvent); ok {
+		aborts, lt.aborts = lt.aborts, nil
+		for _, ch := range aborts {
+			ch <- string(ab.Reason)
+		}
 	}
 	lt.lastEvent = time.Now()
 	switch m := ev.Msg.(type) {
@@ -278,9 +312,6 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	lt.mu.Unlock()
 
 	for _, c := range subs {
-		if c.isV1Only() {
-			continue
-		}
 		for _, n := range notes {
 			_ = c.Notify(c.Context(), n.Method, n.Params)
 		}
@@ -290,9 +321,9 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	}
 	switch m := ev.Msg.(type) {
 	case protocol.ExecApprovalRequestEvent:
-		lt.askExec(subs, listeners, ev.ID, m)
+		lt.askExec(subs, append(owners, listeners...), ev.ID, m)
 	case protocol.ApplyPatchApprovalRequestEvent:
-		lt.askPatch(subs, listeners, ev.ID, m)
+		lt.askPatch(subs, append(owners, listeners...), ev.ID, m)
 	}
 }
 
@@ -303,9 +334,6 @@ func (lt *loadedThread) closed() {
 	lt.subs = nil
 	lt.mu.Unlock()
 	for _, c := range subs {
-		if c.isV1Only() {
-			continue
-		}
 		_ = c.Notify(c.Context(), "thread/status/changed", items.V2ThreadStatusChanged{ThreadID: lt.id, Status: items.V2ThreadStatus{Type: "notLoaded"}})
 		_ = c.Notify(c.Context(), "thread/closed", struct {
 			ThreadID string `json:"threadId"`
@@ -342,13 +370,4 @@ func (lt *loadedThread) runningTurn() (string, bool) {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	return lt.proj.TurnRunning()
-}
-
-type v1OnlyKey struct{}
-
-// isV1Only reports whether the connection speaks only the v1 conversation API (it created
-// or resumed conversations through v1 methods): it gets codex/event notifications, not v2.
-func (c *Conn) isV1Only() bool {
-	v, _ := c.Value(v1OnlyKey{}).(bool)
-	return v
 }
