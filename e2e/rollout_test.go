@@ -572,7 +572,21 @@ func checkCrash(t *testing.T, e *env, i int, d time.Duration, run *crashRun) str
 	if got := threadStarted(t, res2); got != id {
 		t.Errorf("run %d: resumed thread %s, want %s", i, got, id)
 	}
-	got := e.Model.Requests()[0].MessageTexts("assistant")
+	req := e.Model.Requests()[0]
+	// The model would refuse a call without its output or an output without its call.
+	calls, outputs := map[any]int{}, map[any]int{}
+	for _, it := range req.Input() {
+		switch it["type"] {
+		case "function_call", "custom_tool_call":
+			calls[it["call_id"]]++
+		case "function_call_output", "custom_tool_call_output":
+			outputs[it["call_id"]]++
+		}
+	}
+	if !cmp.Equal(calls, outputs) {
+		t.Errorf("run %d (kill after %v): resumed request pairs calls %v with outputs %v", i, d, calls, outputs)
+	}
+	got := req.MessageTexts("assistant")
 	for _, a := range answers {
 		if !slices.Contains(got, a) {
 			t.Errorf("run %d: printed answer %q missing from the resumed request %q", i, a, got)

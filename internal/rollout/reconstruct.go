@@ -25,7 +25,8 @@ type Resumed struct {
 
 // Reconstruct rebuilds the thread state from the rollout's lines, in order: response items
 // append to history, a compacted line replaces it, a thread_rolled_back event drops the last
-// turns. Lines of kinds this version does not know are skipped.
+// turns. Lines of kinds this version does not know are skipped. Tool calls left without an
+// output (a crash while a tool ran) get an "aborted" one, so the model accepts the history.
 func (r *Rollout) Reconstruct() Resumed {
 	res := Resumed{Meta: r.Meta, Warnings: append([]string(nil), r.Warnings...)}
 	warn := func(i int, l Line, err error) {
@@ -77,6 +78,7 @@ func (r *Rollout) Reconstruct() Resumed {
 			}
 		}
 	}
+	res.History = normalize(res.History)
 	if lastTokenCount >= 0 {
 		var m protocol.TokenCountEvent
 		if json.Unmarshal(r.Lines[lastTokenCount].Payload, &m) == nil && m.Info != nil {
