@@ -308,7 +308,9 @@ func TestLoadCodexForkAndCompaction(t *testing.T) {
 func TestNormalizePairsCallsAndOutputs(t *testing.T) {
 	call := func(id string) protocol.ResponseItem { return protocol.FunctionCallItem{Name: "shell", CallID: id} }
 	custom := protocol.CustomToolCallItem{Name: "apply_patch", CallID: "p1"}
-	out := func(id string) protocol.ResponseItem { return protocol.FunctionCallOutputItem{CallID: id, Output: protocol.FunctionCallOutputPayload{Content: "ok"}} }
+	out := func(id string) protocol.ResponseItem {
+		return protocol.FunctionCallOutputItem{CallID: id, Output: protocol.FunctionCallOutputPayload{Content: "ok"}}
+	}
 	items := []protocol.ResponseItem{userMsg("go"), call("c1"), out("c1"), call("c2"), custom, out("orphan"), assistantMsg("bye")}
 	got := normalize(items)
 	want := []string{"user: go", "call shell c1", "output c1: ok", "call shell c2", "output c2: aborted", "custom_tool_call", "custom_tool_call_output", "assistant: bye"}
