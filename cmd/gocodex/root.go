@@ -56,6 +56,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newProtoCommand(s))
 	root.AddCommand(newAppServerCommand(s, runAppServer))
 	root.AddCommand(newMcpServerCommand(s, runMcpServer))
+	root.AddCommand(newMcpCommand(s, os.Getenv))
 	root.AddCommand(newExecpolicyCommand(s))
 	root.AddCommand(newSandboxCommand(s))
 	return root
