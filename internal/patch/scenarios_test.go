@@ -140,6 +140,9 @@ func TestScenarioOutputs(t *testing.T) {
 // TestScenariosProcess runs the suite with the test binary itself acting as apply_patch in
 // a child process: the real working directory, argv and exit status.
 func TestScenariosProcess(t *testing.T) {
+	if raceEnabled {
+		t.Skip("starting the race-instrumented test binary 23 times is slow; the in-process run covers -race")
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -164,8 +167,8 @@ func TestScenariosProcess(t *testing.T) {
 // TestScenariosBinary runs the suite through the built gocodex binary invoked as
 // apply_patch, when cmd/gocodex dispatches on argv[0].
 func TestScenariosBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
+	if testing.Short() || raceEnabled {
+		t.Skip("builds the whole binary; skipped with -short and -race")
 	}
 	names := scenarioCases(t)
 	main, err := os.ReadFile("../../cmd/gocodex/main.go")
