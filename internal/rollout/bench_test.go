@@ -154,3 +154,13 @@ func BenchmarkRecordEvent(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLatest: exec resume --last among 10,000 rollouts (stats every file).
+func BenchmarkLatest(b *testing.B) {
+	home := benchHome(b, 10_000, 30)
+	for b.Loop() {
+		if _, err := Latest(home, ListOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

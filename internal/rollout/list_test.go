@@ -284,3 +284,31 @@ func TestForkAfterRollback(t *testing.T) {
 		t.Errorf("history = %v", got)
 	}
 }
+
+// TestLatestIsMostRecentlyUpdated: resume --last takes the thread touched last, not the one
+// created last, as Codex does.
+func TestLatestIsMostRecentlyUpdated(t *testing.T) {
+	f := newFixture(t, 4)
+	// Modification times as if each thread was last touched when it was created.
+	for i, id := range f.ids {
+		p, _, _ := Find(f.home, id)
+		at := time.Now().Add(-time.Duration(i+1) * time.Hour)
+		os.Chtimes(p, at, at)
+	}
+	p, _, _ := Find(f.home, f.ids[2])
+	later := time.Now()
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Latest(f.home, ListOptions{})
+	if err != nil || s.ID != f.ids[2] {
+		t.Errorf("latest = %s, %v; want %s", s.ID, err, f.ids[2])
+	}
+	s, err = Latest(f.home, ListOptions{Cwd: "/b"}) // ids[1] and ids[3]
+	if err != nil || s.ID != f.ids[1] {
+		t.Errorf("latest in /b = %s, %v; want %s", s.ID, err, f.ids[1])
+	}
+	if _, err := Latest(t.TempDir(), ListOptions{}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("empty home: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,15 +103,32 @@ func Unarchive(codexHome, id string) (string, error) {
 	return dst, nil
 }
 
-// Latest is the newest thread matching opts (exec resume --last).
+// Latest is the most recently updated thread matching opts (exec resume --last): like
+// Codex, a thread resumed yesterday comes before one started this morning and not touched
+// since. The files' modification times order them, so this stats every rollout (a few
+// milliseconds for thousands) and reads heads only until one matches.
 func Latest(codexHome string, opts ListOptions) (ThreadSummary, error) {
-	opts.PageSize, opts.Cursor = 1, ""
-	page, err := List(codexHome, opts)
+	type entry struct {
+		path string
+		mod  time.Time
+	}
+	var all []entry
+	err := walkDated(filepath.Join(codexHome, SessionsDir), "", func(p string) (bool, error) {
+		if st, err := os.Stat(p); err == nil {
+			all = append(all, entry{p, st.ModTime()})
+		}
+		return false, nil
+	})
 	if err != nil {
 		return ThreadSummary{}, err
 	}
-	if len(page.Threads) == 0 {
-		return ThreadSummary{}, ErrNotFound
+	// Stable on the walk's order (newest created first) for equal times.
+	slices.SortStableFunc(all, func(a, b entry) int { return b.mod.Compare(a.mod) })
+	for _, e := range all {
+		s, ok, err := readSummary(e.path)
+		if err == nil && ok && matches(s, opts) {
+			return s, nil
+		}
 	}
-	return page.Threads[0], nil
+	return ThreadSummary{}, ErrNotFound
 }
