@@ -181,7 +181,7 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*sdk.Tool, *exec.Cmd
 		}
 		t = ht
 	} else {
-		cmd = stdioCommand(s.cfg, m.opts.Getenv)
+		cmd = stdioCommand(s.killCtx, s.cfg, m.opts.Getenv)
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}
 	}
 	sess, err := client.Connect(m.ctx, t, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
@@ -273,6 +273,7 @@ func (m *Manager) Close() error {
 		s := m.servers[name]
 		sess, cmd := s.shut()
 		if sess == nil {
+			s.kill() // still starting: no handshake to wait for
 			continue
 		}
 		wg.Add(1)
@@ -283,6 +284,9 @@ func (m *Manager) Close() error {
 	}
 	wg.Wait()
 	m.wg.Wait()
+	for _, name := range m.names {
+		m.servers[name].kill()
+	}
 	return nil
 }
 
@@ -337,10 +341,14 @@ func (m *Manager) ToolTimeout(name string) time.Duration {
 	return DefaultToolTimeout
 }
 
-// session returns a ready server's session.
-func (m *Manager) session(name string) (*sdk.ClientSession, error) {
+// session returns a server's session once it is ready, waiting for a server still starting
+// within its startup timeout.
+func (m *Manager) session(ctx context.Context, name string) (*sdk.ClientSession, error) {
 	s, err := m.server(name)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.wait(ctx); err != nil {
 		return nil, err
 	}
 	sess, err := s.readySession()
@@ -353,7 +361,7 @@ func (m *Manager) session(name string) (*sdk.ClientSession, error) {
 // CallTool calls a tool with the server's tool timeout. A timeout is an error in Codex's
 // words ("timed out awaiting tools/call after 1000ms").
 func (m *Manager) CallTool(ctx context.Context, server, tool string, args map[string]any) (*sdk.CallToolResult, error) {
-	sess, err := m.session(server)
+	sess, err := m.session(ctx, server)
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +377,7 @@ func (m *Manager) CallTool(ctx context.Context, server, tool string, args map[st
 
 // ListResources lists one page of a server's resources.
 func (m *Manager) ListResources(ctx context.Context, server, cursor string) (*sdk.ListResourcesResult, error) {
-	sess, err := m.session(server)
+	sess, err := m.session(ctx, server)
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +386,7 @@ func (m *Manager) ListResources(ctx context.Context, server, cursor string) (*sd
 
 // ListResourceTemplates lists one page of a server's resource templates.
 func (m *Manager) ListResourceTemplates(ctx context.Context, server, cursor string) (*sdk.ListResourceTemplatesResult, error) {
-	sess, err := m.session(server)
+	sess, err := m.session(ctx, server)
 	if err != nil {
 		return nil, err
 	}
@@ -387,7 +395,7 @@ func (m *Manager) ListResourceTemplates(ctx context.Context, server, cursor stri
 
 // ReadResource reads one resource.
 func (m *Manager) ReadResource(ctx context.Context, server, uri string) (*sdk.ReadResourceResult, error) {
-	sess, err := m.session(server)
+	sess, err := m.session(ctx, server)
 	if err != nil {
 		return nil, err
 	}
@@ -406,7 +414,11 @@ func (m *Manager) Ready(name string) bool {
 
 // HasResources reports whether a ready server advertises resources.
 func (m *Manager) HasResources(name string) bool {
-	sess, err := m.session(name)
+	s, ok := m.servers[name]
+	if !ok {
+		return false
+	}
+	sess, err := s.readySession()
 	if err != nil {
 		return false
 	}

@@ -23,6 +23,9 @@ type server struct {
 	toolTimeout    time.Duration
 	// settledCh closes at the first outcome: ready, failed (or timed out), cancelled.
 	settledCh chan struct{}
+	// killCtx ends a stdio server's process group when cancelled (kill).
+	killCtx context.Context
+	kill    context.CancelFunc
 
 	mu      sync.Mutex
 	state   State
@@ -34,7 +37,10 @@ type server struct {
 }
 
 func newServer(name string, c config.McpServerConfig) *server {
+	killCtx, kill := context.WithCancel(context.Background())
 	return &server{
+		killCtx:        killCtx,
+		kill:           kill,
 		name:           name,
 		cfg:            c,
 		startupTimeout: seconds(c.StartupTimeoutSec, DefaultStartupTimeout),

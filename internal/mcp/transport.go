@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os/exec"
@@ -44,8 +45,11 @@ func serverEnv(c config.McpServerConfig, getenv func(string) string) []string {
 
 // stdioCommand is the child process of a stdio server. It runs in its own process group so
 // that closing the server also ends what it spawned (npx starts node), and dies with us.
-func stdioCommand(c config.McpServerConfig, getenv func(string) string) *exec.Cmd {
-	cmd := exec.Command(c.Command, c.Args...)
+// Ending kill kills the whole group at once (a server that never finished starting gets no
+// graceful shutdown).
+func stdioCommand(kill context.Context, c config.McpServerConfig, getenv func(string) string) *exec.Cmd {
+	cmd := exec.CommandContext(kill, c.Command, c.Args...)
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.Env = serverEnv(c, getenv)
 	cmd.Dir = c.Cwd
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}

@@ -5,7 +5,7 @@
 //	testserver -http                  streamable-HTTP server on 127.0.0.1; prints its URL
 //	testserver -hang                  never answers initialize (a server that never starts)
 //	testserver -start-delay 300ms     answers only after a delay (a server that joins later)
-//	testserver -require-header K=V    (HTTP) answers 401 unless the request carries the header
+//	testserver -require-header K=V;…  (HTTP) answers 401 unless the request carries the headers
 //
 // Tools: echo{text}, add{a,b}, slow{ms} (sleeps), fail (isError), env{name}, cwd, and a tool
 // whose name needs sanitising. Resources: test://readme and the template test://items/{id}.
@@ -31,7 +31,7 @@ func main() {
 	hang := flag.Bool("hang", false, "never answer")
 	delay := flag.Duration("start-delay", 0, "wait before serving")
 	name := flag.String("name", "testserver", "server name reported in initialize")
-	header := flag.String("require-header", "", "K=V header every HTTP request must carry")
+	header := flag.String("require-header", "", "K=V[;K2=V2…] headers every HTTP request must carry")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -67,7 +67,11 @@ func main() {
 	if *hang {
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	}
-	if k, v, ok := strings.Cut(*header, "="); ok {
+	for _, kv := range strings.Split(*header, ";") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
 		inner := h
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get(k) != v {
