@@ -44,3 +44,7 @@ func CodexHome(env func(string) string) (string, error) {
 	}
 	return filepath.Join(home, ".codex"), nil
 }
+
+// UserConfigPath is $CODEX_HOME/config.toml, the file `mcp add/remove` and
+// the app-server's config writes edit by default.
+func UserConfigPath(codexHome string) string { return filepath.Join(codexHome, "config.toml") }
