@@ -105,6 +105,9 @@ func (c *rawConn) deliver(r *jsonrpc.Response) bool {
 }
 
 func (c *rawConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok && len(r.Result) > 0 {
+		r.Result = unescapeHTML(r.Result)
+	}
 	return c.inner.Write(ctx, msg)
 }
 

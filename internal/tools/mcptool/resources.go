@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"sort"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -261,7 +263,7 @@ func readResource(ctx context.Context, m Manager, a resourceArgs) (json.RawMessa
 	if err != nil {
 		return nil, fmt.Errorf("resources/read failed: %w", err)
 	}
-	body, err := json.Marshal(res)
+	body, err := json.Marshal(readResult(res))
 	if err != nil {
 		return nil, err
 	}
@@ -277,4 +279,16 @@ func readResource(ctx context.Context, m Manager, a resourceArgs) (json.RawMessa
 		buf.WriteByte('}')
 	}
 	return buf.Bytes(), nil
+}
+
+// readResult drops the caching members a server did not send (the go-sdk writes them
+// always; servers of earlier protocol revisions know nothing of them).
+func readResult(res *sdk.ReadResourceResult) any {
+	if res.CacheScope != "" {
+		return res
+	}
+	return struct {
+		Meta     sdk.Meta                `json:"_meta,omitempty"`
+		Contents []*sdk.ResourceContents `json:"contents"`
+	}{res.Meta, res.Contents}
 }

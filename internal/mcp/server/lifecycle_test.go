@@ -1,0 +1,112 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
+)
+
+func TestPatchApprovalCarriesTheChanges(t *testing.T) {
+	for _, action := range []string{"accept", "decline"} {
+		t.Run(action, func(t *testing.T) {
+			h := newHarness(t, tk.ConfigOptions{ApprovalPolicy: "untrusted"}, func(*mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: action}, nil
+			})
+			patch := "*** Begin Patch\n*** Add File: hello.txt\n+hi <there>\n*** End Patch\n"
+			h.Model.Enqueue(
+				tk.SSE(tk.Created(), tk.CustomToolCall("call_p", "apply_patch", patch), tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6})),
+				answer("patched"),
+			)
+			res := h.call("codex", map[string]any{"prompt": "add a file", "cwd": h.Workdir})
+			if res.IsError || resultText(t, res) != "patched" {
+				t.Fatalf("result = %+v", res)
+			}
+			el := h.Wire.Elicitations()
+			if len(el) != 1 {
+				t.Fatalf("%d elicitations, want 1", len(el))
+			}
+			p := el[0]
+			path := filepath.Join(h.Workdir, "hello.txt")
+			want := map[string]any{path: map[string]any{"type": "add", "content": "hi <there>\n"}}
+			if p["codex_elicitation"] != "patch-approval" || p["codex_call_id"] != "call_p" || p["message"] != "Allow Codex to apply proposed code changes?" {
+				t.Errorf("elicitation = %v", p)
+			}
+			if diff := cmp.Diff(want, p["codex_changes"]); diff != "" {
+				t.Errorf("codex_changes (-want +got):\n%s", diff)
+			}
+			_, err := os.Stat(path)
+			if applied := err == nil; applied != (action == "accept") {
+				t.Errorf("patch applied = %v after %s", applied, action)
+			}
+		})
+	}
+}
+
+// A call the client cancels interrupts its turn; the thread stays usable, and a reply to a
+// thread that is still running is refused rather than interleaved.
+func TestCancelledCallInterruptsAndBusyThreadIsRefused(t *testing.T) {
+	h := newHarness(t, tk.ConfigOptions{}, nil)
+	h.Model.Enqueue(tk.Stall(1, tk.Created(), tk.TextDelta("thinking…")), answer("back again"))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Client.CallTool(ctx, &mcp.CallToolParams{Name: "codex", Arguments: map[string]any{"prompt": "think forever"}})
+		done <- err
+	}()
+	threadID := ""
+	deadline := time.After(30 * time.Second)
+	for threadID == "" {
+		select {
+		case ev := <-h.Wire.events:
+			if msgType(ev) == "task_started" {
+				threadID, _ = ev["_meta"].(map[string]any)["threadId"].(string)
+			}
+		case <-deadline:
+			t.Fatal("no task_started event")
+		}
+	}
+	if _, err := h.Model.AwaitRequests(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	busy := h.call("codex-reply", map[string]any{"threadId": threadID, "prompt": "hello?"})
+	if !busy.IsError || resultText(t, busy) != "Thread "+threadID+" is already running a turn; wait for its result before replying." {
+		t.Errorf("reply to a running thread = %+v", busy)
+	}
+
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled call returned %v", err)
+	}
+	// The interrupted turn reports its end; then the thread takes the next prompt.
+	res := h.call("codex-reply", map[string]any{"threadId": threadID, "prompt": "are you there?"})
+	if res.IsError || resultText(t, res) != "back again" {
+		t.Fatalf("reply after cancel = %+v", res)
+	}
+	if types := msgTypes(h.Wire.Events()); !contains(types, "turn_aborted") {
+		t.Errorf("no turn_aborted after the cancel: %v", types)
+	}
+}
+
+// A client that leaves in the middle of a turn ends the session: Serve returns and no
+// goroutine stays behind (goleak checks at the end of the package).
+func TestClientLeavingMidTurnEndsTheSession(t *testing.T) {
+	h := newHarness(t, tk.ConfigOptions{}, nil)
+	h.Model.Enqueue(tk.Stall(1, tk.Created(), tk.TextDelta("…")))
+	go func() {
+		_, _ = h.Client.CallTool(context.Background(), &mcp.CallToolParams{Name: "codex", Arguments: map[string]any{"prompt": "long"}})
+	}()
+	if _, err := h.Model.AwaitRequests(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	// newHarness's cleanup closes the client and fails if Serve does not return.
+}
