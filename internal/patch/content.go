@@ -122,47 +122,79 @@ func ioCause(err error) string {
 	return err.Error()
 }
 
-// fileLine is one line of a file and the terminator it had ("\n", "\r\n", "\r", or "" for
-// a last line without one). Line endings are kept per line so that an edit touches only the
-// lines it changes.
-type fileLine struct {
-	text, eol string
+// fileLines is a file cut into lines, with the terminator each line had. Line endings are
+// kept per line so that an edit touches only the lines it changes. The two slices run in
+// parallel (rather than one slice of pairs) to halve what a large file costs.
+type fileLines struct {
+	text []string
+	eol  []eol
+}
+
+// eol is a line terminator; noEOL marks a last line without one.
+type eol uint8
+
+const (
+	noEOL eol = iota
+	lf
+	crlf
+	cr
+)
+
+var eolText = [...]string{noEOL: "", lf: "\n", crlf: "\r\n", cr: "\r"}
+
+func (f *fileLines) add(text string, e eol) {
+	f.text = append(f.text, text)
+	f.eol = append(f.eol, e)
 }
 
 // splitFileLines splits on "\r\n", "\n" and a lone "\r"; a trailing terminator does not
 // start another line.
-func splitFileLines(s string) []fileLine {
-	lines := make([]fileLine, 0, strings.Count(s, "\n")+1)
+func splitFileLines(s string) fileLines {
+	n := strings.Count(s, "\n") + 1
+	f := fileLines{text: make([]string, 0, n), eol: make([]eol, 0, n)}
+	if strings.IndexByte(s, '\r') < 0 {
+		// The common case, without a CR anywhere: cut at each LF.
+		for len(s) > 0 {
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				f.add(s, noEOL)
+				break
+			}
+			f.add(s[:i], lf)
+			s = s[i+1:]
+		}
+		return f
+	}
 	start := 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\n':
-			lines = append(lines, fileLine{s[start:i], "\n"})
+			f.add(s[start:i], lf)
 			start = i + 1
 		case '\r':
 			if i+1 < len(s) && s[i+1] == '\n' {
-				lines = append(lines, fileLine{s[start:i], "\r\n"})
+				f.add(s[start:i], crlf)
 				i++
 			} else {
-				lines = append(lines, fileLine{s[start:i], "\r"})
+				f.add(s[start:i], cr)
 			}
 			start = i + 1
 		}
 	}
 	if start < len(s) {
-		lines = append(lines, fileLine{s[start:], ""})
+		f.add(s[start:], noEOL)
 	}
-	return lines
+	return f
 }
 
 // preferredEOL is the terminator new lines get: the file's first one, else "\n".
-func preferredEOL(lines []fileLine) string {
-	for _, l := range lines {
-		if l.eol != "" {
-			return l.eol
+func (f *fileLines) preferredEOL() eol {
+	for _, e := range f.eol {
+		if e != noEOL {
+			return e
 		}
 	}
-	return "\n"
+	return lf
 }
 
 // replacement replaces oldLen lines at start with the chunk's new lines; origin maps each
@@ -176,25 +208,21 @@ type replacement struct {
 // updatedContents applies chunks to a file's text. display is the path named in errors.
 // The result always ends with a line terminator (unless it is empty).
 func updatedContents(original, display string, chunks []Chunk) (string, error) {
-	lines := splitFileLines(original)
-	texts := make([]string, len(lines))
-	for i, l := range lines {
-		texts[i] = l.text
-	}
-	reps, err := computeReplacements(texts, display, chunks)
+	f := splitFileLines(original)
+	reps, err := computeReplacements(f.text, display, chunks)
 	if err != nil {
 		return "", err
 	}
-	eol := preferredEOL(lines)
-	lines = applyReplacements(lines, reps, eol)
+	end := f.preferredEOL()
+	f = applyReplacements(f, reps, end)
 	var b strings.Builder
 	b.Grow(len(original) + 64)
-	for _, l := range lines {
-		b.WriteString(l.text)
-		if l.eol == "" {
-			b.WriteString(eol)
+	for i, text := range f.text {
+		b.WriteString(text)
+		if e := f.eol[i]; e == noEOL {
+			b.WriteString(eolText[end])
 		} else {
-			b.WriteString(l.eol)
+			b.WriteString(eolText[e])
 		}
 	}
 	return b.String(), nil
@@ -223,7 +251,7 @@ func computeReplacements(lines []string, display string, chunks []Chunk) ([]repl
 			pattern = pattern[:len(pattern)-1]
 			if len(repl) > 0 && repl[len(repl)-1] == "" {
 				repl = repl[:len(repl)-1]
-				if origin != nil {
+				if len(origin) > len(repl) {
 					origin = origin[:len(repl)]
 				}
 			}
@@ -240,25 +268,24 @@ func computeReplacements(lines []string, display string, chunks []Chunk) ([]repl
 	return reps, nil
 }
 
-// newLines is what r puts in place of lines[r.start:r.start+r.oldLen]: context lines as
-// they are in the file, added lines with the file's preferred terminator.
-func (r replacement) newLines(lines []fileLine, eol string) []fileLine {
-	out := make([]fileLine, len(r.lines))
+// appendNew appends what r puts in place of f's lines [r.start, r.start+r.oldLen): context
+// lines as they are in the file, added lines with the file's preferred terminator.
+func (r replacement) appendNew(out *fileLines, f fileLines, e eol) {
 	for i, text := range r.lines {
-		out[i] = fileLine{text, eol}
 		if i < len(r.origin) {
-			if o := r.origin[i]; o >= 0 && o < r.oldLen && r.start+o < len(lines) {
-				out[i] = lines[r.start+o]
+			if o := r.origin[i]; o >= 0 && o < r.oldLen && r.start+o < len(f.text) {
+				out.add(f.text[r.start+o], f.eol[r.start+o])
+				continue
 			}
 		}
+		out.add(text, e)
 	}
-	return out
 }
 
 // applyReplacements applies sorted replacements. Codex splices them from the last to the
 // first; when they do not overlap, building the result front to back gives the same lines
 // in one pass, which matters for large files.
-func applyReplacements(lines []fileLine, reps []replacement, eol string) []fileLine {
+func applyReplacements(f fileLines, reps []replacement, e eol) fileLines {
 	disjoint := true
 	for i := 1; i < len(reps); i++ {
 		if reps[i-1].start+reps[i-1].oldLen > reps[i].start {
@@ -267,24 +294,32 @@ func applyReplacements(lines []fileLine, reps []replacement, eol string) []fileL
 		}
 	}
 	if disjoint {
-		out := make([]fileLine, 0, len(lines)+8)
+		n := len(f.text) + 8
+		out := fileLines{text: make([]string, 0, n), eol: make([]eol, 0, n)}
 		at := 0
 		for _, r := range reps {
-			out = append(out, lines[at:r.start]...)
-			out = append(out, r.newLines(lines, eol)...)
-			at = min(r.start+r.oldLen, len(lines))
+			out.text = append(out.text, f.text[at:r.start]...)
+			out.eol = append(out.eol, f.eol[at:r.start]...)
+			r.appendNew(&out, f, e)
+			at = min(r.start+r.oldLen, len(f.text))
 		}
-		return append(out, lines[at:]...)
+		out.text = append(out.text, f.text[at:]...)
+		out.eol = append(out.eol, f.eol[at:]...)
+		return out
 	}
-	lines = append([]fileLine(nil), lines...)
 	for i := len(reps) - 1; i >= 0; i-- {
 		r := reps[i]
-		start := min(r.start, len(lines))
-		end := min(start+r.oldLen, len(lines))
-		repl := r.newLines(lines, eol)
-		lines = append(lines[:start], append(repl, lines[end:]...)...)
+		start := min(r.start, len(f.text))
+		end := min(start+r.oldLen, len(f.text))
+		var out fileLines
+		out.text = append(out.text, f.text[:start]...)
+		out.eol = append(out.eol, f.eol[:start]...)
+		r.appendNew(&out, f, e)
+		out.text = append(out.text, f.text[end:]...)
+		out.eol = append(out.eol, f.eol[end:]...)
+		f = out
 	}
-	return lines
+	return f
 }
 
 // absDir makes a working directory absolute, so error texts name absolute paths as Codex's do.
