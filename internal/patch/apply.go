@@ -92,10 +92,12 @@ func Apply(cwd string, p *Patch) (Affected, error) {
 
 // writeFile creates the parent directories and writes (or overwrites) abs.
 func writeFile(abs, contents string) error {
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return &ApplyError{Message: fmt.Sprintf("Failed to create parent directories for %s", abs), Err: err}
+	// Codex reports a parent that cannot be created (say, it is a file) as a failed write.
+	err := os.MkdirAll(filepath.Dir(abs), 0o755)
+	if err == nil {
+		err = overwrite(abs, contents)
 	}
-	if err := overwrite(abs, contents); err != nil {
+	if err != nil {
 		return &ApplyError{Message: fmt.Sprintf("Failed to write file %s", abs), Err: err}
 	}
 	return nil
