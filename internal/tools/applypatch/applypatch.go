@@ -126,7 +126,6 @@ func (h *Handler) Intercept(ctx context.Context, env *tools.Env, callID string, 
 // Run applies a recognised invocation; the shell tools call it for a command that
 // patch.ParseInvocation identified as apply_patch.
 func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *patch.Invocation) (tools.Result, error) {
-	start := h.opts.Now()
 	dir := inv.Dir(env.Cwd)
 	v, err := patch.Verify(dir, inv.Patch)
 	if err != nil {
@@ -167,6 +166,8 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *p
 	if tracker != nil {
 		tracker.Track(v)
 	}
+	// The wall time covers the apply only, as Codex times its apply_patch process.
+	start := h.opts.Now()
 	affected, applyErr := patch.Apply(dir, inv.Patch)
 	var stdout, stderr string
 	exitCode, status := 0, protocol.PatchCompleted
@@ -199,6 +200,7 @@ func (h *Handler) ask(ctx context.Context, env *tools.Env, callID string, d Deci
 	}
 	decision, err := env.RequestApproval(ctx, tools.ApprovalRequest{Patch: req})
 	if err != nil {
+		// Typically ctx ended (interrupt); the engine decides what that means for the turn.
 		return tools.Result{}, false, fmt.Errorf("apply_patch approval: %w", err)
 	}
 	switch decision.Kind {
