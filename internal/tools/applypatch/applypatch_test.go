@@ -3,6 +3,7 @@ package applypatch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -331,5 +332,28 @@ func TestIntercept(t *testing.T) {
 				t.Errorf("%s not written", tt.file)
 			}
 		})
+	}
+}
+
+func TestApprovalInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "old.txt", "a\n")
+	var events []string
+	env := &tools.Env{
+		Cwd:  dir,
+		Emit: func(e protocol.EventMsg) { events = append(events, e.EventType()) },
+		RequestApproval: func(ctx context.Context, _ tools.ApprovalRequest) (protocol.ReviewDecision, error) {
+			return protocol.ReviewDecision{}, context.Canceled
+		},
+	}
+	_, err := New(Options{Decide: decide(AskUser)}).Handle(context.Background(), env, tools.Call{Kind: tools.CustomCall, Arguments: addPatch})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error = %v, want context.Canceled", err)
+	}
+	if diff := cmp.Diff([]string{"patch_apply_begin"}, events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if got := read(t, dir, "old.txt"); got != "a\n" {
+		t.Errorf("old.txt = %q, the patch must not be applied", got)
 	}
 }
