@@ -164,3 +164,22 @@ func BenchmarkLatest(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkListFilteredRare: a cwd filter that no thread passes visits every thread; after
+// the first walk (which reads every head and fills the folders' caches) the heads come from
+// the caches.
+func BenchmarkListFilteredRare(b *testing.B) {
+	home := benchHome(b, 10_000, 30)
+	start := time.Now()
+	if _, err := List(home, ListOptions{PageSize: 25, Cwd: "/nowhere"}); err != nil {
+		b.Fatal(err)
+	}
+	cold := time.Since(start)
+	for b.Loop() {
+		p, err := List(home, ListOptions{PageSize: 25, Cwd: "/nowhere"})
+		if err != nil || len(p.Threads) != 0 {
+			b.Fatalf("%d threads, %v", len(p.Threads), err)
+		}
+	}
+	b.ReportMetric(float64(cold.Milliseconds()), "cold-ms")
+}

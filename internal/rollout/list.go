@@ -62,7 +62,9 @@ const (
 
 // List returns a page of threads, newest first. It walks the date folders newest first and
 // reads only the head of each file, so the first page costs a few directory reads and about
-// PageSize file heads however many rollouts there are. The cursor is the last returned file
+// PageSize file heads however many rollouts there are. A filter that passes few threads
+// would read every head; past the first few dozen, heads come from a per-folder cache
+// (index.go) kept beside the files. The cursor is the last returned file
 // name (rollout names sort by creation time), opaque to callers. Files without a message
 // from the user (a thread that never ran a turn) are not listed, as in Codex.
 func List(codexHome string, opts ListOptions) (Page, error) {
@@ -79,12 +81,18 @@ func List(codexHome string, opts ListOptions) (Page, error) {
 		after = string(b)
 	}
 	var page Page
+	h := newHeads()
+	defer h.flush()
 	visit := func(path string) (bool, error) {
-		s, ok, err := readSummary(path)
-		if err != nil || !ok || !matches(s, opts) {
-			return false, nil // unreadable or filtered out: skip it
+		s, ok := h.summary(path)
+		if !ok || !matches(s, opts) {
+			return false, nil // unreadable, not started or filtered out: skip it
 		}
-		s.Archived = opts.Archived
+		st, err := os.Stat(path)
+		if err != nil {
+			return false, nil // gone meanwhile (archived)
+		}
+		s.UpdatedAt, s.Archived = st.ModTime(), opts.Archived
 		page.Threads = append(page.Threads, s)
 		if len(page.Threads) == size {
 			page.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(filepath.Base(path)))
@@ -222,6 +230,7 @@ func nameTime(name string) (time.Time, bool) {
 }
 
 // readSummary reads the head of a rollout: the session_meta and the first user message.
+// UpdatedAt is left to the caller.
 func readSummary(path string) (ThreadSummary, bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -244,9 +253,6 @@ func readSummary(path string) (ThreadSummary, bool, error) {
 				} else if haveMeta {
 					if text, ok := userText(l); ok {
 						s.Preview = text
-						if st, err := f.Stat(); err == nil {
-							s.UpdatedAt = st.ModTime()
-						}
 						return s, true, nil
 					}
 				}

@@ -124,9 +124,11 @@ func Latest(codexHome string, opts ListOptions) (ThreadSummary, error) {
 	}
 	// Stable on the walk's order (newest created first) for equal times.
 	slices.SortStableFunc(all, func(a, b entry) int { return b.mod.Compare(a.mod) })
+	h := newHeads()
+	defer h.flush()
 	for _, e := range all {
-		s, ok, err := readSummary(e.path)
-		if err == nil && ok && matches(s, opts) {
+		if s, ok := h.summary(e.path); ok && matches(s, opts) {
+			s.UpdatedAt = e.mod
 			return s, nil
 		}
 	}
