@@ -168,8 +168,18 @@ func (m *Manager) run(s *server) {
 
 // connect starts the transport, initializes and lists the tools.
 func (m *Manager) connect(s *server) (*sdk.ClientSession, []*sdk.Tool, *exec.Cmd, error) {
+	// Like Codex we offer elicitation (servers expose their elicitation tools to such
+	// clients) and no roots. Nothing here can put a question to the person yet, so every
+	// elicitation is declined.
 	client := sdk.NewClient(&sdk.Implementation{Name: "codex-mcp-client", Title: "Codex", Version: version.CodexProtocol},
-		&sdk.ClientOptions{Logger: m.opts.Logger})
+		&sdk.ClientOptions{
+			Logger:       m.opts.Logger,
+			Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{
+				Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}},
+			ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				return &sdk.ElicitResult{Action: "decline"}, nil
+			},
+		})
 	var (
 		t   sdk.Transport
 		cmd *exec.Cmd
@@ -410,6 +420,19 @@ func (m *Manager) Ready(name string) bool {
 	}
 	st, _ := s.status()
 	return st == StateReady
+}
+
+// Instructions returns the instructions a ready server gave in its initialize result.
+func (m *Manager) Instructions(name string) string {
+	s, ok := m.servers[name]
+	if !ok {
+		return ""
+	}
+	sess, err := s.readySession()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(sess.InitializeResult().Instructions)
 }
 
 // HasResources reports whether a ready server advertises resources.

@@ -125,7 +125,8 @@ type fakeManager struct {
 	startup error
 }
 
-func (f *fakeManager) Names() []string { return []string{"srv"} }
+func (f *fakeManager) Names() []string            { return []string{"srv"} }
+func (f *fakeManager) Instructions(string) string { return "" }
 func (f *fakeManager) Tools(context.Context, string) ([]*sdk.Tool, error) {
 	return f.tools, f.startup
 }

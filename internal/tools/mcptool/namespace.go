@@ -23,6 +23,8 @@ type Manager interface {
 	Names() []string
 	// Tools waits for the server's startup to settle (within its startup timeout).
 	Tools(ctx context.Context, server string) ([]*sdk.Tool, error)
+	// Instructions are the server's own instructions (initialize result), "" when none.
+	Instructions(server string) string
 	CallTool(ctx context.Context, server, tool string, args map[string]any) (*sdk.CallToolResult, error)
 	ListResources(ctx context.Context, server, cursor string) (*sdk.ListResourcesResult, error)
 	ListResourceTemplates(ctx context.Context, server, cursor string) (*sdk.ListResourceTemplatesResult, error)
@@ -83,8 +85,13 @@ func (n *Namespace) Spec() tools.Spec {
 	var buf bytes.Buffer
 	buf.WriteString(`{"type":"namespace","name":`)
 	writeJSON(&buf, name)
+	// The server's instructions describe its namespace, as Codex sends them.
+	desc := n.m.Instructions(n.server)
+	if desc == "" {
+		desc = "Tools in the " + name + " namespace."
+	}
 	buf.WriteString(`,"description":`)
-	writeJSON(&buf, "Tools in the "+name+" namespace.")
+	writeJSON(&buf, desc)
 	buf.WriteString(`,"tools":[`)
 	for i, t := range list {
 		if i > 0 {
