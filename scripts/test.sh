@@ -18,6 +18,11 @@ if command -v npm >/dev/null 2>&1; then
     (cd e2e/sdk && npm install --omit=optional --no-audit --no-fund --loglevel=error) || {
       echo "npm install of @openai/codex-sdk failed"; exit 1; }
   fi
+  # A published MCP server for the MCP client's end-to-end tests (e2e/mcp_test.go).
+  if [ ! -d e2e/mcpnpm/node_modules/@modelcontextprotocol/server-everything ]; then
+    (cd e2e/mcpnpm && npm install --no-audit --no-fund --loglevel=error) || {
+      echo "npm install of @modelcontextprotocol/server-everything failed"; exit 1; }
+  fi
 fi
 
 echo "== reference Codex (npm), for the comparison tests"
