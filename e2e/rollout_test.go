@@ -461,3 +461,44 @@ func TestProtoMessageHistory(t *testing.T) {
 		t.Errorf("history.jsonl written with persistence none: %v", err)
 	}
 }
+
+// TestExecResumesCodexRollout: a rollout written by Codex 0.169 (checked into
+// internal/rollout/testdata) resumes through our exec with its history and its recorded base
+// instructions, and our turn is appended to it.
+func TestExecResumesCodexRollout(t *testing.T) {
+	e := newEnv(t)
+	const id = "01a20268-8d86-70e3-bd8d-82df249a96cb"
+	data, err := os.ReadFile(filepath.Join("..", "internal", "rollout", "testdata", "codex-0.169.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(e.CodexHome, "sessions", "2026", "11", "22", "rollout-2026-11-22T08-38-56-"+id+".jsonl")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.Model.Enqueue(answer("third answer"))
+	if got := threadStarted(t, e.run("", "exec", "--json", "resume", id, "third turn")); got != id {
+		t.Errorf("thread %s, want %s", got, id)
+	}
+	req := e.Model.Requests()[0]
+	if got := userTexts(req); !cmp.Equal(got, []string{"run echo hi", "second turn", "third turn"}) {
+		t.Errorf("user messages = %q", got)
+	}
+	if got := req.MessageTexts("assistant"); !cmp.Equal(got, []string{"Done.", "Hello there."}) {
+		t.Errorf("answers = %q", got)
+	}
+	if out, ok := req.ToolOutput("call_1"); !ok || out != "unsupported call: shell_command" {
+		t.Errorf("tool output = %v, %v", out, ok)
+	}
+	if dev := req.MessageTexts("developer"); len(dev) == 0 || dev[0] != "[base instructions elided from the fixture]" {
+		t.Errorf("the recorded base instructions were not used: %.80q", dev)
+	}
+	r, err := rollout.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := userTextsOf(r.Reconstruct().History); !cmp.Equal(got, []string{"run echo hi", "second turn", "third turn"}) {
+		t.Errorf("rollout after our turn: %q", got)
+	}
+}

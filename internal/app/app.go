@@ -125,6 +125,9 @@ type ThreadOptions struct {
 	Source string
 	// InitialUsage restores a resumed thread's token usage (set from Resume).
 	InitialUsage *protocol.TokenUsageInfo
+	// BaseInstructions, when set and the configuration names none, are the thread's base
+	// instructions: a resumed thread keeps the ones recorded in its session_meta.
+	BaseInstructions string
 }
 
 // StartThread starts a thread with the app's configuration. Its tool processes end when
@@ -214,7 +217,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		ReasoningSummary:      cfg.ReasoningSummary,
 		Verbosity:             cfg.Verbosity,
 		ServiceTier:           cfg.ServiceTier,
-		BaseInstructions:      cfg.BaseInstructions,
+		BaseInstructions:      firstNonEmpty(cfg.BaseInstructions, to.BaseInstructions),
 		DeveloperInstructions: cfg.DeveloperInstructions,
 		Agents: &prompt.AgentsOptions{
 			CodexHome:          cfg.CodexHome,
@@ -307,4 +310,13 @@ func HelperExecutable() string {
 		return resolved
 	}
 	return exe
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }

@@ -322,3 +322,27 @@ func TestNormalizePairsCallsAndOutputs(t *testing.T) {
 		t.Error("a clean history was copied")
 	}
 }
+
+// TestAppendContinuesCodexOrdinals: resuming Codex's fork (whose ordinals start where its
+// source's prefix ends) numbers new lines after its last one.
+func TestAppendContinuesCodexOrdinals(t *testing.T) {
+	src := filepath.Join("testdata", "codexhome", "sessions", "2026", "11", "22", "rollout-2026-11-22T08-55-36-01a20277-d0f7-7d22-b75a-5b77aed809e0.jsonl")
+	path := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.WriteFile(path, mustRead(t, src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Append(path, Options{Now: tick()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.RecordItems([]protocol.ResponseItem{userMsg("more")})
+	a.Close()
+	r, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := r.Lines[len(r.Lines)-1]
+	if last.Ordinal == nil || *last.Ordinal != 46 {
+		t.Errorf("ordinal = %v, want 46", last.Ordinal)
+	}
+}
