@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/config"
@@ -24,6 +25,8 @@ func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadCon
 		HTTPClient: a.opts.HTTPClient,
 		Logger:     a.opts.Logger,
 		OnEvent:    a.mcpStartupEvent,
+		// Codex reads mcp_optional_startup_grace_ms from the top level.
+		OptionalGrace: optionalGrace(a.cfg.Effective["mcp_optional_startup_grace_ms"]),
 	})
 	mgr.Start()
 	if err := mgr.WaitRequired(context.Background()); err != nil {
@@ -42,6 +45,23 @@ func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadCon
 // yet to take events from outside a turn, so they are logged until it does.
 func (a *App) mcpStartupEvent(ev protocol.EventMsg) {
 	a.opts.Logger.Debug("mcp startup", "event", ev.EventType(), "msg", ev)
+}
+
+// optionalGrace reads mcp_optional_startup_grace_ms; 0 ms waits for no optional server.
+func optionalGrace(v any) time.Duration {
+	var ms int64
+	switch n := v.(type) {
+	case int64:
+		ms = n
+	case float64:
+		ms = int64(n)
+	default:
+		return 0 // the manager's default
+	}
+	if ms <= 0 {
+		return time.Nanosecond
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 func hasEnabledMcpServer(servers map[string]config.McpServerConfig) bool {

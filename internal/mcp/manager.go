@@ -33,6 +33,10 @@ const (
 	DefaultToolTimeout    = 120 * time.Second
 )
 
+// DefaultOptionalGrace is Codex 0.169's default mcp_optional_startup_grace_ms (measured:
+// a hanging optional server delays its first turn by about one second).
+const DefaultOptionalGrace = time.Second
+
 // protocolVersion is the MCP revision we initialize with: the one Codex 0.169's client
 // speaks, which every published server understands (newer SDK revisions probe with a
 // `server/discover` request first that older servers may not answer).
@@ -63,6 +67,12 @@ type Options struct {
 	// HTTPClient is the base client of streamable-HTTP servers; nil means
 	// http.DefaultClient.
 	HTTPClient *http.Client
+	// OptionalGrace is how long after Start a turn waits for a server that is not
+	// `required` and still starting (config mcp_optional_startup_grace_ms, as in Codex
+	// 0.169); after that the turn goes on without it and the server joins a later turn once
+	// it is up. 0 means DefaultOptionalGrace; a negative value waits for the startup
+	// timeout. Required servers are always waited for.
+	OptionalGrace time.Duration
 	// OnEvent receives mcp_startup_update and mcp_startup_complete events, one at a time and
 	// in order. It must not block for long.
 	OnEvent func(protocol.EventMsg)
@@ -79,6 +89,10 @@ type Manager struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
+	// graceEnd closes OptionalGrace after Start.
+	graceEnd   chan struct{}
+	graceTimer *time.Timer
+
 	emitMu   sync.Mutex
 	pending  int  // servers not yet settled; startup is complete at zero
 	complete bool // mcp_startup_complete went out
@@ -94,7 +108,10 @@ func New(opts Options) *Manager {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{opts: opts, servers: map[string]*server{}, ctx: ctx, cancel: cancel}
+	if opts.OptionalGrace == 0 {
+		opts.OptionalGrace = DefaultOptionalGrace
+	}
+	m := &Manager{opts: opts, servers: map[string]*server{}, ctx: ctx, cancel: cancel, graceEnd: make(chan struct{})}
 	for name, c := range opts.Servers {
 		if !c.IsEnabled() {
 			continue
@@ -112,6 +129,9 @@ func (m *Manager) Names() []string { return m.names }
 
 // Start connects to every enabled server in the background and returns at once.
 func (m *Manager) Start() {
+	if m.opts.OptionalGrace > 0 {
+		m.graceTimer = time.AfterFunc(m.opts.OptionalGrace, func() { close(m.graceEnd) })
+	}
 	for _, name := range m.names {
 		m.emit(protocol.McpStartupUpdateEvent{Server: name, Status: statusJSON(StateStarting, "")})
 	}
@@ -277,6 +297,9 @@ func (m *Manager) Close() error {
 	m.emitMu.Lock()
 	m.closed = true
 	m.emitMu.Unlock()
+	if m.graceTimer != nil {
+		m.graceTimer.Stop()
+	}
 	m.cancel()
 	var wg sync.WaitGroup
 	for _, name := range m.names {
@@ -330,17 +353,40 @@ func (m *Manager) server(name string) (*server, error) {
 	return s, nil
 }
 
-// Tools waits for the server to settle (ready, failed, or past its startup timeout) and
-// returns its tools after enabled_tools/disabled_tools; a server that is not ready has none.
+// ErrStillStarting is returned for an optional server still starting after the grace.
+var ErrStillStarting = errors.New("MCP server is still starting")
+
+// Tools returns a server's tools after enabled_tools/disabled_tools, waiting for it as a
+// turn does: a required server until it settles (ready, failed or past its startup
+// timeout), an optional one at most until the startup grace has passed. A server that is
+// not ready has no tools and an error says why.
 func (m *Manager) Tools(ctx context.Context, name string) ([]*sdk.Tool, error) {
 	s, err := m.server(name)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.wait(ctx); err != nil {
+	if err := m.waitOffered(ctx, s); err != nil {
 		return nil, err
 	}
 	return s.toolList(), nil
+}
+
+func (m *Manager) waitOffered(ctx context.Context, s *server) error {
+	if s.cfg.Required || m.opts.OptionalGrace < 0 {
+		return s.wait(ctx)
+	}
+	select {
+	case <-s.settledCh:
+	case <-m.graceEnd:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-s.settledCh:
+		return s.wait(ctx)
+	default:
+		return fmt.Errorf("%w: %s", ErrStillStarting, s.name)
+	}
 }
 
 // ToolTimeout is the server's tool_timeout_sec.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -397,5 +398,26 @@ func TestResources(t *testing.T) {
 	}
 	if _, err := m.ReadResource(context.Background(), "nope", "x"); err == nil || err.Error() != "unknown MCP server 'nope'" {
 		t.Errorf("unknown server err = %v", err)
+	}
+}
+
+func TestOptionalServerIsWaitedForOnlyDuringTheGrace(t *testing.T) {
+	evs := newEvents()
+	m := New(Options{Servers: map[string]config.McpServerConfig{
+		"slow":     {Command: testServer, Args: []string{"-start-delay", "400ms"}},
+		"required": {Command: testServer, Args: []string{"-start-delay", "200ms"}, Required: true},
+	}, Getenv: envMap(nil), OnEvent: evs.add, OptionalGrace: 50 * time.Millisecond})
+	m.Start()
+	defer m.Close()
+	if _, err := m.Tools(context.Background(), "slow"); !errors.Is(err, ErrStillStarting) {
+		t.Fatalf("err = %v, want ErrStillStarting", err)
+	}
+	// A required server is waited for past the grace.
+	if tools, err := m.Tools(context.Background(), "required"); err != nil || len(tools) == 0 {
+		t.Fatalf("required: %d tools, err %v", len(tools), err)
+	}
+	evs.waitFor(t, isComplete)
+	if tools, err := m.Tools(context.Background(), "slow"); err != nil || len(tools) == 0 {
+		t.Fatalf("after startup: %d tools, err %v", len(tools), err)
 	}
 }
