@@ -193,7 +193,7 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*sdk.Tool, *exec.Cmd
 	// elicitation is declined.
 	client := sdk.NewClient(&sdk.Implementation{Name: "codex-mcp-client", Title: "Codex", Version: version.CodexProtocol},
 		&sdk.ClientOptions{
-			Logger:       m.opts.Logger,
+			Logger: m.opts.Logger,
 			Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{
 				Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}},
 			ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
