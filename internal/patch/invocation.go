@@ -20,8 +20,9 @@ type Invocation struct {
 }
 
 // ParseInvocation recognises an apply_patch call in a command's argv: `apply_patch PATCH`
-// (or `applypatch`), or a shell script (`bash|zsh|sh -c|-lc SCRIPT`) that is exactly one
-// `apply_patch <<'EOF' … EOF`, optionally preceded by `cd DIR &&`. It returns (nil, nil) for
+// (or `applypatch`), or a shell script (`bash|zsh|sh -c|-lc SCRIPT`, and the PowerShell and
+// cmd forms) that is exactly one `apply_patch <<'EOF' … EOF`, optionally preceded by
+// `cd DIR &&`. It returns (nil, nil) for
 // any other command. A recognised call whose patch does not parse returns the parse error;
 // a bare patch given as the whole command returns ErrImplicitInvocation.
 func ParseInvocation(argv []string) (*Invocation, error) {
@@ -65,20 +66,26 @@ func parses(text string) bool {
 	return err == nil
 }
 
-// shellScript returns the script of `bash -lc SCRIPT` and its relatives.
+// shellScript returns the script of `bash -lc SCRIPT` and its relatives: `zsh`/`sh` with
+// `-c`/`-lc`, `pwsh`/`powershell [-NoProfile] -Command`, and `cmd /c`.
 func shellScript(argv []string) (string, bool) {
-	if len(argv) != 3 {
+	if len(argv) < 3 {
 		return "", false
 	}
-	switch filepath.Base(argv[0]) {
+	name := strings.TrimSuffix(strings.ToLower(filepath.Base(argv[0])), ".exe")
+	flags, script := argv[1:len(argv)-1], argv[len(argv)-1]
+	switch name {
 	case "bash", "zsh", "sh":
-	default:
-		return "", false
+		return script, len(flags) == 1 && (flags[0] == "-lc" || flags[0] == "-c")
+	case "pwsh", "powershell":
+		if len(flags) == 2 && strings.EqualFold(flags[0], "-NoProfile") {
+			flags = flags[1:]
+		}
+		return script, len(flags) == 1 && strings.EqualFold(flags[0], "-Command")
+	case "cmd":
+		return script, len(flags) == 1 && strings.EqualFold(flags[0], "/c")
 	}
-	if argv[1] != "-lc" && argv[1] != "-c" {
-		return "", false
-	}
-	return argv[2], true
+	return "", false
 }
 
 // heredocCall extracts the heredoc body of a script that is exactly `apply_patch <<EOF …`

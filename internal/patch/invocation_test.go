@@ -45,6 +45,12 @@ func TestParseInvocation(t *testing.T) {
 		{"heredoc with bad patch", []string{"bash", "-lc", "apply_patch <<'EOF'\nhello\nEOF\n"}, "error", ""},
 		{"unparseable script", []string{"bash", "-lc", "apply_patch <<'EOF"}, "none", ""},
 		{"wrong flag", []string{"bash", "-x", heredoc("", "'EOF'")}, "none", ""},
+		{"two flags", []string{"bash", "-l", "-c", heredoc("", "'EOF'")}, "none", ""},
+		{"pwsh -Command", []string{"pwsh", "-Command", heredoc("", "'EOF'")}, "patch", ""},
+		{"powershell.exe -NoProfile -Command", []string{"powershell.exe", "-NoProfile", "-Command", heredoc("", "'EOF'")}, "patch", ""},
+		{"cmd /c", []string{"cmd", "/c", heredoc("", "'EOF'")}, "patch", ""},
+		{"bare patch through pwsh", []string{"pwsh", "-NoProfile", "-Command", body}, "implicit", ""},
+		{"pwsh without -Command", []string{"pwsh", "-NoProfile", heredoc("", "'EOF'")}, "none", ""},
 		{"fish is not bash", []string{"fish", "-c", heredoc("", "'EOF'")}, "none", ""},
 		{"plain command", []string{"ls", "-la"}, "none", ""},
 	}
