@@ -1,7 +1,3 @@
-// Package patch implements the apply_patch format Codex models write: the grammar, a lenient
-// parser, the four-pass fuzzy matcher, the applier, the standalone `apply_patch` command,
-// detection of patches hidden in shell invocations, and the per-turn diff tracker. It knows
-// nothing about the agent; the tool handler in internal/tools/applypatch wires it in.
 package patch
 
 import (
