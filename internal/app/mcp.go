@@ -19,12 +19,14 @@ func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadCon
 	if !hasEnabledMcpServer(a.cfg.McpServers) {
 		return tc, closeTools, nil
 	}
+	// The startup events wait in the relay for the thread to take them (see mcpStartupEvent).
+	relay := &mcp.Relay{}
 	mgr := mcp.New(mcp.Options{
 		Servers:    a.cfg.McpServers,
 		Getenv:     a.opts.Getenv,
 		HTTPClient: a.opts.HTTPClient,
 		Logger:     a.opts.Logger,
-		OnEvent:    a.mcpStartupEvent,
+		OnEvent:    relay.Emit,
 		// Codex reads mcp_optional_startup_grace_ms from the top level.
 		OptionalGrace: optionalGrace(a.cfg.Effective["mcp_optional_startup_grace_ms"]),
 	})
@@ -34,6 +36,7 @@ func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadCon
 		closeTools()
 		return agent.ThreadConfig{}, nil, err
 	}
+	relay.Attach(a.mcpStartupLog)
 	tc.ExtraTools = append(tc.ExtraTools, mcptool.Handlers(mgr, mcptool.Options{})...)
 	return tc, func() {
 		closeTools()
@@ -41,9 +44,10 @@ func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadCon
 	}, nil
 }
 
-// mcpStartupEvent receives mcp_startup_update / mcp_startup_complete. The engine has no way
-// yet to take events from outside a turn, so they are logged until it does.
-func (a *App) mcpStartupEvent(ev protocol.EventMsg) {
+// mcpStartupLog attaches to the relay where the engine cannot yet take events from outside
+// a turn: mcp_startup_update / mcp_startup_complete are logged. Once ThreadConfig offers a
+// hook for background events, the relay attaches to the thread's emit instead.
+func (a *App) mcpStartupLog(ev protocol.EventMsg) {
 	a.opts.Logger.Debug("mcp startup", "event", ev.EventType(), "msg", ev)
 }
 

@@ -389,6 +389,12 @@ func (m *Manager) waitOffered(ctx context.Context, s *server) error {
 	}
 }
 
+// SupportsParallel reports the server's supports_parallel_tool_calls.
+func (m *Manager) SupportsParallel(name string) bool {
+	s, ok := m.servers[name]
+	return ok && s.cfg.SupportsParallelToolCalls != nil && *s.cfg.SupportsParallelToolCalls
+}
+
 // ToolTimeout is the server's tool_timeout_sec.
 func (m *Manager) ToolTimeout(name string) time.Duration {
 	if s, ok := m.servers[name]; ok {

@@ -54,6 +54,7 @@ func eventParams(meta eventMeta, ev protocol.Event) (json.RawMessage, error) {
 type call struct {
 	s      *session
 	conn   *rawConn
+	entry  *threadEntry
 	th     *agent.Thread
 	rawID  json.RawMessage
 	textID string
@@ -64,13 +65,14 @@ type call struct {
 
 // runTurn submits the prompt and streams the thread's events to the client until the turn
 // ends; the result is the turn's last agent message.
-func (s *session) runTurn(ctx context.Context, req *mcp.CallToolRequest, th *agent.Thread, prompt string) (*mcp.CallToolResult, error) {
+func (s *session) runTurn(ctx context.Context, req *mcp.CallToolRequest, e *threadEntry, prompt string) (*mcp.CallToolResult, error) {
+	th := e.th
 	conn := s.connection()
 	if conn == nil {
 		return nil, errors.New("mcp-server: no connection")
 	}
 	rawID, textID := requestID(req)
-	c := &call{s: s, conn: conn, th: th, rawID: rawID, textID: textID}
+	c := &call{s: s, conn: conn, entry: e, th: th, rawID: rawID, textID: textID}
 	// Elicitations end with the call: a turn that ended (or a client that left) leaves
 	// nothing to approve.
 	ectx, cancel := context.WithCancel(ctx)
@@ -144,6 +146,7 @@ func (c *call) forward(ctx context.Context, ev protocol.Event) error {
 // forwarded: the client may be listening) until the turn reports its end, so that the
 // next codex-reply starts on a quiet thread.
 func (c *call) interrupt() {
+	c.entry.setDraining(true)
 	if _, err := c.th.Submit(protocol.InterruptOp{}); err != nil {
 		return
 	}

@@ -95,10 +95,52 @@ type session struct {
 	calls sync.WaitGroup
 }
 
-// threadEntry is a thread and the lock a tool call holds while it drives a turn.
+// threadEntry is a thread and the slot a tool call holds while it drives a turn.
 type threadEntry struct {
-	th   *agent.Thread
-	busy sync.Mutex
+	th  *agent.Thread
+	sem chan struct{}
+
+	mu sync.Mutex
+	// draining is set while a cancelled call waits for its turn to report the abort: a
+	// reply then waits for the thread instead of being refused.
+	draining bool
+}
+
+func newThreadEntry(th *agent.Thread) *threadEntry {
+	return &threadEntry{th: th, sem: make(chan struct{}, 1)}
+}
+
+// acquire takes the thread for a call. A thread running another call's turn is refused
+// (false); one that is only winding down a cancelled turn is waited for.
+func (e *threadEntry) acquire(ctx context.Context) (bool, error) {
+	select {
+	case e.sem <- struct{}{}:
+		return true, nil
+	default:
+	}
+	e.mu.Lock()
+	draining := e.draining
+	e.mu.Unlock()
+	if !draining {
+		return false, nil
+	}
+	select {
+	case e.sem <- struct{}{}:
+		return true, nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+func (e *threadEntry) setDraining(v bool) {
+	e.mu.Lock()
+	e.draining = v
+	e.mu.Unlock()
+}
+
+func (e *threadEntry) release() {
+	e.setDraining(false)
+	<-e.sem
 }
 
 func (s *session) setConn(c *rawConn) {
@@ -164,9 +206,9 @@ func (s *session) handleCodex(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if err != nil {
 		return toolError("Failed to start Codex session: " + err.Error()), nil
 	}
-	e.busy.Lock()
-	defer e.busy.Unlock()
-	return s.runTurn(ctx, req, e.th, *p.Prompt)
+	e.sem <- struct{}{} // a new thread: free
+	defer e.release()
+	return s.runTurn(ctx, req, e, *p.Prompt)
 }
 
 func (s *session) handleReply(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -191,11 +233,15 @@ func (s *session) handleReply(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if !ok {
 		return toolError("Session not found for thread_id: " + id), nil
 	}
-	if !e.busy.TryLock() {
+	ok, err = e.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
 		return toolError(fmt.Sprintf("Thread %s is already running a turn; wait for its result before replying.", id)), nil
 	}
-	defer e.busy.Unlock()
-	return s.runTurn(ctx, req, e.th, prompt)
+	defer e.release()
+	return s.runTurn(ctx, req, e, prompt)
 }
 
 // startThread builds an app for the call's configuration and starts a thread on it; the
@@ -212,7 +258,7 @@ func (s *session) startThread(cfg *config.Config) (*threadEntry, error) {
 		_ = a.Close(context.WithoutCancel(s.ctx))
 		return nil, err
 	}
-	e := &threadEntry{th: th}
+	e := newThreadEntry(th)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

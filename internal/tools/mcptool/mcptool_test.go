@@ -404,3 +404,30 @@ func TestHandlersOrder(t *testing.T) {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
 }
+
+type parallelManager struct {
+	fakeManager
+	parallel bool
+}
+
+func (p *parallelManager) SupportsParallel(string) bool { return p.parallel }
+
+func TestSupportsParallel(t *testing.T) {
+	for _, tc := range []struct {
+		m    Manager
+		want bool
+	}{
+		{&fakeManager{}, false},
+		{&parallelManager{parallel: false}, false},
+		{&parallelManager{parallel: true}, true},
+	} {
+		if got := NewNamespace(tc.m, "srv", Options{}).SupportsParallel(); got != tc.want {
+			t.Errorf("%T: SupportsParallel = %v", tc.m, got)
+		}
+	}
+	for _, h := range NewResourceHandlers(&fakeManager{}, Options{}) {
+		if p, ok := h.(interface{ SupportsParallel() bool }); !ok || !p.SupportsParallel() {
+			t.Errorf("resource tool %s is not parallel", h.Spec())
+		}
+	}
+}

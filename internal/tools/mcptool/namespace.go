@@ -109,6 +109,13 @@ func (n *Namespace) Spec() tools.Spec {
 	return buf.Bytes()
 }
 
+// SupportsParallel lets calls run beside other parallel calls when the server's config says
+// it can take them (supports_parallel_tool_calls).
+func (n *Namespace) SupportsParallel() bool {
+	p, ok := n.m.(interface{ SupportsParallel(string) bool })
+	return ok && p.SupportsParallel(n.server)
+}
+
 // Handle runs one call of a tool in the namespace.
 func (n *Namespace) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
 	list, err := n.m.Tools(ctx, n.server)

@@ -56,6 +56,9 @@ func NewResourceHandlers(m Manager, opts Options) []tools.Handler { return resou
 
 func (r *resourceTool) Spec() tools.Spec { return tools.Spec(r.spec) }
 
+// SupportsParallel: listing and reading resources changes nothing.
+func (r *resourceTool) SupportsParallel() bool { return true }
+
 // Handle runs the tool. Like Codex, the call is reported as an MCP call of the named server
 // (or of "codex" when it spans every server) with the JSON answer as its text content; an
 // argument or server error goes back to the model without events.
