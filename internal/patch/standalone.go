@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 const usageText = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch\n"
@@ -22,9 +23,16 @@ func runStandalone(cwd string, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprint(stderr, "Error: apply_patch accepts exactly one argument.\n")
 		return 2
 	case len(args) == 2:
+		if !utf8.ValidString(args[1]) {
+			fmt.Fprint(stderr, "Error: apply_patch requires a UTF-8 PATCH argument.\n")
+			return 1
+		}
 		text = args[1]
 	default:
 		data, err := io.ReadAll(stdin)
+		if err == nil && !utf8.Valid(data) {
+			err = errors.New("stream did not contain valid UTF-8")
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "Error: Failed to read PATCH from stdin.\n%v\n", err)
 			return 1
