@@ -75,6 +75,7 @@ func NewClient(ctx context.Context, f jsonrpc.Framer, opts ClientOptions) *Clien
 			select {
 			case c.notes <- n:
 			case <-ctx.Done():
+			case <-c.rpc.Done(): // closed while the reader of Notifications is away
 			}
 		},
 	})
