@@ -456,3 +456,68 @@ func BenchmarkAppServerInitialize(b *testing.B) {
 	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
 	b.ReportMetric(float64(walls[len(walls)/2].Microseconds())/1000, "median-ms")
 }
+
+// Over websocket the same bad input gets the same answers, one frame each, and the
+// connection keeps serving; a 10 MiB frame is read through, not buffered.
+func TestAppServerWebsocketBadInput(t *testing.T) {
+	e := newEnv(t)
+	_, addr := e.wsAppServer()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws://"+addr+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ws.SetReadLimit(-1)
+	s := schematest.Wrap(t)
+	send := func(frame string) {
+		t.Helper()
+		s.ClientSent([]byte(frame))
+		if err := ws.Write(ctx, websocket.MessageText, []byte(frame)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recv := func() map[string]any {
+		t.Helper()
+		_, b, err := ws.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ServerSent(b)
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("frame is not JSON: %q", b)
+		}
+		return m
+	}
+	code := func(m map[string]any) float64 {
+		t.Helper()
+		e, ok := m["error"].(map[string]any)
+		if !ok {
+			t.Fatalf("want an error, got %v", m)
+		}
+		return e["code"].(float64)
+	}
+	send(`{"id":1,"method":"initialize","params":{"clientInfo":{"name":"n","version":"1"}}}`)
+	if m := recv(); m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	send(`{"method":"initialized"}`)
+	send(`nope{`)
+	if m := recv(); code(m) != -32700 {
+		t.Errorf("malformed frame: %v", m)
+	}
+	send(`{"id":2,"method":"made/up","params":{}}`)
+	if m := recv(); code(m) != -32601 {
+		t.Errorf("unknown method: %v", m)
+	}
+	send(`{"id":3,"method":"initialize","params":{"clientInfo":{"name":"` + strings.Repeat("z", 10<<20) + `","version":"1"}}}`)
+	if m := recv(); code(m) != -32600 || m["id"] != float64(3) {
+		t.Errorf("10 MiB frame: %v", m)
+	}
+	send(`{"id":4,"method":"initialize","params":{"clientInfo":{"name":"n","version":"1"}}}`)
+	if m := recv(); code(m) != -32600 || m["id"] != float64(4) {
+		t.Errorf("still serving: %v", m)
+	}
+}

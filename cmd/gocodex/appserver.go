@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -173,5 +174,18 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 		_, err := io.Copy(pw, in)
 		pw.CloseWithError(err)
 	}()
-	return srv.ServeStdio(ctx, pr, s.Out)
+	served := make(chan error, 1)
+	go func() { served <- srv.ServeStdio(ctx, pr, s.Out) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	// A signal: give queued answers a moment, but a client that stopped reading (a blocked
+	// write to stdout) must not keep the process alive.
+	select {
+	case <-served:
+	case <-time.After(2 * time.Second):
+	}
+	return nil
 }
