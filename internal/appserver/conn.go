@@ -173,6 +173,7 @@ func (c *Conn) serve(ctx context.Context, f jsonrpc.Framer) error {
 		Problem:       func(err error) { c.log.Warn("client protocol problem", "err", err) },
 		OutgoingQueue: c.srv.opts.OutgoingQueue,
 		MaxInFlight:   c.srv.opts.MaxInFlight,
+		Now:           c.srv.opts.Now,
 	})
 	err := c.rpc.Run(c.ctx)
 	c.cancel()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -26,6 +27,7 @@ func newServer(t *testing.T, getenv func(string) string) *appserver.Server {
 		Config:   &config.Config{CodexHome: "/home/u/.codex"},
 		Getenv:   getenv,
 		Platform: &testPlatform,
+		Now:      func() time.Time { return time.UnixMilli(1795337480977) },
 	})
 }
 
@@ -187,6 +189,9 @@ func TestOptOutNotifications(t *testing.T) {
 	n := <-c.Notifications()
 	if n.Method != "warning" {
 		t.Errorf("first notification %s, want warning (configWarning opted out)", n.Method)
+	}
+	if n.EmittedAtMs != 1795337480977 {
+		t.Errorf("emittedAtMs = %d, want the server clock's 1795337480977", n.EmittedAtMs)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
@@ -46,6 +47,8 @@ type Options struct {
 	MaxInFlight   int
 	// MaxFrame bounds one incoming message (default jsonrpc.DefaultMaxFrame).
 	MaxFrame int
+	// Now is the clock behind notifications' emittedAtMs; nil means time.Now.
+	Now func() time.Time
 }
 
 // Server holds the method table and what connections share.
@@ -77,6 +80,9 @@ func New(opts Options) *Server {
 	}
 	if opts.NewApp == nil {
 		opts.NewApp = app.New
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	if opts.MaxFrame <= 0 {
 		opts.MaxFrame = jsonrpc.DefaultMaxFrame

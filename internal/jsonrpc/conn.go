@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
 // CancelMethod is the notification a peer sends to cancel one of its requests.
@@ -30,6 +31,9 @@ type ConnOptions struct {
 	// When it is full, Notify and Call block (backpressure) and the read loop stops reading
 	// once it has an answer to write.
 	OutgoingQueue int
+	// Now stamps outgoing notifications with emittedAtMs, as Codex's app-server does; nil
+	// leaves them unstamped.
+	Now func() time.Time
 	// MaxInFlight caps incoming requests not yet answered (default 256); the one over the
 	// cap is answered at once with -32001 "Server overloaded; retry later.".
 	MaxInFlight int
@@ -265,7 +269,11 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	if err != nil {
 		return err
 	}
-	return c.send(ctx, &Notification{Method: method, Params: raw})
+	n := &Notification{Method: method, Params: raw}
+	if c.opts.Now != nil {
+		n.EmittedAtMs = c.opts.Now().UnixMilli()
+	}
+	return c.send(ctx, n)
 }
 
 // Call sends a request and waits for its response. Ids are integers counting from 0 per

@@ -91,6 +91,9 @@ type Request struct {
 type Notification struct {
 	Method string
 	Params json.RawMessage
+	// EmittedAtMs is Codex's envelope extension: when the server emitted the notification,
+	// in Unix milliseconds, written after params. Zero omits it.
+	EmittedAtMs int64
 }
 
 // Response answers a request: exactly one of Result and Error is set.
@@ -113,6 +116,8 @@ type wireMessage struct {
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *Error          `json:"error,omitempty"`
+	// EmittedAtMs rides on Codex's notifications.
+	EmittedAtMs int64 `json:"emittedAtMs,omitempty"`
 }
 
 // DecodeError is why a frame is not a message. ID is the request's id when it could be
@@ -152,7 +157,7 @@ func Decode(data []byte) (Message, error) {
 		if len(w.ID) > 0 { // "id": null
 			return nil, &DecodeError{Code: CodeInvalidRequest, Message: "Invalid request: id must be an integer or a string, got null"}
 		}
-		return &Notification{Method: *w.Method, Params: nullToNil(w.Params)}, nil
+		return &Notification{Method: *w.Method, Params: nullToNil(w.Params), EmittedAtMs: w.EmittedAtMs}, nil
 	case w.Error != nil && (hasID || len(w.ID) > 0):
 		// "id": null is how JSON-RPC answers a message whose id could not be read.
 		return &Response{ID: id, Error: w.Error}, nil
@@ -177,7 +182,7 @@ func startsWithObject(b []byte) bool {
 }
 
 // Encode writes a message the way Codex does: no "jsonrpc" member; a request as
-// {"id","method","params"}, a notification as {"method","params"}, a result as
+// {"id","method","params"}, a notification as {"method","params","emittedAtMs"}, a result as
 // {"id","result"} and an error as {"error","id"}.
 func Encode(m Message) ([]byte, error) {
 	var buf bytes.Buffer
@@ -197,6 +202,10 @@ func Encode(m Message) ([]byte, error) {
 		if m.Params != nil {
 			buf.WriteString(`,"params":`)
 			buf.Write(m.Params)
+		}
+		if m.EmittedAtMs != 0 {
+			buf.WriteString(`,"emittedAtMs":`)
+			buf.WriteString(strconv.FormatInt(m.EmittedAtMs, 10))
 		}
 	case *Response:
 		if m.Error != nil {
