@@ -122,7 +122,7 @@ func TestCallIDsCountFromZero(t *testing.T) {
 		r, err := c.Call(context.Background(), "item/fileChange/requestApproval", map[string]string{"a": "b"})
 		results <- res{r, err}
 	}()
-	if got, want := p.recv(), `{"id":0,"method":"item/fileChange/requestApproval","params":{"a":"b"}}`; got != want {
+	if got, want := p.recv(), `{"method":"item/fileChange/requestApproval","id":0,"params":{"a":"b"}}`; got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
 	p.send(`{"id":0,"result":{"decision":"accept"}}`)
@@ -133,7 +133,7 @@ func TestCallIDsCountFromZero(t *testing.T) {
 		r, err := c.Call(context.Background(), "m", nil)
 		results <- res{r, err}
 	}()
-	if got, want := p.recv(), `{"id":1,"method":"m"}`; got != want {
+	if got, want := p.recv(), `{"method":"m","id":1}`; got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
 	p.send(`{"error":{"code":-32000,"message":"nope"},"id":1}`)

@@ -181,17 +181,17 @@ func startsWithObject(b []byte) bool {
 	return len(b) > 0 && b[0] == '{'
 }
 
-// Encode writes a message the way Codex does: no "jsonrpc" member; a request as
-// {"id","method","params"}, a notification as {"method","params","emittedAtMs"}, a result as
-// {"id","result"} and an error as {"error","id"}.
+// Encode writes a message the way Codex 0.169's app-server does: no "jsonrpc" member; a
+// request as {"method","id","params"}, a notification as {"method","params","emittedAtMs"},
+// a result as {"id","result"} and an error as {"error","id"}.
 func Encode(m Message) ([]byte, error) {
 	var buf bytes.Buffer
 	switch m := m.(type) {
 	case *Request:
-		buf.WriteString(`{"id":`)
-		writeID(&buf, m.ID)
-		buf.WriteString(`,"method":`)
+		buf.WriteString(`{"method":`)
 		writeString(&buf, m.Method)
+		buf.WriteString(`,"id":`)
+		writeID(&buf, m.ID)
 		if m.Params != nil {
 			buf.WriteString(`,"params":`)
 			buf.Write(m.Params)

@@ -73,7 +73,7 @@ func TestEncode(t *testing.T) {
 		want string
 	}{
 		{&Request{ID: Int64ID(0), Method: "item/commandExecution/requestApproval", Params: json.RawMessage(`{"a":1}`)},
-			`{"id":0,"method":"item/commandExecution/requestApproval","params":{"a":1}}`},
+			`{"method":"item/commandExecution/requestApproval","id":0,"params":{"a":1}}`},
 		{&Notification{Method: "turn/started", Params: json.RawMessage(`{}`)}, `{"method":"turn/started","params":{}}`},
 		{&Notification{Method: "x"}, `{"method":"x"}`},
 		{&Notification{Method: "thread/started", Params: json.RawMessage(`{"a":1}`), EmittedAtMs: 1795337480977},
