@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/gocodex/gocodex/internal/appserver"
 	"github.com/gocodex/gocodex/internal/appserver/schematest"
@@ -519,5 +520,55 @@ func TestAppServerWebsocketBadInput(t *testing.T) {
 	send(`{"id":4,"method":"initialize","params":{"clientInfo":{"name":"n","version":"1"}}}`)
 	if m := recv(); code(m) != -32600 || m["id"] != float64(4) {
 		t.Errorf("still serving: %v", m)
+	}
+}
+
+// converse runs bin's app-server and sends each request in turn, waiting for its answer;
+// notifications are left out. The answers come back in order.
+func (e *env) converse(bin string, requests []string) []map[string]any {
+	e.t.Helper()
+	saved := binary
+	binary = bin
+	r := e.startRawAppServer()
+	binary = saved
+	var answers []map[string]any
+	for _, req := range requests {
+		var head struct {
+			ID any `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(req), &head); err != nil {
+			e.t.Fatal(err)
+		}
+		r.send(req)
+		answers = append(answers, r.response(head.ID))
+	}
+	return answers
+}
+
+// The handshake answers of our binary and of Codex 0.169 agree: the same errors, the same
+// result fields, the user agent's leading `<originator>/<version> (`.
+func TestAppServerHandshakeMatchesReference(t *testing.T) {
+	ref := referenceBinary(t)
+	requests := []string{
+		`{"id":1,"method":"initialize","params":{}}`,
+		`{"id":2,"method":"initialize","params":{"clientInfo":{"version":"1"}}}`,
+		`{"id":3,"method":"initialize","params":{"clientInfo":{"name":"codex_vscode","title":null,"version":"1.2.3"},"capabilities":{"experimentalApi":false,"optOutNotificationMethods":["remoteControl/status/changed","configWarning"]}}}`,
+		`{"id":4,"method":"initialize","params":{"clientInfo":{"name":"x","version":"1"}}}`,
+		`{"id":"five","method":"initialize","params":{"clientInfo":{"name":"x","version":"1"}}}`,
+	}
+	normalize := func(answers []map[string]any) []map[string]any {
+		for _, a := range answers {
+			if res, ok := a["result"].(map[string]any); ok {
+				ua, _ := res["userAgent"].(string)
+				res["userAgent"], _, _ = strings.Cut(ua, " ")
+			}
+		}
+		return answers
+	}
+	e := newEnv(t)
+	ours := normalize(e.converse(binary, requests))
+	theirs := normalize(e.converse(ref, requests))
+	if diff := cmp.Diff(theirs, ours); diff != "" {
+		t.Errorf("handshake answers (-codex +ours):\n%s", diff)
 	}
 }
