@@ -61,7 +61,8 @@ type Server struct {
 	methods  map[string]HandlerFunc
 	notifies map[string]NotificationFunc
 
-	app *app.App
+	appMu sync.Mutex // guards app; apart from mu so building it never stalls dispatch
+	app   *app.App
 
 	nextConn atomic.Int64
 }
@@ -139,8 +140,8 @@ func (s *Server) notificationHandler(method string) (NotificationFunc, bool) {
 // App returns the engine app built from Options.Config, creating it on first use. An error
 // (e.g. no API key yet) is not cached, so a later login can succeed.
 func (s *Server) App(ctx context.Context) (*app.App, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.appMu.Lock()
+	defer s.appMu.Unlock()
 	if s.app != nil {
 		return s.app, nil
 	}
@@ -168,9 +169,9 @@ func (s *Server) App(ctx context.Context) (*app.App, error) {
 
 // Close ends the engine's threads.
 func (s *Server) Close(ctx context.Context) error {
-	s.mu.Lock()
+	s.appMu.Lock()
 	a := s.app
-	s.mu.Unlock()
+	s.appMu.Unlock()
 	if a != nil {
 		return a.Close(ctx)
 	}
