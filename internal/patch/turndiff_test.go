@@ -1,6 +1,7 @@
 package patch
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
@@ -247,5 +248,27 @@ func TestTurnDiffMoveOntoExisting(t *testing.T) {
 				t.Errorf("(-codex +ours):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestUnifiedHunksMatchCodex replays diffs the Codex binary produced (the unified_diff of
+// update changes, one line of context) for random edits over a small alphabet, where many
+// equally short diffs exist: ours must pick the same one, byte for byte.
+func TestUnifiedHunksMatchCodex(t *testing.T) {
+	data, err := os.ReadFile("testdata/codex_diffs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct{ Old, New, Diff string }
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 100 {
+		t.Fatalf("only %d cases", len(cases))
+	}
+	for i, c := range cases {
+		if got := unifiedHunks(c.Old, c.New, 1); got != c.Diff {
+			t.Errorf("case %d: %q → %q\ncodex:\n%s\nours:\n%s", i, c.Old, c.New, c.Diff, got)
+		}
 	}
 }
