@@ -3,6 +3,7 @@ package appserver_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -19,18 +20,28 @@ import (
 
 // world is one isolated app-server: its own CODEX_HOME, work directory and scripted model.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	Model  *tk.Server
 	Home   string
 	Work   string
 	Srv    *appserver.Server
 	getenv func(string) string
+	queue  int // OutgoingQueue of servers built after it is set
 }
 
-func newWorld(t *testing.T, co tk.ConfigOptions) *world {
+func newWorld(t testing.TB, co tk.ConfigOptions) *world {
+	return newWorldAt(t, co, "")
+}
+
+// newWorldAt is newWorld with the model at modelURL (empty: a scripted testkit server).
+func newWorldAt(t testing.TB, co tk.ConfigOptions, modelURL string) *world {
 	t.Helper()
-	w := &world{t: t, Model: tk.NewServer(t), Home: t.TempDir(), Work: t.TempDir()}
-	tk.WriteConfig(t, w.Home, w.Model.URL(), co)
+	w := &world{t: t, Home: t.TempDir(), Work: t.TempDir()}
+	if modelURL == "" {
+		w.Model = tk.NewServer(t)
+		modelURL = w.Model.URL()
+	}
+	tk.WriteConfig(t, w.Home, modelURL, co)
 	w.getenv = func(k string) string {
 		switch k {
 		case "CODEX_HOME":
@@ -59,7 +70,7 @@ func (w *world) server() *appserver.Server {
 	tr := &http.Transport{}
 	w.t.Cleanup(tr.CloseIdleConnections)
 	return appserver.New(appserver.Options{
-		Config: cfg, LoadOptions: lo, Getenv: w.getenv, Platform: &testPlatform,
+		Config: cfg, LoadOptions: lo, Getenv: w.getenv, Platform: &testPlatform, OutgoingQueue: w.queue,
 		HTTPClient: &http.Client{Transport: tr},
 		AppOptions: app.Options{Environ: func() []string { return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.Home} }},
 	})
@@ -67,7 +78,7 @@ func (w *world) server() *appserver.Server {
 
 // client is one schema-checked connection with its notifications and server requests.
 type client struct {
-	t  *testing.T
+	t  testing.TB
 	c  *appserver.Client
 	mu sync.Mutex
 	// answer decides server requests (approvals); nil declines.
@@ -129,7 +140,11 @@ func (cl *client) callErr(method string, params any) *jsonrpc.Error {
 	if err == nil {
 		cl.t.Fatalf("%s succeeded, want an error", method)
 	}
-	return rpcError(cl.t, err)
+	var e *jsonrpc.Error
+	if !errors.As(err, &e) {
+		cl.t.Fatalf("%s: %v is not a JSON-RPC error", method, err)
+	}
+	return e
 }
 
 // until collects notifications up to and including the first with method.
