@@ -19,5 +19,7 @@
 // that pin texts say which cases were observed there. Notable rules: each line keeps its own
 // terminator and new lines take the file's first one; context lines keep the file's text
 // even when they matched loosely; an End of File anchor never searches before the previous
-// chunk; only hunk headers and End Patch end an update hunk.
+// chunk; only hunk headers and End Patch end an update hunk. Diffs (FileChange.unified_diff,
+// turn_diff) reproduce the `similar` crate's edit scripts and hunk headers exactly, which a
+// general diff library does not.
 package patch
