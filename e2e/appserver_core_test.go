@@ -262,10 +262,7 @@ func TestAppServerHandshakeStdio(t *testing.T) {
 	c := e.appServerClient(nil)
 	ctx := context.Background()
 	err := c.Call(ctx, "thread/loaded/list", map[string]any{}, nil)
-	switch e, _ := err.(*jsonrpc.Error); {
-	case e != nil && e.Code == -32601:
-		t.Log("thread/loaded/list not implemented yet: Not initialized is covered by the unit tests")
-	case e == nil || e.Code != -32600 || e.Message != "Not initialized":
+	if e, ok := err.(*jsonrpc.Error); !ok || e.Code != -32600 || e.Message != "Not initialized" {
 		t.Fatalf("before initialize: %v", err)
 	}
 	res, err := c.Initialize(ctx, initParams)
@@ -384,10 +381,11 @@ func TestAppServerBadInputKeepsServing(t *testing.T) {
 	}
 	ping(101)
 
-	r.send(`{"id":2,"method":"initialize","params":{"clientInfo":5}}`)
-	// Already initialized wins over the params check, as in Codex; a fresh connection shows
-	// the params error (below).
-	errOf(r.response(2))
+	r.send(`{"id":2,"method":"thread/read","params":{"threadId":5}}`)
+	if code, msg := errOf(r.response(2)); code != -32602 || !strings.Contains(msg, "threadId") {
+		t.Errorf("wrong params: %v %q", code, msg)
+	}
+	ping(104)
 
 	r.send(`{"id":12345,"result":{"decision":"accept"}}`) // a response to a request never sent
 	ping(102)
@@ -400,7 +398,7 @@ func TestAppServerBadInputKeepsServing(t *testing.T) {
 	}
 	ping(103)
 
-	// Wrong params on a fresh connection.
+	// Wrong params of initialize itself, on a fresh connection.
 	r2 := e.startRawAppServer()
 	r2.send(`{"id":"p","method":"initialize","params":{"clientInfo":5}}`)
 	if code, msg := errOf(r2.response("p")); code != -32602 || !strings.Contains(msg, "clientInfo") {
