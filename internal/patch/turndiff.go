@@ -24,6 +24,8 @@ const (
 type TurnDiff struct {
 	files  []*trackedFile
 	byPath map[string]*trackedFile // current absolute path → file
+	// cwd names files outside any git repository, relative to it when they are under it.
+	cwd string
 }
 
 type trackedFile struct {
@@ -35,9 +37,19 @@ type trackedFile struct {
 // NewTurnDiff returns an empty tracker.
 func NewTurnDiff() *TurnDiff { return &TurnDiff{byPath: map[string]*trackedFile{}} }
 
+// SetCwd sets the turn's working directory, which names files outside any git repository
+// (relative to it when they are under it, else absolute). The first call wins; without one,
+// the directory of the first tracked patch is used.
+func (t *TurnDiff) SetCwd(cwd string) {
+	if t.cwd == "" {
+		t.cwd = cwd
+	}
+}
+
 // Track takes baselines for the files a verified patch is about to change. Call it before
 // applying the patch.
 func (t *TurnDiff) Track(v *Verified) {
+	t.SetCwd(v.Cwd)
 	for _, c := range v.Changes {
 		f := t.track(c.Path)
 		if c.MovePath == "" || c.MovePath == c.Path {
@@ -119,7 +131,7 @@ func (t *TurnDiff) UnifiedDiff() string {
 	}
 	var entries []entry
 	for _, f := range t.files {
-		left, right := displayPath(f.origPath), displayPath(f.curPath)
+		left, right := t.displayPath(f.origPath), t.displayPath(f.curPath)
 		if text := fileDiff(f, left, right); text != "" {
 			entries = append(entries, entry{right, text})
 		}
@@ -176,19 +188,30 @@ func fileDiff(f *trackedFile, left, right string) string {
 	return b.String()
 }
 
-// displayPath names a file relative to the root of the git repository holding it, or by its
-// absolute path outside any repository.
-func displayPath(abs string) string {
-	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			if rel, err := filepath.Rel(dir, abs); err == nil {
-				return filepath.ToSlash(rel)
-			}
-			break
-		}
-		if parent := filepath.Dir(dir); parent == dir {
-			break
+// displayPath names a file as Codex does: relative to the root of the git repository
+// holding it; outside any repository, relative to the turn's directory when under it, else
+// by its absolute path.
+func (t *TurnDiff) displayPath(abs string) string {
+	if rel, ok := gitRelative(abs); ok {
+		return rel
+	}
+	if t.cwd != "" {
+		if rel, err := filepath.Rel(t.cwd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return filepath.ToSlash(rel)
 		}
 	}
 	return filepath.ToSlash(abs)
+}
+
+// gitRelative returns abs relative to the root of the git repository holding it.
+func gitRelative(abs string) (string, bool) {
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			rel, err := filepath.Rel(dir, abs)
+			return filepath.ToSlash(rel), err == nil
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return "", false
+		}
+	}
 }

@@ -94,19 +94,26 @@ func TestTurnDiff(t *testing.T) {
 	}
 }
 
+// TestTurnDiffOutsideRepo: outside git, the Codex binary names files under the turn's
+// directory relative to it and others by absolute path ("a//tmp/…").
 func TestTurnDiffOutsideRepo(t *testing.T) {
-	dir := t.TempDir()
+	root := t.TempDir()
+	dir := filepath.Join(root, "ws")
 	td := NewTurnDiff()
-	applyTracked(t, td, dir, "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch")
-	abs := filepath.ToSlash(filepath.Join(dir, "a.txt"))
-	want := "diff --git a/" + abs + " b/" + abs + "\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..78981922613b2afb6025042ff6bd878ac1994e85\n--- /dev/null\n+++ b/" + abs + "\n@@ -0,0 +1 @@\n+a\n"
+	td.SetCwd(dir)
+	applyTracked(t, td, dir, "*** Begin Patch\n*** Add File: ../out.txt\n+o\n*** Add File: sub/in.txt\n+i\n*** End Patch")
+	out := filepath.ToSlash(filepath.Join(root, "out.txt"))
+	want := "diff --git a/" + out + " b/" + out + "\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..13e7564ea0c889e81bcba6f8e496b2a74cdb32fa\n--- /dev/null\n+++ b/" + out + "\n@@ -0,0 +1 @@\n+o\n" +
+		"diff --git a/sub/in.txt b/sub/in.txt\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..0ddf2bae71d08623786db120996eea00b75f8237\n--- /dev/null\n+++ b/sub/in.txt\n@@ -0,0 +1 @@\n+i\n"
 	if diff := cmp.Diff(want, td.UnifiedDiff()); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+		t.Errorf("(-codex +ours):\n%s", diff)
 	}
+	applyTracked(t, td, dir, "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch")
 	// Created and deleted within the turn: nothing to show.
+	before := td.UnifiedDiff()
 	applyTracked(t, td, dir, "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch")
-	if got := td.UnifiedDiff(); got != "" {
-		t.Errorf("diff after add+delete = %q", got)
+	if got := td.UnifiedDiff(); got != want || !strings.Contains(before, "b/a.txt") {
+		t.Errorf("diff after add+delete of a.txt:\n%s", got)
 	}
 }
 

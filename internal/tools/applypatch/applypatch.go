@@ -164,6 +164,7 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *p
 		tracker = h.opts.TurnDiff(env)
 	}
 	if tracker != nil {
+		tracker.SetCwd(env.Cwd) // names files outside git, as Codex does
 		tracker.Track(v)
 	}
 	// The wall time covers the apply only, as Codex times its apply_patch process.
