@@ -17,7 +17,7 @@ var wantFirstTurn = []string{
 	"thread/status/changed", "turn/started",
 	"item/started", "item/completed", // userMessage
 	"item/started", "item/agentMessage/delta", "item/agentMessage/delta", "item/completed", // agentMessage
-	"thread/tokenUsage/updated",
+	"thread/tokenUsage/updated", "account/rateLimits/updated",
 	"thread/status/changed", "turn/completed",
 }
 

@@ -18,6 +18,8 @@ type V2Item interface {
 	ItemID() string
 	// setTimes stamps the item's startedAtMs / completedAtMs.
 	setTimes(started, completed *int64)
+	// clone copies the item, so a notification keeps the item as it was when it was made.
+	clone() V2Item
 }
 
 // V2UserContent is one piece of a userMessage's content: text (with its text elements),
@@ -189,6 +191,25 @@ type V2ContextCompaction struct {
 	Type string `json:"type"`
 	ID   string `json:"id"`
 	times
+}
+
+func (i *V2UserMessage) clone() V2Item      { c := *i; return &c }
+func (i *V2AgentMessage) clone() V2Item     { c := *i; return &c }
+func (i *V2CommandExecution) clone() V2Item { c := *i; return &c }
+func (i *V2FileChange) clone() V2Item       { c := *i; return &c }
+func (i *V2Plan) clone() V2Item             { c := *i; return &c }
+func (i *V2WebSearch) clone() V2Item        { c := *i; return &c }
+func (i *V2McpToolCall) clone() V2Item      { c := *i; return &c }
+func (i *V2ImageView) clone() V2Item        { c := *i; return &c }
+func (i *V2ContextCompaction) clone() V2Item {
+	c := *i
+	return &c
+}
+func (i *V2Reasoning) clone() V2Item {
+	c := *i
+	c.Summary = append([]string{}, i.Summary...)
+	c.Content = append([]string{}, i.Content...)
+	return &c
 }
 
 func (i *V2UserMessage) ItemID() string       { return i.ID }

@@ -22,6 +22,66 @@ type V2TurnError struct {
 	Message           string          `json:"message"`
 	CodexErrorInfo    json.RawMessage `json:"codexErrorInfo"`
 	AdditionalDetails *string         `json:"additionalDetails"`
+	Misalignment      json.RawMessage `json:"misalignment"`
+}
+
+// V2RateLimitsUpdated is account/rateLimits/updated.
+type V2RateLimitsUpdated struct {
+	RateLimits V2RateLimits `json:"rateLimits"`
+}
+
+// V2RateLimits is the account's rate-limit snapshot.
+type V2RateLimits struct {
+	LimitID              *string         `json:"limitId"`
+	LimitName            *string         `json:"limitName"`
+	NormalModelSlug      *string         `json:"normalModelSlug"`
+	Primary              *V2RateLimitWin `json:"primary"`
+	Secondary            *V2RateLimitWin `json:"secondary"`
+	Credits              *V2Credits      `json:"credits"`
+	IndividualLimit      json.RawMessage `json:"individualLimit"`
+	SpendControlReached  *bool           `json:"spendControlReached"`
+	PlanType             *string         `json:"planType"`
+	RateLimitReachedType *string         `json:"rateLimitReachedType"`
+}
+
+// V2RateLimitWin is one rate-limit window.
+type V2RateLimitWin struct {
+	UsedPercent        int64  `json:"usedPercent"`
+	WindowDurationMins *int64 `json:"windowDurationMins"`
+	ResetsAt           *int64 `json:"resetsAt"`
+}
+
+// V2Credits is the account's credit balance.
+type V2Credits struct {
+	HasCredits bool    `json:"hasCredits"`
+	Unlimited  bool    `json:"unlimited"`
+	Balance    *string `json:"balance"`
+}
+
+func rateLimits(s *protocol.RateLimitSnapshot) V2RateLimits {
+	codex := "codex"
+	out := V2RateLimits{LimitID: &codex, IndividualLimit: json.RawMessage("null")}
+	if s == nil {
+		return out
+	}
+	if s.LimitID != nil {
+		out.LimitID = s.LimitID
+	}
+	out.LimitName, out.SpendControlReached, out.PlanType, out.RateLimitReachedType = s.LimitName, s.SpendControlReached, s.PlanType, s.RateLimitReachedType
+	win := func(w *protocol.RateLimitWindow) *V2RateLimitWin {
+		if w == nil {
+			return nil
+		}
+		return &V2RateLimitWin{UsedPercent: int64(w.UsedPercent), WindowDurationMins: w.WindowMinutes, ResetsAt: w.ResetsAt}
+	}
+	out.Primary, out.Secondary = win(s.Primary), win(s.Secondary)
+	if s.Credits != nil {
+		out.Credits = &V2Credits{HasCredits: s.Credits.HasCredits, Unlimited: s.Credits.Unlimited, Balance: s.Credits.Balance}
+	}
+	if len(s.IndividualLimit) > 0 {
+		out.IndividualLimit = s.IndividualLimit
+	}
+	return out
 }
 
 // V2Turn is one turn of a thread. ItemsView says how much of Items is there: "full",
@@ -248,13 +308,14 @@ func (p *V2Projector) itemStarted(it V2Item) []V2Notification {
 	now := p.ms()
 	it.setTimes(&now, nil)
 	p.open[it.ItemID()] = it
-	return []V2Notification{{"item/started", V2ItemStarted{Item: it, ThreadID: p.threadID, TurnID: p.turnID(), StartedAtMs: now}}}
+	return []V2Notification{{"item/started", V2ItemStarted{Item: it.clone(), ThreadID: p.threadID, TurnID: p.turnID(), StartedAtMs: now}}}
 }
 
 func (p *V2Projector) itemCompleted(it V2Item) []V2Notification {
 	now := p.ms()
 	it.setTimes(nil, &now)
 	delete(p.open, it.ItemID())
+	it = it.clone()
 	if p.turn != nil {
 		p.turn.Items = append(p.turn.Items, it)
 	}
@@ -423,7 +484,8 @@ func (p *V2Projector) Apply(ev protocol.Event) []V2Notification {
 			it.Status = "completed"
 		}
 		var out []V2Notification
-		if it.Status != "declined" && (m.Stdout != "" || m.Stderr != "") {
+		// Codex reports a patch's output only when it failed.
+		if it.Status == "failed" && (m.Stdout != "" || m.Stderr != "") {
 			out = append(out, V2Notification{"item/fileChange/outputDelta", V2Delta{p.threadID, p.turnID(), m.CallID, m.Stdout + m.Stderr}})
 		}
 		return append(out, p.itemCompleted(it)...)
@@ -473,17 +535,24 @@ func (p *V2Projector) Apply(ev protocol.Event) []V2Notification {
 		}
 		return []V2Notification{{"turn/plan/updated", V2TurnPlanUpdated{p.threadID, p.turnID(), m.Explanation, plan}}}
 	case protocol.TokenCountEvent:
-		if m.Info == nil {
-			return nil
+		var out []V2Notification
+		if m.Info != nil {
+			out = append(out, V2Notification{"thread/tokenUsage/updated", V2TokenUsageUpdated{p.threadID, p.turnID(), V2TokenUsage{
+				Total: breakdown(m.Info.TotalTokenUsage), Last: breakdown(m.Info.LastTokenUsage), ModelContextWindow: m.Info.ModelContextWindow}}})
+			// Codex 0.169 follows every usage report with the account's rate limits (all null
+			// when the server sent none).
+			out = append(out, V2Notification{"account/rateLimits/updated", V2RateLimitsUpdated{RateLimits: rateLimits(m.RateLimits)}})
 		}
-		return []V2Notification{{"thread/tokenUsage/updated", V2TokenUsageUpdated{p.threadID, p.turnID(), V2TokenUsage{
-			Total: breakdown(m.Info.TotalTokenUsage), Last: breakdown(m.Info.LastTokenUsage), ModelContextWindow: m.Info.ModelContextWindow}}}}
+		return out
 	case protocol.ErrorEvent:
 		e := V2TurnError{Message: m.Message, CodexErrorInfo: V2ErrorInfo(m.CodexErrorInfo)}
+		var out []V2Notification
 		if p.turn != nil {
 			p.turn.Error = &e
+			// As Codex: the thread is in error until its next turn starts.
+			out = p.setStatus(V2ThreadStatus{Type: "systemError"})
 		}
-		return []V2Notification{{"error", V2Error{Error: e, ThreadID: p.threadID, TurnID: p.turnID()}}}
+		return append(out, V2Notification{"error", V2Error{Error: e, ThreadID: p.threadID, TurnID: p.turnID()}})
 	case protocol.StreamErrorEvent:
 		e := V2TurnError{Message: m.Message, CodexErrorInfo: V2ErrorInfo(m.CodexErrorInfo), AdditionalDetails: m.AdditionalDetails}
 		return []V2Notification{{"error", V2Error{Error: e, WillRetry: true, ThreadID: p.threadID, TurnID: p.turnID()}}}
@@ -597,7 +666,9 @@ func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notificati
 	t.CompletedAt, t.DurationMs = &done, &dur
 	p.turns = append(p.turns, t)
 	p.turn = nil
-	out = append(out, p.setStatus(V2ThreadStatus{Type: "idle"})...)
+	if p.status.Type != "systemError" {
+		out = append(out, p.setStatus(V2ThreadStatus{Type: "idle"})...)
+	}
 	// turn/completed carries a summary: the agent's messages.
 	snap := *t
 	snap.ItemsView = "summary"
