@@ -171,4 +171,3 @@ func (m *Manager) HasResources(name string) bool {
 	caps := sess.InitializeResult().Capabilities
 	return caps != nil && caps.Resources != nil
 }
-
