@@ -199,6 +199,7 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*sdk.Tool, *exec.Cmd
 			ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 				return &sdk.ElicitResult{Action: "decline"}, nil
 			},
+			ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { m.refreshTools(s) },
 		})
 	var (
 		t   sdk.Transport
@@ -239,6 +240,34 @@ func closeSession(sess *sdk.ClientSession, cmd *exec.Cmd) {
 	if cmd != nil {
 		killGroup(cmd)
 	}
+}
+
+// refreshTools lists a server's tools again after it said they changed; the next turn
+// offers the new list. It runs apart from the SDK's reading goroutine, which must not wait
+// on its own answers.
+func (m *Manager) refreshTools(s *server) {
+	m.emitMu.Lock()
+	defer m.emitMu.Unlock()
+	if m.closed {
+		return
+	}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		sess, err := s.readySession()
+		if err != nil {
+			return
+		}
+		var tools []*sdk.Tool
+		for tool, err := range sess.Tools(m.ctx, nil) {
+			if err != nil {
+				m.opts.Logger.Warn("mcp tools/list after list_changed", "server", s.name, "err", err)
+				return
+			}
+			tools = append(tools, tool)
+		}
+		s.setTools(s.filter(tools))
+	}()
 }
 
 // settled reports a server's first outcome and, once every server has one, completes the

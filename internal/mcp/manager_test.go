@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -149,7 +150,7 @@ func TestStdioServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"a_really_long_tool_name_that_goes_on_and_on_and_on_beyond_sixty_four_characters", "add", "cwd", "echo", "env", "peek", "slow", "weird.name-tool"}
+	want := []string{"a_really_long_tool_name_that_goes_on_and_on_and_on_beyond_sixty_four_characters", "add", "cwd", "echo", "env", "grow", "peek", "slow", "weird.name-tool"}
 	if diff := cmp.Diff(want, toolNames(tools)); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
@@ -419,5 +420,29 @@ func TestOptionalServerIsWaitedForOnlyDuringTheGrace(t *testing.T) {
 	evs.waitFor(t, isComplete)
 	if tools, err := m.Tools(context.Background(), "slow"); err != nil || len(tools) == 0 {
 		t.Fatalf("after startup: %d tools, err %v", len(tools), err)
+	}
+}
+
+func TestToolListChangeIsPickedUp(t *testing.T) {
+	m, _ := startManager(t, map[string]config.McpServerConfig{"ts": {Command: testServer}}, envMap(nil))
+	if got := callText(t, m, "ts", "grow", nil); got != "grew" {
+		t.Fatalf("grow = %q", got)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		tools, err := m.Tools(context.Background(), "ts")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(toolNames(tools), "grown") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tools after list_changed: %v", toolNames(tools))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := callText(t, m, "ts", "grown", nil); got != "grown" {
+		t.Errorf("grown = %q", got)
 	}
 }

@@ -127,6 +127,12 @@ func (s *server) wait(ctx context.Context) error {
 	return errors.New("MCP server startup was cancelled")
 }
 
+func (s *server) setTools(tools []*sdk.Tool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tools = tools
+}
+
 func (s *server) toolList() []*sdk.Tool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -157,6 +157,14 @@ func newServer(name string) *mcp.Server {
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
 			return text("long"), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "grow", Description: "Adds the tool `grown` (the client is told the list changed)."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
+			mcp.AddTool(s, &mcp.Tool{Name: "grown", Description: "Added at run time."},
+				func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
+					return text("grown"), nil, nil
+				})
+			return text("grew"), nil, nil
+		})
 	s.AddResource(&mcp.Resource{URI: "test://readme", Name: "readme", MIMEType: "text/plain"},
 		func(ctx context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.Params.URI, MIMEType: "text/plain", Text: "read me"}}}, nil
