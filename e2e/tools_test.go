@@ -141,3 +141,26 @@ func TestInteractiveProgramThroughPTY(t *testing.T) {
 		t.Errorf("write_stdin output:\n%s", second)
 	}
 }
+
+// A model that runs apply_patch through exec_command (a heredoc in the shell) gets the patch
+// applied by the apply_patch tool, with patch events, as Codex does.
+func TestApplyPatchThroughShellHeredoc(t *testing.T) {
+	e := newEnv(t)
+	script := "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: via-shell.txt\n+written by a heredoc\n*** End Patch\nEOF"
+	args, _ := json.Marshal(map[string]any{"cmd": script})
+	e.Model.Enqueue(tk.SSE(tk.Created(), tk.FunctionCall("call_1", "exec_command", string(args)), tk.Completed(tk.Usage{})), answer("ok"))
+	p := e.startProto()
+	p.until("session_configured")
+	p.send("1", userInput("patch via shell"))
+	evs := p.until("task_complete")
+	if got := readFile(t, filepath.Join(e.Workdir, "via-shell.txt")); got != "written by a heredoc\n" {
+		t.Errorf("via-shell.txt = %q", got)
+	}
+	if countType(evs, "patch_apply_begin") != 1 || countType(evs, "exec_command_begin") != 0 {
+		t.Errorf("events: %v", msgTypes(evs))
+	}
+	out := functionOutput(t, e.Model.Requests()[1].JSON, "call_1")
+	if !strings.Contains(out, "Output:\nSuccess. Updated the following files:\nA via-shell.txt") {
+		t.Errorf("model received:\n%s", out)
+	}
+}

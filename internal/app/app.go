@@ -190,11 +190,18 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	for name, h := range uexec.Handlers() {
 		handlers[name] = h
 	}
-	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(applypatch.New(applypatch.Options{
+	patches := applypatch.New(applypatch.Options{
 		Freeform: catalog.ApplyPatchToolType == tools.ApplyPatchFreeform,
 		Decide:   g.Patch,
 		TurnDiff: (&turnDiffs{}).forTurn,
-	}))
+	})
+	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(patches)
+	// A model that runs apply_patch through a command tool gets the patch tool, as in Codex.
+	shellCfg.Intercept = func(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (tools.Result, bool, error) {
+		e := g.RememberingEnv(env)
+		e.Cwd = cwd
+		return patches.Intercept(ctx, e, callID, argv)
+	}
 	addExtraHandlers(handlers)
 
 	tc := agent.ThreadConfig{

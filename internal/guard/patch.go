@@ -50,6 +50,12 @@ type patchMemory struct {
 }
 
 func (m patchMemory) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	return m.Handler.Handle(ctx, m.g.RememberingEnv(env), call)
+}
+
+// RememberingEnv is env with its approval requests watched: a patch approved for the session
+// is remembered file by file. Commands that turn out to be patches use it too.
+func (g *Guard) RememberingEnv(env *tools.Env) *tools.Env {
 	wrapped := *env
 	ask := env.RequestApproval
 	wrapped.RequestApproval = func(ctx context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
@@ -59,9 +65,9 @@ func (m patchMemory) Handle(ctx context.Context, env *tools.Env, call tools.Call
 			for p := range req.Patch.Changes {
 				paths = append(paths, p)
 			}
-			m.g.cache.Approve(safety.PatchKeys(paths, env.Cwd)...)
+			g.cache.Approve(safety.PatchKeys(paths, env.Cwd)...)
 		}
 		return d, err
 	}
-	return m.Handler.Handle(ctx, &wrapped, call)
+	return &wrapped
 }

@@ -35,6 +35,22 @@ type Config struct {
 	NoLoginShell bool
 	// DefaultTimeout applies when the model gives none; DefaultTimeout when zero.
 	DefaultTimeout time.Duration
+	// Intercept, when set, takes commands that are really apply_patch calls (`apply_patch
+	// PATCH`, or a heredoc in `bash -lc`) before they reach the gate; handled false lets the
+	// command run as usual. The engine wires it to the apply_patch tool.
+	Intercept Interceptor
+}
+
+// Interceptor runs argv as a tool of its own in cwd when it recognises it. Its Output is the
+// tool's own text, which each command tool wraps in its usual format.
+type Interceptor func(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (res tools.Result, handled bool, err error)
+
+// intercept offers argv to the interceptor; ok reports that it was handled.
+func (c *Config) intercept(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (tools.Result, bool, error) {
+	if c.Intercept == nil {
+		return tools.Result{}, false, nil
+	}
+	return c.Intercept(ctx, env, callID, cwd, argv)
 }
 
 func (c *Config) gate() Gate {
@@ -149,6 +165,19 @@ func errText(err error) string { return "execution error: " + err.Error() }
 
 // execute asks the gate, then runs the command with begin/delta/end events around it.
 func (c *Config) execute(ctx context.Context, env *tools.Env, req execRequest) (tools.Result, error) {
+	start := time.Now()
+	if res, ok, err := c.intercept(ctx, env, req.call.CallID, req.cwd, req.argv); ok || err != nil {
+		if err != nil {
+			return res, err
+		}
+		exit := 0
+		if !res.Success {
+			exit = 1
+		}
+		text := process.Output{Bytes: []byte(res.Output)}
+		res.Output = req.format(process.Result{ExitCode: exit, Aggregated: text, Stdout: text, Duration: time.Since(start)}, c.truncation())
+		return res, nil
+	}
 	decision, err := c.gate()(ctx, env, GateRequest{
 		CallID:             req.call.CallID,
 		ToolName:           req.toolName,

@@ -104,6 +104,18 @@ func (m *Manager) execCommand(ctx context.Context, env *tools.Env, call tools.Ca
 	login := args.Login == nil || *args.Login
 	argv := cfg.ShellArgv(program, args.Cmd, login)
 	cwd := shell.ResolveWorkdir(env.Cwd, args.Workdir)
+	if cfg.Intercept != nil {
+		start := time.Now()
+		res, ok, err := cfg.Intercept(ctx, env, call.CallID, cwd, argv)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			// Codex puts apply_patch's own text after exec_command's header.
+			res.Output = fmt.Sprintf("Wall time: %.4f seconds\nOutput:\n%s", time.Since(start).Seconds(), res.Output)
+			return res, nil
+		}
+	}
 
 	gate := cfg.Gate
 	if gate == nil {
