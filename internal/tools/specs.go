@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"github.com/gocodex/gocodex/internal/patch"
 )
 
 // schema is a JSON Schema node in the field order Codex writes: type, description, enum,
@@ -145,9 +146,6 @@ func WriteStdinSpec() Spec {
 		}, "session_id"))
 }
 
-//go:embed apply_patch.lark
-var applyPatchGrammar string
-
 // ApplyPatchFreeformSpec is apply_patch as a `custom` tool: the model writes the patch as raw
 // text, constrained by our Lark grammar of the patch format.
 func ApplyPatchFreeformSpec() Spec {
@@ -155,7 +153,7 @@ func ApplyPatchFreeformSpec() Spec {
 		Type:        "custom",
 		Name:        "apply_patch",
 		Description: "The `apply_patch` tool can be used to edit files. This is a FREEFORM tool, so do not wrap the patch in JSON.",
-		Format:      customFormat{Type: "grammar", Syntax: "lark", Definition: applyPatchGrammar},
+		Format:      customFormat{Type: "grammar", Syntax: "lark", Definition: patch.LarkGrammar()},
 	})
 }
 

@@ -41,11 +41,11 @@ type Call struct {
 // Env is what a handler may use while it runs: the turn's settings and the way to talk to
 // the client. It is built by the engine for each call.
 type Env struct {
-	ThreadID      string
-	TurnID        string
-	Cwd           string
-	Approval      protocol.AskForApproval
-	Sandbox       protocol.SandboxPolicy
+	ThreadID string
+	TurnID   string
+	Cwd      string
+	Approval protocol.AskForApproval
+	Sandbox  protocol.SandboxPolicy
 	// Emit sends an event to the client, in order, tagged with the turn's submission id.
 	Emit func(protocol.EventMsg)
 	// RequestApproval asks the person (per the engine's policy wiring) and blocks until they
