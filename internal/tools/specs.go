@@ -2,7 +2,6 @@ package tools
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"github.com/gocodex/gocodex/internal/patch"
 )
