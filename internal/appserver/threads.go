@@ -39,6 +39,9 @@ type loadedThread struct {
 	info threadInfo
 
 	pumpDone chan struct{}
+	// sendMu orders deliveries: the pump's and those of app-server-run work (shell commands)
+	// go out one event at a time, projection and sending together.
+	sendMu sync.Mutex
 
 	mu        sync.Mutex
 	proj      *items.V2Projector
@@ -47,6 +50,7 @@ type loadedThread struct {
 	listeners map[string]*Conn // v1 addConversationListener subscriptions by id
 	aborts    []chan string    // interruptConversation calls waiting for turn_aborted
 	gates     map[string]chan struct{}
+	shellBusy bool // a thread/shellCommand runs
 	lastEvent time.Time
 }
 
@@ -283,6 +287,8 @@ func (lt *loadedThread) pump() {
 // v1 listeners). Sending blocks while a subscriber's queue is full: backpressure reaches
 // the engine's queue, which coalesces deltas.
 func (lt *loadedThread) deliver(ev protocol.Event) {
+	lt.sendMu.Lock()
+	defer lt.sendMu.Unlock()
 	lt.mu.Lock()
 	notes := lt.proj.Apply(ev)
 	subs := append([]*Conn(nil), lt.subs...)

@@ -1,0 +1,103 @@
+package appserver_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
+)
+
+func TestShellCommand(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id := cl.startThread(map[string]any{"cwd": w.Work})
+	cl.call("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
+	got := cl.until("turn/completed")
+	want := []string{"thread/status/changed", "turn/started", "item/started", "item/commandExecution/outputDelta", "item/completed", "thread/status/changed", "turn/completed"}
+	if diff := cmp.Diff(want, methods(got)); diff != "" {
+		t.Errorf("notifications (-want +got):\n%s", diff)
+	}
+	item := find(got, "item/completed")[0]["item"].(map[string]any)
+	if item["source"] != "userShell" || item["aggregatedOutput"] != "hi\n" || item["exitCode"] != float64(0) {
+		t.Errorf("item = %v", item)
+	}
+	if e := cl.callErr("thread/shellCommand", map[string]any{"threadId": id, "command": "  "}); e.Code != -32600 {
+		t.Errorf("empty command: %v", e)
+	}
+}
+
+func TestNameTurnsUnsubscribe(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	w.Model.Enqueue(answer("one"), answer("two"))
+	cl := w.connect(w.Srv)
+	id := cl.startThread(map[string]any{"cwd": w.Work})
+	cl.call("thread/name/set", map[string]any{"threadId": id, "name": "my thread"}, nil)
+	if n := find(cl.until("thread/name/updated"), "thread/name/updated"); n[0]["threadName"] != "my thread" {
+		t.Errorf("name/updated = %v", n)
+	}
+	first := cl.turn(id, "a")
+	cl.until("turn/completed")
+	second := cl.turn(id, "b")
+	cl.until("turn/completed")
+	var page struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+		NextCursor *string `json:"nextCursor"`
+	}
+	cl.call("thread/turns/list", map[string]any{"threadId": id, "limit": 1}, &page)
+	if len(page.Data) != 1 || page.Data[0].ID != second || page.NextCursor == nil {
+		t.Fatalf("first page = %+v", page)
+	}
+	cl.call("thread/turns/list", map[string]any{"threadId": id, "limit": 1, "cursor": *page.NextCursor}, &page)
+	if len(page.Data) != 1 || page.Data[0].ID != first || page.NextCursor != nil {
+		t.Errorf("second page = %+v", page)
+	}
+	var un struct {
+		Status string `json:"status"`
+	}
+	cl.call("thread/unsubscribe", map[string]any{"threadId": id}, &un)
+	if un.Status != "unsubscribed" {
+		t.Errorf("unsubscribe = %s", un.Status)
+	}
+	cl.call("thread/unsubscribe", map[string]any{"threadId": id}, &un)
+	if un.Status != "notLoaded" {
+		t.Errorf("second unsubscribe = %s", un.Status)
+	}
+}
+
+func TestSteerAndCompact(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	w.Model.Enqueue(tk.Stall(2, tk.Created(), tk.TextDelta("working"), tk.Completed(tk.Usage{})))
+	cl := w.connect(w.Srv)
+	id := cl.startThread(map[string]any{"cwd": w.Work})
+	if e := cl.callErr("turn/steer", map[string]any{"threadId": id, "expectedTurnId": "x", "input": []any{}}); e.Code != -32600 {
+		t.Errorf("steer without a turn: %v", e)
+	}
+	turn := cl.turn(id, "go")
+	cl.until("item/agentMessage/delta")
+	if e := cl.callErr("turn/steer", map[string]any{"threadId": id, "expectedTurnId": "other", "input": []any{}}); e.Code != -32600 {
+		t.Errorf("steer with the wrong turn: %v", e)
+	}
+	var st struct {
+		TurnID string `json:"turnId"`
+	}
+	cl.call("turn/steer", map[string]any{"threadId": id, "expectedTurnId": turn, "input": []map[string]any{{"type": "text", "text": "also this"}}}, &st)
+	if st.TurnID != turn {
+		t.Errorf("steer answered %q, want %q", st.TurnID, turn)
+	}
+	cl.call("turn/interrupt", map[string]any{"threadId": id, "turnId": turn}, nil)
+	cl.until("turn/completed")
+
+	w.Model.Enqueue(answer("the summary"))
+	cl.call("thread/compact/start", map[string]any{"threadId": id}, nil)
+	got := cl.until("turn/completed")
+	var kinds []string
+	for _, n := range find(got, "item/completed") {
+		kinds = append(kinds, n["item"].(map[string]any)["type"].(string))
+	}
+	if !contains(kinds, "contextCompaction") {
+		t.Errorf("compaction items = %v (notifications %v)", kinds, methods(got))
+	}
+}
