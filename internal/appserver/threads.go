@@ -37,6 +37,8 @@ type loadedThread struct {
 	app  *app.App
 	cfg  *config.Config
 	info threadInfo
+	// warnings are the configuration warnings this thread's start has to report.
+	warnings []config.Warning
 
 	pumpDone chan struct{}
 	// sendMu orders deliveries: the pump's and those of app-server-run work (shell commands)

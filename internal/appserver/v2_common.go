@@ -88,6 +88,12 @@ type threadOverrides struct {
 // loadThreadConfig loads the configuration a thread runs with: the server's sources, the
 // request's overrides on top.
 func (s *Server) loadThreadConfig(o threadOverrides) (*config.Config, error) {
+	cfg, _, err := s.loadThreadConfigWarn(o)
+	return cfg, err
+}
+
+// loadThreadConfigWarn is loadThreadConfig with the loader's warnings.
+func (s *Server) loadThreadConfigWarn(o threadOverrides) (*config.Config, []config.Warning, error) {
 	lo := s.opts.LoadOptions
 	if s.opts.Config != nil && lo.CodexHome == "" {
 		lo.CodexHome = s.opts.Config.CodexHome
@@ -128,11 +134,43 @@ func (s *Server) loadThreadConfig(o threadOverrides) (*config.Config, error) {
 	if lo.Env == nil {
 		lo.Env = s.opts.Getenv
 	}
-	cfg, _, err := s.opts.LoadConfig(lo)
+	cfg, warnings, err := s.opts.LoadConfig(lo)
 	if err != nil {
-		return nil, InvalidRequest(err.Error())
+		return nil, nil, InvalidRequest(err.Error())
 	}
-	return cfg, nil
+	return cfg, warnings, nil
+}
+
+type warnedKey struct{}
+
+// freshWarnings keeps the warnings not yet sent on c: each goes out once per connection
+// (every thread/start reloads the same files).
+func freshWarnings(c *Conn, warnings []config.Warning) []config.Warning {
+	if c == nil || len(warnings) == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen, _ := c.values[warnedKey{}].(map[string]bool)
+	if seen == nil {
+		seen = map[string]bool{}
+		c.values[warnedKey{}] = seen
+	}
+	var fresh []config.Warning
+	for _, w := range warnings {
+		if !seen[w.String()] {
+			seen[w.String()] = true
+			fresh = append(fresh, w)
+		}
+	}
+	return fresh
+}
+
+// sendWarnings sends configWarning notifications.
+func sendWarnings(c *Conn, warnings []config.Warning) {
+	for _, w := range warnings {
+		_ = c.Notify(c.Context(), "configWarning", map[string]any{"summary": w.String(), "details": nil, "path": strPtr(w.File)})
+	}
 }
 
 // newThreadApp builds the engine app a thread runs in.

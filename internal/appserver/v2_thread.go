@@ -57,7 +57,7 @@ func (r *threads) register(s *Server) {
 
 // startThread builds the app and the engine thread, registers it and subscribes c.
 func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, to app.ThreadOptions, info threadInfo) (*loadedThread, error) {
-	cfg, err := r.srv.loadThreadConfig(o)
+	cfg, warnings, err := r.srv.loadThreadConfigWarn(o)
 	if err != nil {
 		return nil, err
 	}
@@ -88,14 +88,16 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 	if info.Git == nil {
 		info.Git = gitFromRollout(rollout.CollectGitInfo(cfg.Cwd))
 	}
-	lt := &loadedThread{id: th.ID(), th: th, app: a, cfg: cfg, info: info}
+	lt := &loadedThread{id: th.ID(), th: th, app: a, cfg: cfg, info: info, warnings: freshWarnings(c, warnings)}
 	r.add(c, lt)
 	return lt, nil
 }
 
-// announce sends thread/started once the request's answer is out.
+// announce sends the configuration's warnings and thread/started once the request's answer
+// is out.
 func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
 	context.AfterFunc(ctx, func() {
+		sendWarnings(c, lt.warnings)
 		_ = c.Notify(c.Context(), "thread/started", struct {
 			Thread v2Thread `json:"thread"`
 		}{lt.v2(false)})
@@ -147,6 +149,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
 	lt.mu.Unlock()
+	context.AfterFunc(ctx, func() { sendWarnings(c, lt.warnings) })
 	return lt.settings(!p.ExcludeTurns), nil
 }
 

@@ -101,3 +101,16 @@ func TestSteerAndCompact(t *testing.T) {
 		t.Errorf("compaction items = %v (notifications %v)", kinds, methods(got))
 	}
 }
+
+func TestConfigWarningOncePerConnection(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{Extra: "not_a_codex_key = 1\n"})
+	cl := w.connect(w.Srv)
+	warnings := 0
+	for range 2 {
+		cl.call("thread/start", map[string]any{"cwd": w.Work}, nil)
+		warnings += len(find(cl.until("thread/started"), "configWarning"))
+	}
+	if warnings != 1 {
+		t.Errorf("%d configWarning notifications, want 1", warnings)
+	}
+}
