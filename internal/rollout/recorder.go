@@ -87,22 +87,22 @@ func Create(codexHome string, opts Options) (*Recorder, error) {
 // Append opens an existing rollout (resume) to add to it. A torn last line, left by a crash
 // in the middle of a write, is cut off first so new lines start on a line of their own.
 func Append(path string, opts Options) (*Recorder, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	// O_APPEND: every write lands at the end even if another process (a second resume, or
+	// Codex itself) appends to the same thread.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open rollout: %w", err)
 	}
-	n, lines, err := validPrefix(f)
+	n, lines, size, err := validPrefix(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("read rollout %s: %w", path, err)
 	}
-	if err := f.Truncate(n); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("repair rollout %s: %w", path, err)
-	}
-	if _, err := f.Seek(n, io.SeekStart); err != nil {
-		f.Close()
-		return nil, err
+	if n != size {
+		if err := f.Truncate(n); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("repair rollout %s: %w", path, err)
+		}
 	}
 	r := newRecorder(opts)
 	r.path, r.f, r.metaDone, r.ordinal = path, f, true, nextOrdinal(f, n, lines)
@@ -139,12 +139,13 @@ func newRecorder(opts Options) *Recorder {
 	return &Recorder{now: now, meta: opts.Meta, settings: opts.Settings, buf: make([]byte, 0, 4096), ordinal: 1}
 }
 
-// validPrefix returns the length of f up to its last newline and the number of lines in it.
-func validPrefix(f *os.File) (int64, int64, error) {
+// validPrefix returns the length of f up to its last newline, the number of lines in it,
+// and the file's size.
+func validPrefix(f *os.File) (prefix, lines, size int64, err error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	var n, lines, lastNL int64
+	var n, lastNL int64
 	buf := make([]byte, 64<<10)
 	for {
 		k, err := f.Read(buf)
@@ -161,10 +162,10 @@ func validPrefix(f *os.File) (int64, int64, error) {
 		}
 		n += int64(len(chunk))
 		if err == io.EOF {
-			return lastNL, lines, nil
+			return lastNL, lines, n, nil
 		}
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 	}
 }
@@ -357,6 +358,11 @@ func (r *Recorder) createFile() error {
 	if err := os.Link(tmp, r.path); err != nil {
 		f.Close()
 		return fmt.Errorf("create rollout: %w", err)
+	}
+	f.Close()
+	// Later lines are appended through a descriptor of the real name, as in Append.
+	if f, err = os.OpenFile(r.path, os.O_WRONLY|os.O_APPEND, 0); err != nil {
+		return fmt.Errorf("open rollout: %w", err)
 	}
 	r.f, r.metaDone, r.dirty = f, true, true
 	r.buf = r.buf[:0] // written with the meta line

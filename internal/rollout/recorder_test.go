@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -351,3 +353,35 @@ var _ interface {
 	Flush() error
 	RecordCompacted(message string, replacement []protocol.ResponseItem) error
 } = (*Recorder)(nil)
+
+// TestConcurrentAppendersKeepLinesWhole: two writers on one rollout (two resumes of the
+// same thread) never overwrite or split each other's lines.
+func TestConcurrentAppendersKeepLinesWhole(t *testing.T) {
+	home := t.TempDir()
+	r, _ := Create(home, Options{Meta: testMeta(), Now: tick()})
+	r.RecordItems([]protocol.ResponseItem{userMsg("start")})
+	r.Close()
+	var wg sync.WaitGroup
+	for w := 0; w < 2; w++ {
+		a, err := Append(r.Path(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer a.Close()
+			for i := 0; i < 200; i++ {
+				a.RecordItems([]protocol.ResponseItem{assistantMsg(strings.Repeat(fmt.Sprint(w), 500))})
+			}
+		}()
+	}
+	wg.Wait()
+	ro, err := ReadFile(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ro.Warnings) != 0 || len(ro.Reconstruct().History) != 401 {
+		t.Errorf("%d items, warnings %q", len(ro.Reconstruct().History), ro.Warnings)
+	}
+}
