@@ -156,3 +156,11 @@ func (t *tapFramer) WriteFrame(ctx context.Context, frame []byte) error {
 	t.tap.ClientSent(frame)
 	return t.Framer.WriteFrame(ctx, frame)
 }
+
+// Flush passes a buffered framer's flush through the tap.
+func (t *tapFramer) Flush() error {
+	if f, ok := t.Framer.(jsonrpc.Flusher); ok {
+		return f.Flush()
+	}
+	return nil
+}

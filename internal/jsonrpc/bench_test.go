@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -71,6 +72,33 @@ func BenchmarkConnNotify(b *testing.B) {
 	}
 	inW.Close()
 	<-done
+}
+
+// BenchmarkConnNotifyOSPipe is the stdio send path down to the kernel: bursts of
+// notifications are written in batches (one write per emptied queue), not one each.
+func BenchmarkConnNotifyOSPipe(b *testing.B) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	drained := make(chan struct{})
+	go func() { io.Copy(io.Discard, pr); close(drained) }()
+	inR, inW := io.Pipe()
+	c := NewConn(NewLineFramer(inR, pw, inR, 0), ConnOptions{Handle: func(context.Context, *Conn, *Request) {}})
+	done := make(chan error, 1)
+	go func() { done <- c.Run(context.Background()) }()
+	params := json.RawMessage(`{"threadId":"t","turnId":"1","itemId":"msg_1","delta":"Hello, world! "}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := c.Notify(context.Background(), "item/agentMessage/delta", params); err != nil {
+			b.Fatal(err)
+		}
+	}
+	inW.Close()
+	<-done
+	pw.Close()
+	<-drained
+	pr.Close()
 }
 
 type countingWriter struct{ n int64 }

@@ -394,10 +394,20 @@ func (c *Conn) send(ctx context.Context, m Message) error {
 func (c *Conn) QueueLen() int { return len(c.out) }
 
 func (c *Conn) writeLoop(ctx context.Context, stop <-chan struct{}) error {
+	flusher, _ := c.f.(Flusher)
+	write := func(b []byte) error {
+		if err := c.f.WriteFrame(ctx, b); err != nil {
+			return err
+		}
+		if flusher != nil && len(c.out) == 0 { // the burst is over: hand it to the transport
+			return flusher.Flush()
+		}
+		return nil
+	}
 	for {
 		select {
 		case b := <-c.out:
-			if err := c.f.WriteFrame(ctx, b); err != nil {
+			if err := write(b); err != nil {
 				c.end(fmt.Errorf("write: %w", err))
 				c.f.Close() // unblocks the reader
 				return err
@@ -406,10 +416,13 @@ func (c *Conn) writeLoop(ctx context.Context, stop <-chan struct{}) error {
 			for { // flush what is queued
 				select {
 				case b := <-c.out:
-					if err := c.f.WriteFrame(ctx, b); err != nil {
+					if err := write(b); err != nil {
 						return err
 					}
 				default:
+					if flusher != nil {
+						return flusher.Flush()
+					}
 					return nil
 				}
 			}

@@ -41,11 +41,18 @@ func (e *FrameTooLargeError) Error() string {
 	return fmt.Sprintf("message of %d bytes exceeds the limit of %d bytes", e.Size, e.Limit)
 }
 
+// Flusher is implemented by framers that buffer writes: the connection flushes when its
+// outgoing queue runs empty, so a burst of messages costs one write instead of one each.
+// A framer that wraps another must pass Flush on, or buffered frames never leave.
+type Flusher interface {
+	Flush() error
+}
+
 // LineFramer is newline-delimited framing (stdio): one JSON message per line, blank lines
-// ignored, a trailing "\r" dropped.
+// ignored, a trailing "\r" dropped. Writes are buffered until Flush.
 type LineFramer struct {
 	r       *bufio.Reader
-	w       io.Writer
+	w       *bufio.Writer
 	closer  io.Closer
 	max     int
 	buf     []byte
@@ -58,7 +65,7 @@ func NewLineFramer(r io.Reader, w io.Writer, closer io.Closer, maxFrame int) *Li
 	if maxFrame <= 0 {
 		maxFrame = DefaultMaxFrame
 	}
-	return &LineFramer{r: bufio.NewReaderSize(r, 64<<10), w: w, closer: closer, max: maxFrame}
+	return &LineFramer{r: bufio.NewReaderSize(r, 64<<10), w: bufio.NewWriterSize(w, 64<<10), closer: closer, max: maxFrame}
 }
 
 // ReadFrame implements Framer.
@@ -117,13 +124,16 @@ func (f *LineFramer) readLine() ([]byte, error) {
 
 func (f *LineFramer) prefix() []byte { return f.buf[:min(len(f.buf), prefixKeep)] }
 
-// WriteFrame implements Framer: the frame followed by "\n", in one write.
+// WriteFrame implements Framer: the frame followed by "\n", buffered (see Flush).
 func (f *LineFramer) WriteFrame(ctx context.Context, frame []byte) error {
-	out := make([]byte, 0, len(frame)+1)
-	out = append(append(out, frame...), '\n')
-	_, err := f.w.Write(out)
-	return err
+	if _, err := f.w.Write(frame); err != nil {
+		return err
+	}
+	return f.w.WriteByte('\n')
 }
+
+// Flush writes what WriteFrame buffered.
+func (f *LineFramer) Flush() error { return f.w.Flush() }
 
 // Close implements Framer.
 func (f *LineFramer) Close() error {

@@ -82,6 +82,10 @@ func TestLineFramerWrite(t *testing.T) {
 	f := NewLineFramer(strings.NewReader(""), &buf, nil, 0)
 	f.WriteFrame(context.Background(), []byte(`{"a":1}`))
 	f.WriteFrame(context.Background(), []byte(`{"b":2}`))
+	if buf.Len() != 0 {
+		t.Errorf("wrote %q before Flush", buf.String())
+	}
+	f.Flush()
 	if got, want := buf.String(), "{\"a\":1}\n{\"b\":2}\n"; got != want {
 		t.Errorf("wrote %q, want %q", got, want)
 	}
