@@ -7,6 +7,17 @@
 // of events, see Persisted), turn_context and compacted. Codex 0.169 writes the same shape (and
 // a few line types of its own, world_state and token_usage_record, which the reader skips),
 // so rollouts move between the two binaries in both directions.
+//
+// Entry points:
+//   - Create / Append give a Recorder (agent.Recorder and agent.CompactionRecorder) for a new
+//     thread or a resumed one; internal/app wires one into every thread that is not
+//     ephemeral.
+//   - Load (or ReadFile) parses a rollout; Rollout.Reconstruct rebuilds what a resume starts
+//     from (history with compactions and rollbacks applied, last token usage, last turn
+//     context); Rollout.InitialMessages are the recorded events for a face to replay.
+//   - DropLastTurns is thread_rollback on a history; Fork copies a thread into a new id.
+//   - List pages threads newest first (filters by cwd and provider), Latest is resume
+//     --last, Find locates a thread by id, Archive and Unarchive move it.
 package rollout
 
 import (
