@@ -1,6 +1,10 @@
 package appserver_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -112,5 +116,55 @@ func TestConfigWarningOncePerConnection(t *testing.T) {
 	}
 	if warnings != 1 {
 		t.Errorf("%d configWarning notifications, want 1", warnings)
+	}
+}
+
+func TestApprovalAmendmentAndCancel(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{ApprovalPolicy: "untrusted"})
+	cl := w.connect(w.Srv)
+	id := cl.startThread(map[string]any{"cwd": w.Work})
+
+	cl.answer = func(string, json.RawMessage) any {
+		return map[string]any{"decision": map[string]any{"acceptWithExecpolicyAmendment": map[string]any{"execpolicy_amendment": []string{"touch"}}}}
+	}
+	w.Model.Enqueue(commandCall("call_1", "touch amended"), answer("done"))
+	cl.turn(id, "touch")
+	cl.until("turn/completed")
+	rules, err := os.ReadFile(filepath.Join(w.Home, "rules", "default.rules"))
+	if err != nil || !strings.Contains(string(rules), `prefix_rule(pattern=["touch"], decision="allow")`) {
+		t.Errorf("default.rules = %q, %v", rules, err)
+	}
+
+	cl.answer = func(string, json.RawMessage) any { return map[string]any{"decision": "cancel"} }
+	w.Model.Enqueue(commandCall("call_2", "rm -f nothing"), answer("never"))
+	cl.turn(id, "rm")
+	if s := turnStatus(t, cl.until("turn/completed")); s != "interrupted" {
+		t.Errorf("status after cancel = %s, want interrupted", s)
+	}
+}
+
+func TestThreadAndTurnOverrides(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	w.Model.Enqueue(answer("one"), answer("two"))
+	cl := w.connect(w.Srv)
+	var res struct {
+		Model  string `json:"model"`
+		Thread struct {
+			ID string `json:"id"`
+		} `json:"thread"`
+		Sandbox map[string]any `json:"sandbox"`
+	}
+	cl.call("thread/start", map[string]any{"cwd": w.Work, "model": "gpt-5.4", "sandbox": "read-only", "config": map[string]any{"model_verbosity": "low"}}, &res)
+	cl.until("thread/started")
+	if res.Model != "gpt-5.4" || res.Sandbox["type"] != "readOnly" {
+		t.Errorf("thread/start = %+v", res)
+	}
+	cl.turn(res.Thread.ID, "a")
+	cl.until("turn/completed")
+	cl.call("turn/start", map[string]any{"threadId": res.Thread.ID, "model": "gpt-5.5", "input": []map[string]any{{"type": "text", "text": "b"}}}, nil)
+	cl.until("turn/completed")
+	reqs := w.Model.Requests()
+	if len(reqs) != 2 || reqs[0].JSON["model"] != "gpt-5.4" || reqs[1].JSON["model"] != "gpt-5.5" {
+		t.Errorf("models sent = %v, %v", reqs[0].JSON["model"], reqs[len(reqs)-1].JSON["model"])
 	}
 }
