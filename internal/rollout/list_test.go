@@ -180,8 +180,10 @@ func TestFindArchiveUnarchive(t *testing.T) {
 	if _, _, err := Find(f.home, "01a20268-0000-7000-8000-000000000000"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("find unknown: %v", err)
 	}
-	if _, _, err := Find(f.home, "../../etc"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("find with a path: %v", err)
+	for _, bad := range []string{"../../etc", "*", "0[1]", ""} {
+		if _, _, err := Find(f.home, bad); !errors.Is(err, ErrNotFound) {
+			t.Errorf("find %q: %v", bad, err)
+		}
 	}
 	// Ids that are not UUIDv7 are found by walking.
 	other := "not-a-uuid-thread"

@@ -346,3 +346,27 @@ func TestAppendContinuesCodexOrdinals(t *testing.T) {
 		t.Errorf("ordinal = %v, want 46", last.Ordinal)
 	}
 }
+
+// TestUnmodelledItemsRoundTrip: an item kind protocol does not model is recorded as it came
+// and given back on resume.
+func TestUnmodelledItemsRoundTrip(t *testing.T) {
+	home := t.TempDir()
+	raw := `{"type":"image_generation_call","id":"ig_1","status":"completed","result":"aGVsbG8="}`
+	r, _ := Create(home, Options{Meta: testMeta(), Now: tick()})
+	if err := r.RecordItems([]protocol.ResponseItem{userMsg("draw"), protocol.OtherItem{Raw: json.RawMessage(raw)}}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	ro, err := ReadFile(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := ro.Reconstruct().History
+	if len(hist) != 2 {
+		t.Fatalf("history = %v", summarize(hist))
+	}
+	got, _ := protocol.Marshal(hist[1])
+	if string(got) != raw {
+		t.Errorf("item = %s, want %s", got, raw)
+	}
+}

@@ -181,16 +181,14 @@ func (r *Recorder) SetSettings(s Settings) {
 	r.mu.Unlock()
 }
 
-// RecordItems writes response items (Codex's `Other` items are not kept).
+// RecordItems writes response items. Items of kinds protocol does not model are written as
+// they came: the model produced them and a resume must give them back.
 func (r *Recorder) RecordItems(items []protocol.ResponseItem) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ts := FormatTimestamp(r.now())
 	r.buf = r.buf[:0]
 	for _, it := range items {
-		if _, ok := it.(protocol.OtherItem); ok {
-			continue
-		}
 		b, err := protocol.Marshal(it)
 		if err != nil {
 			return fmt.Errorf("encode %s item: %w", it.ItemType(), err)

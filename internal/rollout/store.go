@@ -20,7 +20,7 @@ var ErrNotFound = errors.New("no rollout found")
 // tried first (and the days around it, for time zones and midnight); a full walk is the
 // fallback for ids of another kind.
 func Find(codexHome, id string) (path string, archived bool, err error) {
-	if id == "" || strings.ContainsAny(id, `/\`) {
+	if !validID(id) {
 		return "", false, fmt.Errorf("%w for thread id %q", ErrNotFound, id)
 	}
 	suffix := "-" + id + ".jsonl"
@@ -51,6 +51,20 @@ func Find(codexHome, id string) (path string, archived bool, err error) {
 		return p, true, nil
 	}
 	return "", false, fmt.Errorf("%w for thread id %s", ErrNotFound, id)
+}
+
+// validID accepts thread ids as Codex and we make them (UUIDs; letters, digits, '-', '_'),
+// which also keeps path separators and glob patterns out of the lookups.
+func validID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func findIn(dir, suffix string) string {
