@@ -337,6 +337,35 @@ func TestAppServerWebsocketToken(t *testing.T) {
 	}
 }
 
+// Browsers are turned away, as by Codex: any request with an Origin header gets 403, even
+// with the token, so a web page cannot drive (or find) a local agent. Probes take GET only.
+func TestAppServerWebsocketRejectsBrowsers(t *testing.T) {
+	e := newEnv(t)
+	_, addr := e.wsAppServer()
+	ctx := context.Background()
+	for _, origin := range []string{"http://evil.example", "http://" + addr, "null"} {
+		_, resp, err := websocket.Dial(ctx, "ws://"+addr+"/", &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {origin}}})
+		if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+			t.Errorf("dial with Origin %s: %v %v, want 403", origin, resp, err)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/healthz", nil)
+	req.Header.Set("Origin", "http://evil.example")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("probe with Origin: %v %v, want 403", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	resp, err := http.Post("http://"+addr+"/readyz", "text/plain", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /readyz = %d, want 405", resp.StatusCode)
+	}
+}
+
 // Beyond loopback a token is required: the server refuses to start (before binding).
 func TestAppServerWebsocketRefusesOffLoopbackWithoutAuth(t *testing.T) {
 	e := newEnv(t)

@@ -101,7 +101,13 @@ func (s *Server) ServeWebsocket(ctx context.Context, opts WSOptions) error {
 
 func (s *Server) wsHandler(ctx context.Context, opts WSOptions, conns *sync.WaitGroup) http.Handler {
 	mux := http.NewServeMux()
-	probe := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }
+	probe := func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	}
 	mux.HandleFunc("/readyz", probe)
 	mux.HandleFunc("/healthz", probe)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -116,6 +122,8 @@ func (s *Server) wsHandler(ctx context.Context, opts WSOptions, conns *sync.Wait
 				return
 			}
 		}
+		// No Origin check is needed: browsers were turned away above, and other clients
+		// send none.
 		ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 		if err != nil {
 			return // Accept has answered the client
@@ -127,7 +135,19 @@ func (s *Server) wsHandler(ctx context.Context, opts WSOptions, conns *sync.Wait
 			s.logger.Debug("websocket connection ended", "err", err)
 		}
 	})
-	return mux
+	return rejectBrowsers(mux)
+}
+
+// rejectBrowsers answers 403 to any request carrying an Origin header, as Codex does: only a
+// browser sends one, and a web page must not drive a local agent (or probe for it).
+func rejectBrowsers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := r.Header["Origin"]; ok {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // wsFramer is one message per websocket text frame. Oversized messages are read through
