@@ -315,7 +315,7 @@ func TestAppServerWebsocketToken(t *testing.T) {
 			t.Fatalf("dial with token %q: %v %v, want 401", tc.token, resp, err)
 		}
 		body, _ := io.ReadAll(resp.Body)
-		if !strings.Contains(string(body), tc.body) {
+		if string(body) != tc.body {
 			t.Errorf("401 body %q, want %q", body, tc.body)
 		}
 	}

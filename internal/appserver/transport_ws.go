@@ -114,11 +114,11 @@ func (s *Server) wsHandler(ctx context.Context, opts WSOptions, conns *sync.Wait
 		if len(opts.TokenSHA256) > 0 {
 			tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || tok == "" {
-				http.Error(w, "missing websocket bearer token", http.StatusUnauthorized)
+				unauthorized(w, "missing websocket bearer token")
 				return
 			}
 			if subtle.ConstantTimeCompare(HashToken(tok), opts.TokenSHA256) != 1 {
-				http.Error(w, "invalid websocket bearer token", http.StatusUnauthorized)
+				unauthorized(w, "invalid websocket bearer token")
 				return
 			}
 		}
@@ -136,6 +136,13 @@ func (s *Server) wsHandler(ctx context.Context, opts WSOptions, conns *sync.Wait
 		}
 	})
 	return rejectBrowsers(mux)
+}
+
+// unauthorized answers 401 with Codex's plain-text reason (no trailing newline).
+func unauthorized(w http.ResponseWriter, reason string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusUnauthorized)
+	io.WriteString(w, reason)
 }
 
 // rejectBrowsers answers 403 to any request carrying an Origin header, as Codex does: only a
