@@ -5,7 +5,11 @@
 // # Layout
 //
 // Core (transport, dispatch, handshake) lives in server.go, conn.go, handshake.go, errors.go,
-// transport_stdio.go and transport_ws.go. Methods live in their own files (one family per
+// client.go (the in-process/Go client), transport_stdio.go and transport_ws.go; its tests in
+// handshake_test.go and backpressure_test.go, the package's only TestMain (goleak) in
+// main_test.go. Tests wrap every client with schematest (appserver.ClientOptions{Tap:
+// schematest.Wrap(t)}) so each message the server sends is checked against Codex's schema.
+// Methods live in their own files (one family per
 // file, e.g. thread_*.go, turn_*.go, config_*.go, fs_*.go, v1_*.go) and register themselves
 // from a function the constructor calls; core files never name a method other than
 // `initialize`/`initialized`.
