@@ -1,11 +1,8 @@
 package appserver
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -198,26 +195,24 @@ func (s *Server) newThreadApp(c *Conn, cfg *config.Config) (*app.App, error) {
 
 // v2Thread is the v2 Thread object.
 type v2Thread struct {
-	ID            string            `json:"id"`
-	SessionID     string            `json:"sessionId"`
-	ForkedFromID  *string           `json:"forkedFromId"`
-	Preview       string            `json:"preview"`
-	Ephemeral     bool              `json:"ephemeral"`
-	ProjectID     *string           `json:"projectId"`
-	ModelProvider string            `json:"modelProvider"`
-	CreatedAt     int64             `json:"createdAt"`
-	UpdatedAt     int64             `json:"updatedAt"`
-	Status        any               `json:"status"`
-	Path          *string           `json:"path"`
-	Cwd           string            `json:"cwd"`
-	CLIVersion    string            `json:"cliVersion"`
-	Source        string            `json:"source"`
-	GitInfo       *gitInfo          `json:"gitInfo"`
-	Name          *string           `json:"name"`
-	Turns         []items.V2Turn    `json:"turns"`
-	Extra         *json.RawMessage  `json:"-"`
-	Model         string            `json:"model,omitempty"`
-	Environments  []json.RawMessage `json:"-"`
+	ID            string         `json:"id"`
+	SessionID     string         `json:"sessionId"`
+	ForkedFromID  *string        `json:"forkedFromId"`
+	Preview       string         `json:"preview"`
+	Ephemeral     bool           `json:"ephemeral"`
+	ProjectID     *string        `json:"projectId"`
+	ModelProvider string         `json:"modelProvider"`
+	CreatedAt     int64          `json:"createdAt"`
+	UpdatedAt     int64          `json:"updatedAt"`
+	Status        any            `json:"status"`
+	Path          *string        `json:"path"`
+	Cwd           string         `json:"cwd"`
+	CLIVersion    string         `json:"cliVersion"`
+	Source        string         `json:"source"`
+	GitInfo       *gitInfo       `json:"gitInfo"`
+	Name          *string        `json:"name"`
+	Turns         []items.V2Turn `json:"turns"`
+	Model         string         `json:"model,omitempty"`
 }
 
 func strPtr(s string) *string {
@@ -324,14 +319,11 @@ func replayTurns(r *rollout.Rollout) ([]items.V2Turn, string) {
 		}
 		proj.Apply(protocol.Event{Msg: m})
 	}
-	turns := proj.Turns()
-	if id, ok := proj.TurnRunning(); ok {
-		// The process ended during this turn: show what it had.
-		_ = id
+	if _, ok := proj.TurnRunning(); ok {
+		// The process ended during this turn: show what it had, as interrupted.
 		proj.Apply(protocol.Event{Msg: protocol.TurnAbortedEvent{Reason: protocol.AbortInterrupted}})
-		turns = proj.Turns()
 	}
-	return turns, preview
+	return proj.Turns(), preview
 }
 
 func codexHome(s *Server) string {
@@ -340,13 +332,3 @@ func codexHome(s *Server) string {
 	}
 	return s.opts.LoadOptions.CodexHome
 }
-
-func ctxOrConn(ctx context.Context) context.Context {
-	return context.WithoutCancel(ctx)
-}
-
-func trimPreview(s string) string {
-	return strings.TrimSpace(s)
-}
-
-func unixNow() time.Time { return time.Now() }

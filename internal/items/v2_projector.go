@@ -264,12 +264,17 @@ func NewV2Projector(threadID string, now func() time.Time) *V2Projector {
 // Status is the thread's current status.
 func (p *V2Projector) Status() V2ThreadStatus { return p.status }
 
-// Turns copies the thread's turns with their full items (the running one last).
+// Turns copies the thread's turns with their full items (the running one last, with the
+// items completed so far).
 func (p *V2Projector) Turns() []V2Turn {
 	out := make([]V2Turn, 0, len(p.turns)+1)
-	for _, t := range p.turns {
+	all := p.turns
+	if p.turn != nil {
+		all = append(all[:len(all):len(all)], p.turn)
+	}
+	for _, t := range all {
 		c := *t
-		c.Items = append([]V2Item(nil), t.Items...)
+		c.Items = append([]V2Item{}, t.Items...)
 		out = append(out, c)
 	}
 	return out
