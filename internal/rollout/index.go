@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -43,6 +44,7 @@ type indexEntry struct {
 type heads struct {
 	reads int
 	dirs  map[string]*dirIndex
+	br    *bufio.Reader
 }
 
 type dirIndex struct {
@@ -50,7 +52,9 @@ type dirIndex struct {
 	dirty   bool
 }
 
-func newHeads() *heads { return &heads{dirs: map[string]*dirIndex{}} }
+func newHeads() *heads {
+	return &heads{dirs: map[string]*dirIndex{}, br: bufio.NewReaderSize(nil, 16<<10)}
+}
 
 // summary returns the thread summary of the rollout at path and whether it has a message
 // from the user (threads without one are not listed). UpdatedAt is left for the caller.
@@ -58,7 +62,7 @@ func (h *heads) summary(path string) (ThreadSummary, bool) {
 	dir, name := filepath.Split(path)
 	if h.reads < directReads && h.dirs[dir] == nil {
 		h.reads++
-		s, ok, err := readSummary(path)
+		s, ok, err := readSummaryWith(path, h.br)
 		return s, ok && err == nil
 	}
 	ix := h.dirs[dir]
@@ -69,7 +73,7 @@ func (h *heads) summary(path string) (ThreadSummary, bool) {
 	if e, ok := ix.entries[name]; ok {
 		return e.summary(path), true
 	}
-	s, ok, err := readSummary(path)
+	s, ok, err := readSummaryWith(path, h.br)
 	if err != nil || !ok {
 		return s, false // not cached: it may get its first user message later
 	}

@@ -21,6 +21,7 @@
 package rollout
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"time"
@@ -106,10 +107,8 @@ type BaseInstructions struct {
 }
 
 func (b *BaseInstructions) UnmarshalJSON(data []byte) error {
-	var s string
-	if json.Unmarshal(data, &s) == nil {
-		b.Text = s
-		return nil
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '"' {
+		return json.Unmarshal(data, &b.Text)
 	}
 	var obj struct {
 		Text string `json:"text"`

@@ -232,12 +232,21 @@ func nameTime(name string) (time.Time, bool) {
 // readSummary reads the head of a rollout: the session_meta and the first user message.
 // UpdatedAt is left to the caller.
 func readSummary(path string) (ThreadSummary, bool, error) {
+	return readSummaryWith(path, nil)
+}
+
+// readSummaryWith reads through br when given (reset for this file), so a walk over
+// thousands of heads does not allocate a buffer for each.
+func readSummaryWith(path string, br *bufio.Reader) (ThreadSummary, bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return ThreadSummary{}, false, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(io.LimitReader(f, headMaxBytes), 64<<10)
+	if br == nil {
+		br = bufio.NewReaderSize(nil, 16<<10)
+	}
+	br.Reset(io.LimitReader(f, headMaxBytes))
 	var s ThreadSummary
 	haveMeta := false
 	for i := 0; i < headMaxLines; i++ {
@@ -245,10 +254,11 @@ func readSummary(path string) (ThreadSummary, bool, error) {
 		if len(raw) > 0 {
 			if l, ok := parseLine(raw); ok {
 				if !haveMeta && l.Type == TypeSessionMeta {
-					var m SessionMeta
+					var m metaHead // without the base instructions: a listing never shows them
 					if json.Unmarshal(l.Payload, &m) == nil {
 						haveMeta = true
-						s = summaryFromMeta(m, path)
+						s = summaryFromMeta(SessionMeta{ID: m.ID, ForkedFromID: m.ForkedFromID, Timestamp: m.Timestamp, Cwd: m.Cwd,
+							ModelProvider: m.ModelProvider, Source: m.Source, CLIVersion: m.CLIVersion, Git: m.Git}, path)
 					}
 				} else if haveMeta {
 					if text, ok := userText(l); ok {
@@ -263,6 +273,18 @@ func readSummary(path string) (ThreadSummary, bool, error) {
 		}
 	}
 	return s, false, nil
+}
+
+// metaHead is the part of session_meta a listing needs.
+type metaHead struct {
+	ID            string          `json:"id"`
+	ForkedFromID  string          `json:"forked_from_id"`
+	Timestamp     string          `json:"timestamp"`
+	Cwd           string          `json:"cwd"`
+	CLIVersion    string          `json:"cli_version"`
+	Source        json.RawMessage `json:"source"`
+	ModelProvider string          `json:"model_provider"`
+	Git           *GitInfo        `json:"git"`
 }
 
 func summaryFromMeta(m SessionMeta, path string) ThreadSummary {
@@ -291,6 +313,10 @@ func summaryFromMeta(m SessionMeta, path string) ThreadSummary {
 func userText(l Line) (string, bool) {
 	switch l.Type {
 	case TypeEventMsg:
+		// The tag comes first in what Codex and we write; "" (another order) decodes fully.
+		if t := peekType(l.Payload); t != "" && t != "user_message" && t != "item_completed" {
+			return "", false
+		}
 		var head struct {
 			Type    string `json:"type"`
 			Message string `json:"message"`
@@ -315,7 +341,10 @@ func userText(l Line) (string, bool) {
 			return strings.Join(parts, ""), true
 		}
 	case TypeResponseItem:
-		it, err := protocol.DecodeResponseItem(l.Payload)
+		if t := peekType(l.Payload); t != "" && t != "message" {
+			return "", false
+		}
+		it, err := decodeItem(l.Payload)
 		if err != nil || !IsUserTurnStart(it) {
 			return "", false
 		}
