@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -79,14 +80,17 @@ func TestCommandExec(t *testing.T) {
 		cl.call("command/exec", map[string]any{"command": []string{"sh", "-c", "read l; echo got $l"}, "processId": "p1",
 			"streamStdin": true, "streamStdoutStderr": true}, &res)
 	}()
-	for i := 0; ; i++ {
+	// The process registers once command/exec has started it; until then writes are refused.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
 		err := cl.c.Call(t.Context(), "command/exec/write", map[string]any{"processId": "p1", "deltaBase64": base64.StdEncoding.EncodeToString([]byte("hi\n"))}, nil)
 		if err == nil {
 			break
 		}
-		if i > 200 {
+		if time.Now().After(deadline) {
 			t.Fatalf("write: %v", err)
 		}
+		time.Sleep(time.Millisecond)
 	}
 	got := cl.until("command/exec/outputDelta")
 	d := find(got, "command/exec/outputDelta")[0]
