@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -54,6 +55,20 @@ func Fork(codexHome string, src *Rollout, opts ForkOptions) (string, error) {
 		}
 		out = appendLine(out, l.Timestamp, ord, l.Type, l.Payload)
 		ord++
+	}
+	// A source caught in the middle of a turn (still running elsewhere, or killed) gives a
+	// fork whose last turn is marked interrupted, as Codex does, so the model knows.
+	if turnID, open := openTurn(lines); open {
+		ev, err := protocol.MarshalEventMsg(protocol.TurnAbortedEvent{TurnID: turnID, Reason: protocol.AbortInterrupted})
+		if err != nil {
+			return "", fmt.Errorf("fork: %w", err)
+		}
+		msg, err := protocol.Marshal(protocol.MessageItem{Role: "user", Content: []protocol.ContentItem{{Type: protocol.ContentInputText, Text: prompt.TurnAbortedText()}}})
+		if err != nil {
+			return "", fmt.Errorf("fork: %w", err)
+		}
+		out = appendLine(out, ts, ord, TypeResponseItem, msg)
+		out = appendLine(out, ts, ord+1, TypeEventMsg, ev)
 	}
 	path := NewPath(codexHome, t, opts.NewID)
 	if err := writeNew(path, out); err != nil {
@@ -104,6 +119,26 @@ func forkCut(lines []Line, n int) int {
 		cut--
 	}
 	return cut
+}
+
+// openTurn reports whether the last turn in lines started and never ended, and its id.
+func openTurn(lines []Line) (string, bool) {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i].Type != TypeEventMsg {
+			continue
+		}
+		switch peekType(lines[i].Payload) {
+		case "task_complete", "turn_complete", "turn_aborted":
+			return "", false
+		case "task_started", "turn_started":
+			var m struct {
+				TurnID string `json:"turn_id"`
+			}
+			_ = json.Unmarshal(lines[i].Payload, &m)
+			return m.TurnID, true
+		}
+	}
+	return "", false
 }
 
 func isTurnOpening(l Line) bool {

@@ -314,3 +314,41 @@ func TestLatestIsMostRecentlyUpdated(t *testing.T) {
 		t.Errorf("empty home: %v", err)
 	}
 }
+
+// TestForkOfARunningTurnIsMarkedInterrupted: forking a thread in the middle of a turn (its
+// process still running it, or killed) marks the copy's last turn interrupted.
+func TestForkOfARunningTurnIsMarkedInterrupted(t *testing.T) {
+	home := t.TempDir()
+	r, _ := Create(home, Options{Meta: testMeta(), Now: tick()})
+	r.RecordEvent(protocol.Event{Msg: protocol.TurnStartedEvent{TurnID: "t1"}})
+	r.RecordItems([]protocol.ResponseItem{userMsg("long job"), protocol.FunctionCallItem{Name: "shell", CallID: "c1"}})
+	r.Close()
+	src, _ := ReadFile(r.Path())
+	path, err := Fork(home, src, ForkOptions{NewID: v7At(time.Now(), 11)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, _ := ReadFile(path)
+	want := []string{"user: long job", "call shell c1", "output c1: aborted", "user: <turn_aborted>\nThe user interrupted the "}
+	if diff := cmp.Diff(want, summarize(fr.Reconstruct().History)); diff != "" {
+		t.Errorf("fork history (-want +got):\n%s", diff)
+	}
+	last := fr.Lines[len(fr.Lines)-1]
+	if peekType(last.Payload) != "turn_aborted" {
+		t.Errorf("fork ends with %s", last.Payload)
+	}
+	// A finished thread is copied as it is.
+	meta2 := testMeta()
+	meta2.ID = v7At(time.Now(), 13)
+	r2, _ := Create(home, Options{Meta: meta2, Now: tick()})
+	r2.RecordEvent(protocol.Event{Msg: protocol.TurnStartedEvent{TurnID: "t1"}})
+	r2.RecordItems([]protocol.ResponseItem{userMsg("short job"), assistantMsg("done")})
+	r2.RecordEvent(protocol.Event{Msg: protocol.TurnCompleteEvent{TurnID: "t1"}})
+	r2.Close()
+	src2, _ := ReadFile(r2.Path())
+	p2, _ := Fork(home, src2, ForkOptions{NewID: v7At(time.Now(), 12)})
+	fr2, _ := ReadFile(p2)
+	if len(fr2.Lines) != len(src2.Lines) {
+		t.Errorf("finished thread's fork has %d lines, source %d", len(fr2.Lines), len(src2.Lines))
+	}
+}
