@@ -502,3 +502,43 @@ func TestExecResumesCodexRollout(t *testing.T) {
 		t.Errorf("rollout after our turn: %q", got)
 	}
 }
+
+// TestCodexResumesOurFork: Codex 0.169 resumes a fork we wrote (a copy with forked_from_id,
+// not its own history_base form) with the copied history.
+func TestCodexResumesOurFork(t *testing.T) {
+	bin := tk.ReferenceCodex()
+	if bin == "" {
+		t.Skip("reference Codex not installed (../shared/tools/reference-codex)")
+	}
+	e := newEnv(t)
+	e.Model.Enqueue(answer("A1"), answer("A2"), answer("codex"))
+	p := e.startProto()
+	conf := p.until("session_configured")
+	id := conf[len(conf)-1]["msg"].(map[string]any)["session_id"].(string)
+	p.send("1", userInput("one"))
+	p.until("task_complete")
+	p.send("2", userInput("two"))
+	p.until("task_complete")
+	p.send("3", `{"type":"shutdown"}`)
+	p.until("shutdown_complete")
+	p = e.startProto("--fork", id, "--fork-drop-turns", "1")
+	conf = p.until("session_configured")
+	forkID := conf[len(conf)-1]["msg"].(map[string]any)["session_id"].(string)
+	p.send("1", `{"type":"shutdown"}`)
+	p.until("shutdown_complete")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "exec", "--json", "--skip-git-repo-check", "resume", forkID, "from codex")
+	cmd.Dir, cmd.Env, cmd.Stdin = e.Workdir, e.environ(), strings.NewReader("")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("codex exec resume: %v\n%s", err, out)
+	}
+	if got := threadStarted(t, result{Stdout: string(out)}); got != forkID {
+		t.Errorf("codex resumed %s, want the fork %s", got, forkID)
+	}
+	reqs := e.Model.Requests()
+	if got := userTexts(reqs[len(reqs)-1]); !cmp.Equal(got, []string{"one", "from codex"}) {
+		t.Errorf("codex's request on our fork: %q", got)
+	}
+}
