@@ -370,3 +370,31 @@ func TestUnmodelledItemsRoundTrip(t *testing.T) {
 		t.Errorf("item = %s, want %s", got, raw)
 	}
 }
+
+// TestLongLines: a tool output of several MiB is one line; it reads back whole, and resume
+// appends after it.
+func TestLongLines(t *testing.T) {
+	home := t.TempDir()
+	big := strings.Repeat("0123456789abcdef", 300_000) // 4.8 MB
+	r, _ := Create(home, Options{Meta: testMeta(), Now: tick()})
+	r.RecordItems([]protocol.ResponseItem{userMsg("dump"), protocol.FunctionCallItem{Name: "shell", CallID: "c"},
+		protocol.FunctionCallOutputItem{CallID: "c", Output: protocol.FunctionCallOutputPayload{Content: big}}})
+	r.Close()
+	a, err := Append(r.Path(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.RecordItems([]protocol.ResponseItem{assistantMsg("that was long")})
+	a.Close()
+	ro, err := ReadFile(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := ro.Reconstruct().History
+	if len(hist) != 4 || hist[2].(protocol.FunctionCallOutputItem).Output.Content != big {
+		t.Fatalf("history = %d items", len(hist))
+	}
+	if last := ro.Lines[len(ro.Lines)-1]; last.Ordinal == nil || *last.Ordinal != 4 {
+		t.Errorf("ordinal after a long line = %v", last.Ordinal)
+	}
+}
