@@ -489,3 +489,49 @@ func TestAppServerWebsocket(t *testing.T) {
 		t.Errorf("status = %s", s)
 	}
 }
+
+func patchCall(callID, file string) tk.Response {
+	return tk.SSE(tk.Created(), tk.CustomToolCall(callID, "apply_patch", "*** Begin Patch\n*** Add File: "+file+"\n+hello\n*** End Patch\n"), tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6}))
+}
+
+// Patches under a read-only sandbox ask: item/fileChange/requestApproval for v2 clients,
+// applyPatchApproval for v1 ones.
+func TestAppServerPatchApprovals(t *testing.T) {
+	e := newEnv(t)
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{ApprovalPolicy: "on-request", SandboxMode: "read-only"})
+	c, _ := e.startAppServer()
+	id := c.startThread(map[string]any{"cwd": e.Workdir})
+	c.answer = func(m rpcMsg) any {
+		if m.Method != "item/fileChange/requestApproval" {
+			t.Errorf("server request %s", m.Method)
+		}
+		return map[string]any{"decision": "accept"}
+	}
+	e.Model.Enqueue(patchCall("call_1", "v2.txt"), answer("patched"))
+	c.turn(id, "patch")
+	got := c.until("turn/completed")
+	if len(pick(got, "serverRequest/resolved")) != 1 {
+		t.Errorf("no serverRequest/resolved")
+	}
+	if b, err := os.ReadFile(filepath.Join(e.Workdir, "v2.txt")); err != nil || string(b) != "hello\n" {
+		t.Errorf("v2.txt = %q, %v", b, err)
+	}
+
+	var conv struct {
+		ConversationID string `json:"conversationId"`
+	}
+	c.mustCall("newConversation", map[string]any{"cwd": e.Workdir}, &conv)
+	c.mustCall("addConversationListener", map[string]any{"conversationId": conv.ConversationID}, nil)
+	c.answer = func(m rpcMsg) any {
+		if m.Method != "applyPatchApproval" {
+			t.Errorf("server request %s, want applyPatchApproval", m.Method)
+		}
+		return map[string]any{"decision": "approved"}
+	}
+	e.Model.Enqueue(patchCall("call_2", "v1.txt"), answer("patched"))
+	c.mustCall("sendUserMessage", map[string]any{"conversationId": conv.ConversationID, "items": []any{map[string]any{"type": "text", "data": map[string]any{"text": "patch"}}}}, nil)
+	c.until("codex/event/task_complete")
+	if b, err := os.ReadFile(filepath.Join(e.Workdir, "v1.txt")); err != nil || string(b) != "hello\n" {
+		t.Errorf("v1.txt = %q, %v", b, err)
+	}
+}
