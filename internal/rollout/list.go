@@ -42,8 +42,16 @@ type ListOptions struct {
 	Cwd string
 	// Providers, when set, keeps threads of those model providers.
 	Providers []string
+	// Sources, when set, keeps threads recorded by those faces ("exec", "cli", "vscode", …).
+	Sources []string
+	// ExcludeIDs leaves these threads out.
+	ExcludeIDs []string
 	// Archived lists archived_sessions instead of sessions.
 	Archived bool
+	// ByUpdated orders by last modification instead of creation; Ascending puts the oldest
+	// first. Either one makes a listing stat every rollout (see listOrdered).
+	ByUpdated bool
+	Ascending bool
 }
 
 // Page is one page of a listing, newest first; NextCursor is "" after the last page.
@@ -71,6 +79,9 @@ func List(codexHome string, opts ListOptions) (Page, error) {
 	size := opts.PageSize
 	if size <= 0 {
 		size = 25
+	}
+	if opts.ByUpdated || opts.Ascending {
+		return listOrdered(codexHome, opts, size)
 	}
 	after := ""
 	if opts.Cursor != "" {
@@ -117,6 +128,12 @@ func matches(s ThreadSummary, opts ListOptions) bool {
 		return false
 	}
 	if len(opts.Providers) > 0 && !slices.Contains(opts.Providers, s.ModelProvider) {
+		return false
+	}
+	if len(opts.Sources) > 0 && !slices.Contains(opts.Sources, s.Source) {
+		return false
+	}
+	if slices.Contains(opts.ExcludeIDs, s.ID) {
 		return false
 	}
 	return true

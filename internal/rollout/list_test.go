@@ -1,11 +1,13 @@
 package rollout
 
 import (
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -352,3 +354,55 @@ func TestForkOfARunningTurnIsMarkedInterrupted(t *testing.T) {
 		t.Errorf("finished thread's fork has %d lines, source %d", len(fr2.Lines), len(src2.Lines))
 	}
 }
+
+func TestListOrders(t *testing.T) {
+	f := newFixture(t, 30)
+	// Last touched: the creation order reversed, except ids[10], touched most recently.
+	for i, id := range f.ids {
+		p, _, _ := Find(f.home, id)
+		at := time.Now().Add(-time.Duration(100-i) * time.Minute)
+		if i == 10 {
+			at = time.Now()
+		}
+		os.Chtimes(p, at, at)
+	}
+	pageAll := func(opts ListOptions) []string {
+		var out []string
+		for {
+			p, err := List(f.home, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, ids(p)...)
+			if p.NextCursor == "" {
+				return out
+			}
+			opts.Cursor = p.NextCursor
+		}
+	}
+	rev := slices.Clone(f.ids)
+	slices.Reverse(rev)
+	if diff := cmp.Diff(rev, pageAll(ListOptions{PageSize: 7, Ascending: true})); diff != "" {
+		t.Errorf("oldest first:\n%s", diff)
+	}
+	wantUpdated := append([]string{f.ids[10]}, slices.DeleteFunc(slices.Clone(rev), func(s string) bool { return s == f.ids[10] })...)
+	if diff := cmp.Diff(wantUpdated, pageAll(ListOptions{PageSize: 4, ByUpdated: true})); diff != "" {
+		t.Errorf("by update, newest first:\n%s", diff)
+	}
+	// Filters and exclusions apply in every order.
+	got := pageAll(ListOptions{PageSize: 3, ByUpdated: true, Cwd: "/a", ExcludeIDs: []string{f.ids[10], f.ids[28]}})
+	if len(got) != 13 || slices.Contains(got, f.ids[10]) || slices.Contains(got, f.ids[28]) {
+		t.Errorf("filtered by update: %v", got)
+	}
+	if got := pageAll(ListOptions{Sources: []string{"vscode"}}); len(got) != 0 {
+		t.Errorf("source filter: %v", got)
+	}
+	if got := pageAll(ListOptions{Sources: []string{"exec"}, PageSize: 100}); len(got) != 30 {
+		t.Errorf("source filter exec: %d", len(got))
+	}
+	if _, err := List(f.home, ListOptions{ByUpdated: true, Cursor: base64Cursor("rollout-x")}); err == nil {
+		t.Error("a created-order cursor was accepted for the update order")
+	}
+}
+
+func base64Cursor(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
