@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -119,32 +118,15 @@ func Unarchive(codexHome, id string) (string, error) {
 
 // Latest is the most recently updated thread matching opts (exec resume --last): like
 // Codex, a thread resumed yesterday comes before one started this morning and not touched
-// since. The files' modification times order them, so this stats every rollout (a few
-// milliseconds for thousands) and reads heads only until one matches.
+// since.
 func Latest(codexHome string, opts ListOptions) (ThreadSummary, error) {
-	type entry struct {
-		path string
-		mod  time.Time
-	}
-	var all []entry
-	err := walkDated(filepath.Join(codexHome, SessionsDir), "", func(p string) (bool, error) {
-		if st, err := os.Stat(p); err == nil {
-			all = append(all, entry{p, st.ModTime()})
-		}
-		return false, nil
-	})
+	opts.PageSize, opts.Cursor, opts.ByUpdated, opts.Ascending = 1, "", true, false
+	page, err := List(codexHome, opts)
 	if err != nil {
 		return ThreadSummary{}, err
 	}
-	// Stable on the walk's order (newest created first) for equal times.
-	slices.SortStableFunc(all, func(a, b entry) int { return b.mod.Compare(a.mod) })
-	h := newHeads()
-	defer h.flush()
-	for _, e := range all {
-		if s, ok := h.summary(e.path); ok && matches(s, opts) {
-			s.UpdatedAt = e.mod
-			return s, nil
-		}
+	if len(page.Threads) == 0 {
+		return ThreadSummary{}, ErrNotFound
 	}
-	return ThreadSummary{}, ErrNotFound
+	return page.Threads[0], nil
 }
