@@ -203,6 +203,13 @@ type ThreadConfig struct {
 	// OnCleanBackgroundTerminals is called for clean_background_terminals: the owner of the
 	// tool resources (the unified-exec manager) kills the sessions the model left running.
 	OnCleanBackgroundTerminals func()
+	// OnStarted, when set, is called once right after session_configured with a function
+	// that emits events outside any turn (MCP startup progress) until the thread ends; it
+	// may be called from any goroutine.
+	OnStarted func(emit func(protocol.EventMsg))
+	// ListMcpTools answers list_mcp_tools (the MCP client manager); nil answers with empty
+	// maps.
+	ListMcpTools func(ctx context.Context) protocol.McpListToolsResponseEvent
 
 	Recorder Recorder
 	Logger   *slog.Logger

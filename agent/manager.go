@@ -125,6 +125,9 @@ func (m *ThreadManager) StartThread(ctx context.Context, cfg ThreadConfig) (*Thr
 		HistoryEntryCount: cfg.HistoryEntryCount,
 		RolloutPath:       cfg.RolloutPath,
 	})
+	if f := cfg.OnStarted; f != nil {
+		f(func(msg protocol.EventMsg) { t.emitUnlessClosed("", msg) })
+	}
 	m.mu.Lock()
 	m.threads[id] = t
 	m.mu.Unlock()

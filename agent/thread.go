@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -207,6 +208,8 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 			}
 		}
 		t.emit(sub.ID, resp)
+	case protocol.ListMcpToolsOp:
+		t.emit(sub.ID, t.listMcpTools())
 	case protocol.CompactOp:
 		t.startCompact(sub.ID)
 	case protocol.ThreadRollbackOp:
@@ -225,6 +228,15 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 		t.emit(sub.ID, protocol.ErrorEvent{Message: fmt.Sprintf("unsupported op: %s", sub.Op.OpType())})
 	}
 	return false
+}
+
+// listMcpTools asks the MCP client manager; without one every map is empty.
+func (t *Thread) listMcpTools() protocol.McpListToolsResponseEvent {
+	if f := t.cfg.ListMcpTools; f != nil {
+		return f(t.ctx)
+	}
+	empty := map[string]json.RawMessage{}
+	return protocol.McpListToolsResponseEvent{Tools: empty, Resources: empty, ResourceTemplates: empty, AuthStatuses: empty}
 }
 
 // applyOverrides changes the settings later turns use; nil leaves a setting alone.
