@@ -36,20 +36,23 @@ func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadCon
 		closeTools()
 		return agent.ThreadConfig{}, nil, err
 	}
-	relay.Attach(a.mcpStartupLog)
 	tc.ExtraTools = append(tc.ExtraTools, mcptool.Handlers(mgr, mcptool.Options{})...)
+	tc.OnStarted = relay.Attach
+	tc.ListMcpTools = func(ctx context.Context) protocol.McpListToolsResponseEvent {
+		// Bounded: the thread answers ops one at a time.
+		ctx, cancel := context.WithTimeout(ctx, listMcpToolsTimeout)
+		defer cancel()
+		return mgr.ListTools(ctx)
+	}
 	return tc, func() {
 		closeTools()
+		relay.Attach(nil)
 		_ = mgr.Close()
 	}, nil
 }
 
-// mcpStartupLog attaches to the relay where the engine cannot yet take events from outside
-// a turn: mcp_startup_update / mcp_startup_complete are logged. Once ThreadConfig offers a
-// hook for background events, the relay attaches to the thread's emit instead.
-func (a *App) mcpStartupLog(ev protocol.EventMsg) {
-	a.opts.Logger.Debug("mcp startup", "event", ev.EventType(), "msg", ev)
-}
+// listMcpToolsTimeout bounds a list_mcp_tools answer (resources are listed live).
+const listMcpToolsTimeout = 10 * time.Second
 
 // optionalGrace reads mcp_optional_startup_grace_ms; 0 ms waits for no optional server.
 func optionalGrace(v any) time.Duration {
