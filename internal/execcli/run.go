@@ -112,7 +112,8 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 }
 
 // findResume reads the rollout `exec resume` continues: the thread named by id, or with
-// --last the newest one started in this directory (any directory with --all). --last with
+// --last the most recently updated one of this directory and model provider (any with
+// --all). --last with
 // nothing to resume starts a new thread, as Codex does.
 func findResume(cfg *config.Config, opts RunOptions) (*rollout.Rollout, error) {
 	var path string
@@ -130,7 +131,7 @@ func findResume(cfg *config.Config, opts RunOptions) (*rollout.Rollout, error) {
 	case opts.ResumeLast:
 		lo := rollout.ListOptions{}
 		if !opts.ResumeAll {
-			lo.Cwd = cfg.Cwd
+			lo.Cwd, lo.Providers = cfg.Cwd, []string{cfg.ModelProviderID}
 		}
 		s, err := rollout.Latest(cfg.CodexHome, lo)
 		if errors.Is(err, rollout.ErrNotFound) {
