@@ -317,6 +317,41 @@ func TestMcpApprovalNeverRefusesUnderASandbox(t *testing.T) {
 	}
 }
 
+func TestMcpProtoStartupEventsAndListTools(t *testing.T) {
+	e := newEnv(t)
+	e.addMcpConfig(fmt.Sprintf("[mcp_servers.ts]\ncommand = %q\nenabled_tools = [\"echo\"]\n\n[mcp_servers.bad]\ncommand = \"/nonexistent/mcp\"\n", mcpTestServer(t)))
+	p := e.startProto()
+	evs := p.until("mcp_startup_complete")
+	var updates []string
+	for _, ev := range evs {
+		if msgType(ev) == "mcp_startup_update" {
+			msg := ev["msg"].(map[string]any)
+			status := msg["status"].(map[string]any)
+			updates = append(updates, fmt.Sprint(msg["server"], ":", status["state"]))
+		}
+	}
+	sort.Strings(updates)
+	if diff := cmp.Diff([]string{"bad:failed", "bad:starting", "ts:ready", "ts:starting"}, updates); diff != "" {
+		t.Errorf("startup updates (-want +got):\n%s", diff)
+	}
+	complete := evs[len(evs)-1]["msg"].(map[string]any)
+	if fmt.Sprint(complete["ready"]) != "[ts]" || fmt.Sprint(complete["failed"]) != "[map[error:No such file or directory (os error 2) server:bad]]" {
+		t.Errorf("complete = %v", complete)
+	}
+	p.send("s1", `{"type":"list_mcp_tools"}`)
+	resp := p.until("mcp_list_tools_response")
+	msg := resp[len(resp)-1]["msg"].(map[string]any)
+	tools := msg["tools"].(map[string]any)
+	if _, ok := tools["mcp__ts__echo"]; !ok || len(tools) != 1 {
+		t.Errorf("tools = %v", tools)
+	}
+	if fmt.Sprint(msg["auth_statuses"]) != "map[bad:unsupported ts:unsupported]" {
+		t.Errorf("auth statuses = %v", msg["auth_statuses"])
+	}
+	p.send("s2", `{"type":"shutdown"}`)
+	p.until("shutdown_complete")
+}
+
 const commentedConfig = `# My Codex settings
 model = "gpt-5.5"   # the default model
 
