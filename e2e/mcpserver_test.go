@@ -79,6 +79,7 @@ type mcpRecorder struct {
 	mu      sync.Mutex
 	events  []json.RawMessage
 	elicits []json.RawMessage
+	results []json.RawMessage
 }
 
 func (r *mcpRecorder) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -98,6 +99,16 @@ func (r *mcpRecorder) takeEvents() []json.RawMessage {
 	return out
 }
 
+// lastResult is the raw result of the last response the server sent.
+func (r *mcpRecorder) lastResult() json.RawMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.results) == 0 {
+		return nil
+	}
+	return r.results[len(r.results)-1]
+}
+
 func (r *mcpRecorder) elicitations() []json.RawMessage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -112,6 +123,11 @@ type recordingConn struct {
 func (c *recordingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		msg, err := c.Connection.Read(ctx)
+		if resp, ok := msg.(*jsonrpc.Response); ok && err == nil {
+			c.r.mu.Lock()
+			c.r.results = append(c.r.results, append(json.RawMessage(nil), resp.Result...))
+			c.r.mu.Unlock()
+		}
 		req, ok := msg.(*jsonrpc.Request)
 		if err != nil || !ok {
 			return msg, err
@@ -177,17 +193,22 @@ func hasType(types []string, want string) bool {
 
 func TestMcpServerCodexRunsACommandAndReplyContinues(t *testing.T) {
 	e := newEnv(t)
-	e.Model.Enqueue(commandCall("call_1", "echo '<tool-said-hi>'"), answer("ran it"), answer("still here"))
+	e.Model.Enqueue(commandCall("call_1", "echo '<tool-said-hi>'"), answer("ran <it>"), answer("still here"))
 	s := e.startMcpServer(nil)
 
 	res := s.call("codex", map[string]any{"prompt": "run <echo> for me", "cwd": e.Workdir})
-	if res.IsError || mcpText(t, res) != "ran it" {
+	if res.IsError || mcpText(t, res) != "ran <it>" {
 		t.Fatalf("codex result = %+v", res)
 	}
 	sc := mcpStructured(t, res)
 	threadID, _ := sc["threadId"].(string)
-	if threadID == "" || sc["content"] != "ran it" {
+	if threadID == "" || sc["content"] != "ran <it>" {
 		t.Fatalf("structuredContent = %v", sc)
+	}
+	// The result is written as Codex writes it: text, then structuredContent, no escaping.
+	if raw := string(s.rec.lastResult()); !strings.Contains(raw, `"content":[{"type":"text","text":"ran <it>"}]`) ||
+		!strings.Contains(raw, `"structuredContent":{"content":"ran <it>","threadId":"`+threadID+`"}`) {
+		t.Errorf("raw result = %s", raw)
 	}
 
 	evs := s.rec.takeEvents()
@@ -228,7 +249,7 @@ func TestMcpServerCodexRunsACommandAndReplyContinues(t *testing.T) {
 	}
 	// The reply's request carries the whole first conversation: prompt, call, output, answer.
 	body := reqs[2].Body
-	for _, want := range []string{"run <echo> for me", `"call_1"`, "<tool-said-hi>", "ran it", "and now?"} {
+	for _, want := range []string{"run <echo> for me", `"call_1"`, "<tool-said-hi>", "ran <it>", "and now?"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("second-turn input lacks %q: %s", want, body)
 		}

@@ -101,8 +101,20 @@ type wire struct {
 	events chan map[string]any
 
 	mu       sync.Mutex
+	conn     mcp.Connection
 	elicits  []map[string]any
 	override func(json.RawMessage) json.RawMessage
+}
+
+// Kill drops the connection under the client, as a client process that dies does (the
+// go-sdk client's own Close waits for calls in flight).
+func (w *wire) Kill() {
+	w.mu.Lock()
+	c := w.conn
+	w.mu.Unlock()
+	if c != nil {
+		_ = c.Close()
+	}
 }
 
 func (w *wire) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -110,6 +122,9 @@ func (w *wire) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.mu.Lock()
+	w.conn = c
+	w.mu.Unlock()
 	return &wireConn{Connection: c, w: w}, nil
 }
 

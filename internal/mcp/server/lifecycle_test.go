@@ -102,11 +102,17 @@ func TestCancelledCallInterruptsAndBusyThreadIsRefused(t *testing.T) {
 func TestClientLeavingMidTurnEndsTheSession(t *testing.T) {
 	h := newHarness(t, tk.ConfigOptions{}, nil)
 	h.Model.Enqueue(tk.Stall(1, tk.Created(), tk.TextDelta("…")))
+	done := make(chan error, 1)
 	go func() {
-		_, _ = h.Client.CallTool(context.Background(), &mcp.CallToolParams{Name: "codex", Arguments: map[string]any{"prompt": "long"}})
+		_, err := h.Client.CallTool(context.Background(), &mcp.CallToolParams{Name: "codex", Arguments: map[string]any{"prompt": "long"}})
+		done <- err
 	}()
 	if _, err := h.Model.AwaitRequests(t.Context(), 1); err != nil {
 		t.Fatal(err)
 	}
-	// newHarness's cleanup closes the client and fails if Serve does not return.
+	h.Wire.Kill()
+	if err := <-done; err == nil {
+		t.Error("the call survived its connection")
+	}
+	// newHarness's cleanup fails if Serve does not return.
 }
