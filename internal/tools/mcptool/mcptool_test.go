@@ -432,3 +432,20 @@ func TestSupportsParallel(t *testing.T) {
 		}
 	}
 }
+
+func TestInterruptedCallStillEnds(t *testing.T) {
+	fm := &fakeManager{tools: []*sdk.Tool{{Name: "echo"}}, err: context.Canceled}
+	rec := &recorder{}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	h := NewNamespace(fm, "srv", Options{})
+	if _, err := h.Handle(ctx, rec.env(protocol.ApprovalNever, protocol.SandboxDangerFullAccess), call("echo", `{}`)); err == nil {
+		t.Fatal("a canceled call returned no error")
+	}
+	if len(rec.events) != 2 {
+		t.Fatalf("events = %v", rec.events)
+	}
+	if _, ok := rec.events[1].(protocol.McpToolCallEndEvent); !ok {
+		t.Errorf("last event %T, want mcp_tool_call_end", rec.events[1])
+	}
+}

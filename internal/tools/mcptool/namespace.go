@@ -160,7 +160,12 @@ func (n *Namespace) Handle(ctx context.Context, env *tools.Env, call tools.Call)
 
 	decision, derr := n.approve(ctx, env, call, tool)
 	if derr != nil {
-		return tools.Result{}, derr
+		// Every begin gets its end, even when the turn is going away.
+		r := end(nil, derr.Error())
+		if ctx.Err() != nil {
+			return tools.Result{}, ctx.Err()
+		}
+		return r, nil
 	}
 	switch decision {
 	case denyNever:
@@ -176,6 +181,7 @@ func (n *Namespace) Handle(ctx context.Context, env *tools.Env, call tools.Call)
 	res, cerr := n.m.CallTool(ctx, n.server, tool.Name, args)
 	if cerr != nil {
 		if ctx.Err() != nil {
+			end(nil, ctx.Err().Error())
 			return tools.Result{}, ctx.Err()
 		}
 		return end(nil, fmt.Sprintf("tool call error: tool call failed for `%s/%s`\n\nCaused by:\n    %v", n.server, tool.Name, cerr)), nil
