@@ -150,7 +150,7 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
 	}
 	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: logger})
+	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: logger, StartupWarnings: warnings})
 	defer srv.Close(context.WithoutCancel(ctx))
 
 	switch target.kind {

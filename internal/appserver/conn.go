@@ -194,6 +194,11 @@ func (c *Conn) handleRequest(ctx context.Context, rpc *jsonrpc.Conn, req *jsonrp
 	if req.Method == methodInitialize {
 		res, err := c.initialize(req.Params)
 		rpc.Reply(ctx, req.ID, res, err)
+		if err == nil {
+			for _, w := range c.srv.opts.StartupWarnings {
+				c.Notify(c.ctx, "configWarning", ConfigWarning(w))
+			}
+		}
 		return
 	}
 	h, ok := c.srv.handler(req.Method)

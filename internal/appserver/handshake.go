@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/version"
 )
 
@@ -238,4 +239,40 @@ func fieldPresent(raw json.RawMessage, obj, field string) bool {
 	}
 	v, ok := inner[field]
 	return ok && string(v) != "null"
+}
+
+// ConfigWarningParams are configWarning's params.
+type ConfigWarningParams struct {
+	Summary string     `json:"summary"`
+	Details *string    `json:"details"`
+	Path    *string    `json:"path,omitempty"`
+	Range   *TextRange `json:"range,omitempty"`
+}
+
+// TextRange is a span in a configuration file (1-based).
+type TextRange struct {
+	Start TextPosition `json:"start"`
+	End   TextPosition `json:"end"`
+}
+
+// TextPosition is a 1-based line and column.
+type TextPosition struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// ConfigWarning turns a configuration warning into configWarning's params: the message as
+// summary, the located text as details, and the file and position when known.
+func ConfigWarning(w config.Warning) ConfigWarningParams {
+	p := ConfigWarningParams{Summary: w.Message}
+	if w.File != "" {
+		details := w.String()
+		p.Details = &details
+		p.Path = &w.File
+	}
+	if w.Line > 0 {
+		pos := TextPosition{Line: w.Line, Column: max(w.Column, 1)}
+		p.Range = &TextRange{Start: pos, End: pos}
+	}
+	return p
 }

@@ -225,3 +225,41 @@ func TestServerRequest(t *testing.T) {
 		t.Errorf("client answered %d requests, want 2", len(ids))
 	}
 }
+
+// Configuration warnings found at start reach every client right after initialize.
+func TestStartupConfigWarnings(t *testing.T) {
+	srv := appserver.New(appserver.Options{
+		Config:   &config.Config{CodexHome: "/h"},
+		Getenv:   func(string) string { return "" },
+		Platform: &testPlatform,
+		StartupWarnings: []config.Warning{
+			{File: "/h/config.toml", Line: 3, Column: 1, Message: "unknown key `modle`"},
+			{Message: "no file"},
+		},
+	})
+	c := connect(t, srv)
+	if _, err := c.Initialize(context.Background(), clientInfo("t", "1")); err != nil {
+		t.Fatal(err)
+	}
+	var got []appserver.ConfigWarningParams
+	for range 2 {
+		n := <-c.Notifications()
+		if n.Method != "configWarning" {
+			t.Fatalf("notification %s, want configWarning", n.Method)
+		}
+		var p appserver.ConfigWarningParams
+		if err := json.Unmarshal(n.Params, &p); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, p)
+	}
+	details, path := "/h/config.toml:3:1: unknown key `modle`", "/h/config.toml"
+	want := []appserver.ConfigWarningParams{
+		{Summary: "unknown key `modle`", Details: &details, Path: &path,
+			Range: &appserver.TextRange{Start: appserver.TextPosition{Line: 3, Column: 1}, End: appserver.TextPosition{Line: 3, Column: 1}}},
+		{Summary: "no file"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("configWarning params (-want +got):\n%s", diff)
+	}
+}

@@ -26,6 +26,9 @@ type NotificationFunc func(ctx context.Context, c *Conn, params json.RawMessage)
 type Options struct {
 	// Config is the configuration the command loaded (CODEX_HOME, -c overrides applied).
 	Config *config.Config
+	// StartupWarnings are the configuration warnings found at start; each client gets them
+	// as configWarning notifications right after its initialize answer, as from Codex.
+	StartupWarnings []config.Warning
 	// LoadOptions are the options Config was loaded with, so handlers can reload it with a
 	// request's overrides on top.
 	LoadOptions config.LoadOptions
