@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
@@ -211,6 +212,10 @@ func (r *threads) read(ctx context.Context, c *Conn, p threadReadParams) (thread
 		return threadResponse{lt.v2(p.IncludeTurns)}, nil
 	}
 	t, err := r.stored(p.ThreadID, p.IncludeTurns)
+	if e, ok := err.(*jsonrpc.Error); ok && e.Message == errNoThread(p.ThreadID).(*jsonrpc.Error).Message {
+		// Codex's wording for thread/read.
+		return threadResponse{}, InvalidRequest("thread not loaded: " + p.ThreadID)
+	}
 	return threadResponse{t}, err
 }
 

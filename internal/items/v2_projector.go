@@ -641,7 +641,19 @@ func (p *V2Projector) turnStarted(m protocol.TurnStartedEvent) []V2Notification 
 }
 
 func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notification {
-	out := p.closeStreams(false)
+	var out []V2Notification
+	if status == "interrupted" {
+		// Codex 0.169 leaves a message cut short by an interrupt open: it is not part of
+		// the turn.
+		for _, it := range []V2Item{p.agentItem(), p.reasonItem()} {
+			if it != nil {
+				delete(p.open, it.ItemID())
+			}
+		}
+		p.agent, p.reason = nil, nil
+	} else {
+		out = p.closeStreams(false)
+	}
 	if p.turn == nil {
 		return out
 	}
@@ -695,6 +707,20 @@ func compactionID(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return it.ID, true
+}
+
+func (p *V2Projector) agentItem() V2Item {
+	if p.agent == nil {
+		return nil
+	}
+	return p.agent
+}
+
+func (p *V2Projector) reasonItem() V2Item {
+	if p.reason == nil {
+		return nil
+	}
+	return p.reason
 }
 
 // Seed sets the turns a resumed thread had before it was loaded, so thread/read shows them.
