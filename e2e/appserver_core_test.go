@@ -702,3 +702,22 @@ func TestAppServerSlowClientBackpressure(t *testing.T) {
 		t.Errorf("peak RSS %.1f MiB while the client was not reading: the server buffered without bound", float64(peak)/1024)
 	}
 }
+
+// A config.toml that does not parse does not stop the server, as with Codex: it runs on
+// defaults and each client hears why right after initialize.
+func TestAppServerInvalidConfigWarns(t *testing.T) {
+	e := newEnv(t)
+	if err := os.WriteFile(filepath.Join(e.CodexHome, "config.toml"), []byte("model = \"a\"\nmodel = \"b\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := e.startRawAppServer()
+	if res := r.initialize(); res["result"] == nil {
+		t.Fatalf("initialize: %v", res)
+	}
+	m := r.next()
+	params, _ := m["params"].(map[string]any)
+	if m["method"] != "configWarning" || params["summary"] != "Invalid configuration; using defaults." ||
+		params["path"] != filepath.Join(e.CodexHome, "config.toml") || !strings.Contains(params["details"].(string), ":2:1: ") {
+		t.Fatalf("after initialize: %v", m)
+	}
+}

@@ -142,7 +142,7 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 		overrides = append(overrides, "features."+f+"=false")
 	}
 	lo := config.LoadOptions{CLIOverrides: overrides}
-	cfg, warnings, err := config.Load(lo)
+	cfg, warnings, startup, err := loadAppServerConfig(lo)
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
 	}
 	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: logger, StartupWarnings: warnings})
+	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: logger, StartupWarnings: startup})
 	defer srv.Close(context.WithoutCancel(ctx))
 
 	switch target.kind {
@@ -188,4 +188,30 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 	case <-time.After(2 * time.Second):
 	}
 	return nil
+}
+
+// loadAppServerConfig loads the configuration. A config.toml that cannot be parsed does not
+// keep the server from starting, as with Codex: it runs on defaults (command-line overrides
+// still apply) and tells each client with a configWarning.
+func loadAppServerConfig(lo config.LoadOptions) (*config.Config, []config.Warning, []appserver.ConfigWarningParams, error) {
+	cfg, warnings, err := config.Load(lo)
+	var startup []appserver.ConfigWarningParams
+	if err != nil {
+		var pe *config.ParseError
+		if !errors.As(err, &pe) || pe.Line == 0 {
+			return nil, nil, nil, err
+		}
+		fallback := lo
+		fallback.IgnoreUserConfig = true
+		cfg, warnings, err = config.Load(fallback)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		startup = append(startup, appserver.InvalidConfigWarning(pe))
+		warnings = append([]config.Warning{{File: pe.File, Line: pe.Line, Column: pe.Column, Message: "invalid configuration; using defaults: " + pe.Message}}, warnings...)
+	}
+	for _, w := range warnings[len(startup):] {
+		startup = append(startup, appserver.ConfigWarning(w))
+	}
+	return cfg, warnings, startup, nil
 }

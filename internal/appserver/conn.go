@@ -196,7 +196,7 @@ func (c *Conn) handleRequest(ctx context.Context, rpc *jsonrpc.Conn, req *jsonrp
 		rpc.Reply(ctx, req.ID, res, err)
 		if err == nil {
 			for _, w := range c.srv.opts.StartupWarnings {
-				c.Notify(c.ctx, "configWarning", ConfigWarning(w))
+				c.Notify(c.ctx, "configWarning", w)
 			}
 		}
 		return

@@ -261,6 +261,19 @@ type TextPosition struct {
 	Column int `json:"column"`
 }
 
+// InvalidConfigWarning is what a client hears when config.toml cannot be used and the server
+// runs on defaults instead: Codex's summary, the parse error as details.
+func InvalidConfigWarning(pe *config.ParseError) ConfigWarningParams {
+	details := pe.Error()
+	p := ConfigWarningParams{Summary: "Invalid configuration; using defaults.", Details: &details}
+	if pe.File != "" && pe.Line > 0 {
+		p.Path = &pe.File
+		pos := TextPosition{Line: pe.Line, Column: max(pe.Column, 1)}
+		p.Range = &TextRange{Start: pos, End: pos}
+	}
+	return p
+}
+
 // ConfigWarning turns a configuration warning into configWarning's params: the message as
 // summary, the located text as details, and the file and position when known.
 func ConfigWarning(w config.Warning) ConfigWarningParams {

@@ -232,9 +232,9 @@ func TestStartupConfigWarnings(t *testing.T) {
 		Config:   &config.Config{CodexHome: "/h"},
 		Getenv:   func(string) string { return "" },
 		Platform: &testPlatform,
-		StartupWarnings: []config.Warning{
-			{File: "/h/config.toml", Line: 3, Column: 1, Message: "unknown key `modle`"},
-			{Message: "no file"},
+		StartupWarnings: []appserver.ConfigWarningParams{
+			appserver.ConfigWarning(config.Warning{File: "/h/config.toml", Line: 3, Column: 1, Message: "unknown key `modle`"}),
+			appserver.ConfigWarning(config.Warning{Message: "no file"}),
 		},
 	})
 	c := connect(t, srv)

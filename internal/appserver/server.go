@@ -28,7 +28,7 @@ type Options struct {
 	Config *config.Config
 	// StartupWarnings are the configuration warnings found at start; each client gets them
 	// as configWarning notifications right after its initialize answer, as from Codex.
-	StartupWarnings []config.Warning
+	StartupWarnings []ConfigWarningParams
 	// LoadOptions are the options Config was loaded with, so handlers can reload it with a
 	// request's overrides on top.
 	LoadOptions config.LoadOptions
