@@ -23,7 +23,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // harness is one server and one go-sdk client over in-memory pipes, with a scripted model.
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	Model   *tk.Server
 	Home    string
 	Workdir string
@@ -34,7 +34,7 @@ type harness struct {
 // elicitFunc answers an elicitation the way a client's user would.
 type elicitFunc func(*mcp.ElicitRequest) (*mcp.ElicitResult, error)
 
-func newHarness(t *testing.T, cfg tk.ConfigOptions, answer elicitFunc) *harness {
+func newHarness(t testing.TB, cfg tk.ConfigOptions, answer elicitFunc) *harness {
 	t.Helper()
 	h := &harness{t: t, Model: tk.NewServer(t), Home: t.TempDir(), Workdir: t.TempDir()}
 	tk.WriteConfig(t, h.Home, h.Model.URL(), cfg)
@@ -214,7 +214,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func resultText(t *testing.T, res *mcp.CallToolResult) string {
+func resultText(t testing.TB, res *mcp.CallToolResult) string {
 	t.Helper()
 	if len(res.Content) != 1 {
 		t.Fatalf("result has %d content blocks: %+v", len(res.Content), res)
@@ -226,7 +226,7 @@ func resultText(t *testing.T, res *mcp.CallToolResult) string {
 	return tc.Text
 }
 
-func structured(t *testing.T, res *mcp.CallToolResult) map[string]any {
+func structured(t testing.TB, res *mcp.CallToolResult) map[string]any {
 	t.Helper()
 	b, err := json.Marshal(res.StructuredContent)
 	if err != nil {

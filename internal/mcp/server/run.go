@@ -106,6 +106,9 @@ func (c *call) stream(ctx, ectx context.Context) (*mcp.CallToolResult, error) {
 			return toolError("Codex runtime error: " + err.Error()), nil
 		}
 		if err := c.forward(ctx, ev); err != nil {
+			// Nobody is listening any more (cancelled, or the connection is gone): stop
+			// the turn rather than leave it running on a thread no call drives.
+			c.interrupt()
 			return nil, err
 		}
 		switch msg := ev.Msg.(type) {
