@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,4 +116,44 @@ func TestClientLeavingMidTurnEndsTheSession(t *testing.T) {
 		t.Error("the call survived its connection")
 	}
 	// newHarness's cleanup fails if Serve does not return.
+}
+
+// A client that cannot answer elicitations gets its commands denied, never a hung call.
+func TestClientWithoutElicitationDenies(t *testing.T) {
+	h := newHarness(t, tk.ConfigOptions{ApprovalPolicy: "untrusted"}, nil)
+	h.Model.Enqueue(commandCall("call_1", "touch marker"), answer("could not"))
+	res := h.call("codex", map[string]any{"prompt": "make a marker", "cwd": h.Workdir})
+	if res.IsError || resultText(t, res) != "could not" {
+		t.Fatalf("result = %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(h.Workdir, "marker")); err == nil {
+		t.Error("the command ran without an approval")
+	}
+	out, _ := h.Model.Requests()[1].ToolOutput("call_1")
+	if s, _ := out.(string); !strings.Contains(s, "rejected by user") {
+		t.Errorf("model received %q", s)
+	}
+}
+
+// A turn that fails ends the call with an error result that still names the thread, so the
+// client can reply to it once the cause is fixed.
+func TestFailedTurnIsAnErrorResultWithTheThread(t *testing.T) {
+	h := newHarness(t, tk.ConfigOptions{RequestMaxRetries: tk.Int(0), StreamMaxRetries: tk.Int(0)}, nil)
+	h.Model.Enqueue(tk.Status(400), answer("recovered"))
+	res := h.call("codex", map[string]any{"prompt": "hi"})
+	if !res.IsError {
+		t.Fatalf("result = %+v", res)
+	}
+	text := resultText(t, res)
+	sc := structured(t, res)
+	if !strings.Contains(text, "scripted status 400") || sc["content"] != text || sc["threadId"] == "" {
+		t.Errorf("text %q, structuredContent %v", text, sc)
+	}
+	if types := msgTypes(h.Wire.Events()); !contains(types, "error") || types[len(types)-1] != "task_complete" {
+		t.Errorf("events = %v", types)
+	}
+	again := h.call("codex-reply", map[string]any{"threadId": sc["threadId"], "prompt": "retry"})
+	if again.IsError || resultText(t, again) != "recovered" {
+		t.Errorf("reply after a failed turn = %+v", again)
+	}
 }
