@@ -343,6 +343,8 @@ func (r *Recorder) createFile() error {
 	ts := string(r.buf[len(`{"timestamp":"`):][:len(TimestampFormat)])
 	first := appendLine(make([]byte, 0, len(b)+len(r.buf)+96), ts, 0, TypeSessionMeta, b)
 	first = append(first, r.buf...)
+	// Compared with file times, which the file system stamps from the real clock.
+	removeStaleTemps(dir, time.Now())
 	f, err := os.CreateTemp(dir, ".rollout-*.tmp")
 	if err != nil {
 		return fmt.Errorf("create rollout: %w", err)
@@ -365,6 +367,19 @@ func (r *Recorder) createFile() error {
 	r.f, r.metaDone, r.dirty = f, true, true
 	r.buf = r.buf[:0] // written with the meta line
 	return nil
+}
+
+// staleTempAge is how old a creation's temporary file must be before another creation in
+// the same folder removes it: a process killed between writing and linking leaves one.
+const staleTempAge = 10 * time.Minute
+
+func removeStaleTemps(dir string, now time.Time) {
+	temps, _ := filepath.Glob(filepath.Join(dir, ".rollout-*.tmp"))
+	for _, p := range temps {
+		if st, err := os.Stat(p); err == nil && now.Sub(st.ModTime()) > staleTempAge {
+			_ = os.Remove(p)
+		}
+	}
 }
 
 // Flush makes what was written durable (fsync). The engine calls it at the end of every

@@ -385,3 +385,28 @@ func TestConcurrentAppendersKeepLinesWhole(t *testing.T) {
 		t.Errorf("%d items, warnings %q", len(ro.Reconstruct().History), ro.Warnings)
 	}
 }
+
+// TestStaleTempsRemoved: a creation's temporary file left by a kill is removed by a later
+// creation in the same folder once it is old; a fresh one (another process at work) stays.
+func TestStaleTempsRemoved(t *testing.T) {
+	home := t.TempDir()
+	at := time.Date(2026, 11, 22, 8, 38, 56, 0, time.Local)
+	dir := filepath.Dir(NewPath(home, at, testID))
+	os.MkdirAll(dir, 0o700)
+	stale, fresh := filepath.Join(dir, ".rollout-1.tmp"), filepath.Join(dir, ".rollout-2.tmp")
+	os.WriteFile(stale, nil, 0o600)
+	os.WriteFile(fresh, nil, 0o600)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	r, _ := Create(home, Options{Meta: testMeta(), Now: func() time.Time { return at }})
+	if err := r.RecordItems([]protocol.ResponseItem{userMsg("hi")}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temporary file kept: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("fresh temporary file removed: %v", err)
+	}
+}
