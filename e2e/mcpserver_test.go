@@ -79,7 +79,9 @@ type mcpRecorder struct {
 	mu      sync.Mutex
 	events  []json.RawMessage
 	elicits []json.RawMessage
-	results []json.RawMessage
+	// elicitIDs are the JSON-RPC ids of the elicitation requests.
+	elicitIDs []any
+	results   []json.RawMessage
 }
 
 func (r *mcpRecorder) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -141,6 +143,7 @@ func (c *recordingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case "elicitation/create":
 			c.r.mu.Lock()
 			c.r.elicits = append(c.r.elicits, append(json.RawMessage(nil), req.Params...))
+			c.r.elicitIDs = append(c.r.elicitIDs, req.ID.Raw())
 			c.r.mu.Unlock()
 		}
 		return msg, nil
@@ -291,6 +294,10 @@ func TestMcpServerApprovalThroughElicitation(t *testing.T) {
 			}
 			el := s.rec.elicitations()
 			p := decodeObject(t, el[0])
+			// Codex numbers its requests to the client from 0, as integers.
+			if id := s.rec.elicitIDs[0]; id != int64(0) {
+				t.Errorf("elicitation id = %#v, want 0", id)
+			}
 			if p["codex_elicitation"] != "exec-approval" || p["codex_call_id"] != "call_1" || p["threadId"] != mcpStructured(t, res)["threadId"] ||
 				p["codex_cwd"] != e.Workdir || p["codex_mcp_tool_call_id"] == nil || p["codex_event_id"] == nil || p["codex_parsed_cmd"] == nil {
 				t.Errorf("elicitation params = %s", el[0])

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,14 +18,14 @@ import (
 // rawConn sits between the SDK and the real connection to add exactly those: it writes our
 // own messages next to the SDK's, routes answers to our requests back to us, and tells
 // tool handlers the JSON-RPC id of their tools/call (Codex echoes it in every event).
+//
+// Server-to-client requests are numbered on the wire from 0, as Codex numbers them (some
+// clients decode the id as an integer); the SDK's own requests, if it sends any, are
+// renumbered into the same sequence and their answers mapped back.
 
 // requestIDHeader carries the raw JSON of a tools/call request id to the tool handler, in
 // the request's RequestExtra (which never reaches the wire).
 const requestIDHeader = "X-Gocodex-Mcp-Request-Id"
-
-// ourIDPrefix marks the ids of requests we send, so that their answers are ours to take;
-// the SDK numbers its own requests.
-const ourIDPrefix = "codex-"
 
 // errConnClosed answers requests still waiting when the connection goes away.
 var errConnClosed = errors.New("mcp connection closed")
@@ -42,7 +41,12 @@ func (t *rawTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	rc := &rawConn{inner: c, pending: make(map[string]chan reply), closed: make(chan struct{})}
+	rc := &rawConn{
+		inner:   c,
+		pending: make(map[int64]chan reply),
+		sdkIDs:  make(map[int64]jsonrpc.ID),
+		closed:  make(chan struct{}),
+	}
 	t.connected(rc)
 	return rc, nil
 }
@@ -57,8 +61,9 @@ type rawConn struct {
 	inner mcp.Connection
 
 	mu      sync.Mutex
-	nextID  int64
-	pending map[string]chan reply
+	nextID  int64                // the next wire id of a server-to-client request
+	pending map[int64]chan reply // our requests awaiting an answer
+	sdkIDs  map[int64]jsonrpc.ID // the SDK's requests: wire id -> the SDK's id
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -87,28 +92,78 @@ func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// deliver passes an answer to the request waiting for it; false when it is not ours.
+// deliver passes an answer to our request waiting for it (true), or gives an answer to
+// one of the SDK's requests its original id back (false: the SDK takes it).
 func (c *rawConn) deliver(r *jsonrpc.Response) bool {
-	id, ok := r.ID.Raw().(string)
-	if !ok || !strings.HasPrefix(id, ourIDPrefix) {
+	n, ok := wireNumber(r.ID)
+	if !ok {
 		return false
 	}
 	c.mu.Lock()
-	ch, ok := c.pending[id]
-	delete(c.pending, id)
+	ch, ours := c.pending[n]
+	delete(c.pending, n)
+	orig, theirs := c.sdkIDs[n]
+	delete(c.sdkIDs, n)
 	c.mu.Unlock()
-	if !ok {
-		return true // a late answer to a request we gave up on
+	switch {
+	case ours:
+		ch <- reply{result: r.Result, err: r.Error}
+		return true
+	case theirs:
+		r.ID = orig
 	}
-	ch <- reply{result: r.Result, err: r.Error}
-	return true
+	return false
 }
 
+// wireNumber reads an integer request id.
+func wireNumber(id jsonrpc.ID) (int64, bool) {
+	switch v := id.Raw().(type) {
+	case int64:
+		return v, true
+	case float64:
+		return int64(v), v == float64(int64(v))
+	}
+	return 0, false
+}
+
+// Write writes the SDK's messages: results without HTML escaping, requests renumbered.
 func (c *rawConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if r, ok := msg.(*jsonrpc.Response); ok && len(r.Result) > 0 {
-		r.Result = unescapeHTML(r.Result)
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		if len(m.Result) > 0 {
+			m.Result = unescapeHTML(m.Result)
+		}
+	case *jsonrpc.Request:
+		if m.ID.IsValid() {
+			n, id, err := c.allocate()
+			if err != nil {
+				return err
+			}
+			c.mu.Lock()
+			c.sdkIDs[n] = m.ID
+			c.mu.Unlock()
+			renumbered := *m
+			renumbered.ID = id
+			if err := c.inner.Write(ctx, &renumbered); err != nil {
+				c.mu.Lock()
+				delete(c.sdkIDs, n)
+				c.mu.Unlock()
+				return err
+			}
+			return nil
+		}
 	}
 	return c.inner.Write(ctx, msg)
+}
+
+// allocate takes the next wire id.
+func (c *rawConn) allocate() (int64, jsonrpc.ID, error) {
+	c.mu.Lock()
+	n := c.nextID
+	c.nextID++
+	c.mu.Unlock()
+	id, err := jsonrpc.MakeID(float64(n))
+	return n, id, err
 }
 
 func (c *rawConn) Close() error {
@@ -121,28 +176,25 @@ func (c *rawConn) SessionID() string { return c.inner.SessionID() }
 
 // notify sends a notification whose params are already encoded.
 func (c *rawConn) notify(ctx context.Context, method string, params json.RawMessage) error {
-	return c.Write(ctx, &jsonrpc.Request{Method: method, Params: params})
+	return c.inner.Write(ctx, &jsonrpc.Request{Method: method, Params: params})
 }
 
 // call sends a request and waits for its answer, the end of ctx, or the connection's end.
 func (c *rawConn) call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	n, id, err := c.allocate()
+	if err != nil {
+		return nil, err
+	}
 	ch := make(chan reply, 1)
 	c.mu.Lock()
-	c.nextID++
-	key := fmt.Sprintf("%s%d", ourIDPrefix, c.nextID)
-	c.pending[key] = ch
+	c.pending[n] = ch
 	c.mu.Unlock()
 	forget := func() {
 		c.mu.Lock()
-		delete(c.pending, key)
+		delete(c.pending, n)
 		c.mu.Unlock()
 	}
-	id, err := jsonrpc.MakeID(key)
-	if err != nil {
-		forget()
-		return nil, err
-	}
-	if err := c.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: params}); err != nil {
+	if err := c.inner.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: params}); err != nil {
 		forget()
 		return nil, fmt.Errorf("send %s: %w", method, err)
 	}

@@ -65,7 +65,11 @@ func Implementation() *mcp.Implementation {
 func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	sess := &session{srv: s, ctx: sctx, threads: make(map[string]*threadEntry)}
-	ms := mcp.NewServer(Implementation(), &mcp.ServerOptions{Logger: s.log})
+	ms := mcp.NewServer(Implementation(), &mcp.ServerOptions{
+		Logger: s.log,
+		// Codex advertises tools only (the SDK would add logging by default).
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
 	ms.AddTool(codexTool(), sess.handleCodex)
 	ms.AddTool(replyTool(), sess.handleReply)
 	err := ms.Run(ctx, &rawTransport{inner: t, connected: sess.setConn})
