@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -350,6 +351,80 @@ func TestMcpProtoStartupEventsAndListTools(t *testing.T) {
 	}
 	p.send("s2", `{"type":"shutdown"}`)
 	p.until("shutdown_complete")
+}
+
+// TestMcpMatchesReference runs the same MCP call through our binary and Codex 0.169 (with a
+// model outside the catalog, for which Codex sends MCP namespaces instead of deferring them
+// behind tool_search) and compares the namespace sent, the items and the model's input.
+func TestMcpMatchesReference(t *testing.T) {
+	ref := referenceBinary(t)
+	srv := mcpTestServer(t)
+	type run struct {
+		items     []any
+		namespace map[string]any
+		output    any
+	}
+	do := func(bin string, call tk.Event) run {
+		e := newEnv(t)
+		tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{Model: "mcp-test-model"})
+		e.addMcpConfig(fmt.Sprintf("[mcp_servers.ts]\ncommand = %q\ntool_timeout_sec = 1\n", srv))
+		e.Model.Enqueue(callThenAnswer(call)...)
+		saved := binary
+		binary = bin
+		defer func() { binary = saved }()
+		r := e.run("", "exec", "--json", "--skip-git-repo-check", "hi")
+		var out run
+		for _, l := range jsonl(t, r.Stdout) {
+			if item, ok := l["item"].(map[string]any); ok && item["type"] == "mcp_tool_call" {
+				delete(item, "id")
+				out.items = append(out.items, l)
+			}
+		}
+		reqs := e.Model.Requests()
+		if len(reqs) != 2 {
+			t.Fatalf("%s: %d requests\n%s", bin, len(reqs), r.Stderr)
+		}
+		out.namespace = requestTool(t, reqs[0].JSON, "mcp__ts")
+		for _, raw := range reqs[1].JSON["input"].([]any) {
+			if it := raw.(map[string]any); it["type"] == "function_call_output" {
+				out.output = it["output"]
+			}
+		}
+		return out
+	}
+	wallTime := regexp.MustCompile(`Wall time: [0-9.]+ seconds`)
+	// Codex appends a Rust stack backtrace to error texts; we do not.
+	backtrace := regexp.MustCompile(`\\n\\nStack backtrace:[^"]*`)
+	normalize := func(v any) string {
+		b, _ := json.Marshal(v)
+		return backtrace.ReplaceAllString(wallTime.ReplaceAllString(string(b), "Wall time: X seconds"), "")
+	}
+	for _, tc := range []struct {
+		name string
+		call tk.Event
+	}{
+		{"text", namespacedCall("call_1", "mcp__ts", "echo", `{"text":"hi"}`)},
+		{"structured", namespacedCall("call_1", "mcp__ts", "add", `{"a":1,"b":2}`)},
+		{"isError", namespacedCall("call_1", "mcp__ts", "fail", `{}`)},
+		{"timeout", namespacedCall("call_1", "mcp__ts", "slow", `{"ms":5000}`)},
+		{"list resources", tk.FunctionCall("call_1", "list_mcp_resources", `{}`)},
+		{"list templates", tk.FunctionCall("call_1", "list_mcp_resource_templates", `{"server":"ts"}`)},
+		{"read resource", tk.FunctionCall("call_1", "read_mcp_resource", `{"server":"ts","uri":"test://readme"}`)},
+		{"read resource of an unknown server", tk.FunctionCall("call_1", "read_mcp_resource", `{"server":"nope","uri":"x"}`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ours, theirs := do(binary, tc.call), do(ref, tc.call)
+			if diff := cmp.Diff(theirs.namespace, ours.namespace); diff != "" {
+				t.Errorf("namespace (-codex +ours):\n%s", diff)
+			}
+			if diff := cmp.Diff(normalize(theirs.items), normalize(ours.items)); diff != "" {
+				t.Errorf("items (-codex +ours):\n%s", diff)
+			}
+			if diff := cmp.Diff(normalize(theirs.output), normalize(ours.output)); diff != "" {
+				t.Errorf("model input (-codex +ours):\n%s", diff)
+			}
+		})
+	}
 }
 
 const commentedConfig = `# My Codex settings
