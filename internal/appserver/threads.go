@@ -41,6 +41,10 @@ type loadedThread struct {
 	warnings []config.Warning
 
 	pumpDone chan struct{}
+	// ready is closed once the request that loaded the thread has been answered (and
+	// thread/started sent): the thread's events follow them.
+	ready     chan struct{}
+	readyOnce sync.Once
 	// sendMu orders deliveries: the pump's and those of app-server-run work (shell commands)
 	// go out one event at a time, projection and sending together.
 	sendMu sync.Mutex
@@ -98,6 +102,7 @@ func (r *threads) list() []*loadedThread {
 func (r *threads) add(c *Conn, lt *loadedThread) {
 	lt.reg = r
 	lt.pumpDone = make(chan struct{})
+	lt.ready = make(chan struct{})
 	lt.proj = items.NewV2Projector(lt.id, nil)
 	lt.gates = map[string]chan struct{}{}
 	lt.listeners = map[string]*Conn{}
@@ -262,8 +267,14 @@ func (lt *loadedThread) waitGate(id string) {
 }
 
 // pump reads the engine's events until the thread has shut down.
+func (lt *loadedThread) markReady() { lt.readyOnce.Do(func() { close(lt.ready) }) }
+
 func (lt *loadedThread) pump() {
 	defer close(lt.pumpDone)
+	select {
+	case <-lt.ready:
+	case <-time.After(5 * time.Second):
+	}
 	defer func() {
 		if lt.app != nil {
 			_ = lt.app.Close(context.Background())

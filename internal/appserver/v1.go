@@ -116,6 +116,7 @@ func (r *threads) newConversation(ctx context.Context, c *Conn, p newConversatio
 		return newConversationResponse{}, err
 	}
 	r.subscribeV1(c, lt)
+	context.AfterFunc(ctx, lt.markReady)
 	return newConversationResponse{ConversationID: lt.id, Model: lt.cfg.Model, ReasoningEffort: strPtr(lt.cfg.ReasoningEffort), RolloutPath: lt.info.Path}, nil
 }
 
@@ -166,6 +167,7 @@ func (r *threads) resumeConversation(ctx context.Context, c *Conn, p resumeConve
 	lt.proj.Seed(turns)
 	lt.mu.Unlock()
 	r.subscribeV1(c, lt)
+	context.AfterFunc(ctx, lt.markReady)
 	msgs := []json.RawMessage{}
 	for _, m := range ro.InitialMessages() {
 		if raw, err := protocol.MarshalEventMsg(m); err == nil {

@@ -102,6 +102,7 @@ func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
 		_ = c.Notify(c.Context(), "thread/started", struct {
 			Thread v2Thread `json:"thread"`
 		}{lt.v2(false)})
+		lt.markReady()
 	})
 }
 
@@ -150,7 +151,10 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
 	lt.mu.Unlock()
-	context.AfterFunc(ctx, func() { sendWarnings(c, lt.warnings) })
+	context.AfterFunc(ctx, func() {
+		sendWarnings(c, lt.warnings)
+		lt.markReady()
+	})
 	return lt.settings(!p.ExcludeTurns), nil
 }
 
