@@ -302,6 +302,10 @@ func TestMcpServerApprovalThroughElicitation(t *testing.T) {
 				p["codex_cwd"] != e.Workdir || p["codex_mcp_tool_call_id"] == nil || p["codex_event_id"] == nil || p["codex_parsed_cmd"] == nil {
 				t.Errorf("elicitation params = %s", el[0])
 			}
+			// The first turn runs under the tools/call id, so both name the request (Codex: "2", "2").
+			if p["codex_mcp_tool_call_id"] != p["codex_event_id"] {
+				t.Errorf("codex_mcp_tool_call_id %v, codex_event_id %v: want the same request id", p["codex_mcp_tool_call_id"], p["codex_event_id"])
+			}
 			_, err := os.Stat(filepath.Join(e.Workdir, "marker"))
 			if ran := err == nil; ran != tc.wantRan {
 				t.Errorf("command ran = %v, want %v", ran, tc.wantRan)

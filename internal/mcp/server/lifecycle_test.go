@@ -80,7 +80,7 @@ func TestCancelledCallInterruptsAndBusyThreadIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	busy := h.call("codex-reply", map[string]any{"threadId": threadID, "prompt": "hello?"})
-	if !busy.IsError || resultText(t, busy) != "Thread "+threadID+" is already running a turn; wait for its result before replying." {
+	if !busy.IsError || resultText(t, busy) != "A Codex request is still running for this thread; wait for its response before replying." {
 		t.Errorf("reply to a running thread = %+v", busy)
 	}
 

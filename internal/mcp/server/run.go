@@ -65,7 +65,9 @@ type call struct {
 
 // runTurn submits the prompt and streams the thread's events to the client until the turn
 // ends; the result is the turn's last agent message.
-func (s *session) runTurn(ctx context.Context, req *mcp.CallToolRequest, e *threadEntry, prompt string) (*mcp.CallToolResult, error) {
+// The first turn of a thread is submitted under the tools/call id, so that its events
+// carry it (as Codex does); replies get fresh submission ids.
+func (s *session) runTurn(ctx context.Context, req *mcp.CallToolRequest, e *threadEntry, prompt string, first bool) (*mcp.CallToolResult, error) {
 	th := e.th
 	conn := s.connection()
 	if conn == nil {
@@ -82,14 +84,12 @@ func (s *session) runTurn(ctx context.Context, req *mcp.CallToolRequest, e *thre
 	}()
 
 	op := protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(prompt)}}
-	var err error
-	if textID != "" {
-		err = th.SubmitWithID(textID, op)
-	} else {
-		_, err = th.Submit(op)
-	}
-	if err != nil {
-		return toolError("Codex runtime error: " + err.Error()), nil
+	if first && textID != "" {
+		if err := th.SubmitWithID(textID, op); err != nil {
+			return threadResult(th.ID(), "Failed to submit initial prompt: "+err.Error(), true), nil
+		}
+	} else if _, err := th.Submit(op); err != nil {
+		return threadResult(th.ID(), "Failed to submit user input: "+err.Error(), true), nil
 	}
 	return c.stream(ctx, ectx)
 }
@@ -103,7 +103,7 @@ func (c *call) stream(ctx, ectx context.Context) (*mcp.CallToolResult, error) {
 				c.interrupt()
 				return nil, ctx.Err()
 			}
-			return toolError("Codex runtime error: " + err.Error()), nil
+			return threadResult(c.th.ID(), "Codex runtime error: "+err.Error(), true), nil
 		}
 		if err := c.forward(ctx, ev); err != nil {
 			// Nobody is listening any more (cancelled, or the connection is gone): stop
@@ -150,7 +150,13 @@ func (c *call) forward(ctx context.Context, ev protocol.Event) error {
 // next codex-reply starts on a quiet thread.
 func (c *call) interrupt() {
 	c.entry.setDraining(true)
-	if _, err := c.th.Submit(protocol.InterruptOp{}); err != nil {
+	var err error
+	if c.textID != "" {
+		err = c.th.SubmitWithID(c.textID, protocol.InterruptOp{})
+	} else {
+		_, err = c.th.Submit(protocol.InterruptOp{})
+	}
+	if err != nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.s.ctx, interruptGrace)

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gocodex/gocodex/agent"
@@ -72,6 +73,7 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	})
 	ms.AddTool(codexTool(), sess.handleCodex)
 	ms.AddTool(replyTool(), sess.handleReply)
+	ms.AddReceivingMiddleware(unknownToolResult)
 	err := ms.Run(ctx, &rawTransport{inner: t, connected: sess.setConn})
 	sess.close()
 	cancel()
@@ -212,7 +214,7 @@ func (s *session) handleCodex(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	e.sem <- struct{}{} // a new thread: free
 	defer e.release()
-	return s.runTurn(ctx, req, e, *p.Prompt)
+	return s.runTurn(ctx, req, e, *p.Prompt, true)
 }
 
 func (s *session) handleReply(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -222,7 +224,7 @@ func (s *session) handleReply(ctx context.Context, req *mcp.CallToolRequest) (*m
 	defer s.calls.Done()
 	args := req.Params.Arguments
 	if isAbsent(args) {
-		return toolError("Missing arguments for codex-reply tool-call; the `threadId` and `prompt` fields are required."), nil
+		return toolError("Missing arguments for codex-reply tool-call; the `thread_id` and `prompt` fields are required."), nil
 	}
 	prompt, id, err := parseReplyParams(args)
 	if err != nil {
@@ -231,21 +233,24 @@ func (s *session) handleReply(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if id == "" {
 		return toolError("Failed to parse thread_id: either threadId or conversationId must be provided"), nil
 	}
+	if _, err := uuid.Parse(id); err != nil {
+		return toolError("Failed to parse thread_id: " + err.Error()), nil
+	}
 	s.mu.Lock()
 	e, ok := s.threads[id]
 	s.mu.Unlock()
 	if !ok {
-		return toolError("Session not found for thread_id: " + id), nil
+		return threadResult(id, "Session not found for thread_id: "+id, true), nil
 	}
 	ok, err = e.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return toolError(fmt.Sprintf("Thread %s is already running a turn; wait for its result before replying.", id)), nil
+		return threadResult(id, "A Codex request is still running for this thread; wait for its response before replying.", true), nil
 	}
 	defer e.release()
-	return s.runTurn(ctx, req, e, prompt)
+	return s.runTurn(ctx, req, e, prompt, false)
 }
 
 // startThread builds an app for the call's configuration and starts a thread on it; the
@@ -273,6 +278,19 @@ func (s *session) startThread(cfg *config.Config) (*threadEntry, error) {
 	s.threads[th.ID()] = e
 	s.mu.Unlock()
 	return e, nil
+}
+
+// unknownToolResult answers a call to a tool we do not have with an error result, as
+// Codex does, where the SDK would answer with a protocol error.
+func unknownToolResult(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ctr, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && ctr.Params != nil {
+			if name := ctr.Params.Name; name != ToolCodex && name != ToolCodexReply {
+				return toolError(fmt.Sprintf("Unknown tool '%s'", name)), nil
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 func isAbsent(args json.RawMessage) bool {

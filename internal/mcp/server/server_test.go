@@ -214,6 +214,8 @@ func TestBadInputIsAToolError(t *testing.T) {
 		{tool: "codex-reply", args: map[string]any{"prompt": "hi"}, want: "Failed to parse thread_id: either threadId or conversationId must be provided"},
 		{tool: "codex-reply", args: map[string]any{"threadId": "0199a213-81c0-7800-8aa1-bbab2a035a53"}, want: "Failed to parse configuration for Codex tool: missing field `prompt`"},
 		{tool: "codex-reply", args: map[string]any{"threadId": "0199a213-81c0-7800-8aa1-bbab2a035a53", "prompt": "hi"}, want: "Session not found for thread_id: 0199a213-81c0-7800-8aa1-bbab2a035a53"},
+		{tool: "codex-reply", args: map[string]any{"threadId": "nope", "prompt": "hi"}, want: "Failed to parse thread_id: invalid UUID length: 4"},
+		{tool: "codex-nope", args: map[string]any{}, want: "Unknown tool 'codex-nope'"},
 	}
 	for _, tc := range cases {
 		res := h.call(tc.tool, tc.args)
@@ -227,14 +229,6 @@ func TestBadInputIsAToolError(t *testing.T) {
 	}
 	if n := len(h.Model.Requests()); n != 0 {
 		t.Errorf("%d model requests for bad input", n)
-	}
-}
-
-func TestUnknownToolIsAProtocolError(t *testing.T) {
-	h := newHarness(t, tk.ConfigOptions{}, nil)
-	_, err := h.Client.CallTool(t.Context(), &mcp.CallToolParams{Name: "codex-nope", Arguments: map[string]any{}})
-	if err == nil || !strings.Contains(err.Error(), "codex-nope") {
-		t.Errorf("err = %v, want an error naming the tool", err)
 	}
 }
 
