@@ -152,6 +152,10 @@ func (r *threads) hookClose(c *Conn) {
 	if !hooked {
 		c.OnClose(func() { r.leaveAll(c) })
 	}
+	// A request that finished after its connection ended: the close hooks have run already.
+	if c.Context().Err() != nil {
+		r.leaveAll(c)
+	}
 }
 
 // unsubscribe removes c from lt; it reports whether c was subscribed. The thread is
