@@ -127,7 +127,8 @@ func New(opts Options) *Manager {
 // Names returns the enabled servers, sorted.
 func (m *Manager) Names() []string { return m.names }
 
-// Start connects to every enabled server in the background and returns at once.
+// Start connects to every enabled server in the background and returns at once. Call it
+// once.
 func (m *Manager) Start() {
 	if m.opts.OptionalGrace > 0 {
 		m.graceTimer = time.AfterFunc(m.opts.OptionalGrace, func() { close(m.graceEnd) })
@@ -153,14 +154,23 @@ func (m *Manager) Start() {
 // run connects one server; the startup timer settles it as failed if it takes too long, but
 // the attempt goes on so the server can still join later.
 func (m *Manager) run(s *server) {
-	timer := time.AfterFunc(s.startupTimeout, func() {
-		if s.settle(StateFailed, timeoutError(s.name, s.startupTimeout)) {
-			m.settled(s)
+	connected := make(chan struct{})
+	m.wg.Add(1)
+	go func() { // the startup timer, owned like the attempt
+		defer m.wg.Done()
+		t := time.NewTimer(s.startupTimeout)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			if s.settle(StateFailed, timeoutError(s.name, s.startupTimeout)) {
+				m.settled(s)
+			}
+		case <-connected:
+		case <-m.ctx.Done():
 		}
-	})
-	defer timer.Stop()
+	}()
 	sess, tools, cmd, err := m.connect(s)
-	timer.Stop()
+	close(connected)
 	if err != nil {
 		if m.ctx.Err() != nil {
 			if s.settle(StateCancelled, nil) {
