@@ -64,9 +64,9 @@ type call struct {
 }
 
 // runTurn submits the prompt and streams the thread's events to the client until the turn
-// ends; the result is the turn's last agent message.
-// The first turn of a thread is submitted under the tools/call id, so that its events
-// carry it (as Codex does); replies get fresh submission ids.
+// ends; the result is the turn's last agent message. The first turn of a thread is
+// submitted under the tools/call id, so that its events carry it (as Codex does); replies
+// get fresh submission ids.
 func (s *session) runTurn(ctx context.Context, req *mcp.CallToolRequest, e *threadEntry, prompt string, first bool) (*mcp.CallToolResult, error) {
 	th := e.th
 	conn := s.connection()

@@ -3,6 +3,20 @@
 // threads. Every event of a running thread streams to the client as a `codex/event`
 // notification, and approvals go to the client as `elicitation/create` requests, as Codex's
 // mcp-server does. Threads live as long as the connection.
+//
+// Where Codex's behaviour would leave a call hanging or a thread inconsistent, this server
+// does the safe thing instead, keeping Codex's result shape (text plus structuredContent
+// {threadId, content}, isError set):
+//   - an error event ends the call when its turn reports the end (Codex answers at the
+//     error and leaves the turn's end in the queue for the next reply to trip over);
+//   - an aborted turn ends the call with an error result (Codex keeps waiting);
+//   - a cancelled call interrupts its turn and a reply waits for the wind-down, while a
+//     reply to a thread another call is driving is refused;
+//   - an elicitation the client cannot answer (an error, no elicitation support) denies.
+//
+// Approval answers may be Codex's own ({"decision": <ReviewDecision>}) or plain MCP
+// elicitation results: accept approves (or carries content.decision), decline denies,
+// cancel aborts the turn.
 package server
 
 import (
