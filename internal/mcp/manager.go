@@ -223,6 +223,7 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*sdk.Tool, *exec.Cmd
 		t = ht
 	} else {
 		cmd = stdioCommand(s.killCtx, s.cfg, m.opts.Getenv)
+		cmd.Stderr = &stderrLog{log: m.opts.Logger, server: s.name}
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}
 	}
 	sess, err := client.Connect(m.ctx, t, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})

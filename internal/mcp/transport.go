@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os/exec"
 	"sort"
@@ -56,6 +58,31 @@ func stdioCommand(kill context.Context, c config.McpServerConfig, getenv func(st
 	// A grandchild holding stderr open must not keep Wait from returning.
 	cmd.WaitDelay = time.Second
 	return cmd
+}
+
+// stderrLog passes a stdio server's stderr to the log, a line at a time, so a server that
+// fails to start can be diagnosed.
+type stderrLog struct {
+	log     *slog.Logger
+	server  string
+	partial []byte
+}
+
+func (w *stderrLog) Write(p []byte) (int, error) {
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		w.log.Debug("mcp server stderr", "server", w.server, "line", string(w.partial[:i]))
+		w.partial = w.partial[i+1:]
+	}
+	if len(w.partial) > 64<<10 { // a line without end: do not hold it forever
+		w.log.Debug("mcp server stderr", "server", w.server, "line", string(w.partial))
+		w.partial = nil
+	}
+	return len(p), nil
 }
 
 // killGroup ends the process group of a started command; harmless when it is gone.
