@@ -36,6 +36,10 @@ func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
 	f.StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value, value parsed as TOML)")
 	f.StringArrayVar(&opts.Enable, "enable", nil, "enable a feature (features.NAME=true)")
 	f.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")
+	// Accepted for compatibility with Codex's launchers; it changes nothing here.
+	var strict bool
+	f.BoolVar(&strict, "strict-config", false, "accepted for compatibility")
+	_ = f.MarkHidden("strict-config")
 	return cmd
 }
 

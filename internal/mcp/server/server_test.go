@@ -207,7 +207,9 @@ func TestBadInputIsAToolError(t *testing.T) {
 		// The go-sdk client sends {} for absent arguments, so this is what its users see.
 		{tool: "codex", args: nil, want: "Failed to parse configuration for Codex tool: missing field `prompt`"},
 		{tool: "codex", args: map[string]any{"model": "x"}, want: "Failed to parse configuration for Codex tool: missing field `prompt`"},
-		{tool: "codex", args: map[string]any{"prompt": "hi", "approval-policy": "sometimes"}, want: "Failed to parse configuration for Codex tool: unknown variant `sometimes`, expected one of `untrusted`, `on-failure`, `on-request`, `never`"},
+		{tool: "codex", args: map[string]any{"prompt": "hi", "approval-policy": "sometimes"}, want: "Failed to parse configuration for Codex tool: unknown variant `sometimes`, expected one of `untrusted`, `on-request`, `never`"},
+		{tool: "codex", args: map[string]any{"prompt": "hi", "approval-policy": "on-failure"}, want: "Failed to parse configuration for Codex tool: unknown variant `on-failure`, expected one of `untrusted`, `on-request`, `never`"},
+		{tool: "codex", args: map[string]any{"prompt": "hi", "approval_policy": "never"}, want: "Failed to parse configuration for Codex tool: unknown field `approval_policy`, expected one of `prompt`, `model`, `profile`, `cwd`, `approval-policy`, `sandbox`, `config`, `base-instructions`, `developer-instructions`, `compact-prompt`"},
 		{tool: "codex", args: map[string]any{"prompt": "hi", "sandbox": "none"}, want: "Failed to parse configuration for Codex tool: unknown variant `none`, expected one of `read-only`, `workspace-write`, `danger-full-access`"},
 		{tool: "codex", args: map[string]any{"prompt": 7}, want: "Failed to parse configuration for Codex tool: json: cannot unmarshal number into Go struct field CodexParams.prompt of type string"},
 		{tool: "codex-reply", args: nil, want: "Failed to parse configuration for Codex tool: missing field `prompt`"},
