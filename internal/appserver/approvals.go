@@ -189,14 +189,10 @@ func (lt *loadedThread) askExec(subs, listeners []*Conn, subID string, m protoco
 				dec = protocol.ReviewDecision{Kind: protocol.DecisionDenied}
 			}
 		}
-		_ = lt.th.SubmitWithID(newSubmissionID(), protocol.ExecApprovalOp{ID: approvalID, TurnID: turnID, Decision: dec})
 		if v2 {
-			_ = c.Notify(c.Context(), "serverRequest/resolved", struct {
-				ThreadID  string `json:"threadId"`
-				RequestID int64  `json:"requestId"`
-			}{lt.id, reqID})
-			lt.afterApproval(subs, m.CallID, declined(dec))
+			lt.resolved(c, subs, reqID, m.CallID, declined(dec))
 		}
+		_ = lt.th.SubmitWithID(newSubmissionID(), protocol.ExecApprovalOp{ID: approvalID, TurnID: turnID, Decision: dec})
 	})
 }
 
@@ -235,15 +231,11 @@ func (lt *loadedThread) askPatch(subs, listeners []*Conn, subID string, m protoc
 			}
 			dec = protocol.ReviewDecision{Kind: protocol.DecisionDenied}
 		}
-		_ = lt.th.SubmitWithID(newSubmissionID(), protocol.PatchApprovalOp{ID: m.CallID, Decision: dec})
 		if v2 {
-			_ = c.Notify(c.Context(), "serverRequest/resolved", struct {
-				ThreadID  string `json:"threadId"`
-				RequestID int64  `json:"requestId"`
-			}{lt.id, reqID})
 			// A declined patch ends with patch_apply_end (declined) from the engine.
-			lt.afterApproval(subs, m.CallID, false)
+			lt.resolved(c, subs, reqID, m.CallID, false)
 		}
+		_ = lt.th.SubmitWithID(newSubmissionID(), protocol.PatchApprovalOp{ID: m.CallID, Decision: dec})
 	})
 }
 
@@ -252,4 +244,24 @@ func nonNilParsed(p []protocol.ParsedCommand) []protocol.ParsedCommand {
 		return []protocol.ParsedCommand{}
 	}
 	return p
+}
+
+// resolved tells the client its answer was taken (serverRequest/resolved) and the thread's
+// subscribers what follows from it, before the engine hears the answer: so these come
+// ahead of whatever the engine does next.
+func (lt *loadedThread) resolved(c *Conn, subs []*Conn, reqID int64, itemID string, declined bool) {
+	lt.sendMu.Lock()
+	defer lt.sendMu.Unlock()
+	_ = c.Notify(c.Context(), "serverRequest/resolved", struct {
+		ThreadID  string `json:"threadId"`
+		RequestID int64  `json:"requestId"`
+	}{lt.id, reqID})
+	lt.mu.Lock()
+	notes := lt.proj.ApprovalResolved(itemID, declined)
+	lt.mu.Unlock()
+	for _, s := range subs {
+		for _, n := range notes {
+			_ = s.Notify(s.Context(), n.Method, n.Params)
+		}
+	}
 }

@@ -364,18 +364,6 @@ func (lt *loadedThread) closed() {
 	}
 }
 
-// afterApproval applies the person's answer to the projection and tells subscribers.
-func (lt *loadedThread) afterApproval(subs []*Conn, itemID string, declined bool) {
-	lt.mu.Lock()
-	notes := lt.proj.ApprovalResolved(itemID, declined)
-	lt.mu.Unlock()
-	for _, c := range subs {
-		for _, n := range notes {
-			_ = c.Notify(c.Context(), n.Method, n.Params)
-		}
-	}
-}
-
 // turns copies the thread's turns (for thread/read).
 func (lt *loadedThread) turns() []items.V2Turn {
 	lt.mu.Lock()
