@@ -103,10 +103,17 @@ func TestApprovals(t *testing.T) {
 				t.Errorf("requestId = %v, want %d", r, i)
 			}
 			var item map[string]any
-			for _, c := range find(got, "item/completed") {
-				if it := c["item"].(map[string]any); it["type"] == "commandExecution" {
-					item = it
+			done := -1
+			for j, n := range got {
+				if n.Method != "item/completed" {
+					continue
 				}
+				if it := find(got[j:j+1], "item/completed")[0]["item"].(map[string]any); it["type"] == "commandExecution" {
+					item, done = it, j
+				}
+			}
+			if done < req {
+				t.Errorf("the command item completed before serverRequest/resolved: %v", ms)
 			}
 			if item == nil || item["status"] != tc.wantItem {
 				t.Errorf("command item = %v, want status %s", item, tc.wantItem)
