@@ -210,7 +210,7 @@ func TestMcpServerCodexRunsACommandAndReplyContinues(t *testing.T) {
 	}
 	// The result is written as Codex writes it: text, then structuredContent, no escaping.
 	if raw := string(s.rec.lastResult()); !strings.Contains(raw, `"content":[{"type":"text","text":"ran <it>"}]`) ||
-		!strings.Contains(raw, `"structuredContent":{"content":"ran <it>","threadId":"`+threadID+`"}`) {
+		!strings.Contains(raw, `"structuredContent":{"threadId":"`+threadID+`","content":"ran <it>"}`) {
 		t.Errorf("raw result = %s", raw)
 	}
 

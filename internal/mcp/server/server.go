@@ -317,11 +317,17 @@ func toolError(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
 }
 
+// structuredResult is the structuredContent of a result, threadId first as Codex writes it.
+type structuredResult struct {
+	ThreadID string `json:"threadId"`
+	Content  string `json:"content"`
+}
+
 // threadResult is a call's answer: the text, and the thread id to continue with.
 func threadResult(threadID, text string, isError bool) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-		StructuredContent: map[string]any{"threadId": threadID, "content": text},
+		StructuredContent: structuredResult{ThreadID: threadID, Content: text},
 		IsError:           isError,
 	}
 }
