@@ -8,6 +8,7 @@ func (s *Server) registerMethods() {
 	r.register(s)
 	r.registerTurns(s)
 	r.registerV1(s)
+	r.registerExtras(s)
 	registerConfigMethods(s)
 	registerAccountMethods(s)
 	registerModelMethods(s)

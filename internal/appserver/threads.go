@@ -23,6 +23,8 @@ type threads struct {
 	mu     sync.Mutex
 	loaded map[string]*loadedThread
 	order  []string // load order, for thread/loaded/list
+	// limits is the last rate-limit snapshot any thread's model responses carried.
+	limits *protocol.RateLimitSnapshot
 }
 
 func newThreads(s *Server) *threads {
@@ -333,6 +335,11 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 		lt.info.UpdatedAt = time.Now()
 	}
 	lt.mu.Unlock()
+	if tc, ok := ev.Msg.(protocol.TokenCountEvent); ok && tc.RateLimits != nil {
+		lt.reg.mu.Lock()
+		lt.reg.limits = tc.RateLimits
+		lt.reg.mu.Unlock()
+	}
 
 	for _, c := range subs {
 		for _, n := range notes {

@@ -181,3 +181,14 @@ func TestModelsAndAccount(t *testing.T) {
 		t.Errorf("logout left auth.json")
 	}
 }
+
+// The start-up methods editors call answer (empty) instead of "method not found".
+func TestStartupExtras(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	for _, m := range []string{"mcpServerStatus/list", "experimentalFeature/list", "app/list", "permissionProfile/list", "skills/list",
+		"hooks/list", "plugin/list", "configRequirements/read", "account/rateLimits/read"} {
+		var res map[string]any
+		cl.call(m, map[string]any{}, &res)
+	}
+}

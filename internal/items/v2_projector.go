@@ -58,6 +58,10 @@ type V2Credits struct {
 	Balance    *string `json:"balance"`
 }
 
+// V2RateLimitsOf converts the engine's rate-limit snapshot (nil: nothing known, every
+// field null).
+func V2RateLimitsOf(s *protocol.RateLimitSnapshot) V2RateLimits { return rateLimits(s) }
+
 func rateLimits(s *protocol.RateLimitSnapshot) V2RateLimits {
 	codex := "codex"
 	out := V2RateLimits{LimitID: &codex, IndividualLimit: json.RawMessage("null")}

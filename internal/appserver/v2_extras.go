@@ -1,0 +1,38 @@
+package appserver
+
+import (
+	"context"
+
+	"github.com/gocodex/gocodex/internal/items"
+)
+
+// Methods beyond the list that editors call at start-up. This engine has no
+// skills, plugins, apps, hooks, MCP status or experimental features to report yet, so they
+// answer empty lists rather than "method not found", which clients treat as fatal.
+
+func (r *threads) registerExtras(s *Server) {
+	emptyPage := func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
+		return map[string]any{"data": []any{}, "nextCursor": nil}, nil
+	}
+	emptyList := func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
+		return map[string]any{"data": []any{}}, nil
+	}
+	for _, m := range []string{"mcpServerStatus/list", "experimentalFeature/list", "app/list", "permissionProfile/list"} {
+		s.Handle(m, TypedOptional(emptyPage))
+	}
+	for _, m := range []string{"skills/list", "hooks/list"} {
+		s.Handle(m, TypedOptional(emptyList))
+	}
+	s.Handle("plugin/list", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
+		return map[string]any{"marketplaces": []any{}, "featuredPluginIds": []any{}, "marketplaceLoadErrors": []any{}}, nil
+	}))
+	s.Handle("configRequirements/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
+		return map[string]any{"requirements": nil}, nil
+	}))
+	s.Handle("account/rateLimits/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
+		r.mu.Lock()
+		limits := r.limits
+		r.mu.Unlock()
+		return map[string]any{"rateLimits": items.V2RateLimitsOf(limits)}, nil
+	}))
+}
