@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -260,5 +261,39 @@ func TestExecMissingAPIKeyNamesVariable(t *testing.T) {
 	r := e.run("", "exec", "hi")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "MOCK_API_KEY") {
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
+	}
+}
+
+func TestExecOutputSchemaAndLastMessage(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer(`{"answer":42}`))
+	schemaPath := filepath.Join(t.TempDir(), "schema.json")
+	writeFile(t, schemaPath, `{"type":"object","properties":{"answer":{"type":"integer"}},"required":["answer"],"additionalProperties":false}`)
+	last := filepath.Join(t.TempDir(), "last.txt")
+	r := e.run("", "exec", "--json", "--output-schema", schemaPath, "-o", last, "-m", "gpt-5.5", "-c", `model_reasoning_effort="high"`, "answer")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	if got := readFile(t, last); got != `{"answer":42}` {
+		t.Errorf("-o file = %q", got)
+	}
+	body := e.Model.Requests()[0].JSON
+	text, _ := json.Marshal(body["text"])
+	for _, want := range []string{`"type":"json_schema"`, `"strict":true`, `"name":"codex_output_schema"`, `"additionalProperties":false`} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("text = %s, lacks %s", text, want)
+		}
+	}
+	if effort := body["reasoning"].(map[string]any)["effort"]; effort != "high" {
+		t.Errorf("reasoning effort = %v, want high from -c", effort)
+	}
+}
+
+func TestExecMalformedConfigNamesPosition(t *testing.T) {
+	e := newEnv(t)
+	writeFile(t, filepath.Join(e.CodexHome, "config.toml"), "model = \"gpt-5.5\"\nmodel_provider = [unclosed\n")
+	r := e.run("", "exec", "hi")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "config.toml:2:") {
+		t.Fatalf("exit %d, stderr %q: want an error naming config.toml:2", r.Code, r.Stderr)
 	}
 }
