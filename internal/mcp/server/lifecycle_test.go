@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,5 +156,53 @@ func TestFailedTurnIsAnErrorResultWithTheThread(t *testing.T) {
 	again := h.call("codex-reply", map[string]any{"threadId": sc["threadId"], "prompt": "retry"})
 	if again.IsError || resultText(t, again) != "recovered" {
 		t.Errorf("reply after a failed turn = %+v", again)
+	}
+}
+
+// Calls run concurrently, each on its own thread, and each event names its own call.
+func TestConcurrentCallsKeepTheirEventsApart(t *testing.T) {
+	h := newHarness(t, tk.ConfigOptions{}, nil)
+	const n = 3
+	for range n {
+		h.Model.Enqueue(answer("done"))
+	}
+	threads := make(chan string, n)
+	for range n {
+		go func() {
+			res, err := h.Client.CallTool(t.Context(), &mcp.CallToolParams{Name: "codex", Arguments: map[string]any{"prompt": "in parallel"}})
+			if err != nil || res.IsError {
+				t.Errorf("call: %v %+v", err, res)
+				threads <- ""
+				return
+			}
+			threads <- structured(t, res)["threadId"].(string)
+		}()
+	}
+	seen := map[string]bool{}
+	for range n {
+		seen[<-threads] = true
+	}
+	if len(seen) != n || seen[""] {
+		t.Fatalf("thread ids %v, want %d distinct", seen, n)
+	}
+	// Every thread's events carry one request id, and no two threads share one.
+	requestOf := map[string]any{}
+	owner := map[string]string{}
+	for _, ev := range h.Wire.Events() {
+		meta := ev["_meta"].(map[string]any)
+		th, _ := meta["threadId"].(string)
+		rid := meta["requestId"]
+		if prev, ok := requestOf[th]; ok && prev != rid {
+			t.Errorf("thread %s has events of requests %v and %v", th, prev, rid)
+		}
+		requestOf[th] = rid
+		key := fmt.Sprint(rid)
+		if o, ok := owner[key]; ok && o != th {
+			t.Errorf("request %v names threads %s and %s", rid, o, th)
+		}
+		owner[key] = th
+	}
+	if len(requestOf) != n {
+		t.Errorf("events of %d threads, want %d", len(requestOf), n)
 	}
 }
