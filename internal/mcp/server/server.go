@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -97,6 +98,9 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	}
 	return err
 }
+
+// closeGrace bounds how long ending the session waits for its threads to shut down.
+const closeGrace = 10 * time.Second
 
 // session is one client: its connection and the threads it started.
 type session struct {
@@ -195,8 +199,11 @@ func (s *session) close() {
 	s.apps = nil
 	s.threads = map[string]*threadEntry{}
 	s.mu.Unlock()
+	// Bounded, so that a thread that will not stop cannot keep the process alive.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), closeGrace)
+	defer cancel()
 	for _, a := range apps {
-		if err := a.Close(context.WithoutCancel(s.ctx)); err != nil {
+		if err := a.Close(ctx); err != nil {
 			s.srv.log.Warn("close threads", "err", err)
 		}
 	}
