@@ -194,6 +194,24 @@ func (m *Manager) run(s *server) {
 		// Past its timeout: it joins now.
 		m.emit(protocol.McpStartupUpdateEvent{Server: s.name, Status: statusJSON(StateReady, "")})
 	}
+	m.watch(s, sess)
+}
+
+// watch notices a server that goes away on its own (a stdio server that exits): it is
+// marked failed, so later turns stop offering its tools, and the change is reported.
+func (m *Manager) watch(s *server, sess *sdk.ClientSession) {
+	err := sess.Wait()
+	if m.ctx.Err() != nil {
+		return // we are closing it
+	}
+	msg := fmt.Sprintf("MCP server `%s` closed the connection", s.name)
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	if s.lost(sess, errors.New(msg)) {
+		_ = sess.Close()
+		m.emit(protocol.McpStartupUpdateEvent{Server: s.name, Status: statusJSON(StateFailed, msg)})
+	}
 }
 
 // connect starts the transport, initializes and lists the tools.

@@ -150,7 +150,7 @@ func TestStdioServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"a_really_long_tool_name_that_goes_on_and_on_and_on_beyond_sixty_four_characters", "add", "cwd", "echo", "env", "grow", "peek", "slow", "weird.name-tool"}
+	want := []string{"a_really_long_tool_name_that_goes_on_and_on_and_on_beyond_sixty_four_characters", "add", "crash", "cwd", "echo", "env", "grow", "peek", "slow", "weird.name-tool"}
 	if diff := cmp.Diff(want, toolNames(tools)); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
@@ -444,5 +444,26 @@ func TestToolListChangeIsPickedUp(t *testing.T) {
 	}
 	if got := callText(t, m, "ts", "grown", nil); got != "grown" {
 		t.Errorf("grown = %q", got)
+	}
+}
+
+func TestServerThatExitsIsMarkedFailed(t *testing.T) {
+	m, evs := startManager(t, map[string]config.McpServerConfig{"ts": {Command: testServer}}, envMap(nil))
+	if _, err := m.Tools(context.Background(), "ts"); err != nil {
+		t.Fatal(err)
+	}
+	evs.waitFor(t, isComplete)
+	if _, err := m.CallTool(context.Background(), "ts", "crash", nil); err == nil {
+		t.Fatal("a call that killed its server succeeded")
+	}
+	ev := evs.waitFor(t, func(ev protocol.EventMsg) bool {
+		u, ok := ev.(protocol.McpStartupUpdateEvent)
+		return ok && strings.Contains(string(u.Status), `"failed"`)
+	}).(protocol.McpStartupUpdateEvent)
+	if !strings.Contains(string(ev.Status), "MCP server `ts` closed the connection") {
+		t.Errorf("status = %s", ev.Status)
+	}
+	if tools, err := m.Tools(context.Background(), "ts"); err == nil || len(tools) != 0 {
+		t.Errorf("after exit: %d tools, err %v", len(tools), err)
 	}
 }

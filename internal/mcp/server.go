@@ -94,6 +94,18 @@ func (s *server) settleReady() bool {
 	return first
 }
 
+// lost marks a ready server failed after its session ended; false when sess is no longer
+// the server's (it is being closed).
+func (s *server) lost(sess *sdk.ClientSession, err error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sess != sess || s.closing {
+		return false
+	}
+	s.state, s.err, s.sess, s.tools = StateFailed, err, nil, nil
+	return true
+}
+
 // shut takes the session away for closing.
 func (s *server) shut() (*sdk.ClientSession, *exec.Cmd) {
 	s.mu.Lock()

@@ -53,7 +53,7 @@ func TestMain(m *testing.M) {
 // server (recorded from its request to the scripted model).
 func TestNamespaceSpecMatchesCodex(t *testing.T) {
 	// (grow is newer than the recording)
-	m := mcp.New(mcp.Options{Servers: map[string]config.McpServerConfig{"ts": {Command: testServer, DisabledTools: []string{"grow"}}}})
+	m := mcp.New(mcp.Options{Servers: map[string]config.McpServerConfig{"ts": {Command: testServer, DisabledTools: []string{"grow", "crash"}}}})
 	m.Start()
 	defer m.Close()
 	want, err := os.ReadFile(filepath.Join("testdata", "namespace_ts.json"))

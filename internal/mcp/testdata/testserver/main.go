@@ -157,6 +157,11 @@ func newServer(name string) *mcp.Server {
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
 			return text("long"), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "crash", Description: "Exits the server without answering."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
+			os.Exit(3)
+			return nil, nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "grow", Description: "Adds the tool `grown` (the client is told the list changed)."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
 			mcp.AddTool(s, &mcp.Tool{Name: "grown", Description: "Added at run time."},
