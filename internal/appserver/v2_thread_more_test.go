@@ -168,3 +168,33 @@ func TestThreadAndTurnOverrides(t *testing.T) {
 		t.Errorf("models sent = %v, %v", reqs[0].JSON["model"], reqs[len(reqs)-1].JSON["model"])
 	}
 }
+
+func TestItemsList(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	w.Model.Enqueue(answer("one"), answer("two"))
+	cl := w.connect(w.Srv)
+	id := cl.startThread(map[string]any{"cwd": w.Work})
+	first := cl.turn(id, "a")
+	cl.until("turn/completed")
+	cl.turn(id, "b")
+	cl.until("turn/completed")
+	var page struct {
+		Data []struct {
+			TurnID string         `json:"turnId"`
+			Item   map[string]any `json:"item"`
+		} `json:"data"`
+		NextCursor *string `json:"nextCursor"`
+	}
+	cl.call("thread/items/list", map[string]any{"threadId": id, "limit": 3}, &page)
+	if len(page.Data) != 3 || page.NextCursor == nil || page.Data[0].Item["type"] != "userMessage" || page.Data[1].Item["text"] != "one" {
+		t.Fatalf("first page = %+v", page)
+	}
+	cl.call("thread/items/list", map[string]any{"threadId": id, "cursor": *page.NextCursor}, &page)
+	if len(page.Data) != 1 || page.Data[0].Item["text"] != "two" || page.NextCursor != nil {
+		t.Errorf("second page = %+v", page)
+	}
+	cl.call("thread/items/list", map[string]any{"threadId": id, "turnId": first}, &page)
+	if len(page.Data) != 2 || page.Data[0].TurnID != first {
+		t.Errorf("one turn = %+v", page)
+	}
+}

@@ -16,6 +16,8 @@ import (
 // V2Item is one v2 ThreadItem.
 type V2Item interface {
 	ItemID() string
+	// Times are the item's startedAtMs and completedAtMs (nil when unknown).
+	Times() (started, completed *int64)
 	// setTimes stamps the item's startedAtMs / completedAtMs.
 	setTimes(started, completed *int64)
 	// clone copies the item, so a notification keeps the item as it was when it was made.
@@ -61,6 +63,8 @@ type times struct {
 	StartedAtMs   *int64 `json:"startedAtMs"`
 	CompletedAtMs *int64 `json:"completedAtMs"`
 }
+
+func (t *times) Times() (started, completed *int64) { return t.StartedAtMs, t.CompletedAtMs }
 
 func (t *times) setTimes(s, c *int64) {
 	if s != nil {
