@@ -193,6 +193,11 @@ type ThreadConfig struct {
 	History           MessageHistory
 	// RolloutPath is reported in session_configured.
 	RolloutPath string
+	// ForkedFromID and InitialMessages describe a resumed or forked thread in
+	// session_configured: the thread it was forked from, and its past events for a face to
+	// replay.
+	ForkedFromID    string
+	InitialMessages []protocol.EventMsg
 	// InitialUsage, when set, restores the token usage of a resumed thread (its last
 	// token_count), so automatic compaction knows how full the context already is.
 	InitialUsage *protocol.TokenUsageInfo

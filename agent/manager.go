@@ -124,6 +124,8 @@ func (m *ThreadManager) StartThread(ctx context.Context, cfg ThreadConfig) (*Thr
 		HistoryLogID:      cfg.HistoryLogID,
 		HistoryEntryCount: cfg.HistoryEntryCount,
 		RolloutPath:       cfg.RolloutPath,
+		ForkedFromID:      cfg.ForkedFromID,
+		InitialMessages:   initialMessages(cfg.InitialMessages),
 	})
 	if f := cfg.OnStarted; f != nil {
 		f(func(msg protocol.EventMsg) { t.emitUnlessClosed("", msg) })
@@ -175,4 +177,15 @@ func (m *ThreadManager) Close(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+func initialMessages(msgs []protocol.EventMsg) []protocol.EventMsgJSON {
+	if len(msgs) == 0 {
+		return nil
+	}
+	out := make([]protocol.EventMsgJSON, len(msgs))
+	for i, m := range msgs {
+		out[i] = protocol.EventMsgJSON{Msg: m}
+	}
+	return out
 }

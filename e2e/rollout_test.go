@@ -166,6 +166,17 @@ func TestProtoResumeForkRollback(t *testing.T) {
 	if got := conf[len(conf)-1]["msg"].(map[string]any)["session_id"]; got != id {
 		t.Errorf("resumed session_id = %v, want %s", got, id)
 	}
+	// The past comes back as initial_messages for the face to replay.
+	initial, _ := conf[len(conf)-1]["msg"].(map[string]any)["initial_messages"].([]any)
+	var replayed []string
+	for _, m := range initial {
+		if mm := m.(map[string]any); mm["type"] == "agent_message" {
+			replayed = append(replayed, mm["message"].(string))
+		}
+	}
+	if diff := cmp.Diff([]string{"A1", "A2"}, replayed); diff != "" {
+		t.Errorf("initial_messages agent messages (-want +got):\n%s", diff)
+	}
 	p.send("1", userInput("three"))
 	p.until("task_complete")
 	p.send("2", `{"type":"thread_rollback","num_turns":1}`)
@@ -185,6 +196,9 @@ func TestProtoResumeForkRollback(t *testing.T) {
 	forkID := conf[len(conf)-1]["msg"].(map[string]any)["session_id"].(string)
 	if forkID == id {
 		t.Fatal("the fork kept the source id")
+	}
+	if got := conf[len(conf)-1]["msg"].(map[string]any)["forked_from_id"]; got != id {
+		t.Errorf("forked_from_id = %v, want %s", got, id)
 	}
 	p.send("1", userInput("forked"))
 	p.until("task_complete")

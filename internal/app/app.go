@@ -125,6 +125,9 @@ type ThreadOptions struct {
 	Source string
 	// InitialUsage restores a resumed thread's token usage (set from Resume).
 	InitialUsage *protocol.TokenUsageInfo
+	// ForkedFromID and InitialMessages go into session_configured (set from Resume).
+	ForkedFromID    string
+	InitialMessages []protocol.EventMsg
 	// BaseInstructions, when set and the configuration names none, are the thread's base
 	// instructions: a resumed thread keeps the ones recorded in its session_meta.
 	BaseInstructions string
@@ -246,6 +249,9 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		HistoryLogID:      to.HistoryLogID,
 		HistoryEntryCount: to.HistoryCount,
 		InitialUsage:      to.InitialUsage,
+		CompactPrompt:     cfg.CompactPrompt,
+		ForkedFromID:      to.ForkedFromID,
+		InitialMessages:   to.InitialMessages,
 		Logger:            a.opts.Logger,
 
 		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,

@@ -38,6 +38,10 @@ func (a *App) persist(to *ThreadOptions) (func(), error) {
 		if to.InitialUsage == nil {
 			to.InitialUsage = res.TokenUsage
 		}
+		to.ForkedFromID = res.Meta.ForkedFromID
+		if to.InitialMessages == nil {
+			to.InitialMessages = to.Resume.InitialMessages()
+		}
 		// Like Codex, a resumed thread keeps the base instructions it started with.
 		if to.BaseInstructions == "" && res.Meta.BaseInstructions != nil {
 			to.BaseInstructions = res.Meta.BaseInstructions.Text
