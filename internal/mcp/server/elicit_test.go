@@ -67,8 +67,11 @@ func FuzzParseCodexParams(f *testing.F) {
 		if err == nil && p.Prompt == nil {
 			t.Fatalf("%q: parsed without a prompt", s)
 		}
-		if _, _, err := parseReplyParams(json.RawMessage(s)); err == nil && p.Prompt == nil {
-			t.Fatalf("%q: reply parsed without a prompt", s)
+		if _, _, err := parseReplyParams(json.RawMessage(s)); err == nil {
+			var m struct{ Prompt *string }
+			if json.Unmarshal([]byte(s), &m) != nil || m.Prompt == nil {
+				t.Fatalf("%q: reply parsed without a prompt", s)
+			}
 		}
 	})
 }
