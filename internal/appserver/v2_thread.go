@@ -2,18 +2,12 @@ package appserver
 
 import (
 	"context"
-	"encoding/json"
 	"os"
-	"strconv"
-	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -471,156 +465,4 @@ func (r *threads) compact(ctx context.Context, c *Conn, p threadIDParams) (empty
 		return empty{}, internalError(err.Error())
 	}
 	return empty{}, nil
-}
-
-type shellCommandParams struct {
-	ThreadID  string `json:"threadId"`
-	Command   string `json:"command"`
-	TimeoutMs *int64 `json:"timeoutMs"`
-}
-
-// shellCommand runs the user's command in the thread's directory as a turn of its own, as
-// Codex does: turn/started, a commandExecution item (source userShell) with its output,
-// turn/completed. The engine has no op for it yet, so the model does not see the output.
-func (r *threads) shellCommand(ctx context.Context, c *Conn, p shellCommandParams) (empty, error) {
-	lt, err := r.loadedOrErr(p.ThreadID)
-	if err != nil {
-		return empty{}, err
-	}
-	if strings.TrimSpace(p.Command) == "" {
-		return empty{}, InvalidRequest("command must not be empty")
-	}
-	if _, running := lt.runningTurn(); running {
-		return empty{}, InvalidRequest("thread has an active turn")
-	}
-	lt.mu.Lock()
-	if lt.shellBusy {
-		lt.mu.Unlock()
-		return empty{}, InvalidRequest("a shell command is already running on this thread")
-	}
-	lt.shellBusy = true
-	lt.mu.Unlock()
-	timeout := defaultExecTimeout * 6
-	if p.TimeoutMs != nil && *p.TimeoutMs > 0 {
-		timeout = time.Duration(*p.TimeoutMs) * time.Millisecond
-	}
-	shell := r.srv.opts.Getenv("SHELL")
-	if shell == "" {
-		shell = "/bin/bash"
-	}
-	// It starts once the answer is out, and ends when the thread does.
-	context.AfterFunc(ctx, func() {
-		defer func() {
-			lt.mu.Lock()
-			lt.shellBusy = false
-			lt.mu.Unlock()
-		}()
-		lt.runShell(shell, p.Command, timeout)
-	})
-	return empty{}, nil
-}
-
-func (lt *loadedThread) runShell(shell, command string, timeout time.Duration) {
-	turnID, callID := newSubmissionID(), uuid.NewString()
-	sub := "shell-" + turnID
-	now := time.Now().Unix()
-	argv := []string{shell, "-lc", command}
-	cwd := lt.cfg.Cwd
-	parsed := []protocol.ParsedCommand{{Type: "unknown", Cmd: command}}
-	emit := func(m protocol.EventMsg) { lt.deliver(protocol.Event{ID: sub, Msg: m}) }
-	emit(protocol.TurnStartedEvent{TurnID: turnID, StartedAt: &now})
-	emit(protocol.ExecCommandBeginEvent{CallID: callID, TurnID: turnID, Command: argv, Cwd: cwd, ParsedCmd: parsed, Source: protocol.SourceUserShell})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { // ends with the command or with the thread
-		select {
-		case <-lt.th.Done():
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	env := process.BuildEnv(lt.cfg.ShellEnvironmentPolicy, os.Environ(), process.EnvOptions{ThreadID: lt.id})
-	res, err := process.Run(ctx, process.Spec{Argv: argv, Cwd: cwd, Env: env, OnOutput: func(st process.Stream, b []byte) {
-		stream := protocol.StreamStdout
-		if st == process.Stderr {
-			stream = protocol.StreamStderr
-		}
-		emit(protocol.ExecCommandOutputDeltaEvent{CallID: callID, Stream: stream, Chunk: b})
-	}}, timeout)
-	end := protocol.ExecCommandEndEvent{CallID: callID, TurnID: turnID, Command: argv, Cwd: cwd, ParsedCmd: parsed, Source: protocol.SourceUserShell}
-	if err != nil {
-		end.ExitCode, end.Stderr, end.Status = -1, err.Error(), protocol.ExecFailed
-	} else {
-		end.ExitCode, end.Duration = res.ExitCode, protocol.Duration(res.Duration)
-		end.Stdout, end.Stderr, end.AggregatedOutput = res.Stdout.Text(), res.Stderr.Text(), res.Aggregated.Text()
-	}
-	emit(end)
-	emit(protocol.TurnCompleteEvent{TurnID: turnID})
-}
-
-type itemsListParams struct {
-	ThreadID      string          `json:"threadId"`
-	TurnID        *string         `json:"turnId"`
-	Cursor        json.RawMessage `json:"cursor"`
-	Limit         *int            `json:"limit"`
-	SortDirection *string         `json:"sortDirection"`
-}
-
-type itemEntry struct {
-	TurnID        string       `json:"turnId"`
-	Item          items.V2Item `json:"item"`
-	StartedAtMs   *int64       `json:"startedAtMs"`
-	CompletedAtMs *int64       `json:"completedAtMs"`
-}
-
-type itemsListResponse struct {
-	Data       []itemEntry `json:"data"`
-	NextCursor *string     `json:"nextCursor"`
-}
-
-// itemsList pages through a thread's items (all turns, or one), oldest first unless asked
-// otherwise. The cursor is the position to continue from; item anchors start over.
-func (r *threads) itemsList(ctx context.Context, c *Conn, p itemsListParams) (itemsListResponse, error) {
-	var turns []items.V2Turn
-	if lt, ok := r.get(p.ThreadID); ok {
-		turns = lt.turns()
-	} else {
-		t, err := r.stored(p.ThreadID, true)
-		if err != nil {
-			return itemsListResponse{}, err
-		}
-		turns = t.Turns
-	}
-	entries := []itemEntry{}
-	for _, t := range turns {
-		if p.TurnID != nil && *p.TurnID != "" && t.ID != *p.TurnID {
-			continue
-		}
-		for _, it := range t.Items {
-			s, e := it.Times()
-			entries = append(entries, itemEntry{TurnID: t.ID, Item: it, StartedAtMs: s, CompletedAtMs: e})
-		}
-	}
-	if p.SortDirection != nil && *p.SortDirection == "desc" {
-		for i, j := 0, len(entries)-1; i < j; i, j = i+1, j-1 {
-			entries[i], entries[j] = entries[j], entries[i]
-		}
-	}
-	start := 0
-	var cur string
-	if json.Unmarshal(p.Cursor, &cur) == nil {
-		if n, err := strconv.Atoi(cur); err == nil && n >= 0 && n <= len(entries) {
-			start = n
-		}
-	}
-	end := len(entries)
-	if p.Limit != nil && *p.Limit > 0 && start+*p.Limit < end {
-		end = start + *p.Limit
-	}
-	out := itemsListResponse{Data: entries[start:end]}
-	if end < len(entries) {
-		next := strconv.Itoa(end)
-		out.NextCursor = &next
-	}
-	return out, nil
 }
