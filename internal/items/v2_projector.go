@@ -140,7 +140,16 @@ func (p *V2Projector) reasoning() ([]V2Notification, *V2Reasoning) {
 
 // Apply folds one event in and returns the notifications it causes, in order.
 func (p *V2Projector) Apply(ev protocol.Event) []V2Notification {
-	switch m := ev.Msg.(type) {
+	// Each event is of one group; the others answer nil.
+	out := p.applyTurn(ev.Msg)
+	out = append(out, p.applyMessage(ev.Msg)...)
+	out = append(out, p.applyTool(ev.Msg)...)
+	return append(out, p.applyThread(ev.Msg)...)
+}
+
+// applyTurn handles the events that open and close turns.
+func (p *V2Projector) applyTurn(msg protocol.EventMsg) []V2Notification {
+	switch m := msg.(type) {
 	case protocol.TurnStartedEvent:
 		return p.turnStarted(m)
 	case protocol.TurnCompleteEvent:
@@ -152,6 +161,13 @@ func (p *V2Projector) Apply(ev protocol.Event) []V2Notification {
 	case protocol.TurnAbortedEvent:
 		return p.turnEnded("interrupted", nil)
 
+	}
+	return nil
+}
+
+// applyMessage handles the user's and the agent's messages and reasoning.
+func (p *V2Projector) applyMessage(msg protocol.EventMsg) []V2Notification {
+	switch m := msg.(type) {
 	case protocol.UserMessageEvent:
 		it := &V2UserMessage{Type: "userMessage", ID: p.newID(), Content: userMessageContent(m)}
 		return append(p.itemStarted(it), p.itemCompleted(it)...)
@@ -217,6 +233,13 @@ func (p *V2Projector) Apply(ev protocol.Event) []V2Notification {
 		}
 		return nil
 
+	}
+	return nil
+}
+
+// applyTool handles approvals and tool calls: commands, patches, searches, MCP calls.
+func (p *V2Projector) applyTool(msg protocol.EventMsg) []V2Notification {
+	switch m := msg.(type) {
 	case protocol.ExecApprovalRequestEvent:
 		out := p.closeStreams(false)
 		out = append(out, p.setStatus(active("waitingOnApproval"))...)
@@ -319,6 +342,13 @@ func (p *V2Projector) Apply(ev protocol.Event) []V2Notification {
 			return p.itemCompleted(&V2ContextCompaction{Type: "contextCompaction", ID: id})
 		}
 
+	}
+	return nil
+}
+
+// applyThread handles thread-level reports: diffs, plans, usage, errors, warnings.
+func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
+	switch m := msg.(type) {
 	case protocol.TurnDiffEvent:
 		return []V2Notification{{"turn/diff/updated", V2TurnDiffUpdated{p.threadID, p.turnID(), m.UnifiedDiff}}}
 	case protocol.PlanUpdateEvent:
