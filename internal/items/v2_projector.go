@@ -144,6 +144,7 @@ func (p *V2Projector) Apply(ev protocol.Event) []V2Notification {
 	out := p.applyTurn(ev.Msg)
 	out = append(out, p.applyMessage(ev.Msg)...)
 	out = append(out, p.applyTool(ev.Msg)...)
+	out = append(out, p.applyPatchAndOthers(ev.Msg)...)
 	return append(out, p.applyThread(ev.Msg)...)
 }
 
@@ -237,7 +238,7 @@ func (p *V2Projector) applyMessage(msg protocol.EventMsg) []V2Notification {
 	return nil
 }
 
-// applyTool handles approvals and tool calls: commands, patches, searches, MCP calls.
+// applyTool handles approvals and commands.
 func (p *V2Projector) applyTool(msg protocol.EventMsg) []V2Notification {
 	switch m := msg.(type) {
 	case protocol.ExecApprovalRequestEvent:
@@ -278,6 +279,14 @@ func (p *V2Projector) applyTool(msg protocol.EventMsg) []V2Notification {
 	case protocol.ExecCommandEndEvent:
 		return p.execEnded(m)
 
+	}
+	return nil
+}
+
+// applyPatchAndOthers handles patches, image views, web searches, MCP calls and
+// compactions.
+func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notification {
+	switch m := msg.(type) {
 	case protocol.PatchApplyBeginEvent:
 		out := p.closeStreams(false)
 		if _, ok := p.open[m.CallID]; ok {
