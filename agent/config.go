@@ -109,6 +109,24 @@ type CompactionRecorder interface {
 	RecordCompacted(message string, replacement []protocol.ResponseItem) error
 }
 
+// TurnSettings are the settings later turns run with, as a rollout's turn_context lines
+// record them.
+type TurnSettings struct {
+	Cwd            string
+	Model          string
+	ApprovalPolicy protocol.AskForApproval
+	SandboxPolicy  protocol.SandboxPolicy
+	Effort         string
+	Summary        string
+}
+
+// SettingsRecorder is a Recorder that also follows setting changes (user_turn,
+// override_turn_context), so each turn's recorded context is the one it ran with. The thread
+// checks for it with a type assertion.
+type SettingsRecorder interface {
+	RecordTurnSettings(TurnSettings)
+}
+
 // MessageHistory is the cross-session message history (history.jsonl). Optional.
 type MessageHistory interface {
 	Append(threadID, text string) error

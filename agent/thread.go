@@ -263,6 +263,10 @@ func (t *Thread) applyOverrides(cwd *string, ap *protocol.AskForApproval, sp *pr
 	if summary != nil {
 		s.summary = *summary
 	}
+	if rec, ok := t.cfg.Recorder.(SettingsRecorder); ok {
+		rec.RecordTurnSettings(TurnSettings{Cwd: s.cwd, Model: s.model, ApprovalPolicy: s.approval,
+			SandboxPolicy: s.sandbox, Effort: s.effort, Summary: s.summary})
+	}
 }
 
 // userInput steers the running turn (a schema then has no effect), or starts a turn.

@@ -90,7 +90,7 @@ func (a *App) persist(to *ThreadOptions) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	to.Recorder, to.RolloutPath = rec, rec.Path()
+	to.Recorder, to.RolloutPath = settingsFollower{rec, settings.Timezone}, rec.Path()
 	return func() {
 		if err := rec.Close(); err != nil {
 			a.opts.Logger.Error("close rollout", "path", rec.Path(), "err", err)
@@ -116,3 +116,15 @@ var (
 	_ agent.CompactionRecorder = (*rollout.Recorder)(nil)
 	_ agent.MessageHistory     = (*history.History)(nil)
 )
+
+// settingsFollower lets the engine tell the rollout recorder about setting changes, so
+// turn_context lines show what each turn ran with.
+type settingsFollower struct {
+	*rollout.Recorder
+	timezone string
+}
+
+func (f settingsFollower) RecordTurnSettings(s agent.TurnSettings) {
+	f.SetSettings(rollout.Settings{Cwd: s.Cwd, Model: s.Model, ApprovalPolicy: s.ApprovalPolicy,
+		SandboxPolicy: s.SandboxPolicy, Effort: s.Effort, Summary: s.Summary, Timezone: f.timezone})
+}
