@@ -30,9 +30,11 @@ type threadResumeParams struct {
 
 type threadForkParams struct {
 	threadOverrides
-	ThreadID     string `json:"threadId"`
-	Ephemeral    bool   `json:"ephemeral"`
-	ExcludeTurns bool   `json:"excludeTurns"`
+	ThreadID string `json:"threadId"`
+	// LastTurnID, when set, is the last turn the fork keeps.
+	LastTurnID   *string `json:"lastTurnId"`
+	Ephemeral    bool    `json:"ephemeral"`
+	ExcludeTurns bool    `json:"excludeTurns"`
 }
 
 func (r *threads) register(s *Server) {
@@ -174,11 +176,30 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	info := threadInfo{ForkedFromID: src.Meta.ID, Git: gitFromRollout(src.Meta.Git)}
 	turns, preview := replayTurns(src)
 	info.Preview = preview
+	drop := 0
+	if p.LastTurnID != nil && *p.LastTurnID != "" {
+		k := -1
+		for i, t := range turns {
+			if t.ID == *p.LastTurnID {
+				k = i
+			}
+		}
+		if k < 0 {
+			return threadSettings{}, InvalidRequest("turn not found: " + *p.LastTurnID)
+		}
+		// The rollout counts the turns the user started.
+		for _, t := range turns[k+1:] {
+			if hasUserMessage(t) {
+				drop++
+			}
+		}
+		turns = turns[:k+1]
+	}
 	if p.Ephemeral {
 		res := src.Reconstruct()
-		to = app.ThreadOptions{Ephemeral: true, ThreadID: newID, InitialHistory: res.History}
+		to = app.ThreadOptions{Ephemeral: true, ThreadID: newID, InitialHistory: rollout.DropLastTurns(res.History, drop)}
 	} else {
-		forked, err := rollout.Fork(home, src, rollout.ForkOptions{NewID: newID})
+		forked, err := rollout.Fork(home, src, rollout.ForkOptions{NewID: newID, DropLastTurns: drop})
 		if err != nil {
 			return threadSettings{}, internalError(err.Error())
 		}
@@ -465,4 +486,13 @@ func (r *threads) compact(ctx context.Context, c *Conn, p threadIDParams) (empty
 		return empty{}, internalError(err.Error())
 	}
 	return empty{}, nil
+}
+
+func hasUserMessage(t items.V2Turn) bool {
+	for _, it := range t.Items {
+		if _, ok := it.(*items.V2UserMessage); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -198,3 +198,31 @@ func TestItemsList(t *testing.T) {
 		t.Errorf("one turn = %+v", page)
 	}
 }
+
+func TestForkAtTurn(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	w.Model.Enqueue(answer("one"), answer("two"), answer("in the fork"))
+	cl := w.connect(w.Srv)
+	id := cl.startThread(map[string]any{"cwd": w.Work})
+	first := cl.turn(id, "first question")
+	cl.until("turn/completed")
+	cl.turn(id, "second question")
+	cl.until("turn/completed")
+	var forked struct {
+		Thread struct {
+			ID    string `json:"id"`
+			Turns []any  `json:"turns"`
+		} `json:"thread"`
+	}
+	cl.call("thread/fork", map[string]any{"threadId": id, "lastTurnId": first}, &forked)
+	if len(forked.Thread.Turns) != 1 {
+		t.Errorf("fork has %d turns, want 1", len(forked.Thread.Turns))
+	}
+	cl.turn(forked.Thread.ID, "third")
+	cl.until("turn/completed")
+	reqs := w.Model.Requests()
+	body := string(reqs[len(reqs)-1].Body)
+	if !strings.Contains(body, "first question") || strings.Contains(body, "second question") {
+		t.Errorf("the fork's request should hold the first turn only")
+	}
+}
