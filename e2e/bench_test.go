@@ -44,12 +44,18 @@ func (e *env) runBench(b *testing.B, args ...string) (time.Duration, int64) {
 // BenchmarkExecOneMessageTurn is `gocodex exec --json` for a one-message turn against the
 // local scripted server: spawn to exit. It reports the median wall time and the peak RSS.
 func BenchmarkExecOneMessageTurn(b *testing.B) {
+	b.Run("ephemeral", func(b *testing.B) { benchOneMessageTurn(b, "--ephemeral") })
+	b.Run("recorded", func(b *testing.B) { benchOneMessageTurn(b) })
+}
+
+func benchOneMessageTurn(b *testing.B, extra ...string) {
 	e := benchEnv(b)
 	e.Model.SetDefault(answer("Hello world"))
 	var walls []time.Duration
 	var peak int64
+	args := append(append([]string{"exec", "--json"}, extra...), "hi")
 	for b.Loop() {
-		wall, rss := e.runBench(b, "exec", "--json", "--ephemeral", "hi")
+		wall, rss := e.runBench(b, args...)
 		walls = append(walls, wall)
 		peak = max(peak, rss)
 	}
