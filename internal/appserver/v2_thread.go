@@ -276,6 +276,8 @@ type threadListParams struct {
 	Cwd            any      `json:"cwd"`
 	Limit          *int     `json:"limit"`
 	ModelProviders []string `json:"modelProviders"`
+	// SearchTerm keeps threads whose preview contains it (case-insensitive).
+	SearchTerm *string `json:"searchTerm"`
 }
 
 type threadListResponse struct {
@@ -303,6 +305,9 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	}
 	out := threadListResponse{Data: make([]v2Thread, 0, len(page.Threads))}
 	for _, s := range page.Threads {
+		if p.SearchTerm != nil && *p.SearchTerm != "" && !strings.Contains(strings.ToLower(s.Preview), strings.ToLower(*p.SearchTerm)) {
+			continue
+		}
 		status := any(items.V2ThreadStatus{Type: "notLoaded"})
 		if lt, ok := r.get(s.ID); ok {
 			status = lt.status()
