@@ -3,6 +3,7 @@ package appserver
 import (
 	"context"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/app"
