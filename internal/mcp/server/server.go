@@ -125,8 +125,12 @@ type threadEntry struct {
 	sem chan struct{}
 
 	mu sync.Mutex
-	// draining is set while a cancelled call waits for its turn to report the abort: a
-	// reply then waits for the thread instead of being refused.
+	// holder is the context of the call driving the thread. Once it is cancelled (or
+	// draining is set) the call is only winding down its interrupted turn: a reply then
+	// waits for the thread instead of being refused. The SDK handles the cancellation
+	// notification before it reads the next request, so a reply sent after a cancel
+	// always finds the holder's context done.
+	holder   context.Context
 	draining bool
 }
 
@@ -139,21 +143,30 @@ func newThreadEntry(th *agent.Thread) *threadEntry {
 func (e *threadEntry) acquire(ctx context.Context) (bool, error) {
 	select {
 	case e.sem <- struct{}{}:
+		e.hold(ctx)
 		return true, nil
 	default:
 	}
 	e.mu.Lock()
-	draining := e.draining
+	winding := e.draining || (e.holder != nil && e.holder.Err() != nil)
 	e.mu.Unlock()
-	if !draining {
+	if !winding {
 		return false, nil
 	}
 	select {
 	case e.sem <- struct{}{}:
+		e.hold(ctx)
 		return true, nil
 	case <-ctx.Done():
 		return false, ctx.Err()
 	}
+}
+
+// hold records the call that took the thread.
+func (e *threadEntry) hold(ctx context.Context) {
+	e.mu.Lock()
+	e.holder = ctx
+	e.mu.Unlock()
 }
 
 func (e *threadEntry) setDraining(v bool) {
@@ -163,7 +176,10 @@ func (e *threadEntry) setDraining(v bool) {
 }
 
 func (e *threadEntry) release() {
-	e.setDraining(false)
+	e.mu.Lock()
+	e.draining = false
+	e.holder = nil
+	e.mu.Unlock()
 	<-e.sem
 }
 
@@ -234,6 +250,7 @@ func (s *session) handleCodex(ctx context.Context, req *mcp.CallToolRequest) (*m
 		return toolError("Failed to start Codex session: " + err.Error()), nil
 	}
 	e.sem <- struct{}{} // a new thread: free
+	e.hold(ctx)
 	defer e.release()
 	return s.runTurn(ctx, req, e, *p.Prompt, true)
 }
