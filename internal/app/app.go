@@ -54,6 +54,7 @@ type App struct {
 	cfg     *config.Config
 	client  *model.Client
 	Manager *agent.ThreadManager
+	mcps    mcpHosts // the threads' MCP servers, for faces (mcp_access.go)
 }
 
 // New checks the provider (a missing API key is an error naming the variable) and builds the

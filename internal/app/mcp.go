@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/mcp"
@@ -21,7 +23,7 @@ func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadCon
 	}
 	// The startup events wait in the relay for the thread to take them (see mcpStartupEvent).
 	relay := &mcp.Relay{}
-	mgr := mcp.New(mcp.Options{
+	host := newMcpHost(mcp.Options{
 		Servers:    a.cfg.McpServers,
 		Getenv:     a.opts.Getenv,
 		HTTPClient: a.opts.HTTPClient,
@@ -30,24 +32,38 @@ func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadCon
 		// Codex reads mcp_optional_startup_grace_ms from the top level.
 		OptionalGrace: optionalGrace(a.cfg.Effective["mcp_optional_startup_grace_ms"]),
 	})
+	mgr := host.Manager()
 	mgr.Start()
 	if err := mgr.WaitRequired(context.Background()); err != nil {
-		_ = mgr.Close()
+		_ = host.close()
 		closeTools()
 		return agent.ThreadConfig{}, nil, err
 	}
-	tc.ExtraTools = append(tc.ExtraTools, mcptool.Handlers(mgr, mcptool.Options{})...)
+	// The id is chosen here (as the engine would) so faces can find the thread's host.
+	if tc.ThreadID == "" {
+		id, err := uuid.NewV7()
+		if err != nil {
+			_ = host.close()
+			closeTools()
+			return agent.ThreadConfig{}, nil, err
+		}
+		tc.ThreadID = id.String()
+	}
+	a.mcps.add(tc.ThreadID, host)
+	tc.ExtraTools = append(tc.ExtraTools, mcptool.Handlers(host, mcptool.Options{})...)
 	tc.OnStarted = relay.Attach
 	tc.ListMcpTools = func(ctx context.Context) protocol.McpListToolsResponseEvent {
 		// Bounded: the thread answers ops one at a time.
 		ctx, cancel := context.WithTimeout(ctx, listMcpToolsTimeout)
 		defer cancel()
-		return mgr.ListTools(ctx)
+		return host.Manager().ListTools(ctx)
 	}
+	id := tc.ThreadID
 	return tc, func() {
 		closeTools()
 		relay.Attach(nil)
-		_ = mgr.Close()
+		a.mcps.remove(id)
+		_ = host.close()
 	}, nil
 }
 
