@@ -535,3 +535,23 @@ func TestAppServerPatchApprovals(t *testing.T) {
 		t.Errorf("v1.txt = %q, %v", b, err)
 	}
 }
+
+// command/exec runs under the configured sandbox (read-only here) unless the request names
+// another policy.
+func TestAppServerCommandExecSandbox(t *testing.T) {
+	e := newEnv(t)
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{ApprovalPolicy: "never", SandboxMode: "read-only"})
+	c, _ := e.startAppServer()
+	var ex struct {
+		ExitCode int `json:"exitCode"`
+	}
+	c.mustCall("command/exec", map[string]any{"command": []string{"touch", "denied"}, "cwd": e.Workdir}, &ex)
+	if _, err := os.Stat(filepath.Join(e.Workdir, "denied")); err == nil || ex.ExitCode == 0 {
+		t.Errorf("read-only sandbox let command/exec write (exit %d)", ex.ExitCode)
+	}
+	c.mustCall("command/exec", map[string]any{"command": []string{"touch", "allowed"}, "cwd": e.Workdir,
+		"sandboxPolicy": map[string]any{"type": "workspaceWrite", "writableRoots": []string{}, "networkAccess": false}}, &ex)
+	if _, err := os.Stat(filepath.Join(e.Workdir, "allowed")); err != nil || ex.ExitCode != 0 {
+		t.Errorf("workspace-write command/exec failed (exit %d): %v", ex.ExitCode, err)
+	}
+}

@@ -3,11 +3,14 @@ package appserver
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"sync"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/sandbox"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // command/exec runs one command outside any thread (internal/process), buffered or, with a
@@ -74,6 +77,7 @@ type commandExecParams struct {
 	Size               *termSize          `json:"size"`
 	StreamStdin        bool               `json:"streamStdin"`
 	StreamStdoutStderr bool               `json:"streamStdoutStderr"`
+	SandboxPolicy      json.RawMessage    `json:"sandboxPolicy"`
 }
 
 type commandExecResponse struct {
@@ -151,7 +155,11 @@ func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (
 	for k, v := range p.Env {
 		env = setEnv(env, k, v)
 	}
-	spec := process.Spec{Argv: p.Command, Cwd: cwd, Env: env, TTY: p.TTY, Stdin: p.StreamStdin}
+	spawn, err := c.sandboxSpawner(s, p.SandboxPolicy, cwd)
+	if err != nil {
+		return commandExecResponse{}, err
+	}
+	spec := process.Spec{Argv: p.Command, Cwd: cwd, Env: env, TTY: p.TTY, Stdin: p.StreamStdin, Spawner: spawn}
 	if p.Size != nil {
 		spec.Rows, spec.Cols = p.Size.Rows, p.Size.Cols
 	}
@@ -228,4 +236,34 @@ func setEnv(env []string, k string, v *string) []string {
 		out = append(out, k+"="+*v)
 	}
 	return out
+}
+
+type probeKey struct{}
+
+// sandboxSpawner runs command/exec under the request's sandbox policy, else the
+// configuration's, as Codex does; full access runs the command as is. The machine is
+// probed once per connection.
+func (c *Conn) sandboxSpawner(s *Server, raw json.RawMessage, cwd string) (process.Spawner, error) {
+	policy, err := sandboxFromV2(raw)
+	if err != nil {
+		return nil, err
+	}
+	if policy == nil {
+		if s.opts.Config == nil {
+			return nil, nil
+		}
+		policy = &s.opts.Config.SandboxPolicy
+	}
+	if policy.EffectiveMode() == protocol.SandboxDangerFullAccess {
+		return nil, nil
+	}
+	c.mu.Lock()
+	probe, _ := c.values[probeKey{}].(*sandbox.ProbeResult)
+	c.mu.Unlock()
+	if probe == nil {
+		pr := sandbox.Probe(c.Context(), s.opts.AppOptions.Sandbox)
+		probe = &pr
+		c.SetValue(probeKey{}, probe)
+	}
+	return sandbox.Spawner(*policy, cwd, probe, s.opts.AppOptions.Sandbox), nil
 }
