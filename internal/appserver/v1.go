@@ -62,11 +62,12 @@ func (r *threads) registerV1(s *Server) {
 		return map[string]any{"allegedUserEmail": nil}, nil
 	}))
 	s.Handle("execOneOffCommand", Typed(func(ctx context.Context, c *Conn, p struct {
-		Command   []string `json:"command"`
-		TimeoutMs *int64   `json:"timeoutMs"`
-		Cwd       *string  `json:"cwd"`
+		Command       []string                `json:"command"`
+		TimeoutMs     *int64                  `json:"timeoutMs"`
+		Cwd           *string                 `json:"cwd"`
+		SandboxPolicy *protocol.SandboxPolicy `json:"sandboxPolicy"`
 	}) (commandExecResponse, error) {
-		return commandExec(ctx, s, c, commandExecParams{Command: p.Command, TimeoutMs: p.TimeoutMs, Cwd: p.Cwd})
+		return commandExec(ctx, s, c, commandExecParams{Command: p.Command, TimeoutMs: p.TimeoutMs, Cwd: p.Cwd, policy: p.SandboxPolicy})
 	}))
 }
 

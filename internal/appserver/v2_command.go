@@ -78,6 +78,8 @@ type commandExecParams struct {
 	StreamStdin        bool               `json:"streamStdin"`
 	StreamStdoutStderr bool               `json:"streamStdoutStderr"`
 	SandboxPolicy      json.RawMessage    `json:"sandboxPolicy"`
+	// policy is the v1 execOneOffCommand's sandbox policy (0.63 shape, already decoded).
+	policy *protocol.SandboxPolicy
 }
 
 type commandExecResponse struct {
@@ -155,7 +157,7 @@ func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (
 	for k, v := range p.Env {
 		env = setEnv(env, k, v)
 	}
-	spawn, err := c.sandboxSpawner(s, p.SandboxPolicy, cwd)
+	spawn, err := c.sandboxSpawner(s, p.SandboxPolicy, p.policy, cwd)
 	if err != nil {
 		return commandExecResponse{}, err
 	}
@@ -243,10 +245,13 @@ type probeKey struct{}
 // sandboxSpawner runs command/exec under the request's sandbox policy, else the
 // configuration's, as Codex does; full access runs the command as is. The machine is
 // probed once per connection.
-func (c *Conn) sandboxSpawner(s *Server, raw json.RawMessage, cwd string) (process.Spawner, error) {
+func (c *Conn) sandboxSpawner(s *Server, raw json.RawMessage, v1 *protocol.SandboxPolicy, cwd string) (process.Spawner, error) {
 	policy, err := sandboxFromV2(raw)
 	if err != nil {
 		return nil, err
+	}
+	if policy == nil {
+		policy = v1
 	}
 	if policy == nil {
 		if s.opts.Config == nil {
