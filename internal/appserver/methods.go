@@ -9,6 +9,7 @@ func (s *Server) registerMethods() {
 	r.registerTurns(s)
 	r.registerV1(s)
 	r.registerExtras(s)
+	r.registerMcp(s) // after the extras: replaces their empty mcpServerStatus/list
 	registerConfigMethods(s)
 	registerAccountMethods(s)
 	registerModelMethods(s)
