@@ -28,7 +28,6 @@ func fixedProjector() *V2Projector {
 	return p
 }
 
-
 var v2Scenarios = map[string][]protocol.EventMsg{
 	"message_and_reasoning": {
 		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000))},
