@@ -336,7 +336,7 @@ func (r *threads) mcpToolCall(ctx context.Context, c *Conn, p mcpToolCallParams)
 	}
 	st, _ := m.Status(p.Server)
 	if !slices.ContainsFunc(st.Tools, func(t *sdk.Tool) bool { return t.Name == p.Tool }) {
-		return mcpToolCallResponse{}, InvalidParams(fmt.Sprintf("unknown tool %q", p.Tool))
+		return mcpToolCallResponse{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", p.Tool)} // without the "Invalid params: " prefix, as Codex words it
 	}
 	var args map[string]any
 	if a := strings.TrimSpace(string(p.Arguments)); a != "" && a != "null" {
