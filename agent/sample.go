@@ -104,6 +104,7 @@ func (tr *turn) sample() (sampleResult, error) {
 	callCtx, stopCalls := context.WithCancel(tr.ctx)
 	defer stopCalls()
 	var runs []*callRun
+	var completed *model.Completed
 	var streamErr error
 	for {
 		ev, err := stream.Next(tr.ctx)
@@ -150,11 +151,15 @@ func (tr *turn) sample() (sampleResult, error) {
 				tr.emit(protocol.WarningEvent{Message: rerouteWarning(ev.Model)})
 			}
 		case model.Completed:
-			tr.emit(tr.t.addUsage(ev.Usage, tr.s.info.window()))
+			completed = &ev
 		}
 	}
 	for _, r := range runs {
 		<-r.done
+	}
+	// Like Codex, the response's usage is reported once its tool calls have run.
+	if completed != nil {
+		tr.emit(tr.t.addUsage(completed.Usage, tr.s.info.window()))
 	}
 	if len(runs) > 0 {
 		res.followUp = true

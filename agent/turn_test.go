@@ -464,7 +464,10 @@ func TestSteeringJoinsRunningTurn(t *testing.T) {
 		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "both"), testkit.Completed(testkit.Usage{})),
 	)
 	h.say("first")
-	h.until(isType("token_count"))
+	// Once the first request is out, the turn has taken its input; the tool then blocks.
+	if _, err := h.srv.AwaitRequests(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
 	h.say("also this")
 	// The loop handles ops in order: once this is answered, the input above has joined
 	// the turn.
