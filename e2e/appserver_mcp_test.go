@@ -109,7 +109,7 @@ func TestAppServerMcpMethods(t *testing.T) {
 	}
 	outcomes := append([]string(nil), got[3:]...)
 	sort.Strings(outcomes)
-	if diff := cmp.Diff([]string{"bad:failed:No such file or directory (os error 2)", "good:ready", "web:ready"}, outcomes); diff != "" {
+	if diff := cmp.Diff([]string{"bad:failed:MCP client for `bad` failed to start: " + missing, "good:ready", "web:ready"}, outcomes); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 

@@ -193,7 +193,7 @@ func TestMcpServerMethods(t *testing.T) {
 
 	id := cl.startThread(map[string]any{})
 	checkStartup(t, cl.startupStatuses(4), []string{"bad:starting", "good:starting"},
-		[]string{"bad:failed:No such file or directory (os error 2)", "good:ready"})
+		[]string{"bad:failed:MCP client for `bad` failed to start: " + missingCommand, "good:ready"})
 
 	t.Run("status of the thread's servers", func(t *testing.T) {
 		var page mcpStatusPage
@@ -288,7 +288,7 @@ func TestMcpServerMethods(t *testing.T) {
 		t.Errorf("reload answered %v", empty)
 	}
 	checkStartup(t, cl.startupStatuses(6), []string{"bad:starting", "extra:starting", "good:starting"},
-		[]string{"bad:failed:No such file or directory (os error 2)", "extra:ready", "good:ready"})
+		[]string{"bad:failed:MCP client for `bad` failed to start: " + missingCommand, "extra:ready", "good:ready"})
 	cl.call("mcpServerStatus/list", map[string]any{"threadId": id, "detail": "toolsAndAuthOnly"}, &page)
 	want := []mcpStatusView{badStatus("failed"), goodStatus("extra", "extra", "connected", false), goodStatus("good", "testserver", "connected", false)}
 	if diff := cmp.Diff(want, page.view()); diff != "" {

@@ -2,6 +2,7 @@ package items
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -38,6 +39,12 @@ func V2McpStartupStatusOf(threadID string, ev protocol.McpStartupUpdateEvent) (V
 	}
 	if err := json.Unmarshal(ev.Status, &st); err != nil || st.State == "" {
 		return V2McpStartupStatus{}, false
+	}
+	if st.Error != nil && !strings.HasPrefix(*st.Error, "MCP ") {
+		// A start that failed, in Codex's words (timeouts and lost connections say so
+		// themselves).
+		msg := "MCP client for `" + ev.Server + "` failed to start: MCP startup failed: " + *st.Error
+		st.Error = &msg
 	}
 	n := V2McpStartupStatus{Name: ev.Server, Status: st.State, Error: st.Error}
 	if threadID != "" {
