@@ -52,7 +52,13 @@ func (h *McpHost) Reload(servers map[string]config.McpServerConfig) {
 	h.opts = opts
 	h.mu.Unlock()
 	_ = old.Close() // its events stop before the new ones start
-	next.Start()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	// Started under the lock, so close (which takes it) stops what was started; a host
+	// closed or reloaded again meanwhile has already stopped or replaced next.
+	if !h.closed && h.mgr == next {
+		next.Start()
+	}
 }
 
 // close stops the current manager; later reloads do nothing.
