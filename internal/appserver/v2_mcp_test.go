@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -298,5 +299,24 @@ func TestMcpServerMethods(t *testing.T) {
 	cl.call("mcpServer/tool/call", map[string]any{"threadId": id, "server": "extra", "tool": "echo", "arguments": map[string]any{"text": "x"}}, &res)
 	if fmt.Sprint(res["content"]) != "[map[text:echo: x type:text]]" {
 		t.Errorf("extra echo: %v", res)
+	}
+
+	// The thread's own tools reach the restarted servers: the model calls good's echo.
+	w.Model.Enqueue(
+		tk.SSE(tk.Created(), tk.Raw("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0,
+			"item": map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "namespace": "mcp__good",
+				"name": "echo", "arguments": `{"text":"after reload"}`, "status": "completed"}}),
+			tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6})),
+		answer("done"))
+	cl.turn(id, "use the tool")
+	ns := cl.until("turn/completed")
+	var result any
+	for _, it := range find(ns, "item/completed") {
+		if item := it["item"].(map[string]any); item["type"] == "mcpToolCall" {
+			result = item["result"]
+		}
+	}
+	if !strings.Contains(fmt.Sprint(result), "echo: after reload") {
+		t.Errorf("mcpToolCall result after reload: %v (notifications %v)", result, methods(ns))
 	}
 }
