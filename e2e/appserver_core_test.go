@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -719,5 +722,41 @@ func TestAppServerInvalidConfigWarns(t *testing.T) {
 	if m["method"] != "configWarning" || params["summary"] != "Invalid configuration; using defaults." ||
 		params["path"] != filepath.Join(e.CodexHome, "config.toml") || !strings.Contains(params["details"].(string), ":2:1: ") {
 		t.Fatalf("after initialize: %v", m)
+	}
+}
+
+// --ws-auth signed-bearer-token: HS256 JWTs signed with the shared secret are let in.
+func TestAppServerWebsocketSignedBearerToken(t *testing.T) {
+	e := newEnv(t)
+	secretFile := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secretFile, []byte("shared-secret-of-at-least-32-bytes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, addr := e.wsAppServer("--ws-auth", "signed-bearer-token", "--ws-shared-secret-file", secretFile, "--ws-audience", "codex-app-server")
+	sign := func(secret string, claims map[string]any) string {
+		enc := func(v any) string {
+			b, _ := json.Marshal(v)
+			return base64.RawURLEncoding.EncodeToString(b)
+		}
+		head := enc(map[string]string{"alg": "HS256", "typ": "JWT"}) + "." + enc(claims)
+		mac := hmac.New(sha256.New, []byte(secret))
+		mac.Write([]byte(head))
+		return head + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+	}
+	exp := time.Now().Add(time.Minute).Unix()
+	for _, bad := range []string{
+		sign("other-secret", map[string]any{"exp": exp, "aud": "codex-app-server"}),
+		sign("shared-secret-of-at-least-32-bytes", map[string]any{"exp": exp, "aud": "elsewhere"}),
+	} {
+		if _, resp, err := dialWS(t, addr, bad); err == nil || resp == nil || resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("bad token let in: %v %v", resp, err)
+		}
+	}
+	c, _, err := dialWS(t, addr, sign("shared-secret-of-at-least-32-bytes", map[string]any{"exp": exp, "aud": "codex-app-server"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(context.Background(), initParams); err != nil {
+		t.Fatal(err)
 	}
 }

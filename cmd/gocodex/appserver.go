@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,6 +27,11 @@ type appServerOptions struct {
 	WSAuth        string
 	WSTokenFile   string
 	WSTokenSHA256 string
+	// signed-bearer-token mode
+	WSSharedSecretFile string
+	WSIssuer           string
+	WSAudience         string
+	WSMaxClockSkew     int // seconds; 0 means the default
 }
 
 // appServerRunner is the behaviour behind the command; flag tests pass their own.
@@ -49,9 +53,13 @@ func newAppServerCommand(s streams, run appServerRunner) *cobra.Command {
 	f.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")
 	f.StringVar(&opts.Listen, "listen", "stdio://", "transport endpoint URL: stdio://, ws://IP:PORT, off")
 	f.BoolVar(&opts.Stdio, "stdio", false, "use stdio as the transport (same as --listen stdio://)")
-	f.StringVar(&opts.WSAuth, "ws-auth", "", "authentication for websocket connections: capability-token")
+	f.StringVar(&opts.WSAuth, "ws-auth", "", "authentication for websocket connections: capability-token or signed-bearer-token")
 	f.StringVar(&opts.WSTokenFile, "ws-token-file", "", "absolute path to the capability-token file")
 	f.StringVar(&opts.WSTokenSHA256, "ws-token-sha256", "", "hex-encoded SHA-256 digest of the capability token")
+	f.StringVar(&opts.WSSharedSecretFile, "ws-shared-secret-file", "", "absolute path to the shared secret file for signed JWT bearer tokens")
+	f.StringVar(&opts.WSIssuer, "ws-issuer", "", "expected issuer for signed JWT bearer tokens")
+	f.StringVar(&opts.WSAudience, "ws-audience", "", "expected audience for signed JWT bearer tokens")
+	f.IntVar(&opts.WSMaxClockSkew, "ws-max-clock-skew-seconds", 0, "maximum clock skew when validating signed JWT bearer tokens")
 	// Accepted for compatibility with Codex's launchers; they change nothing here.
 	var ignored string
 	var ignoredBool bool
@@ -89,34 +97,58 @@ func parseListen(v string, stdio bool) (listenTarget, error) {
 	return listenTarget{}, fmt.Errorf("unsupported --listen URL %q; supported values: `stdio://`, `ws://IP:PORT`, `off`", v)
 }
 
-// wsToken resolves the capability token's digest from the flags.
-func wsToken(opts appServerOptions) ([]byte, error) {
+// wsAuth resolves the websocket authentication from the flags: a capability token's digest
+// or a signed-bearer-token checker (or neither).
+func wsAuth(opts appServerOptions) ([]byte, *appserver.JWTAuth, error) {
+	jwtFlags := opts.WSSharedSecretFile != "" || opts.WSIssuer != "" || opts.WSAudience != "" || opts.WSMaxClockSkew != 0
+	tokenFlags := opts.WSTokenFile != "" || opts.WSTokenSHA256 != ""
 	switch opts.WSAuth {
 	case "":
-		if opts.WSTokenFile != "" || opts.WSTokenSHA256 != "" {
-			return nil, errors.New("--ws-token-file and --ws-token-sha256 need --ws-auth capability-token")
+		if tokenFlags {
+			return nil, nil, errors.New("--ws-token-file and --ws-token-sha256 need --ws-auth capability-token")
 		}
-		return nil, nil
+		if jwtFlags {
+			return nil, nil, errors.New("--ws-shared-secret-file, --ws-issuer, --ws-audience and --ws-max-clock-skew-seconds need --ws-auth signed-bearer-token")
+		}
+		return nil, nil, nil
 	case "capability-token":
+		if jwtFlags {
+			return nil, nil, errors.New("--ws-shared-secret-file, --ws-issuer, --ws-audience and --ws-max-clock-skew-seconds need --ws-auth signed-bearer-token")
+		}
+		tok, err := capabilityToken(opts)
+		return tok, nil, err
 	case "signed-bearer-token":
-		return nil, errors.New("--ws-auth signed-bearer-token is not supported; use capability-token")
-	default:
-		return nil, fmt.Errorf("invalid --ws-auth %q: expected capability-token", opts.WSAuth)
+		if tokenFlags {
+			return nil, nil, errors.New("--ws-token-file and --ws-token-sha256 need --ws-auth capability-token")
+		}
+		if opts.WSSharedSecretFile == "" {
+			return nil, nil, errors.New("--ws-auth signed-bearer-token needs --ws-shared-secret-file")
+		}
+		secret, err := readSecretFile(opts.WSSharedSecretFile, "--ws-shared-secret-file")
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(secret) < 32 { // Codex's floor for an HMAC key
+			return nil, nil, fmt.Errorf("signed websocket bearer secret %s must be at least 32 bytes", opts.WSSharedSecretFile)
+		}
+		if opts.WSMaxClockSkew < 0 {
+			return nil, nil, errors.New("--ws-max-clock-skew-seconds must not be negative")
+		}
+		return nil, &appserver.JWTAuth{Secret: []byte(secret), Issuer: opts.WSIssuer, Audience: opts.WSAudience,
+			MaxClockSkew: time.Duration(opts.WSMaxClockSkew) * time.Second}, nil
 	}
+	return nil, nil, fmt.Errorf("invalid --ws-auth %q: expected capability-token or signed-bearer-token", opts.WSAuth)
+}
+
+// capabilityToken is the digest of the capability token named by the flags.
+func capabilityToken(opts appServerOptions) ([]byte, error) {
 	switch {
 	case opts.WSTokenFile != "" && opts.WSTokenSHA256 != "":
 		return nil, errors.New("give either --ws-token-file or --ws-token-sha256, not both")
 	case opts.WSTokenFile != "":
-		if !filepath.IsAbs(opts.WSTokenFile) {
-			return nil, fmt.Errorf("--ws-token-file must be an absolute path: %s", opts.WSTokenFile)
-		}
-		b, err := os.ReadFile(opts.WSTokenFile)
+		tok, err := readSecretFile(opts.WSTokenFile, "--ws-token-file")
 		if err != nil {
-			return nil, fmt.Errorf("read capability token: %w", err)
-		}
-		tok := strings.TrimSpace(string(b))
-		if tok == "" {
-			return nil, fmt.Errorf("capability token file %s is empty", opts.WSTokenFile)
+			return nil, err
 		}
 		return appserver.HashToken(tok), nil
 	case opts.WSTokenSHA256 != "":
@@ -125,12 +157,25 @@ func wsToken(opts appServerOptions) ([]byte, error) {
 	return nil, errors.New("--ws-auth capability-token needs --ws-token-file or --ws-token-sha256")
 }
 
+// readSecretFile reads a token or secret, surrounding whitespace dropped, not empty.
+func readSecretFile(path, flag string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", flag, err)
+	}
+	secret := strings.TrimSpace(string(b))
+	if secret == "" {
+		return "", fmt.Errorf("%s %s is empty", flag, path)
+	}
+	return secret, nil
+}
+
 func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 	target, err := parseListen(opts.Listen, opts.Stdio)
 	if err != nil {
 		return err
 	}
-	token, err := wsToken(opts)
+	token, jwt, err := wsAuth(opts)
 	if err != nil {
 		return err
 	}
@@ -161,6 +206,7 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 		return srv.ServeWebsocket(ctx, appserver.WSOptions{
 			Addr:        target.addr,
 			TokenSHA256: token,
+			JWT:         jwt,
 			Listening: func(a net.Addr) {
 				fmt.Fprintf(s.ErrOut, "gocodex app-server (WebSockets)\n  listening on: ws://%s\n  readyz: http://%s/readyz\n  healthz: http://%s/healthz\n", a, a, a)
 			},

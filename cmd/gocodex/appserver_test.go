@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/gocodex/gocodex/internal/appserver"
 )
@@ -46,32 +48,41 @@ func TestParseListen(t *testing.T) {
 	}
 }
 
-func TestWSToken(t *testing.T) {
+func TestWSAuth(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "tok")
 	os.WriteFile(file, []byte("abc\n"), 0o600)
 	empty := filepath.Join(dir, "empty")
 	os.WriteFile(empty, nil, 0o600)
+	secret := filepath.Join(dir, "secret")
+	os.WriteFile(secret, []byte(strings.Repeat("s", 32)+"\n"), 0o600)
 	sum := appserver.HashToken("abc")
 	tests := []struct {
 		name    string
 		opts    appServerOptions
 		want    []byte
+		wantJWT *appserver.JWTAuth
 		wantErr string
 	}{
+		{name: "jwt", opts: appServerOptions{WSAuth: "signed-bearer-token", WSSharedSecretFile: secret, WSIssuer: "i", WSAudience: "a", WSMaxClockSkew: 5},
+			wantJWT: &appserver.JWTAuth{Secret: []byte(strings.Repeat("s", 32)), Issuer: "i", Audience: "a", MaxClockSkew: 5 * time.Second}},
+		{name: "jwt without secret", opts: appServerOptions{WSAuth: "signed-bearer-token"}, wantErr: "needs --ws-shared-secret-file"},
+		{name: "jwt flags without mode", opts: appServerOptions{WSIssuer: "i"}, wantErr: "need --ws-auth signed-bearer-token"},
+		{name: "token file in jwt mode", opts: appServerOptions{WSAuth: "signed-bearer-token", WSSharedSecretFile: secret, WSTokenFile: file}, wantErr: "need --ws-auth capability-token"},
+		{name: "unknown mode", opts: appServerOptions{WSAuth: "basic"}, wantErr: "invalid --ws-auth"},
 		{name: "none", opts: appServerOptions{}},
 		{name: "file", opts: appServerOptions{WSAuth: "capability-token", WSTokenFile: file}, want: sum},
 		{name: "digest", opts: appServerOptions{WSAuth: "capability-token", WSTokenSHA256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}, want: sum},
-		{name: "relative file", opts: appServerOptions{WSAuth: "capability-token", WSTokenFile: "tok"}, wantErr: "absolute path"},
+		{name: "missing file", opts: appServerOptions{WSAuth: "capability-token", WSTokenFile: filepath.Join(dir, "nope")}, wantErr: "read --ws-token-file"},
+		{name: "short secret", opts: appServerOptions{WSAuth: "signed-bearer-token", WSSharedSecretFile: file}, wantErr: "must be at least 32 bytes"},
 		{name: "empty file", opts: appServerOptions{WSAuth: "capability-token", WSTokenFile: empty}, wantErr: "is empty"},
 		{name: "no source", opts: appServerOptions{WSAuth: "capability-token"}, wantErr: "needs --ws-token-file"},
-		{name: "file without mode", opts: appServerOptions{WSTokenFile: file}, wantErr: "need --ws-auth"},
+		{name: "file without mode", opts: appServerOptions{WSTokenFile: file}, wantErr: "need --ws-auth capability-token"},
 		{name: "bad digest", opts: appServerOptions{WSAuth: "capability-token", WSTokenSHA256: "zz"}, wantErr: "invalid --ws-token-sha256"},
-		{name: "jwt", opts: appServerOptions{WSAuth: "signed-bearer-token"}, wantErr: "not supported"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := wsToken(tt.opts)
+			got, jwt, err := wsAuth(tt.opts)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want %q", err, tt.wantErr)
@@ -79,7 +90,10 @@ func TestWSToken(t *testing.T) {
 				return
 			}
 			if err != nil || !cmp.Equal(got, tt.want) {
-				t.Fatalf("wsToken = %x, %v; want %x", got, err, tt.want)
+				t.Fatalf("wsAuth token = %x, %v; want %x", got, err, tt.want)
+			}
+			if diff := cmp.Diff(tt.wantJWT, jwt, cmpopts.IgnoreFields(appserver.JWTAuth{}, "Now")); diff != "" {
+				t.Errorf("wsAuth jwt (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package appserver
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -27,6 +26,8 @@ type WSOptions struct {
 	// "Authorization: Bearer <token>". Empty means no authentication, which is allowed only on
 	// a loopback address.
 	TokenSHA256 []byte
+	// JWT, when set, requires signed bearer tokens instead (--ws-auth signed-bearer-token).
+	JWT *JWTAuth
 	// Listening is called with the bound address once the listener is up.
 	Listening func(addr net.Addr)
 }
@@ -66,7 +67,7 @@ func (s *Server) ServeWebsocket(ctx context.Context, opts WSOptions) error {
 	if ip == nil {
 		return fmt.Errorf("invalid websocket address %q: host must be an IP address", opts.Addr)
 	}
-	if !ip.IsLoopback() && len(opts.TokenSHA256) == 0 {
+	if !ip.IsLoopback() && len(opts.TokenSHA256) == 0 && opts.JWT == nil {
 		return ErrNoAuthOffLoopback{Addr: opts.Addr}
 	}
 	var lc net.ListenConfig
@@ -111,16 +112,8 @@ func (s *Server) wsHandler(ctx context.Context, opts WSOptions, conns *sync.Wait
 	mux.HandleFunc("/readyz", probe)
 	mux.HandleFunc("/healthz", probe)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if len(opts.TokenSHA256) > 0 {
-			tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || tok == "" {
-				unauthorized(w, "missing websocket bearer token")
-				return
-			}
-			if subtle.ConstantTimeCompare(HashToken(tok), opts.TokenSHA256) != 1 {
-				unauthorized(w, "invalid websocket bearer token")
-				return
-			}
+		if !opts.authorize(w, r) {
+			return
 		}
 		// No Origin check is needed: browsers were turned away above, and other clients
 		// send none.
