@@ -188,6 +188,10 @@ type ThreadConfig struct {
 	// ExtraTools are offered to every model after the built-ins (MCP namespaces, dynamic
 	// tools).
 	ExtraTools []tools.Handler
+	// ExtraToolsFunc, when set, is asked at the start of every turn for more tools, offered
+	// after ExtraTools: tools that come and go while the thread lives (MCP servers added by a
+	// config reload).
+	ExtraToolsFunc func() []tools.Handler
 
 	// OutputSchema constrains the final answer of every turn (exec --output-schema); a
 	// turn's own schema wins.

@@ -300,7 +300,11 @@ func (tr *turn) abort(reason protocol.TurnAbortReason) {
 // buildRegistry offers the tools of the turn's model.
 func (t *Thread) buildRegistry(s settings) *tools.Registry {
 	r := tools.NewRegistry(s.info.Tools, t.cfg.ToolHandlers)
-	for _, h := range t.cfg.ExtraTools {
+	extra := t.cfg.ExtraTools
+	if f := t.cfg.ExtraToolsFunc; f != nil {
+		extra = append(extra[:len(extra):len(extra)], f()...)
+	}
+	for _, h := range extra {
 		if err := r.Add(h); err != nil {
 			t.log.Warn("tool not offered", "err", err)
 		}

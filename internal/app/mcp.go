@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -9,6 +10,7 @@ import (
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/mcp"
+	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/mcptool"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -50,7 +52,7 @@ func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadCon
 		tc.ThreadID = id.String()
 	}
 	a.mcps.add(tc.ThreadID, host)
-	tc.ExtraTools = append(tc.ExtraTools, mcptool.Handlers(host, mcptool.Options{})...)
+	tc.ExtraToolsFunc = (&mcpTools{host: host}).current
 	tc.OnStarted = relay.Attach
 	tc.ListMcpTools = func(ctx context.Context) protocol.McpListToolsResponseEvent {
 		// Bounded: the thread answers ops one at a time.
@@ -94,4 +96,39 @@ func hasEnabledMcpServer(servers map[string]config.McpServerConfig) bool {
 		}
 	}
 	return false
+}
+
+// mcpTools offers the tools of a thread's MCP servers as they are now: a server a config
+// reload adds is offered from the next turn. Each server keeps its handler (and with it the
+// tools the person approved for the session) for as long as it is configured.
+type mcpTools struct {
+	host *McpHost
+
+	mu        sync.Mutex
+	resources []tools.Handler
+	servers   map[string]tools.Handler
+}
+
+func (p *mcpTools) current() []tools.Handler {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	names := p.host.Names()
+	if len(names) == 0 {
+		return nil
+	}
+	if p.resources == nil {
+		// Codex sends the resource tools before the namespaces.
+		p.resources = mcptool.NewResourceHandlers(p.host, mcptool.Options{})
+		p.servers = map[string]tools.Handler{}
+	}
+	out := append([]tools.Handler(nil), p.resources...)
+	for _, name := range names {
+		h, ok := p.servers[name]
+		if !ok {
+			h = mcptool.NewNamespace(p.host, name, mcptool.Options{})
+			p.servers[name] = h
+		}
+		out = append(out, h)
+	}
+	return out
 }

@@ -319,4 +319,10 @@ func TestMcpServerMethods(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(result), "echo: after reload") {
 		t.Errorf("mcpToolCall result after reload: %v (notifications %v)", result, methods(ns))
 	}
+	// The server the reload added is offered to the model from this turn on.
+	reqs := w.Model.Requests()
+	tools, _ := json.Marshal(reqs[len(reqs)-1].JSON["tools"])
+	if !strings.Contains(string(tools), `"mcp__extra"`) {
+		t.Errorf("the turn after the reload does not offer mcp__extra: %s", tools)
+	}
 }
