@@ -52,6 +52,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
 	root.SetVersionTemplate("{{.Version}}\n")
+	addTUIFlags(root, s, runTUI)
 	root.AddCommand(newExecCommand(s, runExec))
 	root.AddCommand(newProtoCommand(s))
 	root.AddCommand(newAppServerCommand(s, runAppServer))

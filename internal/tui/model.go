@@ -1,0 +1,315 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// Engine is what the UI needs of a thread: it submits ops and reads events, nothing more
+// (*agent.Thread satisfies it).
+type Engine interface {
+	Submit(op protocol.Op) (string, error)
+	NextEvent(ctx context.Context) (protocol.Event, error)
+}
+
+// Header is what the top of the screen says about the session.
+type Header struct {
+	Version  string
+	Model    string
+	Cwd      string
+	Approval string
+	Sandbox  string
+}
+
+// eventMsg carries one engine event into the program.
+type eventMsg struct{ ev protocol.Event }
+
+// engineClosedMsg says the event stream ended (the thread shut down or failed).
+type engineClosedMsg struct{ err error }
+
+// submitMsg sends text as the person's next message; the initial PROMPT arrives this way.
+type submitMsg struct{ text string }
+
+// approval is a pending exec or patch approval request.
+type approval struct {
+	exec  *protocol.ExecApprovalRequestEvent
+	patch *protocol.ApplyPatchApprovalRequestEvent
+}
+
+// Model is the bubbletea model of the terminal UI.
+type Model struct {
+	engine Engine
+	header Header
+	prompt string
+	st     styles
+
+	width, height int
+	tr            transcript
+	vp            viewport.Model
+	input         textarea.Model
+
+	running   bool
+	approvals []approval
+	queued    []string // messages typed while a turn ran, sent when it ends
+	usage     *protocol.TokenUsageInfo
+
+	quitArmed    bool // a first Ctrl+C was pressed
+	shuttingDown bool // shutdown was submitted; waiting for shutdown_complete
+	// Err is the reason the program ended, if it was not the person's choice.
+	Err error
+}
+
+const (
+	defaultWidth, defaultHeight = 80, 24
+	inputHeight                 = 3
+)
+
+// NewModel builds the UI over engine. A non-empty prompt is sent as the first message.
+func NewModel(engine Engine, h Header, prompt string) *Model {
+	in := textarea.New()
+	in.Placeholder = "Ask gocodex to do anything"
+	in.ShowLineNumbers = false
+	in.Prompt = "› "
+	in.SetHeight(inputHeight)
+	in.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j"))
+	in.Focus()
+	m := &Model{
+		engine: engine,
+		header: h,
+		st:     newStyles(),
+		tr:     newTranscript(),
+		vp:     viewport.New(),
+		input:  in,
+		prompt: prompt,
+	}
+	m.resize(defaultWidth, defaultHeight)
+	return m
+}
+
+// Init sends the initial prompt, if any, through Update like a typed message.
+func (m *Model) Init() tea.Cmd {
+	if strings.TrimSpace(m.prompt) == "" {
+		return nil
+	}
+	text := m.prompt
+	return func() tea.Msg { return submitMsg{text: text} }
+}
+
+// Update handles keys, window sizes and engine events.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case eventMsg:
+		return m, m.handleEvent(msg.ev)
+	case engineClosedMsg:
+		if !m.shuttingDown && msg.err != nil {
+			m.Err = msg.err
+		}
+		return m, tea.Quit
+	case submitMsg:
+		m.submit(msg.text)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case tea.PasteMsg:
+		if len(m.approvals) == 0 {
+			m.input.InsertString(msg.Content)
+		}
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return m, cmd
+}
+
+func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	ks := k.String()
+	if ks == "ctrl+c" {
+		return m.ctrlC()
+	}
+	m.quitArmed = false
+	if len(m.approvals) > 0 {
+		m.answerApproval(ks)
+		return nil
+	}
+	switch ks {
+	case "esc":
+		if m.running {
+			m.submitOp(protocol.InterruptOp{})
+		}
+		return nil
+	case "enter":
+		text := m.input.Value()
+		if strings.TrimSpace(text) == "" {
+			return nil
+		}
+		m.input.Reset()
+		m.submit(text)
+		return nil
+	case "pgup":
+		m.vp.PageUp()
+		return nil
+	case "pgdown":
+		m.vp.PageDown()
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return cmd
+}
+
+// ctrlC clears the composer or arms quitting on the first press; the second press shuts the
+// thread down and the program ends when shutdown_complete arrives. A press while shutting
+// down gives up waiting.
+func (m *Model) ctrlC() tea.Cmd {
+	switch {
+	case m.shuttingDown:
+		return tea.Quit
+	case m.quitArmed:
+		m.shuttingDown = true
+		if !m.submitOp(protocol.ShutdownOp{}) {
+			return tea.Quit
+		}
+		return nil
+	}
+	m.quitArmed = true
+	if m.running {
+		m.submitOp(protocol.InterruptOp{})
+	}
+	m.input.Reset()
+	return nil
+}
+
+// submit shows the person's message and sends it, or queues it behind the running turn.
+func (m *Model) submit(text string) {
+	if m.running {
+		m.queued = append(m.queued, text)
+		return
+	}
+	m.tr.closeStreams()
+	m.tr.add(cell{kind: cellUser, body: text})
+	m.running = true
+	m.submitOp(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(text)}})
+	m.submitOp(protocol.AddToHistoryOp{Text: text})
+	m.refresh()
+}
+
+// submitOp submits op; a failure (the thread is gone) is shown and reported as false.
+func (m *Model) submitOp(op protocol.Op) bool {
+	if _, err := m.engine.Submit(op); err != nil {
+		m.tr.add(cell{kind: cellError, body: "submit " + op.OpType() + ": " + err.Error()})
+		m.refresh()
+		return false
+	}
+	return true
+}
+
+func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
+	switch e := ev.Msg.(type) {
+	case protocol.TurnStartedEvent:
+		m.running = true
+	case protocol.TurnCompleteEvent, protocol.TurnAbortedEvent:
+		m.running = false
+		m.approvals = nil
+		m.tr.apply(e)
+		m.refresh()
+		if len(m.queued) > 0 && !m.shuttingDown {
+			next := m.queued[0]
+			m.queued = m.queued[1:]
+			m.submit(next)
+		}
+		return nil
+	case protocol.TokenCountEvent:
+		if e.Info != nil {
+			m.usage = e.Info
+		}
+	case protocol.SessionConfiguredEvent:
+		if e.Model != "" {
+			m.header.Model = e.Model
+		}
+	case protocol.ExecApprovalRequestEvent:
+		m.approvals = append(m.approvals, approval{exec: &e})
+	case protocol.ApplyPatchApprovalRequestEvent:
+		m.approvals = append(m.approvals, approval{patch: &e})
+	case protocol.ShutdownCompleteEvent:
+		return tea.Quit
+	}
+	if m.tr.apply(ev.Msg) {
+		m.refresh()
+	}
+	return nil
+}
+
+// answerApproval maps the modal's keys to a decision for the first pending request.
+func (m *Model) answerApproval(ks string) {
+	var kind protocol.ReviewDecisionKind
+	switch ks {
+	case "y":
+		kind = protocol.DecisionApproved
+	case "a":
+		kind = protocol.DecisionApprovedForSession
+	case "n":
+		kind = protocol.DecisionDenied
+	case "esc":
+		kind = protocol.DecisionAbort
+	default:
+		return
+	}
+	a := m.approvals[0]
+	m.approvals = m.approvals[1:]
+	d := protocol.ReviewDecision{Kind: kind}
+	what := "apply these changes"
+	if a.exec != nil {
+		id := a.exec.ApprovalID
+		if id == "" {
+			id = a.exec.CallID
+		}
+		m.submitOp(protocol.ExecApprovalOp{ID: id, TurnID: a.exec.TurnID, Decision: d})
+		what = "run " + commandText(a.exec.Command)
+	} else {
+		m.submitOp(protocol.PatchApprovalOp{ID: a.patch.CallID, Decision: d})
+	}
+	m.tr.add(cell{kind: cellInfo, body: decisionText(kind, what)})
+	m.refresh()
+}
+
+func decisionText(kind protocol.ReviewDecisionKind, what string) string {
+	switch kind {
+	case protocol.DecisionApproved:
+		return "✔ You approved gocodex to " + what + " this time"
+	case protocol.DecisionApprovedForSession:
+		return "✔ You approved gocodex to " + what + " every time this session"
+	case protocol.DecisionDenied:
+		return "✗ You did not approve gocodex to " + what
+	default:
+		return "✗ You canceled the request to " + what
+	}
+}
+
+// resize lays the screen out for a new terminal size.
+func (m *Model) resize(w, h int) {
+	m.width, m.height = w, h
+	m.input.SetWidth(w)
+	m.refresh()
+}
+
+// refresh re-renders the transcript into the viewport, following the end of the
+// conversation unless the person scrolled up.
+func (m *Model) refresh() {
+	follow := m.vp.AtBottom() || m.vp.TotalLineCount() <= m.vp.Height()
+	m.vp.SetWidth(m.width)
+	m.vp.SetHeight(max(1, m.height-m.chromeHeight()))
+	m.vp.SetContent(m.tr.render(m.width, m.st))
+	if follow {
+		m.vp.GotoBottom()
+	}
+}

@@ -1,0 +1,80 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gocodex/gocodex/agent"
+)
+
+// Options configure Run. In and Out are the terminal; tests pass a pseudo-terminal.
+type Options struct {
+	Engine Engine
+	Header Header
+	// Prompt, when not empty, is sent as the first message.
+	Prompt string
+	In     io.Reader
+	Out    io.Writer
+	// Env is the environment the terminal capabilities are read from (TERM, COLORTERM…).
+	Env []string
+}
+
+// Run shows the UI until the person quits and the thread has shut down. The engine's
+// events reach the program through a pump goroutine that Run owns and stops before it
+// returns.
+func Run(ctx context.Context, o Options) error {
+	m := NewModel(o.Engine, o.Header, o.Prompt)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Out)}
+	if o.Env != nil {
+		opts = append(opts, tea.WithEnvironment(o.Env))
+	}
+	p := tea.NewProgram(m, opts...)
+
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		pump(ctx, o.Engine, p.Send)
+	}()
+	_, err := p.Run()
+	cancel()
+	wg.Wait()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if m.usage != nil && !m.usage.TotalTokenUsage.IsZero() {
+		io.WriteString(o.Out, usageText(m.usage.TotalTokenUsage)+"\n")
+	}
+	return m.Err
+}
+
+// pump moves engine events into the program until the stream ends or ctx is cancelled.
+func pump(ctx context.Context, e Engine, send func(tea.Msg)) {
+	for {
+		ev, err := e.NextEvent(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				send(engineClosedMsg{err: closedReason(err)})
+			}
+			return
+		}
+		send(eventMsg{ev: ev})
+	}
+}
+
+// closedReason is nil for a thread that shut down normally.
+func closedReason(err error) error {
+	if errors.Is(err, agent.ErrThreadClosed) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,365 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// cellKind says how a transcript cell is drawn.
+type cellKind int
+
+const (
+	cellUser cellKind = iota
+	cellAgent
+	cellReasoning
+	cellCommand
+	cellPatch
+	cellPlan
+	cellWarning
+	cellError
+	cellInfo
+)
+
+// cell is one entry of the conversation as the person sees it. Cells are plain text; the
+// style comes from the kind at render time, so the transcript stays easy to test.
+type cell struct {
+	kind  cellKind
+	title string
+	body  string
+	// open cells still receive deltas (a streaming message, a running command).
+	open bool
+}
+
+// outputTailLines is how much of a command's output stays on screen: enough to see how it
+// ended without letting one noisy command push the conversation away.
+const outputTailLines = 5
+
+// transcript folds protocol events into cells.
+type transcript struct {
+	cells []cell
+	// agent and reasoning are the indexes of the cells streaming deltas, -1 when none.
+	agent, reasoning int
+	// calls maps a command or patch call id to its cell.
+	calls map[string]int
+}
+
+func newTranscript() transcript {
+	return transcript{agent: -1, reasoning: -1, calls: map[string]int{}}
+}
+
+func (t *transcript) add(c cell) int {
+	t.cells = append(t.cells, c)
+	return len(t.cells) - 1
+}
+
+// closeStreams ends the streaming message and reasoning cells: whatever arrives next starts
+// a new cell below them.
+func (t *transcript) closeStreams() {
+	for _, i := range []int{t.agent, t.reasoning} {
+		if i >= 0 {
+			t.cells[i].open = false
+		}
+	}
+	t.agent, t.reasoning = -1, -1
+}
+
+// apply folds one event into the transcript; it reports whether anything visible changed.
+func (t *transcript) apply(msg protocol.EventMsg) bool {
+	switch m := msg.(type) {
+	case protocol.AgentMessageDeltaEvent:
+		if t.agent < 0 {
+			t.closeStreams()
+			t.agent = t.add(cell{kind: cellAgent, open: true})
+		}
+		t.cells[t.agent].body += m.Delta
+	case protocol.AgentMessageEvent:
+		// The complete message is authoritative: it replaces what the deltas built.
+		if t.agent >= 0 {
+			t.cells[t.agent].body = m.Message
+		} else {
+			t.add(cell{kind: cellAgent, body: m.Message})
+		}
+		t.closeStreams()
+	case protocol.AgentReasoningDeltaEvent:
+		if t.reasoning < 0 {
+			t.reasoning = t.add(cell{kind: cellReasoning, open: true})
+		}
+		t.cells[t.reasoning].body += m.Delta
+	case protocol.AgentReasoningEvent:
+		if t.reasoning >= 0 {
+			t.cells[t.reasoning].body = m.Text
+			t.cells[t.reasoning].open = false
+			t.reasoning = -1
+		} else {
+			t.add(cell{kind: cellReasoning, body: m.Text})
+		}
+	case protocol.AgentReasoningSectionBreakEvent:
+		if t.reasoning >= 0 {
+			t.cells[t.reasoning].open = false
+			t.reasoning = -1
+		}
+	case protocol.ExecCommandBeginEvent:
+		t.closeStreams()
+		t.calls[m.CallID] = t.add(cell{kind: cellCommand, title: "Running " + commandText(m.Command), open: true})
+	case protocol.ExecCommandOutputDeltaEvent:
+		i, ok := t.calls[m.CallID]
+		if !ok {
+			return false
+		}
+		t.cells[i].body += string(m.Chunk)
+	case protocol.ExecCommandEndEvent:
+		t.endCommand(m)
+	case protocol.PatchApplyBeginEvent:
+		t.closeStreams()
+		t.calls[m.CallID] = t.add(cell{kind: cellPatch, title: "Applying patch", body: changeList(m.Changes), open: true})
+	case protocol.PatchApplyEndEvent:
+		t.endPatch(m)
+	case protocol.PlanUpdateEvent:
+		t.closeStreams()
+		t.add(cell{kind: cellPlan, title: "Updated Plan", body: planText(m)})
+	case protocol.WarningEvent:
+		t.add(cell{kind: cellWarning, body: m.Message})
+	case protocol.StreamErrorEvent:
+		t.add(cell{kind: cellWarning, body: m.Message})
+	case protocol.ErrorEvent:
+		t.closeStreams()
+		t.add(cell{kind: cellError, body: m.Message})
+	case protocol.DeprecationNoticeEvent:
+		t.add(cell{kind: cellWarning, body: m.Summary})
+	case protocol.BackgroundEventEvent:
+		t.add(cell{kind: cellInfo, body: m.Message})
+	case protocol.ContextCompactedEvent:
+		t.add(cell{kind: cellInfo, body: "Context compacted"})
+	case protocol.TurnCompleteEvent:
+		t.closeStreams()
+		if m.Error != nil {
+			t.add(cell{kind: cellError, body: m.Error.Message})
+		}
+	case protocol.TurnAbortedEvent:
+		t.closeStreams()
+		t.abortOpenCalls()
+		if m.Reason == protocol.AbortInterrupted {
+			t.add(cell{kind: cellError, body: "Conversation interrupted - tell the model what to do differently."})
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (t *transcript) endCommand(m protocol.ExecCommandEndEvent) {
+	i, ok := t.calls[m.CallID]
+	if !ok {
+		i = t.add(cell{kind: cellCommand})
+	}
+	delete(t.calls, m.CallID)
+	c := &t.cells[i]
+	c.open = false
+	cmd := commandText(m.Command)
+	switch {
+	case m.Status == protocol.ExecDeclined:
+		c.title = "Declined " + cmd
+	default:
+		c.title = fmt.Sprintf("Ran %s (exit %d)", cmd, m.ExitCode)
+	}
+	out := m.AggregatedOutput
+	if out == "" {
+		out = m.Stdout + m.Stderr
+	}
+	if out == "" {
+		out = c.body // the deltas, when the end carries no copy
+	}
+	c.body = out
+}
+
+func (t *transcript) endPatch(m protocol.PatchApplyEndEvent) {
+	i, ok := t.calls[m.CallID]
+	if !ok {
+		i = t.add(cell{kind: cellPatch, body: changeList(m.Changes)})
+	}
+	delete(t.calls, m.CallID)
+	c := &t.cells[i]
+	c.open = false
+	switch {
+	case m.Status == protocol.PatchDeclined:
+		c.title = "Patch declined"
+	case m.Success:
+		c.title = "Applied patch"
+	default:
+		c.title = "Patch failed"
+		if msg := strings.TrimSpace(m.Stderr); msg != "" {
+			c.body += "\n" + msg
+		}
+	}
+	if len(m.Changes) > 0 && c.body == "" {
+		c.body = changeList(m.Changes)
+	}
+}
+
+// abortOpenCalls marks the commands and patches an interrupt cut short.
+func (t *transcript) abortOpenCalls() {
+	for id, i := range t.calls {
+		t.cells[i].open = false
+		t.cells[i].title += " (interrupted)"
+		delete(t.calls, id)
+	}
+}
+
+// commandText shows a command the way a person would type it: the script of a
+// `bash -lc SCRIPT` wrapper, otherwise the argv joined with shell quoting where needed.
+func commandText(argv []string) string {
+	if len(argv) == 3 && (argv[1] == "-lc" || argv[1] == "-c") && strings.HasSuffix(argv[0], "sh") {
+		return argv[2]
+	}
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts[i] = a
+	}
+	return strings.Join(parts, " ")
+}
+
+// changeList names the files of a patch, one a line, sorted for a stable view.
+func changeList(changes map[string]protocol.FileChange) string {
+	paths := make([]string, 0, len(changes))
+	for p := range changes {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	for i, p := range paths {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		ch := changes[p]
+		switch ch.Kind {
+		case protocol.FileAdd:
+			b.WriteString("A " + p)
+		case protocol.FileDelete:
+			b.WriteString("D " + p)
+		default:
+			b.WriteString("M " + p)
+			if ch.MovePath != nil {
+				b.WriteString(" → " + *ch.MovePath)
+			}
+		}
+	}
+	return b.String()
+}
+
+func planText(m protocol.PlanUpdateEvent) string {
+	var lines []string
+	if m.Explanation != nil && strings.TrimSpace(*m.Explanation) != "" {
+		lines = append(lines, strings.TrimSpace(*m.Explanation))
+	}
+	for _, it := range m.Plan {
+		mark := "□"
+		switch it.Status {
+		case protocol.PlanCompleted:
+			mark = "✔"
+		case protocol.PlanInProgress:
+			mark = "→"
+		}
+		lines = append(lines, mark+" "+it.Step)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// styles are the few looks of the transcript.
+type styles struct {
+	user, agent, dim, ok, bad, warn, bold lipgloss.Style
+}
+
+func newStyles() styles {
+	return styles{
+		user:  lipgloss.NewStyle().Foreground(lipgloss.Cyan).Bold(true),
+		agent: lipgloss.NewStyle(),
+		dim:   lipgloss.NewStyle().Faint(true),
+		ok:    lipgloss.NewStyle().Foreground(lipgloss.Green).Bold(true),
+		bad:   lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true),
+		warn:  lipgloss.NewStyle().Foreground(lipgloss.Yellow),
+		bold:  lipgloss.NewStyle().Bold(true),
+	}
+}
+
+// render draws the transcript for a terminal width; cells are separated by a blank line.
+func (t *transcript) render(width int, st styles) string {
+	if width < 10 {
+		width = 10
+	}
+	var out []string
+	for _, c := range t.cells {
+		out = append(out, renderCell(c, width, st))
+	}
+	return strings.Join(out, "\n\n")
+}
+
+func renderCell(c cell, width int, st styles) string {
+	wrap := func(s string, indent int) string {
+		return lipgloss.Wrap(s, width-indent, "")
+	}
+	switch c.kind {
+	case cellUser:
+		return prefixLines(wrap(c.body, 2), st.user.Render("› "), "  ")
+	case cellAgent:
+		return prefixLines(wrap(c.body, 2), "• ", "  ")
+	case cellReasoning:
+		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))
+	case cellCommand, cellPatch:
+		mark := st.dim.Render("• ")
+		switch {
+		case c.open:
+		case strings.Contains(c.title, "(exit 0)") || c.title == "Applied patch":
+			mark = st.ok.Render("✔ ")
+		default:
+			mark = st.bad.Render("✗ ")
+		}
+		head := mark + st.bold.Render(wrap(c.title, 2))
+		body := strings.TrimRight(c.body, "\n")
+		if c.kind == cellCommand {
+			body = tailLines(body, outputTailLines)
+		}
+		if body == "" {
+			return head
+		}
+		return head + "\n" + st.dim.Render(prefixLines(wrap(body, 4), "  └ ", "    "))
+	case cellPlan:
+		return st.bold.Render("• "+c.title) + "\n" + prefixLines(wrap(c.body, 4), "  └ ", "    ")
+	case cellWarning:
+		return st.warn.Render(prefixLines(wrap(c.body, 2), "⚠ ", "  "))
+	case cellError:
+		return st.bad.Render(prefixLines(wrap(c.body, 2), "■ ", "  "))
+	default:
+		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))
+	}
+}
+
+// prefixLines puts first before the first line and rest before every other one.
+func prefixLines(s, first, rest string) string {
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		if i == 0 {
+			lines[i] = first + lines[i]
+		} else {
+			lines[i] = rest + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tailLines keeps the last n lines of s, saying how many were left out.
+func tailLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	cut := len(lines) - n
+	return fmt.Sprintf("… +%d lines\n", cut) + strings.Join(lines[cut:], "\n")
+}

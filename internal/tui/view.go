@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// View draws header, transcript, status line and the bottom pane (the composer, or the
+// approval modal while a request waits).
+func (m *Model) View() tea.View {
+	parts := []string{m.headerView(), m.vp.View(), m.statusView(), m.bottomView()}
+	v := tea.NewView(strings.Join(parts, "\n"))
+	v.AltScreen = true
+	v.WindowTitle = "gocodex"
+	return v
+}
+
+// chromeHeight is every line that is not the transcript.
+func (m *Model) chromeHeight() int {
+	return lipgloss.Height(m.headerView()) + 1 + lipgloss.Height(m.bottomView())
+}
+
+func (m *Model) headerView() string {
+	h := m.header
+	title := ">_ gocodex"
+	if h.Version != "" {
+		title += " (v" + strings.TrimPrefix(h.Version, "v") + ")"
+	}
+	lines := []string{
+		m.st.bold.Render(title),
+		"",
+		m.st.dim.Render("model:     ") + h.Model,
+		m.st.dim.Render("directory: ") + h.Cwd,
+		m.st.dim.Render("approval:  ") + h.Approval,
+		m.st.dim.Render("sandbox:   ") + h.Sandbox,
+	}
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1)
+	inner := max(10, m.width-4)
+	for i, l := range lines {
+		lines[i] = truncate(l, inner)
+	}
+	return box.Render(strings.Join(lines, "\n"))
+}
+
+func (m *Model) statusView() string {
+	var s string
+	switch {
+	case m.shuttingDown:
+		s = "Shutting down…"
+	case m.quitArmed:
+		s = "Press Ctrl+C again to quit"
+	case m.running:
+		s = "• Working (esc to interrupt)"
+		if n := len(m.queued); n > 0 {
+			s += fmt.Sprintf(" · %d queued", n)
+		}
+	case m.usage != nil:
+		s = usageText(m.usage.TotalTokenUsage)
+	}
+	return m.st.dim.Render(truncate(s, m.width))
+}
+
+// usageText is the token summary of the status line.
+func usageText(u protocol.TokenUsage) string {
+	s := fmt.Sprintf("Token usage: total=%d input=%d", u.TotalTokens, u.InputTokens-u.CachedInputTokens)
+	if u.CachedInputTokens > 0 {
+		s += fmt.Sprintf(" (+ %d cached)", u.CachedInputTokens)
+	}
+	s += fmt.Sprintf(" output=%d", u.OutputTokens)
+	if u.ReasoningOutputTokens > 0 {
+		s += fmt.Sprintf(" (reasoning %d)", u.ReasoningOutputTokens)
+	}
+	return s
+}
+
+func (m *Model) bottomView() string {
+	if len(m.approvals) > 0 {
+		return m.approvalView(m.approvals[0])
+	}
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
+	hint := m.st.dim.Render(truncate("⏎ send   ⇧⏎/ctrl+j newline   esc interrupt   ctrl+c quit   pgup/pgdn scroll", m.width))
+	return box.Render(m.input.View()) + "\n" + hint
+}
+
+// maxModalLines bounds the listing inside the approval modal so the transcript keeps room.
+const maxModalLines = 10
+
+func (m *Model) approvalView(a approval) string {
+	var title string
+	var body []string
+	var reason *string
+	if a.exec != nil {
+		title = "Would you like to run the following command?"
+		body = strings.Split(commandText(a.exec.Command), "\n")
+		for i := range body {
+			body[i] = "$ " + body[i]
+		}
+		if a.exec.Cwd != "" {
+			body = append(body, m.st.dim.Render("in "+a.exec.Cwd))
+		}
+		reason = a.exec.Reason
+	} else {
+		title = "Would you like to make the following edits?"
+		body = strings.Split(changeList(a.patch.Changes), "\n")
+		reason = a.patch.Reason
+	}
+	if len(body) > maxModalLines {
+		more := len(body) - maxModalLines
+		body = append(body[:maxModalLines], fmt.Sprintf("… +%d more", more))
+	}
+	lines := []string{m.st.bold.Render(title)}
+	if reason != nil && *reason != "" {
+		lines = append(lines, "Reason: "+*reason)
+	}
+	lines = append(lines, "")
+	lines = append(lines, body...)
+	lines = append(lines, "",
+		"y  Yes, proceed",
+		"a  Yes, and don't ask again this session",
+		"n  No, and tell gocodex what to do differently",
+		"esc  Cancel the request")
+	if n := len(m.approvals) - 1; n > 0 {
+		lines = append(lines, m.st.dim.Render(fmt.Sprintf("(%d more waiting)", n)))
+	}
+	inner := max(10, m.width-4)
+	for i, l := range lines {
+		lines[i] = truncate(l, inner)
+	}
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Yellow).Padding(0, 1)
+	return box.Render(strings.Join(lines, "\n"))
+}
+
+// truncate cuts a styled line to width cells.
+func truncate(s string, width int) string {
+	if lipgloss.Width(s) <= width {
+		return s
+	}
+	return lipgloss.NewStyle().MaxWidth(width).Render(s)
+}
