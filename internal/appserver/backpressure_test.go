@@ -23,19 +23,22 @@ func TestSlowClientBackpressure(t *testing.T) {
 		OutgoingQueue: queue,
 	})
 	var sent atomic.Int64
-	conns := make(chan *appserver.Conn, 1)
 	flooded := make(chan error, 1)
-	srv.Handle("test/flood", appserver.TypedOptional(func(ctx context.Context, c *appserver.Conn, _ json.RawMessage) (bool, error) {
-		c.Go(func() { // a pump: lives with the connection
-			for {
-				err := c.Notify(c.Context(), "item/agentMessage/delta", map[string]string{"threadId": "t", "turnId": "u", "itemId": "i", "delta": "x"})
-				if err != nil {
-					flooded <- err
-					return
-				}
-				sent.Add(1)
+	pump := func(c *appserver.Conn) { // lives with the connection
+		for {
+			err := c.Notify(c.Context(), "item/agentMessage/delta", map[string]string{"threadId": "t", "turnId": "u", "itemId": "i", "delta": "x"})
+			if err != nil {
+				flooded <- err
+				return
 			}
-		})
+			sent.Add(1)
+		}
+	}
+	conns := make(chan *appserver.Conn, 1)
+	srv.Handle("test/flood", appserver.TypedOptional(func(ctx context.Context, c *appserver.Conn, _ json.RawMessage) (bool, error) {
+		// The pump starts once the answer is queued: a client that reads nothing would
+		// otherwise never see the answer behind a full queue.
+		context.AfterFunc(ctx, func() { c.Go(func() { pump(c) }) })
 		conns <- c
 		return true, nil
 	}))
