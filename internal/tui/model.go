@@ -76,7 +76,12 @@ func NewModel(engine Engine, h Header, prompt string) *Model {
 	in := textarea.New()
 	in.Placeholder = "Ask gocodex to do anything"
 	in.ShowLineNumbers = false
-	in.Prompt = "› "
+	in.SetPromptFunc(2, func(pi textarea.PromptInfo) string {
+		if pi.LineNumber == 0 {
+			return "› "
+		}
+		return "  "
+	})
 	in.SetHeight(inputHeight)
 	in.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j"))
 	in.Focus()
@@ -278,7 +283,7 @@ func (m *Model) answerApproval(ks string) {
 	} else {
 		m.submitOp(protocol.PatchApprovalOp{ID: a.patch.CallID, Decision: d})
 	}
-	m.tr.add(cell{kind: cellInfo, body: decisionText(kind, what)})
+	m.tr.add(cell{kind: cellNote, body: decisionText(kind, what)})
 	m.refresh()
 }
 
@@ -298,7 +303,7 @@ func decisionText(kind protocol.ReviewDecisionKind, what string) string {
 // resize lays the screen out for a new terminal size.
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
-	m.input.SetWidth(w)
+	m.input.SetWidth(max(10, w-2)) // inside the composer's border
 	m.refresh()
 }
 

@@ -23,6 +23,7 @@ const (
 	cellWarning
 	cellError
 	cellInfo
+	cellNote // a line of the UI's own, like the answer to an approval
 )
 
 // cell is one entry of the conversation as the person sees it. Cells are plain text; the
@@ -336,6 +337,8 @@ func renderCell(c cell, width int, st styles) string {
 		return st.warn.Render(prefixLines(wrap(c.body, 2), "⚠ ", "  "))
 	case cellError:
 		return st.bad.Render(prefixLines(wrap(c.body, 2), "■ ", "  "))
+	case cellNote:
+		return prefixLines(wrap(c.body, 2), "", "  ")
 	default:
 		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))
 	}
