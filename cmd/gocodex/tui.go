@@ -58,7 +58,7 @@ func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
 }
 
 func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
-	cfg, warnings, err := loadTUIConfig(opts)
+	cfg, warnings, err := loadTUIConfig(opts, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -92,8 +92,8 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 
 // loadTUIConfig applies the flags over config.toml. Where neither chose a sandbox, a git
 // work tree gets workspace-write: the person is at the keyboard to approve what leaves it.
-func loadTUIConfig(opts tuiOptions) (*config.Config, []config.Warning, error) {
-	lo := config.LoadOptions{Cwd: opts.Cd, Profile: opts.Profile, CLIOverrides: opts.Configs}
+func loadTUIConfig(opts tuiOptions, getenv func(string) string) (*config.Config, []config.Warning, error) {
+	lo := config.LoadOptions{Cwd: opts.Cd, Profile: opts.Profile, CLIOverrides: opts.Configs, Env: getenv}
 	ov := &lo.Overrides
 	if opts.Model != "" {
 		ov.Model = &opts.Model
