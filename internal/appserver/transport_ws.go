@@ -186,6 +186,9 @@ func (f *wsFramer) ReadFrame(ctx context.Context) ([]byte, error) {
 			io.Copy(io.Discard, r)
 			continue
 		}
+		if cap(f.buf) > 1<<20 { // one large message must not pin its size
+			f.buf = nil
+		}
 		f.buf = f.buf[:0]
 		lr := &io.LimitedReader{R: r, N: int64(f.max) + 1}
 		for {

@@ -83,7 +83,14 @@ func (f *LineFramer) ReadFrame(ctx context.Context) ([]byte, error) {
 	}
 }
 
+// keepBuffer is the most a framer keeps allocated between frames: one large message (an
+// image as a data URL) must not pin its size for the connection's lifetime.
+const keepBuffer = 1 << 20
+
 func (f *LineFramer) readLine() ([]byte, error) {
+	if cap(f.buf) > keepBuffer {
+		f.buf = nil
+	}
 	f.buf = f.buf[:0]
 	var size int64
 	tooLarge := false

@@ -90,3 +90,18 @@ func TestLineFramerWrite(t *testing.T) {
 		t.Errorf("wrote %q, want %q", got, want)
 	}
 }
+
+// A large line's buffer is let go once the next line is read.
+func TestLineFramerReleasesLargeBuffer(t *testing.T) {
+	in := strings.Repeat("a", 3<<20) + "\n{}\n"
+	f := NewLineFramer(strings.NewReader(in), io.Discard, nil, 4<<20)
+	if b, err := f.ReadFrame(context.Background()); err != nil || len(b) != 3<<20 {
+		t.Fatalf("first frame: %d bytes, %v", len(b), err)
+	}
+	if b, err := f.ReadFrame(context.Background()); err != nil || string(b) != "{}" {
+		t.Fatalf("second frame: %q, %v", b, err)
+	}
+	if c := cap(f.buf); c > keepBuffer {
+		t.Errorf("framer still holds %d bytes", c)
+	}
+}
