@@ -77,7 +77,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	return tui.Run(ctx, tui.Options{
 		Engine: th,
 		Header: tui.Header{
-			Version:  version.Full(),
+			Version:  version.Version,
 			Model:    cfg.Model,
 			Cwd:      cfg.Cwd,
 			Approval: cfg.ApprovalPolicy.String(),

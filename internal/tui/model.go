@@ -109,31 +109,39 @@ func (m *Model) Init() tea.Cmd {
 
 // Update handles keys, window sizes and engine events.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	// The bottom pane changes height (composer or approval modal): the transcript takes
+	// whatever is left.
+	m.layout()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m, nil
+		return nil
 	case eventMsg:
-		return m, m.handleEvent(msg.ev)
+		return m.handleEvent(msg.ev)
 	case engineClosedMsg:
 		if !m.shuttingDown && msg.err != nil {
 			m.Err = msg.err
 		}
-		return m, tea.Quit
+		return tea.Quit
 	case submitMsg:
 		m.submit(msg.text)
-		return m, nil
+		return nil
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		return m.handleKey(msg)
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 {
 			m.input.InsertString(msg.Content)
 		}
-		return m, nil
+		return nil
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
-	return m, cmd
+	return cmd
 }
 
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
@@ -304,16 +312,34 @@ func decisionText(kind protocol.ReviewDecisionKind, what string) string {
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
 	m.input.SetWidth(max(10, w-2)) // inside the composer's border
-	m.refresh()
+	m.refresh() // the transcript wraps to the new width
 }
 
 // refresh re-renders the transcript into the viewport, following the end of the
 // conversation unless the person scrolled up.
 func (m *Model) refresh() {
-	follow := m.vp.AtBottom() || m.vp.TotalLineCount() <= m.vp.Height()
-	m.vp.SetWidth(m.width)
-	m.vp.SetHeight(max(1, m.height-m.chromeHeight()))
+	follow := m.following()
 	m.vp.SetContent(m.tr.render(m.width, m.st))
+	m.layout()
+	if follow {
+		m.vp.GotoBottom()
+	}
+}
+
+// following reports whether the transcript shows its end (so new lines keep it there).
+func (m *Model) following() bool {
+	return m.vp.AtBottom() || m.vp.TotalLineCount() <= m.vp.Height()
+}
+
+// layout gives the transcript the lines the header, status line and bottom pane leave.
+func (m *Model) layout() {
+	h := max(1, m.height-m.chromeHeight())
+	if h == m.vp.Height() && m.width == m.vp.Width() {
+		return
+	}
+	follow := m.following()
+	m.vp.SetWidth(m.width)
+	m.vp.SetHeight(h)
 	if follow {
 		m.vp.GotoBottom()
 	}
