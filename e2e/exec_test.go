@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -295,5 +296,24 @@ func TestExecMalformedConfigNamesPosition(t *testing.T) {
 	r := e.run("", "exec", "hi")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "config.toml:2:") {
 		t.Fatalf("exit %d, stderr %q: want an error naming config.toml:2", r.Code, r.Stderr)
+	}
+}
+
+func TestExecAttachesImage(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("a pixel"))
+	// A 1×1 PNG.
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
+	img := filepath.Join(t.TempDir(), "pixel.png")
+	if err := os.WriteFile(img, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := e.run("", "exec", "--json", "-i", img, "what is this?")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	input, _ := json.Marshal(e.Model.Requests()[0].JSON["input"])
+	if !strings.Contains(string(input), `"type":"input_image"`) || !strings.Contains(string(input), "data:image/png;base64,") {
+		t.Errorf("the image is not in the request: %.400s", input)
 	}
 }
