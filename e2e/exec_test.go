@@ -317,3 +317,28 @@ func TestExecAttachesImage(t *testing.T) {
 		t.Errorf("the image is not in the request: %.400s", input)
 	}
 }
+
+func TestExecSendsAgentsMDAndEnvironment(t *testing.T) {
+	e := newEnv(t)
+	writeFile(t, filepath.Join(e.CodexHome, "AGENTS.md"), "global rule")
+	writeFile(t, filepath.Join(e.Workdir, "AGENTS.md"), "root rule")
+	writeFile(t, filepath.Join(e.Workdir, "sub", "AGENTS.md"), "sub rule")
+	writeFile(t, filepath.Join(e.Workdir, "sub", "AGENTS.override.md"), "sub override")
+	e.Model.Enqueue(answer("ok"))
+	sub := filepath.Join(e.Workdir, "sub")
+	if r := e.run("", "exec", "--json", "-C", sub, "hi"); r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	text := string(e.Model.Requests()[0].Body) // raw: Codex does not escape the angle brackets
+	for _, want := range []string{"# AGENTS.md instructions for " + sub, "global rule", "root rule", "sub override", "<environment_context>", "<cwd>" + sub + "</cwd>"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("request lacks %q", want)
+		}
+	}
+	if strings.Contains(text, "sub rule") {
+		t.Error("AGENTS.override.md should be preferred over AGENTS.md in the same folder")
+	}
+	if strings.Index(text, "root rule") > strings.Index(text, "sub override") {
+		t.Error("project docs should run from the repository root down to cwd")
+	}
+}
