@@ -110,3 +110,24 @@ func TestCommandEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// `gocodex sandbox linux` lets a person run anything under the policy the agent would get.
+func TestSandboxCommand(t *testing.T) {
+	e := newEnv(t)
+	outside := filepath.Join(t.TempDir(), "outside")
+	r := e.run("", "sandbox", "linux", "--full-auto", "-c", "sandbox_workspace_write.exclude_slash_tmp=true",
+		"-c", "sandbox_workspace_write.exclude_tmpdir_env_var=true", "--",
+		"bash", "-c", "touch inside && touch "+outside+"; echo net=$CODEX_SANDBOX_NETWORK_DISABLED")
+	if _, err := os.Stat(filepath.Join(e.Workdir, "inside")); err != nil {
+		t.Errorf("writing inside the work tree failed: %v\n%s", err, r.Stderr)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Error("wrote outside the work tree")
+	}
+	if !strings.Contains(r.Stdout, "net=1") {
+		t.Errorf("stdout %q: the network is not marked off", r.Stdout)
+	}
+	if !strings.Contains(strings.ToLower(r.Stderr), "denied") && !strings.Contains(strings.ToLower(r.Stderr), "read-only") {
+		t.Errorf("stderr %q does not show the denial", r.Stderr)
+	}
+}
