@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -52,7 +51,7 @@ type Model struct {
 
 	width, height int
 	tr            transcript
-	vp            viewport.Model
+	vp            scroller
 	input         textarea.Model
 
 	running   bool
@@ -90,7 +89,6 @@ func NewModel(engine Engine, h Header, prompt string) *Model {
 		header: h,
 		st:     newStyles(),
 		tr:     newTranscript(),
-		vp:     viewport.New(),
 		input:  in,
 		prompt: prompt,
 	}
@@ -169,10 +167,10 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.submit(text)
 		return nil
 	case "pgup":
-		m.vp.PageUp()
+		m.vp.pageUp()
 		return nil
 	case "pgdown":
-		m.vp.PageDown()
+		m.vp.pageDown()
 		return nil
 	}
 	var cmd tea.Cmd
@@ -318,29 +316,23 @@ func (m *Model) resize(w, h int) {
 // refresh re-renders the transcript into the viewport, following the end of the
 // conversation unless the person scrolled up.
 func (m *Model) refresh() {
-	follow := m.following()
-	m.vp.SetContent(m.tr.render(m.width, m.st))
+	follow := m.vp.atBottom()
+	m.vp.setContent(m.tr.render(m.width, m.st))
 	m.layout()
 	if follow {
-		m.vp.GotoBottom()
+		m.vp.gotoBottom()
 	}
-}
-
-// following reports whether the transcript shows its end (so new lines keep it there).
-func (m *Model) following() bool {
-	return m.vp.AtBottom() || m.vp.TotalLineCount() <= m.vp.Height()
 }
 
 // layout gives the transcript the lines the header, status line and bottom pane leave.
 func (m *Model) layout() {
 	h := max(1, m.height-m.chromeHeight())
-	if h == m.vp.Height() && m.width == m.vp.Width() {
+	if h == m.vp.height {
 		return
 	}
-	follow := m.following()
-	m.vp.SetWidth(m.width)
-	m.vp.SetHeight(h)
+	follow := m.vp.atBottom()
+	m.vp.setHeight(h)
 	if follow {
-		m.vp.GotoBottom()
+		m.vp.gotoBottom()
 	}
 }

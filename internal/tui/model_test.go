@@ -373,3 +373,21 @@ func TestEngineClosed(t *testing.T) {
 		t.Errorf("Err = %v, want boom", h.m.Err)
 	}
 }
+
+// BenchmarkStreamingDelta measures one agent_message_delta arriving in a long session: the
+// cost that decides whether a fast stream keeps up.
+func BenchmarkStreamingDelta(b *testing.B) {
+	eng := newFakeEngine()
+	m := NewModel(eng, Header{Model: "m"}, "")
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	for i := range 500 {
+		m.Update(eventMsg{ev: protocol.Event{Msg: protocol.AgentMessageEvent{Message: strings.Repeat("history line ", 20) + string(rune('a'+i%26))}}})
+	}
+	m.Update(eventMsg{ev: protocol.Event{Msg: protocol.TurnStartedEvent{TurnID: "t"}}})
+	delta := eventMsg{ev: protocol.Event{Msg: protocol.AgentMessageDeltaEvent{Delta: "word "}}}
+	b.ResetTimer()
+	for range b.N {
+		m.Update(delta)
+		_ = m.View()
+	}
+}

@@ -51,6 +51,11 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	// The alternate screen is gone with the program: leave the conversation in the
+	// terminal's scrollback, as a plain transcript.
+	if len(m.tr.cells) > 0 {
+		io.WriteString(o.Out, m.tr.render(m.width, m.st)+"\n\n")
+	}
 	if m.usage != nil && !m.usage.TotalTokenUsage.IsZero() {
 		io.WriteString(o.Out, usageText(m.usage.TotalTokenUsage)+"\n")
 	}

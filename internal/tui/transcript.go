@@ -47,6 +47,14 @@ type transcript struct {
 	agent, reasoning int
 	// calls maps a command or patch call id to its cell.
 	calls map[string]int
+	// rendered caches the drawing of closed cells (which never change again) for
+	// renderedWidth, so a streaming delta redraws only the open cells.
+	rendered      []string
+	renderedWidth int
+	// prefix is the joined drawing of the first prefixCells cells, all closed: the part of
+	// a long conversation a delta never touches.
+	prefix      string
+	prefixCells int
 }
 
 func newTranscript() transcript {
@@ -295,11 +303,49 @@ func (t *transcript) render(width int, st styles) string {
 	if width < 10 {
 		width = 10
 	}
-	var out []string
-	for _, c := range t.cells {
-		out = append(out, renderCell(c, width, st))
+	if width != t.renderedWidth {
+		t.rendered, t.renderedWidth = nil, width
+		t.prefix, t.prefixCells = "", 0
 	}
-	return strings.Join(out, "\n\n")
+	t.extendPrefix(width, st)
+	var b strings.Builder
+	b.WriteString(t.prefix)
+	for i := t.prefixCells; i < len(t.cells); i++ {
+		c := t.cells[i]
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		if i < len(t.rendered) && t.rendered[i] != "" {
+			b.WriteString(t.rendered[i])
+			continue
+		}
+		r := renderCell(c, width, st)
+		if !c.open {
+			for len(t.rendered) <= i {
+				t.rendered = append(t.rendered, "")
+			}
+			t.rendered[i] = r
+		}
+		b.WriteString(r)
+	}
+	return b.String()
+}
+
+// extendPrefix adds the closed cells that follow the prefix to it.
+func (t *transcript) extendPrefix(width int, st styles) {
+	var b strings.Builder
+	b.WriteString(t.prefix)
+	n := t.prefixCells
+	for n < len(t.cells) && !t.cells[n].open {
+		if n > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(renderCell(t.cells[n], width, st))
+		n++
+	}
+	if n != t.prefixCells {
+		t.prefix, t.prefixCells = b.String(), n
+	}
 }
 
 func renderCell(c cell, width int, st styles) string {
@@ -323,7 +369,8 @@ func renderCell(c cell, width int, st styles) string {
 			mark = st.bad.Render("✗ ")
 		}
 		head := mark + st.bold.Render(wrap(c.title, 2))
-		body := strings.TrimRight(c.body, "\n")
+		// Tabs would move the terminal's cursor past what the layout measured.
+		body := strings.ReplaceAll(strings.TrimRight(c.body, "\n"), "\t", "    ")
 		if c.kind == cellCommand {
 			body = tailLines(body, outputTailLines)
 		}

@@ -13,7 +13,7 @@ import (
 // View draws header, transcript, status line and the bottom pane (the composer, or the
 // approval modal while a request waits).
 func (m *Model) View() tea.View {
-	parts := []string{m.headerView(), m.vp.View(), m.statusView(), m.bottomView()}
+	parts := []string{m.headerView(), m.vp.view(), m.statusView(), m.bottomView()}
 	v := tea.NewView(strings.Join(parts, "\n"))
 	v.AltScreen = true
 	v.WindowTitle = "gocodex"
@@ -22,8 +22,15 @@ func (m *Model) View() tea.View {
 
 // chromeHeight is every line that is not the transcript.
 func (m *Model) chromeHeight() int {
-	return lipgloss.Height(m.headerView()) + 1 + lipgloss.Height(m.bottomView())
+	bottom := inputHeight + 3 // the composer, its border and the key hints
+	if len(m.approvals) > 0 {
+		bottom = lipgloss.Height(m.bottomView())
+	}
+	return headerHeight + 1 + bottom
 }
+
+// headerHeight is the header's six lines and its border.
+const headerHeight = 8
 
 func (m *Model) headerView() string {
 	h := m.header
