@@ -310,7 +310,7 @@ func decisionText(kind protocol.ReviewDecisionKind, what string) string {
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
 	m.input.SetWidth(max(10, w-2)) // inside the composer's border
-	m.refresh() // the transcript wraps to the new width
+	m.refresh()                    // the transcript wraps to the new width
 }
 
 // refresh re-renders the transcript into the viewport, following the end of the
