@@ -391,3 +391,28 @@ func BenchmarkStreamingDelta(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+func TestMcpSearchImageAndFailures(t *testing.T) {
+	h := newHarness(t, "")
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 44})
+	h.event(protocol.TurnStartedEvent{TurnID: "t1"})
+	inv := protocol.McpInvocation{Server: "docs", Tool: "lookup", Arguments: []byte(`{"q": "bubbletea"}`)}
+	h.event(protocol.McpToolCallBeginEvent{CallID: "m1", Invocation: inv})
+	h.event(protocol.McpToolCallEndEvent{CallID: "m1", Invocation: inv, Result: protocol.McpToolResult{
+		Ok: []byte(`{"content":[{"type":"text","text":"found 3 pages"},{"type":"image","data":"x"}]}`)}})
+	failure := "server not running"
+	h.event(protocol.McpToolCallBeginEvent{CallID: "m2", Invocation: inv})
+	h.event(protocol.McpToolCallEndEvent{CallID: "m2", Invocation: inv, Result: protocol.McpToolResult{Err: &failure}})
+	h.event(protocol.WebSearchBeginEvent{CallID: "w1"})
+	h.event(protocol.WebSearchEndEvent{CallID: "w1", Query: "go 1.26 release notes"})
+	h.event(protocol.ViewImageToolCallEvent{CallID: "v1", Path: "/work/project/shot.png"})
+	h.event(protocol.ExecCommandEndEvent{CallID: "c9", Command: []string{"rm", "-rf", "build dir"}, Status: protocol.ExecDeclined})
+	h.event(protocol.PatchApplyBeginEvent{CallID: "p1", Changes: map[string]protocol.FileChange{"x.go": {Kind: protocol.FileUpdate}}})
+	h.event(protocol.PatchApplyEndEvent{CallID: "p1", Stderr: "context not found", Changes: map[string]protocol.FileChange{"x.go": {Kind: protocol.FileUpdate}}})
+	h.event(protocol.AgentReasoningDeltaEvent{Delta: "thinking "})
+	h.event(protocol.AgentReasoningDeltaEvent{Delta: "hard"})
+	h.event(protocol.AgentReasoningSectionBreakEvent{})
+	h.event(protocol.StreamErrorEvent{Message: "Reconnecting... 1/5"})
+	h.event(protocol.TurnCompleteEvent{TurnID: "t1", Error: &protocol.TurnError{Message: "unexpected status 500"}})
+	h.golden("more_tools")
+}

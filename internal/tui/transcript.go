@@ -19,6 +19,7 @@ const (
 	cellReasoning
 	cellCommand
 	cellPatch
+	cellTool // an MCP tool call or a web search
 	cellPlan
 	cellWarning
 	cellError
@@ -34,6 +35,8 @@ type cell struct {
 	body  string
 	// open cells still receive deltas (a streaming message, a running command).
 	open bool
+	// failed marks a tool call that did not succeed.
+	failed bool
 }
 
 // outputTailLines is how much of a command's output stays on screen: enough to see how it
@@ -128,6 +131,23 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 		t.calls[m.CallID] = t.add(cell{kind: cellPatch, title: "Applying patch", body: changeList(m.Changes), open: true})
 	case protocol.PatchApplyEndEvent:
 		t.endPatch(m)
+	case protocol.McpToolCallBeginEvent:
+		t.closeStreams()
+		t.calls[m.CallID] = t.add(cell{kind: cellTool, title: "Calling " + invocationText(m.Invocation), open: true})
+	case protocol.McpToolCallEndEvent:
+		t.endMcp(m)
+	case protocol.WebSearchBeginEvent:
+		t.closeStreams()
+		t.calls[m.CallID] = t.add(cell{kind: cellTool, title: "Searching the web", open: true})
+	case protocol.WebSearchEndEvent:
+		i, ok := t.calls[m.CallID]
+		if !ok {
+			i = t.add(cell{kind: cellTool})
+		}
+		delete(t.calls, m.CallID)
+		t.cells[i].open, t.cells[i].title = false, "Searched "+m.Query
+	case protocol.ViewImageToolCallEvent:
+		t.add(cell{kind: cellInfo, body: "Viewed image " + m.Path})
 	case protocol.PlanUpdateEvent:
 		t.closeStreams()
 		t.add(cell{kind: cellPlan, title: "Updated Plan", body: planText(m)})
@@ -172,9 +192,10 @@ func (t *transcript) endCommand(m protocol.ExecCommandEndEvent) {
 	cmd := commandText(m.Command)
 	switch {
 	case m.Status == protocol.ExecDeclined:
-		c.title = "Declined " + cmd
+		c.title, c.failed = "Declined "+cmd, true
 	default:
 		c.title = fmt.Sprintf("Ran %s (exit %d)", cmd, m.ExitCode)
+		c.failed = m.ExitCode != 0 || m.Status == protocol.ExecFailed
 	}
 	out := m.AggregatedOutput
 	if out == "" {
@@ -196,11 +217,11 @@ func (t *transcript) endPatch(m protocol.PatchApplyEndEvent) {
 	c.open = false
 	switch {
 	case m.Status == protocol.PatchDeclined:
-		c.title = "Patch declined"
+		c.title, c.failed = "Patch declined", true
 	case m.Success:
 		c.title = "Applied patch"
 	default:
-		c.title = "Patch failed"
+		c.title, c.failed = "Patch failed", true
 		if msg := strings.TrimSpace(m.Stderr); msg != "" {
 			c.body += "\n" + msg
 		}
@@ -213,7 +234,7 @@ func (t *transcript) endPatch(m protocol.PatchApplyEndEvent) {
 // abortOpenCalls marks the commands and patches an interrupt cut short.
 func (t *transcript) abortOpenCalls() {
 	for id, i := range t.calls {
-		t.cells[i].open = false
+		t.cells[i].open, t.cells[i].failed = false, true
 		t.cells[i].title += " (interrupted)"
 		delete(t.calls, id)
 	}
@@ -359,11 +380,11 @@ func renderCell(c cell, width int, st styles) string {
 		return prefixLines(wrap(c.body, 2), "• ", "  ")
 	case cellReasoning:
 		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))
-	case cellCommand, cellPatch:
+	case cellCommand, cellPatch, cellTool:
 		mark := st.dim.Render("• ")
 		switch {
 		case c.open:
-		case strings.Contains(c.title, "(exit 0)") || c.title == "Applied patch":
+		case !c.failed:
 			mark = st.ok.Render("✔ ")
 		default:
 			mark = st.bad.Render("✗ ")
@@ -371,7 +392,7 @@ func renderCell(c cell, width int, st styles) string {
 		head := mark + st.bold.Render(wrap(c.title, 2))
 		// Tabs would move the terminal's cursor past what the layout measured.
 		body := strings.ReplaceAll(strings.TrimRight(c.body, "\n"), "\t", "    ")
-		if c.kind == cellCommand {
+		if c.kind != cellPatch {
 			body = tailLines(body, outputTailLines)
 		}
 		if body == "" {
