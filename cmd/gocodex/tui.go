@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
@@ -58,6 +60,11 @@ func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
 }
 
 func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
+	// Without a terminal there is nobody to type or approve; say so before starting a
+	// thread (Codex refuses the same way).
+	if !isTerminal(s.In) {
+		return errors.New("stdin is not a terminal")
+	}
 	cfg, warnings, err := loadTUIConfig(opts, os.Getenv)
 	if err != nil {
 		return err
@@ -131,6 +138,16 @@ func loadTUIConfig(opts tuiOptions, getenv func(string) string) (*config.Config,
 		cfg.SandboxPolicy = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
 	}
 	return cfg, warnings, nil
+}
+
+// isTerminal reports whether f is a terminal device.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(file.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 func inGitRepo(dir string) bool {

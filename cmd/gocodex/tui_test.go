@@ -116,3 +116,10 @@ func TestTUIConfigDefaultsAndFlags(t *testing.T) {
 		t.Error("loading the config wrote config.toml")
 	}
 }
+
+func TestTUINeedsATerminal(t *testing.T) {
+	err := runTUI(context.Background(), tuiOptions{}, streams{In: strings.NewReader("hi\n")})
+	if err == nil || err.Error() != "stdin is not a terminal" {
+		t.Errorf("runTUI without a terminal: %v", err)
+	}
+}

@@ -57,6 +57,10 @@ type Model struct {
 	running   bool
 	approvals []approval
 	queued    []string // messages typed while a turn ran, sent when it ends
+	// sent are this session's messages, oldest first, for Up/Down recall; recall is the
+	// index being shown (len(sent) when none).
+	sent   []string
+	recall int
 	usage     *protocol.TokenUsageInfo
 
 	quitArmed    bool // a first Ctrl+C was pressed
@@ -127,6 +131,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Quit
 	case submitMsg:
+		m.remember(msg.text)
 		m.submit(msg.text)
 		return nil
 	case tea.KeyPressMsg:
@@ -164,8 +169,13 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		m.input.Reset()
+		m.remember(text)
 		m.submit(text)
 		return nil
+	case "up", "down":
+		if m.recallHistory(ks == "up") {
+			return nil
+		}
 	case "pgup":
 		m.vp.pageUp()
 		return nil
@@ -176,6 +186,37 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return cmd
+}
+
+// remember keeps text for Up/Down recall.
+func (m *Model) remember(text string) {
+	m.sent = append(m.sent, text)
+	m.recall = len(m.sent)
+}
+
+// recallHistory puts an earlier (or later) message of this session into the composer. It
+// only acts while the composer is empty or still shows a recalled message, so Up and Down
+// keep moving the cursor inside text being written.
+func (m *Model) recallHistory(older bool) bool {
+	cur := m.input.Value()
+	browsing := m.recall < len(m.sent) && cur == m.sent[m.recall]
+	if cur != "" && !browsing {
+		return false
+	}
+	next := m.recall + 1
+	if older {
+		next = m.recall - 1
+	}
+	if next < 0 || (next > len(m.sent)) || (!older && !browsing) {
+		return browsing || cur == ""
+	}
+	m.recall = next
+	if next == len(m.sent) {
+		m.input.Reset()
+		return true
+	}
+	m.input.SetValue(m.sent[next])
+	return true
 }
 
 // ctrlC clears the composer or arms quitting on the first press; the second press shuts the
@@ -244,8 +285,18 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 			m.usage = e.Info
 		}
 	case protocol.SessionConfiguredEvent:
+		// The engine's own account of the session wins over what the flags asked for.
 		if e.Model != "" {
 			m.header.Model = e.Model
+		}
+		if e.Cwd != "" {
+			m.header.Cwd = e.Cwd
+		}
+		if e.ApprovalPolicy != nil {
+			m.header.Approval = e.ApprovalPolicy.String()
+		}
+		if e.SandboxPolicy != nil {
+			m.header.Sandbox = string(e.SandboxPolicy.Mode)
 		}
 	case protocol.ExecApprovalRequestEvent:
 		m.approvals = append(m.approvals, approval{exec: &e})

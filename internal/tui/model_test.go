@@ -416,3 +416,42 @@ func TestMcpSearchImageAndFailures(t *testing.T) {
 	h.event(protocol.TurnCompleteEvent{TurnID: "t1", Error: &protocol.TurnError{Message: "unexpected status 500"}})
 	h.golden("more_tools")
 }
+
+func TestHistoryRecall(t *testing.T) {
+	h := newHarness(t, "")
+	for _, msg := range []string{"first", "second"} {
+		h.typeText(msg)
+		h.key(keyEnter)
+		h.event(protocol.TurnCompleteEvent{})
+	}
+	up, down := tea.Key{Code: tea.KeyUp}, tea.Key{Code: tea.KeyDown}
+	steps := []struct {
+		key  tea.Key
+		want string
+	}{
+		{up, "second"}, {up, "first"}, {up, "first"}, {down, "second"}, {down, ""}, {down, ""}, {up, "second"},
+	}
+	for i, st := range steps {
+		h.key(st.key)
+		if got := h.m.input.Value(); got != st.want {
+			t.Fatalf("step %d: composer = %q, want %q", i, got, st.want)
+		}
+	}
+	// Editing a recalled message stops the recall: Up moves inside the text again.
+	h.typeText("!")
+	h.key(up)
+	if got := h.m.input.Value(); got != "second!" {
+		t.Errorf("composer = %q after editing, want %q", got, "second!")
+	}
+}
+
+func TestSessionConfiguredUpdatesHeader(t *testing.T) {
+	h := newHarness(t, "")
+	never := protocol.ApprovalNever
+	h.event(protocol.SessionConfiguredEvent{Model: "gpt-engine", Cwd: "/elsewhere", ApprovalPolicy: &never,
+		SandboxPolicy: &protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}})
+	want := Header{Version: "0.1.0", Model: "gpt-engine", Cwd: "/elsewhere", Approval: "never", Sandbox: "read-only"}
+	if diff := cmp.Diff(want, h.m.header); diff != "" {
+		t.Errorf("header (-want +got):\n%s", diff)
+	}
+}
