@@ -61,7 +61,7 @@ type Model struct {
 	// index being shown (len(sent) when none).
 	sent   []string
 	recall int
-	usage     *protocol.TokenUsageInfo
+	usage  *protocol.TokenUsageInfo
 
 	quitArmed    bool // a first Ctrl+C was pressed
 	shuttingDown bool // shutdown was submitted; waiting for shutdown_complete
