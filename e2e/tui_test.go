@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
 // ptyScreen collects what the program wrote to its terminal.
@@ -78,6 +79,58 @@ func (s *ptyScreen) waitFor(t *testing.T, want string, after int) int {
 	}
 }
 
+// tuiSession is gocodex's interactive UI running in a pseudo-terminal.
+type tuiSession struct {
+	t      *testing.T
+	tty    *os.File
+	screen *ptyScreen
+	exited chan error
+	ctx    context.Context
+}
+
+func (e *env) startTUI(args ...string) *tuiSession {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	e.t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = e.Workdir
+	cmd.Env = append(e.environ(), "TERM=xterm-256color")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 100})
+	if err != nil {
+		e.t.Fatalf("start in a pty: %v", err)
+	}
+	e.t.Cleanup(func() { tty.Close() })
+	s := &tuiSession{t: e.t, tty: tty, ctx: ctx, exited: make(chan error, 1),
+		screen: &ptyScreen{changed: make(chan struct{}, 1), done: make(chan struct{})}}
+	go s.screen.read(tty)
+	go func() { s.exited <- cmd.Wait() }()
+	return s
+}
+
+// typeKeys writes to the terminal as if typed.
+func (s *tuiSession) typeKeys(keys string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.tty, keys); err != nil {
+		s.t.Fatalf("type %q: %v", keys, err)
+	}
+}
+
+// quit presses Ctrl+C twice and waits for a clean exit.
+func (s *tuiSession) quit(pos int) {
+	s.t.Helper()
+	s.typeKeys("\x03")
+	s.screen.waitFor(s.t, "Press Ctrl+C again to quit", pos)
+	s.typeKeys("\x03")
+	select {
+	case err := <-s.exited:
+		if err != nil {
+			s.t.Errorf("gocodex exited with %v; screen text:\n%s", err, s.screen.text())
+		}
+	case <-s.ctx.Done():
+		s.t.Fatalf("gocodex did not exit after two Ctrl+C; screen text:\n%s", s.screen.text())
+	}
+}
+
 // TestTUIConversationApprovalAndQuit runs the interactive UI in a real pseudo-terminal:
 // a typed prompt is answered on screen, a command asks for approval and runs after `y`, and
 // two Ctrl+C end the program.
@@ -88,63 +141,41 @@ func TestTUIConversationApprovalAndQuit(t *testing.T) {
 		commandCall("call_1", "touch marker"),
 		answer("COMMANDDONETWO"),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "-a", "untrusted", "-s", "danger-full-access")
-	cmd.Dir = e.Workdir
-	cmd.Env = append(e.environ(), "TERM=xterm-256color")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 100})
-	if err != nil {
-		t.Fatalf("start in a pty: %v", err)
-	}
-	defer tty.Close()
-	screen := &ptyScreen{changed: make(chan struct{}, 1), done: make(chan struct{})}
-	go screen.read(tty)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	typeKeys := func(s string) {
-		t.Helper()
-		if _, err := io.WriteString(tty, s); err != nil {
-			t.Fatalf("type %q: %v", s, err)
-		}
-	}
-
+	s := e.startTUI("-a", "untrusted", "-s", "danger-full-access")
 	// The composer is on screen (and the terminal in raw mode) before anything is typed.
-	pos := screen.waitFor(t, "Ask gocodex to do anything", 0)
-	screen.waitFor(t, "approval: untrusted", 0)
-	typeKeys("say pong")
-	typeKeys("\r")
-	pos = screen.waitFor(t, "PONGANSWERONE", pos)
-	pos = screen.waitFor(t, "Token usage:", pos)
+	pos := s.screen.waitFor(t, "Ask gocodex to do anything", 0)
+	s.screen.waitFor(t, "approval: untrusted", 0)
+	s.typeKeys("say pong")
+	s.typeKeys("\r")
+	pos = s.screen.waitFor(t, "PONGANSWERONE", pos)
+	pos = s.screen.waitFor(t, "Token usage:", pos)
 
-	typeKeys("make a marker\r")
-	pos = screen.waitFor(t, "Would you like to run the following command?", pos)
-	screen.waitFor(t, "touch marker", pos)
-	typeKeys("y")
-	pos = screen.waitFor(t, "You approved gocodex to run touch marker this time", pos)
-	pos = screen.waitFor(t, "COMMANDDONETWO", pos)
+	s.typeKeys("make a marker\r")
+	pos = s.screen.waitFor(t, "Would you like to run the following command?", pos)
+	s.screen.waitFor(t, "touch marker", pos)
+	s.typeKeys("y")
+	pos = s.screen.waitFor(t, "You approved gocodex to run touch marker this time", pos)
+	pos = s.screen.waitFor(t, "COMMANDDONETWO", pos)
 	if _, err := os.Stat(filepath.Join(e.Workdir, "marker")); err != nil {
 		t.Errorf("the approved command did not run: %v", err)
 	}
-	screen.waitFor(t, "Token usage:", pos)
-
-	typeKeys("\x03")
-	screen.waitFor(t, "Press Ctrl+C again to quit", pos)
-	typeKeys("\x03")
-	select {
-	case err := <-exited:
-		var ee *exec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			t.Fatalf("wait: %v", err)
-		}
-		if err != nil {
-			t.Errorf("gocodex exited with %v; screen text:\n%s", err, screen.text())
-		}
-	case <-ctx.Done():
-		t.Fatalf("gocodex did not exit after two Ctrl+C; screen text:\n%s", screen.text())
-	}
+	pos = s.screen.waitFor(t, "Token usage:", pos)
+	s.quit(pos)
 	if n := len(e.Model.Requests()); n != 3 {
 		t.Errorf("%d model requests, want 3", n)
 	}
+}
+
+// TestTUIInitialPromptAndInterrupt starts with a PROMPT argument whose answer never ends;
+// Esc interrupts the turn and the UI says so.
+func TestTUIInitialPromptAndInterrupt(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(tk.Stall(3, tk.Created(), tk.AssistantMessageStream("msg_1", "PARTIALANSWER", " and more")))
+	s := e.startTUI("start working")
+	pos := s.screen.waitFor(t, "start working", 0)
+	pos = s.screen.waitFor(t, "PARTIALANSWER", pos)
+	s.screen.waitFor(t, "esc to interrupt", 0)
+	s.typeKeys("\x1b")
+	pos = s.screen.waitFor(t, "Conversation interrupted", pos)
+	s.quit(pos)
 }
