@@ -203,12 +203,15 @@ func (m *Model) recallHistory(older bool) bool {
 	if cur != "" && !browsing {
 		return false
 	}
+	if !browsing {
+		m.recall = len(m.sent) // a cleared composer starts again from the newest
+	}
 	next := m.recall + 1
 	if older {
 		next = m.recall - 1
 	}
-	if next < 0 || (next > len(m.sent)) || (!older && !browsing) {
-		return browsing || cur == ""
+	if next < 0 || next > len(m.sent) {
+		return true
 	}
 	m.recall = next
 	if next == len(m.sent) {
