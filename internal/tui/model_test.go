@@ -455,3 +455,11 @@ func TestSessionConfiguredUpdatesHeader(t *testing.T) {
 		t.Errorf("header (-want +got):\n%s", diff)
 	}
 }
+
+func TestGrouped(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -4500: "-4,500"} {
+		if got := grouped(n); got != want {
+			t.Errorf("grouped(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -72,15 +73,28 @@ func (m *Model) statusView() string {
 	return m.st.dim.Render(truncate(s, m.width))
 }
 
-// usageText is the token summary of the status line.
+// usageText is the token summary of the status line and of the exit, with Codex's
+// thousands separators.
 func usageText(u protocol.TokenUsage) string {
-	s := fmt.Sprintf("Token usage: total=%d input=%d", u.TotalTokens, u.InputTokens-u.CachedInputTokens)
+	s := "Token usage: total=" + grouped(u.TotalTokens) + " input=" + grouped(u.InputTokens-u.CachedInputTokens)
 	if u.CachedInputTokens > 0 {
-		s += fmt.Sprintf(" (+ %d cached)", u.CachedInputTokens)
+		s += " (+ " + grouped(u.CachedInputTokens) + " cached)"
 	}
-	s += fmt.Sprintf(" output=%d", u.OutputTokens)
+	s += " output=" + grouped(u.OutputTokens)
 	if u.ReasoningOutputTokens > 0 {
-		s += fmt.Sprintf(" (reasoning %d)", u.ReasoningOutputTokens)
+		s += " (reasoning " + grouped(u.ReasoningOutputTokens) + ")"
+	}
+	return s
+}
+
+// grouped writes n with a comma every three digits.
+func grouped(n int64) string {
+	if n < 0 {
+		return "-" + grouped(-n)
+	}
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
 	return s
 }
