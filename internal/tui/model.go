@@ -65,8 +65,8 @@ type Model struct {
 
 	quitArmed    bool // a first Ctrl+C was pressed
 	shuttingDown bool // shutdown was submitted; waiting for shutdown_complete
-	// Err is the reason the program ended, if it was not the person's choice.
-	Err error
+	// err is the reason the program ended, if it was not the person's choice.
+	err error
 }
 
 const (
@@ -127,7 +127,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.handleEvent(msg.ev)
 	case engineClosedMsg:
 		if !m.shuttingDown && msg.err != nil {
-			m.Err = msg.err
+			m.err = msg.err
 		}
 		return tea.Quit
 	case submitMsg:

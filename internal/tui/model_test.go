@@ -369,8 +369,8 @@ func TestEngineClosed(t *testing.T) {
 	if !isQuit(h.send(engineClosedMsg{err: boom})) {
 		t.Fatal("a closed engine did not end the program")
 	}
-	if !errors.Is(h.m.Err, boom) {
-		t.Errorf("Err = %v, want boom", h.m.Err)
+	if !errors.Is(h.m.err, boom) {
+		t.Errorf("Err = %v, want boom", h.m.err)
 	}
 }
 

@@ -59,7 +59,7 @@ func Run(ctx context.Context, o Options) error {
 	if m.usage != nil && !m.usage.TotalTokenUsage.IsZero() {
 		io.WriteString(o.Out, usageText(m.usage.TotalTokenUsage)+"\n")
 	}
-	return m.Err
+	return m.err
 }
 
 // pump moves engine events into the program until the stream ends or ctx is cancelled.
