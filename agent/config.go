@@ -227,6 +227,9 @@ type ThreadConfig struct {
 	// CompactPrompt replaces our summarisation request (config compact_prompt); "" keeps
 	// prompt.CompactPrompt.
 	CompactPrompt string
+	// UserShell runs the commands the person types themselves (run_user_shell_command); nil
+	// runs them in $SHELL with the process environment.
+	UserShell UserShellRunner
 	// OnCleanBackgroundTerminals is called for clean_background_terminals: the owner of the
 	// tool resources (the unified-exec manager) kills the sessions the model left running.
 	OnCleanBackgroundTerminals func()

@@ -214,6 +214,8 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 		t.startCompact(sub.ID)
 	case protocol.ThreadRollbackOp:
 		t.rollback(sub.ID, op.NumTurns)
+	case protocol.RunUserShellCommandOp:
+		t.startUserShell(sub.ID, op.Command)
 	case protocol.CleanBackgroundTerminalsOp:
 		if f := t.cfg.OnCleanBackgroundTerminals; f != nil {
 			f()

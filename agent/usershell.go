@@ -1,0 +1,134 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/tools/shell"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// UserShellRunner runs the commands a person types themselves (run_user_shell_command, the
+// `!cmd` of a UI, app-server thread/shellCommand). *shell.Config implements it.
+type UserShellRunner interface {
+	// UserShellArgv is the command line the command runs as (`$SHELL -lc command`).
+	UserShellArgv(command string) []string
+	// RunUserShell runs argv in cwd, unsandboxed, reporting output as it arrives, until it
+	// exits or ctx ends (then it returns ctx's error).
+	RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, onOutput func(process.Stream, []byte)) (process.Result, error)
+	// TruncationPolicy is the budget for the output the model sees.
+	TruncationPolicy() process.TruncationPolicy
+}
+
+// userShellAborted is the output Codex reports for a command the person interrupted.
+const userShellAborted = "command aborted by user"
+
+// userShell is the runner of the thread: the configured one, else the user's $SHELL with
+// the process environment.
+func (t *Thread) userShell() UserShellRunner {
+	if t.cfg.UserShell != nil {
+		return t.cfg.UserShell
+	}
+	return &shell.Config{}
+}
+
+// startUserShell runs the person's command as a turn of its own, as Codex 0.169 does when no
+// turn is running: turn_started, exec_command_begin/output_delta/end with source user_shell,
+// the command and its output recorded for the model as a <user_shell_command> message, then
+// turn_complete. The thread's initial context is not recorded for it: the next regular turn
+// does that, after this message, as in Codex. Interrupt kills the command; it is then
+// reported (and recorded) as aborted, and the turn ends with turn_aborted.
+//
+// While a model turn runs, the command runs beside it instead: its events carry that turn's
+// id and its record joins the history when it finishes.
+func (t *Thread) startUserShell(id, command string) {
+	if tr := t.turn; tr != nil {
+		t.runAuxiliaryShell(tr, command)
+		return
+	}
+	tr := t.newTurn(id, t.settings)
+	t.launch(tr, func() {
+		if !tr.emit(tr.startedEvent()) {
+			return
+		}
+		tr.runUserShell(tr.ctx, command, tr.emit, tr.record)
+		if tr.ctx.Err() != nil {
+			return // the loop reports turn_aborted
+		}
+		tr.complete(nil, true)
+	})
+}
+
+// runAuxiliaryShell runs the command beside the running turn tr. It ends with the turn.
+func (t *Thread) runAuxiliaryShell(tr *turn, command string) {
+	go tr.runUserShell(tr.ctx, command, tr.emit, tr.record)
+}
+
+// runUserShell runs one command and records it; emit and record are the turn's.
+func (tr *turn) runUserShell(ctx context.Context, command string, emit func(protocol.EventMsg) bool, record func(...protocol.ResponseItem) bool) {
+	runner := tr.t.userShell()
+	callID := uuid.NewString()
+	argv := runner.UserShellArgv(command)
+	cwd := tr.s.cwd
+	parsed := shell.ParsedCommand(argv)
+	emit(protocol.ExecCommandBeginEvent{CallID: callID, TurnID: tr.id, Command: argv, Cwd: cwd,
+		ParsedCmd: parsed, Source: protocol.SourceUserShell})
+	res, err := runner.RunUserShell(ctx, tr.t.id, argv, cwd, func(s process.Stream, b []byte) {
+		stream := protocol.StreamStdout
+		if s == process.Stderr {
+			stream = protocol.StreamStderr
+		}
+		emit(protocol.ExecCommandOutputDeltaEvent{CallID: callID, Stream: stream, Chunk: b})
+	})
+	end := protocol.ExecCommandEndEvent{CallID: callID, TurnID: tr.id, Command: argv, Cwd: cwd,
+		ParsedCmd: parsed, Source: protocol.SourceUserShell}
+	aborted := ctx.Err() != nil && errors.Is(err, ctx.Err())
+	var output string
+	switch {
+	case aborted:
+		// What ran before the interrupt is not reported, only that it was aborted.
+		end.ExitCode, end.Stderr, end.AggregatedOutput = -1, userShellAborted, userShellAborted
+		output = userShellAborted
+	case err != nil:
+		end.ExitCode, end.Stderr, end.AggregatedOutput = -1, err.Error(), err.Error()
+		output = err.Error()
+	default:
+		end.ExitCode, end.Duration = res.ExitCode, protocol.Duration(res.Duration)
+		end.Stdout, end.Stderr, end.AggregatedOutput = res.Stdout.Text(), res.Stderr.Text(), res.Aggregated.Text()
+		output = process.FormattedTruncate(res.Content(), runner.TruncationPolicy())
+	}
+	end.FormattedOutput = output
+	end.Status = protocol.ExecCompleted
+	if end.ExitCode != 0 {
+		end.Status = protocol.ExecFailed
+	}
+	item := textMessage("user", userShellRecord(command, end.ExitCode, time.Duration(end.Duration), output))
+	if aborted {
+		// Codex records an aborted command before reporting its end.
+		record(item)
+		emit(end)
+		return
+	}
+	emit(end)
+	record(item)
+}
+
+// userShellRecord is what the model is told about the person's command.
+func userShellRecord(command string, exitCode int, d time.Duration, output string) string {
+	var b strings.Builder
+	b.WriteString("<user_shell_command>\n<command>\n")
+	b.WriteString(command)
+	b.WriteString("\n</command>\n<result>\nExit code: ")
+	b.WriteString(strconv.Itoa(exitCode))
+	fmt.Fprintf(&b, "\nDuration: %.4f seconds\nOutput:\n", d.Seconds())
+	b.WriteString(output)
+	b.WriteString("\n</result>\n</user_shell_command>")
+	return b.String()
+}

@@ -1,0 +1,39 @@
+package shell
+
+import (
+	"context"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/process"
+)
+
+// UserShellTimeout bounds a command the person typed (the `!cmd` of a UI): long enough for
+// anything interactive use needs, short enough that a forgotten command does not run forever.
+const UserShellTimeout = time.Hour
+
+// UserShellArgv is how the person's own command runs: as a script of their shell, a login
+// shell unless login shells are forbidden.
+func (c *Config) UserShellArgv(command string) []string {
+	return c.ShellArgv(c.Shell(), command, true)
+}
+
+// RunUserShell runs the person's own command in cwd. It is theirs, not the model's, so no
+// gate, sandbox or approval applies (Codex 0.169 runs it with full access); the environment
+// is the thread's. The aggregate is stdout followed by stderr, as Codex reports it for these
+// commands. ctx ending kills the process group and returns ctx's error.
+func (c *Config) RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, onOutput func(process.Stream, []byte)) (process.Result, error) {
+	spec := process.Spec{
+		Argv:     argv,
+		Cwd:      cwd,
+		Env:      process.BuildEnv(c.EnvPolicy, c.environ(), process.EnvOptions{ThreadID: threadID}),
+		OnOutput: onOutput,
+	}
+	res, err := process.Run(ctx, spec, UserShellTimeout)
+	if err != nil {
+		return res, err
+	}
+	agg := make([]byte, 0, len(res.Stdout.Bytes)+len(res.Stderr.Bytes))
+	agg = append(append(agg, res.Stdout.Bytes...), res.Stderr.Bytes...)
+	res.Aggregated = process.Output{Bytes: agg, Dropped: res.Stdout.Dropped + res.Stderr.Dropped}
+	return res, nil
+}
