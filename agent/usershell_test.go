@@ -1,0 +1,159 @@
+package agent
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/tools/shell"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata")
+
+// userShellHarness is a harness whose person's commands run in bash with a small
+// environment, so the test does not depend on the caller's $SHELL.
+func userShellHarness(t *testing.T, rec *memRecorder) *harness {
+	t.Helper()
+	return newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
+		c.UserShell = &shell.Config{UserShell: "/bin/bash", NoLoginShell: true,
+			Environ: func() []string { return []string{"PATH=" + os.Getenv("PATH")} }}
+		if rec != nil {
+			c.Recorder = rec
+		}
+	}})
+}
+
+// durationRE hides the measured duration in a <user_shell_command> record.
+const durationRE = `Duration: \d+\.\d{4} seconds`
+
+func TestUserShellCommandTurn(t *testing.T) {
+	rec := &memRecorder{}
+	h := userShellHarness(t, rec)
+	h.srv.Enqueue(answer("m1", "ok", 10))
+	const cmd = "echo hi; echo err >&2; exit 3"
+	id := h.submit(protocol.RunUserShellCommandOp{Command: cmd})
+	evs := h.until(turnEnd)
+	if evs[0].Msg.EventType() == "session_configured" {
+		evs = evs[1:]
+	}
+	want := []string{"task_started", "exec_command_begin", "exec_command_output_delta", "exec_command_end", "task_complete"}
+	if diff := cmp.Diff(want, compact(types(evs))); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
+	}
+	for _, e := range evs {
+		if e.ID != id {
+			t.Errorf("%s has id %q, want the submission's %q", e.Msg.EventType(), e.ID, id)
+		}
+	}
+	started, _ := find[protocol.TurnStartedEvent](evs)
+	begin, _ := find[protocol.ExecCommandBeginEvent](evs)
+	end, _ := find[protocol.ExecCommandEndEvent](evs)
+	argv := []string{"/bin/bash", "-c", cmd}
+	if diff := cmp.Diff(protocol.ExecCommandBeginEvent{CallID: begin.CallID, TurnID: started.TurnID, Command: argv,
+		Cwd: h.thread.cfg.Cwd, ParsedCmd: []protocol.ParsedCommand{{Type: "unknown", Cmd: cmd}}, Source: protocol.SourceUserShell}, begin); diff != "" {
+		t.Errorf("exec_command_begin (-want +got):\n%s", diff)
+	}
+	end.Duration = 0
+	// Codex reports stdout then stderr, whatever order they arrived in.
+	if diff := cmp.Diff(protocol.ExecCommandEndEvent{CallID: begin.CallID, TurnID: started.TurnID, Command: argv,
+		Cwd: h.thread.cfg.Cwd, ParsedCmd: begin.ParsedCmd, Source: protocol.SourceUserShell,
+		Stdout: "hi\n", Stderr: "err\n", AggregatedOutput: "hi\nerr\n", ExitCode: 3, FormattedOutput: "hi\nerr\n",
+		Status: protocol.ExecFailed}, end); diff != "" {
+		t.Errorf("exec_command_end (-want +got):\n%s", diff)
+	}
+	if done, _ := find[protocol.TurnCompleteEvent](evs); done.LastAgentMessage != nil || done.TurnID != started.TurnID {
+		t.Errorf("turn_complete = %+v", done)
+	}
+	if len(h.srv.Requests()) != 0 {
+		t.Errorf("the command alone sampled the model %d times", len(h.srv.Requests()))
+	}
+
+	h.say("hello")
+	h.until(turnEnd)
+	// The record comes first: the initial context is recorded by the first model turn.
+	wantInput := []string{"user: <user_shell_command>", "developer: <permissions instructions>", "user: <environment_context>", "user: hello"}
+	input := h.requestInput(0)
+	if diff := cmp.Diff(wantInput, summarize(input)); diff != "" {
+		t.Errorf("next request (-want +got):\n%s", diff)
+	}
+	text := input[0]["content"].([]any)[0].(map[string]any)["text"].(string)
+	wantText := "<user_shell_command>\n<command>\n" + cmd + "\n</command>\n<result>\nExit code: 3\nDuration: X\nOutput:\nhi\nerr\n\n</result>\n</user_shell_command>"
+	if got := regexpReplace(text, durationRE, "Duration: X"); got != wantText {
+		t.Errorf("record = %q\nwant %q", got, wantText)
+	}
+
+	// The rollout has the end event before the record, then turn_complete.
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.items) == 0 || rec.items[0].(protocol.MessageItem).Content[0].Text != text {
+		t.Errorf("first recorded item is not the command's record: %+v", rec.items)
+	}
+}
+
+func TestUserShellCommandInterrupt(t *testing.T) {
+	h := userShellHarness(t, nil)
+	h.srv.Enqueue(answer("m1", "ok", 10))
+	h.submit(protocol.RunUserShellCommandOp{Command: "echo start; exec sleep 60"})
+	evs := h.until(isType("exec_command_output_delta"))
+	h.submit(protocol.InterruptOp{})
+	evs = append(evs, h.until(turnEnd)...)
+	end, ok := find[protocol.ExecCommandEndEvent](evs)
+	if !ok {
+		t.Fatalf("no exec_command_end in %v", types(evs))
+	}
+	if end.ExitCode != -1 || end.AggregatedOutput != userShellAborted || end.Stderr != userShellAborted ||
+		end.Stdout != "" || end.Duration != 0 || end.Status != protocol.ExecFailed {
+		t.Errorf("exec_command_end = %+v", end)
+	}
+	if ab, ok := evs[len(evs)-1].Msg.(protocol.TurnAbortedEvent); !ok || ab.Reason != protocol.AbortInterrupted {
+		t.Errorf("last event = %#v, want turn_aborted (interrupted)", evs[len(evs)-1].Msg)
+	}
+
+	h.say("hello")
+	h.until(turnEnd)
+	input := h.requestInput(0)
+	want := []string{"user: <user_shell_command>", "user: <turn_aborted>", "developer: <permissions instructions>", "user: <environment_context>", "user: hello"}
+	if diff := cmp.Diff(want, summarize(input)); diff != "" {
+		t.Errorf("next request (-want +got):\n%s", diff)
+	}
+	text := input[0]["content"].([]any)[0].(map[string]any)["text"].(string)
+	wantText := "<user_shell_command>\n<command>\necho start; exec sleep 60\n</command>\n<result>\nExit code: -1\nDuration: 0.0000 seconds\nOutput:\ncommand aborted by user\n</result>\n</user_shell_command>"
+	if text != wantText {
+		t.Errorf("record = %q\nwant %q", text, wantText)
+	}
+}
+
+// TestUserShellRecordTruncated compares with what Codex 0.169 sent the model for
+// `seq 1 30000; seq 1 30000 >&2; exit 3` (a 10,000-token budget), captured from its request.
+func TestUserShellRecordTruncated(t *testing.T) {
+	var out strings.Builder
+	for range 2 {
+		for i := 1; i <= 30000; i++ {
+			out.WriteString(strconv.Itoa(i))
+			out.WriteByte('\n')
+		}
+	}
+	output := process.FormattedTruncate(out.String(), process.Tokens(10_000))
+	got := userShellRecord("seq 1 30000; seq 1 30000 >&2; exit 3", 3, 393600*time.Microsecond, output)
+	golden := filepath.Join("testdata", "user_shell_truncated.txt")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("record (-codex +ours):\n%s", diff)
+	}
+}
