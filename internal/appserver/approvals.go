@@ -3,7 +3,6 @@ package appserver
 import (
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/items"
@@ -16,36 +15,17 @@ import (
 // item/fileChange/requestApproval and, once it answered, serverRequest/resolved; a v1 client
 // gets execCommandApproval / applyPatchApproval.
 
-type requestSeqKey struct{}
-
-// requestSeq numbers a connection's server requests the way jsonrpc.Conn does (from 0), so
-// serverRequest/resolved can name the request. All server requests of this package go
-// through it, one at a time per connection, so the numbers cannot diverge.
-type requestSeq struct {
-	mu   sync.Mutex
-	next int64
-}
-
-func (c *Conn) requestSeq() *requestSeq {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s, _ := c.values[requestSeqKey{}].(*requestSeq)
-	if s == nil {
-		s = &requestSeq{}
-		c.values[requestSeqKey{}] = s
-	}
-	return s
-}
-
-// request sends a server request and waits for its answer; it returns the request's id.
+// numberedRequest sends a server request and waits for its answer; it returns the request's
+// id (for serverRequest/resolved). The id is known as soon as the request is sent, so
+// approvals of several threads or parallel tool calls are outstanding together and
+// answered in any order.
 func (c *Conn) numberedRequest(method string, params any) (int64, json.RawMessage, error) {
-	seq := c.requestSeq()
-	seq.mu.Lock()
-	defer seq.mu.Unlock()
-	id := seq.next
-	seq.next++
-	raw, err := c.Request(c.Context(), method, params)
-	return id, raw, err
+	pr, err := c.StartRequest(c.Context(), method, params)
+	if err != nil {
+		return 0, nil, err
+	}
+	raw, err := pr.Wait(c.Context())
+	return pr.ID(), raw, err
 }
 
 type execApprovalParams struct {
