@@ -41,14 +41,19 @@ type turn struct {
 	pending []steered
 	// open are tool calls recorded in history whose output is not recorded yet.
 	open []openCall
+	// onAbort are called when the turn is aborted (work running beside it stops with it).
+	onAbort []func()
 	// leftover is pending input of a turn that ended in an error; the loop starts the next
 	// turn with it.
 	leftoverID string
 	leftover   []protocol.InputItem
 }
 
+// steered is what joins a running turn: input the person sent, or items recorded as they
+// are (the record of a command the person ran beside the turn).
 type steered struct {
-	items []protocol.InputItem
+	items  []protocol.InputItem
+	record []protocol.ResponseItem
 }
 
 type openCall struct {
@@ -65,6 +70,28 @@ func (tr *turn) steer(items []protocol.InputItem) bool {
 		return false
 	}
 	tr.pending = append(tr.pending, steered{items: items})
+	return true
+}
+
+// inject queues items to be recorded at the next sampling; false means the turn is over.
+func (tr *turn) inject(items ...protocol.ResponseItem) bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.ended {
+		return false
+	}
+	tr.pending = append(tr.pending, steered{record: items})
+	return true
+}
+
+// whenAborted registers f to run if the turn is aborted; false means the turn is over.
+func (tr *turn) whenAborted(f func()) bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.ended {
+		return false
+	}
+	tr.onAbort = append(tr.onAbort, f)
 	return true
 }
 
@@ -173,6 +200,10 @@ func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem)
 	var last *string
 	for {
 		for _, p := range tr.takePending() {
+			if p.record != nil {
+				tr.record(p.record...)
+				continue
+			}
 			tr.recordUser(p.items)
 		}
 		res, err := tr.sample()
@@ -246,6 +277,7 @@ func (tr *turn) completeWith(last *string, force bool, failure *protocol.TurnErr
 		tr.leftoverID = tr.id
 		for _, p := range tr.pending {
 			tr.leftover = append(tr.leftover, p.items...)
+			tr.t.recordItems(p.record...)
 		}
 		tr.pending = nil
 	}
@@ -278,6 +310,9 @@ func (tr *turn) abort(reason protocol.TurnAbortReason) {
 		return
 	}
 	tr.ended = true
+	for _, f := range tr.onAbort {
+		f()
+	}
 	var items []protocol.ResponseItem
 	for _, c := range tr.open {
 		f := false

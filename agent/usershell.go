@@ -46,8 +46,7 @@ func (t *Thread) userShell() UserShellRunner {
 // does that, after this message, as in Codex. Interrupt kills the command; it is then
 // reported (and recorded) as aborted, and the turn ends with turn_aborted.
 //
-// While a model turn runs, the command runs beside it instead: its events carry that turn's
-// id and its record joins the history when it finishes.
+// While a model turn runs, the command runs beside it instead (runAuxiliaryShell).
 func (t *Thread) startUserShell(id, command string) {
 	if tr := t.turn; tr != nil {
 		t.runAuxiliaryShell(tr, command)
@@ -66,9 +65,31 @@ func (t *Thread) startUserShell(id, command string) {
 	})
 }
 
-// runAuxiliaryShell runs the command beside the running turn tr. It ends with the turn.
+// runAuxiliaryShell runs the command beside the running turn tr, as Codex 0.169 does: no
+// turn events of its own, its events carry tr's id, and its record joins tr's history at
+// the next sampling (after the outputs of the tools then running). It stops when tr is
+// aborted or the thread ends, not when tr completes: then its events still go out, and its
+// record goes straight into the history.
 func (t *Thread) runAuxiliaryShell(tr *turn, command string) {
-	go tr.runUserShell(tr.ctx, command, tr.emit, tr.record)
+	ctx, cancel := context.WithCancel(t.ctx)
+	if !tr.whenAborted(cancel) {
+		cancel()
+		return
+	}
+	emit := func(m protocol.EventMsg) bool {
+		t.emitUnlessClosed(tr.id, m)
+		return true
+	}
+	record := func(items ...protocol.ResponseItem) bool {
+		if !tr.inject(items...) && !t.events.isClosed() {
+			t.recordItems(items...)
+		}
+		return true
+	}
+	go func() {
+		defer cancel()
+		tr.runUserShell(ctx, command, emit, record)
+	}()
 }
 
 // runUserShell runs one command and records it; emit and record are the turn's.

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -155,5 +158,44 @@ func TestUserShellRecordTruncated(t *testing.T) {
 	}
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Errorf("record (-codex +ours):\n%s", diff)
+	}
+}
+
+// TestUserShellCommandBesideTurn: while a model turn runs, the command runs beside it with
+// that turn's id, and its record reaches the model after the outputs of the tools that
+// were running, as in Codex 0.169.
+func TestUserShellCommandBesideTurn(t *testing.T) {
+	release := make(chan struct{})
+	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+		env.Emit(protocol.BackgroundEventEvent{Message: "waiting"})
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return tools.Result{Output: "ok", Success: true}, nil
+	}}
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
+		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: wait}
+		c.UserShell = &shell.Config{UserShell: "/bin/bash", NoLoginShell: true,
+			Environ: func() []string { return []string{"PATH=" + os.Getenv("PATH")} }}
+	}})
+	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})), answer("m1", "done", 10))
+	h.say("go")
+	evs := h.until(isType("background_event"))
+	started, _ := find[protocol.TurnStartedEvent](evs)
+	h.submit(protocol.RunUserShellCommandOp{Command: "echo aux"})
+	evs = h.until(isType("exec_command_end"))
+	if diff := cmp.Diff([]string{"exec_command_begin", "exec_command_output_delta", "exec_command_end"}, compact(types(evs))); diff != "" {
+		t.Errorf("events beside the turn (-want +got):\n%s", diff)
+	}
+	if end := evs[len(evs)-1].Msg.(protocol.ExecCommandEndEvent); end.TurnID != started.TurnID || end.Source != protocol.SourceUserShell {
+		t.Errorf("exec_command_end = %+v, want turn %s", end, started.TurnID)
+	}
+	close(release)
+	h.until(turnEnd)
+	want := []string{"developer: <permissions instructions>", "user: <environment_context>", "user: go",
+		"function_call shell c1", "function_call_output c1: ok", "user: <user_shell_command>"}
+	if diff := cmp.Diff(want, summarize(h.requestInput(1))); diff != "" {
+		t.Errorf("request after the command (-want +got):\n%s", diff)
 	}
 }
