@@ -241,6 +241,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		Shell:             prompt.ShellName(a.opts.Getenv),
 		Timezone:          prompt.TimezoneName(a.opts.Getenv, os.Readlink),
 		ToolHandlers:      handlers,
+		UserShell:         shellCfg,
 		OutputSchema:      to.OutputSchema,
 		ThreadID:          to.ThreadID,
 		InitialHistory:    to.InitialHistory,
