@@ -141,10 +141,19 @@ func (tr *turn) runUserShell(ctx context.Context, command string, emit func(prot
 	record(item)
 }
 
+// userShellRecordOpen starts the record of a person's command. Like the environment
+// context, the record is a user message the person did not type: it is not a user turn.
+const userShellRecordOpen = "<user_shell_command>"
+
+func isUserShellRecord(text string) bool {
+	return strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), userShellRecordOpen)
+}
+
 // userShellRecord is what the model is told about the person's command.
 func userShellRecord(command string, exitCode int, d time.Duration, output string) string {
 	var b strings.Builder
-	b.WriteString("<user_shell_command>\n<command>\n")
+	b.WriteString(userShellRecordOpen)
+	b.WriteString("\n<command>\n")
 	b.WriteString(command)
 	b.WriteString("\n</command>\n<result>\nExit code: ")
 	b.WriteString(strconv.Itoa(exitCode))

@@ -199,3 +199,22 @@ func TestUserShellCommandBesideTurn(t *testing.T) {
 		t.Errorf("request after the command (-want +got):\n%s", diff)
 	}
 }
+
+// TestUserShellRecordIsNotAUserTurn: rolling back one turn drops the last message the person
+// typed and everything after it, the record of their command included.
+func TestUserShellRecordIsNotAUserTurn(t *testing.T) {
+	h := userShellHarness(t, nil)
+	h.srv.Enqueue(answer("m1", "one", 10), answer("m2", "two", 10))
+	h.say("first")
+	h.until(turnEnd)
+	h.submit(protocol.RunUserShellCommandOp{Command: "echo x"})
+	h.until(turnEnd)
+	h.submit(protocol.ThreadRollbackOp{NumTurns: 1})
+	h.until(isType("thread_rolled_back"))
+	h.say("again")
+	h.until(turnEnd)
+	want := []string{"developer: <permissions instructions>", "user: <environment_context>", "user: again"}
+	if diff := cmp.Diff(want, summarize(h.requestInput(1))); diff != "" {
+		t.Errorf("request after rollback (-want +got):\n%s", diff)
+	}
+}
