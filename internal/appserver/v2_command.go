@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/sandbox"
 	"github.com/gocodex/gocodex/protocol"
@@ -42,11 +44,20 @@ func registerCommandMethods(s *Server) {
 		}
 		return struct{}{}, nil
 	}))
-	s.Handle("command/exec/resize", Typed(func(ctx context.Context, c *Conn, p commandProcParams) (struct{}, error) {
-		if _, err := c.execProcs().get(p.ProcessID); err != nil {
+	s.Handle("command/exec/resize", Typed(func(ctx context.Context, c *Conn, p commandResizeParams) (struct{}, error) {
+		proc, err := c.execProcs().get(p.ProcessID)
+		if err != nil {
 			return struct{}{}, err
 		}
-		// The terminal size is fixed at spawn by internal/process.
+		if err := p.Size.check(); err != nil {
+			return struct{}{}, err
+		}
+		if err := proc.Resize(p.Size.Rows, p.Size.Cols); err != nil {
+			if errors.Is(err, process.ErrNotTTY) {
+				return struct{}{}, InvalidRequest("failed to resize PTY: process is not attached to a PTY")
+			}
+			return struct{}{}, InvalidRequest("failed to resize PTY: " + err.Error())
+		}
 		return struct{}{}, nil
 	}))
 	s.Handle("command/exec/terminate", Typed(func(ctx context.Context, c *Conn, p commandProcParams) (struct{}, error) {
@@ -62,6 +73,20 @@ func registerCommandMethods(s *Server) {
 type termSize struct {
 	Rows uint16 `json:"rows"`
 	Cols uint16 `json:"cols"`
+}
+
+// check rejects an empty terminal, with Codex's message.
+func (z termSize) check() error {
+	if z.Rows == 0 || z.Cols == 0 {
+		// Codex sends this one without the "Invalid params: " prefix.
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "command/exec size rows and cols must be greater than 0"}
+	}
+	return nil
+}
+
+type commandResizeParams struct {
+	ProcessID string   `json:"processId"`
+	Size      termSize `json:"size"`
 }
 
 type commandExecParams struct {
@@ -142,6 +167,14 @@ func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (
 	}
 	if (p.TTY || p.StreamStdin || p.StreamStdoutStderr) && p.ProcessID == nil {
 		return commandExecResponse{}, InvalidRequest("processId is required for tty, streamStdin and streamStdoutStderr")
+	}
+	if p.Size != nil {
+		if !p.TTY {
+			return commandExecResponse{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "command/exec size requires tty: true"}
+		}
+		if err := p.Size.check(); err != nil {
+			return commandExecResponse{}, err
+		}
 	}
 	cwd := ""
 	if s.opts.Config != nil {
