@@ -250,6 +250,13 @@ func (tr *turn) autoCompact(place contextPlacement) bool {
 	return true
 }
 
+// isEnded reports that the turn has reported its end; the loop may not have heard yet.
+func (tr *turn) isEnded() bool {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.ended
+}
+
 func (tr *turn) hasPending() bool {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()

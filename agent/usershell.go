@@ -48,8 +48,7 @@ func (t *Thread) userShell() UserShellRunner {
 //
 // While a model turn runs, the command runs beside it instead (runAuxiliaryShell).
 func (t *Thread) startUserShell(id, command string) {
-	if tr := t.turn; tr != nil {
-		t.runAuxiliaryShell(tr, command)
+	if tr := t.turn; tr != nil && t.runAuxiliaryShell(tr, command) {
 		return
 	}
 	tr := t.newTurn(id, t.settings)
@@ -57,7 +56,7 @@ func (t *Thread) startUserShell(id, command string) {
 		if !tr.emit(tr.startedEvent()) {
 			return
 		}
-		tr.runUserShell(tr.ctx, command, tr.emit, tr.record)
+		tr.runUserShell(tr.ctx, command, false, tr.emit, tr.record)
 		if tr.ctx.Err() != nil {
 			return // the loop reports turn_aborted
 		}
@@ -69,12 +68,13 @@ func (t *Thread) startUserShell(id, command string) {
 // turn events of its own, its events carry tr's id, and its record joins tr's history at
 // the next sampling (after the outputs of the tools then running). It stops when tr is
 // aborted or the thread ends, not when tr completes: then its events still go out, and its
-// record goes straight into the history.
-func (t *Thread) runAuxiliaryShell(tr *turn, command string) {
+// record goes straight into the history. False means tr has already ended (the loop has
+// not heard yet) and nothing was started.
+func (t *Thread) runAuxiliaryShell(tr *turn, command string) bool {
 	ctx, cancel := context.WithCancel(t.ctx)
 	if !tr.whenAborted(cancel) {
 		cancel()
-		return
+		return false
 	}
 	emit := func(m protocol.EventMsg) bool {
 		t.emitUnlessClosed(tr.id, m)
@@ -88,12 +88,17 @@ func (t *Thread) runAuxiliaryShell(tr *turn, command string) {
 	}
 	go func() {
 		defer cancel()
-		tr.runUserShell(ctx, command, emit, record)
+		// The record is only queued here (it reaches the rollout at the next sampling), so
+		// queuing it before the end event goes out changes nothing a reader sees, and a
+		// reader that saw the end knows the model will see the command.
+		tr.runUserShell(ctx, command, true, emit, record)
 	}()
+	return true
 }
 
-// runUserShell runs one command and records it; emit and record are the turn's.
-func (tr *turn) runUserShell(ctx context.Context, command string, emit func(protocol.EventMsg) bool, record func(...protocol.ResponseItem) bool) {
+// runUserShell runs one command and records it with emit and record; recordFirst records
+// it before its end event goes out.
+func (tr *turn) runUserShell(ctx context.Context, command string, recordFirst bool, emit func(protocol.EventMsg) bool, record func(...protocol.ResponseItem) bool) {
 	runner := tr.t.userShell()
 	callID := uuid.NewString()
 	argv := runner.UserShellArgv(command)
@@ -131,7 +136,7 @@ func (tr *turn) runUserShell(ctx context.Context, command string, emit func(prot
 		end.Status = protocol.ExecFailed
 	}
 	item := textMessage("user", userShellRecord(command, end.ExitCode, time.Duration(end.Duration), output))
-	if aborted {
+	if aborted || recordFirst {
 		// Codex records an aborted command before reporting its end.
 		record(item)
 		emit(end)

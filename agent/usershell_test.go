@@ -21,13 +21,22 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
 
-// userShellHarness is a harness whose person's commands run in bash with a small
-// environment, so the test does not depend on the caller's $SHELL.
+// testUserShell runs the person's commands with a stand-in for their login shell that reads
+// no profile, so what a test sees does not depend on the machine's shell start-up files.
+func testUserShell(t *testing.T) *shell.Config {
+	t.Helper()
+	sh := filepath.Join(t.TempDir(), "loginsh")
+	if err := os.WriteFile(sh, []byte("#!/bin/sh\n# $1 is -lc\nexec /bin/sh -c \"$2\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &shell.Config{UserShell: sh, Environ: func() []string { return []string{"PATH=" + os.Getenv("PATH")} }}
+}
+
+// userShellHarness is a harness whose person's commands run in testUserShell.
 func userShellHarness(t *testing.T, rec *memRecorder) *harness {
 	t.Helper()
 	return newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.UserShell = &shell.Config{UserShell: "/bin/bash", NoLoginShell: true,
-			Environ: func() []string { return []string{"PATH=" + os.Getenv("PATH")} }}
+		c.UserShell = testUserShell(t)
 		if rec != nil {
 			c.Recorder = rec
 		}
@@ -59,7 +68,7 @@ func TestUserShellCommandTurn(t *testing.T) {
 	started, _ := find[protocol.TurnStartedEvent](evs)
 	begin, _ := find[protocol.ExecCommandBeginEvent](evs)
 	end, _ := find[protocol.ExecCommandEndEvent](evs)
-	argv := []string{"/bin/bash", "-c", cmd}
+	argv := []string{h.thread.cfg.UserShell.UserShellArgv("")[0], "-lc", cmd}
 	if diff := cmp.Diff(protocol.ExecCommandBeginEvent{CallID: begin.CallID, TurnID: started.TurnID, Command: argv,
 		Cwd: h.thread.cfg.Cwd, ParsedCmd: []protocol.ParsedCommand{{Type: "unknown", Cmd: cmd}}, Source: protocol.SourceUserShell}, begin); diff != "" {
 		t.Errorf("exec_command_begin (-want +got):\n%s", diff)
@@ -176,8 +185,7 @@ func TestUserShellCommandBesideTurn(t *testing.T) {
 	}}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
 		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: wait}
-		c.UserShell = &shell.Config{UserShell: "/bin/bash", NoLoginShell: true,
-			Environ: func() []string { return []string{"PATH=" + os.Getenv("PATH")} }}
+		c.UserShell = testUserShell(t)
 	}})
 	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})), answer("m1", "done", 10))
 	h.say("go")

@@ -11,10 +11,11 @@ import (
 // anything interactive use needs, short enough that a forgotten command does not run forever.
 const UserShellTimeout = time.Hour
 
-// UserShellArgv is how the person's own command runs: as a script of their shell, a login
-// shell unless login shells are forbidden.
+// UserShellArgv is how the person's own command runs: as a script of their login shell.
+// allow_login_shell = false governs the model's commands only; Codex 0.169 runs the person's
+// with -lc regardless.
 func (c *Config) UserShellArgv(command string) []string {
-	return c.ShellArgv(c.Shell(), command, true)
+	return []string{c.Shell(), "-lc", command}
 }
 
 // RunUserShell runs the person's own command in cwd. It is theirs, not the model's, so no
