@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -106,16 +107,42 @@ func (tr *turn) runUserShell(ctx context.Context, command string, recordFirst bo
 	parsed := shell.ParsedCommand(argv)
 	emit(protocol.ExecCommandBeginEvent{CallID: callID, TurnID: tr.id, Command: argv, Cwd: cwd,
 		ParsedCmd: parsed, Source: protocol.SourceUserShell})
-	res, err := runner.RunUserShell(ctx, tr.t.id, argv, cwd, func(s process.Stream, b []byte) {
-		stream := protocol.StreamStdout
-		if s == process.Stderr {
-			stream = protocol.StreamStderr
-		}
-		emit(protocol.ExecCommandOutputDeltaEvent{CallID: callID, Stream: stream, Chunk: b})
-	})
+	// The command runs in its own goroutine so that an interrupt is answered at once: the
+	// abort is recorded before the loop's grace period runs out, however long the process
+	// takes to die. Output that arrives after that is not reported.
+	type outcome struct {
+		res process.Result
+		err error
+	}
+	var stopped atomic.Bool
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := runner.RunUserShell(ctx, tr.t.id, argv, cwd, func(s process.Stream, b []byte) {
+			if stopped.Load() {
+				return
+			}
+			stream := protocol.StreamStdout
+			if s == process.Stderr {
+				stream = protocol.StreamStderr
+			}
+			emit(protocol.ExecCommandOutputDeltaEvent{CallID: callID, Stream: stream, Chunk: b})
+		})
+		done <- outcome{res, err}
+	}()
+	var res process.Result
+	var err error
+	aborted := false
+	select {
+	case oc := <-done:
+		res, err = oc.res, oc.err
+		aborted = ctx.Err() != nil && errors.Is(err, ctx.Err())
+	case <-ctx.Done():
+		aborted = true
+		defer func() { <-done }()
+	}
+	stopped.Store(true)
 	end := protocol.ExecCommandEndEvent{CallID: callID, TurnID: tr.id, Command: argv, Cwd: cwd,
 		ParsedCmd: parsed, Source: protocol.SourceUserShell}
-	aborted := ctx.Err() != nil && errors.Is(err, ctx.Err())
 	var output string
 	switch {
 	case aborted:
