@@ -62,6 +62,15 @@
 //
 // thread_rollback drops the last n user turns (refused while a turn runs) and answers
 // thread_rolled_back; clean_background_terminals calls ThreadConfig.OnCleanBackgroundTerminals.
+//
+// run_user_shell_command runs a command the person typed (ThreadConfig.UserShell) in their
+// login shell, unsandboxed and unapproved, as Codex 0.169 does. With no turn running it is a
+// turn of its own: turn_started, exec_command_begin/output_delta/end with source user_shell,
+// a <user_shell_command> user message recorded for the model (before the initial context,
+// which the next model turn records), turn_complete; interrupt kills it, records it as
+// "command aborted by user" and ends with turn_aborted. During a model turn it runs beside
+// it under that turn's id, and its record joins the history at the turn's next sampling.
+// The record is not a user turn: rollback does not count it.
 // When the server answers with another model than the one asked for (the `openai-model`
 // header), the turn warns once, with Codex 0.169's text.
 package agent
