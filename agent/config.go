@@ -230,6 +230,8 @@ type ThreadConfig struct {
 	// UserShell runs the commands the person types themselves (run_user_shell_command); nil
 	// runs them in $SHELL with the process environment.
 	UserShell UserShellRunner
+	// UserShellTimeout bounds each such command; 0 leaves it to the runner (an hour).
+	UserShellTimeout time.Duration
 	// OnCleanBackgroundTerminals is called for clean_background_terminals: the owner of the
 	// tool resources (the unified-exec manager) kills the sessions the model left running.
 	OnCleanBackgroundTerminals func()

@@ -22,8 +22,9 @@ type UserShellRunner interface {
 	// UserShellArgv is the command line the command runs as (`$SHELL -lc command`).
 	UserShellArgv(command string) []string
 	// RunUserShell runs argv in cwd, unsandboxed, reporting output as it arrives, until it
-	// exits or ctx ends (then it returns ctx's error).
-	RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, onOutput func(process.Stream, []byte)) (process.Result, error)
+	// exits, ctx ends (then it returns ctx's error) or the timeout (a default when <= 0)
+	// kills it (then the result has TimedOut).
+	RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, timeout time.Duration, onOutput func(process.Stream, []byte)) (process.Result, error)
 	// TruncationPolicy is the budget for the output the model sees.
 	TruncationPolicy() process.TruncationPolicy
 }
@@ -117,7 +118,7 @@ func (tr *turn) runUserShell(ctx context.Context, command string, recordFirst bo
 	var stopped atomic.Bool
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := runner.RunUserShell(ctx, tr.t.id, argv, cwd, func(s process.Stream, b []byte) {
+		res, err := runner.RunUserShell(ctx, tr.t.id, argv, cwd, tr.t.cfg.UserShellTimeout, func(s process.Stream, b []byte) {
 			if stopped.Load() {
 				return
 			}
@@ -149,9 +150,11 @@ func (tr *turn) runUserShell(ctx context.Context, command string, recordFirst bo
 		// What ran before the interrupt is not reported, only that it was aborted.
 		end.ExitCode, end.Stderr, end.AggregatedOutput = -1, userShellAborted, userShellAborted
 		output = userShellAborted
-	case err != nil:
-		end.ExitCode, end.Stderr, end.AggregatedOutput = -1, err.Error(), err.Error()
-		output = err.Error()
+	case err != nil || res.TimedOut:
+		// Codex reports a command it could not run, or that its timeout killed, as an
+		// execution error: exit code -1, no duration, the error's text as output.
+		output = "execution error: " + userShellError(res, err)
+		end.ExitCode, end.Stderr, end.AggregatedOutput = -1, output, output
 	default:
 		end.ExitCode, end.Duration = res.ExitCode, protocol.Duration(res.Duration)
 		end.Stdout, end.Stderr, end.AggregatedOutput = res.Stdout.Text(), res.Stderr.Text(), res.Aggregated.Text()
@@ -193,4 +196,74 @@ func userShellRecord(command string, exitCode int, d time.Duration, output strin
 	b.WriteString(output)
 	b.WriteString("\n</result>\n</user_shell_command>")
 	return b.String()
+}
+
+// userShellError is the text of a command that did not run to its end: the start error, or
+// for a timeout the description Codex 0.169 prints (its Rust debug form), so the person and
+// the model see the same text as with Codex.
+func userShellError(res process.Result, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	stream := func(o process.Output) string {
+		return "StreamOutput { text: " + rustDebugString(o.Text()) + ", truncated_after_lines: None }"
+	}
+	return "Sandbox(Timeout { output: ExecToolCallOutput { exit_code: " + strconv.Itoa(res.ExitCode) +
+		", stdout: " + stream(res.Stdout) + ", stderr: " + stream(res.Stderr) +
+		", aggregated_output: " + stream(res.Aggregated) + ", duration: " + rustDebugDuration(res.Duration) +
+		", timed_out: true } })"
+}
+
+// rustDebugString quotes s as Rust's Debug does for a str: backslash escapes for quote,
+// backslash, tab, CR and LF, \u{..} for other control characters.
+func rustDebugString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == 0:
+			b.WriteString(`\0`)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, `\u{%x}`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// rustDebugDuration prints d as Rust's Debug does for a Duration: the largest unit of s, ms,
+// µs and ns that keeps a non-zero integer part, with the exact fraction, trailing zeros
+// dropped (1.007983046s, 250ms, 1.5µs).
+func rustDebugDuration(d time.Duration) string {
+	ns := d.Nanoseconds()
+	if ns < 0 {
+		ns = 0
+	}
+	unit, per, digits := "ns", int64(1), 0
+	switch {
+	case ns >= int64(time.Second):
+		unit, per, digits = "s", int64(time.Second), 9
+	case ns >= int64(time.Millisecond):
+		unit, per, digits = "ms", int64(time.Millisecond), 6
+	case ns >= int64(time.Microsecond):
+		unit, per, digits = "µs", int64(time.Microsecond), 3
+	}
+	out := strconv.FormatInt(ns/per, 10)
+	if frac := ns % per; frac != 0 {
+		f := fmt.Sprintf("%0*d", digits, frac)
+		out += "." + strings.TrimRight(f, "0")
+	}
+	return out + unit
 }

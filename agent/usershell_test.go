@@ -226,3 +226,54 @@ func TestUserShellRecordIsNotAUserTurn(t *testing.T) {
 		t.Errorf("request after rollback (-want +got):\n%s", diff)
 	}
 }
+
+// TestUserShellCommandTimeout: a command its timeout kills is reported as Codex 0.169 reports
+// it (captured with thread/shellCommand timeoutMs 1000 and `echo a; sleep 5; echo b`).
+func TestUserShellCommandTimeout(t *testing.T) {
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
+		c.UserShell = testUserShell(t)
+		c.UserShellTimeout = 200 * time.Millisecond
+	}})
+	h.srv.Enqueue(answer("m1", "ok", 10))
+	h.submit(protocol.RunUserShellCommandOp{Command: "echo a; sleep 60; echo b"})
+	evs := h.until(turnEnd)
+	end, _ := find[protocol.ExecCommandEndEvent](evs)
+	const want = `execution error: Sandbox(Timeout { output: ExecToolCallOutput { exit_code: 124, stdout: StreamOutput { text: "a\n", truncated_after_lines: None }, stderr: StreamOutput { text: "", truncated_after_lines: None }, aggregated_output: StreamOutput { text: "a\n", truncated_after_lines: None }, duration: D, timed_out: true } })`
+	got := regexpReplace(end.AggregatedOutput, `duration: [0-9.]+(s|ms), `, "duration: D, ")
+	if got != want || end.ExitCode != -1 || end.Duration != 0 || end.Status != protocol.ExecFailed {
+		t.Errorf("exec_command_end = %+v\nwant output %s", end, want)
+	}
+	if _, ok := evs[len(evs)-1].Msg.(protocol.TurnCompleteEvent); !ok {
+		t.Errorf("last event = %s, want task_complete", evs[len(evs)-1].Msg.EventType())
+	}
+	h.say("next")
+	h.until(turnEnd)
+	text := h.requestInput(0)[0]["content"].([]any)[0].(map[string]any)["text"].(string)
+	wantText := "<user_shell_command>\n<command>\necho a; sleep 60; echo b\n</command>\n<result>\nExit code: -1\nDuration: 0.0000 seconds\nOutput:\n" + want + "\n</result>\n</user_shell_command>"
+	if got := regexpReplace(text, `duration: [0-9.]+(s|ms), `, "duration: D, "); got != wantText {
+		t.Errorf("record = %q\nwant %q", got, wantText)
+	}
+}
+
+func TestRustDebugForms(t *testing.T) {
+	durations := []struct {
+		d    time.Duration
+		want string
+	}{
+		{1007983046 * time.Nanosecond, "1.007983046s"},
+		{time.Second, "1s"},
+		{250 * time.Millisecond, "250ms"},
+		{1500 * time.Microsecond, "1.5ms"},
+		{1500 * time.Nanosecond, "1.5µs"},
+		{7, "7ns"},
+		{0, "0ns"},
+	}
+	for _, c := range durations {
+		if got := rustDebugDuration(c.d); got != c.want {
+			t.Errorf("rustDebugDuration(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+	if got, want := rustDebugString("a\"b\\c\td\n\x01é"), `"a\"b\\c\td\n\u{1}é"`; got != want {
+		t.Errorf("rustDebugString = %s, want %s", got, want)
+	}
+}

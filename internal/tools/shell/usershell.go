@@ -7,8 +7,8 @@ import (
 	"github.com/gocodex/gocodex/internal/process"
 )
 
-// UserShellTimeout bounds a command the person typed (the `!cmd` of a UI): long enough for
-// anything interactive use needs, short enough that a forgotten command does not run forever.
+// UserShellTimeout bounds a command the person typed (the `!cmd` of a UI) when they give no
+// timeout: an hour, Codex's default.
 const UserShellTimeout = time.Hour
 
 // UserShellArgv is how the person's own command runs: as a script of their login shell.
@@ -21,15 +21,19 @@ func (c *Config) UserShellArgv(command string) []string {
 // RunUserShell runs the person's own command in cwd. It is theirs, not the model's, so no
 // gate, sandbox or approval applies (Codex 0.169 runs it with full access); the environment
 // is the thread's. The aggregate is stdout followed by stderr, as Codex reports it for these
-// commands. ctx ending kills the process group and returns ctx's error.
-func (c *Config) RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, onOutput func(process.Stream, []byte)) (process.Result, error) {
+// commands. ctx ending kills the process group and returns ctx's error; so does the timeout
+// (UserShellTimeout when <= 0), which reports TimedOut with exit code 124.
+func (c *Config) RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, timeout time.Duration, onOutput func(process.Stream, []byte)) (process.Result, error) {
+	if timeout <= 0 {
+		timeout = UserShellTimeout
+	}
 	spec := process.Spec{
 		Argv:     argv,
 		Cwd:      cwd,
 		Env:      process.BuildEnv(c.EnvPolicy, c.environ(), process.EnvOptions{ThreadID: threadID}),
 		OnOutput: onOutput,
 	}
-	res, err := process.Run(ctx, spec, UserShellTimeout)
+	res, err := process.Run(ctx, spec, timeout)
 	if err != nil {
 		return res, err
 	}
