@@ -5,6 +5,7 @@ package appserver
 // initialize/initialized, in handshake.go.
 func (s *Server) registerMethods() {
 	r := newThreads(s)
+	s.threads = r
 	r.register(s)
 	r.registerTurns(s)
 	r.registerV1(s)

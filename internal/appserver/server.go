@@ -52,6 +52,10 @@ type Options struct {
 	MaxFrame int
 	// Now is the clock behind notifications' emittedAtMs; nil means time.Now.
 	Now func() time.Time
+	// ThreadUnloadDelay is how long a thread nobody is subscribed to stays loaded; zero
+	// means the configuration's thread_unload_delay_secs (DefaultThreadUnloadDelay when
+	// unset), negative unloads it at once.
+	ThreadUnloadDelay time.Duration
 }
 
 // Server holds the method table and what connections share.
@@ -68,6 +72,10 @@ type Server struct {
 	app   *app.App
 
 	nextConn atomic.Int64
+	threads  *threads // the loaded threads, unloaded by Close
+
+	connMu sync.Mutex
+	conns  map[*Conn]struct{} // connections being served
 }
 
 // New builds a server with the core methods (initialize) registered. Method families add
@@ -96,6 +104,7 @@ func New(opts Options) *Server {
 		logger:   opts.Logger,
 		methods:  make(map[string]HandlerFunc),
 		notifies: make(map[string]NotificationFunc),
+		conns:    make(map[*Conn]struct{}),
 	}
 	if opts.Platform != nil {
 		s.platform = *opts.Platform
@@ -170,8 +179,11 @@ func (s *Server) App(ctx context.Context) (*app.App, error) {
 	return a, nil
 }
 
-// Close ends the engine's threads.
+// Close unloads every thread and ends the engine's.
 func (s *Server) Close(ctx context.Context) error {
+	if s.threads != nil {
+		s.threads.closeAll(ctx)
+	}
 	s.appMu.Lock()
 	a := s.app
 	s.appMu.Unlock()
@@ -184,5 +196,31 @@ func (s *Server) Close(ctx context.Context) error {
 // ServeConn serves one client over a framer until it hangs up or ctx ends.
 func (s *Server) ServeConn(ctx context.Context, f jsonrpc.Framer) error {
 	c := newConn(s, s.nextConn.Add(1))
+	s.connMu.Lock()
+	s.conns[c] = struct{}{}
+	s.connMu.Unlock()
+	defer func() {
+		s.connMu.Lock()
+		delete(s.conns, c)
+		s.connMu.Unlock()
+	}()
 	return c.serve(ctx, f)
+}
+
+// initializedConns are the connections being served that completed initialize, for
+// notifications every client gets.
+func (s *Server) initializedConns() []*Conn {
+	s.connMu.Lock()
+	all := make([]*Conn, 0, len(s.conns))
+	for c := range s.conns {
+		all = append(all, c)
+	}
+	s.connMu.Unlock()
+	out := all[:0]
+	for _, c := range all {
+		if c.Initialized() {
+			out = append(out, c)
+		}
+	}
+	return out
 }

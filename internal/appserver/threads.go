@@ -3,6 +3,7 @@ package appserver
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"time"
 
@@ -15,10 +16,16 @@ import (
 
 // threads is the server's table of loaded threads. A loaded thread has one event pump that
 // projects the engine's events into v2 notifications and hands them to the connections
-// subscribed to it; v1 listeners get the raw events. A thread is unloaded (shut down) when
-// its last subscriber leaves: thread/unsubscribe, or the connection closing.
+// subscribed to it; v1 listeners get the raw events.
+//
+// As with Codex, a thread stays loaded while any connection is subscribed. Once the last
+// one left (thread/unsubscribe, or its connection closing) and the thread has been idle for
+// the unload delay (thread_unload_delay_secs, 30 minutes by default), it is shut down and
+// every connection hears thread/status/changed (notLoaded) and thread/closed. A client that
+// subscribes again within the delay keeps it; a running turn keeps it too.
 type threads struct {
-	srv *Server
+	srv   *Server
+	delay time.Duration // unload delay; 0 unloads at once
 
 	mu     sync.Mutex
 	loaded map[string]*loadedThread
@@ -27,8 +34,35 @@ type threads struct {
 	limits *protocol.RateLimitSnapshot
 }
 
+// DefaultThreadUnloadDelay is Codex's default thread_unload_delay_secs.
+const DefaultThreadUnloadDelay = 30 * time.Minute
+
 func newThreads(s *Server) *threads {
-	return &threads{srv: s, loaded: map[string]*loadedThread{}}
+	return &threads{srv: s, delay: s.unloadDelay(), loaded: map[string]*loadedThread{}}
+}
+
+// unloadDelay is Options.ThreadUnloadDelay, else the configuration's
+// thread_unload_delay_secs, else DefaultThreadUnloadDelay.
+func (s *Server) unloadDelay() time.Duration {
+	switch d := s.opts.ThreadUnloadDelay; {
+	case d < 0:
+		return 0
+	case d > 0:
+		return d
+	}
+	if s.opts.Config != nil {
+		var secs int64 = -1
+		switch v := s.opts.Config.Effective["thread_unload_delay_secs"].(type) {
+		case int64:
+			secs = v
+		case int:
+			secs = int64(v)
+		}
+		if secs >= 0 && secs <= int64(math.MaxInt64/time.Second) {
+			return time.Duration(secs) * time.Second
+		}
+	}
+	return DefaultThreadUnloadDelay
 }
 
 // loadedThread is one running engine thread and what the app-server knows about it.
@@ -60,6 +94,21 @@ type loadedThread struct {
 	gates     map[string]chan struct{}
 	shellBusy bool // a thread/shellCommand runs
 	lastEvent time.Time
+	// unloadTimer runs while nobody is subscribed, until the unload delay has passed.
+	unloadTimer *time.Timer
+}
+
+// watchedLocked reports whether any connection keeps the thread loaded; it stops a pending
+// unload when one does. lt.mu is held.
+func (lt *loadedThread) watchedLocked() bool {
+	if len(lt.subs) == 0 && len(lt.listeners) == 0 && len(lt.v1owners) == 0 {
+		return false
+	}
+	if lt.unloadTimer != nil {
+		lt.unloadTimer.Stop()
+		lt.unloadTimer = nil
+	}
+	return true
 }
 
 // threadInfo is the thread metadata the v2 Thread object shows.
@@ -132,6 +181,7 @@ func (r *threads) subscribe(c *Conn, lt *loadedThread) {
 		}
 	}
 	lt.subs = append(lt.subs, c)
+	lt.watchedLocked()
 	lt.mu.Unlock()
 	r.hookClose(c)
 }
@@ -141,6 +191,7 @@ func (r *threads) subscribe(c *Conn, lt *loadedThread) {
 func (r *threads) subscribeV1(c *Conn, lt *loadedThread) {
 	lt.mu.Lock()
 	lt.v1owners[c] = true
+	lt.watchedLocked()
 	lt.mu.Unlock()
 	r.hookClose(c)
 }
@@ -160,8 +211,8 @@ func (r *threads) hookClose(c *Conn) {
 	}
 }
 
-// unsubscribe removes c from lt; it reports whether c was subscribed. The thread is
-// unloaded when nobody is left.
+// unsubscribe removes c from lt; it reports whether c was subscribed. When nobody is left
+// the thread is unloaded after the unload delay (see threads).
 func (r *threads) unsubscribe(c *Conn, lt *loadedThread) bool {
 	lt.mu.Lock()
 	found := false
@@ -178,12 +229,38 @@ func (r *threads) unsubscribe(c *Conn, lt *loadedThread) bool {
 			delete(lt.listeners, id)
 		}
 	}
-	empty := len(lt.subs) == 0 && len(lt.listeners) == 0 && len(lt.v1owners) == 0
-	lt.mu.Unlock()
-	if empty {
-		r.unload(lt)
+	if !lt.watchedLocked() && lt.unloadTimer == nil {
+		if r.delay <= 0 {
+			lt.mu.Unlock()
+			r.unload(lt)
+			return found
+		}
+		lt.unloadTimer = time.AfterFunc(r.delay, func() { r.unloadIfIdle(lt) })
 	}
+	lt.mu.Unlock()
 	return found
+}
+
+// unloadIfIdle unloads lt once nobody has been subscribed and nothing has happened on it for
+// the unload delay; otherwise it looks again when the delay could have passed.
+func (r *threads) unloadIfIdle(lt *loadedThread) {
+	lt.mu.Lock()
+	if lt.watchedLocked() || lt.unloadTimer == nil {
+		lt.mu.Unlock()
+		return // someone subscribed again, or the server closed
+	}
+	wait := r.delay - time.Since(lt.lastEvent)
+	if _, running := lt.proj.TurnRunning(); running {
+		wait = r.delay
+	}
+	if wait > 0 {
+		lt.unloadTimer = time.AfterFunc(wait, func() { r.unloadIfIdle(lt) })
+		lt.mu.Unlock()
+		return
+	}
+	lt.unloadTimer = nil
+	lt.mu.Unlock()
+	r.unload(lt)
 }
 
 func (r *threads) leaveAll(c *Conn) {
@@ -204,7 +281,10 @@ func (r *threads) leaveAll(c *Conn) {
 		}
 	}
 	// Wait (bounded) for the threads this connection unloaded, so their goroutines are gone
-	// when the connection is.
+	// when the connection is; with an unload delay they outlive it on purpose.
+	if r.delay > 0 {
+		return
+	}
 	for _, lt := range wait {
 		select {
 		case <-lt.pumpDone:
@@ -231,16 +311,28 @@ func (r *threads) unload(lt *loadedThread) {
 	_, _ = lt.th.Submit(protocol.ShutdownOp{})
 }
 
-// closeAll unloads every thread and waits for their pumps.
+// closeAll unloads every thread at once and waits for their pumps.
 func (r *threads) closeAll(ctx context.Context) {
 	all := r.list()
 	for _, lt := range all {
+		lt.mu.Lock()
+		if lt.unloadTimer != nil {
+			lt.unloadTimer.Stop()
+			lt.unloadTimer = nil
+		}
+		lt.mu.Unlock()
 		r.unload(lt)
 	}
+	// Bounded, as when a connection leaves: a wedged engine thread must not hold the
+	// process's exit.
+	limit := time.NewTimer(5 * time.Second)
+	defer limit.Stop()
 	for _, lt := range all {
 		select {
 		case <-lt.pumpDone:
 		case <-ctx.Done():
+			return
+		case <-limit.C:
 			return
 		}
 	}
@@ -357,13 +449,12 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	}
 }
 
-// closed tells subscribers the thread is gone.
+// closed tells every connection the thread is gone, subscribed or not, as Codex does.
 func (lt *loadedThread) closed() {
 	lt.mu.Lock()
-	subs := append([]*Conn(nil), lt.subs...)
 	lt.subs = nil
 	lt.mu.Unlock()
-	for _, c := range subs {
+	for _, c := range lt.reg.srv.initializedConns() {
 		_ = c.Notify(c.Context(), "thread/status/changed", items.V2ThreadStatusChanged{ThreadID: lt.id, Status: items.V2ThreadStatus{Type: "notLoaded"}})
 		_ = c.Notify(c.Context(), "thread/closed", struct {
 			ThreadID string `json:"threadId"`

@@ -301,6 +301,7 @@ func (r *threads) addListener(ctx context.Context, c *Conn, p addListenerParams)
 	id := uuid.NewString()
 	lt.mu.Lock()
 	lt.listeners[id] = c
+	lt.watchedLocked()
 	lt.mu.Unlock()
 	r.hookClose(c)
 	return map[string]string{"subscriptionId": id}, nil

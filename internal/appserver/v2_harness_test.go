@@ -27,6 +27,8 @@ type world struct {
 	Srv    *appserver.Server
 	getenv func(string) string
 	queue  int // OutgoingQueue of servers built after it is set
+	// unloadDelay is the ThreadUnloadDelay of servers built after it is set.
+	unloadDelay time.Duration
 }
 
 func newWorld(t testing.TB, co tk.ConfigOptions) *world {
@@ -69,11 +71,14 @@ func (w *world) server() *appserver.Server {
 	}
 	tr := &http.Transport{}
 	w.t.Cleanup(tr.CloseIdleConnections)
-	return appserver.New(appserver.Options{
+	srv := appserver.New(appserver.Options{
 		Config: cfg, LoadOptions: lo, Getenv: w.getenv, Platform: &testPlatform, OutgoingQueue: w.queue,
-		HTTPClient: &http.Client{Transport: tr},
+		HTTPClient: &http.Client{Transport: tr}, ThreadUnloadDelay: w.unloadDelay,
 		AppOptions: app.Options{Environ: func() []string { return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.Home} }},
 	})
+	// Threads outlive their connections by the unload delay: the server's end unloads them.
+	w.t.Cleanup(func() { _ = srv.Close(context.Background()) })
+	return srv
 }
 
 // client is one schema-checked connection with its notifications and server requests.

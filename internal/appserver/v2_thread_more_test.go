@@ -65,8 +65,9 @@ func TestNameTurnsUnsubscribe(t *testing.T) {
 	if un.Status != "unsubscribed" {
 		t.Errorf("unsubscribe = %s", un.Status)
 	}
+	// The thread stays loaded for the unload delay (see TestThreadUnload).
 	cl.call("thread/unsubscribe", map[string]any{"threadId": id}, &un)
-	if un.Status != "notLoaded" {
+	if un.Status != "notSubscribed" {
 		t.Errorf("second unsubscribe = %s", un.Status)
 	}
 }
