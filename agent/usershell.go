@@ -54,11 +54,12 @@ func (t *Thread) startUserShell(id, command string) {
 		return
 	}
 	tr := t.newTurn(id, t.settings)
+	run := tr.newUserShellRun(command)
 	t.launch(tr, func() {
-		if !tr.emit(tr.startedEvent()) {
+		if !run.reportAbort(tr.cancel) || !tr.emit(tr.startedEvent()) {
 			return
 		}
-		tr.runUserShell(tr.ctx, command, false, tr.emit, tr.record)
+		run.run(tr.ctx, false, tr.emit, tr.record)
 		if tr.ctx.Err() != nil {
 			return // the loop reports turn_aborted
 		}
@@ -74,7 +75,8 @@ func (t *Thread) startUserShell(id, command string) {
 // not heard yet) and nothing was started.
 func (t *Thread) runAuxiliaryShell(tr *turn, command string) bool {
 	ctx, cancel := context.WithCancel(t.ctx)
-	if !tr.whenAborted(cancel) {
+	run := tr.newUserShellRun(command)
+	if !run.reportAbort(cancel) {
 		cancel()
 		return false
 	}
@@ -93,57 +95,101 @@ func (t *Thread) runAuxiliaryShell(tr *turn, command string) bool {
 		// The record is only queued here (it reaches the rollout at the next sampling), so
 		// queuing it before the end event goes out changes nothing a reader sees, and a
 		// reader that saw the end knows the model will see the command.
-		tr.runUserShell(ctx, command, true, emit, record)
+		run.run(ctx, true, emit, record)
 	}()
 	return true
 }
 
-// runUserShell runs one command and records it with emit and record; recordFirst records
-// it before its end event goes out.
-func (tr *turn) runUserShell(ctx context.Context, command string, recordFirst bool, emit func(protocol.EventMsg) bool, record func(...protocol.ResponseItem) bool) {
+// userShellRun is one command the person ran.
+type userShellRun struct {
+	tr      *turn
+	runner  UserShellRunner
+	command string
+	callID  string
+	argv    []string
+	cwd     string
+	parsed  []protocol.ParsedCommand
+	// reported is set by whichever reports the end first: the run, or an abort of its turn.
+	// Output arriving after that is dropped.
+	reported atomic.Bool
+}
+
+func (tr *turn) newUserShellRun(command string) *userShellRun {
 	runner := tr.t.userShell()
-	callID := uuid.NewString()
 	argv := runner.UserShellArgv(command)
-	cwd := tr.s.cwd
-	parsed := shell.ParsedCommand(argv)
-	emit(protocol.ExecCommandBeginEvent{CallID: callID, TurnID: tr.id, Command: argv, Cwd: cwd,
-		ParsedCmd: parsed, Source: protocol.SourceUserShell})
-	// The command runs in its own goroutine so that an interrupt is answered at once: the
-	// abort is recorded before the loop's grace period runs out, however long the process
-	// takes to die. Output that arrives after that is not reported.
+	return &userShellRun{tr: tr, runner: runner, command: command, callID: uuid.NewString(),
+		argv: argv, cwd: tr.s.cwd, parsed: shell.ParsedCommand(argv)}
+}
+
+// reportAbort makes an abort of the turn stop the command (cancel) and report it aborted
+// right then, so its record comes before the abort's own items (the outputs of cut-short
+// tool calls, the <turn_aborted> note), as in Codex, however long the process takes to die.
+// False means the turn has already ended.
+func (r *userShellRun) reportAbort(cancel context.CancelFunc) bool {
+	t, id := r.tr.t, r.tr.id
+	return r.tr.whenAborted(func() {
+		// The turn's lock is held and it has ended: record and emit on the thread.
+		cancel()
+		if !r.reported.CompareAndSwap(false, true) {
+			return
+		}
+		end, item := r.report(process.Result{}, nil, true)
+		t.recordItems(item)
+		t.emit(id, end)
+	})
+}
+
+// run runs the command and reports it with emit and record, unless an abort of the turn
+// reported it first; recordFirst records it before its end event goes out.
+func (r *userShellRun) run(ctx context.Context, recordFirst bool, emit func(protocol.EventMsg) bool, record func(...protocol.ResponseItem) bool) {
+	emit(protocol.ExecCommandBeginEvent{CallID: r.callID, TurnID: r.tr.id, Command: r.argv, Cwd: r.cwd,
+		ParsedCmd: r.parsed, Source: protocol.SourceUserShell})
 	type outcome struct {
 		res process.Result
 		err error
 	}
-	var stopped atomic.Bool
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := runner.RunUserShell(ctx, tr.t.id, argv, cwd, tr.t.cfg.UserShellTimeout, func(s process.Stream, b []byte) {
-			if stopped.Load() {
+		res, err := r.runner.RunUserShell(ctx, r.tr.t.id, r.argv, r.cwd, r.tr.t.cfg.UserShellTimeout, func(s process.Stream, b []byte) {
+			if r.reported.Load() {
 				return
 			}
 			stream := protocol.StreamStdout
 			if s == process.Stderr {
 				stream = protocol.StreamStderr
 			}
-			emit(protocol.ExecCommandOutputDeltaEvent{CallID: callID, Stream: stream, Chunk: b})
+			emit(protocol.ExecCommandOutputDeltaEvent{CallID: r.callID, Stream: stream, Chunk: b})
 		})
 		done <- outcome{res, err}
 	}()
-	var res process.Result
-	var err error
+	var oc outcome
 	aborted := false
 	select {
-	case oc := <-done:
-		res, err = oc.res, oc.err
-		aborted = ctx.Err() != nil && errors.Is(err, ctx.Err())
+	case oc = <-done:
+		aborted = ctx.Err() != nil && errors.Is(oc.err, ctx.Err())
 	case <-ctx.Done():
+		// Answer at once; the process is being killed.
 		aborted = true
 		defer func() { <-done }()
 	}
-	stopped.Store(true)
-	end := protocol.ExecCommandEndEvent{CallID: callID, TurnID: tr.id, Command: argv, Cwd: cwd,
-		ParsedCmd: parsed, Source: protocol.SourceUserShell}
+	if !r.reported.CompareAndSwap(false, true) {
+		return
+	}
+	end, item := r.report(oc.res, oc.err, aborted)
+	if aborted || recordFirst {
+		// Codex records an aborted command before reporting its end.
+		record(item)
+		emit(end)
+		return
+	}
+	emit(end)
+	record(item)
+}
+
+// report builds the end event and the record of the command.
+func (r *userShellRun) report(res process.Result, err error, aborted bool) (protocol.ExecCommandEndEvent, protocol.ResponseItem) {
+	end := protocol.ExecCommandEndEvent{CallID: r.callID, TurnID: r.tr.id, Command: r.argv, Cwd: r.cwd,
+		ParsedCmd: r.parsed, Source: protocol.SourceUserShell}
 	var output string
 	switch {
 	case aborted:
@@ -158,22 +204,14 @@ func (tr *turn) runUserShell(ctx context.Context, command string, recordFirst bo
 	default:
 		end.ExitCode, end.Duration = res.ExitCode, protocol.Duration(res.Duration)
 		end.Stdout, end.Stderr, end.AggregatedOutput = res.Stdout.Text(), res.Stderr.Text(), res.Aggregated.Text()
-		output = process.FormattedTruncate(res.Content(), runner.TruncationPolicy())
+		output = process.FormattedTruncate(res.Content(), r.runner.TruncationPolicy())
 	}
 	end.FormattedOutput = output
 	end.Status = protocol.ExecCompleted
 	if end.ExitCode != 0 {
 		end.Status = protocol.ExecFailed
 	}
-	item := textMessage("user", userShellRecord(command, end.ExitCode, time.Duration(end.Duration), output))
-	if aborted || recordFirst {
-		// Codex records an aborted command before reporting its end.
-		record(item)
-		emit(end)
-		return
-	}
-	emit(end)
-	record(item)
+	return end, textMessage("user", userShellRecord(r.command, end.ExitCode, time.Duration(end.Duration), output))
 }
 
 // userShellRecordOpen starts the record of a person's command. Like the environment

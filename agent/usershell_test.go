@@ -277,3 +277,45 @@ func TestRustDebugForms(t *testing.T) {
 		t.Errorf("rustDebugString = %s, want %s", got, want)
 	}
 }
+
+// TestUserShellCommandBesideTurnInterrupted: interrupting the turn stops the command beside
+// it; its record comes before the aborted tool call's output and the <turn_aborted> note,
+// as in Codex 0.169.
+func TestUserShellCommandBesideTurnInterrupted(t *testing.T) {
+	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+		env.Emit(protocol.BackgroundEventEvent{Message: "waiting"})
+		<-ctx.Done()
+		return tools.Result{}, ctx.Err()
+	}}
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
+		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: wait}
+		c.UserShell = testUserShell(t)
+	}})
+	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})), answer("m1", "done", 10))
+	h.say("go")
+	h.until(isType("background_event"))
+	h.submit(protocol.RunUserShellCommandOp{Command: "echo s; exec sleep 60"})
+	h.until(isType("exec_command_output_delta"))
+	h.submit(protocol.InterruptOp{})
+	evs := h.until(turnEnd)
+	var got []string
+	for _, typ := range compact(types(evs)) {
+		if typ != "token_count" && typ != "exec_command_output_delta" {
+			got = append(got, typ)
+		}
+	}
+	want := []string{"exec_command_end", "turn_aborted"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events after the interrupt (-want +got):\n%s", diff)
+	}
+	if end, _ := find[protocol.ExecCommandEndEvent](evs); end.AggregatedOutput != userShellAborted || end.ExitCode != -1 {
+		t.Errorf("exec_command_end = %+v", end)
+	}
+	h.say("next")
+	h.until(turnEnd)
+	wantInput := []string{"developer: <permissions instructions>", "user: <environment_context>", "user: go",
+		"function_call shell c1", "user: <user_shell_command>", "function_call_output c1: aborted", "user: <turn_aborted>", "user: next"}
+	if diff := cmp.Diff(wantInput, summarize(h.requestInput(1))); diff != "" {
+		t.Errorf("request after the interrupt (-want +got):\n%s", diff)
+	}
+}
