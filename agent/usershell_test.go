@@ -319,3 +319,46 @@ func TestUserShellCommandBesideTurnInterrupted(t *testing.T) {
 		t.Errorf("request after the interrupt (-want +got):\n%s", diff)
 	}
 }
+
+// TestUserShellCommandOutlivesTurn: a command beside a turn that completes keeps running; its
+// end still carries that turn's id and its record goes into the history before the next
+// turn's input, as in Codex 0.169.
+func TestUserShellCommandOutlivesTurn(t *testing.T) {
+	release := make(chan struct{})
+	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+		env.Emit(protocol.BackgroundEventEvent{Message: "waiting"})
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return tools.Result{Output: "ok", Success: true}, nil
+	}}
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
+		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: wait}
+		c.UserShell = testUserShell(t)
+	}})
+	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})),
+		answer("m1", "done", 10), answer("m2", "next done", 10))
+	flag := filepath.Join(t.TempDir(), "go")
+	h.say("go")
+	evs := h.until(isType("background_event"))
+	started, _ := find[protocol.TurnStartedEvent](evs)
+	h.submit(protocol.RunUserShellCommandOp{Command: "echo s; while [ ! -e " + flag + " ]; do sleep 0.01; done; echo e"})
+	h.until(isType("exec_command_output_delta"))
+	close(release)
+	h.until(turnEnd)
+	if err := os.WriteFile(flag, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evs = h.until(isType("exec_command_end"))
+	if end := evs[len(evs)-1].Msg.(protocol.ExecCommandEndEvent); end.TurnID != started.TurnID || end.AggregatedOutput != "s\ne\n" {
+		t.Errorf("exec_command_end = %+v, want turn %s", end, started.TurnID)
+	}
+	h.say("next")
+	h.until(turnEnd)
+	want := []string{"developer: <permissions instructions>", "user: <environment_context>", "user: go",
+		"function_call shell c1", "function_call_output c1: ok", "assistant: done", "user: <user_shell_command>", "user: next"}
+	if diff := cmp.Diff(want, summarize(h.requestInput(2))); diff != "" {
+		t.Errorf("next request (-want +got):\n%s", diff)
+	}
+}
