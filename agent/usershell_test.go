@@ -362,3 +362,18 @@ func TestUserShellCommandOutlivesTurn(t *testing.T) {
 		t.Errorf("next request (-want +got):\n%s", diff)
 	}
 }
+
+// BenchmarkUserShellRecord formats the record of a command with 330 KB of output (the
+// truncation dominates).
+func BenchmarkUserShellRecord(b *testing.B) {
+	var out strings.Builder
+	for i := 1; i <= 60000; i++ {
+		out.WriteString(strconv.Itoa(i))
+		out.WriteByte('\n')
+	}
+	text := out.String()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		_ = userShellRecord("seq", 0, time.Second, process.FormattedTruncate(text, process.Tokens(10_000)))
+	}
+}
