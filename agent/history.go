@@ -123,7 +123,7 @@ func userTurnText(it protocol.ResponseItem) (string, bool) {
 		return "", false
 	}
 	for _, c := range m.Content {
-		if c.Type == protocol.ContentInputText && (prompt.IsContextualUserText(c.Text) || isUserShellRecord(c.Text)) {
+		if c.Type == protocol.ContentInputText && prompt.IsContextualUserText(c.Text) {
 			return "", false
 		}
 	}

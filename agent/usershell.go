@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -215,12 +216,9 @@ func (r *userShellRun) report(res process.Result, err error, aborted bool) (prot
 }
 
 // userShellRecordOpen starts the record of a person's command. Like the environment
-// context, the record is a user message the person did not type: it is not a user turn.
-const userShellRecordOpen = "<user_shell_command>"
-
-func isUserShellRecord(text string) bool {
-	return strings.HasPrefix(strings.TrimLeft(text, " \t\r\n"), userShellRecordOpen)
-}
+// context, the record is a user message the person did not type, so
+// prompt.IsContextualUserText recognises it: it is not a user turn.
+const userShellRecordOpen = prompt.UserShellCommandOpen
 
 // userShellRecord is what the model is told about the person's command.
 func userShellRecord(command string, exitCode int, d time.Duration, output string) string {

@@ -58,8 +58,13 @@ func IsContextualUserText(text string) bool {
 	return IsSummaryText(text) || strings.HasPrefix(t, UserInstructionsPrefix) ||
 		strings.HasPrefix(t, "<environment_context>") ||
 		strings.HasPrefix(t, "<user_instructions>") ||
-		strings.HasPrefix(t, TurnAbortedOpen)
+		strings.HasPrefix(t, TurnAbortedOpen) ||
+		strings.HasPrefix(t, UserShellCommandOpen)
 }
+
+// UserShellCommandOpen starts the record of a command the user ran themselves (`!cmd`,
+// thread/shellCommand): context for the model, not a message the user typed.
+const UserShellCommandOpen = "<user_shell_command>"
 
 // The marker recorded in history when the user interrupts a turn, so the model knows the
 // previous turn stopped on purpose.
