@@ -124,7 +124,9 @@ func (lt *loadedThread) askExec(subs, listeners []*Conn, subID string, m protoco
 	if turnID == "" {
 		turnID = subID
 	}
+	flushed := lt.flushed(c) // the request follows the notifications queued before it
 	c.Go(func() {
+		<-flushed
 		var dec protocol.ReviewDecision
 		var reqID int64
 		if v2 {
@@ -170,7 +172,7 @@ func (lt *loadedThread) askExec(subs, listeners []*Conn, subID string, m protoco
 			}
 		}
 		if v2 {
-			lt.resolved(c, subs, reqID, m.CallID, declined(dec))
+			lt.resolved(c, reqID, m.CallID, declined(dec))
 		}
 		_ = lt.th.SubmitWithID(newSubmissionID(), protocol.ExecApprovalOp{ID: approvalID, TurnID: turnID, Decision: dec})
 	})
@@ -185,7 +187,9 @@ func (lt *loadedThread) askPatch(subs, listeners []*Conn, subID string, m protoc
 	if turnID == "" {
 		turnID = subID
 	}
+	flushed := lt.flushed(c)
 	c.Go(func() {
+		<-flushed
 		var dec protocol.ReviewDecision
 		var reqID int64
 		var err error
@@ -213,7 +217,7 @@ func (lt *loadedThread) askPatch(subs, listeners []*Conn, subID string, m protoc
 		}
 		if v2 {
 			// A declined patch ends with patch_apply_end (declined) from the engine.
-			lt.resolved(c, subs, reqID, m.CallID, false)
+			lt.resolved(c, reqID, m.CallID, false)
 		}
 		_ = lt.th.SubmitWithID(newSubmissionID(), protocol.PatchApprovalOp{ID: m.CallID, Decision: dec})
 	})
@@ -229,19 +233,20 @@ func nonNilParsed(p []protocol.ParsedCommand) []protocol.ParsedCommand {
 // resolved tells the client its answer was taken (serverRequest/resolved) and the thread's
 // subscribers what follows from it, before the engine hears the answer: so these come
 // ahead of whatever the engine does next.
-func (lt *loadedThread) resolved(c *Conn, subs []*Conn, reqID int64, itemID string, declined bool) {
+func (lt *loadedThread) resolved(c *Conn, reqID int64, itemID string, declined bool) {
 	lt.sendMu.Lock()
 	defer lt.sendMu.Unlock()
-	_ = c.Notify(c.Context(), "serverRequest/resolved", struct {
+	lt.notifySub(c, items.V2Notification{Method: "serverRequest/resolved", Params: struct {
 		ThreadID  string `json:"threadId"`
 		RequestID int64  `json:"requestId"`
-	}{lt.id, reqID})
+	}{lt.id, reqID}})
 	lt.mu.Lock()
 	notes := lt.proj.ApprovalResolved(itemID, declined)
+	queues := lt.queuesLocked()
 	lt.mu.Unlock()
-	for _, s := range subs {
+	for _, q := range queues {
 		for _, n := range notes {
-			_ = s.Notify(s.Context(), n.Method, n.Params)
+			q.push(n)
 		}
 	}
 }

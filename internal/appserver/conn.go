@@ -30,6 +30,10 @@ type Conn struct {
 	rpc *jsonrpc.Conn
 	log *slog.Logger
 
+	// dropSlow: a client too far behind a thread is hung up on (websocket) rather than
+	// waited for (stdio, in-process); see subscriber.go.
+	dropSlow bool
+
 	ctx    context.Context // lives as long as the connection
 	cancel context.CancelFunc
 	bg     sync.WaitGroup

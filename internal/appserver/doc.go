@@ -48,12 +48,14 @@
 // # Backpressure
 //
 // Every connection has a bounded outgoing queue (Options.OutgoingQueue frames). When a client
-// stops reading, Notify blocks: a thread's event pump feeding that connection stops calling
-// NextEvent, and the engine's own queue coalesces deltas while begin/end events wait — so the
-// server's memory stays bounded and nothing terminal is dropped. Request handlers replying
-// block the same way, and the read loop stops reading the client while it cannot write its
-// answers. Incoming requests not yet answered are capped (Options.MaxInFlight): the one over
-// the cap is answered -32001 "Server overloaded; retry later." at once. Pumps that serve
-// several connections should give each connection its own goroutine so one slow client does
-// not stall the others.
+// stops reading, Notify blocks. A thread's event pump does not call Notify itself: each
+// subscribed connection has its own bounded queue of the thread's notifications
+// (Options.SubscriberQueue) drained by its own goroutine, so a stalled client stalls only
+// itself. Its queue merges deltas once half full; when it is full a websocket client is
+// hung up on (as Codex does) and a stdio or in-process one makes the pump wait, which then
+// stops calling NextEvent while the engine's own queue coalesces deltas and keeps
+// begin/end events (subscriber.go has the details). Request handlers replying block the
+// same way, and the read loop stops reading the client while it cannot write its answers.
+// Incoming requests not yet answered are capped (Options.MaxInFlight): the one over the cap
+// is answered -32001 "Server overloaded; retry later." at once.
 package appserver

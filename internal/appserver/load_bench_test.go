@@ -197,8 +197,9 @@ func floodServer(tb testing.TB, n int) (*httptest.Server, <-chan struct{}) {
 }
 
 // A client that stops reading while a turn streams gets backpressure: the connection's
-// queue stays at its bound, the engine coalesces the deltas it cannot deliver, and once
-// the client reads again every byte of the message arrives, in far fewer notifications.
+// queue stays at its bound, its queue of the thread's notifications (and the engine's
+// queue, when the pump lags) coalesces the deltas it cannot deliver, and once the client
+// reads again every byte of the message arrives, in far fewer notifications.
 func TestStalledClientBackpressure(t *testing.T) {
 	const deltas = 100000
 	ms, finished := floodServer(t, deltas)
@@ -243,9 +244,31 @@ func TestStalledClientBackpressure(t *testing.T) {
 	if err := c.Call(ctx, "turn/start", map[string]any{"threadId": th.Thread.ID, "input": []map[string]any{{"type": "text", "text": "go"}}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	// The client reads nothing now; the model streams everything.
+	// The client reads nothing now; the model streams everything and the thread finishes
+	// the turn without waiting for it (another client watches).
 	<-finished
 	for sc.QueueLen() < w.queue {
+		runtime.Gosched()
+	}
+	watcher := appserver.Connect(ctx, w.Srv, appserver.ClientOptions{Tap: schematest.Wrap(t)})
+	defer watcher.Close()
+	if _, err := watcher.Initialize(ctx, clientInfo("watcher", "1")); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var read struct {
+			Thread struct {
+				Status struct {
+					Type string `json:"type"`
+				} `json:"status"`
+			} `json:"thread"`
+		}
+		if err := watcher.Call(ctx, "thread/read", map[string]any{"threadId": th.Thread.ID}, &read); err != nil {
+			t.Fatal(err)
+		}
+		if read.Thread.Status.Type == "idle" {
+			break
+		}
 		runtime.Gosched()
 	}
 	runtime.GC()

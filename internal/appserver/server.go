@@ -52,6 +52,9 @@ type Options struct {
 	MaxFrame int
 	// Now is the clock behind notifications' emittedAtMs; nil means time.Now.
 	Now func() time.Time
+	// SubscriberQueue bounds each connection's queue of one thread's notifications
+	// (DefaultSubscriberQueue when zero); see subscriber.go for what overflows it.
+	SubscriberQueue int
 	// ThreadUnloadDelay is how long a thread nobody is subscribed to stays loaded; zero
 	// means the configuration's thread_unload_delay_secs (DefaultThreadUnloadDelay when
 	// unset), negative unloads it at once.
@@ -195,7 +198,14 @@ func (s *Server) Close(ctx context.Context) error {
 
 // ServeConn serves one client over a framer until it hangs up or ctx ends.
 func (s *Server) ServeConn(ctx context.Context, f jsonrpc.Framer) error {
+	return s.serveConn(ctx, f, false)
+}
+
+// serveConn serves one client; dropSlow hangs up on it when it falls too far behind a
+// thread (websocket clients, as Codex does) instead of making the thread wait.
+func (s *Server) serveConn(ctx context.Context, f jsonrpc.Framer, dropSlow bool) error {
 	c := newConn(s, s.nextConn.Add(1))
+	c.dropSlow = dropSlow
 	s.connMu.Lock()
 	s.conns[c] = struct{}{}
 	s.connMu.Unlock()

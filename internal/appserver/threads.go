@@ -88,9 +88,10 @@ type loadedThread struct {
 	mu        sync.Mutex
 	proj      *items.V2Projector
 	subs      []*Conn
-	v1owners  map[*Conn]bool   // v1 connections that created or resumed the conversation
-	listeners map[string]*Conn // v1 addConversationListener subscriptions by id
-	aborts    []chan string    // interruptConversation calls waiting for turn_aborted
+	queues    map[*Conn]*subscriber // each subscriber's own queue (subscriber.go)
+	v1owners  map[*Conn]bool        // v1 connections that created or resumed the conversation
+	listeners map[string]*Conn      // v1 addConversationListener subscriptions by id
+	aborts    []chan string         // interruptConversation calls waiting for turn_aborted
 	gates     map[string]chan struct{}
 	shellBusy bool // a thread/shellCommand runs
 	lastEvent time.Time
@@ -158,6 +159,7 @@ func (r *threads) add(c *Conn, lt *loadedThread) {
 	lt.gates = map[string]chan struct{}{}
 	lt.listeners = map[string]*Conn{}
 	lt.v1owners = map[*Conn]bool{}
+	lt.queues = map[*Conn]*subscriber{}
 	r.mu.Lock()
 	r.loaded[lt.id] = lt
 	r.order = append(r.order, lt.id)
@@ -181,6 +183,7 @@ func (r *threads) subscribe(c *Conn, lt *loadedThread) {
 		}
 	}
 	lt.subs = append(lt.subs, c)
+	lt.queues[c] = newSubscriber(c, r.srv.opts.SubscriberQueue)
 	lt.watchedLocked()
 	lt.mu.Unlock()
 	r.hookClose(c)
@@ -222,6 +225,10 @@ func (r *threads) unsubscribe(c *Conn, lt *loadedThread) bool {
 			found = true
 			break
 		}
+	}
+	if q := lt.queues[c]; q != nil {
+		delete(lt.queues, c)
+		q.stop() // what the client has not read yet of this thread is dropped
 	}
 	delete(lt.v1owners, c)
 	for id, l := range lt.listeners {
@@ -403,6 +410,7 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	lt.mu.Lock()
 	notes := lt.proj.Apply(ev)
 	subs := append([]*Conn(nil), lt.subs...)
+	queues := lt.queuesLocked()
 	var listeners, owners []*Conn
 	for _, c := range lt.listeners {
 		listeners = append(listeners, c)
@@ -433,9 +441,9 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 		lt.reg.mu.Unlock()
 	}
 
-	for _, c := range subs {
+	for _, q := range queues {
 		for _, n := range notes {
-			_ = c.Notify(c.Context(), n.Method, n.Params)
+			q.push(n)
 		}
 	}
 	for _, c := range listeners {
@@ -449,17 +457,73 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	}
 }
 
-// closed tells every connection the thread is gone, subscribed or not, as Codex does.
+// closed tells every connection the thread is gone, subscribed or not, as Codex does: a
+// subscriber after what its queue still holds.
 func (lt *loadedThread) closed() {
 	lt.mu.Lock()
-	lt.subs = nil
+	queues := lt.queues
+	lt.subs, lt.queues = nil, map[*Conn]*subscriber{}
 	lt.mu.Unlock()
-	for _, c := range lt.reg.srv.initializedConns() {
-		_ = c.Notify(c.Context(), "thread/status/changed", items.V2ThreadStatusChanged{ThreadID: lt.id, Status: items.V2ThreadStatus{Type: "notLoaded"}})
-		_ = c.Notify(c.Context(), "thread/closed", struct {
+	notes := []items.V2Notification{
+		{Method: "thread/status/changed", Params: items.V2ThreadStatusChanged{ThreadID: lt.id, Status: items.V2ThreadStatus{Type: "notLoaded"}}},
+		{Method: "thread/closed", Params: struct {
 			ThreadID string `json:"threadId"`
-		}{lt.id})
+		}{lt.id}},
 	}
+	for _, c := range lt.reg.srv.initializedConns() {
+		if q := queues[c]; q != nil {
+			q.finish(notes...)
+			continue
+		}
+		c.Go(func() { // a client that stopped reading another thread must not hold this one
+			for _, n := range notes {
+				_ = c.Notify(c.Context(), n.Method, n.Params)
+			}
+		})
+	}
+	for c, q := range queues {
+		if !c.Initialized() {
+			q.stop()
+		}
+	}
+}
+
+// queuesLocked lists the subscribers' queues in subscription order. lt.mu is held.
+func (lt *loadedThread) queuesLocked() []*subscriber {
+	out := make([]*subscriber, 0, len(lt.subs))
+	for _, c := range lt.subs {
+		if q := lt.queues[c]; q != nil {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// flushed is closed once everything queued for c on this thread so far has been sent: a
+// server request to c goes out after the notifications that lead to it.
+func (lt *loadedThread) flushed(c *Conn) <-chan struct{} {
+	lt.mu.Lock()
+	q := lt.queues[c]
+	lt.mu.Unlock()
+	if q == nil {
+		ch := make(chan struct{})
+		close(ch)
+		return ch
+	}
+	return q.barrier()
+}
+
+// notifySub sends one thread notification to c through its queue (directly when c is not
+// subscribed).
+func (lt *loadedThread) notifySub(c *Conn, n items.V2Notification) {
+	lt.mu.Lock()
+	q := lt.queues[c]
+	lt.mu.Unlock()
+	if q == nil {
+		_ = c.Notify(c.Context(), n.Method, n.Params)
+		return
+	}
+	q.push(n)
 }
 
 // turns copies the thread's turns (for thread/read).

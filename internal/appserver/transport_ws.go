@@ -124,7 +124,7 @@ func (s *Server) wsHandler(ctx context.Context, opts WSOptions, conns *sync.Wait
 		conns.Add(1)
 		defer conns.Done()
 		// The server's ctx, not the request's: a hijacked request's ctx says nothing useful.
-		if err := s.ServeConn(ctx, newWSFramer(ws, s.opts.MaxFrame)); err != nil {
+		if err := s.serveConn(ctx, newWSFramer(ws, s.opts.MaxFrame), true); err != nil {
 			s.logger.Debug("websocket connection ended", "err", err)
 		}
 	})

@@ -29,6 +29,7 @@ type world struct {
 	queue  int // OutgoingQueue of servers built after it is set
 	// unloadDelay is the ThreadUnloadDelay of servers built after it is set.
 	unloadDelay time.Duration
+	subQueue    int // SubscriberQueue of servers built after it is set
 }
 
 func newWorld(t testing.TB, co tk.ConfigOptions) *world {
@@ -73,7 +74,7 @@ func (w *world) server() *appserver.Server {
 	w.t.Cleanup(tr.CloseIdleConnections)
 	srv := appserver.New(appserver.Options{
 		Config: cfg, LoadOptions: lo, Getenv: w.getenv, Platform: &testPlatform, OutgoingQueue: w.queue,
-		HTTPClient: &http.Client{Transport: tr}, ThreadUnloadDelay: w.unloadDelay,
+		HTTPClient: &http.Client{Transport: tr}, ThreadUnloadDelay: w.unloadDelay, SubscriberQueue: w.subQueue,
 		AppOptions: app.Options{Environ: func() []string { return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.Home} }},
 	})
 	// Threads outlive their connections by the unload delay: the server's end unloads them.
@@ -98,10 +99,17 @@ type serverRequest struct {
 
 func (w *world) connect(srv *appserver.Server) *client {
 	w.t.Helper()
+	return w.connectBuffered(srv, 1<<14)
+}
+
+// connectBuffered connects a client that buffers at most buffer unread notifications
+// before it stops reading the connection.
+func (w *world) connectBuffered(srv *appserver.Server, buffer int) *client {
+	w.t.Helper()
 	cl := &client{t: w.t}
 	ctx, cancel := context.WithCancel(context.Background())
 	sess := schematest.Wrap(w.t).Unschematized(v1Methods...)
-	cl.c = appserver.Connect(ctx, srv, appserver.ClientOptions{Tap: sess, HandleRequest: cl.handle, Notifications: 1 << 14})
+	cl.c = appserver.Connect(ctx, srv, appserver.ClientOptions{Tap: sess, HandleRequest: cl.handle, Notifications: buffer})
 	w.t.Cleanup(func() {
 		cancel()
 		cl.c.Close()
