@@ -25,10 +25,11 @@ type Capabilities struct {
 
 // Conn is one client connection and its state. Methods are safe for concurrent use.
 type Conn struct {
-	srv *Server
-	id  int64
-	rpc *jsonrpc.Conn
-	log *slog.Logger
+	srv    *Server
+	id     int64
+	rpc    *jsonrpc.Conn
+	framer jsonrpc.Framer
+	log    *slog.Logger
 
 	// dropSlow: a client too far behind a thread is hung up on (websocket) rather than
 	// waited for (stdio, in-process); see subscriber.go.
@@ -169,8 +170,18 @@ func (c *Conn) QueueLen() int { return c.rpc.QueueLen() }
 // Close hangs up on the client.
 func (c *Conn) Close() error { return c.rpc.Close() }
 
+// abort hangs up without a closing handshake where the transport has one (websocket): for
+// a client that stopped reading.
+func (c *Conn) abort() {
+	if a, ok := c.framer.(interface{ Abort() error }); ok {
+		_ = a.Abort()
+	}
+	_ = c.rpc.Close()
+}
+
 func (c *Conn) serve(ctx context.Context, f jsonrpc.Framer) error {
 	c.ctx, c.cancel = context.WithCancel(ctx)
+	c.framer = f
 	c.rpc = jsonrpc.NewConn(f, jsonrpc.ConnOptions{
 		Handle:        c.handleRequest,
 		Notified:      c.handleNotification,

@@ -107,8 +107,7 @@ func (q *subscriber) push(n items.V2Notification) {
 		if q.c.dropSlow {
 			q.c.log.Warn("closing a client that fell too far behind a thread", "queued", len(q.queue))
 			q.stopLocked()
-			// Not on the pump: a websocket close waits for the client's answer.
-			q.c.Go(func() { _ = q.c.Close() })
+			q.c.Go(q.c.abort) // not on the pump, which holds the thread's send lock
 			return
 		}
 		q.mu.Unlock()

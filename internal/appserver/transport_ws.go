@@ -226,3 +226,11 @@ func (f *wsFramer) Close() error {
 	f.once.Do(func() { err = f.ws.Close(websocket.StatusNormalClosure, "") })
 	return err
 }
+
+// Abort drops the connection without the closing handshake, which a client that stopped
+// reading would never answer.
+func (f *wsFramer) Abort() error {
+	var err error
+	f.once.Do(func() { err = f.ws.CloseNow() })
+	return err
+}
