@@ -47,6 +47,7 @@ type Conn struct {
 	userAgent   string
 	values      map[any]any
 	onClose     []func()
+	ended       bool // serve is waiting for the Go goroutines: no new ones
 }
 
 func newConn(s *Server, id int64) *Conn {
@@ -114,8 +115,14 @@ func (c *Conn) OnClose(f func()) {
 }
 
 // Go runs f on a goroutine that lives at most as long as the connection: f must return once
-// Context is done. ServeConn waits for it.
+// Context is done. ServeConn waits for it. Once the connection is winding down f is not run
+// at all (other connections' threads reach every connection, at any time).
 func (c *Conn) Go(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended {
+		return
+	}
 	c.bg.Add(1)
 	go func() {
 		defer c.bg.Done()
@@ -199,6 +206,9 @@ func (c *Conn) serve(ctx context.Context, f jsonrpc.Framer) error {
 	for i := len(hooks) - 1; i >= 0; i-- {
 		hooks[i]()
 	}
+	c.mu.Lock()
+	c.ended = true
+	c.mu.Unlock()
 	c.bg.Wait()
 	return err
 }

@@ -95,14 +95,21 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 }
 
 // announce sends the configuration's warnings and thread/started once the request's answer
-// is out.
+// is out. Every other connection hears thread/started too, as from Codex (thread/start
+// and thread/fork; checked against its app-server with three websocket clients).
 func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
 	context.AfterFunc(ctx, func() {
-		sendWarnings(c, lt.warnings)
-		_ = c.Notify(c.Context(), "thread/started", struct {
+		started := struct {
 			Thread v2Thread `json:"thread"`
-		}{lt.v2(false)})
+		}{lt.v2(false)}
+		sendWarnings(c, lt.warnings)
+		_ = c.Notify(c.Context(), "thread/started", started)
 		lt.markReady()
+		for _, o := range r.srv.initializedConns() {
+			if o != c {
+				o.Go(func() { _ = o.Notify(o.Context(), "thread/started", started) }) // a stalled client holds up only itself
+			}
+		}
 	})
 }
 

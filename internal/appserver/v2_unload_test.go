@@ -96,3 +96,15 @@ func TestThreadUnload(t *testing.T) {
 		t.Errorf("unsubscribe after unload = %s, want notLoaded", got)
 	}
 }
+
+// thread/started goes to every connection, not only the one that started the thread, as
+// from Codex.
+func TestThreadStartedToEveryConnection(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	a, b := w.connect(w.Srv), w.connect(w.Srv)
+	id := a.startThread(map[string]any{"cwd": w.Work})
+	got := find(b.until("thread/started"), "thread/started")
+	if th := got[0]["thread"].(map[string]any); th["id"] != id {
+		t.Errorf("other connection's thread/started = %v, want thread %s", th["id"], id)
+	}
+}
