@@ -97,6 +97,14 @@ type loadedThread struct {
 	lastEvent time.Time
 	// unloadTimer runs while nobody is subscribed, until the unload delay has passed.
 	unloadTimer *time.Timer
+	unloadGen   int // which arming of unloadTimer is current; a stale firing does nothing
+}
+
+// armUnloadLocked (re)starts the unload timer. lt.mu is held.
+func (lt *loadedThread) armUnloadLocked(d time.Duration) {
+	lt.unloadGen++
+	gen := lt.unloadGen
+	lt.unloadTimer = time.AfterFunc(d, func() { lt.reg.unloadIfIdle(lt, gen) })
 }
 
 // watchedLocked reports whether any connection keeps the thread loaded; it stops a pending
@@ -242,7 +250,7 @@ func (r *threads) unsubscribe(c *Conn, lt *loadedThread) bool {
 			r.unload(lt)
 			return found
 		}
-		lt.unloadTimer = time.AfterFunc(r.delay, func() { r.unloadIfIdle(lt) })
+		lt.armUnloadLocked(r.delay)
 	}
 	lt.mu.Unlock()
 	return found
@@ -250,9 +258,9 @@ func (r *threads) unsubscribe(c *Conn, lt *loadedThread) bool {
 
 // unloadIfIdle unloads lt once nobody has been subscribed and nothing has happened on it for
 // the unload delay; otherwise it looks again when the delay could have passed.
-func (r *threads) unloadIfIdle(lt *loadedThread) {
+func (r *threads) unloadIfIdle(lt *loadedThread, gen int) {
 	lt.mu.Lock()
-	if lt.watchedLocked() || lt.unloadTimer == nil {
+	if lt.watchedLocked() || lt.unloadTimer == nil || gen != lt.unloadGen {
 		lt.mu.Unlock()
 		return // someone subscribed again, or the server closed
 	}
@@ -261,7 +269,7 @@ func (r *threads) unloadIfIdle(lt *loadedThread) {
 		wait = r.delay
 	}
 	if wait > 0 {
-		lt.unloadTimer = time.AfterFunc(wait, func() { r.unloadIfIdle(lt) })
+		lt.armUnloadLocked(wait)
 		lt.mu.Unlock()
 		return
 	}
