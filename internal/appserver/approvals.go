@@ -249,4 +249,5 @@ func (lt *loadedThread) resolved(c *Conn, reqID int64, itemID string, declined b
 			q.push(n)
 		}
 	}
+	lt.broadcastStatus(notes)
 }

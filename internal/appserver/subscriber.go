@@ -246,3 +246,26 @@ func (q *subscriber) run() {
 		_ = q.c.Notify(q.c.Context(), n.Method, n.Params)
 	}
 }
+
+type broadcastKey struct{}
+
+// broadcast is c's queue for notifications about threads it is not subscribed to
+// (thread/started, thread/status/changed, thread/closed): they keep their order and a
+// stalled client holds up only itself, as with a subscription.
+func (c *Conn) broadcast() *subscriber {
+	c.mu.Lock()
+	q, _ := c.values[broadcastKey{}].(*subscriber)
+	c.mu.Unlock()
+	if q != nil {
+		return q
+	}
+	nq := newSubscriber(c, c.srv.opts.SubscriberQueue) // not under c.mu: Go takes it
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if q, _ := c.values[broadcastKey{}].(*subscriber); q != nil {
+		nq.stop()
+		return q
+	}
+	c.values[broadcastKey{}] = nq
+	return nq
+}

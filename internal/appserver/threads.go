@@ -454,6 +454,7 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 			q.push(n)
 		}
 	}
+	lt.broadcastStatus(notes)
 	for _, c := range listeners {
 		sendV1Event(c, lt.id, ev)
 	}
@@ -483,15 +484,45 @@ func (lt *loadedThread) closed() {
 			q.finish(notes...)
 			continue
 		}
-		c.Go(func() { // a client that stopped reading another thread must not hold this one
-			for _, n := range notes {
-				_ = c.Notify(c.Context(), n.Method, n.Params)
-			}
-		})
+		q := c.broadcast()
+		for _, n := range notes {
+			q.push(n)
+		}
 	}
 	for c, q := range queues {
 		if !c.Initialized() {
 			q.stop()
+		}
+	}
+}
+
+// broadcastStatus sends the thread's status changes among notes to the v2 connections not
+// subscribed to it: Codex tells every client (checked against its app-server with a third
+// websocket client that never subscribed).
+func (lt *loadedThread) broadcastStatus(notes []items.V2Notification) {
+	var status []items.V2Notification
+	for _, n := range notes {
+		if n.Method == "thread/status/changed" {
+			status = append(status, n)
+		}
+	}
+	if len(status) == 0 {
+		return
+	}
+	for _, c := range lt.reg.srv.initializedConns() {
+		lt.mu.Lock()
+		_, sub := lt.queues[c]
+		v1 := lt.v1owners[c]
+		for _, l := range lt.listeners {
+			v1 = v1 || l == c
+		}
+		lt.mu.Unlock()
+		if sub || v1 {
+			continue
+		}
+		q := c.broadcast()
+		for _, n := range status {
+			q.push(n)
 		}
 	}
 }

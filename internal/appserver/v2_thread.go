@@ -107,7 +107,7 @@ func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
 		lt.markReady()
 		for _, o := range r.srv.initializedConns() {
 			if o != c {
-				o.Go(func() { _ = o.Notify(o.Context(), "thread/started", started) }) // a stalled client holds up only itself
+				o.broadcast().push(items.V2Notification{Method: "thread/started", Params: started})
 			}
 		}
 	})

@@ -97,14 +97,38 @@ func TestThreadUnload(t *testing.T) {
 	}
 }
 
-// thread/started goes to every connection, not only the one that started the thread, as
-// from Codex.
-func TestThreadStartedToEveryConnection(t *testing.T) {
+// thread/started and the thread's status changes go to every connection, not only to its
+// subscribers, as from Codex; the turn's own notifications do not.
+func TestThreadStartedAndStatusToEveryConnection(t *testing.T) {
 	w := newWorld(t, tk.ConfigOptions{})
+	w.Model.Enqueue(answer("one"))
 	a, b := w.connect(w.Srv), w.connect(w.Srv)
 	id := a.startThread(map[string]any{"cwd": w.Work})
 	got := find(b.until("thread/started"), "thread/started")
 	if th := got[0]["thread"].(map[string]any); th["id"] != id {
 		t.Errorf("other connection's thread/started = %v, want thread %s", th["id"], id)
+	}
+	a.turn(id, "hi")
+	a.until("turn/completed")
+	var seen []string
+	for {
+		ns := b.until("thread/status/changed")
+		for _, m := range methods(ns) {
+			if m != "thread/status/changed" {
+				t.Errorf("a connection not subscribed got %s", m)
+			}
+		}
+		st := find(ns, "thread/status/changed")[0]
+		if st["threadId"] != id {
+			t.Fatalf("status of %v, want %s", st["threadId"], id)
+		}
+		typ := st["status"].(map[string]any)["type"].(string)
+		seen = append(seen, typ)
+		if typ == "idle" && len(seen) > 1 {
+			break
+		}
+	}
+	if diff := cmp.Diff([]string{"active", "idle"}, seen); diff != "" {
+		t.Errorf("statuses seen by a connection not subscribed (-want +got):\n%s", diff)
 	}
 }
