@@ -193,6 +193,32 @@ func page(server, key string, items []json.RawMessage, next string) (json.RawMes
 var errCursorNeedsServer = errors.New("cursor can only be used when a server is specified")
 
 func listResources(ctx context.Context, m Manager, a resourceArgs) (json.RawMessage, error) {
+	return listAcross(ctx, m, a, "resources/list", "resources", resourceOrder,
+		func(server string) ([]*sdk.Resource, string, error) {
+			res, err := m.ListResources(ctx, server, a.Cursor)
+			if err != nil {
+				return nil, "", err
+			}
+			return res.Resources, res.NextCursor, nil
+		})
+}
+
+func listTemplates(ctx context.Context, m Manager, a resourceArgs) (json.RawMessage, error) {
+	return listAcross(ctx, m, a, "resources/templates/list", "resourceTemplates", templateOrder,
+		func(server string) ([]*sdk.ResourceTemplate, string, error) {
+			res, err := m.ListResourceTemplates(ctx, server, a.Cursor)
+			if err != nil {
+				return nil, "", err
+			}
+			return res.ResourceTemplates, res.NextCursor, nil
+		})
+}
+
+// listAcross lists one kind of entry from the named server, or from every server that
+// started when none is named (a server that failed is skipped then, not an error); each
+// entry is tagged with its server.
+func listAcross[T any](ctx context.Context, m Manager, a resourceArgs, method, key string, order []string,
+	fetch func(server string) ([]T, string, error)) (json.RawMessage, error) {
 	if a.Server == "" && a.Cursor != "" {
 		return nil, errCursorNeedsServer
 	}
@@ -206,56 +232,23 @@ func listResources(ctx context.Context, m Manager, a resourceArgs) (json.RawMess
 		if _, err := m.Tools(ctx, s); err != nil && a.Server == "" {
 			continue // a server that did not start has nothing to list
 		}
-		res, err := m.ListResources(ctx, s, a.Cursor)
+		entries, cursor, err := fetch(s)
 		if err != nil {
 			if a.Server == "" {
 				continue
 			}
-			return nil, fmt.Errorf("resources/list failed: %w", err)
+			return nil, fmt.Errorf("%s failed: %w", method, err)
 		}
-		for _, r := range res.Resources {
-			b, err := withServer(s, r, resourceOrder)
+		for _, e := range entries {
+			b, err := withServer(s, e, order)
 			if err != nil {
 				return nil, err
 			}
 			items = append(items, b)
 		}
-		next = res.NextCursor
+		next = cursor
 	}
-	return page(a.Server, "resources", items, next)
-}
-
-func listTemplates(ctx context.Context, m Manager, a resourceArgs) (json.RawMessage, error) {
-	if a.Server == "" && a.Cursor != "" {
-		return nil, errCursorNeedsServer
-	}
-	servers := []string{a.Server}
-	if a.Server == "" {
-		servers = m.Names()
-	}
-	var items []json.RawMessage
-	next := ""
-	for _, s := range servers {
-		if _, err := m.Tools(ctx, s); err != nil && a.Server == "" {
-			continue
-		}
-		res, err := m.ListResourceTemplates(ctx, s, a.Cursor)
-		if err != nil {
-			if a.Server == "" {
-				continue
-			}
-			return nil, fmt.Errorf("resources/templates/list failed: %w", err)
-		}
-		for _, t := range res.ResourceTemplates {
-			b, err := withServer(s, t, templateOrder)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, b)
-		}
-		next = res.NextCursor
-	}
-	return page(a.Server, "resourceTemplates", items, next)
+	return page(a.Server, key, items, next)
 }
 
 func readResource(ctx context.Context, m Manager, a resourceArgs) (json.RawMessage, error) {
