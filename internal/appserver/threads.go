@@ -93,7 +93,6 @@ type loadedThread struct {
 	listeners map[string]*Conn      // v1 addConversationListener subscriptions by id
 	aborts    []chan string         // interruptConversation calls waiting for turn_aborted
 	gates     map[string]chan struct{}
-	shellBusy bool // a thread/shellCommand runs
 	lastEvent time.Time
 	// unloadTimer runs while nobody is subscribed, until the unload delay has passed.
 	unloadTimer *time.Timer

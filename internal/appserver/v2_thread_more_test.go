@@ -29,6 +29,13 @@ func TestShellCommand(t *testing.T) {
 	if e := cl.callErr("thread/shellCommand", map[string]any{"threadId": id, "command": "  "}); e.Code != -32600 {
 		t.Errorf("empty command: %v", e)
 	}
+	// The model sees the command and its output on the next turn.
+	w.Model.Enqueue(answer("seen"))
+	cl.turn(id, "what did I run?")
+	cl.until("turn/completed")
+	if body := string(w.Model.Requests()[0].Body); !strings.Contains(body, "<user_shell_command>") || !strings.Contains(body, "echo hi") {
+		t.Errorf("the next request does not carry the user's command: %.600s", body)
+	}
 }
 
 func TestNameTurnsUnsubscribe(t *testing.T) {

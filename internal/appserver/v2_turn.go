@@ -67,12 +67,6 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 	if err != nil {
 		return turnResponse{}, err
 	}
-	lt.mu.Lock()
-	busy := lt.shellBusy
-	lt.mu.Unlock()
-	if busy {
-		return turnResponse{}, InvalidRequest("a shell command is running on this thread")
-	}
 	sb, err := sandboxFromV2(p.SandboxPolicy)
 	if err != nil {
 		return turnResponse{}, err
