@@ -97,6 +97,16 @@ func BenchmarkEncodeHistory(b *testing.B) {
 			}
 		}
 	})
+	b.Run("MarshalItems", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf []byte
+		for b.Loop() {
+			var err error
+			if buf, err = MarshalItems(buf[:0], items); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func BenchmarkDecodeHistory(b *testing.B) {

@@ -107,20 +107,7 @@ type ContentItem struct {
 }
 
 // MarshalJSON writes the Responses API shape.
-func (c ContentItem) MarshalJSON() ([]byte, error) {
-	switch c.Type {
-	case ContentInputText, ContentOutputText:
-		return marshalTagged("type", string(c.Type), struct {
-			Text string `json:"text"`
-		}{c.Text})
-	case ContentInputImage:
-		return marshalTagged("type", string(c.Type), struct {
-			ImageURL string `json:"image_url"`
-			Detail   string `json:"detail,omitempty"`
-		}{c.ImageURL, c.Detail})
-	}
-	return nil, fmt.Errorf("unknown content item type %q", c.Type)
-}
+func (c ContentItem) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
 
 // UnmarshalJSON reads a content item.
 func (c *ContentItem) UnmarshalJSON(data []byte) error {

@@ -139,42 +139,15 @@ func (WebSearchCallItem) isResponseItem()        {}
 func (CompactionItem) isResponseItem()           {}
 func (OtherItem) isResponseItem()                {}
 
-func (i MessageItem) MarshalJSON() ([]byte, error) {
-	type plain MessageItem
-	p := plain(i)
-	if p.Content == nil {
-		p.Content = []ContentItem{}
-	}
-	return marshalTagged("type", i.ItemType(), p)
-}
+// The common variants write themselves through the appenders of append.go; see there.
 
-func (i ReasoningItem) MarshalJSON() ([]byte, error) {
-	type plain ReasoningItem
-	p := plain(i)
-	if p.Summary == nil {
-		p.Summary = []ReasoningSummary{}
-	}
-	return marshalTagged("type", i.ItemType(), p)
-}
-
-func (i FunctionCallItem) MarshalJSON() ([]byte, error) {
-	type plain FunctionCallItem
-	return marshalTagged("type", i.ItemType(), plain(i))
-}
-
-func (i FunctionCallOutputItem) MarshalJSON() ([]byte, error) {
-	type plain FunctionCallOutputItem
-	return marshalTagged("type", i.ItemType(), plain(i))
-}
-
-func (i CustomToolCallItem) MarshalJSON() ([]byte, error) {
-	type plain CustomToolCallItem
-	return marshalTagged("type", i.ItemType(), plain(i))
-}
-
+func (i MessageItem) MarshalJSON() ([]byte, error)            { return AppendResponseItem(nil, i) }
+func (i ReasoningItem) MarshalJSON() ([]byte, error)          { return AppendResponseItem(nil, i) }
+func (i FunctionCallItem) MarshalJSON() ([]byte, error)       { return AppendResponseItem(nil, i) }
+func (i FunctionCallOutputItem) MarshalJSON() ([]byte, error) { return AppendResponseItem(nil, i) }
+func (i CustomToolCallItem) MarshalJSON() ([]byte, error)     { return AppendResponseItem(nil, i) }
 func (i CustomToolCallOutputItem) MarshalJSON() ([]byte, error) {
-	type plain CustomToolCallOutputItem
-	return marshalTagged("type", i.ItemType(), plain(i))
+	return AppendResponseItem(nil, i)
 }
 
 func (i LocalShellCallItem) MarshalJSON() ([]byte, error) {
@@ -187,10 +160,7 @@ func (i WebSearchCallItem) MarshalJSON() ([]byte, error) {
 	return marshalTagged("type", i.ItemType(), plain(i))
 }
 
-func (i CompactionItem) MarshalJSON() ([]byte, error) {
-	type plain CompactionItem
-	return marshalTagged("type", i.ItemType(), plain(i))
-}
+func (i CompactionItem) MarshalJSON() ([]byte, error) { return AppendResponseItem(nil, i) }
 
 // MarshalJSON writes Raw unchanged.
 func (o OtherItem) MarshalJSON() ([]byte, error) {
@@ -298,10 +268,7 @@ type FunctionCallOutputPayload struct {
 
 // MarshalJSON writes the string or array form.
 func (p FunctionCallOutputPayload) MarshalJSON() ([]byte, error) {
-	if p.ContentItems != nil {
-		return Marshal(p.ContentItems)
-	}
-	return Marshal(p.Content)
+	return p.appendJSON(nil)
 }
 
 // UnmarshalJSON reads a string, an array of content items, or the old

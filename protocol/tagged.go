@@ -20,21 +20,18 @@ func spliceTag(key, tag string, body []byte) ([]byte, error) {
 	if len(body) < 2 || body[0] != '{' {
 		return nil, fmt.Errorf("tagged value %q did not encode as an object", tag)
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(body) + len(key) + len(tag) + 8)
-	buf.WriteByte('{')
-	k, _ := Marshal(key)
-	t, _ := Marshal(tag)
-	buf.Write(k)
-	buf.WriteByte(':')
-	buf.Write(t)
+	buf := make([]byte, 0, len(body)+len(key)+len(tag)+8)
+	buf = append(buf, '{')
+	buf = appendString(buf, key)
+	buf = append(buf, ':')
+	buf = appendString(buf, tag)
 	if len(body) > 2 {
-		buf.WriteByte(',')
-		buf.Write(body[1:])
+		buf = append(buf, ',')
+		buf = append(buf, body[1:]...)
 	} else {
-		buf.WriteByte('}')
+		buf = append(buf, '}')
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 // readTag returns the string value of key in the JSON object data. It scans the top level
