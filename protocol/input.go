@@ -111,17 +111,16 @@ func (c ContentItem) MarshalJSON() ([]byte, error) { return c.appendJSON(nil) }
 
 // UnmarshalJSON reads a content item.
 func (c *ContentItem) UnmarshalJSON(data []byte) error {
-	tag, err := readTag(data, "type")
-	if err != nil {
-		return fmt.Errorf("content item: %w", err)
-	}
-	var w struct {
-		Text     string `json:"text"`
-		ImageURL string `json:"image_url"`
-		Detail   string `json:"detail"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
+	w, tag, ok := decodeContentFast(data)
+	if !ok {
+		var err error
+		if tag, err = readTag(data, "type"); err != nil {
+			return fmt.Errorf("content item: %w", err)
+		}
+		w = contentWire{}
+		if err := json.Unmarshal(data, &w); err != nil {
+			return err
+		}
 	}
 	switch t := ContentItemType(tag); t {
 	case ContentInputText, ContentOutputText:

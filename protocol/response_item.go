@@ -171,40 +171,48 @@ func (o OtherItem) MarshalJSON() ([]byte, error) {
 }
 
 // DecodeResponseItem reads one response item; an unknown type becomes an OtherItem.
+//
+// The tag is found by a short top-level scan (Codex writes it first); the variant, its id
+// included, is then decoded in a single json.Unmarshal.
 func DecodeResponseItem(data []byte) (ResponseItem, error) {
 	tag, err := readTag(data, "type")
 	if err != nil {
 		return nil, fmt.Errorf("response item: %w", err)
 	}
-	var idProbe struct {
-		ID string `json:"id"`
-	}
-	_ = json.Unmarshal(data, &idProbe)
 	switch tag {
 	case "message":
 		type plain MessageItem
-		var p plain
-		if err := json.Unmarshal(data, &p); err != nil {
+		var w struct {
+			plain
+			ID lenientString `json:"id"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
 			return nil, fmt.Errorf("message item: %w", err)
 		}
-		p.ID = idProbe.ID
-		return MessageItem(p), nil
+		w.plain.ID = string(w.ID)
+		return MessageItem(w.plain), nil
 	case "reasoning":
 		type plain ReasoningItem
-		var p plain
-		if err := json.Unmarshal(data, &p); err != nil {
+		var w struct {
+			plain
+			ID lenientString `json:"id"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
 			return nil, fmt.Errorf("reasoning item: %w", err)
 		}
-		p.ID = idProbe.ID
-		return ReasoningItem(p), nil
+		w.plain.ID = string(w.ID)
+		return ReasoningItem(w.plain), nil
 	case "function_call":
 		type plain FunctionCallItem
-		var p plain
-		if err := json.Unmarshal(data, &p); err != nil {
+		var w struct {
+			plain
+			ID lenientString `json:"id"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
 			return nil, fmt.Errorf("function_call item: %w", err)
 		}
-		p.ID = idProbe.ID
-		return FunctionCallItem(p), nil
+		w.plain.ID = string(w.ID)
+		return FunctionCallItem(w.plain), nil
 	case "function_call_output":
 		type plain FunctionCallOutputItem
 		var p plain
@@ -214,12 +222,15 @@ func DecodeResponseItem(data []byte) (ResponseItem, error) {
 		return FunctionCallOutputItem(p), nil
 	case "custom_tool_call":
 		type plain CustomToolCallItem
-		var p plain
-		if err := json.Unmarshal(data, &p); err != nil {
+		var w struct {
+			plain
+			ID lenientString `json:"id"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
 			return nil, fmt.Errorf("custom_tool_call item: %w", err)
 		}
-		p.ID = idProbe.ID
-		return CustomToolCallItem(p), nil
+		w.plain.ID = string(w.ID)
+		return CustomToolCallItem(w.plain), nil
 	case "custom_tool_call_output":
 		type plain CustomToolCallOutputItem
 		var p plain
@@ -229,20 +240,26 @@ func DecodeResponseItem(data []byte) (ResponseItem, error) {
 		return CustomToolCallOutputItem(p), nil
 	case "local_shell_call":
 		type plain LocalShellCallItem
-		var p plain
-		if err := json.Unmarshal(data, &p); err != nil {
+		var w struct {
+			plain
+			ID lenientString `json:"id"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
 			return nil, fmt.Errorf("local_shell_call item: %w", err)
 		}
-		p.ID = idProbe.ID
-		return LocalShellCallItem(p), nil
+		w.plain.ID = string(w.ID)
+		return LocalShellCallItem(w.plain), nil
 	case "web_search_call":
 		type plain WebSearchCallItem
-		var p plain
-		if err := json.Unmarshal(data, &p); err != nil {
+		var w struct {
+			plain
+			ID lenientString `json:"id"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
 			return nil, fmt.Errorf("web_search_call item: %w", err)
 		}
-		p.ID = idProbe.ID
-		return WebSearchCallItem(p), nil
+		w.plain.ID = string(w.ID)
+		return WebSearchCallItem(w.plain), nil
 	case "compaction", "compaction_summary":
 		type plain CompactionItem
 		var p plain
@@ -255,6 +272,20 @@ func DecodeResponseItem(data []byte) (ResponseItem, error) {
 		return nil, fmt.Errorf("response item %s: invalid JSON", tag)
 	}
 	return OtherItem{Raw: bytes.Clone(data)}, nil
+}
+
+// lenientString reads an item's "id": a string is kept, anything else (a number, null)
+// leaves it unchanged without failing the item, as ids are informational.
+type lenientString string
+
+func (s *lenientString) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '"' {
+		var v string
+		if err := json.Unmarshal(data, &v); err == nil {
+			*s = lenientString(v)
+		}
+	}
+	return nil
 }
 
 // FunctionCallOutputPayload is a tool's answer: plain text, or structured content items.
@@ -280,6 +311,10 @@ func (p *FunctionCallOutputPayload) UnmarshalJSON(data []byte) error {
 	}
 	switch data[0] {
 	case '"':
+		if s, ok := unquoteSimple(data); ok {
+			*p = FunctionCallOutputPayload{Content: s}
+			return nil
+		}
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {
 			return err

@@ -68,6 +68,9 @@ func readTag(data []byte, key string) (string, error) {
 			return "", fmt.Errorf("malformed JSON object")
 		}
 		if k == key {
+			if tag, ok := unquoteSimple(data[i:vend]); ok {
+				return tag, nil
+			}
 			var tag string
 			if err := json.Unmarshal(data[i:vend], &tag); err != nil {
 				return "", fmt.Errorf("field `%s`: %w", key, err)
