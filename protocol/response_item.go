@@ -179,6 +179,14 @@ func DecodeResponseItem(data []byte) (ResponseItem, error) {
 	if err != nil {
 		return nil, fmt.Errorf("response item: %w", err)
 	}
+	if it, ok := decodeItemFast(tag, data); ok {
+		return it, nil
+	}
+	return decodeResponseItemSlow(tag, data)
+}
+
+// decodeResponseItemSlow is the general path: encoding/json into the variant's struct.
+func decodeResponseItemSlow(tag string, data []byte) (ResponseItem, error) {
 	switch tag {
 	case "message":
 		type plain MessageItem
