@@ -59,7 +59,7 @@ func decodeContentFast(data []byte) (w contentWire, tag string, ok bool) {
 		if !ok {
 			return w, "", false
 		}
-		val, ok := unquoteSimple(data[i:vend])
+		val, ok := unquoteStrict(data[i:vend])
 		if !ok {
 			return w, "", false
 		}
@@ -105,4 +105,16 @@ type contentWire struct {
 	Text     string `json:"text"`
 	ImageURL string `json:"image_url"`
 	Detail   string `json:"detail"`
+}
+
+// unquoteStrict decodes a JSON string literal whose escapes are all short ones; it accepts
+// only valid JSON strings, so it is safe on input nothing has validated yet.
+func unquoteStrict(b []byte) (string, bool) {
+	if s, ok := unquoteSimple(b); ok {
+		return s, true
+	}
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return "", false
+	}
+	return unescapeShort(b[1 : len(b)-1])
 }

@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 )
 
 // One-pass decoding of the common response items. encoding/json validated each item once
@@ -82,8 +83,11 @@ func unquoteString(b []byte) (string, bool) {
 	if s, ok := unquoteSimple(b); ok {
 		return s, true
 	}
-	if len(b) == 0 || b[0] != '"' {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
 		return "", false
+	}
+	if s, ok := unescapeShort(b[1 : len(b)-1]); ok {
+		return s, true
 	}
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
@@ -343,4 +347,45 @@ func decodeItemFast(tag string, data []byte) (ResponseItem, bool) {
 		}
 	}
 	return nil, false
+}
+
+// unescapeShort decodes a string body whose escapes are all two-character ones (\n, \",
+// ...), the common case for text. \u escapes, invalid UTF-8 and raw control characters are
+// left to encoding/json (ok=false), which has the exact rules for them.
+func unescapeShort(body []byte) (string, bool) {
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c < 0x20 || c == '"':
+			return "", false
+		case c != '\\':
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i >= len(body) {
+			return "", false
+		}
+		switch body[i] {
+		case '"', '\\', '/':
+			out = append(out, body[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
 }
