@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -35,7 +36,15 @@ func seedItems(f *testing.F) {
 // the fast path accepts an input, the general path must accept it with the same value.
 func FuzzDecodeResponseItemPaths(f *testing.F) {
 	seedItems(f)
+	f.Add([]byte(`{"a":[1,-0.5e+3,true,false,null,"\u00e9\ud800"],"b":{}} `))
+	f.Add([]byte(`[01]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		start := skipSpace(data, 0)
+		end, ok := skipValid(data, start, 0)
+		ok = ok && skipSpace(data, end) == len(data)
+		if ok != json.Valid(data) && bytes.Count(data, []byte("[")) < maxFastDepth/2 {
+			t.Fatalf("skipValid says %v, json.Valid says %v", ok, !ok)
+		}
 		if tag, err := readTag(data, "type"); err == nil {
 			if fast, ok := decodeItemFast(tag, data); ok {
 				slow, err := decodeResponseItemSlow(tag, data)

@@ -8,15 +8,16 @@ import (
 
 // One-pass decoding of the common response items. encoding/json validated each item once
 // and then decoded it by reflection, with nested UnmarshalJSON calls validating their parts
-// again; a rollout resume pays that for every item. Here the item is validated once
-// (json.Valid) and its fields are picked out by a direct scan. Anything unusual (a null
+// again; a rollout resume pays that for every item. Here one strict scan (validate.go)
+// both validates the item and picks out its fields. Anything unusual (a null
 // where a string is expected, a key that matches a field only case-insensitively, a nested
 // value that does not decode) returns ok=false and the caller uses encoding/json, so results
 // and errors stay exactly those of the reflection path. FuzzDecodeResponseItemPaths checks
 // the two against each other.
 
-// eachField calls fn with every top-level key and raw value of the valid JSON object data;
-// it stops and returns false as soon as fn does.
+// eachField calls fn with every top-level key and raw value of the JSON object data (which
+// must be all of data, bar surrounding space); it validates as it goes and returns false at
+// anything invalid or as soon as fn does.
 func eachField(data []byte, fn func(key string, val []byte) bool) bool {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
@@ -24,10 +25,10 @@ func eachField(data []byte, fn func(key string, val []byte) bool) bool {
 	}
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return true
+		return skipSpace(data, i+1) == len(data)
 	}
 	for i < len(data) {
-		kend, ok := skipString(data, i)
+		kend, ok := skipValidString(data, i)
 		if !ok {
 			return false
 		}
@@ -40,7 +41,7 @@ func eachField(data []byte, fn func(key string, val []byte) bool) bool {
 			return false
 		}
 		i = skipSpace(data, i+1)
-		vend, ok := skipValue(data, i)
+		vend, ok := skipValid(data, i, 1)
 		if !ok || !fn(key, data[i:vend]) {
 			return false
 		}
@@ -49,22 +50,22 @@ func eachField(data []byte, fn func(key string, val []byte) bool) bool {
 			i = skipSpace(data, i+1)
 			continue
 		}
-		return i < len(data) && data[i] == '}'
+		return i < len(data) && data[i] == '}' && skipSpace(data, i+1) == len(data)
 	}
 	return false
 }
 
-// eachElem calls fn with every element of the valid JSON array data.
+// eachElem calls fn with every element of the JSON array data, validating as eachField does.
 func eachElem(data []byte, fn func(elem []byte) bool) bool {
 	if len(data) == 0 || data[0] != '[' {
 		return false
 	}
 	i := skipSpace(data, 1)
 	if i < len(data) && data[i] == ']' {
-		return true
+		return i+1 == len(data)
 	}
 	for i < len(data) {
-		end, ok := skipValue(data, i)
+		end, ok := skipValid(data, i, 1)
 		if !ok || !fn(data[i:end]) {
 			return false
 		}
@@ -73,7 +74,7 @@ func eachElem(data []byte, fn func(elem []byte) bool) bool {
 			i = skipSpace(data, i+1)
 			continue
 		}
-		return i < len(data) && data[i] == ']'
+		return i < len(data) && data[i] == ']' && i+1 == len(data)
 	}
 	return false
 }
@@ -315,9 +316,6 @@ func decodeItemFast(tag string, data []byte) (ResponseItem, bool) {
 	switch tag {
 	case "message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output":
 	default:
-		return nil, false
-	}
-	if !json.Valid(data) {
 		return nil, false
 	}
 	switch tag {
