@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // requestBody writes the Responses request body with its fields in the order Codex 0.169
@@ -43,10 +45,14 @@ func requestBody(p Prompt) ([]byte, error) {
 	if err := put("stream", true, false); err != nil {
 		return nil, err
 	}
-	input := p.Input
-	if err := putArray(&b, put, "input", len(input), func(i int) any { return input[i] }); err != nil {
-		return nil, err
+	// The history is most of the body and is sent again on every request: protocol writes it
+	// straight into the buffer.
+	b.WriteString(`,"input":`)
+	inputJSON, err := protocol.MarshalItems(b.AvailableBuffer(), p.Input)
+	if err != nil {
+		return nil, fmt.Errorf("encode input: %w", err)
 	}
+	b.Write(inputJSON)
 	if err := putArray(&b, put, "tools", len(p.Tools), func(i int) any { return p.Tools[i] }); err != nil {
 		return nil, err
 	}
