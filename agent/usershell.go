@@ -129,9 +129,11 @@ func (tr *turn) newUserShellRun(command string) *userShellRun {
 func (r *userShellRun) reportAbort(cancel context.CancelFunc) bool {
 	t, id := r.tr.t, r.tr.id
 	return r.tr.whenAborted(func() {
-		// The turn's lock is held and it has ended: record and emit on the thread.
+		// The turn's lock is held and it has ended: record and emit on the thread. The claim
+		// comes before the cancel, so the run, woken by it, cannot report first.
+		won := r.reported.CompareAndSwap(false, true)
 		cancel()
-		if !r.reported.CompareAndSwap(false, true) {
+		if !won {
 			return
 		}
 		end, item := r.report(process.Result{}, nil, true)
