@@ -141,7 +141,7 @@ func parseLineFast(raw []byte) (Line, bool) {
 	if !bytes.HasPrefix(s, []byte(payloadKey)) {
 		return Line{}, false
 	}
-	payload := bytes.TrimSpace(s[len(payloadKey) : len(s)-1])
+	payload := bytes.Trim(s[len(payloadKey):len(s)-1], " \t\r\n") // JSON white space only
 	if !json.Valid(payload) {
 		return Line{}, false
 	}
