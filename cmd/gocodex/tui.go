@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gocodex/gocodex/internal/execcli"
 	"os"
 	"path/filepath"
 
@@ -115,11 +116,9 @@ func loadTUIConfig(opts tuiOptions, getenv func(string) string) (*config.Config,
 		ov.SandboxMode, ov.ApprovalPolicy = &mode, &onRequest
 	}
 	if opts.Sandbox != "" && !opts.Bypass {
-		mode := protocol.SandboxMode(opts.Sandbox)
-		switch mode {
-		case protocol.SandboxReadOnly, protocol.SandboxWorkspaceWrite, protocol.SandboxDangerFullAccess:
-		default:
-			return nil, nil, fmt.Errorf("invalid value %q for --sandbox: expected read-only, workspace-write or danger-full-access", opts.Sandbox)
+		mode, err := execcli.SandboxFlag(opts.Sandbox)
+		if err != nil {
+			return nil, nil, err
 		}
 		ov.SandboxMode = &mode
 	}

@@ -1,5 +1,20 @@
 package execcli
 
+import (
+	"fmt"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// SandboxFlag reads the value of -s/--sandbox (kebab-case, as Codex's CLI takes it).
+func SandboxFlag(value string) (protocol.SandboxMode, error) {
+	mode, err := protocol.ParseSandboxMode(value)
+	if err != nil || string(mode) != value {
+		return "", fmt.Errorf("invalid value %q for --sandbox: expected read-only, workspace-write or danger-full-access", value)
+	}
+	return mode, nil
+}
+
 // RunOptions is everything `gocodex exec` was asked to do, parsed from flags by cmd/gocodex
 // and tested apart from the run itself.
 type RunOptions struct {

@@ -213,11 +213,9 @@ func loadConfig(opts RunOptions) (*config.Config, []config.Warning, error) {
 		mode := protocol.SandboxWorkspaceWrite
 		ov.SandboxMode = &mode
 	case opts.Sandbox != "":
-		mode := protocol.SandboxMode(opts.Sandbox)
-		switch mode {
-		case protocol.SandboxReadOnly, protocol.SandboxWorkspaceWrite, protocol.SandboxDangerFullAccess:
-		default:
-			return nil, nil, fmt.Errorf("invalid value %q for --sandbox: expected read-only, workspace-write or danger-full-access", opts.Sandbox)
+		mode, err := SandboxFlag(opts.Sandbox)
+		if err != nil {
+			return nil, nil, err
 		}
 		ov.SandboxMode = &mode
 	}
