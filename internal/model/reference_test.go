@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -17,23 +16,11 @@ import (
 	"github.com/gocodex/gocodex/protocol"
 )
 
-func topLevelKeys(t *testing.T, body []byte) []string {
+func topLevelKeys(t *testing.T, raw []byte) []string {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("body is not an object: %v", err)
-	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
+	keys, err := testkit.ObjectKeys(raw)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return keys
 }

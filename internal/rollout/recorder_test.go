@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocodex/gocodex/internal/testkit"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -155,24 +157,11 @@ func golden(t *testing.T, path, got string) {
 	}
 }
 
-// keysOf lists the top-level keys of a JSON object in order.
 func keysOf(t *testing.T, raw []byte) []string {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %s", raw)
-	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
+	keys, err := testkit.ObjectKeys(raw)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return keys
 }
