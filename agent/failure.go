@@ -41,7 +41,9 @@ func codexErrorInfo(err error) json.RawMessage {
 	case model.KindRetryLimit, model.KindRateLimited:
 		return withStatus("response_too_many_failed_attempts")
 	case model.KindStream:
-		return withStatus("response_stream_disconnected")
+		// A stream cut or stalled until the retries ran out is "other" in Codex 0.169; only
+		// the retry notices say response_stream_disconnected (see retryObserver).
+		return json.RawMessage(`"other"`)
 	case model.KindTransport:
 		return withStatus("http_connection_failed")
 	}

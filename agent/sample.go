@@ -77,12 +77,16 @@ func rerouteWarning(serverModel string) string {
 		" as a fallback. To regain access to gpt-5.3-codex, apply for trusted access: https://chatgpt.com/cyber or learn more: https://developers.openai.com/codex/concepts/cyber-safety"
 }
 
+// retryStreamDisconnected is the codex_error_info Codex 0.169 puts on every retry notice,
+// whatever failed (a cut stream, an idle stall or an HTTP 5xx): the stream is reconnecting.
+var retryStreamDisconnected = json.RawMessage(`{"response_stream_disconnected":{"http_status_code":null}}`)
+
 // retryObserver reports stream retries as stream_error events.
 func (tr *turn) retryObserver(ri model.RetryInfo) {
 	if !ri.Stream {
 		return
 	}
-	ev := protocol.StreamErrorEvent{Message: fmt.Sprintf("Reconnecting... %d/%d", ri.Attempt, ri.Max)}
+	ev := protocol.StreamErrorEvent{Message: fmt.Sprintf("Reconnecting... %d/%d", ri.Attempt, ri.Max), CodexErrorInfo: retryStreamDisconnected}
 	if ri.Err != nil {
 		d := ri.Err.Error()
 		ev.AdditionalDetails = &d

@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // InputItemType tags an InputItem.
@@ -212,6 +213,36 @@ func (f *FileChange) UnmarshalJSON(data []byte) error {
 		*f = FileChange{Kind: k, UnifiedDiff: w.UnifiedDiff, MovePath: w.MovePath}
 	default:
 		return &UnknownVariantError{Enum: "FileChange", Variant: w.Type}
+	}
+	return nil
+}
+
+// MaxUserInputChars is the most characters (Unicode code points) of text one user turn may
+// carry; Codex 0.169 refuses more ("Input exceeds the maximum length of 1048576 characters.").
+const MaxUserInputChars = 1 << 20
+
+// UserInputChars counts the characters of the text items, as MaxUserInputChars measures them.
+func UserInputChars(items []InputItem) int {
+	n := 0
+	for _, it := range items {
+		if it.Type == InputText {
+			n += utf8.RuneCountInString(it.Text)
+		}
+	}
+	return n
+}
+
+// InputTooLargeError is a user turn over MaxUserInputChars.
+type InputTooLargeError struct{ Actual int }
+
+func (e *InputTooLargeError) Error() string {
+	return fmt.Sprintf("Input exceeds the maximum length of %d characters.", MaxUserInputChars)
+}
+
+// CheckUserInputSize returns an *InputTooLargeError for a turn over MaxUserInputChars.
+func CheckUserInputSize(items []InputItem) error {
+	if n := UserInputChars(items); n > MaxUserInputChars {
+		return &InputTooLargeError{Actual: n}
 	}
 	return nil
 }

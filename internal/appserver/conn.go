@@ -190,12 +190,14 @@ func (c *Conn) serve(ctx context.Context, f jsonrpc.Framer) error {
 	c.ctx, c.cancel = context.WithCancel(ctx)
 	c.framer = f
 	c.rpc = jsonrpc.NewConn(f, jsonrpc.ConnOptions{
-		Handle:        c.handleRequest,
-		Notified:      c.handleNotification,
-		Problem:       func(err error) { c.log.Warn("client protocol problem", "err", err) },
-		OutgoingQueue: c.srv.opts.OutgoingQueue,
-		MaxInFlight:   c.srv.opts.MaxInFlight,
-		Now:           c.srv.opts.Now,
+		Handle:   c.handleRequest,
+		Notified: c.handleNotification,
+		Problem:  func(err error) { c.log.Warn("client protocol problem", "err", err) },
+		// Codex logs a line that is no JSON-RPC message and answers nothing.
+		SilentOnBadFrames: true,
+		OutgoingQueue:     c.srv.opts.OutgoingQueue,
+		MaxInFlight:       c.srv.opts.MaxInFlight,
+		Now:               c.srv.opts.Now,
 	})
 	err := c.rpc.Run(c.ctx)
 	c.cancel()
@@ -228,7 +230,7 @@ func (c *Conn) handleRequest(ctx context.Context, rpc *jsonrpc.Conn, req *jsonrp
 	}
 	h, ok := c.srv.handler(req.Method)
 	if !ok {
-		rpc.Reply(ctx, req.ID, nil, jsonrpc.MethodNotFound(req.Method))
+		rpc.Reply(ctx, req.ID, nil, errUnknownMethod(req.Method))
 		return
 	}
 	if !c.Initialized() {

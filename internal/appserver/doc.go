@@ -17,16 +17,18 @@
 // # Contract for method files
 //
 //   - Register with Server.Handle(method, HandlerFunc) before Serve; Typed / TypedOptional wrap
-//     a func(ctx, *Conn, P) (R, error) so params are decoded into P (absent params are
-//     -32602 "Invalid params: missing field `params`" for Typed, as Codex answers, and the
-//     zero P for TypedOptional). A handler runs on its own goroutine owned by the
+//     a func(ctx, *Conn, P) (R, error) so params are decoded into P (absent or null params
+//     are -32600 "Invalid request: missing field `params`" for Typed, as Codex answers, and
+//     the zero P for TypedOptional, which only the methods whose params Codex makes optional use). A handler runs on its own goroutine owned by the
 //     connection; ctx ends when the client cancels ($/cancelRequest) or the connection ends.
 //     The returned value is the result (marshalled with jsonrpc.Marshal: no HTML escaping);
 //     a returned *jsonrpc.Error goes out as is (see errors.go helpers), any other error as
 //     -32603 with its text.
 //   - Requests are dispatched only after `initialize` succeeded ("Not initialized", -32600,
-//     before; "Already initialized", -32600, for a second one). Unknown methods get -32601
-//     naming the method (Codex answers -32600 "unknown variant"; the issue asks for -32601).
+//     before; "Already initialized", -32600, for a second one). As in Codex 0.169, unknown
+//     methods, missing params and params of the wrong type are -32600 worded as serde words
+//     them ("Invalid request: unknown variant `x`, expected one of …"), and a line that is
+//     no JSON-RPC message is logged and not answered.
 //   - Conn is the per-connection state: ClientInfo, Capabilities (experimentalApi,
 //     optOutNotificationMethods), Value/SetValue for a method family's own state, OnClose
 //     hooks, Go for connection-lifetime goroutines (event pumps), Context for their ctx.

@@ -2,9 +2,11 @@ package appserver
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
@@ -38,12 +40,43 @@ func internalError(msg string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
 
-// Typed adapts a handler with typed params and result. Absent params are an error, as in
-// Codex ("missing field `params`"); JSON that does not fit P is -32602.
+// codexMethods are the request methods Codex 0.169's app-server knows, in the order its
+// "unknown variant" error lists them (recorded from that error's text).
+//
+//go:embed codex_methods.txt
+var codexMethods string
+
+var unknownMethodSuffix = sync.OnceValue(func() string {
+	names := strings.Fields(codexMethods)
+	var b strings.Builder
+	b.WriteString(", expected one of ")
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("`" + n + "`")
+	}
+	return b.String()
+})
+
+// errUnknownMethod is Codex's answer to a method it does not know: -32600 with serde's
+// "unknown variant" text naming every method it does know.
+func errUnknownMethod(method string) *jsonrpc.Error {
+	return InvalidRequest("Invalid request: unknown variant `" + method + "`" + unknownMethodSuffix())
+}
+
+// errMissingParams is Codex's answer to a request without params (or with null params) for
+// a method whose params are not optional.
+func errMissingParams() *jsonrpc.Error {
+	return InvalidRequest("Invalid request: missing field `params`")
+}
+
+// Typed adapts a handler with typed params and result. Absent or null params are an error,
+// as in Codex ("missing field `params`"); JSON that does not fit P is -32600 (see DecodeParams).
 func Typed[P, R any](f func(ctx context.Context, c *Conn, p P) (R, error)) HandlerFunc {
 	return func(ctx context.Context, c *Conn, raw json.RawMessage) (any, error) {
-		if raw == nil {
-			return nil, InvalidParams("missing field `params`")
+		if raw == nil || string(raw) == "null" {
+			return nil, errMissingParams()
 		}
 		var p P
 		if err := DecodeParams(raw, &p); err != nil {
@@ -66,14 +99,15 @@ func TypedOptional[P, R any](f func(ctx context.Context, c *Conn, p P) (R, error
 	}
 }
 
-// DecodeParams unmarshals params into v; a mismatch is a -32602 error saying where.
+// DecodeParams unmarshals params into v; a mismatch is a -32600 error worded as Codex's
+// (serde's) "Invalid request: invalid type: integer `5`, expected a string".
 func DecodeParams(raw json.RawMessage, v any) error {
 	if err := json.Unmarshal(raw, v); err != nil {
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return InvalidParams("invalid type for `" + te.Field + "`: expected " + te.Type.String() + ", got " + te.Value)
+		if errors.As(err, &te) {
+			return InvalidRequest("Invalid request: " + serdeTypeError(raw, te))
 		}
-		return InvalidParams(strings.TrimPrefix(err.Error(), "json: "))
+		return InvalidRequest("Invalid request: " + strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
 }

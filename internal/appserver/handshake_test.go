@@ -133,9 +133,14 @@ func TestHandshakeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(c.Call(ctx, "initialize", clientInfo("t", "1"), nil), errWant{-32600, "Already initialized"})
-	check(c.Call(ctx, "nope/nope", map[string]any{}, nil), errWant{-32601, "Method not found: nope/nope"})
-	check(c.Call(ctx, "test/echo", nil, nil), errWant{-32602, "Invalid params: missing field `params`"})
-	check(c.Call(ctx, "test/echo", map[string]string{"n": "x"}, nil), errWant{-32602, "Invalid params: invalid type for `n`: expected int, got string"})
+	// Codex 0.169 answers these three -32600 with serde's wording (recorded in
+	// testdata/codex_errors.jsonl).
+	if e := rpcError(t, c.Call(ctx, "nope/nope", map[string]any{}, nil)); e.Code != -32600 ||
+		!strings.HasPrefix(e.Message, "Invalid request: unknown variant `nope/nope`, expected one of `initialize`, `server/diagnostics`, ") {
+		t.Errorf("unknown method: %d %.120s", e.Code, e.Message)
+	}
+	check(c.Call(ctx, "test/echo", nil, nil), errWant{-32600, "Invalid request: missing field `params`"})
+	check(c.Call(ctx, "test/echo", map[string]string{"n": "x"}, nil), errWant{-32600, `Invalid request: invalid type: string "x", expected i64`})
 	var got map[string]int
 	if err := c.Call(ctx, "test/echo", map[string]int{"n": 7}, &got); err != nil || got["n"] != 7 {
 		t.Fatalf("test/echo = %v, %v", got, err)

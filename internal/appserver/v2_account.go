@@ -15,7 +15,7 @@ import (
 // removes it; account/read says whether a key is there.
 
 func registerAccountMethods(s *Server) {
-	s.Handle("account/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (accountResponse, error) {
+	s.Handle("account/read", Typed(func(ctx context.Context, c *Conn, _ struct{}) (accountResponse, error) {
 		return accountRead(s), nil
 	}))
 	s.Handle("account/login/start", Typed(func(ctx context.Context, c *Conn, p loginParams) (loginResponse, error) {

@@ -19,7 +19,7 @@ import (
 // user's config.toml in place, keeping its comments and layout.
 
 func registerConfigMethods(s *Server) {
-	s.Handle("config/read", TypedOptional(func(ctx context.Context, c *Conn, p configReadParams) (configReadResponse, error) {
+	s.Handle("config/read", Typed(func(ctx context.Context, c *Conn, p configReadParams) (configReadResponse, error) {
 		return configRead(s, p)
 	}))
 	s.Handle("config/value/write", Typed(func(ctx context.Context, c *Conn, p configEdit) (configWriteResponse, error) {

@@ -23,7 +23,7 @@ func (r *threads) registerExtras(s *Server) {
 	for _, m := range []string{"skills/list", "hooks/list"} {
 		s.Handle(m, TypedOptional(emptyList))
 	}
-	s.Handle("plugin/list", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
+	s.Handle("plugin/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		return map[string]any{"marketplaces": []any{}, "featuredPluginIds": []any{}, "marketplaceLoadErrors": []any{}}, nil
 	}))
 	s.Handle("configRequirements/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {

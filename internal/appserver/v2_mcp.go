@@ -33,7 +33,7 @@ import (
 const defaultMcpStatusPage = 100
 
 func (r *threads) registerMcp(s *Server) {
-	s.Handle("mcpServerStatus/list", TypedOptional(r.mcpStatusList))
+	s.Handle("mcpServerStatus/list", Typed(r.mcpStatusList))
 	s.Handle("mcpServer/tool/call", Typed(r.mcpToolCall))
 	s.Handle("mcpServer/resource/read", Typed(r.mcpResourceRead))
 	s.Handle("config/mcpServer/reload", TypedOptional(r.mcpReload))

@@ -12,10 +12,10 @@ import (
 // the configured providers.
 
 func registerModelMethods(s *Server) {
-	s.Handle("model/list", TypedOptional(func(ctx context.Context, c *Conn, p modelListParams) (modelListResponse, error) {
+	s.Handle("model/list", Typed(func(ctx context.Context, c *Conn, p modelListParams) (modelListResponse, error) {
 		return modelList(s, p), nil
 	}))
-	s.Handle("modelProvider/list", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (providerListResponse, error) {
+	s.Handle("modelProvider/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (providerListResponse, error) {
 		return providerList(s), nil
 	}))
 }

@@ -39,12 +39,12 @@ type threadForkParams struct {
 }
 
 func (r *threads) register(s *Server) {
-	s.Handle("thread/start", TypedOptional(r.start))
+	s.Handle("thread/start", Typed(r.start))
 	s.Handle("thread/resume", Typed(r.resume))
 	s.Handle("thread/fork", Typed(r.fork))
 	s.Handle("thread/read", Typed(r.read))
-	s.Handle("thread/list", TypedOptional(r.listThreads))
-	s.Handle("thread/loaded/list", TypedOptional(r.loadedList))
+	s.Handle("thread/list", Typed(r.listThreads))
+	s.Handle("thread/loaded/list", Typed(r.loadedList))
 	s.Handle("thread/turns/list", Typed(r.turnsList))
 	s.Handle("thread/items/list", Typed(r.itemsList))
 	s.Handle("thread/archive", Typed(r.archive))
@@ -282,7 +282,7 @@ type threadListParams struct {
 	Archived       *bool    `json:"archived"`
 	Cursor         *string  `json:"cursor"`
 	Cwd            any      `json:"cwd"`
-	Limit          *int     `json:"limit"`
+	Limit          *uint32  `json:"limit"`
 	ModelProviders []string `json:"modelProviders"`
 	// SearchTerm keeps threads whose preview contains it (case-insensitive).
 	SearchTerm *string `json:"searchTerm"`
@@ -296,7 +296,7 @@ type threadListResponse struct {
 func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error) {
 	opts := rollout.ListOptions{Providers: p.ModelProviders}
 	if p.Limit != nil {
-		opts.PageSize = *p.Limit
+		opts.PageSize = int(*p.Limit)
 	}
 	if p.Cursor != nil {
 		opts.Cursor = *p.Cursor

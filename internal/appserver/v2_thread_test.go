@@ -250,7 +250,7 @@ func TestUnknownThreadAndBadParams(t *testing.T) {
 	if e := cl.callErr("turn/start", map[string]any{"threadId": "01a20277-31a1-77ac-b69d-10b17518f53a", "input": []any{}}); e.Code != -32600 {
 		t.Errorf("unknown thread: %v", e)
 	}
-	if e := cl.callErr("turn/start", map[string]any{"threadId": 5}); e.Code != -32602 {
+	if e := cl.callErr("turn/start", map[string]any{"threadId": 5}); e.Code != -32600 || e.Message != "Invalid request: invalid type: integer `5`, expected a string" {
 		t.Errorf("bad params: %v", e)
 	}
 }

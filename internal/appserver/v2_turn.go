@@ -3,8 +3,10 @@ package appserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -36,6 +38,17 @@ func engineInput(in []v2Input) ([]protocol.InputItem, error) {
 	return out, nil
 }
 
+// checkInputSize refuses a turn over protocol.MaxUserInputChars as Codex 0.169 does: -32602
+// with the limit and the actual size in data.
+func checkInputSize(input []protocol.InputItem) error {
+	var tl *protocol.InputTooLargeError
+	if err := protocol.CheckUserInputSize(input); errors.As(err, &tl) {
+		data, _ := json.Marshal(map[string]any{"input_error_code": "input_too_large", "max_chars": protocol.MaxUserInputChars, "actual_chars": tl.Actual})
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: tl.Error(), Data: data}
+	}
+	return nil
+}
+
 type turnStartParams struct {
 	ThreadID       string                   `json:"threadId"`
 	Input          []v2Input                `json:"input"`
@@ -65,6 +78,9 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 	}
 	input, err := engineInput(p.Input)
 	if err != nil {
+		return turnResponse{}, err
+	}
+	if err := checkInputSize(input); err != nil {
 		return turnResponse{}, err
 	}
 	sb, err := sandboxFromV2(p.SandboxPolicy)
@@ -113,6 +129,9 @@ func (r *threads) turnSteer(ctx context.Context, c *Conn, p turnSteerParams) (tu
 	}
 	input, err := engineInput(p.Input)
 	if err != nil {
+		return turnSteerResponse{}, err
+	}
+	if err := checkInputSize(input); err != nil {
 		return turnSteerResponse{}, err
 	}
 	if err := lt.th.SubmitWithID(newSubmissionID(), protocol.UserInputOp{Items: input}); err != nil {

@@ -52,6 +52,9 @@ type exitStatus int
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func run(ctx context.Context, opts RunOptions, s Streams) error {
+	if err := checkArgs(opts, s); err != nil {
+		return err
+	}
 	cfg, warnings, err := loadConfig(opts)
 	if err != nil {
 		return err
@@ -93,6 +96,13 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	items := []protocol.InputItem{protocol.TextInput(prompt)}
 	for _, img := range opts.Images {
 		items = append(items, protocol.InputItem{Type: protocol.InputLocalImage, Path: img})
+	}
+	if err := protocol.CheckUserInputSize(items); err != nil {
+		// Codex starts the thread before it refuses the turn: thread.started comes first.
+		if ev, nerr := th.NextEvent(ctx); nerr == nil {
+			_ = w.Handle(ev)
+		}
+		return err
 	}
 	if _, err := th.Submit(protocol.UserInputOp{Items: items, FinalOutputJSONSchema: schema}); err != nil {
 		return err
@@ -261,6 +271,9 @@ func readPrompt(opts RunOptions, s Streams) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("read prompt from stdin: %w", err)
 		}
+		if err := checkStdinUTF8(data, s); err != nil {
+			return "", err
+		}
 		if strings.TrimSpace(string(data)) == "" {
 			return "", errors.New("no prompt provided via stdin")
 		}
@@ -272,6 +285,9 @@ func readPrompt(opts RunOptions, s Streams) (string, error) {
 	data, err := io.ReadAll(s.In)
 	if err != nil {
 		return "", fmt.Errorf("read stdin: %w", err)
+	}
+	if err := checkStdinUTF8(data, s); err != nil {
+		return "", err
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return opts.Prompt, nil

@@ -514,12 +514,16 @@ func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notificati
 	if p.status.Type != "systemError" {
 		out = append(out, p.setStatus(V2ThreadStatus{Type: "idle"})...)
 	}
-	// turn/completed carries a summary: the agent's messages.
+	// turn/completed carries a summary: the agent's messages; a failed turn carries none
+	// ("notLoaded"), as in Codex 0.169.
 	snap := *t
 	snap.ItemsView = "summary"
 	snap.Items = []V2Item{}
+	if status == "failed" {
+		snap.ItemsView = "notLoaded"
+	}
 	for _, it := range t.Items {
-		if _, ok := it.(*V2AgentMessage); ok {
+		if _, ok := it.(*V2AgentMessage); ok && status != "failed" {
 			snap.Items = append(snap.Items, it)
 		}
 	}

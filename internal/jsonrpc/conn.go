@@ -37,6 +37,10 @@ type ConnOptions struct {
 	// MaxInFlight caps incoming requests not yet answered (default 256); the one over the
 	// cap is answered at once with -32001 "Server overloaded; retry later.".
 	MaxInFlight int
+	// SilentOnBadFrames reports frames that are no JSON-RPC message through Problem without
+	// answering them, as Codex's app-server does (it logs such lines and stays silent). The
+	// default answers with a -32700/-32600 error as JSON-RPC 2.0 prescribes.
+	SilentOnBadFrames bool
 }
 
 // Conn is one JSON-RPC peer relationship over a Framer: requests both ways, notifications,
@@ -194,6 +198,9 @@ func (c *Conn) readLoop(ctx context.Context) error {
 // schema has no null id, so schematest admits exactly this case).
 func (c *Conn) answerBroken(ctx context.Context, id ID, e *Error) {
 	c.problem(fmt.Errorf("bad message: %s", e.Message))
+	if c.opts.SilentOnBadFrames {
+		return
+	}
 	c.send(ctx, &Response{ID: id, Error: e})
 }
 
