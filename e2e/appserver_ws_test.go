@@ -169,17 +169,20 @@ func TestAppServerWebsocketBadInput(t *testing.T) {
 		t.Fatalf("initialize: %v", m)
 	}
 	send(`{"method":"initialized"}`)
-	send(`nope{`)
-	if m := recv(); code(m) != -32700 {
-		t.Errorf("malformed frame: %v", m)
-	}
+	send(`nope{`) // logged, not answered, as by Codex 0.169
 	send(`{"id":2,"method":"made/up","params":{}}`)
-	if m := recv(); code(m) != -32601 {
+	if m := recv(); code(m) != -32600 || m["id"] != float64(2) {
 		t.Errorf("unknown method: %v", m)
 	}
+	// Codex takes a 10 MiB message and refuses one over its 16 MiB limit (it drops the
+	// connection; we answer and keep it).
 	send(`{"id":3,"method":"initialize","params":{"clientInfo":{"name":"` + strings.Repeat("z", 10<<20) + `","version":"1"}}}`)
-	if m := recv(); code(m) != -32600 || m["id"] != float64(3) {
+	if m := recv(); code(m) != -32600 || m["id"] != float64(3) || m["error"].(map[string]any)["message"] != "Already initialized" {
 		t.Errorf("10 MiB frame: %v", m)
+	}
+	send(`{"id":5,"method":"initialize","params":{"clientInfo":{"name":"` + strings.Repeat("z", 17<<20) + `","version":"1"}}}`)
+	if m := recv(); code(m) != -32600 || m["id"] != float64(5) || !strings.Contains(m["error"].(map[string]any)["message"].(string), "exceeds the limit") {
+		t.Errorf("17 MiB frame: %v", m)
 	}
 	send(`{"id":4,"method":"initialize","params":{"clientInfo":{"name":"n","version":"1"}}}`)
 	if m := recv(); code(m) != -32600 || m["id"] != float64(4) {

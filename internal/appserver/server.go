@@ -48,7 +48,8 @@ type Options struct {
 	// OutgoingQueue and MaxInFlight bound each connection (see the package doc).
 	OutgoingQueue int
 	MaxInFlight   int
-	// MaxFrame bounds one incoming message (default jsonrpc.DefaultMaxFrame).
+	// MaxFrame bounds one incoming message (default jsonrpc.DefaultMaxFrame on stdio,
+	// WebsocketMaxMessage on websockets).
 	MaxFrame int
 	// Now is the clock behind notifications' emittedAtMs; nil means time.Now.
 	Now func() time.Time
@@ -98,9 +99,6 @@ func New(opts Options) *Server {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
-	}
-	if opts.MaxFrame <= 0 {
-		opts.MaxFrame = jsonrpc.DefaultMaxFrame
 	}
 	s := &Server{
 		opts:     opts,

@@ -1,6 +1,7 @@
 package appserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -124,7 +125,7 @@ func (s *Server) wsHandler(ctx context.Context, opts WSOptions, conns *sync.Wait
 		conns.Add(1)
 		defer conns.Done()
 		// The server's ctx, not the request's: a hijacked request's ctx says nothing useful.
-		if err := s.serveConn(ctx, newWSFramer(ws, s.opts.MaxFrame), true); err != nil {
+		if err := s.serveConn(ctx, newWSFramer(ws, cmp.Or(s.opts.MaxFrame, WebsocketMaxMessage)), true); err != nil {
 			s.logger.Debug("websocket connection ended", "err", err)
 		}
 	})
@@ -159,11 +160,17 @@ type wsFramer struct {
 	once sync.Once
 }
 
+// WebsocketMaxMessage is the largest websocket message read, Codex 0.169's limit (its
+// websocket library's 16 MiB frame size: a 10 MiB request is taken, a 17 MiB one is not).
+// Codex drops the connection over it; a larger message is answered with -32600 here and the
+// connection lives.
+const WebsocketMaxMessage = 16 << 20
+
 // WebsocketFramer frames JSON-RPC over a websocket connection, one message per text frame,
-// for servers and clients alike. maxFrame <= 0 means jsonrpc.DefaultMaxFrame.
+// for servers and clients alike. maxFrame <= 0 means WebsocketMaxMessage.
 func WebsocketFramer(ws *websocket.Conn, maxFrame int) jsonrpc.Framer {
 	if maxFrame <= 0 {
-		maxFrame = jsonrpc.DefaultMaxFrame
+		maxFrame = WebsocketMaxMessage
 	}
 	return newWSFramer(ws, maxFrame)
 }

@@ -153,8 +153,12 @@ func (c *Conn) readLoop(ctx context.Context) error {
 		if err != nil {
 			var tl *FrameTooLargeError
 			if errors.As(err, &tl) {
+				// Answered even with SilentOnBadFrames: the frame was a request the client
+				// waits for, and it was skipped, not misread.
 				id := RecoverID(tl.Prefix)
-				c.answerBroken(ctx, id, &Error{Code: CodeInvalidRequest, Message: "Invalid request: " + tl.Error()})
+				e := &Error{Code: CodeInvalidRequest, Message: "Invalid request: " + tl.Error()}
+				c.problem(fmt.Errorf("bad message: %s", e.Message))
+				c.send(ctx, &Response{ID: id, Error: e})
 				continue
 			}
 			if ctx.Err() != nil {

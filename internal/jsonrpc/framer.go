@@ -23,9 +23,11 @@ type Framer interface {
 	Close() error
 }
 
-// DefaultMaxFrame bounds one incoming message. Codex accepts large turn inputs (images as data
-// URLs), so the limit is generous; a larger frame is answered with an error, never buffered.
-const DefaultMaxFrame = 8 << 20
+// DefaultMaxFrame bounds one incoming line-framed message. Codex 0.169 reads stdio lines of
+// any size (a 200 MiB line was taken, at 1.1 GB of memory); turn inputs carry images as data
+// URLs, so the limit is generous, but a larger frame is answered with an error and skipped,
+// never buffered, so memory stays bounded.
+const DefaultMaxFrame = 64 << 20
 
 // prefixKeep is how much of an oversized frame is kept to recover its id.
 const prefixKeep = 4 << 10
