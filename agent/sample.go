@@ -95,7 +95,9 @@ func (tr *turn) retryObserver(ri model.RetryInfo) {
 }
 
 // sample streams one response, emitting its events, recording its items and running its
-// tool calls; tool outputs are recorded after the stream ends.
+// tool calls. Each tool output is written to the rollout as soon as its call returns, before
+// its end event goes out (turn.release); it joins the history after the stream ends, in call
+// order.
 func (tr *turn) sample() (sampleResult, error) {
 	var res sampleResult
 	stream, err := tr.t.cfg.Streamer.Stream(tr.ctx, tr.prompt(), tr.retryObserver)

@@ -122,13 +122,20 @@ func (t *Thread) recordItems(items ...protocol.ResponseItem) {
 	if len(items) == 0 {
 		return
 	}
-	if t.cfg.Recorder != nil {
-		t.recMu.Lock()
-		err := t.cfg.Recorder.RecordItems(items)
-		t.recMu.Unlock()
-		t.recorderFailed("", err)
-	}
+	t.writeRollout(items...)
 	t.hist.append(items...)
+}
+
+// writeRollout hands items to the recorder only: a tool's output is written ahead of its end
+// event, and joins the history later, in call order (see turn.writeAhead).
+func (t *Thread) writeRollout(items ...protocol.ResponseItem) {
+	if t.cfg.Recorder == nil || len(items) == 0 {
+		return
+	}
+	t.recMu.Lock()
+	err := t.cfg.Recorder.RecordItems(items)
+	t.recMu.Unlock()
+	t.recorderFailed("", err)
 }
 
 // recorderFailed reports the first recorder error as a warning; later ones are logged.

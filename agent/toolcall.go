@@ -24,6 +24,24 @@ type callRun struct {
 	returned atomic.Bool
 	result   tools.Result
 	err      error
+	// held are events the handler emitted from its first completion event on (guarded by
+	// turn.mu): they go out once the call's output is in the rollout (turn.release).
+	held    []protocol.EventMsg
+	holding bool
+}
+
+// showsCompletion reports whether an event shows a tool call's result to the person; from
+// the first such event on, the call's events wait for its output to be written.
+func showsCompletion(msg protocol.EventMsg) bool {
+	switch msg.(type) {
+	case protocol.ExecCommandEndEvent, *protocol.ExecCommandEndEvent,
+		protocol.PatchApplyEndEvent, *protocol.PatchApplyEndEvent,
+		protocol.McpToolCallEndEvent, *protocol.McpToolCallEndEvent,
+		protocol.PlanUpdateEvent, *protocol.PlanUpdateEvent,
+		protocol.ViewImageToolCallEvent, *protocol.ViewImageToolCallEvent:
+		return true
+	}
+	return false
 }
 
 // outputItem is the history item answering the call.
@@ -53,7 +71,7 @@ func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
 	env := tr.env(run)
 	go func() {
 		defer close(run.done)
-		defer run.returned.Store(true)
+		defer tr.release(run)
 		defer func() {
 			// A panicking tool must not take the thread down; the model hears about it.
 			if p := recover(); p != nil {
@@ -91,10 +109,30 @@ func (tr *turn) emitFromCall(run *callRun, msg protocol.EventMsg) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	switch {
+	case !tr.ended && !run.returned.Load() && (run.holding || showsCompletion(msg)):
+		run.holding = true
+		run.held = append(run.held, msg)
 	case !tr.ended:
 		tr.t.emit(tr.id, msg)
 	case run.returned.Load():
 		tr.t.emitUnlessClosed(tr.id, msg)
+	}
+}
+
+// release runs when the handler returns: the output is written ahead to the rollout, then
+// the events held since the call's completion go out. A turn that ended meanwhile drops
+// them, as it drops any event of a call cut short (its output is "aborted").
+func (tr *turn) release(run *callRun) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	run.returned.Store(true)
+	held := run.held
+	run.held, run.holding = nil, false
+	if !tr.writeAhead(run) {
+		return
+	}
+	for _, m := range held {
+		tr.t.emit(tr.id, m)
 	}
 }
 

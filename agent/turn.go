@@ -59,6 +59,9 @@ type steered struct {
 type openCall struct {
 	callID string
 	kind   tools.CallKind
+	// written is the call's output once it is in the rollout but not yet in history: the
+	// person may have seen it, so an abort keeps it rather than saying "aborted".
+	written protocol.ResponseItem
 }
 
 // steer adds input to a running turn; false means the turn is over and a new one must
@@ -137,7 +140,8 @@ func (tr *turn) recordCall(item protocol.ResponseItem, c tools.Call) bool {
 	return true
 }
 
-// recordOutputs records tool outputs and closes their calls.
+// recordOutputs records tool outputs and closes their calls: history gets them in call order;
+// the rollout gets those not written ahead already.
 func (tr *turn) recordOutputs(runs []*callRun) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
@@ -145,20 +149,44 @@ func (tr *turn) recordOutputs(runs []*callRun) {
 		return
 	}
 	items := make([]protocol.ResponseItem, 0, len(runs))
+	var unwritten []protocol.ResponseItem
 	for _, r := range runs {
-		items = append(items, r.outputItem())
-		tr.closeCall(r.call.CallID)
+		out := r.outputItem()
+		items = append(items, out)
+		if c := tr.closeCall(r.call.CallID); c == nil || c.written == nil {
+			unwritten = append(unwritten, out)
+		}
 	}
-	tr.t.recordItems(items...)
+	tr.t.writeRollout(unwritten...)
+	tr.t.hist.append(items...)
 }
 
-func (tr *turn) closeCall(id string) {
+// writeAhead puts a finished call's output in the rollout before anything showing it leaves
+// the engine (the held end events go out right after), so a process killed at any instant
+// resumes with the output the person saw. Called with tr.mu held; false once the turn ended.
+func (tr *turn) writeAhead(run *callRun) bool {
+	if tr.ended {
+		return false
+	}
+	for i := range tr.open {
+		if tr.open[i].callID == run.call.CallID && tr.open[i].written == nil {
+			out := run.outputItem()
+			tr.t.writeRollout(out)
+			tr.open[i].written = out
+		}
+	}
+	return true
+}
+
+// closeCall forgets an open call, returning what was known of it.
+func (tr *turn) closeCall(id string) *openCall {
 	for i, c := range tr.open {
 		if c.callID == id {
 			tr.open = append(tr.open[:i], tr.open[i+1:]...)
-			return
+			return &c
 		}
 	}
+	return nil
 }
 
 // recordUser records user input and announces it.
@@ -320,8 +348,13 @@ func (tr *turn) abort(reason protocol.TurnAbortReason) {
 	for _, f := range tr.onAbort {
 		f()
 	}
-	var items []protocol.ResponseItem
+	var items, written []protocol.ResponseItem
 	for _, c := range tr.open {
+		if c.written != nil {
+			// Its output is in the rollout and was shown: history keeps it, not "aborted".
+			written = append(written, c.written)
+			continue
+		}
 		f := false
 		payload := protocol.FunctionCallOutputPayload{Content: abortedOutput, Success: &f}
 		if c.kind == tools.CustomCall {
@@ -334,6 +367,7 @@ func (tr *turn) abort(reason protocol.TurnAbortReason) {
 	if reason == protocol.AbortInterrupted {
 		items = append(items, textMessage("user", prompt.TurnAbortedText()))
 	}
+	tr.t.hist.append(written...)
 	tr.t.recordItems(items...)
 	tr.t.flushRecorder()
 	tr.t.emit(tr.id, protocol.TurnAbortedEvent{TurnID: tr.id, Reason: reason})

@@ -26,6 +26,8 @@ import (
 type crashRun struct {
 	mu      sync.Mutex
 	printed [][]byte // every event line read from stdout before the kill
+	// lastTurnAt is when the last turn_complete was read, from the start.
+	lastTurnAt time.Duration
 }
 
 func (c *crashRun) lines() [][]byte {
@@ -42,7 +44,7 @@ func crashScript(e *env) {
 		return r
 	}
 	e.Model.Enqueue(
-		pace(tk.SSE(tk.Created(), tk.FunctionCall("c1", "shell_command", `{"command":"echo hi"}`), tk.Completed(tk.Usage{Input: 10, Output: 3, Total: 13}))),
+		pace(tk.SSE(tk.Created(), tk.FunctionCall("c1", "exec_command", `{"cmd":"echo hi","login":false}`), tk.Completed(tk.Usage{Input: 10, Output: 3, Total: 13}))),
 		pace(tk.SSE(tk.Created(), tk.AssistantMessageStream("m1", "The ", "command ", "said hi."), tk.Completed(tk.Usage{Input: 20, Output: 4, Total: 24}))),
 		pace(tk.SSE(tk.Created(), tk.Reasoning("r1", "Thinking it over"), tk.AssistantMessageStream("m2", "Second ", "answer."), tk.Completed(tk.Usage{Input: 30, Output: 5, Total: 35}))),
 		pace(tk.SSE(tk.Created(), tk.AssistantMessageStream("m3", "Third answer."), tk.Completed(tk.Usage{Input: 40, Output: 6, Total: 46}))),
@@ -67,6 +69,7 @@ func runAndKill(t *testing.T, e *env, d time.Duration) *crashRun {
 		t.Fatal(err)
 	}
 	run := &crashRun{}
+	start := time.Now()
 	turnDone := make(chan struct{}, 8)
 	readDone := make(chan struct{})
 	go func() { // owned by this run: ends when the killed process's stdout closes
@@ -79,6 +82,9 @@ func runAndKill(t *testing.T, e *env, d time.Duration) *crashRun {
 			run.printed = append(run.printed, line)
 			run.mu.Unlock()
 			if bytes.Contains(line, []byte(`"type":"task_complete"`)) {
+				run.mu.Lock()
+				run.lastTurnAt = time.Since(start)
+				run.mu.Unlock()
 				turnDone <- struct{}{}
 			}
 		}
@@ -106,9 +112,10 @@ func runAndKill(t *testing.T, e *env, d time.Duration) *crashRun {
 	return run
 }
 
-// TestCrashResume kills the binary at random points of scripted turns, 50 times; every
+// TestCrashResume kills the binary at random points of scripted turns, 200 times; every
 // rollout left behind reads and resumes, and it holds every persisted event and item that
-// had been printed before the kill. The seed is logged so a failure can be replayed.
+// had been printed before the kill, and the output of every tool call whose end was printed
+// (never "aborted"). The seed is logged so a failure can be replayed.
 func TestCrashResume(t *testing.T) {
 	seed := time.Now().UnixNano()
 	if s := os.Getenv("GOCODEX_CRASH_SEED"); s != "" {
@@ -116,12 +123,17 @@ func TestCrashResume(t *testing.T) {
 	}
 	t.Logf("seed %d (GOCODEX_CRASH_SEED replays it)", seed)
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
-	const runs = 50
+	// The kills spread over the time the three turns take on this machine, measured first.
+	cal := newEnv(t)
+	crashScript(cal)
+	span := runAndKill(t, cal, 5*time.Second).lastTurnAt + 10*time.Millisecond
+	t.Logf("three turns take %v here; kills land in [0, %v)", span-10*time.Millisecond, span)
+	const runs = 200
 	stats := map[string]int{}
 	for i := 0; i < runs; i++ {
 		e := newEnv(t)
 		crashScript(e)
-		d := time.Duration(rng.IntN(110)) * time.Millisecond
+		d := time.Duration(rng.Int64N(int64(span)))
 		run := runAndKill(t, e, d)
 		stats[checkCrash(t, e, i, d, run)]++
 		if t.Failed() {
@@ -143,6 +155,7 @@ func checkCrash(t *testing.T, e *env, i int, d time.Duration, run *crashRun) str
 	var id string
 	var persisted []protocol.EventMsg
 	var answers []string
+	var ended []string // call ids whose end event was printed
 	turns := 0
 	for _, line := range run.lines() {
 		var ev protocol.Event
@@ -156,6 +169,8 @@ func checkCrash(t *testing.T, e *env, i int, d time.Duration, run *crashRun) str
 			answers = append(answers, m.Message)
 		case protocol.TurnCompleteEvent:
 			turns++
+		case protocol.ExecCommandEndEvent:
+			ended = append(ended, m.CallID)
 		}
 		if rollout.Persisted(ev.Msg) {
 			persisted = append(persisted, ev.Msg)
@@ -223,6 +238,11 @@ func checkCrash(t *testing.T, e *env, i int, d time.Duration, run *crashRun) str
 	if !cmp.Equal(calls, outputs) {
 		t.Errorf("run %d (kill after %v): resumed request pairs calls %v with outputs %v", i, d, calls, outputs)
 	}
+	for _, id := range ended {
+		if out := callOutput(req.Input(), id); out == "" || out == "aborted" {
+			t.Errorf("run %d (kill after %v): the end of call %s was printed but the resumed request has output %q", i, d, id, out)
+		}
+	}
 	got := req.MessageTexts("assistant")
 	for _, a := range answers {
 		if !slices.Contains(got, a) {
@@ -230,4 +250,21 @@ func checkCrash(t *testing.T, e *env, i int, d time.Duration, run *crashRun) str
 		}
 	}
 	return fmt.Sprintf("%d turns completed", turns)
+}
+
+// callOutput is the text of the output answering call id in a request's input ("" if none).
+func callOutput(input []map[string]any, id string) string {
+	for _, it := range input {
+		if (it["type"] == "function_call_output" || it["type"] == "custom_tool_call_output") && it["call_id"] == id {
+			switch o := it["output"].(type) {
+			case string:
+				return o
+			case []any:
+				b, _ := json.Marshal(o)
+				return string(b)
+			}
+			return fmt.Sprint(it["output"])
+		}
+	}
+	return ""
 }
