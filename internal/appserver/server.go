@@ -60,7 +60,16 @@ type Options struct {
 	// means the configuration's thread_unload_delay_secs (DefaultThreadUnloadDelay when
 	// unset), negative unloads it at once.
 	ThreadUnloadDelay time.Duration
+	// StalledClientTimeout is how long a stdio or in-process client may leave a thread's
+	// notifications unread once its queue is full before it is disconnected, with the reason
+	// logged (DefaultStalledClientTimeout when zero). Websocket clients are dropped at once.
+	StalledClientTimeout time.Duration
 }
+
+// DefaultStalledClientTimeout is the default Options.StalledClientTimeout: long enough for a
+// client busy with a large answer, short enough that a client gone silent does not hold a
+// turn (and its memory) forever.
+const DefaultStalledClientTimeout = 60 * time.Second
 
 // Server holds the method table and what connections share.
 type Server struct {
@@ -90,6 +99,9 @@ func New(opts Options) *Server {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.StalledClientTimeout <= 0 {
+		opts.StalledClientTimeout = DefaultStalledClientTimeout
 	}
 	if opts.LoadConfig == nil {
 		opts.LoadConfig = config.Load

@@ -2,6 +2,7 @@ package appserver
 
 import (
 	"sync"
+	"time"
 
 	"github.com/gocodex/gocodex/internal/items"
 )
@@ -19,9 +20,11 @@ import (
 //   - When the queue is full with notifications that cannot be merged, a websocket
 //     connection is closed, as Codex disconnects a websocket client whose outbound queue
 //     stays full: it loses the rest and can reconnect and thread/resume (or thread/read).
-//     A stdio or in-process connection is never dropped (there is normally no other client
-//     to protect): the thread's pump waits for room in its queue, which is the backpressure
-//     the package doc describes, reached only this far behind.
+//     A stdio or in-process connection is not dropped at once (there is normally no other
+//     client to protect): the thread's pump waits for room in its queue, which is the
+//     backpressure the package doc describes, reached only this far behind. A client that
+//     leaves it full for Options.StalledClientTimeout is disconnected, with the reason
+//     logged, so a client gone silent cannot hold a turn forever.
 //
 // The queue's order is the thread's order: approval requests wait until what was queued
 // before them has been sent (barrier), so a client sees item/started before the request.
@@ -111,11 +114,20 @@ func (q *subscriber) push(n items.V2Notification) {
 			return
 		}
 		q.mu.Unlock()
+		timeout := q.c.srv.opts.StalledClientTimeout
+		stall := time.NewTimer(timeout)
 		select {
 		case <-q.room:
 		case <-q.quit:
 		case <-q.c.Context().Done():
+		case <-stall.C:
+			q.mu.Lock()
+			q.c.log.Warn("closing a client that stopped reading", "for", timeout, "queued", len(q.queue))
+			q.stopLocked()
+			q.c.Go(q.c.abort)
+			return
 		}
+		stall.Stop()
 		q.mu.Lock()
 		if q.c.Context().Err() != nil {
 			q.stopLocked()

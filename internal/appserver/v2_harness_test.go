@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -30,6 +31,10 @@ type world struct {
 	// unloadDelay is the ThreadUnloadDelay of servers built after it is set.
 	unloadDelay time.Duration
 	subQueue    int // SubscriberQueue of servers built after it is set
+	// stallTimeout and logger are the StalledClientTimeout and Logger of servers built
+	// after they are set.
+	stallTimeout time.Duration
+	logger       *slog.Logger
 }
 
 func newWorld(t testing.TB, co tk.ConfigOptions) *world {
@@ -75,6 +80,7 @@ func (w *world) server() *appserver.Server {
 	srv := appserver.New(appserver.Options{
 		Config: cfg, LoadOptions: lo, Getenv: w.getenv, Platform: &testPlatform, OutgoingQueue: w.queue,
 		HTTPClient: &http.Client{Transport: tr}, ThreadUnloadDelay: w.unloadDelay, SubscriberQueue: w.subQueue,
+		StalledClientTimeout: w.stallTimeout, Logger: w.logger,
 		AppOptions: app.Options{Environ: func() []string { return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.Home} }},
 	})
 	// Threads outlive their connections by the unload delay: the server's end unloads them.

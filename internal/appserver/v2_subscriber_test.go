@@ -1,7 +1,12 @@
 package appserver_test
 
 import (
+	"bytes"
+	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
+	"time"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -74,4 +79,68 @@ func TestStalledSubscriberStallsOnlyItself(t *testing.T) {
 	if diff := cmp.Diff(turnMethods(fastGot), turnMethods(slowGot)); diff != "" {
 		t.Errorf("stalled subscriber's notifications (-fast +stalled):\n%s", diff)
 	}
+}
+
+// A stdio or in-process client that leaves a thread's notifications unread for
+// StalledClientTimeout once its queue is full is disconnected, and the log says why; the
+// thread goes on for its other subscriber.
+func TestSilentClientIsDisconnected(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	w.queue, w.subQueue, w.stallTimeout = 2, 8, 300*time.Millisecond
+	var logged syncBuffer
+	w.logger = slog.New(slog.NewTextHandler(&logged, nil))
+	srv := w.server()
+	w.Model.Enqueue(answer("one"))
+	fast := w.connect(srv)
+	id := fast.startThread(map[string]any{"cwd": w.Work})
+	fast.turn(id, "first")
+	fast.until("turn/completed")
+
+	silent := w.connectBuffered(srv, 1)
+	silent.call("thread/resume", map[string]any{"threadId": id}, nil)
+	// Many items: item/started and item/completed are never merged, so its queue fills.
+	var parts []tk.Part
+	parts = append(parts, tk.Created())
+	for i := range 40 {
+		parts = append(parts, tk.AssistantMessage(fmt.Sprintf("msg_%d", i), "part"))
+	}
+	parts = append(parts, tk.Completed(tk.Usage{Input: 1, Output: 1, Total: 2}))
+	w.Model.Enqueue(tk.SSE(parts...))
+	fast.turn(id, "many")
+	fast.until("turn/completed")
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logged.String(), "closing a client that stopped reading") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no disconnect logged:\n%s", logged.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The client reads again: what was in flight arrives, then the connection's end.
+	timeout := time.After(10 * time.Second)
+	for open := true; open; {
+		select {
+		case _, open = <-silent.c.Notifications():
+		case <-timeout:
+			t.Fatal("the silent client's connection did not end")
+		}
+	}
+	<-silent.c.Done()
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -27,6 +27,9 @@ type V2Projector struct {
 	reason  *V2Reasoning
 	started time.Time
 	summary int
+	// text collects the streamed text of the open agent message and reasoning: appending
+	// deltas to a string would copy it whole on each one (quadratic for a long answer).
+	text streamText
 }
 
 // NewV2Projector returns the projector of thread threadID; now is the clock (nil means
@@ -119,10 +122,12 @@ func (p *V2Projector) itemCompleted(it V2Item) []V2Notification {
 func (p *V2Projector) closeStreams(keepAgent bool) []V2Notification {
 	var out []V2Notification
 	if p.reason != nil {
+		p.text.flushReasoning(p.reason)
 		out = append(out, p.itemCompleted(p.reason)...)
 		p.reason = nil
 	}
 	if p.agent != nil && !keepAgent {
+		p.text.flushAgent(p.agent)
 		out = append(out, p.itemCompleted(p.agent)...)
 		p.agent = nil
 	}
@@ -135,6 +140,7 @@ func (p *V2Projector) reasoning() ([]V2Notification, *V2Reasoning) {
 	}
 	r := &V2Reasoning{Type: "reasoning", ID: p.newID(), Summary: []string{}, Content: []string{}}
 	p.reason, p.summary = r, 0
+	p.text.resetReasoning()
 	return p.itemStarted(r), r
 }
 
@@ -178,9 +184,10 @@ func (p *V2Projector) applyMessage(msg protocol.EventMsg) []V2Notification {
 		out := p.closeStreams(true)
 		if p.agent == nil {
 			p.agent = &V2AgentMessage{Type: "agentMessage", ID: p.newID()}
+			p.text.resetAgent()
 			out = append(out, p.itemStarted(&V2AgentMessage{Type: "agentMessage", ID: p.agent.ID})...)
 		}
-		p.agent.Text += m.Delta
+		p.text.agent = append(p.text.agent, m.Delta...)
 		return append(out, V2Notification{"item/agentMessage/delta", V2Delta{p.threadID, p.turnID(), p.agent.ID, m.Delta}})
 	case protocol.AgentMessageEvent:
 		out := p.closeStreams(true)
@@ -190,6 +197,7 @@ func (p *V2Projector) applyMessage(msg protocol.EventMsg) []V2Notification {
 		}
 		a := p.agent
 		a.Text = m.Message
+		p.text.resetAgent()
 		if m.Phase != "" {
 			ph := m.Phase
 			a.Phase = &ph
@@ -205,14 +213,16 @@ func (p *V2Projector) applyMessage(msg protocol.EventMsg) []V2Notification {
 		for len(r.Summary) <= p.summary {
 			r.Summary = append(r.Summary, "")
 		}
-		r.Summary[p.summary] += m.Delta
+		p.text.appendSummary(r, p.summary, m.Delta)
 		return append(out, V2Notification{"item/reasoning/summaryTextDelta", V2SummaryDelta{p.threadID, p.turnID(), r.ID, m.Delta, p.summary}})
 	case protocol.AgentReasoningSectionBreakEvent:
 		out, r := p.reasoning()
+		p.text.flushReasoning(r)
 		p.summary++
 		return append(out, V2Notification{"item/reasoning/summaryPartAdded", V2SummaryPartAdded{p.threadID, p.turnID(), r.ID, p.summary}})
 	case protocol.AgentReasoningEvent:
 		out, r := p.reasoning()
+		p.text.flushReasoning(r)
 		for len(r.Summary) <= p.summary {
 			r.Summary = append(r.Summary, "")
 		}
@@ -224,10 +234,11 @@ func (p *V2Projector) applyMessage(msg protocol.EventMsg) []V2Notification {
 		if len(r.Content) == 0 {
 			r.Content = append(r.Content, "")
 		}
-		r.Content[len(r.Content)-1] += m.Delta
+		p.text.appendContent(r, m.Delta)
 		return append(out, V2Notification{"item/reasoning/textDelta", V2ReasoningTextDelta{p.threadID, p.turnID(), r.ID, m.Delta, len(r.Content) - 1}})
 	case protocol.AgentReasoningRawContentEvent:
 		_, r := p.reasoning()
+		p.text.flushReasoning(r)
 		if len(r.Content) == 0 {
 			r.Content = append(r.Content, m.Text)
 		} else {
@@ -479,6 +490,8 @@ func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notificati
 			}
 		}
 		p.agent, p.reason = nil, nil
+		p.text.resetAgent()
+		p.text.resetReasoning()
 	} else {
 		out = p.closeStreams(false)
 	}

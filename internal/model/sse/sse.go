@@ -96,6 +96,9 @@ func (r *Reader) field(line []byte) {
 			r.data = append(r.data, '\n')
 		} else {
 			r.data = r.data[:0]
+			if cap(r.data) > shrinkAbove {
+				r.data = nil // a large event's data is not kept for the rest of the stream
+			}
 			r.hasData = true
 		}
 		r.data = append(r.data, value...)
@@ -152,8 +155,16 @@ func splitLine(b []byte, from int, eof bool) (line []byte, n int, ok bool) {
 	return nil, 0, false
 }
 
+// shrinkAbove is the buffer size past which an emptied buffer goes back to initialBufSize.
+const shrinkAbove = 1 << 20
+
 // fill reads more input, compacting or growing the buffer as needed.
 func (r *Reader) fill() error {
+	if r.start == r.end && len(r.buf) > shrinkAbove {
+		// A long line (a large output item) grew the buffer; do not keep it for the rest of
+		// the stream.
+		r.buf, r.start, r.end = make([]byte, initialBufSize), 0, 0
+	}
 	if r.start > 0 {
 		n := copy(r.buf, r.buf[r.start:r.end])
 		r.start, r.end = 0, n
