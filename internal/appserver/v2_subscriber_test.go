@@ -6,8 +6,8 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
