@@ -6,36 +6,18 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/prompt"
-	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // ModelStreamer is what a thread needs from the model edge: one streamed response per
-// prompt, with retries reported to obs. ClientStreamer adapts *model.Client.
-type ModelStreamer interface {
-	Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (ModelStream, error)
-}
+// prompt, with retries reported to obs. The built-in Responses client provides one; a program
+// embedding the agent may implement its own (a scripted model, another provider).
+type ModelStreamer = modelstream.Streamer
 
 // ModelStream yields the events of one response; Next returns io.EOF after Completed.
-type ModelStream interface {
-	Next(ctx context.Context) (model.ResponseEvent, error)
-	Close() error
-}
-
-// ClientStreamer adapts a *model.Client to ModelStreamer.
-func ClientStreamer(c *model.Client) ModelStreamer { return clientStreamer{c} }
-
-type clientStreamer struct{ c *model.Client }
-
-func (s clientStreamer) Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (ModelStream, error) {
-	st, err := s.c.Stream(ctx, p, obs)
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
-}
+type ModelStream = modelstream.Stream
 
 // ModelInfo is what the engine needs to know about a model (from the catalog).
 type ModelInfo struct {
@@ -45,7 +27,7 @@ type ModelInfo struct {
 	// (Codex uses 95); 0 means 100.
 	EffectiveContextWindowPercent int64
 	// Tools says which built-in tools the model gets.
-	Tools tools.Options
+	Tools tool.Options
 	// ParallelToolCalls is sent as `parallel_tool_calls`.
 	ParallelToolCalls bool
 	// SupportsReasoning sends the `reasoning` object; without it `reasoning` is null.
@@ -59,7 +41,7 @@ type ModelInfo struct {
 	// BaseInstructions is the catalog's own base instructions; "" means ours.
 	BaseInstructions string
 	// AutoCompactTokenLimit is the token count at which the thread compacts its history on
-	// its own (model.ModelInfo.AutoCompactTokenLimit). 0 means 90% of ContextWindow (no
+	// its own (the catalog's auto_compact_token_limit). 0 means 90% of ContextWindow (no
 	// automatic compaction when that is unknown too); a negative value turns it off.
 	AutoCompactTokenLimit int64
 }
@@ -166,7 +148,7 @@ type ThreadConfig struct {
 
 	// BaseInstructions, when set, replaces the model's base instructions (config
 	// base_instructions or the contents of model_instructions_file; see
-	// prompt.BaseInstructions).
+	// the built-in base instructions).
 	BaseInstructions string
 	// InstructionsField sends the base instructions in the request's `instructions` field,
 	// as Codex did before 0.169. By default they go, like Codex 0.169 sends them, as a
@@ -174,24 +156,24 @@ type ThreadConfig struct {
 	InstructionsField bool
 	// DeveloperInstructions is config developer_instructions.
 	DeveloperInstructions string
-	// UserInstructions is the AGENTS.md text (prompt.UserInstructions). When Agents is set
+	// UserInstructions is the AGENTS.md text (gathered from config `instructions` and AGENTS.md). When Agents is set
 	// instead, StartThread discovers it (Agents.Cwd defaults to Cwd).
 	UserInstructions string
-	Agents           *prompt.AgentsOptions
+	Agents           *AgentsOptions
 	// Shell and Timezone go into <environment_context>; "" leaves them out.
 	Shell    string
 	Timezone string
 
-	// ToolHandlers are the built-in tool handlers keyed by tool name (tools.Name*). A tool
+	// ToolHandlers are the built-in tool handlers keyed by tool name (the built-in tool names: shell, exec_command, apply_patch, ...). A tool
 	// the model's catalog entry asks for is offered only when it has a handler here.
-	ToolHandlers map[string]tools.Handler
+	ToolHandlers map[string]tool.Handler
 	// ExtraTools are offered to every model after the built-ins (MCP namespaces, dynamic
 	// tools).
-	ExtraTools []tools.Handler
+	ExtraTools []tool.Handler
 	// ExtraToolsFunc, when set, is asked at the start of every turn for more tools, offered
 	// after ExtraTools: tools that come and go while the thread lives (MCP servers added by a
 	// config reload).
-	ExtraToolsFunc func() []tools.Handler
+	ExtraToolsFunc func() []tool.Handler
 
 	// OutputSchema constrains the final answer of every turn (exec --output-schema); a
 	// turn's own schema wins.
@@ -225,7 +207,7 @@ type ThreadConfig struct {
 	InitialUsage *protocol.TokenUsageInfo
 
 	// CompactPrompt replaces our summarisation request (config compact_prompt); "" keeps
-	// prompt.CompactPrompt.
+	// the built-in summarisation prompt.
 	CompactPrompt string
 	// UserShell runs the commands the person types themselves (run_user_shell_command); nil
 	// runs them in $SHELL with the process environment.

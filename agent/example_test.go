@@ -6,25 +6,25 @@ import (
 	"io"
 
 	"github.com/gocodex/gocodex/agent"
-	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// oneAnswer is a ModelStreamer that always answers "hello" (real code passes
-// agent.ClientStreamer(client)).
+// oneAnswer is a ModelStreamer that always answers "hello" (a program implements
+// modelstream.Streamer for its model, or uses gocodex's built-in Responses client).
 type oneAnswer struct{}
 
-func (oneAnswer) Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (agent.ModelStream, error) {
-	return &answerStream{events: []model.ResponseEvent{
-		model.OutputTextDelta{Delta: "hello"},
-		model.OutputItemDone{Item: protocol.MessageItem{Role: "assistant", Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: "hello"}}}},
-		model.Completed{ResponseID: "r1", Usage: &protocol.TokenUsage{InputTokens: 3, OutputTokens: 1, TotalTokens: 4}},
+func (oneAnswer) Stream(ctx context.Context, p modelstream.Prompt, obs modelstream.RetryObserver) (agent.ModelStream, error) {
+	return &answerStream{events: []modelstream.ResponseEvent{
+		modelstream.OutputTextDelta{Delta: "hello"},
+		modelstream.OutputItemDone{Item: protocol.MessageItem{Role: "assistant", Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: "hello"}}}},
+		modelstream.Completed{ResponseID: "r1", Usage: &protocol.TokenUsage{InputTokens: 3, OutputTokens: 1, TotalTokens: 4}},
 	}}, nil
 }
 
-type answerStream struct{ events []model.ResponseEvent }
+type answerStream struct{ events []modelstream.ResponseEvent }
 
-func (s *answerStream) Next(ctx context.Context) (model.ResponseEvent, error) {
+func (s *answerStream) Next(ctx context.Context) (modelstream.ResponseEvent, error) {
 	if len(s.events) == 0 {
 		return nil, io.EOF
 	}

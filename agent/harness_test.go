@@ -60,7 +60,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	}
 	cfg := ThreadConfig{
 		Model:          "test-model",
-		Streamer:       ClientStreamer(client),
+		Streamer:       client.Streamer(),
 		Cwd:            t.TempDir(),
 		ApprovalPolicy: protocol.ApprovalNever,
 		SandboxPolicy:  protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess},

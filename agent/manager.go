@@ -46,7 +46,7 @@ func (m *ThreadManager) StartThread(ctx context.Context, cfg ThreadConfig) (*Thr
 		return nil, errors.New("start thread: no cwd")
 	}
 	if cfg.Agents != nil && cfg.UserInstructions == "" {
-		opts := *cfg.Agents
+		opts := cfg.Agents.prompt()
 		if opts.Cwd == "" {
 			opts.Cwd = cfg.Cwd
 		}

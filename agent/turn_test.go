@@ -547,7 +547,7 @@ func TestStartThreadDiscoversAgents(t *testing.T) {
 	}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
 		c.Cwd = cwd
-		c.Agents = &prompt.AgentsOptions{CodexHome: home, MaxBytes: prompt.DefaultProjectDocMaxBytes}
+		c.Agents = &AgentsOptions{CodexHome: home, MaxBytes: prompt.DefaultProjectDocMaxBytes}
 	}})
 	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "ok"), testkit.Completed(testkit.Usage{})))
 	h.say("hi")

@@ -11,23 +11,23 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // UserShellRunner runs the commands a person types themselves (run_user_shell_command, the
-// `!cmd` of a UI, app-server thread/shellCommand). *shell.Config implements it.
+// `!cmd` of a UI, app-server thread/shellCommand). The built-in shell tool configuration
+// implements it.
 type UserShellRunner interface {
 	// UserShellArgv is the command line the command runs as (`$SHELL -lc command`).
 	UserShellArgv(command string) []string
 	// RunUserShell runs argv in cwd, unsandboxed, reporting output as it arrives, until it
 	// exits, ctx ends (then it returns ctx's error) or the timeout (a default when <= 0)
 	// kills it (then the result has TimedOut).
-	RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, timeout time.Duration, onOutput func(process.Stream, []byte)) (process.Result, error)
-	// TruncationPolicy is the budget for the output the model sees.
-	TruncationPolicy() process.TruncationPolicy
+	// onOutput gets each chunk of output as it arrives, stderr saying which stream.
+	RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, timeout time.Duration, onOutput func(stderr bool, chunk []byte)) (tool.UserShellResult, error)
 }
 
 // userShellAborted is the output Codex reports for a command the person interrupted.
@@ -136,7 +136,7 @@ func (r *userShellRun) reportAbort(cancel context.CancelFunc) bool {
 		if !won {
 			return
 		}
-		end, item := r.report(process.Result{}, nil, true)
+		end, item := r.report(tool.UserShellResult{}, nil, true)
 		t.recordItems(item)
 		t.emit(id, end)
 	})
@@ -148,17 +148,17 @@ func (r *userShellRun) run(ctx context.Context, recordFirst bool, emit func(prot
 	emit(protocol.ExecCommandBeginEvent{CallID: r.callID, TurnID: r.tr.id, Command: r.argv, Cwd: r.cwd,
 		ParsedCmd: r.parsed, Source: protocol.SourceUserShell})
 	type outcome struct {
-		res process.Result
+		res tool.UserShellResult
 		err error
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := r.runner.RunUserShell(ctx, r.tr.t.id, r.argv, r.cwd, r.tr.t.cfg.UserShellTimeout, func(s process.Stream, b []byte) {
+		res, err := r.runner.RunUserShell(ctx, r.tr.t.id, r.argv, r.cwd, r.tr.t.cfg.UserShellTimeout, func(stderr bool, b []byte) {
 			if r.reported.Load() {
 				return
 			}
 			stream := protocol.StreamStdout
-			if s == process.Stderr {
+			if stderr {
 				stream = protocol.StreamStderr
 			}
 			emit(protocol.ExecCommandOutputDeltaEvent{CallID: r.callID, Stream: stream, Chunk: b})
@@ -190,7 +190,7 @@ func (r *userShellRun) run(ctx context.Context, recordFirst bool, emit func(prot
 }
 
 // report builds the end event and the record of the command.
-func (r *userShellRun) report(res process.Result, err error, aborted bool) (protocol.ExecCommandEndEvent, protocol.ResponseItem) {
+func (r *userShellRun) report(res tool.UserShellResult, err error, aborted bool) (protocol.ExecCommandEndEvent, protocol.ResponseItem) {
 	end := protocol.ExecCommandEndEvent{CallID: r.callID, TurnID: r.tr.id, Command: r.argv, Cwd: r.cwd,
 		ParsedCmd: r.parsed, Source: protocol.SourceUserShell}
 	var output string
@@ -206,8 +206,8 @@ func (r *userShellRun) report(res process.Result, err error, aborted bool) (prot
 		end.ExitCode, end.Stderr, end.AggregatedOutput = -1, output, output
 	default:
 		end.ExitCode, end.Duration = res.ExitCode, protocol.Duration(res.Duration)
-		end.Stdout, end.Stderr, end.AggregatedOutput = res.Stdout.Text(), res.Stderr.Text(), res.Aggregated.Text()
-		output = process.FormattedTruncate(res.Content(), r.runner.TruncationPolicy())
+		end.Stdout, end.Stderr, end.AggregatedOutput = res.Stdout, res.Stderr, res.Aggregated
+		output = res.ModelOutput
 	}
 	end.FormattedOutput = output
 	end.Status = protocol.ExecCompleted
@@ -239,12 +239,12 @@ func userShellRecord(command string, exitCode int, d time.Duration, output strin
 // userShellError is the text of a command that did not run to its end: the start error, or
 // for a timeout the description Codex 0.169 prints (its Rust debug form), so the person and
 // the model see the same text as with Codex.
-func userShellError(res process.Result, err error) string {
+func userShellError(res tool.UserShellResult, err error) string {
 	if err != nil {
 		return err.Error()
 	}
-	stream := func(o process.Output) string {
-		return "StreamOutput { text: " + rustDebugString(o.Text()) + ", truncated_after_lines: None }"
+	stream := func(text string) string {
+		return "StreamOutput { text: " + rustDebugString(text) + ", truncated_after_lines: None }"
 	}
 	return "Sandbox(Timeout { output: ExecToolCallOutput { exit_code: " + strconv.Itoa(res.ExitCode) +
 		", stdout: " + stream(res.Stdout) + ", stderr: " + stream(res.Stderr) +

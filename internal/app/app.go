@@ -213,7 +213,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		ModelProviderID: cfg.ModelProviderID,
 		ModelInfo:       info,
 		Catalog:         a.modelInfo,
-		Streamer:        agent.ClientStreamer(a.client),
+		Streamer:        a.client.Streamer(),
 		Cwd:             cfg.Cwd,
 		ApprovalPolicy:  cfg.ApprovalPolicy,
 		SandboxPolicy:   cfg.SandboxPolicy,
@@ -230,7 +230,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		ServiceTier:           cfg.ServiceTier,
 		BaseInstructions:      firstNonEmpty(cfg.BaseInstructions, to.BaseInstructions),
 		DeveloperInstructions: cfg.DeveloperInstructions,
-		Agents: &prompt.AgentsOptions{
+		Agents: &agent.AgentsOptions{
 			CodexHome:          cfg.CodexHome,
 			Cwd:                cfg.Cwd,
 			ConfigInstructions: cfg.UserInstructions,

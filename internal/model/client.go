@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gocodex/gocodex/modelstream"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -437,4 +438,17 @@ func (s *Stream) read(ctx context.Context) (ResponseEvent, error) {
 		s.done = true
 	}
 	return ev, nil
+}
+
+// Streamer adapts c to the public modelstream.Streamer a thread reads responses from.
+func (c *Client) Streamer() modelstream.Streamer { return clientStreamer{c} }
+
+type clientStreamer struct{ c *Client }
+
+func (s clientStreamer) Stream(ctx context.Context, p Prompt, obs RetryObserver) (modelstream.Stream, error) {
+	st, err := s.c.Stream(ctx, p, obs)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }

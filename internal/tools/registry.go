@@ -35,21 +35,6 @@ const (
 	NameLocalShell = "local_shell"
 )
 
-// Options says which built-in tools a model gets; the engine fills it from the model catalog
-// entry and config.
-type Options struct {
-	// ShellType is the catalog `shell_type`; "" means default.
-	ShellType string
-	// ApplyPatchToolType is the catalog `apply_patch_tool_type`; "" offers no apply_patch.
-	ApplyPatchToolType string
-	// NoLoginShell hides the `login` parameter (config allow_login_shell = false).
-	NoLoginShell bool
-	// PlanTool offers update_plan.
-	PlanTool bool
-	// ViewImage offers view_image (models that accept image input).
-	ViewImage bool
-}
-
 // Plan returns the names of the built-in tools offered for opts, in the order they are sent.
 func Plan(opts Options) []string {
 	var names []string

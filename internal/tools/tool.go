@@ -3,78 +3,24 @@
 // (package agent) owns the registry wiring, approvals and event ordering.
 package tools
 
-import (
-	"context"
-	"encoding/json"
+import "github.com/gocodex/gocodex/tool"
 
-	"github.com/gocodex/gocodex/protocol"
+// The handler contract lives in the public package tool; these aliases keep the names the
+// built-in tools use.
+type (
+	Spec            = tool.Spec
+	CallKind        = tool.CallKind
+	Call            = tool.Call
+	Env             = tool.Env
+	ApprovalRequest = tool.ApprovalRequest
+	Result          = tool.Result
+	Handler         = tool.Handler
+	Options         = tool.Options
 )
 
-// Spec is one entry of the `tools` array of a Responses request, already in wire form
-// (`{"type":"function",...}`, `{"type":"custom",...}`, `{"type":"namespace",...}`).
-type Spec = json.RawMessage
-
-// CallKind says how the model called the tool, which decides the output item's wire type.
-type CallKind int
-
+// How the model called a tool.
 const (
-	// FunctionCall arrives as `function_call` and is answered by `function_call_output`.
-	FunctionCall CallKind = iota
-	// CustomCall arrives as `custom_tool_call` (freeform input) and is answered by
-	// `custom_tool_call_output`.
-	CustomCall
-	// LocalShellCall arrives as `local_shell_call` and is answered by `function_call_output`.
-	LocalShellCall
+	FunctionCall   = tool.FunctionCall
+	CustomCall     = tool.CustomCall
+	LocalShellCall = tool.LocalShellCall
 )
-
-// Call is one tool call from the model.
-type Call struct {
-	Kind      CallKind
-	CallID    string
-	Name      string
-	Namespace string
-	// Arguments is the JSON argument string of a function call, or the raw input of a
-	// custom tool call.
-	Arguments string
-}
-
-// Env is what a handler may use while it runs: the turn's settings and the way to talk to
-// the client. It is built by the engine for each call.
-type Env struct {
-	ThreadID string
-	TurnID   string
-	Cwd      string
-	Approval protocol.AskForApproval
-	Sandbox  protocol.SandboxPolicy
-	// Emit sends an event to the client, in order, tagged with the turn's submission id.
-	Emit func(protocol.EventMsg)
-	// RequestApproval asks the person (per the engine's policy wiring) and blocks until they
-	// answer or ctx ends. The engine implements it; handlers never wait on events themselves.
-	RequestApproval func(ctx context.Context, req ApprovalRequest) (protocol.ReviewDecision, error)
-}
-
-// ApprovalRequest is what a handler asks the engine to put to the person.
-type ApprovalRequest struct {
-	// Exactly one of Exec or Patch is set.
-	Exec  *protocol.ExecApprovalRequestEvent
-	Patch *protocol.ApplyPatchApprovalRequestEvent
-}
-
-// Result is a tool's answer, a value: a failing command is a normal Result, not an error.
-type Result struct {
-	// Output is the text sent back to the model.
-	Output string
-	// ContentItems, when set, replaces Output with structured content (view_image).
-	ContentItems []protocol.ContentItem
-	// Success is false when the tool ran but failed (non-zero exit, patch error).
-	Success bool
-	// EndTurn asks the engine to end the turn after this call (ReviewDecision abort).
-	EndTurn bool
-}
-
-// Handler runs one kind of tool. A returned error means the infrastructure failed and ends
-// the turn; everything the model should see goes in the Result.
-type Handler interface {
-	Spec() Spec
-	Handle(ctx context.Context, env *Env, call Call) (Result, error)
-}

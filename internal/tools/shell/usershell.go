@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // UserShellTimeout bounds a command the person typed (the `!cmd` of a UI) when they give no
@@ -23,22 +24,32 @@ func (c *Config) UserShellArgv(command string) []string {
 // is the thread's. The aggregate is stdout followed by stderr, as Codex reports it for these
 // commands. ctx ending kills the process group and returns ctx's error; so does the timeout
 // (UserShellTimeout when <= 0), which reports TimedOut with exit code 124.
-func (c *Config) RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, timeout time.Duration, onOutput func(process.Stream, []byte)) (process.Result, error) {
+func (c *Config) RunUserShell(ctx context.Context, threadID string, argv []string, cwd string, timeout time.Duration, onOutput func(stderr bool, chunk []byte)) (tool.UserShellResult, error) {
 	if timeout <= 0 {
 		timeout = UserShellTimeout
 	}
 	spec := process.Spec{
-		Argv:     argv,
-		Cwd:      cwd,
-		Env:      process.BuildEnv(c.EnvPolicy, c.environ(), process.EnvOptions{ThreadID: threadID}),
-		OnOutput: onOutput,
+		Argv: argv,
+		Cwd:  cwd,
+		Env:  process.BuildEnv(c.EnvPolicy, c.environ(), process.EnvOptions{ThreadID: threadID}),
+	}
+	if onOutput != nil {
+		spec.OnOutput = func(s process.Stream, b []byte) { onOutput(s == process.Stderr, b) }
 	}
 	res, err := process.Run(ctx, spec, timeout)
 	if err != nil {
-		return res, err
+		return tool.UserShellResult{}, err
 	}
 	agg := make([]byte, 0, len(res.Stdout.Bytes)+len(res.Stderr.Bytes))
 	agg = append(append(agg, res.Stdout.Bytes...), res.Stderr.Bytes...)
 	res.Aggregated = process.Output{Bytes: agg, Dropped: res.Stdout.Dropped + res.Stderr.Dropped}
-	return res, nil
+	return tool.UserShellResult{
+		ExitCode:    res.ExitCode,
+		Stdout:      res.Stdout.Text(),
+		Stderr:      res.Stderr.Text(),
+		Aggregated:  res.Aggregated.Text(),
+		Duration:    res.Duration,
+		TimedOut:    res.TimedOut,
+		ModelOutput: process.FormattedTruncate(res.Content(), c.TruncationPolicy()),
+	}, nil
 }
