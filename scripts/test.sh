@@ -12,6 +12,9 @@ if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; 
 echo "== go vet"
 go vet ./...
 
+echo "== go mod tidy (repo and examples/)"
+scripts/check-tidy.sh
+
 echo "== TypeScript SDK (npm)"
 if command -v npm >/dev/null 2>&1; then
   if [ ! -d e2e/sdk/node_modules/@openai/codex-sdk ]; then
@@ -38,6 +41,9 @@ fi
 
 echo "== go test -race"
 go test -race -count=1 -timeout 20m ./...
+
+echo "== examples module (a program in another module using the public API)"
+scripts/run-examples.sh
 
 echo "== fuzz (brief)"
 scripts/fuzz.sh 5s
