@@ -3,7 +3,6 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/appserver/schematest"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
 // App-server core over stdio: handshake (also against Codex 0.169), bad input that keeps the
@@ -191,81 +189,13 @@ func TestAppServerHandshakeMatchesReference(t *testing.T) {
 // then turn/completed.
 func TestAppServerSlowClientBackpressure(t *testing.T) {
 	const deltas = 300_000
-	e := newEnv(t)
-	chunks := make([]string, deltas)
-	for i := range chunks {
-		chunks[i] = "tok "
-	}
-	e.Model.SetDefault(tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", chunks...), tk.Completed(tk.Usage{Input: 1, Output: deltas, Total: deltas + 1})))
-	p := e.startAppServerProc()
-	in := p.Session.WrapWriter(p.stdin)
-	sc := bufio.NewScanner(p.Session.WrapReader(p.stdout))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	next := func() map[string]any {
-		t.Helper()
-		if !sc.Scan() {
-			t.Fatalf("app-server output ended: %v\nstderr: %s", sc.Err(), p.stderr.String())
-		}
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("not JSON: %q", sc.Text())
-		}
-		return m
-	}
-	var text strings.Builder
-	var notes int
-	collect := func(m map[string]any) {
-		if m["method"] == "item/agentMessage/delta" {
-			notes++
-			text.WriteString(m["params"].(map[string]any)["delta"].(string))
-		}
-	}
-	fmt.Fprintf(in, "%s\n%s\n%s\n",
-		`{"id":0,"method":"initialize","params":{"clientInfo":{"name":"slow","version":"1"}}}`,
-		`{"method":"initialized"}`,
-		`{"id":1,"method":"thread/start","params":{"cwd":`+jsonString(e.Workdir)+`}}`)
-	var threadID string
-	for threadID == "" {
-		if m := next(); m["id"] == float64(1) {
-			threadID = m["result"].(map[string]any)["thread"].(map[string]any)["id"].(string)
-		}
-	}
-	fmt.Fprintf(in, `{"id":2,"method":"turn/start","params":{"threadId":%q,"input":[{"type":"text","text":"hi"}]}}`+"\n", threadID)
-	for m := next(); m["id"] != float64(2); m = next() {
-		collect(m)
-	}
-
-	// Stop reading until the server's memory settles (the model's stream is consumed).
-	pid := p.cmd.Process.Pid
-	last, stable := int64(-1), 0
-	for stable < 10 {
-		time.Sleep(50 * time.Millisecond)
-		rss := procMemKiB(t, pid, "VmRSS")
-		if rss == last {
-			stable++
-		} else {
-			stable = 0
-		}
-		last = rss
-	}
-	peak := procMemKiB(t, pid, "VmHWM")
-
-	for {
-		m := next()
-		collect(m)
-		if m["method"] == "turn/completed" {
-			break
-		}
-	}
-	if want := strings.Repeat("tok ", deltas); text.String() != want {
-		t.Errorf("streamed text: %d bytes, want %d", text.Len(), len(want))
-	}
-	t.Logf("%d deltas arrived as %d notifications; peak RSS while the client was not reading: %.1f MiB, after: %.1f MiB", deltas, notes, float64(peak)/1024, float64(procMemKiB(t, pid, "VmHWM"))/1024)
+	run := streamThroughAppServer(t, true, deltas, "tok ")
+	t.Logf("%d deltas arrived as %d notifications; peak RSS %.1f MiB", deltas, run.notes, run.peakMiB)
 	// The engine alone peaks at 40-80 MiB parsing this stream (a client that reads all the
 	// time sees the same). Unbounded, the server would also hold the 300,000 notifications
 	// (the engine only coalesces when its reader lags): ~70 MB of JSON more.
-	if peak > 120<<10 {
-		t.Errorf("peak RSS %.1f MiB while the client was not reading: the server buffered without bound", float64(peak)/1024)
+	if run.peakMiB > 120 {
+		t.Errorf("peak RSS %.1f MiB while the client was not reading: the server buffered without bound", run.peakMiB)
 	}
 }
 

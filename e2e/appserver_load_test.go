@@ -21,8 +21,9 @@ func TestAppServer20MBStream(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 20 MB")
 	}
-	stalled := streamThroughAppServer(t, true)
-	reading := streamThroughAppServer(t, false)
+	chunk := strings.Repeat("x", 99) + " "
+	stalled := streamThroughAppServer(t, true, 200_000, chunk)
+	reading := streamThroughAppServer(t, false, 200_000, chunk)
 	t.Logf("20 MB answer: peak RSS %.1f MiB with a client that stopped reading (it was kept: it resumed within the %v stall limit and got the text in %d notifications), %.1f MiB with a client reading all along (%d notifications)",
 		stalled.peakMiB, 60*time.Second, stalled.notes, reading.peakMiB, reading.notes)
 }
@@ -32,18 +33,20 @@ type streamRun struct {
 	notes   int
 }
 
-func streamThroughAppServer(t *testing.T, stall bool) streamRun {
-	const deltas, size = 200_000, 100
+// streamThroughAppServer streams deltas copies of chunk as one answer to a stdio client that
+// reads all along or (stall) stops reading until the server's memory settles, checks that
+// every byte and turn/completed arrive, and returns the server's peak RSS.
+func streamThroughAppServer(t *testing.T, stall bool, deltas int, chunk string) streamRun {
+	t.Helper()
 	e := newEnv(t)
-	chunk := strings.Repeat("x", size-1) + " "
 	chunks := make([]string, deltas)
 	for i := range chunks {
 		chunks[i] = chunk
 	}
-	e.Model.SetDefault(tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", chunks...), tk.Completed(tk.Usage{Input: 1, Output: deltas, Total: deltas + 1})))
+	e.Model.SetDefault(tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", chunks...), tk.Completed(tk.Usage{Input: 1, Output: int64(deltas), Total: int64(deltas) + 1})))
 	p := e.startAppServerProc()
-	in := p.stdin
-	sc := bufio.NewScanner(p.stdout)
+	in := p.Session.WrapWriter(p.stdin)
+	sc := bufio.NewScanner(p.Session.WrapReader(p.stdout))
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	next := func() map[string]any {
 		t.Helper()
@@ -100,8 +103,8 @@ func streamThroughAppServer(t *testing.T, stall bool) streamRun {
 			break
 		}
 	}
-	if text.Len() != deltas*size || text.String() != strings.Repeat(chunk, deltas) {
-		t.Errorf("streamed text: %d bytes, want %d", text.Len(), deltas*size)
+	if text.Len() != deltas*len(chunk) || text.String() != strings.Repeat(chunk, deltas) {
+		t.Errorf("streamed text: %d bytes, want %d", text.Len(), deltas*len(chunk))
 	}
 	return streamRun{peakMiB: float64(procMemKiB(t, pid, "VmHWM")) / 1024, notes: notes}
 }

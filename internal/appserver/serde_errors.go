@@ -123,14 +123,19 @@ func serdeExpected(t reflect.Type) string {
 	return "a value"
 }
 
-func isUnsigned(t reflect.Type) bool {
+// kindOf is t's kind behind any pointers (Invalid for nil).
+func kindOf(t reflect.Type) reflect.Kind {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t == nil {
-		return false
+		return reflect.Invalid
 	}
-	switch t.Kind() {
+	return t.Kind()
+}
+
+func isUnsigned(t reflect.Type) bool {
+	switch kindOf(t) {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return true
 	}
@@ -138,13 +143,7 @@ func isUnsigned(t reflect.Type) bool {
 }
 
 func isInteger(t reflect.Type) bool {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil {
-		return false
-	}
-	switch t.Kind() {
+	switch kindOf(t) {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return true
 	}
