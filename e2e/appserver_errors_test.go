@@ -63,10 +63,7 @@ func streamErrorShapes(t *testing.T, bin string, script []tk.Response) []string 
 	e := newEnv(t)
 	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{RequestMaxRetries: tk.Int(1), StreamMaxRetries: tk.Int(1), StreamIdleTimeoutMS: tk.Int(300)})
 	e.Model.Enqueue(script...)
-	saved := binary
-	binary = bin
-	c, stop := e.startAppServer()
-	binary = saved
+	c, stop := e.startAppServerOf(bin)
 	defer stop()
 	id := c.startThread(map[string]any{"cwd": e.Workdir})
 	c.turn(id, "hi")

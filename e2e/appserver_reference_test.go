@@ -65,10 +65,7 @@ func runAppServerScenario(t *testing.T, bin, approval string, script []tk.Respon
 	}
 	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), co)
 	e.Model.Enqueue(script...)
-	saved := binary
-	binary = bin
-	c, stop := e.startAppServer()
-	binary = saved
+	c, stop := e.startAppServerOf(bin)
 	defer stop()
 	id := c.startThread(map[string]any{"cwd": e.Workdir})
 	run(c, id)

@@ -219,6 +219,15 @@ func lastTurnStatus(t *testing.T, ms []rpcMsg) string {
 
 // startAppServer runs `gocodex app-server` over stdio; closing stdin (at cleanup or by
 // stop) ends it.
+// startAppServerOf is startAppServer for another binary (the reference Codex).
+func (e *env) startAppServerOf(bin string, args ...string) (*asClient, func()) {
+	e.t.Helper()
+	saved := binary
+	binary = bin
+	defer func() { binary = saved }()
+	return e.startAppServer(args...)
+}
+
 func (e *env) startAppServer(args ...string) (*asClient, func()) {
 	e.t.Helper()
 	cmd := exec.Command(binary, append([]string{"app-server"}, args...)...)
