@@ -6,12 +6,15 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 )
 
 // Command returns the command ready to start: for danger-full-access the plain command, for
 // every other policy the helper re-exec that confines itself and then becomes the command.
-// Callers may set fields of cmd.SysProcAttr (Setpgid, Setsid, Setctty) but must not replace
-// it: it may carry the namespace flags the helper needs.
+// The helper starts in a session of its own (cmd.SysProcAttr.Setsid), so the command has no
+// controlling terminal to inject keystrokes into; callers may give it a terminal of its own
+// (Setctty) but must neither replace SysProcAttr, which may carry the namespace flags, nor set
+// Setpgid, which fails for a session leader.
 func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
 	if len(req.Argv) == 0 {
 		return nil, errors.New("sandbox: empty command")
@@ -34,10 +37,6 @@ func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
 	if policyCwd == "" {
 		policyCwd = req.Cwd
 	}
-	if mech == MechanismLandlockNamespaces && !hasProtectedSubpaths(WritableRoots(req.Policy, policyCwd, envLookup(req.Env))) {
-		// Nothing to bind read-only: skip the namespace and its cost.
-		mech = MechanismLandlock
-	}
 	exe, err := executable(req.Options)
 	if err != nil {
 		return nil, err
@@ -54,21 +53,14 @@ func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
 		"--"}
 	cmd := exec.CommandContext(ctx, exe, append(args, req.Argv...)...)
 	cmd.Dir, cmd.Env = req.Cwd, req.Env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if mech.usesNamespaces() {
-		if cmd.SysProcAttr, err = namespaceAttr(); err != nil {
+		newNet := !req.Policy.HasFullNetworkAccess() && !(mech.usesLandlock() && probe.LandlockABI >= landlockScopeABI)
+		if cmd.SysProcAttr, err = namespaceAttr(newNet); err != nil {
 			return nil, err
 		}
 	}
 	return cmd, nil
-}
-
-func hasProtectedSubpaths(roots []WritableRoot) bool {
-	for _, r := range roots {
-		if len(r.ReadOnlySubpaths) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // envLookup reads a variable from env as the command will see it.

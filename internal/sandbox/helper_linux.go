@@ -13,31 +13,34 @@ import (
 	"github.com/gocodex/gocodex/internal/sandbox/seccomp"
 )
 
-// HelperMain is the sandbox helper: it confines its own thread as the policy says and execs
-// the command in place. It only returns on failure, with the exit status to use.
+// HelperMain is the sandbox helper. With namespaces it is the first process of the new PID
+// namespace: it builds the command's view of the file system, starts the command confined
+// and waits for it (see supervise). Without, it confines itself and execs the command in
+// place. It only returns on failure or when the command has ended, with the exit status.
 func HelperMain(args []string) int {
 	h, err := parseHelperArgs(args, os.Stderr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", HelperArg0, err)
 		return 2
 	}
-	// Every restriction below is per thread; the exec must happen on the thread that holds them.
-	runtime.LockOSThread()
 	if h.probeUserNS {
-		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			fmt.Fprintf(os.Stderr, "%s: mount namespace: %v\n", HelperArg0, err)
-			return 1
-		}
-		return 0
+		return probeMain()
 	}
-	if err := confine(h); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: refusing to run the command unconfined: %v\n", HelperArg0, err)
-		return 1
+	if err := ownSession(); err != nil {
+		return refuse(err)
 	}
 	path, err := exec.LookPath(h.argv[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", h.argv[0], err)
 		return 127
+	}
+	if h.mechanism.usesNamespaces() {
+		return supervise(h, path)
+	}
+	// Every restriction below is per thread; the exec must happen on the thread that holds them.
+	runtime.LockOSThread()
+	if err := confineThread(h, WritableRoots(h.policy, h.policyCwd, os.Getenv)); err != nil {
+		return refuse(err)
 	}
 	err = syscall.Exec(path, h.argv, os.Environ())
 	fmt.Fprintf(os.Stderr, "%s: exec %s: %v\n", HelperArg0, h.argv[0], err)
@@ -47,20 +50,32 @@ func HelperMain(args []string) int {
 	return 127
 }
 
-// confine applies the mount namespace binds (when asked), no_new_privs, Landlock and seccomp,
-// in that order: mounts need CAP_SYS_ADMIN, which no_new_privs and the dropped capability end.
-func confine(h helperArgs) error {
-	roots := WritableRoots(h.policy, h.policyCwd, os.Getenv)
+func refuse(err error) int {
+	fmt.Fprintf(os.Stderr, "%s: refusing to run the command unconfined: %v\n", HelperArg0, err)
+	return 1
+}
+
+// ownSession makes sure the command cannot reach the person's terminal: a session of its own
+// has no controlling terminal, so /dev/tty and TIOCSTI on it are out of reach. Command starts
+// the helper in a new session already (or on a pty of its own); a helper started some other
+// way makes one here.
+func ownSession() error {
+	if sid, err := unix.Getsid(0); err == nil && sid == unix.Getpid() {
+		return nil
+	}
+	if _, err := unix.Setsid(); err != nil {
+		return fmt.Errorf("setsid (start the helper as the leader of a new session): %w", err)
+	}
+	return nil
+}
+
+// confineThread applies, to the calling locked thread and what it starts: the working
+// directory, no_new_privs, no capabilities in any set, Landlock and seccomp, in that order
+// (Landlock and seccomp need no_new_privs; dropping the bounding set needs CAP_SETPCAP, which
+// goes with the rest).
+func confineThread(h helperArgs, roots []WritableRoot) error {
 	if h.policy.HasFullDiskWriteAccess() {
 		return errors.New("danger-full-access never runs through the helper")
-	}
-	if h.mechanism.usesNamespaces() {
-		if err := setupMounts(roots, h.mechanism == MechanismNamespaces); err != nil {
-			return err
-		}
-		if err := dropMountCapability(); err != nil {
-			return err
-		}
 	}
 	// Binds hide what was below them, including this process's working directory.
 	if err := unix.Chdir(h.commandCwd); err != nil {
@@ -69,10 +84,35 @@ func confine(h helperArgs) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("set no_new_privs: %w", err)
 	}
+	if _, err := dropAllCapabilities(); err != nil {
+		return err
+	}
+	restrictNet := !h.policy.HasFullNetworkAccess()
 	if h.mechanism.usesLandlock() {
-		if err := applyLandlock(roots); err != nil {
+		devices := append(stdTerminals(), viewWritableDevices...)
+		if !h.mechanism.usesNamespaces() {
+			devices = append(stdTerminals(), hostWritableDevices...)
+		}
+		if err := applyLandlock(landlockRules{roots: roots, devices: devices, scopeAbstractSockets: restrictNet}); err != nil {
 			return err
 		}
 	}
-	return seccomp.Install(seccomp.Options{AllowNetwork: h.policy.HasFullNetworkAccess()})
+	return seccomp.Install(seccomp.Options{AllowNetwork: !restrictNet})
+}
+
+// hostWritableDevices are the devices Landlock leaves writable when the command shares the
+// host's /dev: never the whole of /dev/pts, where the person's other terminals are.
+var hostWritableDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"}
+
+// stdTerminals names the terminals on the standard streams (a pty the engine opened for the
+// command), through /proc/self/fd so the rule reaches the very terminal even where the private
+// /dev hides its name; programs reopen them as /dev/stderr.
+func stdTerminals() []string {
+	var devs []string
+	for fd := 0; fd <= 2; fd++ {
+		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			devs = append(devs, fmt.Sprintf("/proc/self/fd/%d", fd))
+		}
+	}
+	return devs
 }

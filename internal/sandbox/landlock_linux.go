@@ -46,21 +46,52 @@ func handledRights(abi int) uint64 {
 	return r
 }
 
+// Landlock scopes (ABI 6): a sandboxed process may only signal, and only reach abstract unix
+// sockets of, processes inside its own domain.
+const (
+	landlockScopeABI          = 6
+	llScopeAbstractUnixSocket = 1 << 0
+	llScopeSignal             = 1 << 1
+)
+
+// landlockRulesetAttr is struct landlock_ruleset_attr up to ABI 6; the size passed tells the
+// kernel how much of it we fill.
 type landlockRulesetAttr struct {
-	handledAccessFS uint64
+	handledAccessFS  uint64
+	handledAccessNet uint64
+	scoped           uint64
+}
+
+// landlockRules is what applyLandlock allows besides reading everywhere.
+type landlockRules struct {
+	roots []WritableRoot
+	// devices are the device files and directories that stay writable.
+	devices []string
+	// scopeAbstractSockets keeps abstract unix sockets outside the domain unreachable (set
+	// when the network is restricted); signals are always scoped when the kernel can.
+	scopeAbstractSockets bool
 }
 
 // applyLandlock confines the calling thread (and what it execs) to reading everywhere and
-// writing only beneath the roots, to /dev/null and to the terminals. no_new_privs must
+// writing only beneath the roots and to the listed devices; on ABI 6 and later it also scopes
+// signals (and abstract sockets, when asked) to the sandbox's own processes. no_new_privs must
 // already be set.
-func applyLandlock(roots []WritableRoot) error {
+func applyLandlock(rules landlockRules) error {
 	abi := LandlockABI()
 	if abi < 1 {
 		return errors.New("landlock is not available on this kernel")
 	}
 	handled := handledRights(abi)
 	attr := landlockRulesetAttr{handledAccessFS: handled}
-	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	size := unsafe.Sizeof(attr.handledAccessFS)
+	if abi >= landlockScopeABI {
+		attr.scoped = llScopeSignal
+		if rules.scopeAbstractSockets {
+			attr.scoped |= llScopeAbstractUnixSocket
+		}
+		size = unsafe.Sizeof(attr)
+	}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
 	if errno != 0 {
 		return fmt.Errorf("landlock_create_ruleset: %w", errno)
 	}
@@ -68,13 +99,12 @@ func applyLandlock(roots []WritableRoot) error {
 	if err := addPathRule(int(fd), "/", llRead); err != nil {
 		return err
 	}
-	// Besides /dev/null, terminals stay writable: writing to a tty changes no file, and
-	// commands run on a pty open /dev/tty or /dev/stderr (a /dev/pts/N) for prompts and errors.
-	for _, dev := range []string{"/dev/null", "/dev/tty", "/dev/ptmx", "/dev/pts"} {
-		if err := addPathRule(int(fd), dev, (llReadFile|llWriteFile|llTruncate)&handled); err != nil && !errors.Is(err, unix.ENOENT) {
+	for _, dev := range rules.devices {
+		if err := addPathRule(int(fd), dev, handled); err != nil && !errors.Is(err, unix.ENOENT) {
 			return err
 		}
 	}
+	roots := rules.roots
 	for _, r := range roots {
 		if err := addPathRule(int(fd), r.Root, handled); err != nil && !errors.Is(err, unix.ENOENT) {
 			return err
@@ -97,8 +127,11 @@ func addPathRule(rulesetFD int, path string, access uint64) error {
 		return fmt.Errorf("landlock rule for %s: %w", path, err)
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		// Rules on files may only carry file rights.
+		// Rules on files may only carry file rights; a device is never executed.
 		access &= llFileRights
+		if st.Mode&unix.S_IFMT == unix.S_IFCHR {
+			access &^= llExecute
+		}
 	}
 	rule := unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(fd)}
 	if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(rulesetFD), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {

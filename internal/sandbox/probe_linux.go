@@ -51,7 +51,7 @@ func probeUserNamespace(ctx context.Context, opts Options) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, HelperArg, "--probe-userns")
-	attr, err := namespaceAttr()
+	attr, err := namespaceAttr(opts.DisableLandlock || LandlockABI() < landlockScopeABI)
 	if err != nil {
 		return err
 	}
@@ -78,12 +78,34 @@ func executable(opts Options) (string, error) {
 	return exe, nil
 }
 
-// namespaceAttr asks for a new user and mount namespace in which the helper may mount. Root
-// keeps its whole id range (mirrored from its own uid_map) so files keep their owners; any
-// other user maps only itself and keeps CAP_SYS_ADMIN across the exec as an ambient
-// capability, which the helper drops before running the command.
-func namespaceAttr() (*syscall.SysProcAttr, error) {
-	attr := &syscall.SysProcAttr{Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS}
+// probeMain is the helper started by probeUserNamespace: it builds the view the command would
+// get (without writable roots), so that a kernel or container that refuses any part of it is
+// found once per session, not at the first command.
+func probeMain() int {
+	if os.Getpid() != 1 {
+		fmt.Fprintf(os.Stderr, "%s: no new PID namespace\n", HelperArg0)
+		return 1
+	}
+	if _, err := buildView(nil); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", HelperArg0, err)
+		return 1
+	}
+	return 0
+}
+
+// namespaceAttr asks for the namespaces the helper runs in: a user namespace in which it may
+// mount, a mount namespace for the command's view, a PID namespace (signals reach no process
+// outside, and nothing outlives the command) and, with newNet, an empty network namespace (for
+// kernels without Landlock's abstract-socket scoping, when the network is restricted). The
+// helper starts as the leader of a new session. Root keeps its whole id range (mirrored from
+// its own uid_map) so files keep their owners; any other user maps only itself and keeps
+// CAP_SYS_ADMIN and CAP_SETPCAP across the exec as ambient capabilities, which the command
+// never gets.
+func namespaceAttr(newNet bool) (*syscall.SysProcAttr, error) {
+	attr := &syscall.SysProcAttr{Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID, Setsid: true}
+	if newNet {
+		attr.Cloneflags |= unix.CLONE_NEWNET
+	}
 	uid, gid := os.Getuid(), os.Getgid()
 	if uid == 0 {
 		uids, err := identityMap("/proc/self/uid_map")
@@ -100,7 +122,7 @@ func namespaceAttr() (*syscall.SysProcAttr, error) {
 	}
 	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
 	return attr, nil
 }
 

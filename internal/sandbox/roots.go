@@ -17,9 +17,11 @@ type WritableRoot struct {
 	ReadOnlySubpaths []string
 }
 
-// protectedNames are kept read-only inside every writable root: a command that could rewrite
-// .git (hooks, config) or .codex (config, rules) could escape the sandbox on the next run.
-var protectedNames = []string{".git", ".codex"}
+// protectedNames are kept read-only inside every writable root, whether they exist or not: a
+// command that could write .git (hooks, config, core.fsmonitor), .codex (config, rules),
+// .agents (skills) or .aws (credentials, credential_process) could have its code run outside
+// the sandbox by the next git, codex or aws command. Codex 0.169 protects the same four.
+var protectedNames = []string{".git", ".codex", ".agents", ".aws"}
 
 // WritableRoots lists what a policy lets commands write. workspace-write gives the cwd, the
 // configured writable_roots (relative ones resolved against cwd), /tmp unless
@@ -63,17 +65,17 @@ func WritableRoots(p protocol.SandboxPolicy, cwd string, env func(string) string
 	return roots
 }
 
-// protectedSubpaths returns the existing protected entries of root, plus the real git
+// protectedSubpaths returns the protected entries of root, existing or not, plus the real git
 // directory when .git is a file pointing elsewhere (worktrees, submodules).
 func protectedSubpaths(root string) []string {
 	var out []string
 	for _, name := range protectedNames {
 		p := filepath.Join(root, name)
+		out = append(out, p)
 		fi, err := os.Lstat(p)
 		if err != nil {
 			continue
 		}
-		out = append(out, p)
 		if name == ".git" && fi.Mode().IsRegular() {
 			if gitdir, ok := readGitdir(p); ok && !slices.Contains(out, gitdir) {
 				out = append(out, gitdir)

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -37,9 +38,9 @@ func TestWritableRoots(t *testing.T) {
 	}
 	slashTmp := []WritableRoot{{Root: "/tmp", ReadOnlySubpaths: protectedSubpaths("/tmp")}}
 	withTmp := func(roots ...WritableRoot) []WritableRoot {
-		return append(append(roots, slashTmp...), WritableRoot{Root: tmpdir})
+		return append(append(roots, slashTmp...), WritableRoot{Root: tmpdir, ReadOnlySubpaths: protected(tmpdir)})
 	}
-	repoRoot := WritableRoot{Root: repo, ReadOnlySubpaths: []string{filepath.Join(repo, ".git"), filepath.Join(repo, ".codex")}}
+	repoRoot := WritableRoot{Root: repo, ReadOnlySubpaths: protected(repo)}
 	cases := []struct {
 		name   string
 		policy protocol.SandboxPolicy
@@ -54,9 +55,9 @@ func TestWritableRoots(t *testing.T) {
 			[]WritableRoot{repoRoot}},
 		{"extra roots, relative, missing and duplicate", protocol.SandboxPolicy{
 			Mode: protocol.SandboxWorkspaceWrite, WritableRoots: []string{extra, "../extra", "missing", repo}, ExcludeSlashTmp: true, ExcludeTmpdirEnvVar: true,
-		}, repo, []WritableRoot{repoRoot, {Root: extra}}},
+		}, repo, []WritableRoot{repoRoot, {Root: extra, ReadOnlySubpaths: protected(extra)}}},
 		{"worktree gitdir", protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, ExcludeSlashTmp: true, ExcludeTmpdirEnvVar: true}, worktree,
-			[]WritableRoot{{Root: worktree, ReadOnlySubpaths: []string{filepath.Join(worktree, ".git"), gitdir}}}},
+			[]WritableRoot{{Root: worktree, ReadOnlySubpaths: slices.Insert(protected(worktree), 1, gitdir)}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -186,3 +187,8 @@ func splitNUL(s string) []string {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// protected is what every writable root keeps read-only, existing or not.
+func protected(root string) []string {
+	return []string{filepath.Join(root, ".git"), filepath.Join(root, ".codex"), filepath.Join(root, ".agents"), filepath.Join(root, ".aws")}
+}

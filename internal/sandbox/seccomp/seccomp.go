@@ -1,6 +1,8 @@
 // Package seccomp builds and installs the classic-BPF seccomp filter the sandbox helper puts
 // in front of every confined command: no ptrace, no io_uring (whose submissions bypass a
-// syscall filter entirely), and, unless the policy allows the network, no socket other than
+// syscall filter entirely), no kernel keyrings (shared by every process of the user), no
+// terminal-injection ioctls (TIOCSTI, TIOCLINUX: they type into the terminal the command shares
+// with the person's shell), and, unless the policy allows the network, no socket other than
 // AF_UNIX and none of the calls that would use one. The program is plain data so that tests
 // can run it on synthetic seccomp_data in golang.org/x/net/bpf's VM without a kernel.
 package seccomp
@@ -40,6 +42,15 @@ const (
 	offNr   = 0
 	offArch = 4
 	offArg0 = 16 // low 32 bits of args[0] on the little-endian architectures we support
+	offArg1 = 24 // low 32 bits of args[1]: ioctl's request is an unsigned int, so the kernel
+	// ignores the high bits and the filter must too
+)
+
+// The ioctl requests that push input into a terminal (asm-generic/ioctls.h, the same on both
+// architectures): TIOCSTI fakes typed bytes, TIOCLINUX's paste subcommand pastes a selection.
+const (
+	TIOCSTI   = 0x5412
+	TIOCLINUX = 0x541c
 )
 
 // AMD64 and ARM64 are the two architectures gocodex ships for.
@@ -49,12 +60,14 @@ var (
 		"listen": 50, "getsockname": 51, "getpeername": 52, "socketpair": 53, "setsockopt": 54,
 		"getsockopt": 55, "ptrace": 101, "accept4": 288, "recvmmsg": 299, "sendmmsg": 307,
 		"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+		"ioctl": 16, "add_key": 248, "request_key": 249, "keyctl": 250,
 	}}
 	ARM64 = Arch{Name: "arm64", AuditArch: auditArchAArch64, nr: map[string]uint32{
 		"ptrace": 117, "socket": 198, "socketpair": 199, "bind": 200, "listen": 201, "accept": 202,
 		"connect": 203, "getsockname": 204, "getpeername": 205, "sendto": 206, "setsockopt": 208,
 		"getsockopt": 209, "shutdown": 210, "accept4": 242, "recvmmsg": 243, "sendmmsg": 269,
 		"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+		"ioctl": 29, "add_key": 217, "request_key": 218, "keyctl": 219,
 	}}
 )
 
@@ -76,7 +89,11 @@ func ArchFor(goarch string) (Arch, error) {
 }
 
 // AlwaysDenied are refused whatever the policy says.
-var AlwaysDenied = []string{"ptrace", "io_uring_setup", "io_uring_enter", "io_uring_register"}
+var AlwaysDenied = []string{"ptrace", "io_uring_setup", "io_uring_enter", "io_uring_register",
+	"add_key", "request_key", "keyctl"}
+
+// DeniedIoctls are the ioctl requests refused whatever the policy says.
+var DeniedIoctls = []uint32{TIOCSTI, TIOCLINUX}
 
 // NetworkDenied are refused when the policy restricts the network. sendmsg and recvmsg stay
 // allowed: without an IP socket they can only reach AF_UNIX peers (and fd passing needs them).
@@ -110,9 +127,16 @@ func Program(a Arch, opts Options) ([]bpf.Instruction, error) {
 		}
 		b.jumpIf(nr, "deny")
 	}
+	b.jumpIf(a.nr["ioctl"], "ioctl")
 	if !opts.AllowNetwork {
 		b.jumpIf(a.nr["socket"], "domain")
 		b.jumpIf(a.nr["socketpair"], "domain")
+	}
+	b.emit(bpf.RetConstant{Val: RetAllow})
+	b.label("ioctl")
+	b.emit(bpf.LoadAbsolute{Off: offArg1, Size: 4})
+	for _, req := range DeniedIoctls {
+		b.jumpIf(req, "deny")
 	}
 	b.emit(bpf.RetConstant{Val: RetAllow})
 	if !opts.AllowNetwork {

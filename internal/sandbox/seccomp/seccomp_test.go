@@ -78,6 +78,14 @@ func TestProgram(t *testing.T) {
 		{name: "socketpair AF_UNIX allowed", syscall: "socketpair", args: []uint64{unix.AF_UNIX}, want: RetAllow},
 		{name: "socketpair AF_INET denied", syscall: "socketpair", args: []uint64{unix.AF_INET}, want: RetEPERM},
 		{name: "socket AF_UNIX with junk high bits allowed", syscall: "socket", args: []uint64{1<<40 | unix.AF_UNIX}, want: RetAllow},
+		{name: "ioctl TIOCSTI denied", syscall: "ioctl", args: []uint64{0, TIOCSTI}, allowNet: true, want: RetEPERM},
+		{name: "ioctl TIOCSTI with junk high bits denied", syscall: "ioctl", args: []uint64{0, 1<<32 | TIOCSTI}, want: RetEPERM},
+		{name: "ioctl TIOCLINUX denied", syscall: "ioctl", args: []uint64{0, TIOCLINUX}, want: RetEPERM},
+		{name: "ioctl TIOCGWINSZ allowed", syscall: "ioctl", args: []uint64{1, unix.TIOCGWINSZ}, want: RetAllow},
+		{name: "ioctl TCGETS allowed", syscall: "ioctl", args: []uint64{0, unix.TCGETS}, allowNet: true, want: RetAllow},
+		{name: "keyctl denied", syscall: "keyctl", allowNet: true, want: RetEPERM},
+		{name: "add_key denied", syscall: "add_key", want: RetEPERM},
+		{name: "request_key denied", syscall: "request_key", want: RetEPERM},
 		{name: "foreign arch denied", nrOverride: func(a Arch) uint32 { return 0 }, archOverride: 0x40000003, want: RetEPERM},
 		{name: "foreign arch denied even with network", nrOverride: func(a Arch) uint32 { return 0 }, archOverride: 0x40000003, allowNet: true, want: RetEPERM},
 		{name: "x32 read denied", nrOverride: func(a Arch) uint32 { return x32 | 0 }, want: RetEPERM, amd64Only: true},
@@ -131,6 +139,11 @@ func TestNativeTable(t *testing.T) {
 		"recvmmsg": unix.SYS_RECVMMSG, "getsockopt": unix.SYS_GETSOCKOPT, "setsockopt": unix.SYS_SETSOCKOPT,
 		"ptrace": unix.SYS_PTRACE, "io_uring_setup": unix.SYS_IO_URING_SETUP,
 		"io_uring_enter": unix.SYS_IO_URING_ENTER, "io_uring_register": unix.SYS_IO_URING_REGISTER,
+		"ioctl": unix.SYS_IOCTL, "add_key": unix.SYS_ADD_KEY, "request_key": unix.SYS_REQUEST_KEY,
+		"keyctl": unix.SYS_KEYCTL,
+	}
+	if TIOCSTI != unix.TIOCSTI || TIOCLINUX != unix.TIOCLINUX {
+		t.Errorf("terminal ioctl numbers differ from x/sys/unix")
 	}
 	for name, nr := range want {
 		if got, ok := arch.Nr(name); !ok || got != nr {
