@@ -31,24 +31,49 @@ func newExecpolicyCommand(s streams) *cobra.Command {
 type sandboxOptions struct {
 	FullAuto bool
 	Configs  []string
+	Explain  bool
 }
 
 // newSandboxCommand is `gocodex sandbox linux [--full-auto] [-c …] -- CMD…`: run anything
 // under the configured policy, to see what the agent would see.
 func newSandboxCommand(s streams) *cobra.Command {
-	cmd := &cobra.Command{Use: "sandbox", Short: "Run commands within the gocodex sandbox"}
 	var opts sandboxOptions
+	explain := func(cmd *cobra.Command, args []string) error {
+		sandbox.WriteExplanation(s.Out, sandbox.Probe(cmd.Context(), sandbox.Options{}))
+		return nil
+	}
+	cmd := &cobra.Command{
+		Use:   "sandbox [--explain]",
+		Short: "Run commands within the gocodex sandbox",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !opts.Explain {
+				return cmd.Help()
+			}
+			return explain(cmd, args)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Explain, "explain", false, "print which sandbox mechanisms are active on this machine")
 	linux := &cobra.Command{
 		Use:     "linux [--full-auto] [-c key=value] -- COMMAND...",
 		Aliases: []string{"landlock"},
-		Short:   "Run a command under the Linux sandbox (Landlock + seccomp)",
-		Args:    cobra.MinimumNArgs(1),
+		Short:   "Run a command under the Linux sandbox (namespaces, Landlock, seccomp)",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.Explain {
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Explain {
+				return explain(cmd, args)
+			}
 			return exitWith(runSandbox(cmd.Context(), opts, args, s))
 		},
 	}
 	linux.Flags().BoolVar(&opts.FullAuto, "full-auto", false, "use the workspace-write policy")
 	linux.Flags().StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value)")
+	linux.Flags().BoolVar(&opts.Explain, "explain", false, "print which sandbox mechanisms are active on this machine")
 	cmd.AddCommand(linux)
 	return cmd
 }

@@ -5,18 +5,21 @@ import (
 	"fmt"
 )
 
-// Mechanism names how the file-system part of the policy is enforced; seccomp is always on.
+// Mechanism names which kernel mechanisms confine a command besides the ones that are always
+// on (seccomp, no_new_privs, a session of its own, no capabilities).
 type Mechanism string
 
 // The mechanisms, strongest first.
 const (
-	// MechanismLandlockNamespaces is Landlock plus a user + mount namespace that binds the
-	// protected subpaths (.git, .codex) read-only.
+	// MechanismLandlockNamespaces is Landlock plus user, mount and PID namespaces: a
+	// read-only view of / with the writable roots bound writable and the protected names bound
+	// read-only, a private /dev and /proc, and the helper as init of the command's PID
+	// namespace.
 	MechanismLandlockNamespaces Mechanism = "landlock+namespaces"
-	// MechanismLandlock is Landlock alone: the protected subpaths are not enforced.
+	// MechanismLandlock is Landlock alone, where user namespaces are unavailable (an
+	// unprivileged container): see Explain for what it does not enforce.
 	MechanismLandlock Mechanism = "landlock"
-	// MechanismNamespaces is the fallback without Landlock: a read-only bind of / with the
-	// writable roots bound writable.
+	// MechanismNamespaces is the namespaces without Landlock.
 	MechanismNamespaces Mechanism = "namespaces"
 	// MechanismNone means no confinement is possible; Command refuses.
 	MechanismNone Mechanism = "none"
@@ -42,7 +45,9 @@ type Options struct {
 // ProbeResult says what this machine can enforce. Mechanism is the best available; Err is set
 // (and Mechanism is MechanismNone) when nothing is.
 type ProbeResult struct {
-	LandlockABI    int
+	LandlockABI int
+	// LandlockDisabled is set when Options turned Landlock off.
+	LandlockDisabled bool
 	UserNamespaces bool
 	// UserNamespacesError says why user namespaces are unusable, when they are.
 	UserNamespacesError string
@@ -54,15 +59,16 @@ type ProbeResult struct {
 // available, so callers can tell "cannot confine" from other failures.
 var ErrNoSandbox = errors.New("no sandbox mechanism available")
 
-// Message is the one-line description for the session's background event.
+// Message is the one-line description for the session's background event; it names what is
+// missing whenever the sandbox is weaker than the strongest one.
 func (r ProbeResult) Message() string {
 	switch r.Mechanism {
 	case MechanismLandlockNamespaces:
-		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; .git and .codex bound read-only in a mount namespace", r.LandlockABI)
+		return fmt.Sprintf("Linux sandbox: Landlock ABI %d, user/mount/PID namespaces (read-only /), seccomp", r.LandlockABI)
 	case MechanismLandlock:
-		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; user namespaces unavailable (%s), so .git and .codex inside writable roots are not protected", r.LandlockABI, r.UserNamespacesError)
+		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; user namespaces unavailable (%s), so metadata outside the writable roots, protected names (.git, .codex, .agents, .aws), processes outside (renice) and daemons that outlive a command are not confined", r.LandlockABI, r.UserNamespacesError)
 	case MechanismNamespaces:
-		return "Linux sandbox: Landlock unavailable; using a user + mount namespace (read-only /) with seccomp"
+		return "Linux sandbox: Landlock unavailable; user/mount/PID/network namespaces (read-only /) with seccomp"
 	}
 	if r.Err != nil {
 		return "Linux sandbox unavailable: " + r.Err.Error()

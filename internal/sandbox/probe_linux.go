@@ -17,7 +17,7 @@ import (
 // Probe checks, once per session, which mechanisms work here. It spawns one short-lived
 // process to try a user namespace.
 func Probe(ctx context.Context, opts Options) ProbeResult {
-	var r ProbeResult
+	r := ProbeResult{LandlockDisabled: opts.DisableLandlock}
 	if !opts.DisableLandlock {
 		r.LandlockABI = LandlockABI()
 	}
