@@ -48,7 +48,7 @@ type ProbeResult struct {
 	LandlockABI int
 	// LandlockDisabled is set when Options turned Landlock off.
 	LandlockDisabled bool
-	UserNamespaces bool
+	UserNamespaces   bool
 	// UserNamespacesError says why user namespaces are unusable, when they are.
 	UserNamespacesError string
 	Mechanism           Mechanism
