@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -156,3 +157,31 @@ var mechanisms = []struct {
 }
 
 func workspaceWrite() protocol.SandboxPolicy { return protocol.NewWorkspaceWritePolicy() }
+
+// nobodyDir makes a directory under /var/tmp that the user nobody can enter and read.
+func nobodyDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/var/tmp", "gocodex-sandbox-unpriv-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// copyForNobody copies the test binary (which lives in a private build directory) into dir.
+func copyForNobody(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "sandbox.test")
+	data, err := os.ReadFile(testExe(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}

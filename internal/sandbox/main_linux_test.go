@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == toolArg {
 		os.Exit(tool(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == shellArg {
+		os.Exit(shellMain(os.Args[2:]))
+	}
 	os.Exit(m.Run())
 }
 
@@ -75,6 +78,9 @@ func toolOp(op, arg string) error {
 			return errno
 		}
 		return nil
+	}
+	if err, ok := attackOp(op, arg); ok {
+		return err
 	}
 	return fmt.Errorf("unknown operation %s", op)
 }

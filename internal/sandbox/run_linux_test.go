@@ -224,22 +224,8 @@ func TestUnprivileged(t *testing.T) {
 	if os.Getenv("GOCODEX_SANDBOX_TEST_NESTED") != "" {
 		t.Skip("nested run")
 	}
-	dir, err := os.MkdirTemp("/var/tmp", "gocodex-sandbox-unpriv-")
-	if err != nil {
-		t.Skip(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "sandbox.test")
-	data, err := os.ReadFile(testExe(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := nobodyDir(t)
+	bin := copyForNobody(t, dir)
 	cmd := exec.Command(bin, "-test.run", "^(TestWorkspaceWriteFileSystem|TestNetwork|TestReadOnlyAllowsNoWrites)$", "-test.v")
 	cmd.Dir = dir
 	cmd.Env = append(baseEnv(""), "GOCODEX_SANDBOX_TEST_NESTED=1", "HOME="+dir)
