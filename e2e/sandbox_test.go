@@ -131,3 +131,20 @@ func TestSandboxCommand(t *testing.T) {
 		t.Errorf("stderr %q does not show the denial", r.Stderr)
 	}
 }
+
+// `gocodex sandbox --explain` (and `sandbox linux --explain`) prints which mechanisms are active
+// on this machine, one line each.
+func TestSandboxExplain(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{{"sandbox", "--explain"}, {"sandbox", "linux", "--explain"}} {
+		r := e.run("", args...)
+		if r.Code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.Code, r.Stderr)
+		}
+		for _, want := range []string{"mechanism: ", "seccomp", "no_new_privs", "new session", "landlock", "mount namespace", "PID namespace", "capabilities"} {
+			if !strings.Contains(r.Stdout, want) {
+				t.Errorf("%v does not mention %q:\n%s", args, want, r.Stdout)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -11,9 +12,10 @@ import (
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// BenchmarkSpawn measures what the helper adds to one command: compare "direct" with the
-// helper variants (go test -run '^$' -bench Spawn ./internal/sandbox/). The helper is the test
-// binary here, which starts a little slower than gocodex itself would.
+// BenchmarkSpawn measures what the sandbox adds to one command: compare "direct" with the
+// helper variants (go test -run '^$' -bench Spawn ./internal/sandbox/), and, where
+// GOCODEX_REFERENCE_CODEX names it, with `codex sandbox` running the same command. The helper
+// is the test binary here, which starts a little slower than gocodex itself would.
 func BenchmarkSpawn(b *testing.B) {
 	cwd := b.TempDir()
 	gitCwd := b.TempDir()
@@ -29,8 +31,9 @@ func BenchmarkSpawn(b *testing.B) {
 		cwd    string
 	}{
 		{"direct", protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, Options{}, "", cwd},
-		{"landlock", ww, Options{}, MechanismLandlockNamespaces, cwd}, // no .git: Landlock alone
-		{"landlock+namespaces", ww, Options{}, MechanismLandlockNamespaces, gitCwd},
+		{"landlock+namespaces", ww, Options{}, MechanismLandlockNamespaces, cwd},
+		{"landlock+namespaces/git", ww, Options{}, MechanismLandlockNamespaces, gitCwd},
+		{"landlock", ww, Options{DisableUserNamespaces: true}, MechanismLandlock, gitCwd},
 		{"namespaces", ww, Options{DisableLandlock: true}, MechanismNamespaces, gitCwd},
 	}
 	for _, tc := range cases {
@@ -54,6 +57,23 @@ func BenchmarkSpawn(b *testing.B) {
 				times = append(times, time.Since(start))
 			}
 			// The median resists the noise of a busy machine better than the mean.
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median")
+		})
+	}
+	if codex := os.Getenv("GOCODEX_REFERENCE_CODEX"); codex != "" {
+		b.Run("codex-0.169", func(b *testing.B) {
+			home := b.TempDir()
+			var times []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				cmd := exec.Command(codex, "sandbox", "-c", `sandbox_mode="workspace-write"`, "--", "/bin/true")
+				cmd.Dir, cmd.Env = gitCwd, append(os.Environ(), "CODEX_HOME="+home)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+				times = append(times, time.Since(start))
+			}
 			slices.Sort(times)
 			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median")
 		})
