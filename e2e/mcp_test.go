@@ -200,7 +200,9 @@ func everythingServer(t *testing.T) (node, script string) {
 func TestMcpPublishedNpmServer(t *testing.T) {
 	node, script := everythingServer(t)
 	e := newEnv(t)
-	e.addMcpConfig(fmt.Sprintf("[mcp_servers.everything]\ncommand = %q\nargs = [%q]\n", node, script))
+	// Required: node can take longer than the one-second grace of an optional server to start
+	// on a loaded machine, and this test is about the call, not the grace.
+	e.addMcpConfig(fmt.Sprintf("[mcp_servers.everything]\ncommand = %q\nargs = [%q]\nrequired = true\n", node, script))
 	e.Model.Enqueue(callThenAnswer(namespacedCall("call_1", "mcp__everything", "echo", `{"message":"from gocodex"}`))...)
 	r := e.run("", "exec", "--json", "echo")
 	if r.Code != 0 {
