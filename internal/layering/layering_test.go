@@ -90,7 +90,6 @@ var packages = map[string]room{
 	"internal/proto":           {layer: face, face: "proto"},
 	"internal/tui":             {layer: face, face: "tui"},
 	"internal/tui/...":         {layer: face, face: "tui"},
-	"internal/mcp/server":      {layer: face, face: "mcp-server"},
 	"internal/mcpserver":       {layer: face, face: "mcp-server"},
 	"internal/mcpserver/...":   {layer: face, face: "mcp-server"},
 	"cmd/gocodex":              {layer: command},

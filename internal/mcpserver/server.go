@@ -1,4 +1,4 @@
-// Package server is the `gocodex mcp-server` face: a standard MCP server (over stdio, or
+// Package mcpserver is the `gocodex mcp-server` face: a standard MCP server (over stdio, or
 // any go-sdk transport) whose tools `codex` and `codex-reply` start and continue engine
 // threads. Every event of a running thread streams to the client as a `codex/event`
 // notification, and approvals go to the client as `elicitation/create` requests, as Codex's
@@ -17,7 +17,7 @@
 // Approval answers may be Codex's own ({"decision": <ReviewDecision>}) or plain MCP
 // elicitation results: accept approves (or carries content.decision), decline denies,
 // cancel aborts the turn.
-package server
+package mcpserver
 
 import (
 	"context"
