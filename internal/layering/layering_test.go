@@ -58,6 +58,7 @@ var packages = map[string]room{
 	"agent": {layer: engine},
 
 	"internal/config":            {layer: edge},
+	"internal/gitmarker":         {layer: edge},
 	"internal/guard":             {layer: edge},
 	"internal/history":           {layer: edge},
 	"internal/items":             {layer: edge},
