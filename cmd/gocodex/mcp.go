@@ -10,8 +10,8 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/mcp"
 )
 
 // mcpOptions are the flags of `gocodex mcp …`.
@@ -85,9 +85,9 @@ func runMcpList(opts *mcpOptions, s streams) error {
 		return err
 	}
 	if opts.JSON {
-		return mcp.WriteListJSON(s.Out, servers)
+		return cli.WriteMcpListJSON(s.Out, servers)
 	}
-	return mcp.WriteList(s.Out, servers)
+	return cli.WriteMcpList(s.Out, servers)
 }
 
 func runMcpGet(opts *mcpOptions, name string, s streams) error {
@@ -100,9 +100,9 @@ func runMcpGet(opts *mcpOptions, name string, s streams) error {
 		return fmt.Errorf("No MCP server named '%s' found.", name)
 	}
 	if opts.JSON {
-		return mcp.WriteGetJSON(s.Out, name, c)
+		return cli.WriteMcpGetJSON(s.Out, name, c)
 	}
-	return mcp.WriteGet(s.Out, name, c)
+	return cli.WriteMcpGet(s.Out, name, c)
 }
 
 func configPath(opts *mcpOptions) (string, error) {
@@ -114,7 +114,7 @@ func configPath(opts *mcpOptions) (string, error) {
 }
 
 func runMcpAdd(opts *mcpOptions, name string, command []string, s streams) error {
-	if err := mcp.ValidateServerName(name); err != nil {
+	if err := cli.ValidateMcpServerName(name); err != nil {
 		return err
 	}
 	var entry any
@@ -125,14 +125,14 @@ func runMcpAdd(opts *mcpOptions, name string, command []string, s streams) error
 		if len(opts.Env) > 0 {
 			return fmt.Errorf("the argument '--env <KEY=VALUE>' cannot be used with '--url <URL>'")
 		}
-		entry = mcp.HTTPEntry{URL: opts.URL, BearerTokenEnvVar: opts.BearerTokenEnvVar}
+		entry = cli.McpHTTPEntry{URL: opts.URL, BearerTokenEnvVar: opts.BearerTokenEnvVar}
 	case len(command) > 0:
 		if opts.BearerTokenEnvVar != "" {
 			return fmt.Errorf("the argument '--bearer-token-env-var <BEARER_TOKEN_ENV_VAR>' requires '--url <URL>'")
 		}
-		e := mcp.StdioEntry{Command: command[0], Args: command[1:]}
+		e := cli.McpStdioEntry{Command: command[0], Args: command[1:]}
 		for _, kv := range opts.Env {
-			k, v, err := mcp.ParseEnvPair(kv)
+			k, v, err := cli.ParseEnvPair(kv)
 			if err != nil {
 				return err
 			}
@@ -157,7 +157,7 @@ func runMcpAdd(opts *mcpOptions, name string, command []string, s streams) error
 }
 
 func runMcpRemove(opts *mcpOptions, name string, s streams) error {
-	if err := mcp.ValidateServerName(name); err != nil {
+	if err := cli.ValidateMcpServerName(name); err != nil {
 		return err
 	}
 	path, err := configPath(opts)

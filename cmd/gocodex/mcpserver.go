@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/config"
-	mcpserver "github.com/gocodex/gocodex/internal/mcp/server"
+	"github.com/gocodex/gocodex/internal/mcpserver"
 )
 
 // mcpServerOptions are the flags of `gocodex mcp-server` (Codex's names).

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/safety/execpolicy"
 	"github.com/gocodex/gocodex/internal/sandbox"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -20,7 +20,7 @@ func newExecpolicyCommand(s streams) *cobra.Command {
 		Short:              "Print which rules match a command, as JSON",
 		DisableFlagParsing: true, // the checker parses its own flags, like Codex's
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exitWith(execpolicy.RunCheckCLI(args, s.Out, s.ErrOut))
+			return exitWith(cli.RunExecpolicyCheck(args, s.Out, s.ErrOut))
 		},
 	}
 	cmd.AddCommand(check)
@@ -93,7 +93,7 @@ func runSandbox(ctx context.Context, opts sandboxOptions, args []string, s strea
 	if !opts.FullAuto && !sandboxChosen(cfg) {
 		policy = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	}
-	return sandbox.RunCLI(ctx, sandbox.CLI{
+	return cli.RunSandbox(ctx, cli.SandboxRun{
 		Args: args, Policy: policy, Cwd: cfg.Cwd,
 		Stdin: s.In, Stdout: s.Out, Stderr: s.ErrOut,
 	})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gocodex/gocodex/internal/execcli"
+	"github.com/gocodex/gocodex/internal/gitmarker"
 	"os"
 	"path/filepath"
 
@@ -151,7 +152,7 @@ func isTerminal(f any) bool {
 
 func inGitRepo(dir string) bool {
 	for ; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		if gitmarker.Exists(os.Stat, dir, ".git") {
 			return true
 		}
 		if filepath.Dir(dir) == dir {

@@ -1,16 +1,20 @@
-// Package app is the one place that wires everything: it turns a resolved configuration into
-// a model client, tool handlers, a guard (approvals and sandbox) and engine threads. Faces
-// (exec, proto, app-server, mcp-server) start threads through it and then speak only the
-// protocol.
+// Package app is the host: the one process-wide place that wires everything. It owns the
+// configuration the process started with, the model clients (one per provider and
+// originator, built on first use), the MCP connections of its threads and the thread
+// manager, and starts, resumes and forks threads, each with its own configuration when a face
+// asks for per-thread overrides, without being rebuilt. Every face (exec, TUI, proto,
+// app-server, mcp-server) holds one App and then speaks only the protocol.
 package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/config"
@@ -48,17 +52,26 @@ type Options struct {
 	Sandbox sandbox.Options
 }
 
-// App holds what threads share: the configuration, the model client and the thread manager.
+// App holds what threads share: the configuration, the model clients and the thread manager.
 type App struct {
 	opts    Options
 	cfg     *config.Config
-	client  *model.Client
 	Manager *agent.ThreadManager
 	mcps    mcpHosts // the threads' MCP servers, for faces (mcp_access.go)
+
+	clientsMu sync.Mutex
+	clients   map[clientKey]*model.Client
 }
 
-// New checks the provider (a missing API key is an error naming the variable) and builds the
-// model client.
+// clientKey tells model clients apart: a thread whose overrides pick another provider (or a
+// connection that names another originator) gets its own.
+type clientKey struct {
+	provider   string // the provider's settings, as JSON
+	originator string
+}
+
+// New checks the configured provider (a missing API key is an error naming the variable) and
+// builds its model client.
 func New(opts Options) (*App, error) {
 	if opts.Config == nil {
 		return nil, fmt.Errorf("app: no configuration")
@@ -78,23 +91,53 @@ func New(opts Options) (*App, error) {
 	if opts.Originator == "" {
 		opts.Originator = model.DefaultOriginator
 	}
-	cfg := opts.Config
-	key, err := model.ResolveAPIKey(cfg.ModelProvider, model.AuthOptions{Getenv: opts.Getenv, CodexHome: cfg.CodexHome})
+	a := &App{opts: opts, cfg: opts.Config, Manager: agent.NewThreadManager(opts.Logger), clients: map[clientKey]*model.Client{}}
+	if _, err := a.clientFor(opts.Config, ""); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// clientFor returns the model client for cfg's provider, building it on first use.
+func (a *App) clientFor(cfg *config.Config, originator string) (*model.Client, error) {
+	if originator == "" {
+		originator = a.opts.Originator
+	}
+	provider, err := json.Marshal(cfg.ModelProvider)
+	if err != nil {
+		return nil, fmt.Errorf("model provider: %w", err)
+	}
+	k := clientKey{provider: string(provider), originator: originator}
+	a.clientsMu.Lock()
+	defer a.clientsMu.Unlock()
+	if c, ok := a.clients[k]; ok {
+		return c, nil
+	}
+	key, err := model.ResolveAPIKey(cfg.ModelProvider, model.AuthOptions{Getenv: a.opts.Getenv, CodexHome: cfg.CodexHome})
 	if err != nil {
 		return nil, err
 	}
-	client, err := model.NewClient(model.ClientOptions{
+	c, err := model.NewClient(model.ClientOptions{
 		Provider:   cfg.ModelProvider,
 		APIKey:     key,
-		HTTPClient: opts.HTTPClient,
-		Originator: opts.Originator,
-		Getenv:     opts.Getenv,
-		Logger:     opts.Logger,
+		HTTPClient: a.opts.HTTPClient,
+		Originator: originator,
+		Getenv:     a.opts.Getenv,
+		Logger:     a.opts.Logger,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &App{opts: opts, cfg: cfg, client: client, Manager: agent.NewThreadManager(opts.Logger)}, nil
+	a.clients[k] = c
+	return c, nil
+}
+
+// configOf is the configuration a thread runs with: its own, or the app's.
+func (a *App) configOf(to ThreadOptions) *config.Config {
+	if to.Config != nil {
+		return to.Config
+	}
+	return a.cfg
 }
 
 // Config is the resolved configuration the app runs with.
@@ -105,6 +148,13 @@ func (a *App) Close(ctx context.Context) error { return a.Manager.Close(ctx) }
 
 // ThreadOptions are per-thread choices a face makes on top of the configuration.
 type ThreadOptions struct {
+	// Config is the thread's own configuration (the process's with per-thread overrides, as
+	// app-server's thread/start and mcp-server's codex tool give); nil means the app's.
+	Config *config.Config
+	// Originator names the client in the thread's model requests and session_meta (an
+	// app-server connection's clientInfo); empty means the app's.
+	Originator string
+
 	// ThreadID and InitialHistory resume or fork a thread.
 	ThreadID       string
 	InitialHistory []protocol.ResponseItem
@@ -154,6 +204,7 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 	}
 	go func() { // owned by the thread: ends when the thread is done
 		<-th.Done()
+		a.Manager.RemoveThread(th.ID())
 		closeTools()
 		release()
 	}()
@@ -163,8 +214,13 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 // ThreadConfig builds the engine's configuration for one thread, and a function that
 // releases the thread's tool resources (background processes).
 func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error) {
-	cfg := a.cfg
-	info := a.modelInfo(cfg.Model)
+	cfg := a.configOf(to)
+	client, err := a.clientFor(cfg, to.Originator)
+	if err != nil {
+		return agent.ThreadConfig{}, nil, err
+	}
+	modelInfo := func(slug string) agent.ModelInfo { return modelInfo(cfg, slug) }
+	info := modelInfo(cfg.Model)
 
 	policy := execpolicy.Empty()
 	if !a.opts.IgnoreRules {
@@ -176,7 +232,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	}
 	g := guard.New(guard.Options{CodexHome: cfg.CodexHome, Policy: policy, Sandbox: a.opts.Sandbox, Getenv: a.opts.Getenv})
 
-	catalog := model.LookupModel(cfg.Model, a.catalogOverrides())
+	catalog := model.LookupModel(cfg.Model, catalogOverrides(cfg))
 	shellCfg := &shell.Config{
 		Gate:         g.Exec,
 		EnvPolicy:    cfg.ShellEnvironmentPolicy,
@@ -212,8 +268,8 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		Model:           cfg.Model,
 		ModelProviderID: cfg.ModelProviderID,
 		ModelInfo:       info,
-		Catalog:         a.modelInfo,
-		Streamer:        a.client.Streamer(),
+		Catalog:         modelInfo,
+		Streamer:        client.Streamer(),
 		Cwd:             cfg.Cwd,
 		ApprovalPolicy:  cfg.ApprovalPolicy,
 		SandboxPolicy:   cfg.SandboxPolicy,
@@ -258,21 +314,20 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 
 		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,
 	}
-	return a.withMcp(tc, uexec.Close)
+	return a.withMcp(cfg, tc, uexec.Close)
 }
 
-func (a *App) catalogOverrides() model.CatalogOverrides {
+func catalogOverrides(cfg *config.Config) model.CatalogOverrides {
 	return model.CatalogOverrides{
-		ContextWindow:         a.cfg.ModelContextWindow,
-		AutoCompactTokenLimit: a.cfg.ModelAutoCompactTokenLimit,
-		ToolOutputTokenLimit:  a.cfg.ToolOutputTokenLimit,
+		ContextWindow:         cfg.ModelContextWindow,
+		AutoCompactTokenLimit: cfg.ModelAutoCompactTokenLimit,
+		ToolOutputTokenLimit:  cfg.ToolOutputTokenLimit,
 	}
 }
 
 // modelInfo maps the catalog entry of slug onto what the engine needs.
-func (a *App) modelInfo(slug string) agent.ModelInfo {
-	m := model.LookupModel(slug, a.catalogOverrides())
-	cfg := a.cfg
+func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
+	m := model.LookupModel(slug, catalogOverrides(cfg))
 	return agent.ModelInfo{
 		ContextWindow:                 m.ContextWindow,
 		EffectiveContextWindowPercent: m.EffectiveContextWindowPercent,

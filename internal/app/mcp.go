@@ -19,20 +19,20 @@ import (
 // namespace per server, plus the resource tools). Servers marked `required` are waited for
 // (each within its startup timeout): one that fails fails the thread with Codex's error.
 // The returned close function ends the servers after the other tool resources.
-func (a *App) withMcp(tc agent.ThreadConfig, closeTools func()) (agent.ThreadConfig, func(), error) {
-	if !hasEnabledMcpServer(a.cfg.McpServers) {
+func (a *App) withMcp(cfg *config.Config, tc agent.ThreadConfig, closeTools func()) (agent.ThreadConfig, func(), error) {
+	if !hasEnabledMcpServer(cfg.McpServers) {
 		return tc, closeTools, nil
 	}
 	// The startup events wait in the relay for the thread to take them (see mcpStartupEvent).
 	relay := &mcp.Relay{}
 	host := newMcpHost(mcp.Options{
-		Servers:    a.cfg.McpServers,
+		Servers:    cfg.McpServers,
 		Getenv:     a.opts.Getenv,
 		HTTPClient: a.opts.HTTPClient,
 		Logger:     a.opts.Logger,
 		OnEvent:    relay.Emit,
 		// Codex reads mcp_optional_startup_grace_ms from the top level.
-		OptionalGrace: optionalGrace(a.cfg.Effective["mcp_optional_startup_grace_ms"]),
+		OptionalGrace: optionalGrace(cfg.Effective["mcp_optional_startup_grace_ms"]),
 	})
 	mgr := host.Manager()
 	mgr.Start()

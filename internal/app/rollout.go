@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/history"
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/rollout"
@@ -17,7 +18,7 @@ import (
 // id it records under, and history.jsonl. The returned function releases the recorder once
 // the thread is done.
 func (a *App) persist(to *ThreadOptions) (func(), error) {
-	cfg := a.cfg
+	cfg := a.configOf(*to)
 	if to.History == nil {
 		h := history.New(history.Options{CodexHome: cfg.CodexHome, Persistence: cfg.History.Persistence, MaxBytes: cfg.History.MaxBytes})
 		logID, count, err := h.Metadata()
@@ -78,11 +79,11 @@ func (a *App) persist(to *ThreadOptions) (func(), error) {
 		meta := rollout.SessionMeta{
 			ID:               to.ThreadID,
 			Cwd:              cfg.Cwd,
-			Originator:       a.opts.Originator,
+			Originator:       firstNonEmpty(to.Originator, a.opts.Originator),
 			CLIVersion:       version.Version,
 			Source:           []byte(`"` + source + `"`),
 			ModelProvider:    cfg.ModelProviderID,
-			BaseInstructions: &rollout.BaseInstructions{Text: a.baseInstructions()},
+			BaseInstructions: &rollout.BaseInstructions{Text: baseInstructions(cfg)},
 			Git:              rollout.CollectGitInfo(cfg.Cwd),
 		}
 		rec, err = rollout.Create(cfg.CodexHome, rollout.Options{Meta: meta, Settings: settings})
@@ -99,11 +100,11 @@ func (a *App) persist(to *ThreadOptions) (func(), error) {
 }
 
 // baseInstructions are the instructions the thread's model gets, for session_meta.
-func (a *App) baseInstructions() string {
-	if a.cfg.BaseInstructions != "" {
-		return a.cfg.BaseInstructions
+func baseInstructions(cfg *config.Config) string {
+	if cfg.BaseInstructions != "" {
+		return cfg.BaseInstructions
 	}
-	if b := a.modelInfo(a.cfg.Model).BaseInstructions; b != "" {
+	if b := modelInfo(cfg, cfg.Model).BaseInstructions; b != "" {
 		return b
 	}
 	return prompt.DefaultBaseInstructions()

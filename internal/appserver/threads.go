@@ -387,11 +387,6 @@ func (lt *loadedThread) pump() {
 	case <-lt.ready:
 	case <-time.After(5 * time.Second):
 	}
-	defer func() {
-		if lt.app != nil {
-			_ = lt.app.Close(context.Background())
-		}
-	}()
 	for {
 		ev, err := lt.th.NextEvent(context.Background())
 		if err != nil {

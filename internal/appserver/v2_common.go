@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/internal/rollout"
@@ -168,29 +167,6 @@ func sendWarnings(c *Conn, warnings []config.Warning) {
 	for _, w := range warnings {
 		_ = c.Notify(c.Context(), "configWarning", map[string]any{"summary": w.String(), "details": nil, "path": strPtr(w.File)})
 	}
-}
-
-// newThreadApp builds the engine app a thread runs in.
-func (s *Server) newThreadApp(c *Conn, cfg *config.Config) (*app.App, error) {
-	ao := s.opts.AppOptions
-	ao.Config = cfg
-	if ao.Getenv == nil {
-		ao.Getenv = s.opts.Getenv
-	}
-	if ao.Logger == nil {
-		ao.Logger = s.logger
-	}
-	if ao.HTTPClient == nil {
-		ao.HTTPClient = s.opts.HTTPClient
-	}
-	if ao.Originator == "" && c != nil {
-		ao.Originator = c.ClientInfo().Name
-	}
-	a, err := s.opts.NewApp(ao)
-	if err != nil {
-		return nil, internalError(err.Error())
-	}
-	return a, nil
 }
 
 // v2Thread is the v2 Thread object.

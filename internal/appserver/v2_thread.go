@@ -56,22 +56,26 @@ func (r *threads) register(s *Server) {
 	s.Handle("thread/shellCommand", Typed(r.shellCommand))
 }
 
-// startThread builds the app and the engine thread, registers it and subscribes c.
+// startThread starts the engine thread on the process's app with the thread's own
+// configuration, registers it and subscribes c.
 func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, to app.ThreadOptions, info threadInfo) (*loadedThread, error) {
 	cfg, warnings, err := r.srv.loadThreadConfigWarn(o)
 	if err != nil {
 		return nil, err
 	}
-	a, err := r.srv.newThreadApp(c, cfg)
+	a, err := r.srv.App(ctx)
 	if err != nil {
-		return nil, err
+		return nil, internalError(err.Error())
 	}
 	if to.Source == "" {
 		to.Source = "vscode"
 	}
+	to.Config = cfg
+	if c != nil {
+		to.Originator = c.ClientInfo().Name
+	}
 	th, err := a.StartThread(context.WithoutCancel(ctx), to)
 	if err != nil {
-		_ = a.Close(context.Background())
 		return nil, internalError(err.Error())
 	}
 	now := time.Now()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gocodex/gocodex/internal/gitmarker"
 	"io"
 	"os"
 	"path/filepath"
@@ -251,7 +252,7 @@ func trusted(cfg *config.Config) bool {
 		return true
 	}
 	for dir := cfg.Cwd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		if gitmarker.Exists(os.Stat, dir, ".git") {
 			return true
 		}
 		if parent := filepath.Dir(dir); parent == dir {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"github.com/gocodex/gocodex/internal/gitmarker"
 	"os"
 	"path/filepath"
 	"sort"
@@ -206,7 +207,7 @@ func (t *TurnDiff) displayPath(abs string) string {
 // gitRelative returns abs relative to the root of the git repository holding it.
 func gitRelative(abs string) (string, bool) {
 	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		if gitmarker.Exists(os.Lstat, dir, ".git") {
 			rel, err := filepath.Rel(dir, abs)
 			return filepath.ToSlash(rel), err == nil
 		}

@@ -66,6 +66,7 @@ func TestTurnDiff(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	writeFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
 	writeFiles(t, dir, map[string]string{
 		"src/main.go": "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n",
 		"old.txt":     "one\ntwo\n",
@@ -246,6 +247,7 @@ func TestTurnDiffMoveOntoExisting(t *testing.T) {
 			if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 				t.Fatal(err)
 			}
+			writeFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
 			writeFiles(t, dir, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n"})
 			td := NewTurnDiff()
 			for _, p := range tt.patches {

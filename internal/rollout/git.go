@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"bufio"
+	"github.com/gocodex/gocodex/internal/gitmarker"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func CollectGitInfo(cwd string) *GitInfo {
 func findGitDir(dir string) (gitDir, commonDir string) {
 	for d := dir; ; d = filepath.Dir(d) {
 		p := filepath.Join(d, ".git")
-		if st, err := os.Stat(p); err == nil {
+		if st, err := os.Stat(p); err == nil && gitmarker.Exists(os.Stat, d, ".git") {
 			if st.IsDir() {
 				return p, p
 			}

@@ -714,7 +714,15 @@ func shellMain(args []string) int {
 			return 1
 		}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-		return exitStatus(cmd.Run(), os.Stderr, args[2])
+		err = cmd.Run()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
 	}
 	fmt.Fprintf(os.Stderr, "unknown mechanism %s\n", args[0])
 	return 2

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -144,47 +143,6 @@ func TestHelperRefusesBadArgs(t *testing.T) {
 		if err == nil {
 			t.Errorf("%v ran: %s", args, out)
 		}
-	}
-}
-
-func TestRunCLI(t *testing.T) {
-	probeFor(t, Options{}, MechanismLandlockNamespaces)
-	cwd := outsideTmp(t)
-	var out, errb bytes.Buffer
-	code := RunCLI(context.Background(), CLI{
-		Args:    []string{"/bin/sh", "-c", `echo "net=$CODEX_SANDBOX_NETWORK_DISABLED foo=$FOO"; echo x > inside; echo x > /etc/gocodex-cli-probe; exit 0`},
-		Policy:  protocol.NewWorkspaceWritePolicy(),
-		Cwd:     cwd,
-		Env:     append(baseEnv(""), "FOO=bar"),
-		Stdin:   strings.NewReader(""),
-		Stdout:  &out,
-		Stderr:  &errb,
-		Options: Options{Executable: testExe(t)},
-	})
-	os.Remove("/etc/gocodex-cli-probe")
-	if code != 0 || strings.TrimSpace(out.String()) != "net=1 foo=bar" {
-		t.Errorf("RunCLI = %d, stdout %q, stderr %q", code, out.String(), errb.String())
-	}
-	if !strings.Contains(errb.String(), "Read-only file system") {
-		t.Errorf("the write to /etc was not denied: %q", errb.String())
-	}
-	if _, err := os.Stat(filepath.Join(cwd, "inside")); err != nil {
-		t.Errorf("write inside cwd: %v", err)
-	}
-
-	// Exit statuses and signals come back as the shell would report them.
-	for script, want := range map[string]int{"exit 7": 7, "kill -TERM $$": 128 + 15} {
-		if code := RunCLI(context.Background(), CLI{Args: []string{"/bin/sh", "-c", script}, Policy: protocol.NewReadOnlyPolicy(), Cwd: cwd, Stdout: &out, Stderr: &errb, Options: Options{Executable: testExe(t)}}); code != want {
-			t.Errorf("%q: exit %d, want %d", script, code, want)
-		}
-	}
-	if code := RunCLI(context.Background(), CLI{Policy: protocol.NewReadOnlyPolicy(), Stderr: &errb}); code != 2 {
-		t.Errorf("no command: exit %d, want 2", code)
-	}
-	refused := RunCLI(context.Background(), CLI{Args: []string{"true"}, Policy: protocol.NewReadOnlyPolicy(), Cwd: cwd, Stdout: &out, Stderr: &errb,
-		Options: Options{Executable: testExe(t), DisableLandlock: true, DisableUserNamespaces: true}})
-	if refused != 1 || !strings.Contains(errb.String(), "danger-full-access") {
-		t.Errorf("refusal: exit %d, stderr %q", refused, errb.String())
 	}
 }
 

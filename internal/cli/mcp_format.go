@@ -1,4 +1,4 @@
-package mcp
+package cli
 
 import (
 	"bytes"
@@ -73,9 +73,9 @@ func transportJSON(c config.McpServerConfig) any {
 	return t
 }
 
-// AuthStatus is what `mcp list` reports: we do no OAuth, so a stdio server or an HTTP
+// McpAuthStatus is what `mcp list` reports: we do no OAuth, so a stdio server or an HTTP
 // server with a bearer token is "unsupported" and any other HTTP server "unknown".
-func AuthStatus(c config.McpServerConfig) string {
+func McpAuthStatus(c config.McpServerConfig) string {
 	if c.URL != "" && c.BearerTokenEnvVar == "" {
 		return "unknown"
 	}
@@ -89,7 +89,7 @@ type listEntryJSON struct {
 	Transport      any        `json:"transport"`
 	StartupTimeout *jsonFloat `json:"startup_timeout_sec"`
 	ToolTimeout    *jsonFloat `json:"tool_timeout_sec"`
-	AuthStatus     string     `json:"auth_status"`
+	McpAuthStatus  string     `json:"auth_status"`
 }
 
 type getJSON struct {
@@ -125,15 +125,15 @@ func marshalPretty(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteListJSON writes `mcp list --json`.
-func WriteListJSON(w io.Writer, servers map[string]config.McpServerConfig) error {
+// WriteMcpListJSON writes `mcp list --json`.
+func WriteMcpListJSON(w io.Writer, servers map[string]config.McpServerConfig) error {
 	entries := []listEntryJSON{}
 	for _, name := range sortedNames(servers) {
 		c := servers[name]
 		entries = append(entries, listEntryJSON{
 			Name: name, Enabled: c.IsEnabled(), Transport: transportJSON(c),
 			StartupTimeout: optFloat(c.StartupTimeoutSec), ToolTimeout: optFloat(c.ToolTimeoutSec),
-			AuthStatus: AuthStatus(c),
+			McpAuthStatus: McpAuthStatus(c),
 		})
 	}
 	b, err := marshalPretty(entries)
@@ -144,8 +144,8 @@ func WriteListJSON(w io.Writer, servers map[string]config.McpServerConfig) error
 	return err
 }
 
-// WriteGetJSON writes `mcp get NAME --json`.
-func WriteGetJSON(w io.Writer, name string, c config.McpServerConfig) error {
+// WriteMcpGetJSON writes `mcp get NAME --json`.
+func WriteMcpGetJSON(w io.Writer, name string, c config.McpServerConfig) error {
 	b, err := marshalPretty(getJSON{
 		Name: name, Enabled: c.IsEnabled(), Transport: transportJSON(c),
 		EnabledTools: c.EnabledTools, DisabledTools: c.DisabledTools,
@@ -161,8 +161,8 @@ func WriteGetJSON(w io.Writer, name string, c config.McpServerConfig) error {
 // NoServersMessage is what `mcp list` prints without servers.
 const NoServersMessage = "No MCP servers configured yet. Try `gocodex mcp add my-tool -- my-command`."
 
-// WriteList writes the `mcp list` tables: stdio servers, then streamable-HTTP servers.
-func WriteList(w io.Writer, servers map[string]config.McpServerConfig) error {
+// WriteMcpList writes the `mcp list` tables: stdio servers, then streamable-HTTP servers.
+func WriteMcpList(w io.Writer, servers map[string]config.McpServerConfig) error {
 	if len(servers) == 0 {
 		_, err := fmt.Fprintln(w, NoServersMessage)
 		return err
@@ -175,7 +175,7 @@ func WriteList(w io.Writer, servers map[string]config.McpServerConfig) error {
 		if !c.IsEnabled() {
 			status = "disabled"
 		}
-		auth := titleCase(AuthStatus(c))
+		auth := titleCase(McpAuthStatus(c))
 		if c.URL != "" {
 			web = append(web, []string{name, c.URL, dash(c.BearerTokenEnvVar), status, auth})
 			continue
@@ -196,8 +196,8 @@ func WriteList(w io.Writer, servers map[string]config.McpServerConfig) error {
 	return err
 }
 
-// WriteGet writes `mcp get NAME`.
-func WriteGet(w io.Writer, name string, c config.McpServerConfig) error {
+// WriteMcpGet writes `mcp get NAME`.
+func WriteMcpGet(w io.Writer, name string, c config.McpServerConfig) error {
 	var b strings.Builder
 	if !c.IsEnabled() {
 		fmt.Fprintf(&b, "%s (disabled)\n", name)
@@ -300,8 +300,8 @@ func titleCase(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// ValidateServerName checks a name for `mcp add`, with Codex's message.
-func ValidateServerName(name string) error {
+// ValidateMcpServerName checks a name for `mcp add`, with Codex's message.
+func ValidateMcpServerName(name string) error {
 	ok := name != ""
 	for _, r := range name {
 		switch {
@@ -326,15 +326,15 @@ func ParseEnvPair(s string) (string, string, error) {
 	return k, v, nil
 }
 
-// StdioEntry is the table `mcp add NAME -- CMD…` writes, in Codex's key order.
-type StdioEntry struct {
+// McpStdioEntry is the table `mcp add NAME -- CMD…` writes, in Codex's key order.
+type McpStdioEntry struct {
 	Command string            `toml:"command"`
 	Args    []string          `toml:"args,omitempty"`
 	Env     map[string]string `toml:"env,omitempty"`
 }
 
-// HTTPEntry is the table `mcp add NAME --url URL` writes.
-type HTTPEntry struct {
+// McpHTTPEntry is the table `mcp add NAME --url URL` writes.
+type McpHTTPEntry struct {
 	URL               string `toml:"url"`
 	BearerTokenEnvVar string `toml:"bearer_token_env_var,omitempty"`
 }

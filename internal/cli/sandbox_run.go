@@ -1,4 +1,7 @@
-package sandbox
+// Package cli holds the command-line front ends of the edge tools (execpolicy check, the
+// sandbox, mcp list/get/add): argument parsing and output formats live here, not in the edge
+// packages, which stay libraries.
+package cli
 
 import (
 	"context"
@@ -9,12 +12,13 @@ import (
 	"os/exec"
 	"syscall"
 
+	"github.com/gocodex/gocodex/internal/sandbox"
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// CLI is what `gocodex sandbox linux [--full-auto] [-c …] -- CMD…` resolved: the command, the
-// policy from config and flags, and the streams to run it on.
-type CLI struct {
+// SandboxRun is what `gocodex sandbox linux [--full-auto] [-c …] -- CMD…` resolved: the
+// command, the policy from config and flags, and the streams to run it on.
+type SandboxRun struct {
 	Args   []string
 	Policy protocol.SandboxPolicy
 	Cwd    string
@@ -25,12 +29,12 @@ type CLI struct {
 	Stdin   io.Reader
 	Stdout  io.Writer
 	Stderr  io.Writer
-	Options Options
+	Options sandbox.Options
 }
 
-// RunCLI runs one command under the policy, the way the agent would, and returns its exit
+// RunSandbox runs one command under the policy, the way the agent would, and returns its exit
 // status (128+n when a signal ended it) so a person can see what the agent would see.
-func RunCLI(ctx context.Context, c CLI) int {
+func RunSandbox(ctx context.Context, c SandboxRun) int {
 	if len(c.Args) == 0 {
 		fmt.Fprintln(c.Stderr, "gocodex sandbox linux: no command given (usage: gocodex sandbox linux [--full-auto] [-c key=value]... -- COMMAND...)")
 		return 2
@@ -42,7 +46,7 @@ func RunCLI(ctx context.Context, c CLI) int {
 	if !c.Policy.HasFullNetworkAccess() {
 		env = append(append([]string(nil), env...), "CODEX_SANDBOX_NETWORK_DISABLED=1")
 	}
-	cmd, err := Command(ctx, Request{Policy: c.Policy, Cwd: c.Cwd, Argv: c.Args, Env: env, Options: c.Options})
+	cmd, err := sandbox.Command(ctx, sandbox.Request{Policy: c.Policy, Cwd: c.Cwd, Argv: c.Args, Env: env, Options: c.Options})
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "gocodex sandbox linux: %v\n", err)
 		return 1

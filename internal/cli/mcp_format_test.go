@@ -1,4 +1,4 @@
-package mcp
+package cli
 
 import (
 	"bytes"
@@ -15,13 +15,13 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/cli")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/ (mcp and execpolicy)")
 
 // The golden files were first written from `codex mcp list|get` of Codex 0.169 on the same
 // config files (with `codex mcp remove` read as `gocodex mcp remove`).
 func TestCLIOutputGolden(t *testing.T) {
 	for _, cfgName := range []string{"full", "plain"} {
-		src, err := os.ReadFile(filepath.Join("testdata", "cli", cfgName+".toml"))
+		src, err := os.ReadFile(filepath.Join("testdata", "mcp", cfgName+".toml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestCLIOutputGolden(t *testing.T) {
 			if err := write(&buf); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "cli", cfgName+"."+name)
+			path := filepath.Join("testdata", "mcp", cfgName+"."+name)
 			if *update {
 				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 					t.Fatal(err)
@@ -53,26 +53,26 @@ func TestCLIOutputGolden(t *testing.T) {
 				t.Errorf("%s (-want +got):\n%s", path, diff)
 			}
 		}
-		check("list.json", func(b *bytes.Buffer) error { return WriteListJSON(b, servers) })
-		check("list.txt", func(b *bytes.Buffer) error { return WriteList(b, servers) })
+		check("list.json", func(b *bytes.Buffer) error { return WriteMcpListJSON(b, servers) })
+		check("list.txt", func(b *bytes.Buffer) error { return WriteMcpList(b, servers) })
 		names := make([]string, 0, len(servers))
 		for n := range servers {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			check("get."+n+".json", func(b *bytes.Buffer) error { return WriteGetJSON(b, n, servers[n]) })
-			check("get."+n+".txt", func(b *bytes.Buffer) error { return WriteGet(b, n, servers[n]) })
+			check("get."+n+".json", func(b *bytes.Buffer) error { return WriteMcpGetJSON(b, n, servers[n]) })
+			check("get."+n+".txt", func(b *bytes.Buffer) error { return WriteMcpGet(b, n, servers[n]) })
 		}
 	}
 }
 
 func TestListWithoutServers(t *testing.T) {
 	var txt, js bytes.Buffer
-	if err := WriteList(&txt, nil); err != nil {
+	if err := WriteMcpList(&txt, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteListJSON(&js, nil); err != nil {
+	if err := WriteMcpListJSON(&js, nil); err != nil {
 		t.Fatal(err)
 	}
 	if txt.String() != NoServersMessage+"\n" || js.String() != "[]\n" {
@@ -88,9 +88,9 @@ func TestValidateServerName(t *testing.T) {
 		{"docs", true}, {"my-tool_2", true}, {"a:b@c/d.e", true},
 		{"", false}, {"bad name", false}, {"é", false}, {"x=y", false},
 	} {
-		err := ValidateServerName(tc.name)
+		err := ValidateMcpServerName(tc.name)
 		if (err == nil) != tc.ok {
-			t.Errorf("ValidateServerName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
+			t.Errorf("ValidateMcpServerName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
 		}
 		if err != nil && !strings.Contains(err.Error(), "invalid server name '"+tc.name+"'") {
 			t.Errorf("message = %v", err)

@@ -1,4 +1,4 @@
-package server_test
+package mcpserver_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package server_test
+package mcpserver_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
-	mcpserver "github.com/gocodex/gocodex/internal/mcp/server"
+	"github.com/gocodex/gocodex/internal/mcpserver"
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 

@@ -1,4 +1,4 @@
-// Package server is the `gocodex mcp-server` face: a standard MCP server (over stdio, or
+// Package mcpserver is the `gocodex mcp-server` face: a standard MCP server (over stdio, or
 // any go-sdk transport) whose tools `codex` and `codex-reply` start and continue engine
 // threads. Every event of a running thread streams to the client as a `codex/event`
 // notification, and approvals go to the client as `elicitation/create` requests, as Codex's
@@ -17,7 +17,7 @@
 // Approval answers may be Codex's own ({"decision": <ReviewDecision>}) or plain MCP
 // elicitation results: accept approves (or carries content.decision), decline denies,
 // cancel aborts the turn.
-package server
+package mcpserver
 
 import (
 	"context"
@@ -35,6 +35,7 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/version"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // Options configure a Server.
@@ -114,7 +115,7 @@ type session struct {
 	mu      sync.Mutex
 	closed  bool
 	threads map[string]*threadEntry
-	apps    []*app.App
+	host    *app.App // built on the first codex call; every thread of the session runs on it
 	// calls counts running tool calls, so Serve returns only after the last one.
 	calls sync.WaitGroup
 }
@@ -211,14 +212,14 @@ func (s *session) begin() bool {
 func (s *session) close() {
 	s.mu.Lock()
 	s.closed = true
-	apps := s.apps
-	s.apps = nil
+	a := s.host
+	s.host = nil
 	s.threads = map[string]*threadEntry{}
 	s.mu.Unlock()
 	// Bounded, so that a thread that will not stop cannot keep the process alive.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), closeGrace)
 	defer cancel()
-	for _, a := range apps {
+	if a != nil {
 		if err := a.Close(ctx); err != nil {
 			s.srv.log.Warn("close threads", "err", err)
 		}
@@ -291,31 +292,44 @@ func (s *session) handleReply(ctx context.Context, req *mcp.CallToolRequest) (*m
 	return s.runTurn(ctx, req, e, prompt, false)
 }
 
-// startThread builds an app for the call's configuration and starts a thread on it; the
-// thread belongs to the session, not to the call.
+// startThread starts a thread with the call's configuration on the session's app (built on
+// the first call); the thread belongs to the session, not to the call.
 func (s *session) startThread(cfg *config.Config) (*threadEntry, error) {
-	ao := s.srv.opts.App
-	ao.Config = cfg
-	a, err := app.New(ao)
+	a, err := s.hostApp(cfg)
 	if err != nil {
 		return nil, err
 	}
-	th, err := a.StartThread(s.ctx, app.ThreadOptions{Source: "mcp"})
+	th, err := a.StartThread(s.ctx, app.ThreadOptions{Source: "mcp", Config: cfg})
 	if err != nil {
-		_ = a.Close(context.WithoutCancel(s.ctx))
 		return nil, err
 	}
 	e := newThreadEntry(th)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		_ = a.Close(context.WithoutCancel(s.ctx))
+		_, _ = th.Submit(protocol.ShutdownOp{})
 		return nil, errors.New("mcp-server is shutting down")
 	}
-	s.apps = append(s.apps, a)
 	s.threads[th.ID()] = e
 	s.mu.Unlock()
 	return e, nil
+}
+
+// hostApp returns the session's one app, building it from the first call's configuration.
+func (s *session) hostApp(cfg *config.Config) (*app.App, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.host != nil {
+		return s.host, nil
+	}
+	ao := s.srv.opts.App
+	ao.Config = cfg
+	a, err := app.New(ao)
+	if err != nil {
+		return nil, err
+	}
+	s.host = a
+	return a, nil
 }
 
 // unknownToolResult answers a call to a tool we do not have with an error result, as
