@@ -40,6 +40,8 @@ if [ -z "${GOCODEX_REFERENCE_CODEX:-}" ] && [ -x "$ref_tool" ]; then
 fi
 
 echo "== go test -race"
+# Tests start race-enabled binaries many times; by default each sleeps 1 s at exit.
+export GORACE="${GORACE:-atexit_sleep_ms=0}"
 go test -race -count=1 -timeout 20m ./...
 
 echo "== examples module (a program in another module using the public API)"

@@ -661,12 +661,17 @@ func gocodexRunners(t *testing.T) []attackRunner {
 	for _, m := range mechanisms {
 		opts := m.opts
 		opts.Executable = testExe(t)
-		if r := Probe(t.Context(), opts); r.Mechanism != m.want {
+		r := Probe(t.Context(), opts)
+		if r.Mechanism != m.want {
 			t.Logf("mechanism %s unavailable here: %s", m.name, r.Message())
 			continue
 		}
+		probe, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rs = append(rs, attackRunner{
-			name: "gocodex " + m.name, mechanism: m.want, env: baseEnv(""),
+			name: "gocodex " + m.name, mechanism: m.want, env: append(baseEnv(""), probeEnv+"="+string(probe)),
 			argv: func(cwd string, ops ...string) []string {
 				return append([]string{testExe(t), shellArg, m.name, cwd, testExe(t), toolArg}, ops...)
 			},
@@ -697,6 +702,10 @@ func codexRunner(t *testing.T, codex string) attackRunner {
 // need a parent (a shell holding a terminal) run the same way for gocodex and for Codex.
 const shellArg = "--sandbox-test-shell"
 
+// probeEnv carries the runner's probe to the shell, which would otherwise probe again for
+// every attempt, as a session probes once.
+const probeEnv = "GOCODEX_ATTACK_PROBE"
+
 func shellMain(args []string) int {
 	if len(args) < 3 {
 		fmt.Fprintln(os.Stderr, "usage: --sandbox-test-shell MECHANISM CWD COMMAND...")
@@ -708,7 +717,15 @@ func shellMain(args []string) int {
 		}
 		opts := m.opts
 		opts.Executable, _ = os.Executable()
-		cmd, err := Command(context.Background(), Request{Policy: protocol.NewWorkspaceWritePolicy(), Cwd: args[1], Argv: args[2:], Env: os.Environ(), Options: opts})
+		var probe *ProbeResult
+		if raw := os.Getenv(probeEnv); raw != "" {
+			probe = new(ProbeResult)
+			if err := json.Unmarshal([]byte(raw), probe); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 2
+			}
+		}
+		cmd, err := Command(context.Background(), Request{Policy: protocol.NewWorkspaceWritePolicy(), Cwd: args[1], Argv: args[2:], Env: os.Environ(), Probe: probe, Options: opts})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

@@ -168,7 +168,8 @@ func attackOp(op, arg string) (error, bool) {
 		}
 		return err, true
 	case "hold":
-		time.Sleep(3 * time.Second)
+		// Long enough for the test to find it in /proc from outside, even under -race.
+		time.Sleep(1500 * time.Millisecond)
 		return nil, true
 	case "daemon":
 		exe, err := os.Executable()

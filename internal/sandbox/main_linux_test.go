@@ -16,6 +16,11 @@ import (
 const toolArg = "--sandbox-test-tool"
 
 func TestMain(m *testing.M) {
+	// The tests start this binary hundreds of times (helper, tool, shell); a race-enabled
+	// binary otherwise sleeps a second at every exit to let late race reports out.
+	if os.Getenv("GORACE") == "" {
+		os.Setenv("GORACE", "atexit_sleep_ms=0")
+	}
 	if code, ok := DispatchHelper(os.Args); ok {
 		os.Exit(code)
 	}
