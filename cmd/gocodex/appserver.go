@@ -15,13 +15,12 @@ import (
 
 	"github.com/gocodex/gocodex/internal/appserver"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // appServerOptions are the flags of `gocodex app-server` (Codex's names).
 type appServerOptions struct {
-	Configs       []string
-	Enable        []string
-	Disable       []string
+	faceopts.Flags
 	Listen        string
 	Stdio         bool
 	WSAuth        string
@@ -48,9 +47,7 @@ func newAppServerCommand(s streams, run appServerRunner) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value, value parsed as TOML)")
-	f.StringArrayVar(&opts.Enable, "enable", nil, "enable a feature (features.NAME=true)")
-	f.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")
+	opts.Flags.Register(f, faceopts.Config|faceopts.Features)
 	f.StringVar(&opts.Listen, "listen", "stdio://", "transport endpoint URL: stdio://, ws://IP:PORT, off")
 	f.BoolVar(&opts.Stdio, "stdio", false, "use stdio as the transport (same as --listen stdio://)")
 	f.StringVar(&opts.WSAuth, "ws-auth", "", "authentication for websocket connections: capability-token or signed-bearer-token")
@@ -179,14 +176,7 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 	if err != nil {
 		return err
 	}
-	overrides := append([]string(nil), opts.Configs...)
-	for _, f := range opts.Enable {
-		overrides = append(overrides, "features."+f+"=true")
-	}
-	for _, f := range opts.Disable {
-		overrides = append(overrides, "features."+f+"=false")
-	}
-	lo := config.LoadOptions{CLIOverrides: overrides}
+	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
 	cfg, warnings, startup, err := loadAppServerConfig(lo)
 	if err != nil {
 		return err
@@ -240,7 +230,7 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 // keep the server from starting, as with Codex: it runs on defaults (command-line overrides
 // still apply) and tells each client with a configWarning.
 func loadAppServerConfig(lo config.LoadOptions) (*config.Config, []config.Warning, []appserver.ConfigWarningParams, error) {
-	cfg, warnings, err := config.Load(lo)
+	cfg, warnings, err := faceopts.Load(lo)
 	var startup []appserver.ConfigWarningParams
 	if err != nil {
 		var pe *config.ParseError
@@ -249,7 +239,7 @@ func loadAppServerConfig(lo config.LoadOptions) (*config.Config, []config.Warnin
 		}
 		fallback := lo
 		fallback.IgnoreUserConfig = true
-		cfg, warnings, err = config.Load(fallback)
+		cfg, warnings, err = faceopts.Load(fallback)
 		if err != nil {
 			return nil, nil, nil, err
 		}

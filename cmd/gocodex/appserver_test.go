@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,7 +111,7 @@ func TestAppServerFlags(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	want := appServerOptions{Listen: "ws://127.0.0.1:0", Configs: []string{`model="x"`}, Enable: []string{"f"}, WSAuth: "capability-token", WSTokenSHA256: "00"}
+	want := appServerOptions{Listen: "ws://127.0.0.1:0", Flags: faceopts.Flags{Configs: []string{`model="x"`}, Enable: []string{"f"}}, WSAuth: "capability-token", WSTokenSHA256: "00"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("options (-want +got):\n%s", diff)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // mcpOptions are the flags of `gocodex mcp …`.
@@ -72,7 +73,7 @@ func newMcpCommand(s streams, getenv func(string) string) *cobra.Command {
 }
 
 func loadMcpServers(opts *mcpOptions) (map[string]config.McpServerConfig, error) {
-	cfg, _, err := config.Load(config.LoadOptions{CLIOverrides: opts.Configs, Env: opts.Getenv})
+	cfg, _, err := faceopts.Load(config.LoadOptions{CLIOverrides: opts.Configs, Env: opts.Getenv})
 	if err != nil {
 		return nil, err
 	}

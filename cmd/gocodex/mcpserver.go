@@ -9,14 +9,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/mcpserver"
 )
 
 // mcpServerOptions are the flags of `gocodex mcp-server` (Codex's names).
 type mcpServerOptions struct {
-	Configs []string
-	Enable  []string
-	Disable []string
+	faceopts.Flags
 }
 
 // mcpServerRunner is the behaviour behind the command; flag tests pass their own.
@@ -33,9 +32,7 @@ func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value, value parsed as TOML)")
-	f.StringArrayVar(&opts.Enable, "enable", nil, "enable a feature (features.NAME=true)")
-	f.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")
+	opts.Flags.Register(f, faceopts.Config|faceopts.Features)
 	// Accepted for compatibility with Codex's launchers; it changes nothing here.
 	var strict bool
 	f.BoolVar(&strict, "strict-config", false, "accepted for compatibility")
@@ -44,16 +41,9 @@ func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
 }
 
 func runMcpServer(ctx context.Context, opts mcpServerOptions, s streams) error {
-	overrides := append([]string(nil), opts.Configs...)
-	for _, f := range opts.Enable {
-		overrides = append(overrides, "features."+f+"=true")
-	}
-	for _, f := range opts.Disable {
-		overrides = append(overrides, "features."+f+"=false")
-	}
-	lo := config.LoadOptions{CLIOverrides: overrides}
+	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
 	// A configuration that does not load fails the server at start, not every call.
-	if _, _, err := config.Load(lo); err != nil {
+	if _, _, err := faceopts.Load(lo); err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))

@@ -4,21 +4,18 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/proto"
 	"github.com/gocodex/gocodex/internal/rollout"
 )
 
 // protoOptions are the flags of `gocodex proto`.
 type protoOptions struct {
-	Configs   []string
-	Model     string
-	Profile   string
-	Cd        string
+	faceopts.Flags
 	Ephemeral bool
 	// Resume continues a recorded thread; Fork starts a new thread from a copy of one,
 	// without its last ForkDropTurns user turns.
@@ -37,10 +34,7 @@ func newProtoCommand(s streams) *cobra.Command {
 			return runProto(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value)")
-	cmd.Flags().StringVarP(&opts.Model, "model", "m", "", "model the agent should use")
-	cmd.Flags().StringVarP(&opts.Profile, "profile", "p", "", "configuration profile")
-	cmd.Flags().StringVarP(&opts.Cd, "cd", "C", "", "working directory")
+	opts.Flags.Register(cmd.Flags(), faceopts.Config|faceopts.Model|faceopts.Profile|faceopts.Cd)
 	cmd.Flags().BoolVar(&opts.Ephemeral, "ephemeral", false, "do not persist the session to disk")
 	cmd.Flags().StringVar(&opts.Resume, "resume", "", "continue the recorded thread with this id")
 	cmd.Flags().StringVar(&opts.Fork, "fork", "", "start a new thread from a copy of the recorded thread with this id")
@@ -49,11 +43,11 @@ func newProtoCommand(s streams) *cobra.Command {
 }
 
 func runProto(ctx context.Context, opts protoOptions, s streams) error {
-	lo := config.LoadOptions{Cwd: opts.Cd, Profile: opts.Profile, CLIOverrides: opts.Configs}
-	if opts.Model != "" {
-		lo.Overrides.Model = &opts.Model
+	lo, err := opts.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
+	if err != nil {
+		return err
 	}
-	cfg, warnings, err := config.Load(lo)
+	cfg, warnings, err := faceopts.Load(lo)
 	if err != nil {
 		return err
 	}
@@ -66,7 +60,7 @@ func runProto(ctx context.Context, opts protoOptions, s streams) error {
 	}
 	defer a.Close(context.WithoutCancel(ctx))
 	to := app.ThreadOptions{Ephemeral: opts.Ephemeral}
-	if to.Resume, err = protoResume(cfg.CodexHome, opts); err != nil {
+	if to.Resume, err = protoResume(cfg, opts); err != nil {
 		return err
 	}
 	th, err := a.StartThread(ctx, to)
@@ -77,32 +71,9 @@ func runProto(ctx context.Context, opts protoOptions, s streams) error {
 }
 
 // protoResume reads the rollout --resume continues, or writes the copy --fork starts from.
-func protoResume(codexHome string, opts protoOptions) (*rollout.Rollout, error) {
+func protoResume(cfg *config.Config, opts protoOptions) (*rollout.Rollout, error) {
 	if opts.Resume != "" && opts.Fork != "" {
 		return nil, fmt.Errorf("--resume and --fork cannot be used together")
 	}
-	id := opts.Resume
-	if id == "" {
-		id = opts.Fork
-	}
-	if id == "" {
-		return nil, nil
-	}
-	path, _, err := rollout.Find(codexHome, id)
-	if err != nil {
-		return nil, err
-	}
-	src, err := rollout.Load(codexHome, path)
-	if err != nil || opts.Fork == "" {
-		return src, err
-	}
-	newID, err := uuid.NewV7()
-	if err != nil {
-		return nil, err
-	}
-	forked, err := rollout.Fork(codexHome, src, rollout.ForkOptions{NewID: newID.String(), DropLastTurns: opts.ForkDropTurns})
-	if err != nil {
-		return nil, err
-	}
-	return rollout.Load(codexHome, forked)
+	return app.OpenRollout(cfg, app.Open{ResumeID: opts.Resume, ForkID: opts.Fork, ForkDropTurns: opts.ForkDropTurns})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/sandbox"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -84,22 +85,17 @@ func runSandbox(ctx context.Context, opts sandboxOptions, args []string, s strea
 		mode := protocol.SandboxWorkspaceWrite
 		lo.Overrides.SandboxMode = &mode
 	}
-	cfg, _, err := config.Load(lo)
+	cfg, _, err := faceopts.Load(lo)
 	if err != nil {
 		fmt.Fprintln(s.ErrOut, "Error:", err)
 		return 1
 	}
 	policy := cfg.SandboxPolicy
-	if !opts.FullAuto && !sandboxChosen(cfg) {
+	if !opts.FullAuto && !faceopts.SandboxChosen(cfg) {
 		policy = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	}
 	return cli.RunSandbox(ctx, cli.SandboxRun{
 		Args: args, Policy: policy, Cwd: cfg.Cwd,
 		Stdin: s.In, Stdout: s.Out, Stderr: s.ErrOut,
 	})
-}
-
-func sandboxChosen(cfg *config.Config) bool {
-	_, ok := cfg.Effective["sandbox_mode"]
-	return ok
 }

@@ -4,16 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gocodex/gocodex/internal/execcli"
-	"github.com/gocodex/gocodex/internal/gitmarker"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/tui"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
@@ -21,17 +18,13 @@ import (
 
 // tuiOptions are the flags of the interactive `gocodex [PROMPT]`.
 type tuiOptions struct {
-	Prompt   string
-	Model    string
-	Configs  []string
-	Sandbox  string
-	Approval string
-	Cd       string
-	Profile  string
-	FullAuto bool
-	Bypass   bool
-	AddDirs  []string
+	faceopts.Flags
+	Prompt string
 }
+
+// tuiFlags are the shared flags the interactive UI offers.
+const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Sandbox | faceopts.Approval |
+	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir
 
 // tuiRunner is the behaviour behind the root command; flag tests pass their own.
 type tuiRunner func(ctx context.Context, opts tuiOptions, s streams) error
@@ -47,24 +40,13 @@ func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
 		}
 		return run(cmd.Context(), opts, s)
 	}
-	f := root.Flags()
-	f.StringVarP(&opts.Model, "model", "m", "", "model the agent should use")
-	f.StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value, value parsed as TOML)")
-	f.StringVarP(&opts.Sandbox, "sandbox", "s", "", "sandbox policy: read-only, workspace-write, danger-full-access")
-	f.StringVarP(&opts.Approval, "ask-for-approval", "a", "", "when to ask before running a command: untrusted, on-failure, on-request, never")
-	f.StringVarP(&opts.Cd, "cd", "C", "", "use this directory as the agent's working root")
-	f.StringVarP(&opts.Profile, "profile", "p", "", "configuration profile")
-	f.BoolVar(&opts.FullAuto, "full-auto", false, "low-friction sandboxed automatic execution (on-request, workspace-write)")
-	f.BoolVar(&opts.Bypass, "dangerously-bypass-approvals-and-sandbox", false, "skip all approvals and run commands without a sandbox")
-	f.BoolVar(&opts.Bypass, "yolo", false, "alias of --dangerously-bypass-approvals-and-sandbox")
-	_ = f.MarkHidden("yolo")
-	f.StringArrayVar(&opts.AddDirs, "add-dir", nil, "additional writable directory")
+	opts.Flags.Register(root.Flags(), tuiFlags)
 }
 
 func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	// Without a terminal there is nobody to type or approve; say so before starting a
 	// thread (Codex refuses the same way).
-	if !isTerminal(s.In) {
+	if !faceopts.IsTerminal(s.In) {
 		return errors.New("stdin is not a terminal")
 	}
 	cfg, warnings, err := loadTUIConfig(opts, os.Getenv)
@@ -102,61 +84,16 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 // loadTUIConfig applies the flags over config.toml. Where neither chose a sandbox, a git
 // work tree gets workspace-write: the person is at the keyboard to approve what leaves it.
 func loadTUIConfig(opts tuiOptions, getenv func(string) string) (*config.Config, []config.Warning, error) {
-	lo := config.LoadOptions{Cwd: opts.Cd, Profile: opts.Profile, CLIOverrides: opts.Configs, Env: getenv}
-	ov := &lo.Overrides
-	if opts.Model != "" {
-		ov.Model = &opts.Model
-	}
-	ov.AdditionalWritableRoots = opts.AddDirs
-	switch {
-	case opts.Bypass:
-		mode, never := protocol.SandboxDangerFullAccess, protocol.ApprovalNever
-		ov.SandboxMode, ov.ApprovalPolicy = &mode, &never
-	case opts.FullAuto:
-		mode, onRequest := protocol.SandboxWorkspaceWrite, protocol.ApprovalOnRequest
-		ov.SandboxMode, ov.ApprovalPolicy = &mode, &onRequest
-	}
-	if opts.Sandbox != "" && !opts.Bypass {
-		mode, err := execcli.SandboxFlag(opts.Sandbox)
-		if err != nil {
-			return nil, nil, err
-		}
-		ov.SandboxMode = &mode
-	}
-	if opts.Approval != "" && !opts.Bypass {
-		mode, err := protocol.ParseApprovalMode(opts.Approval)
-		if err != nil {
-			return nil, nil, fmt.Errorf("invalid value %q for --ask-for-approval: %w", opts.Approval, err)
-		}
-		ov.ApprovalPolicy = &protocol.AskForApproval{Mode: mode}
-	}
-	cfg, warnings, err := config.Load(lo)
+	lo, err := opts.Flags.LoadOptions(getenv, faceopts.FullAutoAsksOnRequest)
 	if err != nil {
 		return nil, nil, err
 	}
-	if ov.SandboxMode == nil && !sandboxChosen(cfg) && cfg.TrustLevel == "" && inGitRepo(cfg.Cwd) {
+	cfg, warnings, err := faceopts.Load(lo)
+	if err != nil {
+		return nil, nil, err
+	}
+	if lo.Overrides.SandboxMode == nil && !faceopts.SandboxChosen(cfg) && cfg.TrustLevel == "" && faceopts.InGitRepo(cfg.Cwd) {
 		cfg.SandboxPolicy = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
 	}
 	return cfg, warnings, nil
-}
-
-// isTerminal reports whether f is a terminal device.
-func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(file.Fd()), unix.TCGETS)
-	return err == nil
-}
-
-func inGitRepo(dir string) bool {
-	for ; ; dir = filepath.Dir(dir) {
-		if gitmarker.Exists(os.Stat, dir, ".git") {
-			return true
-		}
-		if filepath.Dir(dir) == dir {
-			return false
-		}
-	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"os"
 	"os/exec"
 	"strings"
@@ -21,11 +22,11 @@ func TestRootRunsTheTUIWithItsFlags(t *testing.T) {
 		{args: []string{"fix the bug"}, want: tuiOptions{Prompt: "fix the bug"}},
 		{
 			args: []string{"-m", "gpt-x", "-c", "a=1", "-c", "b=2", "-s", "read-only", "-a", "never", "-C", "/tmp", "-p", "work", "hi"},
-			want: tuiOptions{Prompt: "hi", Model: "gpt-x", Configs: []string{"a=1", "b=2"}, Sandbox: "read-only", Approval: "never", Cd: "/tmp", Profile: "work"},
+			want: tuiOptions{Prompt: "hi", Flags: faceopts.Flags{Model: "gpt-x", Configs: []string{"a=1", "b=2"}, Sandbox: "read-only", Approval: "never", Cd: "/tmp", Profile: "work"}},
 		},
-		{args: []string{"--ask-for-approval", "on-failure", "--full-auto"}, want: tuiOptions{Approval: "on-failure", FullAuto: true}},
-		{args: []string{"--dangerously-bypass-approvals-and-sandbox"}, want: tuiOptions{Bypass: true}},
-		{args: []string{"--yolo"}, want: tuiOptions{Bypass: true}},
+		{args: []string{"--ask-for-approval", "on-failure", "--full-auto"}, want: tuiOptions{Flags: faceopts.Flags{Approval: "on-failure", FullAuto: true}}},
+		{args: []string{"--dangerously-bypass-approvals-and-sandbox"}, want: tuiOptions{Flags: faceopts.Flags{Bypass: true}}},
+		{args: []string{"--yolo"}, want: tuiOptions{Flags: faceopts.Flags{Bypass: true}}},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -84,15 +85,15 @@ func TestTUIConfigDefaultsAndFlags(t *testing.T) {
 		approval, sandbox string
 		wantErr           string
 	}{
-		{name: "git repo", opts: tuiOptions{Cd: repo}, approval: "on-request", sandbox: "workspace-write"},
-		{name: "not a repo", opts: tuiOptions{Cd: plain}, approval: "on-request", sandbox: "read-only"},
-		{name: "sandbox flag", opts: tuiOptions{Cd: repo, Sandbox: "read-only"}, approval: "on-request", sandbox: "read-only"},
-		{name: "sandbox from -c", opts: tuiOptions{Cd: repo, Configs: []string{`sandbox_mode="read-only"`}}, approval: "on-request", sandbox: "read-only"},
-		{name: "approval flag", opts: tuiOptions{Cd: repo, Approval: "never"}, approval: "never", sandbox: "workspace-write"},
-		{name: "full auto", opts: tuiOptions{Cd: plain, FullAuto: true}, approval: "on-request", sandbox: "workspace-write"},
-		{name: "bypass", opts: tuiOptions{Cd: repo, Bypass: true, Sandbox: "read-only"}, approval: "never", sandbox: "danger-full-access"},
-		{name: "bad sandbox", opts: tuiOptions{Cd: repo, Sandbox: "open"}, wantErr: "invalid value \"open\" for --sandbox"},
-		{name: "bad approval", opts: tuiOptions{Cd: repo, Approval: "sometimes"}, wantErr: "invalid value \"sometimes\" for --ask-for-approval"},
+		{name: "git repo", opts: tuiOptions{Flags: faceopts.Flags{Cd: repo}}, approval: "on-request", sandbox: "workspace-write"},
+		{name: "not a repo", opts: tuiOptions{Flags: faceopts.Flags{Cd: plain}}, approval: "on-request", sandbox: "read-only"},
+		{name: "sandbox flag", opts: tuiOptions{Flags: faceopts.Flags{Cd: repo, Sandbox: "read-only"}}, approval: "on-request", sandbox: "read-only"},
+		{name: "sandbox from -c", opts: tuiOptions{Flags: faceopts.Flags{Cd: repo, Configs: []string{`sandbox_mode="read-only"`}}}, approval: "on-request", sandbox: "read-only"},
+		{name: "approval flag", opts: tuiOptions{Flags: faceopts.Flags{Cd: repo, Approval: "never"}}, approval: "never", sandbox: "workspace-write"},
+		{name: "full auto", opts: tuiOptions{Flags: faceopts.Flags{Cd: plain, FullAuto: true}}, approval: "on-request", sandbox: "workspace-write"},
+		{name: "bypass", opts: tuiOptions{Flags: faceopts.Flags{Cd: repo, Bypass: true, Sandbox: "read-only"}}, approval: "never", sandbox: "danger-full-access"},
+		{name: "bad sandbox", opts: tuiOptions{Flags: faceopts.Flags{Cd: repo, Sandbox: "open"}}, wantErr: "invalid value \"open\" for --sandbox"},
+		{name: "bad approval", opts: tuiOptions{Flags: faceopts.Flags{Cd: repo, Approval: "sometimes"}}, wantErr: "invalid value \"sometimes\" for --ask-for-approval"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,46 +1,22 @@
 package execcli
 
 import (
-	"fmt"
-
-	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
-// SandboxFlag reads the value of -s/--sandbox (kebab-case, as Codex's CLI takes it).
-func SandboxFlag(value string) (protocol.SandboxMode, error) {
-	mode, err := protocol.ParseSandboxMode(value)
-	if err != nil || string(mode) != value {
-		return "", fmt.Errorf("invalid value %q for --sandbox: expected read-only, workspace-write or danger-full-access", value)
-	}
-	return mode, nil
-}
-
 // RunOptions is everything `gocodex exec` was asked to do, parsed from flags by cmd/gocodex
-// and tested apart from the run itself.
+// and tested apart from the run itself. The flags the faces share are in Flags.
 type RunOptions struct {
-	Prompt           string // "" or "-" reads stdin
-	HasPrompt        bool
-	JSON             bool // --json / --experimental-json
-	Model            string
-	Configs          []string // -c key=value, in order
-	Sandbox          string   // -s
-	FullAuto         bool
-	Bypass           bool // --dangerously-bypass-approvals-and-sandbox
-	Cd               string
-	AddDirs          []string
-	SkipGitRepo      bool
-	OutputLast       string // -o
-	OutputSchema     string
-	Color            string
-	Profile          string
-	OSS              bool
-	LocalProvider    string
-	Images           []string
-	Ephemeral        bool
-	IgnoreUserConfig bool
-	IgnoreRules      bool
-	Enable           []string
-	Disable          []string
+	faceopts.Flags
+	Prompt       string // "" or "-" reads stdin
+	HasPrompt    bool
+	JSON         bool // --json / --experimental-json
+	SkipGitRepo  bool
+	OutputLast   string // -o
+	OutputSchema string
+	Color        string
+	Ephemeral    bool
+	IgnoreRules  bool
 
 	// Resume: a thread to continue (`exec resume ID` or `--last`).
 	Resume     bool
@@ -48,3 +24,8 @@ type RunOptions struct {
 	ResumeLast bool
 	ResumeAll  bool
 }
+
+// ExecFlags are the shared flags `gocodex exec` offers.
+const ExecFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts.Sandbox |
+	faceopts.FullAuto | faceopts.Bypass | faceopts.Cd | faceopts.AddDir | faceopts.Profile |
+	faceopts.OSS | faceopts.Images | faceopts.IgnoreUserConfig

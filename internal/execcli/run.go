@@ -5,17 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gocodex/gocodex/internal/gitmarker"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
@@ -124,38 +121,12 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 
 // findResume reads the rollout `exec resume` continues: the thread named by id, or with
 // --last the most recently updated one of this directory and model provider (any with
-// --all). --last with
-// nothing to resume starts a new thread, as Codex does.
+// --all). --last with nothing to resume starts a new thread, as Codex does.
 func findResume(cfg *config.Config, opts RunOptions) (*rollout.Rollout, error) {
-	var path string
-	switch {
-	case opts.ResumeID != "":
-		p, archived, err := rollout.Find(cfg.CodexHome, opts.ResumeID)
-		if err != nil {
-			return nil, err
-		}
-		if archived {
-			// An archived thread is out of the way until it is unarchived, as in Codex.
-			return nil, fmt.Errorf("%w for thread id %s (it is archived)", rollout.ErrNotFound, opts.ResumeID)
-		}
-		path = p
-	case opts.ResumeLast:
-		lo := rollout.ListOptions{}
-		if !opts.ResumeAll {
-			lo.Cwd, lo.Providers = cfg.Cwd, []string{cfg.ModelProviderID}
-		}
-		s, err := rollout.Latest(cfg.CodexHome, lo)
-		if errors.Is(err, rollout.ErrNotFound) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		path = s.Path
-	default:
+	if opts.ResumeID == "" && !opts.ResumeLast {
 		return nil, errors.New("exec resume: give a session id or --last")
 	}
-	return rollout.Load(cfg.CodexHome, path)
+	return app.OpenRollout(cfg, app.Open{ResumeID: opts.ResumeID, ResumeLast: opts.ResumeLast, AllDirectories: opts.ResumeAll})
 }
 
 // pump feeds the thread's events to the writer until the turn ends, then shuts the thread
@@ -198,74 +169,31 @@ func pump(ctx context.Context, th *agent.Thread, w Writer) error {
 }
 
 func loadConfig(opts RunOptions) (*config.Config, []config.Warning, error) {
-	lo := config.LoadOptions{
-		Cwd:              opts.Cd,
-		Profile:          opts.Profile,
-		CLIOverrides:     append([]string(nil), opts.Configs...),
-		IgnoreUserConfig: opts.IgnoreUserConfig,
+	lo, err := opts.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, f := range opts.Enable {
-		lo.CLIOverrides = append(lo.CLIOverrides, "features."+f+"=true")
-	}
-	for _, f := range opts.Disable {
-		lo.CLIOverrides = append(lo.CLIOverrides, "features."+f+"=false")
-	}
-	ov := &lo.Overrides
-	if opts.Model != "" {
-		ov.Model = &opts.Model
-	}
-	ov.OSS, ov.LocalProvider = opts.OSS, opts.LocalProvider
-	ov.AdditionalWritableRoots = opts.AddDirs
-	switch {
-	case opts.Bypass:
-		mode, never := protocol.SandboxDangerFullAccess, protocol.ApprovalNever
-		ov.SandboxMode, ov.ApprovalPolicy = &mode, &never
-	case opts.FullAuto:
-		mode := protocol.SandboxWorkspaceWrite
-		ov.SandboxMode = &mode
-	case opts.Sandbox != "":
-		mode, err := SandboxFlag(opts.Sandbox)
-		if err != nil {
-			return nil, nil, err
-		}
-		ov.SandboxMode = &mode
-	}
-	cfg, warnings, err := config.Load(lo)
+	cfg, warnings, err := faceopts.Load(lo)
 	if err != nil {
 		return nil, nil, err
 	}
 	// Headless runs have nobody to ask: exec never prompts unless the user chose a policy.
-	if ov.ApprovalPolicy == nil && !approvalChosen(cfg) {
+	if lo.Overrides.ApprovalPolicy == nil && !faceopts.ApprovalChosen(cfg) {
 		cfg.ApprovalPolicy = protocol.ApprovalNever
 	}
 	return cfg, warnings, nil
 }
 
-func approvalChosen(cfg *config.Config) bool {
-	_, ok := cfg.Effective["approval_policy"]
-	return ok
-}
-
 // trusted reports whether exec may run here: inside a git work tree or a trusted project.
 func trusted(cfg *config.Config) bool {
-	if cfg.TrustLevel == "trusted" {
-		return true
-	}
-	for dir := cfg.Cwd; ; dir = filepath.Dir(dir) {
-		if gitmarker.Exists(os.Stat, dir, ".git") {
-			return true
-		}
-		if parent := filepath.Dir(dir); parent == dir {
-			return false
-		}
-	}
+	return cfg.TrustLevel == "trusted" || faceopts.InGitRepo(cfg.Cwd)
 }
 
 // readPrompt takes the prompt from the argument or stdin; with both, stdin is appended as a
 // <stdin> block, as Codex does.
 func readPrompt(opts RunOptions, s Streams) (string, error) {
 	if !opts.HasPrompt || opts.Prompt == "-" {
-		if isTerminal(s.In) {
+		if faceopts.IsTerminal(s.In) {
 			return "", errors.New("no prompt provided: pass one as an argument or pipe it into stdin")
 		}
 		data, err := io.ReadAll(s.In)
@@ -280,7 +208,7 @@ func readPrompt(opts RunOptions, s Streams) (string, error) {
 		}
 		return string(data), nil
 	}
-	if s.In == nil || isTerminal(s.In) {
+	if s.In == nil || faceopts.IsTerminal(s.In) {
 		return opts.Prompt, nil
 	}
 	data, err := io.ReadAll(s.In)
@@ -294,15 +222,6 @@ func readPrompt(opts RunOptions, s Streams) (string, error) {
 		return opts.Prompt, nil
 	}
 	return opts.Prompt + "\n\n<stdin>\n" + strings.TrimRight(string(data), "\n") + "\n</stdin>", nil
-}
-
-func isTerminal(r any) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }
 
 func readSchema(path string) (json.RawMessage, error) {
@@ -343,6 +262,6 @@ func newWriter(opts RunOptions, s Streams, cfg *config.Config, prompt string) Wr
 			{"reasoning summaries", summary},
 		},
 		Prompt:               prompt,
-		FinalMessageToStdout: !isTerminal(s.Out),
+		FinalMessageToStdout: !faceopts.IsTerminal(s.Out),
 	})
 }

@@ -1,0 +1,64 @@
+package layering
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOneConfigLoad keeps the configuration loaded once per process path: config.Load is
+// called only by internal/faceopts (every face's start-up); per-thread overrides are loaded
+// by the faces' host through the loader function they are given.
+func TestOneConfigLoad(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	var callers []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || d.Name() == "examples" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, src, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Load" {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "config" {
+					callers = append(callers, fset.Position(call.Pos()).String())
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range callers {
+		if !strings.Contains(filepath.ToSlash(c), "internal/faceopts/") {
+			t.Errorf("config.Load called outside internal/faceopts: %s", c)
+		}
+	}
+	if len(callers) != 1 {
+		t.Errorf("config.Load has %d callers, want the one in internal/faceopts: %v", len(callers), callers)
+	}
+}
