@@ -99,6 +99,7 @@ func (t *Thread) NextEvent(ctx context.Context) (protocol.Event, error) {
 // emit records and queues an event of the loop (not of a turn).
 func (t *Thread) emit(id string, msg protocol.EventMsg) {
 	ev := protocol.Event{ID: id, Msg: msg}
+	t.logEvent(id, msg)
 	if t.cfg.Recorder != nil {
 		t.recMu.Lock()
 		err := t.cfg.Recorder.RecordEvent(ev)
@@ -455,4 +456,17 @@ func (t *Thread) setRateLimits(s protocol.RateLimitSnapshot) {
 	t.usageMu.Lock()
 	t.rateLimits = &s
 	t.usageMu.Unlock()
+}
+
+// logEvent writes the errors a thread reports to the face's log.
+func (t *Thread) logEvent(id string, msg protocol.EventMsg) {
+	if t.log == nil {
+		return
+	}
+	switch m := msg.(type) {
+	case protocol.ErrorEvent:
+		t.log.Error("turn error", "thread", t.id, "turn", id, "message", m.Message, "info", string(m.CodexErrorInfo))
+	case protocol.StreamErrorEvent:
+		t.log.Warn("stream error", "thread", t.id, "turn", id, "message", m.Message)
+	}
 }

@@ -184,8 +184,9 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 	for _, w := range warnings {
 		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
 	}
-	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: logger, StartupWarnings: startup})
+	log := faceopts.OpenLog(cfg, "app-server", s.ErrOut, slog.LevelWarn)
+	defer log.Close()
+	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: log.Logger(), StartupWarnings: startup})
 	defer srv.Close(context.WithoutCancel(ctx))
 
 	switch target.kind {

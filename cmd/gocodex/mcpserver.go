@@ -43,11 +43,13 @@ func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
 func runMcpServer(ctx context.Context, opts mcpServerOptions, s streams) error {
 	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
 	// A configuration that does not load fails the server at start, not every call.
-	if _, _, err := faceopts.Load(lo); err != nil {
+	cfg, _, err := faceopts.Load(lo)
+	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(s.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv := mcpserver.New(mcpserver.Options{LoadOptions: lo, Logger: logger})
+	log := faceopts.OpenLog(cfg, "mcp-server", s.ErrOut, slog.LevelWarn)
+	defer log.Close()
+	srv := mcpserver.New(mcpserver.Options{LoadOptions: lo, Logger: log.Logger()})
 	return srv.Serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.In), Writer: nopWriteCloser{s.Out}})
 }
 

@@ -54,8 +54,11 @@ func runProto(ctx context.Context, opts protoOptions, s streams) error {
 	for _, w := range warnings {
 		s.ErrOut.Write([]byte("warning: " + w.String() + "\n"))
 	}
-	a, err := app.New(app.Options{Config: cfg})
+	log := faceopts.OpenLog(cfg, "proto", s.ErrOut, faceopts.NoStderr)
+	defer log.Close()
+	a, err := app.New(app.Options{Config: cfg, Logger: log.Logger()})
 	if err != nil {
+		log.Logger().Error("start", "err", err)
 		return err
 	}
 	defer a.Close(context.WithoutCancel(ctx))

@@ -56,8 +56,11 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	for _, w := range warnings {
 		fmt.Fprintf(s.ErrOut, "warning: %s\n", w)
 	}
-	a, err := app.New(app.Options{Config: cfg, Originator: "codex_cli_rs"})
+	log := faceopts.OpenLog(cfg, "tui", s.ErrOut, faceopts.NoStderr)
+	defer log.Close()
+	a, err := app.New(app.Options{Config: cfg, Originator: "codex_cli_rs", Logger: log.Logger()})
 	if err != nil {
+		log.Logger().Error("start", "err", err)
 		return err
 	}
 	defer a.Close(context.WithoutCancel(ctx))

@@ -71,8 +71,11 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 			return err
 		}
 	}
-	a, err := app.New(app.Options{Config: cfg, Originator: Originator, IgnoreRules: opts.IgnoreRules})
+	log := faceopts.OpenLog(cfg, "exec", s.ErrOut, faceopts.NoStderr)
+	defer log.Close()
+	a, err := app.New(app.Options{Config: cfg, Originator: Originator, IgnoreRules: opts.IgnoreRules, Logger: log.Logger()})
 	if err != nil {
+		log.Logger().Error("start", "err", err)
 		return err
 	}
 	defer a.Close(context.WithoutCancel(ctx))
@@ -89,6 +92,7 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	}
 	th, err := a.StartThread(ctx, to)
 	if err != nil {
+		log.Logger().Error("start thread", "err", err)
 		return err
 	}
 	items := []protocol.InputItem{protocol.TextInput(prompt)}
@@ -106,6 +110,7 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 		return err
 	}
 	if err := pump(ctx, th, w); err != nil {
+		log.Logger().Error("turn", "thread", th.ID(), "err", err)
 		return err
 	}
 	if opts.OutputLast != "" {
