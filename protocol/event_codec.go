@@ -1,4 +1,4 @@
-// The variant table below is kept by hand: one block per EventMsg variant.
+// The variant table: every EventMsg variant's tag, tagged MarshalJSON, and decoder.
 
 package protocol
 
@@ -353,6 +353,60 @@ func (e McpListToolsResponseEvent) MarshalJSON() ([]byte, error) {
 	return marshalTagged("type", e.EventType(), plain(e))
 }
 
+// eventDecoders is the variant table: one line per tag (old spellings Codex renamed are
+// accepted too). Adding an event is one line here plus its type's three methods above.
+var eventDecoders = map[string]func([]byte) (EventMsg, error){
+	"error":                             decodeEventAs[ErrorEvent],
+	"warning":                           decodeEventAs[WarningEvent],
+	"stream_error":                      decodeEventAs[StreamErrorEvent],
+	"background_event":                  decodeEventAs[BackgroundEventEvent],
+	"deprecation_notice":                decodeEventAs[DeprecationNoticeEvent],
+	"context_compacted":                 decodeEventAs[ContextCompactedEvent],
+	"thread_rolled_back":                decodeEventAs[ThreadRolledBackEvent],
+	"task_started":                      decodeEventAs[TurnStartedEvent],
+	"turn_started":                      decodeEventAs[TurnStartedEvent],
+	"task_complete":                     decodeEventAs[TurnCompleteEvent],
+	"turn_complete":                     decodeEventAs[TurnCompleteEvent],
+	"turn_aborted":                      decodeEventAs[TurnAbortedEvent],
+	"token_count":                       decodeEventAs[TokenCountEvent],
+	"agent_message":                     decodeEventAs[AgentMessageEvent],
+	"agent_message_delta":               decodeEventAs[AgentMessageDeltaEvent],
+	"user_message":                      decodeEventAs[UserMessageEvent],
+	"agent_reasoning":                   decodeEventAs[AgentReasoningEvent],
+	"agent_reasoning_delta":             decodeEventAs[AgentReasoningDeltaEvent],
+	"agent_reasoning_raw_content":       decodeEventAs[AgentReasoningRawContentEvent],
+	"agent_reasoning_raw_content_delta": decodeEventAs[AgentReasoningRawContentDeltaEvent],
+	"agent_reasoning_section_break":     decodeEventAs[AgentReasoningSectionBreakEvent],
+	"session_configured":                decodeEventAs[SessionConfiguredEvent],
+	"plan_update":                       decodeEventAs[PlanUpdateEvent],
+	"turn_diff":                         decodeEventAs[TurnDiffEvent],
+	"get_history_entry_response":        decodeEventAs[GetHistoryEntryResponseEvent],
+	"shutdown_complete":                 decodeEventAs[ShutdownCompleteEvent],
+	"raw_response_item":                 decodeEventAs[RawResponseItemEvent],
+	"item_started":                      decodeEventAs[ItemStartedEvent],
+	"item_completed":                    decodeEventAs[ItemCompletedEvent],
+	"exec_command_begin":                decodeEventAs[ExecCommandBeginEvent],
+	"exec_command_output_delta":         decodeEventAs[ExecCommandOutputDeltaEvent],
+	"terminal_interaction":              decodeEventAs[TerminalInteractionEvent],
+	"exec_command_end":                  decodeEventAs[ExecCommandEndEvent],
+	"exec_approval_request":             decodeEventAs[ExecApprovalRequestEvent],
+	"apply_patch_approval_request":      decodeEventAs[ApplyPatchApprovalRequestEvent],
+	"patch_apply_begin":                 decodeEventAs[PatchApplyBeginEvent],
+	"patch_apply_end":                   decodeEventAs[PatchApplyEndEvent],
+	"view_image_tool_call":              decodeEventAs[ViewImageToolCallEvent],
+	"web_search_begin":                  decodeEventAs[WebSearchBeginEvent],
+	"web_search_end":                    decodeEventAs[WebSearchEndEvent],
+	"mcp_tool_call_begin":               decodeEventAs[McpToolCallBeginEvent],
+	"mcp_tool_call_end":                 decodeEventAs[McpToolCallEndEvent],
+	"mcp_startup_update":                decodeEventAs[McpStartupUpdateEvent],
+	"mcp_startup_complete":              decodeEventAs[McpStartupCompleteEvent],
+	"mcp_list_tools_response":           decodeEventAs[McpListToolsResponseEvent],
+}
+
+func decodeEventAs[T EventMsg](data []byte) (EventMsg, error) {
+	return decodeInto[T](data)
+}
+
 // DecodeEventMsg reads one event message. An unknown "type" is an *UnknownVariantError
 // naming it.
 func DecodeEventMsg(data []byte) (EventMsg, error) {
@@ -360,97 +414,11 @@ func DecodeEventMsg(data []byte) (EventMsg, error) {
 	if err != nil {
 		return nil, fmt.Errorf("event msg: %w", err)
 	}
-	var msg EventMsg
-	switch tag {
-	case "error":
-		msg, err = decodeInto[ErrorEvent](data)
-	case "warning":
-		msg, err = decodeInto[WarningEvent](data)
-	case "stream_error":
-		msg, err = decodeInto[StreamErrorEvent](data)
-	case "background_event":
-		msg, err = decodeInto[BackgroundEventEvent](data)
-	case "deprecation_notice":
-		msg, err = decodeInto[DeprecationNoticeEvent](data)
-	case "context_compacted":
-		msg, err = decodeInto[ContextCompactedEvent](data)
-	case "thread_rolled_back":
-		msg, err = decodeInto[ThreadRolledBackEvent](data)
-	case "task_started", "turn_started":
-		msg, err = decodeInto[TurnStartedEvent](data)
-	case "task_complete", "turn_complete":
-		msg, err = decodeInto[TurnCompleteEvent](data)
-	case "turn_aborted":
-		msg, err = decodeInto[TurnAbortedEvent](data)
-	case "token_count":
-		msg, err = decodeInto[TokenCountEvent](data)
-	case "agent_message":
-		msg, err = decodeInto[AgentMessageEvent](data)
-	case "agent_message_delta":
-		msg, err = decodeInto[AgentMessageDeltaEvent](data)
-	case "user_message":
-		msg, err = decodeInto[UserMessageEvent](data)
-	case "agent_reasoning":
-		msg, err = decodeInto[AgentReasoningEvent](data)
-	case "agent_reasoning_delta":
-		msg, err = decodeInto[AgentReasoningDeltaEvent](data)
-	case "agent_reasoning_raw_content":
-		msg, err = decodeInto[AgentReasoningRawContentEvent](data)
-	case "agent_reasoning_raw_content_delta":
-		msg, err = decodeInto[AgentReasoningRawContentDeltaEvent](data)
-	case "agent_reasoning_section_break":
-		msg, err = decodeInto[AgentReasoningSectionBreakEvent](data)
-	case "session_configured":
-		msg, err = decodeInto[SessionConfiguredEvent](data)
-	case "plan_update":
-		msg, err = decodeInto[PlanUpdateEvent](data)
-	case "turn_diff":
-		msg, err = decodeInto[TurnDiffEvent](data)
-	case "get_history_entry_response":
-		msg, err = decodeInto[GetHistoryEntryResponseEvent](data)
-	case "shutdown_complete":
-		msg, err = decodeInto[ShutdownCompleteEvent](data)
-	case "raw_response_item":
-		msg, err = decodeInto[RawResponseItemEvent](data)
-	case "item_started":
-		msg, err = decodeInto[ItemStartedEvent](data)
-	case "item_completed":
-		msg, err = decodeInto[ItemCompletedEvent](data)
-	case "exec_command_begin":
-		msg, err = decodeInto[ExecCommandBeginEvent](data)
-	case "exec_command_output_delta":
-		msg, err = decodeInto[ExecCommandOutputDeltaEvent](data)
-	case "terminal_interaction":
-		msg, err = decodeInto[TerminalInteractionEvent](data)
-	case "exec_command_end":
-		msg, err = decodeInto[ExecCommandEndEvent](data)
-	case "exec_approval_request":
-		msg, err = decodeInto[ExecApprovalRequestEvent](data)
-	case "apply_patch_approval_request":
-		msg, err = decodeInto[ApplyPatchApprovalRequestEvent](data)
-	case "patch_apply_begin":
-		msg, err = decodeInto[PatchApplyBeginEvent](data)
-	case "patch_apply_end":
-		msg, err = decodeInto[PatchApplyEndEvent](data)
-	case "view_image_tool_call":
-		msg, err = decodeInto[ViewImageToolCallEvent](data)
-	case "web_search_begin":
-		msg, err = decodeInto[WebSearchBeginEvent](data)
-	case "web_search_end":
-		msg, err = decodeInto[WebSearchEndEvent](data)
-	case "mcp_tool_call_begin":
-		msg, err = decodeInto[McpToolCallBeginEvent](data)
-	case "mcp_tool_call_end":
-		msg, err = decodeInto[McpToolCallEndEvent](data)
-	case "mcp_startup_update":
-		msg, err = decodeInto[McpStartupUpdateEvent](data)
-	case "mcp_startup_complete":
-		msg, err = decodeInto[McpStartupCompleteEvent](data)
-	case "mcp_list_tools_response":
-		msg, err = decodeInto[McpListToolsResponseEvent](data)
-	default:
+	decode, ok := eventDecoders[tag]
+	if !ok {
 		return nil, &UnknownVariantError{Enum: "EventMsg", Variant: tag}
 	}
+	msg, err := decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("event msg %s: %w", tag, err)
 	}
