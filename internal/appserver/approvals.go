@@ -3,6 +3,7 @@ package appserver
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/items"
@@ -29,17 +30,17 @@ func (c *Conn) numberedRequest(method string, params any) (int64, json.RawMessag
 }
 
 type execApprovalParams struct {
-	ThreadID                    string                  `json:"threadId"`
-	TurnID                      string                  `json:"turnId"`
-	ItemID                      string                  `json:"itemId"`
-	StartedAtMs                 int64                   `json:"startedAtMs"`
-	ApprovalID                  *string                 `json:"approvalId,omitempty"`
-	Reason                      *string                 `json:"reason"`
-	Command                     string                  `json:"command"`
-	Cwd                         string                  `json:"cwd"`
-	CommandActions              []items.V2CommandAction `json:"commandActions"`
-	ProposedExecpolicyAmendment []string                `json:"proposedExecpolicyAmendment,omitempty"`
-	AvailableDecisions          []any                   `json:"availableDecisions"`
+	ThreadID                    string                 `json:"threadId"`
+	TurnID                      string                 `json:"turnId"`
+	ItemID                      string                 `json:"itemId"`
+	StartedAtMs                 int64                  `json:"startedAtMs"`
+	ApprovalID                  *string                `json:"approvalId,omitempty"`
+	Reason                      *string                `json:"reason"`
+	Command                     string                 `json:"command"`
+	Cwd                         string                 `json:"cwd"`
+	CommandActions              []wire.V2CommandAction `json:"commandActions"`
+	ProposedExecpolicyAmendment []string               `json:"proposedExecpolicyAmendment,omitempty"`
+	AvailableDecisions          []any                  `json:"availableDecisions"`
 }
 
 type patchApprovalParams struct {
@@ -132,7 +133,7 @@ func (lt *loadedThread) askExec(subs, listeners []*Conn, subID string, m protoco
 		if v2 {
 			cmd := items.JoinCommand(m.Command)
 			p := execApprovalParams{ThreadID: lt.id, TurnID: turnID, ItemID: m.CallID, StartedAtMs: time.Now().UnixMilli(),
-				Reason: m.Reason, Command: cmd, Cwd: m.Cwd, CommandActions: items.V2CommandActions(m.ParsedCmd, cmd),
+				Reason: m.Reason, Command: cmd, Cwd: m.Cwd, CommandActions: wire.V2CommandActions(m.ParsedCmd, cmd),
 				ProposedExecpolicyAmendment: m.ProposedExecpolicyAmendment}
 			if m.ApprovalID != "" {
 				p.ApprovalID = &m.ApprovalID
@@ -236,7 +237,7 @@ func nonNilParsed(p []protocol.ParsedCommand) []protocol.ParsedCommand {
 func (lt *loadedThread) resolved(c *Conn, reqID int64, itemID string, declined bool) {
 	lt.sendMu.Lock()
 	defer lt.sendMu.Unlock()
-	lt.notifySub(c, items.V2Notification{Method: "serverRequest/resolved", Params: struct {
+	lt.notifySub(c, wire.V2Notification{Method: "serverRequest/resolved", Params: struct {
 		ThreadID  string `json:"threadId"`
 		RequestID int64  `json:"requestId"`
 	}{lt.id, reqID}})

@@ -1,10 +1,9 @@
 package appserver
 
 import (
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"sync"
 	"time"
-
-	"github.com/gocodex/gocodex/internal/items"
 )
 
 // Each connection subscribed to a thread gets its own bounded queue of that thread's
@@ -33,7 +32,7 @@ import (
 const DefaultSubscriberQueue = 8192
 
 type subEntry struct {
-	note items.V2Notification
+	note wire.V2Notification
 	// more are deltas merged into note, joined when it is sent (appending to note's
 	// string each time would copy the whole text per delta).
 	more    []byte
@@ -41,20 +40,20 @@ type subEntry struct {
 }
 
 // joined is the entry's notification with its merged deltas.
-func (e subEntry) joined() items.V2Notification {
+func (e subEntry) joined() wire.V2Notification {
 	if len(e.more) == 0 {
 		return e.note
 	}
 	join := func(first string) string { return first + string(e.more) }
 	n := e.note
 	switch p := n.Params.(type) {
-	case items.V2Delta:
+	case wire.V2Delta:
 		p.Delta = join(p.Delta)
 		n.Params = p
-	case items.V2SummaryDelta:
+	case wire.V2SummaryDelta:
 		p.Delta = join(p.Delta)
 		n.Params = p
-	case items.V2ReasoningTextDelta:
+	case wire.V2ReasoningTextDelta:
 		p.Delta = join(p.Delta)
 		n.Params = p
 	}
@@ -92,7 +91,7 @@ func signal(ch chan struct{}) {
 }
 
 // push queues a notification; see the type's doc for what happens when the queue is behind.
-func (q *subscriber) push(n items.V2Notification) {
+func (q *subscriber) push(n wire.V2Notification) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for {
@@ -137,7 +136,7 @@ func (q *subscriber) push(n items.V2Notification) {
 
 // mergeLocked appends n's text to the last queued entry when both are deltas of the same
 // stream; it reports whether it did.
-func (q *subscriber) mergeLocked(n items.V2Notification) bool {
+func (q *subscriber) mergeLocked(n wire.V2Notification) bool {
 	if len(q.queue) == 0 {
 		return false
 	}
@@ -147,20 +146,20 @@ func (q *subscriber) mergeLocked(n items.V2Notification) bool {
 	}
 	var delta string
 	switch a := last.note.Params.(type) {
-	case items.V2Delta:
-		b, ok := n.Params.(items.V2Delta)
+	case wire.V2Delta:
+		b, ok := n.Params.(wire.V2Delta)
 		if !ok || a.ThreadID != b.ThreadID || a.TurnID != b.TurnID || a.ItemID != b.ItemID {
 			return false
 		}
 		delta = b.Delta
-	case items.V2SummaryDelta:
-		b, ok := n.Params.(items.V2SummaryDelta)
+	case wire.V2SummaryDelta:
+		b, ok := n.Params.(wire.V2SummaryDelta)
 		if !ok || a.ThreadID != b.ThreadID || a.TurnID != b.TurnID || a.ItemID != b.ItemID || a.SummaryIndex != b.SummaryIndex {
 			return false
 		}
 		delta = b.Delta
-	case items.V2ReasoningTextDelta:
-		b, ok := n.Params.(items.V2ReasoningTextDelta)
+	case wire.V2ReasoningTextDelta:
+		b, ok := n.Params.(wire.V2ReasoningTextDelta)
 		if !ok || a.ThreadID != b.ThreadID || a.TurnID != b.TurnID || a.ItemID != b.ItemID || a.ContentIndex != b.ContentIndex {
 			return false
 		}
@@ -210,7 +209,7 @@ func (q *subscriber) stopLocked() {
 
 // finish queues the last notifications (thread/closed); the drainer stops once it has sent
 // them. It does not wait for a slow client.
-func (q *subscriber) finish(last ...items.V2Notification) {
+func (q *subscriber) finish(last ...wire.V2Notification) {
 	for _, n := range last {
 		q.push(n)
 	}

@@ -3,6 +3,7 @@ package appserver
 import (
 	"context"
 	"errors"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"math"
 	"sync"
 	"time"
@@ -10,7 +11,6 @@ import (
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -86,7 +86,7 @@ type loadedThread struct {
 	sendMu sync.Mutex
 
 	mu        sync.Mutex
-	proj      *items.V2Projector
+	proj      *wire.V2Projector
 	subs      []*Conn
 	queues    map[*Conn]*subscriber // each subscriber's own queue (subscriber.go)
 	v1owners  map[*Conn]bool        // v1 connections that created or resumed the conversation
@@ -162,7 +162,7 @@ func (r *threads) add(c *Conn, lt *loadedThread) {
 	lt.reg = r
 	lt.pumpDone = make(chan struct{})
 	lt.ready = make(chan struct{})
-	lt.proj = items.NewV2Projector(lt.id, nil)
+	lt.proj = wire.NewV2Projector(lt.id, nil)
 	lt.gates = map[string]chan struct{}{}
 	lt.listeners = map[string]*Conn{}
 	lt.v1owners = map[*Conn]bool{}
@@ -467,8 +467,8 @@ func (lt *loadedThread) closed() {
 	queues := lt.queues
 	lt.subs, lt.queues = nil, map[*Conn]*subscriber{}
 	lt.mu.Unlock()
-	notes := []items.V2Notification{
-		{Method: "thread/status/changed", Params: items.V2ThreadStatusChanged{ThreadID: lt.id, Status: items.V2ThreadStatus{Type: "notLoaded"}}},
+	notes := []wire.V2Notification{
+		{Method: "thread/status/changed", Params: wire.V2ThreadStatusChanged{ThreadID: lt.id, Status: wire.V2ThreadStatus{Type: "notLoaded"}}},
 		{Method: "thread/closed", Params: struct {
 			ThreadID string `json:"threadId"`
 		}{lt.id}},
@@ -493,8 +493,8 @@ func (lt *loadedThread) closed() {
 // broadcastStatus sends the thread's status changes among notes to the v2 connections not
 // subscribed to it: Codex tells every client (checked against its app-server with a third
 // websocket client that never subscribed).
-func (lt *loadedThread) broadcastStatus(notes []items.V2Notification) {
-	var status []items.V2Notification
+func (lt *loadedThread) broadcastStatus(notes []wire.V2Notification) {
+	var status []wire.V2Notification
 	for _, n := range notes {
 		if n.Method == "thread/status/changed" {
 			status = append(status, n)
@@ -548,7 +548,7 @@ func (lt *loadedThread) flushed(c *Conn) <-chan struct{} {
 
 // notifySub sends one thread notification to c through its queue (directly when c is not
 // subscribed).
-func (lt *loadedThread) notifySub(c *Conn, n items.V2Notification) {
+func (lt *loadedThread) notifySub(c *Conn, n wire.V2Notification) {
 	lt.mu.Lock()
 	q := lt.queues[c]
 	lt.mu.Unlock()
@@ -560,13 +560,13 @@ func (lt *loadedThread) notifySub(c *Conn, n items.V2Notification) {
 }
 
 // turns copies the thread's turns (for thread/read).
-func (lt *loadedThread) turns() []items.V2Turn {
+func (lt *loadedThread) turns() []wire.V2Turn {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	return lt.proj.Turns()
 }
 
-func (lt *loadedThread) status() items.V2ThreadStatus {
+func (lt *loadedThread) status() wire.V2ThreadStatus {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	return lt.proj.Status()

@@ -3,11 +3,11 @@ package appserver
 import (
 	"encoding/json"
 	"errors"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
@@ -171,24 +171,24 @@ func sendWarnings(c *Conn, warnings []config.Warning) {
 
 // v2Thread is the v2 Thread object.
 type v2Thread struct {
-	ID            string         `json:"id"`
-	SessionID     string         `json:"sessionId"`
-	ForkedFromID  *string        `json:"forkedFromId"`
-	Preview       string         `json:"preview"`
-	Ephemeral     bool           `json:"ephemeral"`
-	ProjectID     *string        `json:"projectId"`
-	ModelProvider string         `json:"modelProvider"`
-	CreatedAt     int64          `json:"createdAt"`
-	UpdatedAt     int64          `json:"updatedAt"`
-	Status        any            `json:"status"`
-	Path          *string        `json:"path"`
-	Cwd           string         `json:"cwd"`
-	CLIVersion    string         `json:"cliVersion"`
-	Source        string         `json:"source"`
-	GitInfo       *gitInfo       `json:"gitInfo"`
-	Name          *string        `json:"name"`
-	Turns         []items.V2Turn `json:"turns"`
-	Model         string         `json:"model,omitempty"`
+	ID            string        `json:"id"`
+	SessionID     string        `json:"sessionId"`
+	ForkedFromID  *string       `json:"forkedFromId"`
+	Preview       string        `json:"preview"`
+	Ephemeral     bool          `json:"ephemeral"`
+	ProjectID     *string       `json:"projectId"`
+	ModelProvider string        `json:"modelProvider"`
+	CreatedAt     int64         `json:"createdAt"`
+	UpdatedAt     int64         `json:"updatedAt"`
+	Status        any           `json:"status"`
+	Path          *string       `json:"path"`
+	Cwd           string        `json:"cwd"`
+	CLIVersion    string        `json:"cliVersion"`
+	Source        string        `json:"source"`
+	GitInfo       *gitInfo      `json:"gitInfo"`
+	Name          *string       `json:"name"`
+	Turns         []wire.V2Turn `json:"turns"`
+	Model         string        `json:"model,omitempty"`
 }
 
 func strPtr(s string) *string {
@@ -210,13 +210,13 @@ func (lt *loadedThread) v2(withTurns bool) v2Thread {
 	lt.mu.Lock()
 	info := lt.info
 	status := lt.proj.Status()
-	var turns []items.V2Turn
+	var turns []wire.V2Turn
 	if withTurns {
 		turns = lt.proj.Turns()
 	}
 	lt.mu.Unlock()
 	if turns == nil {
-		turns = []items.V2Turn{}
+		turns = []wire.V2Turn{}
 	}
 	t := v2Thread{ID: lt.id, SessionID: lt.id, ForkedFromID: strPtr(info.ForkedFromID), Preview: info.Preview, Ephemeral: info.Ephemeral,
 		ModelProvider: lt.cfg.ModelProviderID, CreatedAt: info.CreatedAt.Unix(), UpdatedAt: info.UpdatedAt.Unix(), Status: status,
@@ -240,7 +240,7 @@ func v2ThreadFromSummary(s rollout.ThreadSummary, status any) v2Thread {
 	}
 	return v2Thread{ID: s.ID, SessionID: s.ID, ForkedFromID: strPtr(s.ForkedFromID), Preview: s.Preview, ModelProvider: s.ModelProvider,
 		CreatedAt: s.CreatedAt.Unix(), UpdatedAt: s.UpdatedAt.Unix(), Status: status, Path: strPtr(s.Path), Cwd: s.Cwd,
-		CLIVersion: s.CLIVersion, Source: src, GitInfo: gitFromRollout(s.Git), Turns: []items.V2Turn{}}
+		CLIVersion: s.CLIVersion, Source: src, GitInfo: gitFromRollout(s.Git), Turns: []wire.V2Turn{}}
 }
 
 // threadSettings is the part of thread/start, /resume and /fork answers that describes how
@@ -286,8 +286,8 @@ func findRollout(codexHome, id string) (string, bool, error) {
 }
 
 // replayTurns rebuilds a stored thread's turns from its rollout's persisted events.
-func replayTurns(r *rollout.Rollout) ([]items.V2Turn, string) {
-	proj := items.NewV2Projector(r.Meta.ID, nil)
+func replayTurns(r *rollout.Rollout) ([]wire.V2Turn, string) {
+	proj := wire.NewV2Projector(r.Meta.ID, nil)
 	preview := ""
 	for _, m := range r.InitialMessages() {
 		if um, ok := m.(protocol.UserMessageEvent); ok && preview == "" {

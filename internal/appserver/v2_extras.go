@@ -2,8 +2,7 @@ package appserver
 
 import (
 	"context"
-
-	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 
 // Methods beyond the list that editors call at start-up. This engine has no
@@ -33,6 +32,6 @@ func (r *threads) registerExtras(s *Server) {
 		r.mu.Lock()
 		limits := r.limits
 		r.mu.Unlock()
-		return map[string]any{"rateLimits": items.V2RateLimitsOf(limits)}, nil
+		return map[string]any{"rateLimits": wire.V2RateLimitsOf(limits)}, nil
 	}))
 }

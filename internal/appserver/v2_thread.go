@@ -2,12 +2,12 @@ package appserver
 
 import (
 	"context"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
@@ -111,7 +111,7 @@ func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
 		lt.markReady()
 		for _, o := range r.srv.initializedConns() {
 			if o != c {
-				o.broadcast().push(items.V2Notification{Method: "thread/started", Params: started})
+				o.broadcast().push(wire.V2Notification{Method: "thread/started", Params: started})
 			}
 		}
 	})
@@ -275,7 +275,7 @@ func (r *threads) stored(id string, withTurns bool) (v2Thread, error) {
 	if st, err := os.Stat(path); err == nil {
 		sum.UpdatedAt = st.ModTime()
 	}
-	t := v2ThreadFromSummary(sum, items.V2ThreadStatus{Type: "notLoaded"})
+	t := v2ThreadFromSummary(sum, wire.V2ThreadStatus{Type: "notLoaded"})
 	if withTurns {
 		t.Turns = turns
 	}
@@ -320,7 +320,7 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 		if p.SearchTerm != nil && *p.SearchTerm != "" && !strings.Contains(strings.ToLower(s.Preview), strings.ToLower(*p.SearchTerm)) {
 			continue
 		}
-		status := any(items.V2ThreadStatus{Type: "notLoaded"})
+		status := any(wire.V2ThreadStatus{Type: "notLoaded"})
 		if lt, ok := r.get(s.ID); ok {
 			status = lt.status()
 		}
@@ -353,12 +353,12 @@ type turnsListParams struct {
 }
 
 type turnsListResponse struct {
-	Data       []items.V2Turn `json:"data"`
-	NextCursor *string        `json:"nextCursor"`
+	Data       []wire.V2Turn `json:"data"`
+	NextCursor *string       `json:"nextCursor"`
 }
 
 func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (turnsListResponse, error) {
-	var turns []items.V2Turn
+	var turns []wire.V2Turn
 	if lt, ok := r.get(p.ThreadID); ok {
 		turns = lt.turns()
 	} else {
@@ -389,7 +389,7 @@ func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (tu
 		out.Data, out.NextCursor = turns[:*p.Limit], &next
 	}
 	if out.Data == nil {
-		out.Data = []items.V2Turn{}
+		out.Data = []wire.V2Turn{}
 	}
 	return out, nil
 }
@@ -505,9 +505,9 @@ func (r *threads) compact(ctx context.Context, c *Conn, p threadIDParams) (empty
 	return empty{}, nil
 }
 
-func hasUserMessage(t items.V2Turn) bool {
+func hasUserMessage(t wire.V2Turn) bool {
 	for _, it := range t.Items {
-		if _, ok := it.(*items.V2UserMessage); ok {
+		if _, ok := it.(*wire.V2UserMessage); ok {
 			return true
 		}
 	}

@@ -3,9 +3,8 @@ package appserver
 import (
 	"context"
 	"encoding/json"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"strconv"
-
-	"github.com/gocodex/gocodex/internal/items"
 )
 
 type itemsListParams struct {
@@ -17,10 +16,10 @@ type itemsListParams struct {
 }
 
 type itemEntry struct {
-	TurnID        string       `json:"turnId"`
-	Item          items.V2Item `json:"item"`
-	StartedAtMs   *int64       `json:"startedAtMs"`
-	CompletedAtMs *int64       `json:"completedAtMs"`
+	TurnID        string      `json:"turnId"`
+	Item          wire.V2Item `json:"item"`
+	StartedAtMs   *int64      `json:"startedAtMs"`
+	CompletedAtMs *int64      `json:"completedAtMs"`
 }
 
 type itemsListResponse struct {
@@ -31,7 +30,7 @@ type itemsListResponse struct {
 // itemsList pages through a thread's items (all turns, or one), oldest first unless asked
 // otherwise. The cursor is the position to continue from; item anchors start over.
 func (r *threads) itemsList(ctx context.Context, c *Conn, p itemsListParams) (itemsListResponse, error) {
-	var turns []items.V2Turn
+	var turns []wire.V2Turn
 	if lt, ok := r.get(p.ThreadID); ok {
 		turns = lt.turns()
 	} else {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 
-	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -62,7 +62,7 @@ type turnStartParams struct {
 }
 
 type turnResponse struct {
-	Turn items.V2Turn `json:"turn"`
+	Turn wire.V2Turn `json:"turn"`
 }
 
 func (r *threads) registerTurns(s *Server) {
@@ -102,7 +102,7 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 	if err := lt.th.SubmitWithID(id, protocol.UserInputOp{Items: input, FinalOutputJSONSchema: schema}); err != nil {
 		return turnResponse{}, internalError(err.Error())
 	}
-	return turnResponse{items.V2Turn{ID: id, RootTurnID: id, Items: []items.V2Item{}, ItemsView: "notLoaded", Status: "inProgress"}}, nil
+	return turnResponse{wire.V2Turn{ID: id, RootTurnID: id, Items: []wire.V2Item{}, ItemsView: "notLoaded", Status: "inProgress"}}, nil
 }
 
 type turnSteerParams struct {

@@ -1,4 +1,4 @@
-package items
+package wire
 
 // streamText collects the text of the agent message and the reasoning being streamed, in
 // growing byte buffers, and writes it into the items only when they are read (completed):

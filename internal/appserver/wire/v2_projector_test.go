@@ -1,4 +1,4 @@
-package items
+package wire
 
 import (
 	"bytes"
@@ -163,3 +163,5 @@ func TestV2ErrorInfo(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

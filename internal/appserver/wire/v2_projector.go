@@ -1,7 +1,8 @@
-package items
+package wire
 
 import (
 	"encoding/json"
+	"github.com/gocodex/gocodex/internal/items"
 	"strings"
 	"time"
 
@@ -257,7 +258,7 @@ func (p *V2Projector) applyTool(msg protocol.EventMsg) []V2Notification {
 		out := p.closeStreams(false)
 		out = append(out, p.setStatus(active("waitingOnApproval"))...)
 		if _, ok := p.open[m.CallID]; !ok {
-			cmd := JoinCommand(m.Command)
+			cmd := items.JoinCommand(m.Command)
 			out = append(out, p.itemStarted(&V2CommandExecution{Type: "commandExecution", ID: m.CallID, Command: cmd, Cwd: m.Cwd,
 				Source: "agent", Status: "inProgress", CommandActions: V2CommandActions(m.ParsedCmd, cmd)})...)
 		}
@@ -271,7 +272,7 @@ func (p *V2Projector) applyTool(msg protocol.EventMsg) []V2Notification {
 
 	case protocol.ExecCommandBeginEvent:
 		out := p.closeStreams(false)
-		cmd := JoinCommand(m.Command)
+		cmd := items.JoinCommand(m.Command)
 		it := &V2CommandExecution{Type: "commandExecution", ID: m.CallID, Command: cmd, Cwd: m.Cwd,
 			Source: V2Source(m.Source), Status: "inProgress", CommandActions: V2CommandActions(m.ParsedCmd, cmd)}
 		if m.ProcessID != "" {
@@ -432,7 +433,7 @@ func (p *V2Projector) ApprovalResolved(itemID string, declined bool) []V2Notific
 func (p *V2Projector) execEnded(m protocol.ExecCommandEndEvent) []V2Notification {
 	it, ok := p.open[m.CallID].(*V2CommandExecution)
 	if !ok {
-		cmd := JoinCommand(m.Command)
+		cmd := items.JoinCommand(m.Command)
 		it = &V2CommandExecution{Type: "commandExecution", ID: m.CallID, Command: cmd, Cwd: m.Cwd,
 			Source: V2Source(m.Source), CommandActions: V2CommandActions(m.ParsedCmd, cmd)}
 	}
@@ -576,4 +577,12 @@ func (p *V2Projector) Seed(turns []V2Turn) {
 		seeded = append(seeded, &t)
 	}
 	p.turns = append(seeded, p.turns...)
+}
+
+// nullIfEmpty writes an absent raw value as null, as Codex's app-server does.
+func nullIfEmpty(r json.RawMessage) json.RawMessage {
+	if len(r) == 0 {
+		return json.RawMessage("null")
+	}
+	return r
 }

@@ -1,4 +1,4 @@
-package items
+package wire
 
 import (
 	"encoding/json"
