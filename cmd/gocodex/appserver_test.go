@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"github.com/gocodex/gocodex/internal/faceopts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/gocodex/gocodex/internal/appserver"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 func TestParseListen(t *testing.T) {

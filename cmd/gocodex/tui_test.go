@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/gocodex/gocodex/internal/faceopts"
 	"os"
 	"os/exec"
 	"strings"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 func TestRootRunsTheTUIWithItsFlags(t *testing.T) {

@@ -3,9 +3,9 @@ package appserver
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"time"
 
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/protocol"
 )

@@ -1,9 +1,10 @@
 package appserver
 
 import (
-	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"sync"
 	"time"
+
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 
 // Each connection subscribed to a thread gets its own bounded queue of that thread's

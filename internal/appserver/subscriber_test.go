@@ -1,10 +1,11 @@
 package appserver
 
 import (
-	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 
 // What a subscriber's queue holds after a burst it has not sent yet: deltas merge only once

@@ -3,13 +3,13 @@ package appserver
 import (
 	"context"
 	"errors"
-	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"math"
 	"sync"
 	"time"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/protocol"
 )

@@ -3,10 +3,10 @@ package appserver
 import (
 	"encoding/json"
 	"errors"
-	"github.com/gocodex/gocodex/internal/appserver/wire"
 
 	"github.com/google/uuid"
 
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"

@@ -2,6 +2,7 @@ package appserver
 
 import (
 	"context"
+
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 

@@ -2,12 +2,12 @@ package appserver
 
 import (
 	"context"
-	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"

@@ -3,8 +3,9 @@ package appserver
 import (
 	"context"
 	"encoding/json"
-	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"strconv"
+
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 
 type itemsListParams struct {

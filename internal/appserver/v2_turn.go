@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/gocodex/gocodex/internal/appserver/wire"
 
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/protocol"
 )

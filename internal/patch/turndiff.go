@@ -4,12 +4,13 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
-	"github.com/gocodex/gocodex/internal/gitmarker"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gocodex/gocodex/internal/gitmarker"
 )
 
 const (

@@ -2,10 +2,11 @@ package rollout
 
 import (
 	"bufio"
-	"github.com/gocodex/gocodex/internal/gitmarker"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gocodex/gocodex/internal/gitmarker"
 )
 
 // CollectGitInfo reads the repository around cwd from its files (no git process: starting a

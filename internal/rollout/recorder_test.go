@@ -13,10 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocodex/gocodex/internal/testkit"
-
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gocodex/gocodex/internal/testkit"
 	"github.com/gocodex/gocodex/protocol"
 )
 

@@ -2,12 +2,12 @@ package wire
 
 import (
 	"encoding/json"
-	"github.com/gocodex/gocodex/internal/items"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/protocol"
 )
 
