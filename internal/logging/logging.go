@@ -1,25 +1,15 @@
-// Package logging gives every face one log a person can read: log/slog text lines appended to
-// a file under CODEX_HOME/log (or the configured log_dir), named after the face
-// (gocodex-exec.log, gocodex-app-server.log, …; Codex 0.169 keeps its logs in a SQLite
-// database, which we do not copy, and names its TUI log codex-tui.log, which we leave to it),
-// with secrets redacted, optionally echoed to stderr.
-//
-// The level comes from GOCODEX_LOG (debug, info, warn or error); when it is unset a plain
-// level word in RUST_LOG (Codex's variable, e.g. RUST_LOG=debug or RUST_LOG=codex=warn) is
-// honoured; the default is info.
 package logging
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
+	"regexp"
+	"sync"
 )
-
-// LevelEnv is the variable that sets the level.
-const LevelEnv = "GOCODEX_LOG"
 
 // Options say where a face logs.
 type Options struct {
@@ -36,106 +26,98 @@ type Options struct {
 	Verbose     bool
 }
 
-// Log is an open log.
+// Log is an open log. A nil *Log logs nothing.
 type Log struct {
-	logger *slog.Logger
-	file   *os.File
+	logger    *slog.Logger
+	file      *os.File
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open opens (appending, 0600) the face's log file. When the file cannot be opened the face
 // still gets a working logger (stderr when verbose, else discarded) and the error, to show as
-// a warning: logging never stops a face.
+// a warning: logging never stops a face. A GOCODEX_LOG that is not a level is such a warning too.
 func Open(o Options) (*Log, error) {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	hopts := &slog.HandlerOptions{Level: Level(getenv), ReplaceAttr: redactAttr}
+	level := Level(getenv)
 	var handlers []slog.Handler
 	if o.Stderr != nil {
-		sopts := *hopts
-		if !o.Verbose {
-			sopts.Level = max(hopts.Level.Level(), o.StderrLevel)
+		stderrLevel := max(level, o.StderrLevel)
+		if o.Verbose {
+			stderrLevel = level
 		}
-		handlers = append(handlers, slog.NewTextHandler(o.Stderr, &sopts))
+		handlers = append(handlers, slog.NewTextHandler(o.Stderr, &slog.HandlerOptions{Level: stderrLevel}))
 	}
 	l := &Log{}
-	var openErr error
-	if f, err := openFile(o.Dir, o.Face); err != nil {
-		openErr = err
-	} else {
+	f, openErr := openFile(o.Dir, o.Face)
+	if f != nil {
 		l.file = f
-		handlers = append(handlers, slog.NewTextHandler(f, hopts))
+		handlers = append(handlers, slog.NewTextHandler(f, &slog.HandlerOptions{Level: level}))
 	}
-	switch len(handlers) {
-	case 0:
-		l.logger = slog.New(slog.DiscardHandler)
-	case 1:
-		l.logger = slog.New(handlers[0])
-	default:
-		l.logger = slog.New(slog.NewMultiHandler(handlers...))
+	// Masking wraps every sink, so neither the file nor stderr can see a secret.
+	l.logger = slog.New(newRedactHandler(slog.NewMultiHandler(handlers...))).With("face", o.Face, "pid", os.Getpid())
+	return l, errors.Join(openErr, levelProblem(getenv))
+}
+
+// faceName keeps a face's name usable inside a file name (no separators, no dots).
+var faceName = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// FileName is the file a face logs to: gocodex-<face>.log.
+func FileName(face string) (string, error) {
+	if !faceName.MatchString(face) {
+		return "", fmt.Errorf("log: face %q is not a face name (lower-case letters, digits, dashes)", face)
 	}
-	l.logger = l.logger.With("face", o.Face, "pid", os.Getpid())
-	return l, openErr
+	return "gocodex-" + face + ".log", nil
 }
 
 func openFile(dir, face string) (*os.File, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("log: no log directory")
 	}
+	name, err := FileName(face)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("log: %w", err)
 	}
-	path := filepath.Join(dir, "gocodex-"+face+".log")
+	path := filepath.Join(dir, name)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("log: %w", err)
 	}
-	// A file left by an older version with wider permissions is narrowed.
-	_ = f.Chmod(0o600)
+	// A file left by an older version with wider permissions is narrowed; logs hold prompts.
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("log: %s cannot be made private: %w", path, err)
+	}
 	return f, nil
 }
 
 // Logger is the face's logger.
-func (l *Log) Logger() *slog.Logger { return l.logger }
+func (l *Log) Logger() *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l.logger
+}
 
-// Close closes the file.
+// Path is the log file's path, or "" when this run has no log file.
+func (l *Log) Path() string {
+	if l == nil || l.file == nil {
+		return ""
+	}
+	return l.file.Name()
+}
+
+// Close closes the file; lines logged afterwards are dropped. Calling it twice is harmless.
 func (l *Log) Close() error {
 	if l == nil || l.file == nil {
 		return nil
 	}
-	return l.file.Close()
-}
-
-// Level reads GOCODEX_LOG, else a level word in RUST_LOG; info by default.
-func Level(getenv func(string) string) slog.Level {
-	if lv, ok := parseLevel(getenv(LevelEnv)); ok {
-		return lv
-	}
-	// RUST_LOG directives look like "warn" or "codex_core=debug,info": take the last word.
-	directives := strings.Split(getenv("RUST_LOG"), ",")
-	for i := len(directives) - 1; i >= 0; i-- {
-		d := directives[i]
-		if _, after, ok := strings.Cut(d, "="); ok {
-			d = after
-		}
-		if lv, ok := parseLevel(d); ok {
-			return lv
-		}
-	}
-	return slog.LevelInfo
-}
-
-func parseLevel(s string) (slog.Level, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "trace", "debug":
-		return slog.LevelDebug, true
-	case "info":
-		return slog.LevelInfo, true
-	case "warn", "warning":
-		return slog.LevelWarn, true
-	case "error":
-		return slog.LevelError, true
-	}
-	return 0, false
+	l.closeOnce.Do(func() { l.closeErr = l.file.Close() })
+	return l.closeErr
 }
