@@ -593,6 +593,11 @@ func listenAndTry(e *attackEnv, network, addr, op string) bool {
 		e.t.Skip(err)
 	}
 	defer ln.Close()
+	return acceptedWhile(ln, func() { e.run(op + "=" + ln.Addr().String()) })
+}
+
+// acceptedWhile reports whether ln accepted a connection while run ran (or just after).
+func acceptedWhile(ln net.Listener, run func()) bool {
 	accepted := make(chan bool, 1)
 	go func() {
 		c, err := ln.Accept()
@@ -601,7 +606,7 @@ func listenAndTry(e *attackEnv, network, addr, op string) bool {
 		}
 		accepted <- err == nil
 	}()
-	e.run(op + "=" + ln.Addr().String())
+	run()
 	select {
 	case ok := <-accepted:
 		return ok
@@ -619,21 +624,7 @@ func unixListenAndTry(e *attackEnv, addr, op string) bool {
 	if !strings.HasPrefix(addr, "@") {
 		_ = os.Chmod(addr, 0o777)
 	}
-	accepted := make(chan bool, 1)
-	go func() {
-		c, err := ln.Accept()
-		if err == nil {
-			c.Close()
-		}
-		accepted <- err == nil
-	}()
-	e.run(op)
-	select {
-	case ok := <-accepted:
-		return ok
-	case <-time.After(100 * time.Millisecond):
-		return false
-	}
+	return acceptedWhile(ln, func() { e.run(op) })
 }
 
 // newAttackEnv makes the attempt's directories under /var/tmp (outside every default root).
