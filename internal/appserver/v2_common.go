@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
@@ -94,39 +95,16 @@ func (s *Server) loadThreadConfigWarn(o threadOverrides) (*config.Config, []conf
 	if s.opts.Config != nil && lo.CodexHome == "" {
 		lo.CodexHome = s.opts.Config.CodexHome
 	}
-	if o.Cwd != nil && *o.Cwd != "" {
-		lo.Cwd = *o.Cwd
-	}
-	ov := lo.Overrides
-	if o.Model != nil {
-		ov.Model = o.Model
-	}
-	if o.ModelProvider != nil {
-		ov.ModelProvider = o.ModelProvider
-	}
-	if o.ApprovalPolicy != nil {
-		ov.ApprovalPolicy = o.ApprovalPolicy
-	}
-	if o.Sandbox != nil {
-		ov.SandboxMode = o.Sandbox
-	}
-	if o.BaseInstructions != nil {
-		ov.BaseInstructions = o.BaseInstructions
-	}
-	if o.DeveloperInstructions != nil {
-		ov.DeveloperInstructions = o.DeveloperInstructions
-	}
-	lo.Overrides = ov
-	if len(o.Config) > 0 {
-		vo := make(map[string]any, len(lo.ValueOverrides)+len(o.Config))
-		for k, v := range lo.ValueOverrides {
-			vo[k] = v
-		}
-		for k, v := range o.Config {
-			vo[k] = v
-		}
-		lo.ValueOverrides = vo
-	}
+	lo = faceopts.ThreadOverrides{
+		Cwd:                   o.Cwd,
+		Model:                 o.Model,
+		ModelProvider:         o.ModelProvider,
+		ApprovalPolicy:        o.ApprovalPolicy,
+		SandboxMode:           o.Sandbox,
+		BaseInstructions:      o.BaseInstructions,
+		DeveloperInstructions: o.DeveloperInstructions,
+		Config:                o.Config,
+	}.Apply(lo)
 	if lo.Env == nil {
 		lo.Env = s.opts.Getenv
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -208,44 +209,21 @@ func parseReplyParams(args json.RawMessage) (prompt, threadID string, err error)
 // loadOptions layers a `codex` call's choices over the server's own load options: the
 // config map applies after the server's -c overrides, and the named parameters beat both.
 func (p CodexParams) loadOptions(base config.LoadOptions) config.LoadOptions {
-	lo := base
-	if p.Cwd != nil && *p.Cwd != "" {
-		lo.Cwd = *p.Cwd
-	}
-	if p.Profile != nil && *p.Profile != "" {
-		lo.Profile = *p.Profile
-	}
-	if len(p.Config) > 0 {
-		merged := make(map[string]any, len(base.ValueOverrides)+len(p.Config))
-		for k, v := range base.ValueOverrides {
-			merged[k] = v
-		}
-		for k, v := range p.Config {
-			merged[k] = v
-		}
-		lo.ValueOverrides = merged
-	}
-	o := base.Overrides
-	if p.Model != nil {
-		o.Model = p.Model
+	t := faceopts.ThreadOverrides{
+		Cwd:                   p.Cwd,
+		Profile:               p.Profile,
+		Model:                 p.Model,
+		BaseInstructions:      p.BaseInstructions,
+		DeveloperInstructions: p.DeveloperInstructions,
+		CompactPrompt:         p.CompactPrompt,
+		Config:                p.Config,
 	}
 	if p.ApprovalPolicy != nil {
-		ap := protocol.AskForApproval{Mode: protocol.ApprovalMode(*p.ApprovalPolicy)}
-		o.ApprovalPolicy = &ap
+		t.ApprovalPolicy = &protocol.AskForApproval{Mode: protocol.ApprovalMode(*p.ApprovalPolicy)}
 	}
 	if p.Sandbox != nil {
 		sm := protocol.SandboxMode(*p.Sandbox)
-		o.SandboxMode = &sm
+		t.SandboxMode = &sm
 	}
-	if p.BaseInstructions != nil {
-		o.BaseInstructions = p.BaseInstructions
-	}
-	if p.DeveloperInstructions != nil {
-		o.DeveloperInstructions = p.DeveloperInstructions
-	}
-	if p.CompactPrompt != nil {
-		o.CompactPrompt = p.CompactPrompt
-	}
-	lo.Overrides = o
-	return lo
+	return t.Apply(base)
 }
