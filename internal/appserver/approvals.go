@@ -43,6 +43,33 @@ type execApprovalParams struct {
 	AvailableDecisions          []any                  `json:"availableDecisions"`
 }
 
+// execpolicyAmendmentDecision is the one structured entry of availableDecisions.
+type execpolicyAmendmentDecision struct {
+	AcceptWithExecpolicyAmendment struct {
+		ExecpolicyAmendment []string `json:"execpolicy_amendment"`
+	} `json:"acceptWithExecpolicyAmendment"`
+}
+
+// v1ExecApprovalParams is execCommandApproval's params (ExecCommandApprovalParams).
+type v1ExecApprovalParams struct {
+	ConversationID string                   `json:"conversationId"`
+	CallID         string                   `json:"callId"`
+	ApprovalID     string                   `json:"approvalId,omitempty"`
+	Command        []string                 `json:"command"`
+	Cwd            string                   `json:"cwd"`
+	Reason         *string                  `json:"reason"`
+	ParsedCmd      []protocol.ParsedCommand `json:"parsedCmd"`
+}
+
+// v1PatchApprovalParams is applyPatchApproval's params (ApplyPatchApprovalParams).
+type v1PatchApprovalParams struct {
+	ConversationID string                         `json:"conversationId"`
+	CallID         string                         `json:"callId"`
+	FileChanges    map[string]protocol.FileChange `json:"fileChanges"`
+	Reason         *string                        `json:"reason"`
+	GrantRoot      *string                        `json:"grantRoot"`
+}
+
 type patchApprovalParams struct {
 	ThreadID    string  `json:"threadId"`
 	TurnID      string  `json:"turnId"`
@@ -140,8 +167,9 @@ func (lt *loadedThread) askExec(subs, listeners []*Conn, subID string, m protoco
 			}
 			p.AvailableDecisions = []any{"accept", "acceptForSession"}
 			if len(m.ProposedExecpolicyAmendment) > 0 {
-				p.AvailableDecisions = append(p.AvailableDecisions, map[string]any{
-					"acceptWithExecpolicyAmendment": map[string]any{"execpolicy_amendment": m.ProposedExecpolicyAmendment}})
+				var amend execpolicyAmendmentDecision
+				amend.AcceptWithExecpolicyAmendment.ExecpolicyAmendment = m.ProposedExecpolicyAmendment
+				p.AvailableDecisions = append(p.AvailableDecisions, amend)
 			}
 			p.AvailableDecisions = append(p.AvailableDecisions, "decline", "cancel")
 			id, raw, err := c.numberedRequest("item/commandExecution/requestApproval", p)
@@ -156,11 +184,8 @@ func (lt *loadedThread) askExec(subs, listeners []*Conn, subID string, m protoco
 				dec = protocol.ReviewDecision{Kind: protocol.DecisionDenied}
 			}
 		} else {
-			p := map[string]any{"conversationId": lt.id, "callId": m.CallID, "command": m.Command, "cwd": m.Cwd,
-				"parsedCmd": nonNilParsed(m.ParsedCmd), "reason": m.Reason}
-			if m.ApprovalID != "" {
-				p["approvalId"] = m.ApprovalID
-			}
+			p := v1ExecApprovalParams{ConversationID: lt.id, CallID: m.CallID, ApprovalID: m.ApprovalID,
+				Command: m.Command, Cwd: m.Cwd, Reason: m.Reason, ParsedCmd: nonNilParsed(m.ParsedCmd)}
 			_, raw, err := c.numberedRequest("execCommandApproval", p)
 			if err == nil {
 				dec, err = v1Decision(raw)
@@ -203,8 +228,8 @@ func (lt *loadedThread) askPatch(subs, listeners []*Conn, subID string, m protoc
 				dec, err = v2Decision(raw)
 			}
 		} else {
-			p := map[string]any{"conversationId": lt.id, "callId": m.CallID, "fileChanges": m.Changes,
-				"reason": m.Reason, "grantRoot": m.GrantRoot}
+			p := v1PatchApprovalParams{ConversationID: lt.id, CallID: m.CallID, FileChanges: m.Changes,
+				Reason: m.Reason, GrantRoot: m.GrantRoot}
 			_, raw, err = c.numberedRequest("applyPatchApproval", p)
 			if err == nil {
 				dec, err = v1Decision(raw)

@@ -44,10 +44,10 @@ func (r *threads) registerV1(s *Server) {
 	}))
 	s.Handle("getAuthStatus", TypedOptional(func(ctx context.Context, c *Conn, p struct {
 		IncludeToken *bool `json:"includeToken"`
-	}) (map[string]any, error) {
+	}) (authStatusResponse, error) {
 		return authStatus(s, p.IncludeToken != nil && *p.IncludeToken), nil
 	}))
-	s.Handle("getUserSavedConfig", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
+	s.Handle("getUserSavedConfig", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (userSavedConfigResponse, error) {
 		return userSavedConfig(s)
 	}))
 	s.Handle("setDefaultModel", TypedOptional(func(ctx context.Context, c *Conn, p struct {
@@ -58,8 +58,8 @@ func (r *threads) registerV1(s *Server) {
 		_, err := configWrite(s, nil, nil, edits)
 		return struct{}{}, err
 	}))
-	s.Handle("userInfo", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		return map[string]any{"allegedUserEmail": nil}, nil
+	s.Handle("userInfo", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (userInfoResponse, error) {
+		return userInfoResponse{}, nil
 	}))
 	s.Handle("execOneOffCommand", Typed(func(ctx context.Context, c *Conn, p struct {
 		Command       []string                `json:"command"`
@@ -100,7 +100,7 @@ type newConversationParams struct {
 }
 
 func (p newConversationParams) overrides() threadOverrides {
-	return threadOverrides{Model: p.Model, ModelProvider: p.ModelProvider, Cwd: p.Cwd, ApprovalPolicy: p.ApprovalPolicy,
+	return threadOverrides{Model: p.Model, ModelProvider: p.ModelProvider, Profile: p.Profile, Cwd: p.Cwd, ApprovalPolicy: p.ApprovalPolicy,
 		Sandbox: p.Sandbox, Config: p.Config, BaseInstructions: p.BaseInstructions, DeveloperInstructions: p.DeveloperInstructions}
 }
 
@@ -354,7 +354,7 @@ func (r *threads) listConversations(ctx context.Context, c *Conn, p struct {
 	PageSize       *int     `json:"pageSize"`
 	Cursor         *string  `json:"cursor"`
 	ModelProviders []string `json:"modelProviders"`
-}) (map[string]any, error) {
+}) (listConversationsResponse, error) {
 	opts := rollout.ListOptions{Providers: p.ModelProviders}
 	if p.PageSize != nil {
 		opts.PageSize = *p.PageSize
@@ -364,13 +364,13 @@ func (r *threads) listConversations(ctx context.Context, c *Conn, p struct {
 	}
 	page, err := rollout.List(codexHome(r.srv), opts)
 	if err != nil {
-		return nil, internalError(err.Error())
+		return listConversationsResponse{}, internalError(err.Error())
 	}
 	items := make([]conversationSummary, 0, len(page.Threads))
 	for _, t := range page.Threads {
 		items = append(items, summaryOf(t))
 	}
-	return map[string]any{"items": items, "nextCursor": strPtr(page.NextCursor)}, nil
+	return listConversationsResponse{Items: items, NextCursor: strPtr(page.NextCursor)}, nil
 }
 
 func (r *threads) archiveConversation(ctx context.Context, c *Conn, p struct {
@@ -384,7 +384,8 @@ func (r *threads) archiveConversation(ctx context.Context, c *Conn, p struct {
 func (r *threads) conversationSummary(ctx context.Context, c *Conn, p struct {
 	RolloutPath    *string `json:"rolloutPath"`
 	ConversationID *string `json:"conversationId"`
-}) (map[string]any, error) {
+}) (conversationSummaryResponse, error) {
+	var none conversationSummaryResponse
 	path := ""
 	switch {
 	case p.RolloutPath != nil:
@@ -395,15 +396,15 @@ func (r *threads) conversationSummary(ctx context.Context, c *Conn, p struct {
 	case p.ConversationID != nil:
 		found, _, err := findRollout(codexHome(r.srv), *p.ConversationID)
 		if err != nil {
-			return nil, err
+			return none, err
 		}
 		path = found
 	default:
-		return nil, InvalidParams("rolloutPath or conversationId is required")
+		return none, InvalidParams("rolloutPath or conversationId is required")
 	}
 	ro, err := rollout.ReadFile(path)
 	if err != nil {
-		return nil, InvalidRequest("failed to load conversation summary from " + path + ": " + err.Error())
+		return none, InvalidRequest("failed to load conversation summary from " + path + ": " + err.Error())
 	}
 	_, preview := replayTurns(ro)
 	sum := rollout.ThreadSummary{ID: ro.Meta.ID, Path: path, Preview: preview, Cwd: ro.Meta.Cwd, ModelProvider: ro.Meta.ModelProvider,
@@ -414,14 +415,15 @@ func (r *threads) conversationSummary(ctx context.Context, c *Conn, p struct {
 	if t, err := time.Parse(rollout.TimestampFormat, ro.Meta.Timestamp); err == nil {
 		sum.CreatedAt = t
 	}
-	return map[string]any{"summary": summaryOf(sum)}, nil
+	return conversationSummaryResponse{Summary: summaryOf(sum)}, nil
 }
 
 // gitDiffToRemote diffs the work tree (untracked files included) against the closest commit
 // the upstream has: the merge base with the upstream branch, else HEAD.
 func gitDiffToRemote(ctx context.Context, c *Conn, p struct {
 	Cwd string `json:"cwd"`
-}) (map[string]string, error) {
+}) (gitDiffToRemoteResponse, error) {
+	var none gitDiffToRemoteResponse
 	git := func(args ...string) (string, error) {
 		cmd := exec.CommandContext(ctx, "git", args...)
 		cmd.Dir = p.Cwd
@@ -431,13 +433,13 @@ func gitDiffToRemote(ctx context.Context, c *Conn, p struct {
 	sha, err := git("merge-base", "HEAD", "@{upstream}")
 	if err != nil {
 		if sha, err = git("rev-parse", "HEAD"); err != nil {
-			return nil, InvalidRequest("failed to compute git diff to remote for cwd: " + p.Cwd)
+			return none, InvalidRequest("failed to compute git diff to remote for cwd: " + p.Cwd)
 		}
 	}
 	sha = strings.TrimSpace(sha)
 	diff, err := git("diff", "--binary", sha)
 	if err != nil {
-		return nil, InvalidRequest("failed to compute git diff to remote for cwd: " + p.Cwd)
+		return none, InvalidRequest("failed to compute git diff to remote for cwd: " + p.Cwd)
 	}
 	untracked, _ := git("ls-files", "--others", "--exclude-standard")
 	for _, f := range strings.Split(strings.TrimSpace(untracked), "\n") {
@@ -447,65 +449,56 @@ func gitDiffToRemote(ctx context.Context, c *Conn, p struct {
 		d, _ := git("diff", "--binary", "--no-index", "/dev/null", f)
 		diff += d
 	}
-	return map[string]string{"sha": sha, "diff": diff}, nil
+	return gitDiffToRemoteResponse{Sha: sha, Diff: diff}, nil
 }
 
-func authStatus(s *Server, includeToken bool) map[string]any {
-	out := map[string]any{"authMethod": nil, "authToken": nil, "requiresOpenaiAuth": false}
+func authStatus(s *Server, includeToken bool) authStatusResponse {
+	var out authStatusResponse
 	cfg := s.opts.Config
 	if cfg == nil {
 		return out
 	}
-	out["requiresOpenaiAuth"] = cfg.ModelProvider.RequiresOpenAIAuth
+	out.RequiresOpenaiAuth = cfg.ModelProvider.RequiresOpenAIAuth
 	key, err := model.ResolveAPIKey(cfg.ModelProvider, model.AuthOptions{Getenv: s.opts.Getenv, CodexHome: cfg.CodexHome})
 	if err == nil && key != "" {
-		out["authMethod"] = "apikey"
+		method := "apikey"
+		out.AuthMethod = &method
 		if includeToken {
-			out["authToken"] = key
+			out.AuthToken = &key
 		}
 	}
 	return out
 }
 
-// userSavedConfig reads the user's config.toml into 0.63's UserSavedConfig.
-func userSavedConfig(s *Server) (map[string]any, error) {
-	raw := map[string]any{}
+// userSavedConfig reads the user's config.toml into 0.63's UserSavedConfig. The values are
+// passed on as the file has them (a string, or whatever else the user wrote).
+func userSavedConfig(s *Server) (userSavedConfigResponse, error) {
+	var file savedConfigFile
 	if b, err := os.ReadFile(filepath.Join(codexHome(s), "config.toml")); err == nil {
-		if err := toml.Unmarshal(b, &raw); err != nil {
-			return nil, InvalidRequest("config.toml: " + err.Error())
+		if err := toml.Unmarshal(b, &file); err != nil {
+			return userSavedConfigResponse{}, InvalidRequest("config.toml: " + err.Error())
 		}
 	}
-	get := func(k string) any {
-		if v, ok := raw[k]; ok {
-			return v
-		}
-		return nil
+	cfg := savedConfig{
+		ApprovalPolicy: file.ApprovalPolicy, SandboxMode: file.SandboxMode,
+		ForcedChatgptWorkspaceID: file.ForcedChatgptWorkspaceID, ForcedLoginMethod: file.ForcedLoginMethod,
+		Model: file.Model, ModelReasoningEffort: file.ModelReasoningEffort, ModelReasoningSummary: file.ModelReasoningSummary,
+		ModelVerbosity: file.ModelVerbosity, Profile: file.Profile, Profiles: map[string]savedProfile{},
 	}
-	cfg := map[string]any{
-		"approvalPolicy": get("approval_policy"), "sandboxMode": get("sandbox_mode"), "sandboxSettings": nil,
-		"forcedChatgptWorkspaceId": get("forced_chatgpt_workspace_id"), "forcedLoginMethod": get("forced_login_method"),
-		"model": get("model"), "modelReasoningEffort": get("model_reasoning_effort"), "modelReasoningSummary": get("model_reasoning_summary"),
-		"modelVerbosity": get("model_verbosity"), "tools": nil, "profile": get("profile"), "profiles": map[string]any{},
-	}
-	if sw, ok := raw["sandbox_workspace_write"].(map[string]any); ok {
-		roots := sw["writable_roots"]
+	if sw := file.SandboxWorkspaceWrite; sw != nil {
+		roots := sw.WritableRoots
 		if roots == nil {
 			roots = []any{}
 		}
-		cfg["sandboxSettings"] = map[string]any{"writableRoots": roots, "networkAccess": sw["network_access"],
-			"excludeTmpdirEnvVar": sw["exclude_tmpdir_env_var"], "excludeSlashTmp": sw["exclude_slash_tmp"]}
+		cfg.SandboxSettings = &savedSandboxSettings{WritableRoots: roots, NetworkAccess: sw.NetworkAccess,
+			ExcludeTmpdirEnvVar: sw.ExcludeTmpdirEnvVar, ExcludeSlashTmp: sw.ExcludeSlashTmp}
 	}
-	if profiles, ok := raw["profiles"].(map[string]any); ok {
-		out := map[string]any{}
-		for name, v := range profiles {
-			p, _ := v.(map[string]any)
-			out[name] = map[string]any{"model": p["model"], "modelProvider": p["model_provider"], "approvalPolicy": p["approval_policy"],
-				"modelReasoningEffort": p["model_reasoning_effort"], "modelReasoningSummary": p["model_reasoning_summary"],
-				"modelVerbosity": p["model_verbosity"], "chatgptBaseUrl": p["chatgpt_base_url"]}
-		}
-		cfg["profiles"] = out
+	for name, p := range file.Profiles {
+		cfg.Profiles[name] = savedProfile{Model: p.Model, ModelProvider: p.ModelProvider, ApprovalPolicy: p.ApprovalPolicy,
+			ModelReasoningEffort: p.ModelReasoningEffort, ModelReasoningSummary: p.ModelReasoningSummary,
+			ModelVerbosity: p.ModelVerbosity, ChatgptBaseURL: p.ChatgptBaseURL}
 	}
-	return map[string]any{"config": cfg}, nil
+	return userSavedConfigResponse{Config: cfg}, nil
 }
 
 func jsonOrNull(s *string) json.RawMessage {

@@ -139,3 +139,24 @@ func TestV1Misc(t *testing.T) {
 		t.Errorf("gitDiffToRemote = %+v", diff)
 	}
 }
+
+// newConversation's profile selects a [profiles.<name>] table, as Codex's v1 server did.
+func TestV1NewConversationProfile(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	f, err := os.OpenFile(filepath.Join(w.Home, "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\n[profiles.fast]\nmodel = \"gpt-5.4-mini\"\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	cl := w.connect(w.Srv)
+	var conv struct {
+		Model string `json:"model"`
+	}
+	cl.call("newConversation", map[string]any{"cwd": w.Work, "profile": "fast"}, &conv)
+	if conv.Model != "gpt-5.4-mini" {
+		t.Fatalf("model = %q, want the profile's gpt-5.4-mini", conv.Model)
+	}
+}

@@ -211,8 +211,8 @@ func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (
 			if st == process.Stderr {
 				stream = "stderr"
 			}
-			_ = c.Notify(c.Context(), "command/exec/outputDelta", map[string]any{
-				"processId": id, "stream": stream, "deltaBase64": base64.StdEncoding.EncodeToString(b), "capReached": false})
+			_ = c.Notify(c.Context(), "command/exec/outputDelta", commandExecOutputDelta{
+				ProcessID: id, Stream: stream, DeltaBase64: base64.StdEncoding.EncodeToString(b)})
 		}
 	}
 	timeout := defaultExecTimeout

@@ -22,22 +22,6 @@ func newSubmissionID() string {
 	return id.String()
 }
 
-// v2Sandbox is the v2 SandboxPolicy object of a policy.
-func v2Sandbox(p protocol.SandboxPolicy) map[string]any {
-	switch p.EffectiveMode() {
-	case protocol.SandboxDangerFullAccess:
-		return map[string]any{"type": "dangerFullAccess"}
-	case protocol.SandboxWorkspaceWrite:
-		roots := p.WritableRoots
-		if roots == nil {
-			roots = []string{}
-		}
-		return map[string]any{"type": "workspaceWrite", "writableRoots": roots, "networkAccess": p.NetworkAccess,
-			"excludeTmpdirEnvVar": p.ExcludeTmpdirEnvVar, "excludeSlashTmp": p.ExcludeSlashTmp}
-	}
-	return map[string]any{"type": "readOnly", "networkAccess": false}
-}
-
 // sandboxFromV2 reads turn/start's sandboxPolicy.
 func sandboxFromV2(raw json.RawMessage) (*protocol.SandboxPolicy, error) {
 	if len(raw) == 0 || string(raw) == "null" {
@@ -74,6 +58,7 @@ func sandboxFromV2(raw json.RawMessage) (*protocol.SandboxPolicy, error) {
 type threadOverrides struct {
 	Model                 *string                  `json:"model"`
 	ModelProvider         *string                  `json:"modelProvider"`
+	Profile               *string                  `json:"profile"`
 	Cwd                   *string                  `json:"cwd"`
 	ApprovalPolicy        *protocol.AskForApproval `json:"approvalPolicy"`
 	Sandbox               *protocol.SandboxMode    `json:"sandbox"`
@@ -97,6 +82,7 @@ func (s *Server) loadThreadConfigWarn(o threadOverrides) (*config.Config, []conf
 	}
 	lo = faceopts.ThreadOverrides{
 		Cwd:                   o.Cwd,
+		Profile:               o.Profile,
 		Model:                 o.Model,
 		ModelProvider:         o.ModelProvider,
 		ApprovalPolicy:        o.ApprovalPolicy,
@@ -143,7 +129,7 @@ func freshWarnings(c *Conn, warnings []config.Warning) []config.Warning {
 // sendWarnings sends configWarning notifications.
 func sendWarnings(c *Conn, warnings []config.Warning) {
 	for _, w := range warnings {
-		_ = c.Notify(c.Context(), "configWarning", map[string]any{"summary": w.String(), "details": nil, "path": strPtr(w.File)})
+		_ = c.Notify(c.Context(), "configWarning", configWarningNotification{Summary: w.String(), Path: strPtr(w.File)})
 	}
 }
 
@@ -224,16 +210,16 @@ func v2ThreadFromSummary(s rollout.ThreadSummary, status any) v2Thread {
 // threadSettings is the part of thread/start, /resume and /fork answers that describes how
 // the thread runs.
 type threadSettings struct {
-	Thread             v2Thread       `json:"thread"`
-	Model              string         `json:"model"`
-	ModelProvider      string         `json:"modelProvider"`
-	ServiceTier        *string        `json:"serviceTier"`
-	Cwd                string         `json:"cwd"`
-	InstructionSources []string       `json:"instructionSources"`
-	ApprovalPolicy     any            `json:"approvalPolicy"`
-	ApprovalsReviewer  string         `json:"approvalsReviewer"`
-	Sandbox            map[string]any `json:"sandbox"`
-	ReasoningEffort    *string        `json:"reasoningEffort"`
+	Thread             v2Thread        `json:"thread"`
+	Model              string          `json:"model"`
+	ModelProvider      string          `json:"modelProvider"`
+	ServiceTier        *string         `json:"serviceTier"`
+	Cwd                string          `json:"cwd"`
+	InstructionSources []string        `json:"instructionSources"`
+	ApprovalPolicy     any             `json:"approvalPolicy"`
+	ApprovalsReviewer  string          `json:"approvalsReviewer"`
+	Sandbox            v2SandboxPolicy `json:"sandbox"`
+	ReasoningEffort    *string         `json:"reasoningEffort"`
 }
 
 func (lt *loadedThread) settings(withTurns bool) threadSettings {

@@ -36,34 +36,21 @@ type configReadParams struct {
 }
 
 type layerMeta struct {
-	Name    map[string]any `json:"name"`
-	Version string         `json:"version"`
+	Name    configLayerSource `json:"name"`
+	Version string            `json:"version"`
 }
 
 type configLayer struct {
-	Name     map[string]any `json:"name"`
-	Version  string         `json:"version"`
-	Config   map[string]any `json:"config"`
-	Disabled *string        `json:"disabledReason"`
+	Name     configLayerSource `json:"name"`
+	Version  string            `json:"version"`
+	Config   map[string]any    `json:"config"`
+	Disabled *string           `json:"disabledReason"`
 }
 
 type configReadResponse struct {
 	Config  map[string]any       `json:"config"`
 	Origins map[string]layerMeta `json:"origins"`
 	Layers  []configLayer        `json:"layers"`
-}
-
-// layerName is a layer's v2 ConfigLayerSource.
-func layerName(l config.Layer) map[string]any {
-	switch l.Source {
-	case config.SourceUser, config.SourceProfileFile, config.SourceProfileTable:
-		return map[string]any{"type": "user", "file": l.Path}
-	case config.SourceProject:
-		return map[string]any{"type": "project", "dotCodexFolder": filepath.Dir(l.Path)}
-	case config.SourceManaged:
-		return map[string]any{"type": "legacyManagedConfigTomlFromFile", "file": l.Path}
-	}
-	return map[string]any{"type": "sessionFlags"}
 }
 
 func configRead(s *Server, p configReadParams) (configReadResponse, error) {

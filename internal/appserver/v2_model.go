@@ -114,11 +114,11 @@ func orDefault(s, d string) string {
 }
 
 type providerSummary struct {
-	ID       string         `json:"id"`
-	Name     string         `json:"name"`
-	BaseURL  *string        `json:"baseUrl"`
-	CanEdit  bool           `json:"canEdit"`
-	Settings map[string]any `json:"settings"`
+	ID       string           `json:"id"`
+	Name     string           `json:"name"`
+	BaseURL  *string          `json:"baseUrl"`
+	CanEdit  bool             `json:"canEdit"`
+	Settings providerSettings `json:"settings"`
 }
 
 type providerListResponse struct {
@@ -141,9 +141,9 @@ func providerList(s *Server) providerListResponse {
 	sort.Strings(ids)
 	for _, id := range ids {
 		p := cfg.ModelProviders[id]
-		settings := map[string]any{"type": "openai"}
+		settings := providerSettings{Type: "openai"}
 		if id != "openai" {
-			settings = map[string]any{"type": "customGateway", "auth": map[string]any{"mode": "externallyConfigured", "envKey": strPtr(p.EnvKey)}}
+			settings = providerSettings{Type: "customGateway", Auth: &gatewayAuth{Mode: "externallyConfigured", EnvKey: strPtr(p.EnvKey)}}
 		}
 		out.Data = append(out.Data, providerSummary{ID: id, Name: p.Name, BaseURL: strPtr(p.BaseURL), Settings: settings})
 	}

@@ -43,7 +43,7 @@ func engineInput(in []v2Input) ([]protocol.InputItem, error) {
 func checkInputSize(input []protocol.InputItem) error {
 	var tl *protocol.InputTooLargeError
 	if err := protocol.CheckUserInputSize(input); errors.As(err, &tl) {
-		data, _ := json.Marshal(map[string]any{"input_error_code": "input_too_large", "max_chars": protocol.MaxUserInputChars, "actual_chars": tl.Actual})
+		data, _ := json.Marshal(inputTooLargeData{InputErrorCode: "input_too_large", MaxChars: protocol.MaxUserInputChars, ActualChars: tl.Actual})
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: tl.Error(), Data: data}
 	}
 	return nil
