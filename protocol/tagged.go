@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -38,116 +37,7 @@ func spliceTag(key, tag string, body []byte) ([]byte, error) {
 // only and stops at the key (Codex writes the tag first), so the variant's fields are parsed
 // once, by the variant's decoder, which also rejects malformed input after the tag.
 func readTag(data []byte, key string) (string, error) {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return "", fmt.Errorf("expected a JSON object")
-	}
-	i++
-	for {
-		i = skipSpace(data, i)
-		if i < len(data) && data[i] == '}' {
-			return "", fmt.Errorf("missing field `%s`", key)
-		}
-		end, ok := skipString(data, i)
-		if !ok {
-			return "", fmt.Errorf("malformed JSON object")
-		}
-		k := string(data[i+1 : end-1])
-		if bytes.IndexByte(data[i:end], '\\') >= 0 {
-			if err := json.Unmarshal(data[i:end], &k); err != nil {
-				return "", err
-			}
-		}
-		i = skipSpace(data, end)
-		if i >= len(data) || data[i] != ':' {
-			return "", fmt.Errorf("malformed JSON object")
-		}
-		i = skipSpace(data, i+1)
-		vend, ok := skipValue(data, i)
-		if !ok {
-			return "", fmt.Errorf("malformed JSON object")
-		}
-		if k == key {
-			if tag, ok := unquoteSimple(data[i:vend]); ok {
-				return tag, nil
-			}
-			var tag string
-			if err := json.Unmarshal(data[i:vend], &tag); err != nil {
-				return "", fmt.Errorf("field `%s`: %w", key, err)
-			}
-			return tag, nil
-		}
-		i = skipSpace(data, vend)
-		if i < len(data) && data[i] == ',' {
-			i++
-			continue
-		}
-		if i < len(data) && data[i] == '}' {
-			return "", fmt.Errorf("missing field `%s`", key)
-		}
-		return "", fmt.Errorf("malformed JSON object")
-	}
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the JSON string starting at i.
-func skipString(data []byte, i int) (int, bool) {
-	if i >= len(data) || data[i] != '"' {
-		return 0, false
-	}
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, true
-		}
-	}
-	return 0, false
-}
-
-// skipValue returns the index after the JSON value starting at i. It checks nesting and
-// strings only; the full decoder validates the rest.
-func skipValue(data []byte, i int) (int, bool) {
-	if i >= len(data) {
-		return 0, false
-	}
-	switch data[i] {
-	case '"':
-		return skipString(data, i)
-	case '{', '[':
-		depth := 0
-		for i < len(data) {
-			switch data[i] {
-			case '"':
-				end, ok := skipString(data, i)
-				if !ok {
-					return 0, false
-				}
-				i = end
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, true
-				}
-			}
-			i++
-		}
-		return 0, false
-	}
-	for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' && data[i] != ' ' && data[i] != '\n' && data[i] != '\t' && data[i] != '\r' {
-		i++
-	}
-	return i, true
+	return PeekTag(data, key)
 }
 
 // UnknownVariantError reports a tag value this package does not know.

@@ -1,11 +1,11 @@
 package jsonrpc
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // Error codes. The -32001 overload code and its message are Codex's (app-server error_code.rs).
@@ -62,60 +62,17 @@ func AsError(err error) *Error {
 var ErrClosed = errors.New("jsonrpc: connection closed")
 
 // RecoverID looks for a top-level "id" member in what may be a broken or truncated object, so
-// the error answering it can carry the id. It reads tokens only until the id is found.
+// the error answering it can carry the id. It reads members only until the id is found.
 func RecoverID(data []byte) ID {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
-		return ID{}
-	}
-	for {
-		key, err := dec.Token()
-		if err != nil {
-			return ID{}
+	var id ID
+	_ = protocol.ObjectMembers(data, func(key string, value []byte) bool {
+		if key != "id" {
+			return true
 		}
-		k, ok := key.(string)
-		if !ok {
-			return ID{}
+		if id.UnmarshalJSON(value) != nil {
+			id = ID{}
 		}
-		if k == "id" {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return ID{}
-			}
-			var id ID
-			if id.UnmarshalJSON(raw) != nil {
-				return ID{}
-			}
-			return id
-		}
-		if err := skipValue(dec); err != nil {
-			return ID{}
-		}
-	}
-}
-
-// skipValue consumes one value without keeping it (a huge params member costs no memory
-// beyond the decoder's buffer of the bytes already in hand).
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return io.ErrUnexpectedEOF
-		}
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
+		return false
+	})
+	return id
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // Rollout is a parsed rollout file.
@@ -98,55 +100,64 @@ func parseLine(raw []byte) (Line, bool) {
 }
 
 // parseLineFast reads the envelope as this package and Codex write it
-// ({"timestamp":…,"ordinal":…,"type":…,"payload":…}) without reflection; it declines
-// (false) anything else, including lines with fields after the payload, which then take
-// the general path. The payload must be one valid JSON value.
+// ({"timestamp":…,"ordinal":…,"type":…,"payload":…}, in that order) with the protocol's
+// scanner instead of reflection; it declines (false) anything else, including members in
+// another order or after the payload, which then take the general path.
 func parseLineFast(raw []byte) (Line, bool) {
-	s := bytes.TrimRight(raw, " \t\r\n")
-	const tsKey, ordKey, typeKey, payloadKey = `{"timestamp":"`, `,"ordinal":`, `,"type":"`, `,"payload":`
-	if !bytes.HasPrefix(s, []byte(tsKey)) || len(s) == 0 || s[len(s)-1] != '}' {
+	if !json.Valid(raw) {
 		return Line{}, false
 	}
-	s = s[len(tsKey):]
-	i := bytes.IndexByte(s, '"')
-	if i < 0 || !plainASCII(s[:i]) {
-		return Line{}, false
-	}
-	l := Line{Timestamp: string(s[:i])}
-	s = s[i+1:]
-	if bytes.HasPrefix(s, []byte(ordKey)) {
-		s = s[len(ordKey):]
-		var n int64
-		j := 0
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			n = n*10 + int64(s[j]-'0')
-			j++
+	var l Line
+	next := 0 // the member expected next: 0 timestamp, 1 ordinal or type, 2 payload, 3 none
+	ok := true
+	err := protocol.ObjectMembers(raw, func(key string, v []byte) bool {
+		switch {
+		case next == 0 && key == "timestamp":
+			l.Timestamp, ok = plainString(v)
+			next = 1
+		case next == 1 && key == "ordinal" && l.Ordinal == nil:
+			var n int64
+			n, ok = plainCount(v)
+			l.Ordinal = &n
+		case next == 1 && key == "type":
+			l.Type, ok = plainString(v)
+			ok = ok && l.Type != ""
+			next = 2
+		case next == 2 && key == "payload":
+			l.Payload = bytes.Clone(v)
+			next = 3
+		default:
+			ok = false
 		}
-		if j == 0 {
-			return Line{}, false
-		}
-		l.Ordinal = &n
-		s = s[j:]
-	}
-	if !bytes.HasPrefix(s, []byte(typeKey)) {
+		return ok
+	})
+	if err != nil || !ok || next != 3 {
 		return Line{}, false
 	}
-	s = s[len(typeKey):]
-	i = bytes.IndexByte(s, '"')
-	if i <= 0 || !plainASCII(s[:i]) {
-		return Line{}, false
-	}
-	l.Type = string(s[:i])
-	s = s[i+1:]
-	if !bytes.HasPrefix(s, []byte(payloadKey)) {
-		return Line{}, false
-	}
-	payload := bytes.Trim(s[len(payloadKey):len(s)-1], " \t\r\n") // JSON white space only
-	if !json.Valid(payload) {
-		return Line{}, false
-	}
-	l.Payload = bytes.Clone(payload)
 	return l, true
+}
+
+// plainString returns the body of a JSON string that needs no decoding.
+func plainString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || !plainASCII(v[1:len(v)-1]) {
+		return "", false
+	}
+	return string(v[1 : len(v)-1]), true
+}
+
+// plainCount reads a JSON number written as decimal digits only.
+func plainCount(v []byte) (int64, bool) {
+	if len(v) == 0 || len(v) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
 }
 
 // plainASCII reports whether a JSON string body needs no decoding: printable ASCII without

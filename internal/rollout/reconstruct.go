@@ -1,7 +1,6 @@
 package rollout
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -104,19 +103,11 @@ func (r *Rollout) InitialMessages() []protocol.EventMsg {
 	return out
 }
 
-// peekType returns the "type" of a payload written with the tag first, as every event and
-// item is; "" otherwise (the caller then treats it as uninteresting or decodes it fully).
+// peekType returns the "type" of a payload (every event and item is internally tagged);
+// "" when it has none (the caller then treats it as uninteresting or decodes it fully).
 func peekType(payload []byte) string {
-	const key = `{"type":"`
-	if !bytes.HasPrefix(payload, []byte(key)) {
-		return ""
-	}
-	rest := payload[len(key):]
-	i := bytes.IndexByte(rest, '"')
-	if i < 0 {
-		return ""
-	}
-	return string(rest[:i])
+	t, _ := protocol.PeekTag(payload, "type")
+	return t
 }
 
 // compactedHistory is the history after a compacted line.
