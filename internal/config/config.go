@@ -6,6 +6,9 @@ import (
 	"github.com/gocodex/gocodex/protocol"
 )
 
+// DefaultChatGPTBaseURL is Codex's chatgpt_base_url.
+const DefaultChatGPTBaseURL = "https://chatgpt.com/backend-api/"
+
 // Config is the resolved configuration the engine and the faces run with:
 // every layer applied, defaults filled in, enums checked.
 type Config struct {
@@ -35,6 +38,15 @@ type Config struct {
 	ReasoningSummary string
 	Verbosity        string
 	ServiceTier      string
+
+	// ChatGPTBaseURL is chatgpt_base_url: the ChatGPT backend used with ChatGPT sign-in.
+	ChatGPTBaseURL string
+	// CLIAuthCredentialsStore is cli_auth_credentials_store: "file", "keyring" or "auto".
+	CLIAuthCredentialsStore string
+	// ForcedLoginMethod is forced_login_method: "chatgpt", "api" or "" (either).
+	ForcedLoginMethod string
+	// ForcedChatGPTWorkspaceID is forced_chatgpt_workspace_id.
+	ForcedChatGPTWorkspaceID string
 
 	ApprovalPolicy         protocol.AskForApproval
 	SandboxPolicy          protocol.SandboxPolicy

@@ -115,6 +115,17 @@ func (l *loader) resolveModel(c *Config, o Overrides) error {
 	c.ToolOutputTokenLimit = f.ToolOutputTokenLimit
 	c.ReviewModel = str(f.ReviewModel)
 	c.OSSProvider = str(f.OSSProvider)
+	c.ChatGPTBaseURL = str(f.ChatGPTBaseURL)
+	if c.ChatGPTBaseURL == "" {
+		c.ChatGPTBaseURL = DefaultChatGPTBaseURL
+	}
+	if c.CLIAuthCredentialsStore, err = l.oneOf("cli_auth_credentials_store", f.CLIAuthCredentialsStore, "file", "keyring", "auto"); err != nil {
+		return err
+	}
+	if c.ForcedLoginMethod, err = l.oneOf("forced_login_method", f.ForcedLoginMethod, "chatgpt", "api"); err != nil {
+		return err
+	}
+	c.ForcedChatGPTWorkspaceID = str(f.ForcedChatGPTWorkspace)
 
 	openAIBase := str(f.OpenAIBaseURL)
 	if openAIBase == "" {

@@ -57,6 +57,11 @@ type File struct {
 	OpenAIBaseURL  *string                       `toml:"openai_base_url"`
 	OSSProvider    *string                       `toml:"oss_provider"`
 
+	ChatGPTBaseURL          *string `toml:"chatgpt_base_url"`
+	CLIAuthCredentialsStore *string `toml:"cli_auth_credentials_store"`
+	ForcedLoginMethod       *string `toml:"forced_login_method"`
+	ForcedChatGPTWorkspace  *string `toml:"forced_chatgpt_workspace_id"`
+
 	CheckForUpdateOnStartup *bool   `toml:"check_for_update_on_startup"`
 	FileOpener              *string `toml:"file_opener"`
 	SqliteHome              *string `toml:"sqlite_home"`
