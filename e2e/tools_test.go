@@ -133,12 +133,17 @@ func TestInteractiveProgramThroughPTY(t *testing.T) {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
 	first := functionOutput(t, reqs[1].JSON, "call_1")
-	if !strings.Contains(first, "name? ") || !strings.Contains(first, "Process running with session ID "+session) {
+	if !strings.Contains(first, "Process running with session ID "+session) {
 		t.Errorf("exec_command output:\n%s", first)
 	}
 	second := functionOutput(t, reqs[2].JSON, "call_2")
 	if !strings.Contains(second, "hello gopher") || !strings.Contains(second, "Process exited with code 0") {
 		t.Errorf("write_stdin output:\n%s", second)
+	}
+	// On a loaded machine the shell may print its prompt after the first yield: it is then
+	// in the second output, before the greeting.
+	if !strings.Contains(first, "name? ") && !strings.Contains(second, "name? ") {
+		t.Errorf("the prompt is in neither output:\n%s\n---\n%s", first, second)
 	}
 }
 

@@ -60,5 +60,6 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newMcpCommand(s, os.Getenv))
 	root.AddCommand(newExecpolicyCommand(s))
 	root.AddCommand(newSandboxCommand(s))
+	root.AddCommand(newLoginCommands(s, os.Getenv)...)
 	return root
 }

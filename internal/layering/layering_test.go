@@ -57,6 +57,7 @@ var packages = map[string]room{
 
 	"agent": {layer: engine},
 
+	"internal/auth":              {layer: edge},
 	"internal/config":            {layer: edge},
 	"internal/gitmarker":         {layer: edge},
 	"internal/guard":             {layer: edge},
