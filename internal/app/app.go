@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/guard"
 	"github.com/gocodex/gocodex/internal/model"
@@ -113,18 +114,29 @@ func (a *App) clientFor(cfg *config.Config, originator string) (*model.Client, e
 	if c, ok := a.clients[k]; ok {
 		return c, nil
 	}
-	key, err := model.ResolveAPIKey(cfg.ModelProvider, model.AuthOptions{Getenv: a.opts.Getenv, CodexHome: cfg.CodexHome})
+	httpClient := a.opts.HTTPClient
+	if httpClient == nil {
+		var err error
+		if httpClient, err = auth.HTTPClient(a.opts.Getenv); err != nil {
+			return nil, err
+		}
+	}
+	cred, err := a.credentialsFor(cfg, originator, httpClient)
 	if err != nil {
 		return nil, err
 	}
-	c, err := model.NewClient(model.ClientOptions{
-		Provider:   cfg.ModelProvider,
-		APIKey:     key,
-		HTTPClient: a.opts.HTTPClient,
+	opts := model.ClientOptions{
+		Provider:   cred.provider,
+		APIKey:     cred.apiKey,
+		HTTPClient: httpClient,
 		Originator: originator,
 		Getenv:     a.opts.Getenv,
 		Logger:     a.opts.Logger,
-	})
+	}
+	if cred.chatgpt != nil {
+		opts.Auth, opts.CompressZstd = cred.chatgpt, true
+	}
+	c, err := model.NewClient(opts)
 	if err != nil {
 		return nil, err
 	}

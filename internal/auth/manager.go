@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -18,20 +19,39 @@ const refreshWindow = 5 * time.Minute
 type ChatGPT struct {
 	store *Store
 	ep    Endpoints
-	now   func() time.Time
+	opts  ChatGPTOptions
 
 	mu           sync.Mutex
 	file         *File
 	unauthorized int // consecutive 401s since the last success
+	routed       bool
 }
 
-// NewChatGPT returns the authorizer for the ChatGPT credentials in store. now may be nil.
-func NewChatGPT(store *Store, ep Endpoints, now func() time.Time) *ChatGPT {
-	if now == nil {
-		now = time.Now
-	}
-	return &ChatGPT{store: store, ep: ep, now: now}
+// ChatGPTOptions configure the authorizer.
+type ChatGPTOptions struct {
+	// BaseURL is chatgpt_base_url; when set, the workspace routing check
+	// (GET …/wham/accounts/check) runs before the first request, as in Codex.
+	BaseURL string
+	// UserAgent is sent with the routing check.
+	UserAgent string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives a failed proactive refresh (the old token may still work); nil discards.
+	Logger *slog.Logger
 }
+
+// NewChatGPT returns the authorizer for the ChatGPT credentials in store.
+func NewChatGPT(store *Store, ep Endpoints, o ChatGPTOptions) *ChatGPT {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &ChatGPT{store: store, ep: ep, opts: o}
+}
+
+func (c *ChatGPT) now() time.Time { return c.opts.Now() }
 
 // tokens returns the current tokens, loading them on first use.
 func (c *ChatGPT) tokens() (*Tokens, error) {
@@ -49,14 +69,14 @@ func (c *ChatGPT) tokens() (*Tokens, error) {
 }
 
 // Authorize sets Authorization and ChatGPT-Account-Id on h, refreshing the access token first
-// when it expires within five minutes. A failed proactive refresh is not fatal (the token may
-// still be good), as in Codex; it is returned as warn for the caller to log.
-func (c *ChatGPT) Authorize(ctx context.Context, h http.Header) (warn error, err error) {
+// when it expires within five minutes. A failed proactive refresh is logged, not fatal (the
+// token may still be good), as in Codex.
+func (c *ChatGPT) Authorize(ctx context.Context, h http.Header) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t, err := c.tokens()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if exp, ok := Expiry(t.AccessToken); ok && exp.Sub(c.now()) < refreshWindow {
 		f, rerr := Refresh(ctx, c.store, c.ep, RefreshProactive, t.RefreshToken, c.now())
@@ -64,14 +84,20 @@ func (c *ChatGPT) Authorize(ctx context.Context, h http.Header) (warn error, err
 			c.file = f
 			t = f.Tokens
 		} else {
-			warn = rerr
+			c.opts.Logger.Error("Failed to refresh token", "err", rerr)
 		}
+	}
+	if !c.routed && c.opts.BaseURL != "" {
+		if err := c.checkRouting(ctx, t); err != nil {
+			return err
+		}
+		c.routed = true
 	}
 	h.Set("Authorization", "Bearer "+t.AccessToken)
 	if id := c.accountID(t); id != "" {
 		h.Set("ChatGPT-Account-Id", id)
 	}
-	return warn, nil
+	return nil
 }
 
 func (c *ChatGPT) accountID(t *Tokens) string {
@@ -109,6 +135,7 @@ func (c *ChatGPT) Unauthorized(ctx context.Context) (bool, error) {
 			return false, err
 		}
 		c.file = f
+		c.routed = false // Codex checks the routing again with the new token
 		return true, nil
 	}
 	return false, nil

@@ -41,10 +41,12 @@ func EndpointsFromEnv(getenv func(string) string, originator string) Endpoints {
 }
 
 func (e Endpoints) client() *http.Client {
+	c := http.Client{Timeout: 30 * time.Second}
 	if e.HTTP != nil {
-		return e.HTTP
+		c = *e.HTTP // the caller's transport (its CA), with a bound on how long the issuer may take
+		c.Timeout = 30 * time.Second
 	}
-	return &http.Client{Timeout: 30 * time.Second}
+	return &c
 }
 
 func issuerOf(t *Tokens) string {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"runtime"
+	"time"
 
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
@@ -64,7 +65,15 @@ func RunLogin(ctx context.Context, cfg *config.Config, o LoginOptions, io LoginI
 		fmt.Fprintln(io.ErrOut, "ChatGPT login is disabled by forced_login_method = \"api\"; use `gocodex login --with-api-key`.")
 		return 1
 	}
-	lo := auth.LoginOptions{Issuer: o.Issuer, ClientID: o.ClientID, Port: o.Port, Out: io.ErrOut, OpenBrowser: io.OpenBrowser}
+	httpClient, err := auth.HTTPClient(io.Getenv)
+	if err != nil {
+		fmt.Fprintf(io.ErrOut, "Error logging in: %v\n", err)
+		return 1
+	}
+	if httpClient != nil {
+		httpClient.Timeout = 30 * time.Second
+	}
+	lo := auth.LoginOptions{Issuer: o.Issuer, ClientID: o.ClientID, Port: o.Port, Out: io.ErrOut, OpenBrowser: io.OpenBrowser, HTTP: httpClient}
 	if lo.OpenBrowser == nil {
 		lo.OpenBrowser = func(url string) error { return openBrowser(url, io.Getenv) }
 	}
@@ -145,7 +154,12 @@ func RunLogout(ctx context.Context, cfg *config.Config, originator string, io Lo
 		return 1
 	}
 	if f, err := store.Load(); err == nil && f.Mode == auth.ModeChatGPT {
-		if err := auth.Revoke(ctx, auth.EndpointsFromEnv(io.Getenv, originator), f.Tokens); err != nil {
+		ep := auth.EndpointsFromEnv(io.Getenv, originator)
+		if ep.HTTP, err = auth.HTTPClient(io.Getenv); err != nil {
+			fmt.Fprintf(io.ErrOut, "Error logging out: %v\n", err)
+			return 1
+		}
+		if err := auth.Revoke(ctx, ep, f.Tokens); err != nil {
 			fmt.Fprintf(io.ErrOut, "Warning: %v; removing the local credentials anyway\n", err)
 		}
 	}

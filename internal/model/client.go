@@ -36,6 +36,10 @@ type ClientOptions struct {
 	Rand func() float64
 	// Logger receives debug notes (skipped unparseable events); nil discards.
 	Logger *slog.Logger
+	// Auth, when set, supplies each request's credentials (and APIKey is not sent).
+	Auth Authorizer
+	// CompressZstd sends request bodies zstd-compressed (Codex does for the ChatGPT backend).
+	CompressZstd bool
 	// SSEFixture, when set, names a file of SSE text that every Stream reads instead of
 	// sending a request (Codex's CODEX_RS_SSE_FIXTURE test hook).
 	SSEFixture string
@@ -117,6 +121,8 @@ type Stream struct {
 	ctx    context.Context
 	prompt Prompt
 	body   []byte
+	// wireBody is what is sent when it differs from body (compressed).
+	wireBody []byte
 	obs    RetryObserver
 
 	streamRetries int // stream retries used so far
@@ -149,6 +155,9 @@ func (c *Client) Stream(ctx context.Context, p Prompt, obs RetryObserver) (*Stre
 		return nil, err
 	}
 	s := &Stream{c: c, ctx: ctx, prompt: p, body: body, obs: obs}
+	if c.opts.CompressZstd {
+		s.wireBody = compressZstd(body)
+	}
 	for {
 		err := s.connect(ctx)
 		if err == nil {
@@ -296,8 +305,30 @@ func (s *Stream) connect(ctx context.Context) error {
 	for attempt := 0; ; attempt++ {
 		resp, err := s.send()
 		if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			if c.opts.Auth != nil {
+				c.opts.Auth.Succeeded()
+			}
 			s.startAttempt(resp)
 			return nil
+		}
+		var aerr *authError
+		if errors.As(err, &aerr) {
+			s.endAttempt()
+			return aerr.err
+		}
+		if err == nil && resp.StatusCode == http.StatusUnauthorized && c.opts.Auth != nil {
+			again, aerr := c.opts.Auth.Unauthorized(ctx)
+			if aerr != nil {
+				resp.Body.Close()
+				s.endAttempt()
+				return aerr
+			}
+			if again {
+				resp.Body.Close()
+				s.endAttempt()
+				attempt-- // a credential recovery is not a retry
+				continue
+			}
 		}
 		var cerr *Error
 		retry := false
@@ -344,11 +375,23 @@ func (s *Stream) send() (*http.Response, error) {
 	s.mu.Lock()
 	s.cancel = cancel
 	s.mu.Unlock()
-	req, err := http.NewRequestWithContext(actx, http.MethodPost, s.c.url, bytes.NewReader(s.body))
+	body := s.body
+	if s.wireBody != nil {
+		body = s.wireBody
+	}
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, s.c.url, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("build request: %w", err)
 	}
 	s.c.setHeaders(req, s.prompt)
+	if s.wireBody != nil {
+		req.Header.Set("Content-Encoding", "zstd")
+	}
+	if s.c.opts.Auth != nil {
+		if err := s.c.opts.Auth.Authorize(actx, req.Header); err != nil {
+			return nil, &authError{err}
+		}
+	}
 	return s.c.http.Do(req)
 }
 
