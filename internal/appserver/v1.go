@@ -13,6 +13,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
@@ -37,7 +38,11 @@ func (r *threads) registerV1(s *Server) {
 	s.Handle("loginApiKey", Typed(func(ctx context.Context, c *Conn, p struct {
 		APIKey string `json:"apiKey"`
 	}) (struct{}, error) {
-		if err := saveAPIKey(codexHome(s), p.APIKey); err != nil {
+		if p.APIKey == "" {
+			return struct{}{}, InvalidRequest("apiKey must not be empty")
+		}
+		key := p.APIKey
+		if err := accountStore(s).Save(&auth.File{Mode: auth.ModeAPIKey, APIKey: &key}); err != nil {
 			return struct{}{}, InvalidRequest(err.Error())
 		}
 		return struct{}{}, nil
@@ -459,12 +464,26 @@ func authStatus(s *Server, includeToken bool) authStatusResponse {
 		return out
 	}
 	out.RequiresOpenaiAuth = cfg.ModelProvider.RequiresOpenAIAuth
-	key, err := model.ResolveAPIKey(cfg.ModelProvider, model.AuthOptions{Getenv: s.opts.Getenv, CodexHome: cfg.CodexHome})
-	if err == nil && key != "" {
+	if key, err := model.ResolveAPIKey(cfg.ModelProvider, model.AuthOptions{Getenv: s.opts.Getenv}); err == nil && key != "" {
 		method := "apikey"
 		out.AuthMethod = &method
 		if includeToken {
 			out.AuthToken = &key
+		}
+		return out
+	}
+	f, err := accountStore(s).Load()
+	if err != nil {
+		return out
+	}
+	method := string(f.Mode)
+	out.AuthMethod = &method
+	if includeToken {
+		switch {
+		case f.Mode == auth.ModeAPIKey && f.APIKey != nil:
+			out.AuthToken = f.APIKey
+		case f.Tokens != nil:
+			out.AuthToken = &f.Tokens.AccessToken
 		}
 	}
 	return out

@@ -20,6 +20,51 @@ var ErrLoginCancelled = errors.New("Login cancelled")
 // issuer, the result stored. A login server of an earlier sign-in still holding the port is
 // told to stop (GET /cancel), as Codex does.
 func BrowserLogin(ctx context.Context, s *Store, o LoginOptions) (*File, error) {
+	sess, err := StartBrowserLogin(ctx, s, o)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Cancel()
+	return sess.Wait(ctx)
+}
+
+// BrowserSession is a browser sign-in in progress: its callback server is listening.
+type BrowserSession struct {
+	// AuthURL is the page the person signs in on.
+	AuthURL string
+	done    chan browserOutcome
+	finish  func(*File, error)
+	stop    func()
+	stopped chan struct{}
+}
+
+type browserOutcome struct {
+	f   *File
+	err error
+}
+
+// Wait returns the stored credentials once the sign-in completes (after the success page was
+// served), or its error.
+func (b *BrowserSession) Wait(ctx context.Context) (*File, error) {
+	select {
+	case out := <-b.done:
+		b.done <- out // later Waits see it too
+		return out.f, out.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Cancel ends the sign-in (ErrLoginCancelled) and stops its server; it is safe to call more
+// than once and after completion.
+func (b *BrowserSession) Cancel() {
+	b.finish(nil, ErrLoginCancelled)
+	b.stop()
+}
+
+// StartBrowserLogin opens the callback server and prints the sign-in URL; the flow completes
+// in the background (see BrowserSession).
+func StartBrowserLogin(ctx context.Context, s *Store, o LoginOptions) (*BrowserSession, error) {
 	o.defaults()
 	ln, err := listenLogin(ctx, o)
 	if err != nil {
@@ -36,13 +81,9 @@ func BrowserLogin(ctx context.Context, s *Store, o LoginOptions) (*File, error) 
 		_ = o.OpenBrowser(authURL) // the printed URL is the fallback
 	}
 
-	type outcome struct {
-		f   *File
-		err error
-	}
-	done := make(chan outcome, 1)
+	done := make(chan browserOutcome, 1)
 	var once sync.Once
-	finish := func(f *File, err error) { once.Do(func() { done <- outcome{f, err} }) }
+	finish := func(f *File, err error) { once.Do(func() { done <- browserOutcome{f, err} }) }
 	var result *File
 	var resultMu sync.Mutex
 
@@ -114,18 +155,23 @@ func BrowserLogin(ctx context.Context, s *Store, o LoginOptions) (*File, error) 
 		defer close(served)
 		_ = srv.Serve(ln)
 	}()
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		<-served
-	}()
-	select {
-	case out := <-done:
-		return out.f, out.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	var stopOnce sync.Once
+	sess := &BrowserSession{AuthURL: authURL, done: done, finish: finish, stopped: served}
+	sess.stop = func() {
+		stopOnce.Do(func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+			<-served
+		})
 	}
+	// The server stops once the flow ends, whoever ends it.
+	go func() {
+		out := <-done
+		done <- out
+		sess.stop()
+	}()
+	return sess, nil
 }
 
 // AuthorizeURL is the issuer's sign-in page for a browser flow, with Codex's parameters in

@@ -17,6 +17,28 @@ import (
 // {issuer}/codex/device, the token endpoint polled at the server's interval, then the code
 // exchange. For SSH sessions and machines without a browser.
 func DeviceLogin(ctx context.Context, s *Store, o LoginOptions) (*File, error) {
+	d, err := StartDeviceLogin(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(o.Out, "Follow these steps to sign in with ChatGPT using device code authorization:")
+	fmt.Fprintf(o.Out, "\n1. Open this link in your browser and sign in to your account\n   %s\n", d.VerificationURL)
+	fmt.Fprintf(o.Out, "\n2. Enter this one-time code (expires in 15 minutes)\n   %s\n\n", d.UserCode)
+	fmt.Fprintln(o.Out, "Continue only if you started this login in gocodex. If a website or another person gave you this code, cancel.")
+	return d.Wait(ctx, s)
+}
+
+// DeviceCode is a device sign-in waiting for the person to enter UserCode at VerificationURL.
+type DeviceCode struct {
+	VerificationURL string
+	UserCode        string
+	deviceAuthID    string
+	interval        time.Duration
+	o               LoginOptions
+}
+
+// StartDeviceLogin asks the issuer for a one-time code.
+func StartDeviceLogin(ctx context.Context, o LoginOptions) (*DeviceCode, error) {
 	o.defaults()
 	api := o.Issuer + "/api/accounts/deviceauth"
 	var uc struct {
@@ -41,13 +63,15 @@ func DeviceLogin(ctx context.Context, s *Store, o LoginOptions) (*File, error) {
 	if uc.DeviceAuthID == "" || uc.UserCode == "" {
 		return nil, errors.New("failed to request device code: the issuer's answer has no device_auth_id and user_code")
 	}
-	interval := parseInterval(uc.Interval)
+	return &DeviceCode{VerificationURL: o.Issuer + "/codex/device", UserCode: uc.UserCode,
+		deviceAuthID: uc.DeviceAuthID, interval: parseInterval(uc.Interval), o: o}, nil
+}
 
-	fmt.Fprintln(o.Out, "Follow these steps to sign in with ChatGPT using device code authorization:")
-	fmt.Fprintf(o.Out, "\n1. Open this link in your browser and sign in to your account\n   %s/codex/device\n", o.Issuer)
-	fmt.Fprintf(o.Out, "\n2. Enter this one-time code (expires in 15 minutes)\n   %s\n\n", uc.UserCode)
-	fmt.Fprintln(o.Out, "Continue only if you started this login in gocodex. If a website or another person gave you this code, cancel.")
-
+// Wait polls at the issuer's interval until the code is approved, then exchanges it and
+// stores the credentials.
+func (d *DeviceCode) Wait(ctx context.Context, s *Store) (*File, error) {
+	o, api, interval := d.o, d.o.Issuer+"/api/accounts/deviceauth", d.interval
+	uc := struct{ DeviceAuthID, UserCode string }{d.deviceAuthID, d.UserCode}
 	pctx, cancel := context.WithTimeout(ctx, o.PollLimit)
 	defer cancel()
 	var grant struct {
