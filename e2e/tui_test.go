@@ -179,3 +179,32 @@ func TestTUIInitialPromptAndInterrupt(t *testing.T) {
 	pos = s.screen.waitFor(t, "Conversation interrupted", pos)
 	s.quit(pos)
 }
+
+// With no credentials, the UI opens on the sign-in screen; an API key pasted there is stored
+// (auth.json, 0600) and the conversation that follows uses it.
+func TestTUISignInWithAPIKey(t *testing.T) {
+	e := newEnv(t)
+	cfg := "model = \"gpt-5.5\"\nopenai_base_url = \"" + e.Model.URL() + "/v1\"\n"
+	if err := os.WriteFile(filepath.Join(e.CodexHome, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.Model.Enqueue(answer("SIGNEDINANSWER"))
+	s := e.startTUI("-s", "read-only")
+	pos := s.screen.waitFor(t, "Sign in with ChatGPT", 0)
+	pos = s.screen.waitFor(t, "Provide your own API key", pos)
+	s.typeKeys("3\r")
+	pos = s.screen.waitFor(t, "Paste your API key", pos)
+	s.typeKeys("sk-tui-0123456789abc\r")
+	pos = s.screen.waitFor(t, "Ask gocodex to do anything", pos)
+	s.typeKeys("hello\r")
+	pos = s.screen.waitFor(t, "SIGNEDINANSWER", pos)
+	s.quit(pos)
+	st, err := os.Stat(filepath.Join(e.CodexHome, "auth.json"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("auth.json: %v %v", st, err)
+	}
+	reqs := e.Model.Requests()
+	if len(reqs) != 1 || reqs[0].Header.Get("Authorization") != "Bearer sk-tui-0123456789abc" {
+		t.Errorf("requests = %d, authorization %q", len(reqs), reqs[0].Header.Get("Authorization"))
+	}
+}

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/tui"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
@@ -59,6 +62,13 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	log := faceopts.OpenLog(cfg, "tui", s.ErrOut, faceopts.NoStderr)
 	defer log.Close()
 	a, err := app.New(app.Options{Config: cfg, Originator: "codex_cli_rs", Logger: log.Logger()})
+	if needsSignIn(cfg, err) {
+		// No credentials: the sign-in screen, then the app again with what it stored.
+		if err := signIn(ctx, cfg, s); err != nil {
+			return err
+		}
+		a, err = app.New(app.Options{Config: cfg, Originator: "codex_cli_rs", Logger: log.Logger()})
+	}
 	if err != nil {
 		log.Logger().Error("start", "err", err)
 		return err
@@ -99,4 +109,30 @@ func loadTUIConfig(opts tuiOptions, getenv func(string) string) (*config.Config,
 		cfg.SandboxPolicy = protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite}
 	}
 	return cfg, warnings, nil
+}
+
+// needsSignIn says whether app.New failed only for want of OpenAI credentials.
+func needsSignIn(cfg *config.Config, err error) bool {
+	var missing *model.EnvVarError
+	return err != nil && cfg.ModelProvider.RequiresOpenAIAuth && cfg.ModelProvider.EnvKey == "" &&
+		errors.As(err, &missing) && missing.Var == "OPENAI_API_KEY"
+}
+
+func signIn(ctx context.Context, cfg *config.Config, s streams) error {
+	mode, err := auth.ParseStoreMode(cfg.CLIAuthCredentialsStore)
+	if err != nil {
+		return err
+	}
+	httpClient, err := auth.HTTPClient(os.Getenv)
+	if err != nil {
+		return err
+	}
+	lo := auth.LoginOptions{Originator: "codex_cli_rs", HTTP: httpClient, Issuer: os.Getenv("GOCODEX_LOGIN_ISSUER")}
+	if v := os.Getenv("GOCODEX_LOGIN_PORT"); v != "" {
+		lo.Port, _ = strconv.Atoi(v)
+	}
+	return tui.SignIn(ctx, tui.SignInOptions{
+		Store: auth.NewStore(cfg.CodexHome, mode, nil), Login: lo, In: s.In, Out: s.Out,
+		AllowChatGPT: cfg.ForcedLoginMethod != "api", AllowAPIKey: cfg.ForcedLoginMethod != "chatgpt",
+	})
 }

@@ -123,7 +123,7 @@ type Stream struct {
 	body   []byte
 	// wireBody is what is sent when it differs from body (compressed).
 	wireBody []byte
-	obs    RetryObserver
+	obs      RetryObserver
 
 	streamRetries int // stream retries used so far
 	delivered     bool
