@@ -3,14 +3,19 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
 // browserLogin is a `login` running in the background with its stderr read line by line.
@@ -20,32 +25,8 @@ type browserLogin struct {
 	exited chan error
 }
 
-func startBrowserLogin(t *testing.T, bin, home string, port int, extraEnv ...string) *browserLogin {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, bin, "login")
-	cmd.Env = append(cleanEnviron(), append([]string{"CODEX_HOME=" + home, "HOME=" + t.TempDir(),
-		"GOCODEX_LOGIN_PORT=" + strconv.Itoa(port), "DISPLAY=", "WAYLAND_DISPLAY="}, extraEnv...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	b := &browserLogin{cmd: cmd, lines: make(chan string, 100), exited: make(chan error, 1)}
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			b.lines <- sc.Text()
-		}
-		close(b.lines)
-		b.exited <- cmd.Wait()
-	}()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	return b
+func startBrowserLogin(t *testing.T, bin, home string, port int) *browserLogin {
+	return startBrowserLoginArgs(t, bin, home, port)
 }
 
 // until returns the first stderr line containing want.
@@ -130,4 +111,127 @@ func TestBrowserLoginCancelsCodexLoginServer(t *testing.T) {
 	codex.until(t, "Login cancelled")
 	ours.until(t, "https://auth.openai.com/oauth/authorize?")
 	_ = ours.cmd.Process.Kill()
+}
+
+// The whole browser sign-in against the scripted issuer: the test plays the browser (follows
+// the authorize redirect to the callback, then to the success page); the login stores the
+// ChatGPT tokens, the exchanged API key and the issuer's provenance, and exits 0.
+func TestBrowserLoginCompletes(t *testing.T) {
+	iss := tk.NewOAuthIssuer(t)
+	home := t.TempDir()
+	port := freePort(t)
+	cmd := startBrowserLoginArgs(t, binary, home, port, "--experimental_issuer", iss.URL())
+	authURL := cmd.until(t, iss.URL()+"/oauth/authorize?")
+	resp, err := http.Get(strings.TrimSpace(authURL)) // follows issuer -> callback -> success
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "Signed in") || !strings.Contains(resp.Request.URL.Path, "/success") {
+		t.Fatalf("browser ended at %s %d:\n%s", resp.Request.URL, resp.StatusCode, page)
+	}
+	cmd.until(t, "Successfully logged in")
+	if err := <-cmd.exited; err != nil {
+		t.Fatalf("login exited with %v", err)
+	}
+	var f struct {
+		Mode   string  `json:"auth_mode"`
+		APIKey *string `json:"OPENAI_API_KEY"`
+		Tokens struct {
+			Provenance struct {
+				Issuer string `json:"issuer"`
+			} `json:"oauth_provenance"`
+			AccountID string `json:"account_id"`
+		} `json:"tokens"`
+	}
+	data, _ := os.ReadFile(filepath.Join(home, "auth.json"))
+	if err := json.Unmarshal(data, &f); err != nil || f.Mode != "chatgpt" || f.APIKey == nil || *f.APIKey != "sk-exchanged-from-id-token" ||
+		f.Tokens.Provenance.Issuer != iss.URL() || f.Tokens.AccountID != "acct-123" {
+		t.Errorf("auth.json = %s (%v)", data, err)
+	}
+	var grants []string
+	for _, q := range iss.Requests() {
+		if q.Path == "/oauth/token" {
+			grants = append(grants, q.Form.Get("grant_type"))
+		}
+	}
+	if strings.Join(grants, ",") != "authorization_code,urn:ietf:params:oauth:grant-type:token-exchange" {
+		t.Errorf("token requests = %v", grants)
+	}
+	// Status as Codex reports it.
+	if r := runIn(t, binary, home, "", "login", "status"); r.Stderr != "Logged in using ChatGPT\n" || r.Code != 0 {
+		t.Errorf("status: %+v", r)
+	}
+}
+
+// The device flow prints the code and URL on stdout, polls through "pending" at the server's
+// interval, exchanges the code with the device callback as redirect and stores the tokens.
+func TestDeviceLoginCompletes(t *testing.T) {
+	iss := tk.NewOAuthIssuer(t)
+	iss.DevicePending(2)
+	home := t.TempDir()
+	r := runIn(t, binary, home, "", "login", "--device-auth", "--experimental_issuer", iss.URL())
+	if r.Code != 0 || !strings.Contains(r.Stdout, iss.URL()+"/codex/device") || !strings.Contains(r.Stdout, "ABCD-EFGH") ||
+		r.Stderr != "Successfully logged in\n" {
+		t.Fatalf("device login: %+v", r)
+	}
+	polls := 0
+	for _, q := range iss.Requests() {
+		switch q.Path {
+		case "/api/accounts/deviceauth/token":
+			polls++
+		case "/oauth/token":
+			if q.Form.Get("redirect_uri") != iss.URL()+"/deviceauth/callback" || q.Form.Get("grant_type") != "authorization_code" {
+				t.Errorf("exchange = %v", q.Form)
+			}
+		}
+	}
+	if polls != 3 {
+		t.Errorf("%d polls, want 3 (two pending)", polls)
+	}
+	data, _ := os.ReadFile(filepath.Join(home, "auth.json"))
+	if !strings.Contains(string(data), `"auth_mode": "chatgpt"`) || !strings.Contains(string(data), `"OPENAI_API_KEY": null`) {
+		t.Errorf("auth.json = %s", data)
+	}
+}
+
+// A failing token endpoint: a clear message, exit 1, nothing written.
+func TestDeviceLoginTokenEndpointFails(t *testing.T) {
+	iss := tk.NewOAuthIssuer(t)
+	iss.Fail("/oauth/token", tk.Response{Status: 500, Body: "<html>oops</html>"})
+	home := t.TempDir()
+	r := runIn(t, binary, home, "", "login", "--device-auth", "--experimental_issuer", iss.URL())
+	if r.Code != 1 || !strings.Contains(r.Stderr, "Error logging in: token exchange failed: the issuer answered 500") {
+		t.Errorf("login: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(home, "auth.json")); !os.IsNotExist(err) {
+		t.Errorf("auth.json written: %v", err)
+	}
+}
+
+func startBrowserLoginArgs(t *testing.T, bin, home string, port int, args ...string) *browserLogin {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, bin, append([]string{"login"}, args...)...)
+	cmd.Env = append(cleanEnviron(), "CODEX_HOME="+home, "HOME="+t.TempDir(), "GOCODEX_LOGIN_PORT="+strconv.Itoa(port), "DISPLAY=", "WAYLAND_DISPLAY=")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	b := &browserLogin{cmd: cmd, lines: make(chan string, 100), exited: make(chan error, 1)}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			b.lines <- sc.Text()
+		}
+		close(b.lines)
+		b.exited <- cmd.Wait()
+	}()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return b
 }
