@@ -32,7 +32,7 @@ type ChatGPTServer struct {
 
 	mu           sync.Mutex
 	paths        []string
-	unauthorized int                // the next responses requests answered 401
+	unauthorized int               // the next responses requests answered 401
 	valid        func(string) bool // which bearer tokens the backend accepts
 	checkStatus  int
 }
@@ -98,7 +98,7 @@ func (b *ChatGPTServer) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{
-			"accounts": []any{map[string]any{"id": "acct-123", "workspace_backend_origin": "NO_CONSTRAINT", "account_routing_override": "NO_CONSTRAINT"}},
+			"accounts":         []any{map[string]any{"id": "acct-123", "workspace_backend_origin": "NO_CONSTRAINT", "account_routing_override": "NO_CONSTRAINT"}},
 			"account_ordering": []string{"acct-123"}, "default_account_id": "acct-123"})
 	case r.URL.Path == "/backend-api/codex/responses" && r.Header.Get("Upgrade") != "":
 		http.Error(w, "use HTTPS POST", http.StatusUpgradeRequired)
