@@ -80,9 +80,15 @@ type result struct {
 // run runs the binary to completion with stdin closed (or fed), bounded by a generous deadline.
 func (e *env) run(stdin string, args ...string) result {
 	e.t.Helper()
+	return e.runBin(binary, stdin, args...)
+}
+
+// runBin is run with another binary (the reference Codex) in the same environment.
+func (e *env) runBin(bin, stdin string, args ...string) result {
+	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = e.Workdir
 	cmd.Env = e.environ()
 	cmd.Stdin = strings.NewReader(stdin)

@@ -2,8 +2,16 @@ package testkit
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/pem"
 	"io"
+	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -12,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -40,7 +49,13 @@ type ChatGPTServer struct {
 // NewChatGPTServer starts the backend in front of model; it stops when the test ends.
 func NewChatGPTServer(t TB, model *Server) *ChatGPTServer {
 	b := &ChatGPTServer{model: model, checkStatus: http.StatusOK}
-	b.srv = httptest.NewTLSServer(http.HandlerFunc(b.serve))
+	ca, leaf, err := newTestCA()
+	if err != nil {
+		panic(err)
+	}
+	b.srv = httptest.NewUnstartedServer(http.HandlerFunc(b.serve))
+	b.srv.TLS = &tls.Config{Certificates: []tls.Certificate{leaf}}
+	b.srv.StartTLS()
 	t.Cleanup(b.srv.Close)
 	dir, err := os.MkdirTemp("", "testkit-ca-")
 	if err != nil {
@@ -48,8 +63,7 @@ func NewChatGPTServer(t TB, model *Server) *ChatGPTServer {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	b.CAFile = filepath.Join(dir, "ca.pem")
-	pemData := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: b.srv.Certificate().Raw})
-	if err := os.WriteFile(b.CAFile, pemData, 0o600); err != nil {
+	if err := os.WriteFile(b.CAFile, ca, 0o600); err != nil {
 		panic(err)
 	}
 	return b
@@ -146,4 +160,36 @@ func (b *ChatGPTServer) forward(w http.ResponseWriter, r *http.Request) {
 	r2.Body = io.NopCloser(bytes.NewReader(body))
 	r2.ContentLength = int64(len(body))
 	proxy.ServeHTTP(w, r2)
+}
+
+// newTestCA makes a CA (returned as PEM) and a server certificate it signed for 127.0.0.1 and
+// localhost: rustls, which Codex uses, refuses a self-signed CA certificate as a server's.
+func newTestCA() ([]byte, tls.Certificate, error) {
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, tls.Certificate{}, err
+	}
+	now := time.Now()
+	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "gocodex testkit CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		return nil, tls.Certificate{}, err
+	}
+	caCert, _ := x509.ParseCertificate(caDER)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, tls.Certificate{}, err
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, DNSNames: []string{"localhost"}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey)
+	if err != nil {
+		return nil, tls.Certificate{}, err
+	}
+	leaf := tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), leaf, nil
 }
