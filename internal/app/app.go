@@ -51,6 +51,9 @@ type Options struct {
 	IgnoreRules bool
 	// Sandbox tunes the sandbox (tests turn mechanisms off).
 	Sandbox sandbox.Options
+	// ExternalAuth, when it returns an authorizer, supplies ChatGPT credentials the process
+	// holds itself (the app-server's chatgptAuthTokens sign-in) in place of stored ones.
+	ExternalAuth func() model.Authorizer
 }
 
 // App holds what threads share: the configuration, the model clients and the thread manager.
@@ -133,8 +136,8 @@ func (a *App) clientFor(cfg *config.Config, originator string) (*model.Client, e
 		Getenv:     a.opts.Getenv,
 		Logger:     a.opts.Logger,
 	}
-	if cred.chatgpt != nil {
-		opts.Auth, opts.CompressZstd = cred.chatgpt, true
+	if cred.authorizer != nil {
+		opts.Auth, opts.CompressZstd = cred.authorizer, true
 	}
 	c, err := model.NewClient(opts)
 	if err != nil {
@@ -142,6 +145,14 @@ func (a *App) clientFor(cfg *config.Config, originator string) (*model.Client, e
 	}
 	a.clients[k] = c
 	return c, nil
+}
+
+// ForgetClients drops the model clients built so far, so threads started from now on pick up
+// changed credentials (a sign-in or sign-out while the process runs).
+func (a *App) ForgetClients() {
+	a.clientsMu.Lock()
+	a.clients = map[clientKey]*model.Client{}
+	a.clientsMu.Unlock()
 }
 
 // configOf is the configuration a thread runs with: its own, or the app's.

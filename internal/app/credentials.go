@@ -15,9 +15,9 @@ import (
 // credentials are how a model client proves who it is: an API key, or (ChatGPT sign-in) an
 // authorizer with the ChatGPT backend as the provider's base.
 type credentials struct {
-	provider model.ProviderInfo
-	apiKey   string
-	chatgpt  *auth.ChatGPT
+	provider   model.ProviderInfo
+	apiKey     string
+	authorizer model.Authorizer
 }
 
 // credentialsFor resolves the provider's credentials with Codex's precedence: the provider's
@@ -27,6 +27,19 @@ type credentials struct {
 func (a *App) credentialsFor(cfg *config.Config, originator string, httpClient *http.Client) (credentials, error) {
 	p := cfg.ModelProvider
 	out := credentials{provider: p}
+	if a.opts.ExternalAuth != nil && p.RequiresOpenAIAuth && p.EnvKey == "" && p.ExperimentalBearerToken == "" {
+		if ext := a.opts.ExternalAuth(); ext != nil {
+			if p.BaseURL == model.DefaultOpenAIBaseURL {
+				base, err := chatGPTResponsesBase(cfg.ChatGPTBaseURL)
+				if err != nil {
+					return out, err
+				}
+				out.provider.BaseURL = base
+			}
+			out.authorizer = ext
+			return out, nil
+		}
+	}
 	if p.ExperimentalBearerToken != "" || p.EnvKey != "" || !p.RequiresOpenAIAuth ||
 		a.opts.Getenv("CODEX_API_KEY") != "" || a.opts.Getenv("OPENAI_API_KEY") != "" {
 		key, err := model.ResolveAPIKey(p, model.AuthOptions{Getenv: a.opts.Getenv})
@@ -65,7 +78,7 @@ func (a *App) credentialsFor(cfg *config.Config, originator string, httpClient *
 	}
 	ep := auth.EndpointsFromEnv(a.opts.Getenv, originator)
 	ep.HTTP = httpClient
-	out.chatgpt = auth.NewChatGPT(store, ep, auth.ChatGPTOptions{
+	out.authorizer = auth.NewChatGPT(store, ep, auth.ChatGPTOptions{
 		BaseURL:   cfg.ChatGPTBaseURL,
 		UserAgent: model.DefaultUserAgent(originator),
 		Logger:    a.opts.Logger,

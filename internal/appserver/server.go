@@ -14,6 +14,7 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
+	"github.com/gocodex/gocodex/internal/model"
 )
 
 // HandlerFunc answers one request. params is the raw params member (nil when absent).
@@ -83,6 +84,10 @@ type Server struct {
 
 	appMu sync.Mutex // guards app; apart from mu so building it never stalls dispatch
 	app   *app.App
+	// external is the chatgptAuthTokens sign-in, when a client made one. Its own lock: the
+	// app consults it while App holds appMu.
+	externalMu sync.Mutex
+	external   *externalAuth
 
 	nextConn atomic.Int64
 	threads  *threads // the loaded threads, unloaded by Close
@@ -175,6 +180,14 @@ func (s *Server) App(ctx context.Context) (*app.App, error) {
 	}
 	ao := s.opts.AppOptions
 	ao.Config = s.opts.Config
+	if ao.ExternalAuth == nil {
+		ao.ExternalAuth = func() model.Authorizer {
+			if e := s.externalAuth(); e != nil {
+				return e
+			}
+			return nil
+		}
+	}
 	if ao.Getenv == nil {
 		ao.Getenv = s.opts.Getenv
 	}
@@ -243,4 +256,24 @@ func (s *Server) initializedConns() []*Conn {
 		}
 	}
 	return out
+}
+
+// externalAuth is the chatgptAuthTokens sign-in in force, or nil.
+func (s *Server) externalAuth() *externalAuth {
+	s.externalMu.Lock()
+	defer s.externalMu.Unlock()
+	return s.external
+}
+
+// setExternalAuth replaces the chatgptAuthTokens sign-in; threads started from now on use it.
+func (s *Server) setExternalAuth(e *externalAuth) {
+	s.externalMu.Lock()
+	s.external = e
+	s.externalMu.Unlock()
+	s.appMu.Lock()
+	a := s.app
+	s.appMu.Unlock()
+	if a != nil {
+		a.ForgetClients()
+	}
 }

@@ -21,6 +21,7 @@ import (
 type loginParams struct {
 	Type   string  `json:"type"`
 	APIKey *string `json:"apiKey"`
+	externalTokensParams
 }
 
 type loginResponse struct {
@@ -101,7 +102,7 @@ func registerAccountMethods(s *Server) {
 			}
 		}
 		out, mode, plan := accountRead(s)
-		if mode == auth.ModeChatGPT {
+		if mode == auth.ModeChatGPT || mode == "chatgptAuthTokens" {
 			context.AfterFunc(ctx, func() { notifyAccount(c, string(mode), plan) })
 		}
 		return out, nil
@@ -125,7 +126,17 @@ func registerAccountMethods(s *Server) {
 			return ls.startBrowser(ctx, s, c)
 		case "chatgptDeviceCode":
 			return ls.startDevice(ctx, s, c)
-		case "chatgptAuthTokens", "amazonBedrock", "amazonBedrockAccessKeys":
+		case "chatgptAuthTokens":
+			if p.AccessToken == nil || p.ChatgptAccountID == nil {
+				return loginResponse{}, InvalidRequest("Invalid request: chatgptAuthTokens needs `accessToken` and `chatgptAccountId`")
+			}
+			s.setExternalAuth(&externalAuth{conn: c, access: *p.AccessToken, accountID: *p.ChatgptAccountID, plan: p.ChatgptPlanType})
+			context.AfterFunc(ctx, func() {
+				_ = c.Notify(c.Context(), "account/login/completed", loginCompleted{Success: true})
+				notifyAccount(c, "chatgptAuthTokens", p.ChatgptPlanType)
+			})
+			return loginResponse{Type: "chatgptAuthTokens"}, nil
+		case "amazonBedrock", "amazonBedrockAccessKeys":
 			return loginResponse{}, InvalidRequest("login type `" + p.Type + "` is not supported by gocodex")
 		}
 		return loginResponse{}, InvalidRequest("Invalid request: unknown variant `" + p.Type + "`, expected one of `apiKey`, `chatgpt`, `chatgptDeviceCode`, `chatgptAuthTokens`, `amazonBedrock`, `amazonBedrockAccessKeys`")
@@ -142,6 +153,7 @@ func registerAccountMethods(s *Server) {
 		return cancelLoginResponse{Status: "canceled"}, nil
 	}))
 	s.Handle("account/logout", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (struct{}, error) {
+		s.setExternalAuth(nil)
 		store := accountStore(s)
 		if f, err := store.Load(); err == nil && f.Mode == auth.ModeChatGPT {
 			if err := auth.Revoke(ctx, accountEndpoints(s, c), f.Tokens); err != nil {
@@ -188,6 +200,17 @@ func accountRead(s *Server) (accountResponse, auth.Mode, *string) {
 		return accountResponse{}, "", nil
 	}
 	out := accountResponse{RequiresOpenaiAuth: true}
+	if ext := s.externalAuth(); ext != nil {
+		ext.mu.Lock()
+		plan := ext.plan
+		ext.mu.Unlock()
+		out.Account = &accountInfo{Type: "chatgpt", chatgpt: true, PlanType: plan}
+		if plan == nil {
+			unknown := "unknown"
+			out.Account.PlanType = &unknown
+		}
+		return out, "chatgptAuthTokens", out.Account.PlanType
+	}
 	f, err := accountStore(s).Load()
 	if err != nil {
 		if s.opts.Getenv("CODEX_API_KEY") != "" || s.opts.Getenv("OPENAI_API_KEY") != "" {

@@ -1,6 +1,7 @@
 package appserver_test
 
 import (
+	"crypto/x509"
 	"encoding/json"
 	"io"
 	"net"
@@ -153,5 +154,62 @@ func TestAccountChatGPTCancel(t *testing.T) {
 	done := find(cl.until("account/login/completed"), "account/login/completed")
 	if len(done) != 1 || done[0]["success"] != false || done[0]["error"] != "Login cancelled" {
 		t.Errorf("login/completed = %v", done)
+	}
+}
+
+// The external-token sign-in: the client's ChatGPT tokens are used for turns against the
+// ChatGPT backend; on a 401 the server asks the client for fresh ones with
+// account/chatgptAuthTokens/refresh and goes on with them. Nothing is written to disk.
+func TestAccountExternalTokens(t *testing.T) {
+	model := tk.NewServer(t)
+	backend := tk.NewChatGPTServer(t, model)
+	w := accountWorld(t, nil, 0)
+	cfg := "model = \"gpt-5.5\"\nchatgpt_base_url = \"" + backend.BaseURL() + "\"\n"
+	if err := os.WriteFile(filepath.Join(w.Home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pemData, err := os.ReadFile(backend.CAFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.roots = x509.NewCertPool()
+	w.roots.AppendCertsFromPEM(pemData)
+	w.Srv = w.server()
+	cl := w.connect(w.Srv)
+	cl.answer = func(method string, params json.RawMessage) any {
+		if method == "account/chatgptAuthTokens/refresh" {
+			return map[string]any{"accessToken": "ext-2", "chatgptAccountId": "acct-123", "chatgptPlanType": "pro"}
+		}
+		return map[string]any{"decision": "decline"}
+	}
+	var login map[string]any
+	cl.call("account/login/start", map[string]any{"type": "chatgptAuthTokens", "accessToken": "ext-1", "chatgptAccountId": "acct-123", "chatgptPlanType": "pro"}, &login)
+	if jsonOf(t, login) != `{"type":"chatgptAuthTokens"}` {
+		t.Errorf("login = %v", login)
+	}
+	if got := jsonOf(t, find(cl.until("account/updated"), "account/updated")[0]); got != `{"authMode":"chatgptAuthTokens","planType":"pro"}` {
+		t.Errorf("updated = %s", got)
+	}
+	backend.AcceptTokens(func(tok string) bool { return tok == "ext-2" })
+	model.Enqueue(answer("EXTERNAL"))
+	id := cl.startThread(map[string]any{"cwd": w.Work})
+	cl.turn(id, "hi")
+	ns := cl.until("turn/completed")
+	if turnStatus(t, ns) != "completed" {
+		t.Fatalf("turn: %v %v", methods(ns), find(ns, "error"))
+	}
+	var asked []string
+	for _, r := range cl.requests {
+		asked = append(asked, r.Method)
+	}
+	if len(asked) != 1 || asked[0] != "account/chatgptAuthTokens/refresh" {
+		t.Errorf("server requests = %v", asked)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 1 || reqs[0].Header.Get("Authorization") != "Bearer ext-2" || reqs[0].Header.Get("Chatgpt-Account-Id") != "acct-123" {
+		t.Errorf("model requests = %d %v", len(reqs), reqs)
+	}
+	if _, err := os.Stat(filepath.Join(w.Home, "auth.json")); !os.IsNotExist(err) {
+		t.Errorf("external tokens were written: %v", err)
 	}
 }

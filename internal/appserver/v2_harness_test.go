@@ -2,6 +2,8 @@ package appserver_test
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -35,6 +37,8 @@ type world struct {
 	// after they are set.
 	stallTimeout time.Duration
 	logger       *slog.Logger
+	// roots, when set, are the CAs the model client trusts (a TLS backend).
+	roots *x509.CertPool
 }
 
 func newWorld(t testing.TB, co tk.ConfigOptions) *world {
@@ -76,6 +80,9 @@ func (w *world) server() *appserver.Server {
 		w.t.Fatalf("load config: %v", err)
 	}
 	tr := &http.Transport{}
+	if w.roots != nil {
+		tr.TLSClientConfig = &tls.Config{RootCAs: w.roots}
+	}
 	w.t.Cleanup(tr.CloseIdleConnections)
 	srv := appserver.New(appserver.Options{
 		Config: cfg, LoadOptions: lo, Getenv: w.getenv, Platform: &testPlatform, OutgoingQueue: w.queue,
