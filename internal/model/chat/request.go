@@ -229,5 +229,9 @@ func splitOutput(out protocol.FunctionCallOutputPayload) (string, []part) {
 			images = append(images, part{Type: "image_url", ImageURL: &imageURL{URL: c.ImageURL, Detail: imageDetail(c.Detail)}})
 		}
 	}
-	return strings.Join(texts, "\n"), images
+	text := strings.Join(texts, "\n")
+	if text == "" && len(images) > 0 {
+		text = "(the image is attached in the next message)"
+	}
+	return text, images
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // maxToolName is the longest function name the Chat Completions API accepts.
@@ -125,7 +126,7 @@ func (ts *toolSet) addCustom(t responsesTool) error {
 	if t.Name == "" {
 		return fmt.Errorf("custom tool without a name")
 	}
-	desc := t.Description
+	desc := withoutFreeformNote(t.Description)
 	if desc != "" {
 		desc += "\n\n"
 	}
@@ -169,4 +170,20 @@ func marshalNoEscape(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// withoutFreeformNote drops the sentence telling the model not to wrap its input in JSON,
+// which is wrong once the tool is a function.
+func withoutFreeformNote(desc string) string {
+	i := strings.Index(desc, "This is a FREEFORM tool")
+	if i < 0 {
+		return desc
+	}
+	end := len(desc)
+	if j := strings.Index(desc[i:], ". "); j >= 0 {
+		end = i + j + 2
+	} else if j := strings.IndexByte(desc[i:], '.'); j >= 0 {
+		end = i + j + 1
+	}
+	return strings.TrimSpace(desc[:i] + desc[end:])
 }
