@@ -201,16 +201,21 @@ func (s *ChatServer) play(w http.ResponseWriter, r *http.Request, resp ChatRespo
 	if resp.StallAfter != nil {
 		limit, stall = *resp.StallAfter, true
 	}
-	var buf bytes.Buffer
+	// Chunks go out in large writes, as eventWriter does for the Responses server.
+	buf := make([]byte, 0, 64<<10)
 	for i, c := range resp.Chunks {
 		if limit >= 0 && i >= limit {
 			break
 		}
-		buf.WriteString("data: ")
-		buf.WriteString(c)
-		buf.WriteString("\n\n")
+		buf = append(buf, "data: "...)
+		buf = append(buf, c...)
+		buf = append(buf, "\n\n"...)
+		if len(buf) >= 32<<10 {
+			w.Write(buf)
+			buf = buf[:0]
+		}
 	}
-	w.Write(buf.Bytes())
+	w.Write(buf)
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}

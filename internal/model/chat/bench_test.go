@@ -68,7 +68,7 @@ func BenchmarkDecodeChunk(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := r.feed(data, ts, "Bench"); err != nil {
+		if _, _, err := r.feed(nil, data, ts, "Bench"); err != nil {
 			b.Fatal(err)
 		}
 		if r.text.Len() > 1<<20 {

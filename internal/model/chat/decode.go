@@ -20,14 +20,14 @@ type chunk struct {
 }
 
 type choice struct {
-	Index        int     `json:"index"`
-	Delta        delta   `json:"delta"`
-	FinishReason *string `json:"finish_reason"`
+	Index        int    `json:"index"`
+	Delta        delta  `json:"delta"`
+	FinishReason string `json:"finish_reason"`
 }
 
 type delta struct {
-	Content          *string `json:"content"`
-	ReasoningContent *string `json:"reasoning_content"`
+	Content          string `json:"content"`
+	ReasoningContent string `json:"reasoning_content"`
 	// Reasoning is a string on most servers; anything else (a structured form) is ignored.
 	Reasoning json.RawMessage `json:"reasoning"`
 	ToolCalls []toolDelta     `json:"tool_calls"`
@@ -68,11 +68,16 @@ func (u *usage) tokenUsage() *protocol.TokenUsage {
 	return t
 }
 
-// parseChunk reads one SSE data payload. done reports the `[DONE]` sentinel.
-func parseChunk(data []byte, c *chunk) (done bool, err error) {
+// parseChunk reads one SSE data payload. done reports the `[DONE]` sentinel. Chunks of the
+// common shape are read by decodeFast; the rest, and anything invalid, by encoding/json
+// (FuzzChunk checks both give the same chunk).
+func parseChunk(data []byte, c *chunk, sc *scratch) (done bool, err error) {
 	data = bytes.TrimSpace(data)
 	if string(data) == "[DONE]" {
 		return true, nil
+	}
+	if decodeFast(data, c, sc) {
+		return false, nil
 	}
 	*c = chunk{}
 	return false, json.Unmarshal(data, c)
@@ -82,6 +87,7 @@ func parseChunk(data []byte, c *chunk) (done bool, err error) {
 type reply struct {
 	status       int
 	id           string
+	msgID, rsID  string
 	started      bool
 	text         strings.Builder
 	hasText      bool
@@ -90,7 +96,8 @@ type reply struct {
 	finishReason string
 	finished     bool
 	usage        *protocol.TokenUsage
-	scratch      chunk
+	chunk        chunk
+	scratch      scratch
 }
 
 // pendingCall is a tool call being assembled from its fragments.
@@ -101,34 +108,34 @@ type pendingCall struct {
 	args  strings.Builder
 }
 
-func (r *reply) messageID() string   { return "msg_" + r.id }
-func (r *reply) reasoningID() string { return "rs_" + r.id }
+func (r *reply) messageID() string   { return r.msgID }
+func (r *reply) reasoningID() string { return r.rsID }
 
-// feed decodes one SSE payload and returns the events it yields; done means the reply ended
-// ([DONE]) and finish must be called.
-func (r *reply) feed(data []byte, ts *toolSet, provider string) ([]model.ResponseEvent, bool, error) {
+// feed decodes one SSE payload and appends the events it yields to evs; done means the reply
+// ended ([DONE]) and finish must be called.
+func (r *reply) feed(evs []model.ResponseEvent, data []byte, ts *toolSet, provider string) ([]model.ResponseEvent, bool, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, false, nil
+		return evs, false, nil
 	}
-	c := &r.scratch
-	done, err := parseChunk(data, c)
+	c := &r.chunk
+	done, err := parseChunk(data, c, &r.scratch)
 	if err != nil {
 		return nil, false, &ResponseError{Provider: provider, Status: r.status,
 			Detail: fmt.Sprintf("sent a malformed chat completion chunk (%v): %s", err, snippet(data))}
 	}
 	if done {
-		return nil, true, nil
+		return evs, true, nil
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
 		return nil, false, streamError(c.Error)
 	}
-	var evs []model.ResponseEvent
 	if !r.started {
 		r.started = true
 		r.id = c.ID
 		if r.id == "" {
 			r.id = "chat"
 		}
+		r.msgID, r.rsID = "msg_"+r.id, "rs_"+r.id
 		evs = append(evs, model.Created{})
 	}
 	if c.Usage != nil {
@@ -140,32 +147,32 @@ func (r *reply) feed(data []byte, ts *toolSet, provider string) ([]model.Respons
 			continue // only the first choice is read (n is never sent)
 		}
 		d := &ch.Delta
-		if t := reasoningText(d); t != "" {
+		if t := d.reasoningText(); t != "" {
 			r.thinking.WriteString(t)
 			evs = append(evs, model.ReasoningContentDelta{ItemID: r.reasoningID(), Delta: t})
 		}
-		if d.Content != nil && *d.Content != "" {
+		if d.Content != "" {
 			r.hasText = true
-			r.text.WriteString(*d.Content)
-			evs = append(evs, model.OutputTextDelta{ItemID: r.messageID(), Delta: *d.Content})
+			r.text.WriteString(d.Content)
+			evs = append(evs, model.OutputTextDelta{ItemID: r.messageID(), Delta: d.Content})
 		}
 		for j := range d.ToolCalls {
 			r.addFragment(&d.ToolCalls[j])
 		}
-		if ch.FinishReason != nil && *ch.FinishReason != "" {
-			if err := checkFinish(*ch.FinishReason, provider, r.status); err != nil {
+		if ch.FinishReason != "" {
+			if err := checkFinish(ch.FinishReason, provider, r.status); err != nil {
 				return nil, false, err
 			}
-			r.finishReason, r.finished = *ch.FinishReason, true
+			r.finishReason, r.finished = ch.FinishReason, true
 		}
 	}
 	return evs, false, nil
 }
 
 // reasoningText is the reasoning delta under either name servers use.
-func reasoningText(d *delta) string {
-	if d.ReasoningContent != nil && *d.ReasoningContent != "" {
-		return *d.ReasoningContent
+func (d *delta) reasoningText() string {
+	if d.ReasoningContent != "" {
+		return d.ReasoningContent
 	}
 	if len(d.Reasoning) > 0 && d.Reasoning[0] == '"' {
 		var s string

@@ -34,13 +34,14 @@ type Stream struct {
 	err           error
 
 	// The current attempt.
-	resp    *http.Response
-	rd      *sse.Reader
-	cancel  context.CancelFunc
-	idle    model.Timer
-	reply   reply
-	pending []model.ResponseEvent
-	done    bool
+	resp      *http.Response
+	rd        *sse.Reader
+	cancel    context.CancelFunc
+	idle      model.Timer
+	reply     reply
+	pending   []model.ResponseEvent // events decoded and not yet returned, from pendingAt
+	pendingAt int
+	done      bool
 
 	mu        sync.Mutex
 	idleFired bool
@@ -59,9 +60,13 @@ func (s *Stream) Next(ctx context.Context) (model.ResponseEvent, error) {
 		s.watch(ctx)
 	}
 	for {
-		if len(s.pending) > 0 {
-			ev := s.pending[0]
-			s.pending = s.pending[1:]
+		if s.pendingAt < len(s.pending) {
+			ev := s.pending[s.pendingAt]
+			s.pending[s.pendingAt] = nil
+			s.pendingAt++
+			if s.pendingAt == len(s.pending) {
+				s.pending, s.pendingAt = s.pending[:0], 0 // reuse the array for the next chunk
+			}
 			s.delivered = true
 			return ev, nil
 		}
@@ -118,7 +123,7 @@ func (s *Stream) Close() error {
 		s.stopNext = nil
 	}
 	s.done = true
-	s.pending = nil
+	s.pending, s.pendingAt = nil, 0
 	return nil
 }
 
@@ -165,7 +170,7 @@ func retryable(e *model.Error) bool {
 
 func (s *Stream) fail(err error) error {
 	s.done, s.err = true, err
-	s.pending = nil
+	s.pending, s.pendingAt = nil, 0
 	return err
 }
 
@@ -307,11 +312,11 @@ func (s *Stream) read(ctx context.Context) error {
 		}
 		return &model.Error{Kind: model.KindStream, Message: err.Error(), Err: err}
 	}
-	evs, done, err := s.reply.feed(e.Data, s.tools, s.c.providerName())
+	evs, done, err := s.reply.feed(s.pending, e.Data, s.tools, s.c.providerName())
 	if err != nil {
 		return err
 	}
-	s.pending = append(s.pending, evs...)
+	s.pending = evs
 	if done {
 		return s.complete()
 	}

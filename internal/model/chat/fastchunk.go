@@ -1,0 +1,413 @@
+package chat
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// Text deltas dominate a chat stream, and encoding/json spends a dozen allocations on each
+// chunk. decodeFast reads the common chunk shape (id, choices with content, reasoning and
+// finish_reason), checking the syntax as it goes and keeping only the delta strings;
+// anything invalid or not modelled exactly (tool_calls, usage, error, keys that differ only
+// in case, odd numbers) is left to encoding/json by returning false.
+
+// scratch carries strings reused across chunks so the repeated id does not allocate.
+type scratch struct {
+	id string
+}
+
+// fastScanner walks a payload and checks its syntax as it goes; any error or doubt makes
+// the caller hand the payload to encoding/json, which gives the real error.
+type fastScanner struct {
+	b []byte
+	i int
+}
+
+func (d *fastScanner) ws() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+func (d *fastScanner) peek() byte {
+	d.ws()
+	if d.i < len(d.b) {
+		return d.b[d.i]
+	}
+	return 0
+}
+
+// eat consumes c (after whitespace).
+func (d *fastScanner) eat(c byte) bool {
+	if d.peek() == c {
+		d.i++
+		return true
+	}
+	return false
+}
+
+// literal consumes the word w ("null", "true", "false").
+func (d *fastScanner) literal(w string) bool {
+	if d.i+len(w) <= len(d.b) && string(d.b[d.i:d.i+len(w)]) == w {
+		d.i += len(w)
+		return true
+	}
+	return false
+}
+
+// rawString returns the string token at the cursor, quotes included, and whether it holds an
+// escape; ok is false for a malformed string.
+func (d *fastScanner) rawString() (raw []byte, esc, ok bool) {
+	start := d.i
+	if d.i >= len(d.b) || d.b[d.i] != '"' {
+		return nil, false, false
+	}
+	d.i++
+	for d.i < len(d.b) {
+		c := d.b[d.i]
+		switch {
+		case c == '"':
+			d.i++
+			return d.b[start:d.i], esc, true
+		case c < 0x20:
+			return nil, false, false
+		case c == '\\':
+			esc = true
+			if d.i+1 >= len(d.b) {
+				return nil, false, false
+			}
+			switch d.b[d.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				d.i += 2
+			case 'u':
+				if d.i+6 > len(d.b) {
+					return nil, false, false
+				}
+				for _, h := range d.b[d.i+2 : d.i+6] {
+					if !isHex(h) {
+						return nil, false, false
+					}
+				}
+				d.i += 6
+			default:
+				return nil, false, false
+			}
+		default:
+			d.i++
+		}
+	}
+	return nil, false, false
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// str reads a string or null into a Go string (null leaves ""); ok is false for any other
+// value or a malformed one.
+func (d *fastScanner) str() (string, bool) {
+	switch d.peek() {
+	case 'n':
+		return "", d.literal("null")
+	case '"':
+		raw, esc, ok := d.rawString()
+		if !ok {
+			return "", false
+		}
+		if !esc && utf8.Valid(raw) { // encoding/json replaces invalid bytes with U+FFFD
+			return string(raw[1 : len(raw)-1]), true
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return s, true
+	}
+	return "", false
+}
+
+// number consumes a JSON number.
+func (d *fastScanner) number() bool {
+	start := d.i
+	if d.i < len(d.b) && d.b[d.i] == '-' {
+		d.i++
+	}
+	digits := func() int {
+		n := 0
+		for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
+			d.i++
+			n++
+		}
+		return n
+	}
+	intStart := d.i
+	n := digits()
+	if n == 0 || (n > 1 && d.b[intStart] == '0') {
+		return false
+	}
+	if d.i < len(d.b) && d.b[d.i] == '.' {
+		d.i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if d.i < len(d.b) && (d.b[d.i] == 'e' || d.b[d.i] == 'E') {
+		d.i++
+		if d.i < len(d.b) && (d.b[d.i] == '+' || d.b[d.i] == '-') {
+			d.i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return d.i > start
+}
+
+// skip passes over one value, checking it; depth bounds nesting as encoding/json does.
+func (d *fastScanner) skip(depth int) bool {
+	if depth > 1000 {
+		return false
+	}
+	switch d.peek() {
+	case '"':
+		_, _, ok := d.rawString()
+		return ok
+	case '{':
+		return d.object(nil, func(string) bool { return d.skip(depth + 1) })
+	case '[':
+		d.i++
+		if d.eat(']') {
+			return true
+		}
+		for {
+			if !d.skip(depth + 1) {
+				return false
+			}
+			if d.eat(',') {
+				continue
+			}
+			return d.eat(']')
+		}
+	case 'n':
+		return d.literal("null")
+	case 't':
+		return d.literal("true")
+	case 'f':
+		return d.literal("false")
+	}
+	return d.number()
+}
+
+// object calls field for each key of the object (or nothing for null) at the cursor; field
+// consumes the value and returns false to give up. Unknown keys are skipped. Keys with
+// escapes, or equal to a known key only when case is ignored (encoding/json would match
+// them), give up too.
+func (d *fastScanner) object(known []string, field func(key string) bool) bool {
+	switch d.peek() {
+	case 'n':
+		return d.literal("null")
+	case '{':
+		d.i++
+	default:
+		return false
+	}
+	if d.eat('}') {
+		return true
+	}
+	for {
+		d.ws()
+		raw, esc, ok := d.rawString()
+		if !ok || esc {
+			return false
+		}
+		key := raw[1 : len(raw)-1]
+		if !d.eat(':') {
+			return false
+		}
+		name, handled := "", false
+		for _, k := range known {
+			if string(key) == k {
+				name, handled = k, true
+				break
+			}
+			if len(key) == len(k) && strings.EqualFold(string(key), k) {
+				return false
+			}
+		}
+		if handled {
+			ok = field(name)
+		} else if known != nil {
+			ok = d.skip(1)
+		} else {
+			ok = field("")
+		}
+		if !ok {
+			return false
+		}
+		if d.eat(',') {
+			continue
+		}
+		return d.eat('}')
+	}
+}
+
+var (
+	chunkKeys  = []string{"id", "choices", "usage", "error"}
+	choiceKeys = []string{"index", "delta", "finish_reason"}
+	deltaKeys  = []string{"content", "reasoning_content", "reasoning", "tool_calls"}
+)
+
+// decodeFast fills c from data; false means encoding/json must read it (the payload is
+// invalid, or holds something the fast reader does not model).
+func decodeFast(data []byte, c *chunk, sc *scratch) bool {
+	choices := c.Choices[:0]
+	*c = chunk{}
+	d := &fastScanner{b: data}
+	if d.peek() != '{' {
+		return false
+	}
+	seenChoices := false
+	ok := d.object(chunkKeys, func(key string) bool {
+		switch key {
+		case "id":
+			d.ws()
+			raw, esc, ok := d.rawString()
+			if !ok || esc || !utf8.Valid(raw) {
+				return false
+			}
+			if v := raw[1 : len(raw)-1]; string(v) != sc.id {
+				sc.id = string(v)
+			}
+			c.ID = sc.id
+			return true
+		case "choices":
+			if seenChoices { // encoding/json merges a repeated array into the first one
+				return false
+			}
+			seenChoices = true
+			return d.choices(c, choices)
+		default: // usage and error: only null is read here
+			if d.peek() != 'n' || !d.literal("null") {
+				return false
+			}
+			if key == "usage" {
+				c.Usage = nil
+			} else {
+				c.Error = nil
+			}
+			return true
+		}
+	})
+	d.ws()
+	return ok && d.i == len(d.b)
+}
+
+func (d *fastScanner) choices(c *chunk, list []choice) bool {
+	switch d.peek() {
+	case 'n':
+		c.Choices = nil
+		return d.literal("null")
+	case '[':
+		d.i++
+	default:
+		return false
+	}
+	if d.eat(']') {
+		c.Choices = list
+		return true
+	}
+	for {
+		list = append(list, choice{})
+		ch := &list[len(list)-1]
+		if !d.object(choiceKeys, func(key string) bool { return d.choiceField(ch, key) }) {
+			return false
+		}
+		if d.eat(',') {
+			continue
+		}
+		c.Choices = list
+		return d.eat(']')
+	}
+}
+
+func (d *fastScanner) choiceField(ch *choice, key string) bool {
+	switch key {
+	case "index":
+		if d.peek() == 'n' {
+			return d.literal("null")
+		}
+		n, ok := d.smallInt()
+		ch.Index = n
+		return ok
+	case "delta":
+		return d.object(deltaKeys, func(key string) bool { return d.deltaField(&ch.Delta, key) })
+	default: // finish_reason
+		wasNull := d.peek() == 'n'
+		s, ok := d.str()
+		if ok && !wasNull { // null keeps what an earlier duplicate key set, as encoding/json does
+			ch.FinishReason = s
+		}
+		return ok
+	}
+}
+
+func (d *fastScanner) deltaField(dl *delta, key string) bool {
+	switch key {
+	case "content", "reasoning_content":
+		wasNull := d.peek() == 'n'
+		s, ok := d.str()
+		if !ok {
+			return false
+		}
+		if !wasNull { // null keeps what an earlier duplicate key set
+			if key == "content" {
+				dl.Content = s
+			} else {
+				dl.ReasoningContent = s
+			}
+		}
+		return true
+	case "reasoning":
+		null := d.peek() == 'n'
+		from := d.i
+		if !d.skip(3) {
+			return false
+		}
+		dl.Reasoning = d.b[from:d.i] // only read when it is a string
+		if null {
+			dl.Reasoning = nil
+		}
+		return true
+	default: // tool_calls: only null is read here
+		if d.peek() != 'n' || !d.literal("null") {
+			return false
+		}
+		dl.ToolCalls = nil
+		return true
+	}
+}
+
+// smallInt reads a non-negative integer of at most 9 digits (what an index is); false for
+// anything else, which encoding/json then judges.
+func (d *fastScanner) smallInt() (int, bool) {
+	n, digits := 0, 0
+	for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
+		n = n*10 + int(d.b[d.i]-'0')
+		d.i++
+		digits++
+	}
+	if digits == 0 || digits > 9 || (digits > 1 && d.b[d.i-digits] == '0') {
+		return 0, false
+	}
+	if d.i < len(d.b) {
+		switch d.b[d.i] {
+		case '.', 'e', 'E':
+			return 0, false
+		}
+	}
+	return n, true
+}
