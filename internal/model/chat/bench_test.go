@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"testing"
@@ -60,19 +61,46 @@ func BenchmarkClientDeltas(b *testing.B) {
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "deltas/s")
 }
 
-// BenchmarkDecodeChunk is the chunk decoder alone on one text delta.
+// BenchmarkDecodeChunk reads one text-delta chunk: the chunk reader alone ("fast", to set
+// beside the Responses BenchmarkDecodeDelta/fast), encoding/json for reference, and "feed",
+// the reader plus the event and the text kept for the final message.
 func BenchmarkDecodeChunk(b *testing.B) {
-	data := []byte(testkit.ChatText("hello ")[0])
-	ts := &toolSet{}
-	r := reply{status: 200}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := r.feed(nil, data, ts, "Bench"); err != nil {
-			b.Fatal(err)
+	data := []byte(testkit.ChatText("hello world ")[0])
+	b.Run("fast", func(b *testing.B) {
+		var c chunk
+		var sc scratch
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := parseChunk(data, &c, &sc); err != nil {
+				b.Fatal(err)
+			}
 		}
-		if r.text.Len() > 1<<20 {
-			r.text.Reset()
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var c chunk
+			if err := json.Unmarshal(data, &c); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("feed", func(b *testing.B) {
+		ts := &toolSet{}
+		r := reply{status: 200}
+		evs := make([]model.ResponseEvent, 0, 4)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var err error
+			if evs, _, err = r.feed(evs[:0], data, ts, "Bench"); err != nil {
+				b.Fatal(err)
+			}
+			if r.text.Len() > 1<<20 {
+				r.text.Reset()
+			}
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -69,40 +70,54 @@ func (d *fastScanner) rawString() (raw []byte, esc, ok bool) {
 		return nil, false, false
 	}
 	d.i++
-	for d.i < len(d.b) {
-		c := d.b[d.i]
-		switch {
-		case c == '"':
+	for {
+		// Find the next quote with a vector search, then check the bytes before it.
+		j := bytes.IndexByte(d.b[d.i:], '"')
+		if j < 0 {
+			return nil, false, false
+		}
+		end := d.i + j
+		for d.i < end {
+			c := d.b[d.i]
+			if c >= 0x20 && c != '\\' {
+				d.i++
+				continue
+			}
+			if c < 0x20 || !d.escape() {
+				return nil, false, false
+			}
+			esc = true
+		}
+		if d.i == end {
 			d.i++
 			return d.b[start:d.i], esc, true
-		case c < 0x20:
-			return nil, false, false
-		case c == '\\':
-			esc = true
-			if d.i+1 >= len(d.b) {
-				return nil, false, false
-			}
-			switch d.b[d.i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				d.i += 2
-			case 'u':
-				if d.i+6 > len(d.b) {
-					return nil, false, false
-				}
-				for _, h := range d.b[d.i+2 : d.i+6] {
-					if !isHex(h) {
-						return nil, false, false
-					}
-				}
-				d.i += 6
-			default:
-				return nil, false, false
-			}
-		default:
-			d.i++
 		}
+		// An escape ran past the quote (it was \"): search again from here.
 	}
-	return nil, false, false
+}
+
+// escape consumes one valid escape sequence at the cursor.
+func (d *fastScanner) escape() bool {
+	if d.i+1 >= len(d.b) {
+		return false
+	}
+	switch d.b[d.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		d.i += 2
+		return true
+	case 'u':
+		if d.i+6 > len(d.b) {
+			return false
+		}
+		for _, h := range d.b[d.i+2 : d.i+6] {
+			if !isHex(h) {
+				return false
+			}
+		}
+		d.i += 6
+		return true
+	}
+	return false
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
