@@ -75,6 +75,8 @@ func historyPrompt() model.Prompt {
 		protocol.CustomToolCallOutputItem{CallID: "call_c", Output: protocol.FunctionCallOutputPayload{Content: "Success. Updated the following files:\nA a.txt\n"}},
 		protocol.FunctionCallItem{Name: "get_weather", Namespace: "mcp__weather", Arguments: `{"city":"Paris"}`, CallID: "call_d"},
 		out("call_d", "sunny"),
+		protocol.LocalShellCallItem{CallID: ptr("call_e"), Status: "completed", Action: protocol.LocalShellAction{Type: "exec", Command: []string{"pwd"}}},
+		out("call_e", "/work"),
 		text("assistant", "Done."),
 		text("user", "Thanks & bye <3"),
 	}
@@ -162,3 +164,5 @@ func TestBadToolSpecIsAnError(t *testing.T) {
 		t.Errorf("%d requests sent", n)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
