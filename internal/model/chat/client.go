@@ -42,6 +42,10 @@ func New(opts model.ClientOptions) (*Client, error) {
 	if opts.Provider.WireAPI != "chat" {
 		return nil, fmt.Errorf("model provider %q has wire_api %q: the chat client needs wire_api = \"chat\"", opts.Provider.Name, opts.Provider.WireAPI)
 	}
+	if opts.Auth != nil || opts.CompressZstd {
+		// ChatGPT sign-in and zstd bodies belong to the ChatGPT backend, a Responses endpoint.
+		return nil, fmt.Errorf("model provider %q: ChatGPT sign-in is only for the Responses API; a chat provider takes an API key (env_key or experimental_bearer_token)", opts.Provider.Name)
+	}
 	if opts.SSEFixture != "" {
 		return nil, fmt.Errorf("model provider %q: SSE fixtures are only read by the Responses client", opts.Provider.Name)
 	}

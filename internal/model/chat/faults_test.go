@@ -249,6 +249,10 @@ func TestNewRefusesOtherWires(t *testing.T) {
 			t.Errorf("wire_api %q accepted", w)
 		}
 	}
+	if _, err := New(model.ClientOptions{Provider: model.ProviderInfo{Name: "X", WireAPI: "chat"}, CompressZstd: true}); err == nil ||
+		!strings.Contains(err.Error(), "only for the Responses API") {
+		t.Errorf("zstd accepted: %v", err)
+	}
 	c, err := New(model.ClientOptions{Provider: model.ProviderInfo{Name: "X", WireAPI: "chat", BaseURL: "http://127.0.0.1:1/v1/", QueryParams: map[string]string{"a b": "c"}}})
 	if err != nil || c.URL() != "http://127.0.0.1:1/v1/chat/completions?a+b=c" {
 		t.Errorf("url %q, %v", c.URL(), err)
