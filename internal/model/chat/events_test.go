@@ -138,3 +138,16 @@ func TestFinishLengthIsIncomplete(t *testing.T) {
 		t.Errorf("%d requests: an incomplete reply is not retried", n)
 	}
 }
+
+// A server that holds the body open after the finish reason ends the reply at the idle
+// timeout, without a retry.
+func TestStallAfterFinishCompletes(t *testing.T) {
+	h := newHarness(t, nil)
+	h.srv.Enqueue(testkit.ChatStall(2, testkit.ChatText("ok"), testkit.ChatFinish("stop")))
+	checkEvents(t, h, prompt(), []model.ResponseEvent{
+		model.Created{}, model.OutputTextDelta{ItemID: msgID, Delta: "ok"}, assistant("ok"), completed(nil),
+	})
+	if len(h.Retries()) != 0 {
+		t.Errorf("retries %v", h.Retries())
+	}
+}

@@ -300,6 +300,10 @@ func (s *Stream) read(ctx context.Context) error {
 		idle := s.idleFired
 		s.mu.Unlock()
 		if idle {
+			if s.reply.finished {
+				// The reply finished but the server kept the body open without [DONE].
+				return s.complete()
+			}
 			return &model.Error{Kind: model.KindStream, Message: model.ReasonIdleTimeout}
 		}
 		if err == io.EOF {
