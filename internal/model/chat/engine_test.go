@@ -39,7 +39,7 @@ func TestEngineTurnOverChatWire(t *testing.T) {
 	patch := "*** Begin Patch\n*** Add File: hello.txt\n+hello from chat\n*** End Patch\n"
 	patchArgs, _ := json.Marshal(map[string]string{"input": patch})
 	srv.Enqueue(
-		testkit.ChatSSE(testkit.ChatText("Working."),
+		testkit.ChatSSE(testkit.ChatReasoning("Shell and patch."), testkit.ChatText("Working."),
 			testkit.ChatToolCall(0, "call_sh", "shell"), testkit.ChatToolCall(1, "call_ap", "apply_patch"),
 			testkit.ChatToolArgs(0, `{"command":["bash","-c",`), testkit.ChatToolArgs(1, string(patchArgs[:10])),
 			testkit.ChatToolArgs(0, `"echo hi"]}`), testkit.ChatToolArgs(1, string(patchArgs[10:])),
@@ -114,6 +114,10 @@ func TestEngineTurnOverChatWire(t *testing.T) {
 	for _, m := range body.Messages {
 		for _, tc := range m.ToolCalls {
 			calls = append(calls, tc.ID+" "+tc.Function.Name)
+		}
+		// The reasoning of the turn that called tools goes back with it.
+		if len(m.ToolCalls) > 0 && (m.ReasoningContent != "Shell and patch." || m.Content != "Working.") {
+			t.Errorf("assistant message %+v", m)
 		}
 		if m.Role == "tool" {
 			s, _ := m.Content.(string)

@@ -42,10 +42,13 @@ type jsonSchema struct {
 // message is one chat message. Content is a string, an array of parts, or null (an assistant
 // turn that only calls tools).
 type message struct {
-	Role       string     `json:"role"`
-	Content    any        `json:"content"`
-	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role    string `json:"role"`
+	Content any    `json:"content"`
+	// ReasoningContent gives back the reasoning of a turn that called tools, which servers
+	// with thinking modes (DeepSeek, Kimi) require on every later request.
+	ReasoningContent string     `json:"reasoning_content,omitempty"`
+	ToolCalls        []toolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string     `json:"tool_call_id,omitempty"`
 }
 
 type toolCall struct {
@@ -106,8 +109,10 @@ func buildRequest(p model.Prompt, ts *toolSet) ([]byte, error) {
 
 // historyMessages maps the instructions and the thread's items to chat messages. Tool calls
 // of one assistant turn join the assistant message before them; each result becomes a `tool`
-// message with the call's id. Items with no chat form (reasoning, which chat servers do not
-// take back; web searches and compaction blobs only the Responses API reads) are left out.
+// message with the call's id. Raw reasoning goes back as `reasoning_content` on an assistant
+// message that called tools (and nowhere else: servers ignore or refuse it there). Items with
+// no chat form (reasoning summaries, web searches, compaction blobs only the Responses API
+// reads) are left out.
 func historyMessages(p model.Prompt) []message {
 	msgs := make([]message, 0, len(p.Input)+1)
 	if p.Instructions != "" {
@@ -122,14 +127,17 @@ func historyMessages(p model.Prompt) []message {
 			heldImages = nil
 		}
 	}
+	// reasoning is the raw reasoning of the response being read, for its assistant message.
+	var reasoning strings.Builder
 	call := func(id, name, args string) {
 		tc := toolCall{ID: id, Type: "function", Function: functionCall{Name: name, Arguments: args}}
-		if n := len(msgs); n > 0 && msgs[n-1].Role == "assistant" {
+		if n := len(msgs); n > 0 && msgs[n-1].Role == "assistant" && reasoning.Len() == 0 {
 			msgs[n-1].ToolCalls = append(msgs[n-1].ToolCalls, tc)
 			return
 		}
 		flushImages()
-		msgs = append(msgs, message{Role: "assistant", Content: nil, ToolCalls: []toolCall{tc}})
+		msgs = append(msgs, message{Role: "assistant", Content: nil, ReasoningContent: reasoning.String(), ToolCalls: []toolCall{tc}})
+		reasoning.Reset()
 	}
 	result := func(id string, out protocol.FunctionCallOutputPayload) {
 		text, images := splitOutput(out)
@@ -141,7 +149,15 @@ func historyMessages(p model.Prompt) []message {
 		case protocol.MessageItem:
 			flushImages()
 			if m, ok := chatMessage(it); ok {
+				if m.Role == "assistant" {
+					m.ReasoningContent = reasoning.String()
+				}
 				msgs = append(msgs, m)
+			}
+			reasoning.Reset()
+		case protocol.ReasoningItem:
+			for _, c := range it.Content {
+				reasoning.WriteString(c.Text)
 			}
 		case protocol.FunctionCallItem:
 			name := it.Name
@@ -162,12 +178,19 @@ func historyMessages(p model.Prompt) []message {
 			args, _ := marshalNoEscape(it.Action)
 			call(id, "local_shell", string(args))
 		case protocol.FunctionCallOutputItem:
+			reasoning.Reset()
 			result(it.CallID, it.Output)
 		case protocol.CustomToolCallOutputItem:
+			reasoning.Reset()
 			result(it.CallID, it.Output)
 		}
 	}
 	flushImages()
+	for i := range msgs {
+		if len(msgs[i].ToolCalls) == 0 {
+			msgs[i].ReasoningContent = ""
+		}
+	}
 	return msgs
 }
 
