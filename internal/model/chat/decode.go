@@ -184,17 +184,20 @@ func (d *delta) reasoningText() string {
 }
 
 // addFragment merges one tool-call fragment: the first fragment of an index carries the id
-// and name, later ones pieces of the arguments. A server that leaves out the index starts a
-// new call with every id.
+// and name, later ones pieces of the arguments. A fragment with a new id starts a new call
+// even at a used index, and a server that leaves out the index starts one with every id
+// (servers that send whole calls do both).
 func (r *reply) addFragment(f *toolDelta) {
 	var pc *pendingCall
 	switch {
 	case f.Index != nil:
 		for _, c := range r.calls {
 			if c.index == *f.Index {
-				pc = c
-				break
+				pc = c // the latest call at this index
 			}
+		}
+		if pc != nil && f.ID != "" && pc.id != "" && f.ID != pc.id {
+			pc = nil
 		}
 		if pc == nil {
 			pc = &pendingCall{index: *f.Index}

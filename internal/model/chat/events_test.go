@@ -96,25 +96,33 @@ func TestParallelToolCallsInterleaved(t *testing.T) {
 	})
 }
 
-// A server that leaves out the index (one whole call per chunk) still gets one item per id.
-func TestToolCallsWithoutIndex(t *testing.T) {
-	h := newHarness(t, nil)
-	call := func(id string) string {
+// A server that leaves out the index, or repeats it, with one whole call per chunk still
+// gets one item per id.
+func TestWholeToolCallsPerChunk(t *testing.T) {
+	noIndex := func(id string) string {
 		return `{"id":"x","choices":[{"index":0,"delta":{"tool_calls":[{"id":"` + id + `","type":"function","function":{"name":"shell","arguments":"{}"}}]}}]}`
 	}
-	h.srv.Enqueue(testkit.ChatSSE(testkit.ChatRaw(call("c1")), testkit.ChatRaw(call("c2")), testkit.ChatFinish("tool_calls"), testkit.ChatDone()))
-	got, err := h.run(t, prompt())
-	if err != nil {
-		t.Fatal(err)
+	atZero := func(id string) string {
+		return `{"id":"x","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"` + id + `","type":"function","function":{"name":"shell","arguments":"{}"}}]}}]}`
 	}
-	var ids []string
-	for _, ev := range got {
-		if d, ok := ev.(model.OutputItemDone); ok {
-			ids = append(ids, d.Item.(protocol.FunctionCallItem).CallID)
-		}
-	}
-	if diff := cmp.Diff([]string{"c1", "c2"}, ids); diff != "" {
-		t.Error(diff)
+	for name, chunk := range map[string]func(string) string{"no index": noIndex, "index 0": atZero} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, nil)
+			h.srv.Enqueue(testkit.ChatSSE(testkit.ChatRaw(chunk("c1")), testkit.ChatRaw(chunk("c2")), testkit.ChatFinish("tool_calls"), testkit.ChatDone()))
+			got, err := h.run(t, prompt())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, ev := range got {
+				if d, ok := ev.(model.OutputItemDone); ok {
+					ids = append(ids, d.Item.(protocol.FunctionCallItem).CallID)
+				}
+			}
+			if diff := cmp.Diff([]string{"c1", "c2"}, ids); diff != "" {
+				t.Error(diff)
+			}
+		})
 	}
 }
 
