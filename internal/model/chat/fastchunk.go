@@ -192,7 +192,7 @@ func (d *fastScanner) skip(depth int) bool {
 		_, _, ok := d.rawString()
 		return ok
 	case '{':
-		return d.object(nil, func(string) bool { return d.skip(depth + 1) })
+		return d.skipObject(depth)
 	case '[':
 		d.i++
 		if d.eat(']') {
@@ -217,56 +217,60 @@ func (d *fastScanner) skip(depth int) bool {
 	return d.number()
 }
 
-// object calls field for each key of the object (or nothing for null) at the cursor; field
-// consumes the value and returns false to give up. Unknown keys are skipped. Keys with
-// escapes, or equal to a known key only when case is ignored (encoding/json would match
-// them), give up too.
-func (d *fastScanner) object(known []string, field func(key string) bool) bool {
+// open consumes the start of an object: null (open false) or '{'; ok is false for any
+// other value.
+func (d *fastScanner) open() (open, ok bool) {
 	switch d.peek() {
 	case 'n':
-		return d.literal("null")
+		return false, d.literal("null")
 	case '{':
 		d.i++
-	default:
-		return false
+		return true, true
 	}
+	return false, false
+}
+
+// key reads the next key of an open object and its colon; more is false at the closing
+// brace. Keys with escapes give up (ok false): encoding/json would unescape them.
+func (d *fastScanner) key(first bool) (key []byte, more, ok bool) {
 	if d.eat('}') {
-		return true
+		return nil, false, true
 	}
-	for {
-		d.ws()
-		raw, esc, ok := d.rawString()
-		if !ok || esc {
+	if !first && !d.eat(',') {
+		return nil, false, false
+	}
+	d.ws()
+	raw, esc, ok := d.rawString()
+	if !ok || esc || !d.eat(':') {
+		return nil, false, false
+	}
+	return raw[1 : len(raw)-1], true, true
+}
+
+// foldsTo reports whether key equals one of known only when case is ignored, the match
+// encoding/json would make and the fast reader does not.
+func foldsTo(key []byte, known ...string) bool {
+	for _, k := range known {
+		if len(key) == len(k) && strings.EqualFold(string(key), k) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipObject passes over an object at the cursor.
+func (d *fastScanner) skipObject(depth int) bool {
+	if open, ok := d.open(); !ok || !open {
+		return ok
+	}
+	for first := true; ; first = false {
+		_, more, ok := d.key(first)
+		if !ok || !more {
+			return ok
+		}
+		if !d.skip(depth + 1) {
 			return false
 		}
-		key := raw[1 : len(raw)-1]
-		if !d.eat(':') {
-			return false
-		}
-		name, handled := "", false
-		for _, k := range known {
-			if string(key) == k {
-				name, handled = k, true
-				break
-			}
-			if len(key) == len(k) && strings.EqualFold(string(key), k) {
-				return false
-			}
-		}
-		if handled {
-			ok = field(name)
-		} else if known != nil {
-			ok = d.skip(1)
-		} else {
-			ok = field("")
-		}
-		if !ok {
-			return false
-		}
-		if d.eat(',') {
-			continue
-		}
-		return d.eat('}')
 	}
 }
 
@@ -282,12 +286,19 @@ func decodeFast(data []byte, c *chunk, sc *scratch) bool {
 	choices := c.Choices[:0]
 	*c = chunk{}
 	d := &fastScanner{b: data}
-	if d.peek() != '{' {
-		return false
+	if open, ok := d.open(); !open || !ok {
+		return false // null and non-objects: encoding/json decides
 	}
 	seenChoices := false
-	ok := d.object(chunkKeys, func(key string) bool {
-		switch key {
+	for first := true; ; first = false {
+		key, more, ok := d.key(first)
+		if !ok {
+			return false
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
 		case "id":
 			d.ws()
 			raw, esc, ok := d.rawString()
@@ -298,27 +309,31 @@ func decodeFast(data []byte, c *chunk, sc *scratch) bool {
 				sc.id = string(v)
 			}
 			c.ID = sc.id
-			return true
 		case "choices":
 			if seenChoices { // encoding/json merges a repeated array into the first one
 				return false
 			}
 			seenChoices = true
-			return d.choices(c, choices)
-		default: // usage and error: only null is read here
+			if !d.choices(c, choices) {
+				return false
+			}
+		case "usage", "error": // only null is read here
 			if d.peek() != 'n' || !d.literal("null") {
 				return false
 			}
-			if key == "usage" {
+			if string(key) == "usage" {
 				c.Usage = nil
 			} else {
 				c.Error = nil
 			}
-			return true
+		default:
+			if foldsTo(key, chunkKeys...) || !d.skip(1) {
+				return false
+			}
 		}
-	})
+	}
 	d.ws()
-	return ok && d.i == len(d.b)
+	return d.i == len(d.b)
 }
 
 func (d *fastScanner) choices(c *chunk, list []choice) bool {
@@ -337,8 +352,7 @@ func (d *fastScanner) choices(c *chunk, list []choice) bool {
 	}
 	for {
 		list = append(list, choice{})
-		ch := &list[len(list)-1]
-		if !d.object(choiceKeys, func(key string) bool { return d.choiceField(ch, key) }) {
+		if !d.choice(&list[len(list)-1]) {
 			return false
 		}
 		if d.eat(',') {
@@ -349,24 +363,68 @@ func (d *fastScanner) choices(c *chunk, list []choice) bool {
 	}
 }
 
-func (d *fastScanner) choiceField(ch *choice, key string) bool {
-	switch key {
-	case "index":
-		if d.peek() == 'n' {
-			return d.literal("null")
-		}
-		n, ok := d.smallInt()
-		ch.Index = n
+func (d *fastScanner) choice(ch *choice) bool {
+	if open, ok := d.open(); !ok || !open {
 		return ok
-	case "delta":
-		return d.object(deltaKeys, func(key string) bool { return d.deltaField(&ch.Delta, key) })
-	default: // finish_reason
-		wasNull := d.peek() == 'n'
-		s, ok := d.str()
-		if ok && !wasNull { // null keeps what an earlier duplicate key set, as encoding/json does
-			ch.FinishReason = s
+	}
+	for first := true; ; first = false {
+		key, more, ok := d.key(first)
+		if !ok || !more {
+			return ok
 		}
+		switch string(key) {
+		case "index":
+			if d.peek() == 'n' {
+				if !d.literal("null") {
+					return false
+				}
+				continue
+			}
+			n, ok := d.smallInt()
+			if !ok {
+				return false
+			}
+			ch.Index = n
+		case "delta":
+			if !d.delta(&ch.Delta) {
+				return false
+			}
+		case "finish_reason":
+			wasNull := d.peek() == 'n'
+			s, ok := d.str()
+			if !ok {
+				return false
+			}
+			if !wasNull { // null keeps what an earlier duplicate key set, as encoding/json does
+				ch.FinishReason = s
+			}
+		default:
+			if foldsTo(key, choiceKeys...) || !d.skip(1) {
+				return false
+			}
+		}
+	}
+}
+
+func (d *fastScanner) delta(dl *delta) bool {
+	if open, ok := d.open(); !ok || !open {
 		return ok
+	}
+	for first := true; ; first = false {
+		key, more, ok := d.key(first)
+		if !ok || !more {
+			return ok
+		}
+		switch string(key) {
+		case "content", "reasoning_content", "reasoning", "tool_calls":
+			if !d.deltaField(dl, string(key)) {
+				return false
+			}
+		default:
+			if foldsTo(key, deltaKeys...) || !d.skip(1) {
+				return false
+			}
+		}
 	}
 }
 
