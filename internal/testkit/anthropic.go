@@ -148,18 +148,26 @@ func AnthropicMessageStart(id string, usage AnthropicUsage) Event {
 func AnthropicText(index int, deltas ...string) Events {
 	evs := Events{ev("content_block_start", obj{"index": index, "content_block": obj{"type": "text", "text": ""}})}
 	for _, d := range deltas {
-		evs = append(evs, ev("content_block_delta", obj{"index": index, "delta": obj{"type": "text_delta", "text": d}}))
+		evs = append(evs, anthropicDelta(index, "text_delta", "text", d))
 	}
 	return append(evs, ev("content_block_stop", obj{"index": index}))
+}
+
+// anthropicDelta is a content_block_delta with its fields in the order the API writes them
+// (type, index, delta{type, field}), which clients may read on a fast path.
+func anthropicDelta(index int, deltaType, field, value string) Event {
+	v, _ := json.Marshal(value)
+	data := fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":%q,%q:%s}}`, index, deltaType, field, v)
+	return Event{Type: "content_block_delta", Data: json.RawMessage(data)}
 }
 
 // AnthropicThinking is a thinking block at index: the deltas, then its signature.
 func AnthropicThinking(index int, signature string, deltas ...string) Events {
 	evs := Events{ev("content_block_start", obj{"index": index, "content_block": obj{"type": "thinking", "thinking": ""}})}
 	for _, d := range deltas {
-		evs = append(evs, ev("content_block_delta", obj{"index": index, "delta": obj{"type": "thinking_delta", "thinking": d}}))
+		evs = append(evs, anthropicDelta(index, "thinking_delta", "thinking", d))
 	}
-	evs = append(evs, ev("content_block_delta", obj{"index": index, "delta": obj{"type": "signature_delta", "signature": signature}}))
+	evs = append(evs, anthropicDelta(index, "signature_delta", "signature", signature))
 	return append(evs, ev("content_block_stop", obj{"index": index}))
 }
 
@@ -175,7 +183,7 @@ func AnthropicRedactedThinking(index int, data string) Events {
 func AnthropicToolUse(index int, id, name string, fragments ...string) Events {
 	evs := Events{ev("content_block_start", obj{"index": index, "content_block": obj{"type": "tool_use", "id": id, "name": name, "input": obj{}}})}
 	for _, f := range fragments {
-		evs = append(evs, ev("content_block_delta", obj{"index": index, "delta": obj{"type": "input_json_delta", "partial_json": f}}))
+		evs = append(evs, anthropicDelta(index, "input_json_delta", "partial_json", f))
 	}
 	return append(evs, ev("content_block_stop", obj{"index": index}))
 }

@@ -114,16 +114,20 @@ func (d *decoder) malformed(typ, why string) *model.Error {
 
 // decode reads one SSE event (name and data) and appends the events it yields to out. done
 // is true after message_stop.
-func (d *decoder) decode(name string, data []byte, out []modelstream.ResponseEvent) (_ []modelstream.ResponseEvent, done bool, err error) {
+func (d *decoder) decode(name []byte, data []byte, out []modelstream.ResponseEvent) (_ []modelstream.ResponseEvent, done bool, err error) {
+	if fd, ok := parseFastDelta(data); ok {
+		return d.applyDelta("content_block_delta", fd.index, fd.typ, fd.value, out)
+	}
 	var ev wireEvent
 	if err := json.Unmarshal(data, &ev); err != nil {
-		if name == "" {
-			name = "stream"
+		typ := string(name)
+		if typ == "" {
+			typ = "stream"
 		}
-		return out, false, d.malformed(name, err.Error())
+		return out, false, d.malformed(typ, err.Error())
 	}
 	if ev.Type == "" {
-		ev.Type = name
+		ev.Type = string(name)
 	}
 	switch ev.Type {
 	case "ping":
@@ -236,24 +240,43 @@ func (d *decoder) splitName(flat string) (namespace, name string) {
 }
 
 func (d *decoder) blockDelta(ev wireEvent, out []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, bool, error) {
-	b, err := d.block(ev)
-	if err != nil {
-		return out, false, err
+	if ev.Index == nil {
+		return out, false, d.malformed(ev.Type, "no index")
 	}
 	if ev.Delta == nil {
 		return out, false, d.malformed(ev.Type, "no delta")
 	}
+	var value string
 	switch ev.Delta.Type {
 	case "text_delta":
-		b.text.WriteString(ev.Delta.Text)
-		out = append(out, modelstream.OutputTextDelta{ItemID: b.itemID, Delta: ev.Delta.Text})
+		value = ev.Delta.Text
 	case "thinking_delta":
-		b.text.WriteString(ev.Delta.Thinking)
-		out = append(out, modelstream.ReasoningContentDelta{ItemID: b.itemID, Delta: ev.Delta.Thinking})
+		value = ev.Delta.Thinking
 	case "signature_delta":
-		b.sig += ev.Delta.Signature
+		value = ev.Delta.Signature
 	case "input_json_delta":
-		b.text.WriteString(ev.Delta.PartialJSON)
+		value = ev.Delta.PartialJSON
+	}
+	return d.applyDelta(ev.Type, *ev.Index, ev.Delta.Type, value, out)
+}
+
+// applyDelta adds one delta to its open block; unknown delta types are skipped.
+func (d *decoder) applyDelta(evType string, index int, typ, value string, out []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, bool, error) {
+	b := d.blocks[index]
+	if b == nil {
+		return out, false, d.malformed(evType, fmt.Sprintf("content block %d was not started", index))
+	}
+	switch typ {
+	case "text_delta":
+		b.text.WriteString(value)
+		out = append(out, modelstream.OutputTextDelta{ItemID: b.itemID, Delta: value})
+	case "thinking_delta":
+		b.text.WriteString(value)
+		out = append(out, modelstream.ReasoningContentDelta{ItemID: b.itemID, Delta: value})
+	case "signature_delta":
+		b.sig += value
+	case "input_json_delta":
+		b.text.WriteString(value)
 	}
 	return out, false, nil
 }

@@ -75,7 +75,11 @@ func (s *Stream) Next(ctx context.Context) (modelstream.ResponseEvent, error) {
 	for {
 		if len(s.pending) > 0 {
 			ev := s.pending[0]
-			s.pending = s.pending[1:]
+			if len(s.pending) == 1 {
+				s.pending = s.pending[:0] // keep the array: most events come one at a time
+			} else {
+				s.pending = s.pending[1:]
+			}
 			s.delivered = true
 			return ev, nil
 		}
@@ -291,7 +295,7 @@ func (s *Stream) read(ctx context.Context) error {
 		return &model.Error{Kind: model.KindStream, Message: err.Error(), Err: err}
 	}
 	var done bool
-	s.pending, done, err = s.dec.decode(string(e.Type), e.Data, s.pending)
+	s.pending, done, err = s.dec.decode(e.Type, e.Data, s.pending)
 	if err != nil {
 		return err
 	}
