@@ -125,7 +125,14 @@ func (c *Client) buildRequest(p modelstream.Prompt) ([]byte, toolNames, error) {
 			c.warnOnce("thinking:"+p.Model, "model does not support extended thinking on the anthropic wire; reasoning effort ignored",
 				"model", p.Model, "effort", p.Reasoning.Effort)
 		} else if budget := thinkingBudget(p.Reasoning.Effort, body.MaxTokens); budget > 0 {
-			body.Thinking = &thinkingConfig{Type: "enabled", BudgetTokens: budget}
+			if toolLoopWithoutThinking(msgs) {
+				// The API rejects thinking when the assistant turn being continued (its tool
+				// results are the last message) has no thinking block, as happens after a
+				// switch of model or provider mid-turn. Thinking resumes with the next turn.
+				c.log.Debug("anthropic: thinking off for this request: the tool loop began without thinking", "model", p.Model)
+			} else {
+				body.Thinking = &thinkingConfig{Type: "enabled", BudgetTokens: budget}
+			}
 		}
 	}
 	if len(p.OutputSchema) > 0 {
@@ -138,6 +145,17 @@ func (c *Client) buildRequest(p modelstream.Prompt) ([]byte, toolNames, error) {
 		return nil, names, fmt.Errorf("anthropic: encode request: %w", err)
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), names, nil
+}
+
+// toolLoopWithoutThinking reports whether the request continues an assistant turn (the last
+// message holds tool results) whose assistant message does not start with thinking.
+func toolLoopWithoutThinking(msgs []message) bool {
+	n := len(msgs)
+	if n < 2 || msgs[n-1].Role != "user" || msgs[n-1].Content[0].Type != "tool_result" {
+		return false
+	}
+	first := msgs[n-2].Content[0].Type
+	return first != "thinking" && first != "redacted_thinking"
 }
 
 // toolSpec is the part of a Responses tool spec the mapping reads.

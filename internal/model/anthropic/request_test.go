@@ -205,3 +205,45 @@ func TestDroppedToolsWarnOnce(t *testing.T) {
 		t.Errorf("log holds the API key:\n%s", logs)
 	}
 }
+
+// TestThinkingInToolLoop: thinking is sent when the assistant turn being continued began
+// with thinking, and left off (the API would reject it) when that turn has none, as after a
+// switch of model or provider mid-turn.
+func TestThinkingInToolLoop(t *testing.T) {
+	enc := "anthropic.thinking:sig"
+	loop := func(withThinking bool) []protocol.ResponseItem {
+		items := []protocol.ResponseItem{text("user", "run ls")}
+		if withThinking {
+			items = append(items, protocol.ReasoningItem{Summary: []protocol.ReasoningSummary{}, EncryptedContent: &enc})
+		}
+		return append(items,
+			protocol.FunctionCallItem{Name: "shell", Arguments: `{}`, CallID: "toolu_1"},
+			protocol.FunctionCallOutputItem{CallID: "toolu_1", Output: protocol.FunctionCallOutputPayload{Content: "a"}})
+	}
+	for _, withThinking := range []bool{true, false} {
+		h := newHarness(t, nil)
+		h.srv.Enqueue(testkit.AnthropicAnswer("msg_1", "ok"))
+		p := modelstream.Prompt{Model: "claude-opus-4-1", Input: loop(withThinking), Reasoning: &modelstream.Reasoning{Effort: "low"}}
+		if _, err := h.run(t, p); err != nil {
+			t.Fatal(err)
+		}
+		_, sent := h.srv.Requests()[0].JSON["thinking"]
+		if sent != withThinking {
+			t.Errorf("turn with thinking=%v: thinking sent=%v", withThinking, sent)
+		}
+	}
+}
+
+// TestBadImageURL: an image the wire cannot carry is a clear error before any request.
+func TestBadImageURL(t *testing.T) {
+	h := newHarness(t, nil)
+	p := modelstream.Prompt{Model: "claude-sonnet-4-5", Input: []protocol.ResponseItem{protocol.MessageItem{Role: "user",
+		Content: []protocol.ContentItem{{Type: protocol.ContentInputImage, ImageURL: "file:///tmp/x.png"}}}}}
+	_, err := h.run(t, p)
+	if err == nil || !strings.Contains(err.Error(), "neither a base64 data URL nor http(s)") {
+		t.Fatalf("error = %v, want one about the image URL", err)
+	}
+	if n := len(h.srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent, want none", n)
+	}
+}
