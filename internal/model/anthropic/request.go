@@ -85,8 +85,8 @@ type toolNames struct {
 	namespaced map[string][2]string
 }
 
-// buildRequest maps a prompt onto a Messages request body. warn reports (once per kind)
-// things the wire cannot carry.
+// buildRequest maps a prompt onto a Messages request body and remembers the tool names it
+// used. What the wire cannot carry is logged once per client (warnOnce).
 func (c *Client) buildRequest(p modelstream.Prompt) ([]byte, toolNames, error) {
 	names := toolNames{custom: map[string]bool{}, namespaced: map[string][2]string{}}
 	limits := limitsFor(p.Model)
