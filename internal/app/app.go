@@ -21,6 +21,8 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/guard"
 	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/model/anthropic"
+	"github.com/gocodex/gocodex/internal/model/chat"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/rollout"
@@ -30,6 +32,7 @@ import (
 	"github.com/gocodex/gocodex/internal/tools/applypatch"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/internal/tools/unifiedexec"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -64,7 +67,7 @@ type App struct {
 	mcps    mcpHosts // the threads' MCP servers, for faces (mcp_access.go)
 
 	clientsMu sync.Mutex
-	clients   map[clientKey]*model.Client
+	clients   map[clientKey]modelstream.Streamer
 }
 
 // clientKey tells model clients apart: a thread whose overrides pick another provider (or a
@@ -95,7 +98,7 @@ func New(opts Options) (*App, error) {
 	if opts.Originator == "" {
 		opts.Originator = model.DefaultOriginator
 	}
-	a := &App{opts: opts, cfg: opts.Config, Manager: agent.NewThreadManager(opts.Logger), clients: map[clientKey]*model.Client{}}
+	a := &App{opts: opts, cfg: opts.Config, Manager: agent.NewThreadManager(opts.Logger), clients: map[clientKey]modelstream.Streamer{}}
 	if _, err := a.clientFor(opts.Config, ""); err != nil {
 		return nil, err
 	}
@@ -103,7 +106,7 @@ func New(opts Options) (*App, error) {
 }
 
 // clientFor returns the model client for cfg's provider, building it on first use.
-func (a *App) clientFor(cfg *config.Config, originator string) (*model.Client, error) {
+func (a *App) clientFor(cfg *config.Config, originator string) (modelstream.Streamer, error) {
 	if originator == "" {
 		originator = a.opts.Originator
 	}
@@ -139,7 +142,7 @@ func (a *App) clientFor(cfg *config.Config, originator string) (*model.Client, e
 	if cred.authorizer != nil {
 		opts.Auth, opts.CompressZstd = cred.authorizer, true
 	}
-	c, err := model.NewClient(opts)
+	c, err := newStreamer(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -147,11 +150,34 @@ func (a *App) clientFor(cfg *config.Config, originator string) (*model.Client, e
 	return c, nil
 }
 
+// newStreamer builds the client of the provider's wire.
+func newStreamer(opts model.ClientOptions) (modelstream.Streamer, error) {
+	switch opts.Provider.Wire() {
+	case model.WireChat:
+		c, err := chat.New(opts)
+		if err != nil {
+			return nil, err
+		}
+		return c.Streamer(), nil
+	case model.WireAnthropic:
+		c, err := anthropic.New(opts)
+		if err != nil {
+			return nil, err
+		}
+		return c.Streamer(), nil
+	}
+	c, err := model.NewClient(opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.Streamer(), nil
+}
+
 // ForgetClients drops the model clients built so far, so threads started from now on pick up
 // changed credentials (a sign-in or sign-out while the process runs).
 func (a *App) ForgetClients() {
 	a.clientsMu.Lock()
-	a.clients = map[clientKey]*model.Client{}
+	a.clients = map[clientKey]modelstream.Streamer{}
 	a.clientsMu.Unlock()
 }
 
@@ -292,7 +318,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		ModelProviderID: cfg.ModelProviderID,
 		ModelInfo:       info,
 		Catalog:         modelInfo,
-		Streamer:        client.Streamer(),
+		Streamer:        client,
 		Cwd:             cfg.Cwd,
 		ApprovalPolicy:  cfg.ApprovalPolicy,
 		SandboxPolicy:   cfg.SandboxPolicy,

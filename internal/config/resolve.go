@@ -139,7 +139,7 @@ func (l *loader) resolveModel(c *Config, o Overrides) error {
 	sort.Strings(ids)
 	var reserved []string
 	for _, id := range ids {
-		if _, builtin := c.ModelProviders[id]; builtin {
+		if _, builtin := c.ModelProviders[id]; builtin && !model.Overridable(id) {
 			reserved = append(reserved, "`"+id+"`")
 		}
 	}

@@ -77,6 +77,9 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	if err := opts.Provider.Validate(); err != nil {
 		return nil, err
 	}
+	if opts.Provider.Wire() != WireResponses {
+		return nil, fmt.Errorf("%w (%q)", ErrNotResponsesWire, opts.Provider.WireAPI)
+	}
 	c := &Client{opts: opts, http: opts.HTTPClient, clock: opts.Clock, rand: opts.Rand, log: opts.Logger}
 	if c.http == nil {
 		c.http = &http.Client{}

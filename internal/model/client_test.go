@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -375,10 +376,17 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
-func TestChatWireAPIRejected(t *testing.T) {
-	_, err := model.NewClient(model.ClientOptions{Provider: model.ProviderInfo{Name: "x", WireAPI: "chat"}})
-	if !errors.Is(err, model.ErrChatWireAPI) {
-		t.Fatalf("err = %v", err)
+// The Responses client refuses the other wires (the host gives them their own clients) and
+// an unknown wire_api is an error naming the three.
+func TestOtherWiresRejectedByResponsesClient(t *testing.T) {
+	for _, wire := range []string{"chat", "anthropic"} {
+		_, err := model.NewClient(model.ClientOptions{Provider: model.ProviderInfo{Name: "x", WireAPI: wire}})
+		if !errors.Is(err, model.ErrNotResponsesWire) {
+			t.Errorf("%s: err = %v", wire, err)
+		}
+	}
+	if err := (model.ProviderInfo{Name: "x", WireAPI: "grpc"}).Validate(); err == nil || !strings.Contains(err.Error(), `"anthropic"`) {
+		t.Errorf("unknown wire: %v", err)
 	}
 }
 

@@ -16,6 +16,12 @@ const (
 	ProviderOpenAI   = "openai"
 	ProviderOllama   = "ollama"
 	ProviderLMStudio = "lmstudio"
+
+	// Built-ins beyond Codex's; a [model_providers.<id>] table of the same id replaces them.
+	ProviderAnthropic  = "anthropic"
+	ProviderOpenRouter = "openrouter"
+	ProviderGemini     = "gemini"
+	ProviderVLLM       = "vllm"
 )
 
 // Defaults and caps of the retry and idle settings, as Codex applies them.
@@ -49,21 +55,34 @@ type ProviderInfo struct {
 	SupportsWebsockets      bool              `toml:"supports_websockets,omitempty" json:"supports_websockets,omitempty"`
 }
 
-// ErrChatWireAPI is returned for `wire_api = "chat"`, which Codex removed.
-var ErrChatWireAPI = errors.New("`wire_api = \"chat\"` is no longer supported.\n" +
-	"How to fix: set `wire_api = \"responses\"` in your provider config.\n" +
-	"More info: https://github.com/openai/codex/discussions/7782")
+// The wires a provider may speak (`wire_api`). Codex 0.169 speaks only the first; gocodex
+// keeps Chat Completions, which Codex removed, and adds Anthropic's Messages API.
+const (
+	WireResponses = "responses"
+	WireChat      = "chat"
+	WireAnthropic = "anthropic"
+)
 
-// Validate rejects settings the client cannot honour.
+// ErrNotResponsesWire is NewClient's refusal of a provider on another wire: the host picks the
+// client of the provider's wire (internal/model/chat, internal/model/anthropic).
+var ErrNotResponsesWire = errors.New("the Responses client cannot speak this provider's wire_api")
+
+// Validate rejects settings no client can honour.
 func (p ProviderInfo) Validate() error {
 	switch p.WireAPI {
-	case "", "responses":
+	case "", WireResponses, WireChat, WireAnthropic:
 		return nil
-	case "chat":
-		return ErrChatWireAPI
 	default:
-		return fmt.Errorf("unknown wire_api %q for model provider %q: expected \"responses\"", p.WireAPI, p.Name)
+		return fmt.Errorf("unknown wire_api %q for model provider %q: expected \"responses\", \"chat\" or \"anthropic\"", p.WireAPI, p.Name)
 	}
+}
+
+// Wire is the provider's wire_api, "responses" when unset.
+func (p ProviderInfo) Wire() string {
+	if p.WireAPI == "" {
+		return WireResponses
+	}
+	return p.WireAPI
 }
 
 // RequestRetries is request_max_retries with Codex's default and cap.
@@ -166,7 +185,33 @@ func BuiltinProviders(o BuiltinOptions) map[string]ProviderInfo {
 		},
 		ProviderOllama:   ossProvider(getenv, defaultOllamaPort),
 		ProviderLMStudio: ossProvider(getenv, defaultLMStudioPort),
+
+		ProviderAnthropic: {Name: "Anthropic", BaseURL: "https://api.anthropic.com/v1", WireAPI: WireAnthropic,
+			EnvKey: "ANTHROPIC_API_KEY", EnvKeyInstructions: "Create a key at https://console.anthropic.com/settings/keys."},
+		ProviderOpenRouter: {Name: "OpenRouter", BaseURL: "https://openrouter.ai/api/v1", WireAPI: WireChat,
+			EnvKey: "OPENROUTER_API_KEY", EnvKeyInstructions: "Create a key at https://openrouter.ai/keys."},
+		ProviderGemini: {Name: "Gemini", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai", WireAPI: WireChat,
+			EnvKey: "GEMINI_API_KEY", EnvKeyInstructions: "Create a key at https://aistudio.google.com/apikey."},
+		ProviderVLLM: {Name: "vLLM", BaseURL: vllmBase(getenv), WireAPI: WireChat},
 	}
+}
+
+// Overridable reports whether a [model_providers.<id>] table may replace the built-in id:
+// gocodex's additions may be, Codex's own (openai, ollama, lmstudio) are reserved as in Codex.
+func Overridable(id string) bool {
+	switch id {
+	case ProviderAnthropic, ProviderOpenRouter, ProviderGemini, ProviderVLLM:
+		return true
+	}
+	return false
+}
+
+// vllmBase is a local vLLM server's OpenAI-compatible endpoint (VLLM_BASE_URL, else port 8000).
+func vllmBase(getenv func(string) string) string {
+	if v := getenv("VLLM_BASE_URL"); v != "" {
+		return v
+	}
+	return "http://localhost:8000/v1"
 }
 
 func ossProvider(getenv func(string) string, defaultPort int) ProviderInfo {

@@ -33,6 +33,11 @@ func TestBuiltinProviders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// gocodex's own built-ins (issue 15) are the same in every case.
+			tt.want["anthropic"] = "https://api.anthropic.com/v1"
+			tt.want["openrouter"] = "https://openrouter.ai/api/v1"
+			tt.want["gemini"] = "https://generativelanguage.googleapis.com/v1beta/openai"
+			tt.want["vllm"] = "http://localhost:8000/v1"
 			got := map[string]string{}
 			for id, p := range model.BuiltinProviders(tt.o) {
 				got[id] = p.BaseURL
@@ -116,9 +121,11 @@ func TestProviderSettings(t *testing.T) {
 			t.Errorf("%s: %s", tt.name, diff)
 		}
 	}
-	if err := (model.ProviderInfo{WireAPI: "chat"}).Validate(); err == nil || err.Error() !=
-		"`wire_api = \"chat\"` is no longer supported.\nHow to fix: set `wire_api = \"responses\"` in your provider config.\nMore info: https://github.com/openai/codex/discussions/7782" {
-		t.Errorf("chat: %v", err)
+	// Codex 0.169 refuses the chat wire; gocodex speaks it (issue 15), and Anthropic's.
+	for _, wire := range []string{"chat", "anthropic", "responses", ""} {
+		if err := (model.ProviderInfo{WireAPI: wire}).Validate(); err != nil {
+			t.Errorf("%q: %v", wire, err)
+		}
 	}
 	if err := (model.ProviderInfo{WireAPI: "grpc"}).Validate(); err == nil {
 		t.Error("unknown wire_api accepted")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"strings"
 
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -48,7 +49,7 @@ func requestBody(p Prompt) ([]byte, error) {
 	// The history is most of the body and is sent again on every request: protocol writes it
 	// straight into the buffer.
 	b.WriteString(`,"input":`)
-	inputJSON, err := protocol.MarshalItems(b.AvailableBuffer(), p.Input)
+	inputJSON, err := protocol.MarshalItems(b.AvailableBuffer(), responsesInput(p.Input))
 	if err != nil {
 		return nil, fmt.Errorf("encode input: %w", err)
 	}
@@ -209,4 +210,27 @@ func (c *Client) setHeaders(req *http.Request, p Prompt) {
 	for _, k := range sortedKeys(p.ExtraHeaders) {
 		h[k] = []string{p.ExtraHeaders[k]}
 	}
+}
+
+// responsesInput drops what the Responses API cannot take back: reasoning another wire
+// produced (the Anthropic wire marks its thinking "anthropic.…" in encrypted_content; OpenAI
+// would reject it) after a thread switched provider. The history is returned as is when there
+// is none, which is every thread that stayed on this wire.
+func responsesInput(items []protocol.ResponseItem) []protocol.ResponseItem {
+	foreign := func(it protocol.ResponseItem) bool {
+		r, ok := it.(protocol.ReasoningItem)
+		return ok && r.EncryptedContent != nil && strings.HasPrefix(*r.EncryptedContent, "anthropic.")
+	}
+	for i, it := range items {
+		if foreign(it) {
+			out := append([]protocol.ResponseItem(nil), items[:i]...)
+			for _, it := range items[i+1:] {
+				if !foreign(it) {
+					out = append(out, it)
+				}
+			}
+			return out
+		}
+	}
+	return items
 }
