@@ -61,5 +61,6 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newExecpolicyCommand(s))
 	root.AddCommand(newSandboxCommand(s))
 	root.AddCommand(newLoginCommands(s, os.Getenv)...)
+	root.AddCommand(newModelsCommand(s))
 	return root
 }

@@ -142,6 +142,7 @@ type Server struct {
 	requests []Request
 	arrived  chan struct{} // closed and replaced whenever a request is recorded
 	closed   bool
+	models   []string // ids GET …/models lists; nil answers 404
 }
 
 // NewServer starts a server on 127.0.0.1 that closes when the test ends. A request that finds
@@ -244,6 +245,13 @@ func (s *Server) AwaitRequests(ctx context.Context, n int) ([]Request, error) {
 	}
 }
 
+// SetModels makes GET …/models answer an OpenAI-style list of ids (a provider's model list).
+func (s *Server) SetModels(ids ...string) {
+	s.mu.Lock()
+	s.models = ids
+	s.mu.Unlock()
+}
+
 // AllRequests returns every recorded request, including ones to other paths (/v1/models).
 func (s *Server) AllRequests() []Request {
 	s.mu.Lock()
@@ -284,7 +292,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	close(s.arrived)
 	s.arrived = make(chan struct{})
 	if !isResponses(r.Method, r.URL.Path) {
+		models := s.models
 		s.mu.Unlock()
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") && models != nil {
+			data := make([]map[string]any, 0, len(models))
+			for _, id := range models {
+				data = append(data, map[string]any{"id": id, "object": "model"})
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
+			return
+		}
 		http.NotFound(w, r)
 		return
 	}
