@@ -54,3 +54,17 @@ func boolWord(b bool) string {
 	}
 	return "false"
 }
+
+// A model the catalog does not know runs with the fallback metadata and a warning.
+func TestUnknownModelWarns(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("ok"))
+	r := e.run("", "exec", "--skip-git-repo-check", "-m", "my-local-model", "hi")
+	if r.Code != 0 || !strings.Contains(r.Stderr, "warning: model `my-local-model` is not in the bundled catalog") {
+		t.Errorf("exec: %+v", r)
+	}
+	e.Model.Enqueue(answer("ok"))
+	if r := e.run("", "exec", "--skip-git-repo-check", "-m", "gpt-5.5", "hi"); strings.Contains(r.Stderr, "bundled catalog") {
+		t.Errorf("a catalog model warned: %s", r.Stderr)
+	}
+}

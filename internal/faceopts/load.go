@@ -1,13 +1,36 @@
 package faceopts
 
 import (
+	"fmt"
+
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/model"
 )
 
 // Load is the one configuration load on every face's path at start-up; per-thread
 // overrides are loaded by the host (app-server's thread/start, mcp-server's codex tool).
+// A model the bundled catalog does not know adds a warning: it runs with default metadata.
 func Load(lo config.LoadOptions) (*config.Config, []config.Warning, error) {
-	return config.Load(lo)
+	cfg, warnings, err := config.Load(lo)
+	if err != nil {
+		return cfg, warnings, err
+	}
+	if w, ok := UnknownModelWarning(cfg); ok {
+		warnings = append(warnings, w)
+	}
+	return cfg, warnings, nil
+}
+
+// UnknownModelWarning is the warning for a model the catalog does not know, unless the
+// configuration gives its window itself.
+func UnknownModelWarning(cfg *config.Config) (config.Warning, bool) {
+	if cfg.Model == "" || cfg.ModelContextWindow != nil || model.LookupModel(cfg.Model, model.CatalogOverrides{}).Known {
+		return config.Warning{}, false
+	}
+	info := model.LookupModel(cfg.Model, model.CatalogOverrides{})
+	return config.Warning{Key: []string{"model"}, Message: fmt.Sprintf(
+		"model `%s` is not in the bundled catalog: it runs with default metadata (a %d-token context window); set model_context_window if that is wrong",
+		cfg.Model, info.ContextWindow)}, true
 }
 
 // SandboxChosen reports whether the configuration (not a default) chose the sandbox.
