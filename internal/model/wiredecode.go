@@ -42,7 +42,7 @@ func decodeWire(data []byte, ev *wireEvent, sc *wireScratch) error {
 	d := scanner{b: data}
 	d.ws()
 	if !d.eat('{') {
-		return errSyntax
+		return errFallback // not an object (null, say): encoding/json decides, as it would
 	}
 	d.ws()
 	if d.eat('}') {
