@@ -156,3 +156,27 @@ func TestThreadSwitchesProviderMidway(t *testing.T) {
 		t.Errorf("Anthropic thinking was sent to the Responses API")
 	}
 }
+
+// The built-in azure provider: the resource from AZURE_OPENAI_ENDPOINT, the deployment as the
+// model, api-version in the query, the key in api-key, and store:true as Codex sends to Azure.
+// Without the endpoint it says what to set.
+func TestAzureBuiltinProvider(t *testing.T) {
+	e := newEnv(t)
+	if err := os.WriteFile(filepath.Join(e.CodexHome, "config.toml"), []byte("model = \"my-deployment\"\nmodel_provider = \"azure\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.run("", "exec", "--skip-git-repo-check", "hi"); r.Code == 0 || !strings.Contains(r.Stderr, "AZURE_OPENAI_ENDPOINT") {
+		t.Errorf("without the endpoint: %+v", r)
+	}
+	e.ExtraEnv = append(e.ExtraEnv, "AZURE_OPENAI_ENDPOINT="+e.Model.URL(), "AZURE_OPENAI_API_KEY=az-key")
+	e.Model.Enqueue(answer("FROMAZURE"))
+	r := e.run("", "exec", "--skip-git-repo-check", "hi")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "FROMAZURE") {
+		t.Fatalf("exec: %+v", r)
+	}
+	q := e.Model.Requests()[0]
+	if q.Path != "/openai/responses" || q.Query != "api-version=2025-04-01-preview" || q.Header.Get("Api-Key") != "az-key" ||
+		q.JSON["store"] != true || q.JSON["model"] != "my-deployment" {
+		t.Errorf("request %s?%s api-key %q store %v model %v", q.Path, q.Query, q.Header.Get("Api-Key"), q.JSON["store"], q.JSON["model"])
+	}
+}

@@ -27,6 +27,9 @@ type credentials struct {
 func (a *App) credentialsFor(cfg *config.Config, originator string, httpClient *http.Client) (credentials, error) {
 	p := cfg.ModelProvider
 	out := credentials{provider: p}
+	if cfg.ModelProviderID == model.ProviderAzure && p.BaseURL == "" {
+		return out, errors.New("model provider `azure` needs your resource's endpoint: set AZURE_OPENAI_ENDPOINT (https://<resource>.openai.azure.com) or base_url in [model_providers.azure]")
+	}
 	if a.opts.ExternalAuth != nil && p.RequiresOpenAIAuth && p.EnvKey == "" && p.ExperimentalBearerToken == "" {
 		if ext := a.opts.ExternalAuth(); ext != nil {
 			if p.BaseURL == model.DefaultOpenAIBaseURL {

@@ -153,6 +153,9 @@ type Stream struct {
 // any stream retries spent on failed connects). ctx governs the whole response: cancelling it
 // ends the stream.
 func (c *Client) Stream(ctx context.Context, p Prompt, obs RetryObserver) (*Stream, error) {
+	if c.opts.Provider.IsAzure() {
+		p.Store = true
+	}
 	body, err := requestBody(p)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ const (
 	ProviderOpenRouter = "openrouter"
 	ProviderGemini     = "gemini"
 	ProviderVLLM       = "vllm"
+	ProviderAzure      = "azure"
 )
 
 // Defaults and caps of the retry and idle settings, as Codex applies them.
@@ -193,14 +194,50 @@ func BuiltinProviders(o BuiltinOptions) map[string]ProviderInfo {
 		ProviderGemini: {Name: "Gemini", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai", WireAPI: WireChat,
 			EnvKey: "GEMINI_API_KEY", EnvKeyInstructions: "Create a key at https://aistudio.google.com/apikey."},
 		ProviderVLLM: {Name: "vLLM", BaseURL: vllmBase(getenv), WireAPI: WireChat},
+		// Azure OpenAI: the model is the deployment name; the resource comes from
+		// AZURE_OPENAI_ENDPOINT (or a [model_providers.azure] table's base_url).
+		ProviderAzure: {Name: "Azure", BaseURL: azureBase(getenv), WireAPI: WireResponses,
+			EnvKey: "AZURE_OPENAI_API_KEY", EnvHTTPHeaders: map[string]string{"api-key": "AZURE_OPENAI_API_KEY"},
+			QueryParams: map[string]string{"api-version": AzureAPIVersion}},
 	}
+}
+
+// AzureAPIVersion is the api-version the built-in azure provider sends (a table may set its own).
+const AzureAPIVersion = "2025-04-01-preview"
+
+// azureBase is {AZURE_OPENAI_ENDPOINT}/openai, or "" when the endpoint is not set (the host
+// then refuses the provider with a message saying so).
+func azureBase(getenv func(string) string) string {
+	v := strings.TrimRight(getenv("AZURE_OPENAI_ENDPOINT"), "/")
+	if v == "" {
+		return ""
+	}
+	if strings.HasSuffix(v, "/openai") || strings.Contains(v, "/openai/") {
+		return v
+	}
+	return v + "/openai"
+}
+
+// IsAzure reports an Azure OpenAI endpoint, where Codex sends `store: true` (Azure keeps
+// Responses items server-side).
+func (p ProviderInfo) IsAzure() bool {
+	if strings.EqualFold(p.Name, "azure") {
+		return true
+	}
+	base := strings.ToLower(p.BaseURL)
+	for _, marker := range []string{"openai.azure.", "cognitiveservices.azure.", "aoai.azure.", "azure-api.", "azurefd.", "windows.net/openai"} {
+		if strings.Contains(base, marker) {
+			return true
+		}
+	}
+	return false
 }
 
 // Overridable reports whether a [model_providers.<id>] table may replace the built-in id:
 // gocodex's additions may be, Codex's own (openai, ollama, lmstudio) are reserved as in Codex.
 func Overridable(id string) bool {
 	switch id {
-	case ProviderAnthropic, ProviderOpenRouter, ProviderGemini, ProviderVLLM:
+	case ProviderAnthropic, ProviderOpenRouter, ProviderGemini, ProviderVLLM, ProviderAzure:
 		return true
 	}
 	return false

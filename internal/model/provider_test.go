@@ -38,6 +38,7 @@ func TestBuiltinProviders(t *testing.T) {
 			tt.want["openrouter"] = "https://openrouter.ai/api/v1"
 			tt.want["gemini"] = "https://generativelanguage.googleapis.com/v1beta/openai"
 			tt.want["vllm"] = "http://localhost:8000/v1"
+			tt.want["azure"] = ""
 			got := map[string]string{}
 			for id, p := range model.BuiltinProviders(tt.o) {
 				got[id] = p.BaseURL
