@@ -27,7 +27,7 @@ type tuiOptions struct {
 
 // tuiFlags are the shared flags the interactive UI offers.
 const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Sandbox | faceopts.Approval |
-	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir
+	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS
 
 // tuiRunner is the behaviour behind the root command; flag tests pass their own.
 type tuiRunner func(ctx context.Context, opts tuiOptions, s streams) error
@@ -58,6 +58,9 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(s.ErrOut, "warning: %s\n", w)
+	}
+	if err := opts.Flags.PrepareOSS(ctx, cfg, os.Getenv, s.ErrOut); err != nil {
+		return err
 	}
 	log := faceopts.OpenLog(cfg, "tui", s.ErrOut, faceopts.NoStderr)
 	defer log.Close()

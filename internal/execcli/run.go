@@ -61,6 +61,9 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 		fmt.Fprintln(s.ErrOut, notTrusted)
 		return exitStatus(1)
 	}
+	if err := opts.Flags.PrepareOSS(ctx, cfg, os.Getenv, s.ErrOut); err != nil {
+		return err
+	}
 	prompt, err := readPrompt(opts, s)
 	if err != nil {
 		return err
