@@ -4,8 +4,11 @@ import (
 	"context"
 	"sort"
 	"strconv"
+	"time"
 
+	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/model/oss"
 )
 
 // model/list pages through the model catalog (internal/model); modelProvider/list lists
@@ -13,7 +16,7 @@ import (
 
 func registerModelMethods(s *Server) {
 	s.Handle("model/list", Typed(func(ctx context.Context, c *Conn, p modelListParams) (modelListResponse, error) {
-		return modelList(s, p), nil
+		return modelList(ctx, s, p), nil
 	}))
 	s.Handle("modelProvider/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (providerListResponse, error) {
 		return providerList(s), nil
@@ -60,8 +63,8 @@ var effortText = map[string]string{
 	"xhigh":   "Extra high reasoning depth for complex problems",
 }
 
-func modelList(s *Server, p modelListParams) modelListResponse {
-	models := model.ListedModels()
+func modelList(ctx context.Context, s *Server, p modelListParams) modelListResponse {
+	models := providerModels(ctx, s)
 	sort.SliceStable(models, func(i, j int) bool { return models[i].Priority < models[j].Priority })
 	var all []v2Model
 	for i, m := range models {
@@ -146,6 +149,44 @@ func providerList(s *Server) providerListResponse {
 			settings = providerSettings{Type: "customGateway", Auth: &gatewayAuth{Mode: "externallyConfigured", EnvKey: strPtr(p.EnvKey)}}
 		}
 		out.Data = append(out.Data, providerSummary{ID: id, Name: p.Name, BaseURL: strPtr(p.BaseURL), Settings: settings})
+	}
+	return out
+}
+
+// providerModels are the models of the configured provider: for OpenAI the catalog; for any
+// other provider what it serves (its model list endpoint, Ollama's tags), with the catalog's
+// metadata where the catalog knows the slug. A provider that cannot be asked falls back to
+// the catalog, and the server log says why.
+func providerModels(ctx context.Context, s *Server) []model.ModelInfo {
+	cfg := s.opts.Config
+	if cfg == nil || cfg.ModelProviderID == model.ProviderOpenAI {
+		return model.ListedModels()
+	}
+	hc, _ := auth.HTTPClient(s.opts.Getenv)
+	if hc == nil {
+		hc = s.opts.HTTPClient
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var served []string
+	var err error
+	switch cfg.ModelProviderID {
+	case model.ProviderOllama, model.ProviderLMStudio:
+		served, err = oss.ListModels(ctx, cfg.ModelProvider, cfg.ModelProviderID, hc)
+	default:
+		served, err = model.ListServedModels(ctx, cfg.ModelProvider, s.opts.Getenv, hc)
+	}
+	if err != nil || len(served) == 0 {
+		s.logger.Warn("model/list: the provider's models could not be listed; listing the catalog", "provider", cfg.ModelProviderID, "err", err)
+		return model.ListedModels()
+	}
+	// The configured model first: it is the default.
+	sort.SliceStable(served, func(i, j int) bool { return served[i] == cfg.Model && served[j] != cfg.Model })
+	out := make([]model.ModelInfo, 0, len(served))
+	for i, slug := range served {
+		m := model.LookupModel(slug, model.CatalogOverrides{})
+		m.Visibility, m.Priority = "list", i
+		out = append(out, m)
 	}
 	return out
 }

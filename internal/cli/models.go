@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/model"
@@ -45,7 +44,7 @@ func RunModels(ctx context.Context, cfg *config.Config, o ModelsOptions, out, er
 		fmt.Fprintf(errOut, "Model provider `%s` not found\n", id)
 		return 1
 	}
-	served, err := fetchModels(ctx, p, getenv, hc)
+	served, err := model.ListServedModels(ctx, p, getenv, hc)
 	status := 0
 	if err != nil {
 		fmt.Fprintf(errOut, "warning: could not list the models of provider %q (%s): %v\n", id, p.Name, err)
@@ -111,54 +110,3 @@ func mergeModels(served []string, withCatalog bool) []ModelRow {
 	return out
 }
 
-// fetchModels asks the provider's OpenAI-compatible (or Anthropic) GET {base}/models.
-func fetchModels(ctx context.Context, p model.ProviderInfo, getenv func(string) string, hc *http.Client) ([]string, error) {
-	key, err := model.ResolveAPIKey(p, model.AuthOptions{Getenv: getenv})
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.EndpointURL("models"), nil)
-	if err != nil {
-		return nil, err
-	}
-	if key != "" {
-		if p.Wire() == model.WireAnthropic {
-			req.Header.Set("x-api-key", key)
-			req.Header.Set("anthropic-version", "2023-06-01")
-		} else {
-			req.Header.Set("Authorization", "Bearer "+key)
-		}
-	}
-	for k, v := range p.HTTPHeaders {
-		req.Header.Set(k, v)
-	}
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s answered %d %s", req.URL.Path, resp.StatusCode, http.StatusText(resp.StatusCode))
-	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(body, &list); err != nil {
-		return nil, fmt.Errorf("GET %s did not answer a model list", req.URL.Path)
-	}
-	out := []string{}
-	for _, m := range list.Data {
-		if m.ID != "" {
-			out = append(out, m.ID)
-		}
-	}
-	return out, nil
-}
