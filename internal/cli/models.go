@@ -109,4 +109,3 @@ func mergeModels(served []string, withCatalog bool) []ModelRow {
 	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
 	return out
 }
-
