@@ -53,6 +53,9 @@ func (tr *turn) promptFor(input []protocol.ResponseItem) model.Prompt {
 	for _, spec := range tr.registry.Specs() {
 		p.Tools = append(p.Tools, json.RawMessage(spec))
 	}
+	for _, spec := range s.info.Tools.Hosted {
+		p.Tools = append(p.Tools, json.RawMessage(spec))
+	}
 	if s.info.SupportsReasoning {
 		r := &model.Reasoning{Effort: s.effort, Summary: s.summary}
 		if r.Effort == "" {

@@ -93,6 +93,9 @@ type Options struct {
 	PlanTool bool
 	// ViewImage offers view_image (models that accept image input).
 	ViewImage bool
+	// Hosted are the wire specs of tools the model provider runs itself (the Responses API's
+	// web_search): sent last, after every other tool, and never called locally.
+	Hosted []Spec
 }
 
 // UserShellResult is the outcome of a command the person typed themselves

@@ -23,6 +23,8 @@ import (
 type tuiOptions struct {
 	faceopts.Flags
 	Prompt string
+	// Search is --search: live web search (web_search = "live"), as Codex's root command has.
+	Search bool
 }
 
 // tuiFlags are the shared flags the interactive UI offers.
@@ -44,6 +46,7 @@ func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
 		return run(cmd.Context(), opts, s)
 	}
 	opts.Flags.Register(root.Flags(), tuiFlags)
+	root.Flags().BoolVar(&opts.Search, "search", false, "enable live web search (web_search = \"live\")")
 }
 
 func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
@@ -103,6 +106,9 @@ func loadTUIConfig(opts tuiOptions, getenv func(string) string) (*config.Config,
 	lo, err := opts.Flags.LoadOptions(getenv, faceopts.FullAutoAsksOnRequest)
 	if err != nil {
 		return nil, nil, err
+	}
+	if opts.Search {
+		lo.CLIOverrides = append(lo.CLIOverrides, `web_search="live"`)
 	}
 	cfg, warnings, err := faceopts.Load(lo)
 	if err != nil {

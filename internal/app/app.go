@@ -386,6 +386,7 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 			NoLoginShell:       !cfg.AllowLoginShell,
 			PlanTool:           true,
 			ViewImage:          hasImageInput(m.InputModalities),
+			Hosted:             hostedTools(cfg, m),
 		},
 		ParallelToolCalls:       m.SupportsParallelToolCalls,
 		SupportsReasoning:       m.SupportsReasoningSummaries,
@@ -394,6 +395,19 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 		DefaultVerbosity:        verbosity(m),
 		AutoCompactTokenLimit:   m.AutoCompactTokenLimit,
 	}
+}
+
+// hostedTools are the provider-run tools a thread offers: the Responses API's web_search (the
+// other wires have none; faceopts warns when the user asked for it there).
+func hostedTools(cfg *config.Config, m model.ModelInfo) []tools.Spec {
+	if cfg.ModelProvider.Wire() != model.WireResponses {
+		return nil
+	}
+	spec := tools.WebSearchSpec(cfg.WebSearchMode, cfg.SandboxPolicy.EffectiveMode() == protocol.SandboxDangerFullAccess, m.WebSearchToolType)
+	if spec == nil {
+		return nil
+	}
+	return []tools.Spec{spec}
 }
 
 func verbosity(m model.ModelInfo) string {

@@ -18,7 +18,22 @@ func Load(lo config.LoadOptions) (*config.Config, []config.Warning, error) {
 	if w, ok := UnknownModelWarning(cfg); ok {
 		warnings = append(warnings, w)
 	}
+	if w, ok := WebSearchWireWarning(cfg); ok {
+		warnings = append(warnings, w)
+	}
 	return cfg, warnings, nil
+}
+
+// WebSearchWireWarning says web search is off when the user asked for it on a wire that has
+// no provider-run search (Chat Completions, Anthropic): the tool is not sent there.
+func WebSearchWireWarning(cfg *config.Config) (config.Warning, bool) {
+	_, asked := cfg.Effective["web_search"]
+	if !asked || cfg.WebSearchMode == "disabled" || cfg.ModelProvider.Wire() == model.WireResponses {
+		return config.Warning{}, false
+	}
+	return config.Warning{Key: []string{"web_search"}, Message: fmt.Sprintf(
+		"web_search = %q has no effect with model provider %q: its wire (%s) has no web search tool",
+		cfg.WebSearchMode, cfg.ModelProviderID, cfg.ModelProvider.Wire())}, true
 }
 
 // UnknownModelWarning is the warning for a model the catalog does not know, unless the
