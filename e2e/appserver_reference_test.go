@@ -49,6 +49,17 @@ var appServerScenarios = []struct {
 		c.until("item/agentMessage/delta")
 		c.mustCall("turn/interrupt", map[string]any{"threadId": id, "turnId": turn}, nil)
 	}},
+	{name: "web search", script: func() []tk.Response {
+		started := map[string]any{"type": "web_search_call", "id": "ws_0001", "status": "in_progress"}
+		done := map[string]any{"type": "web_search_call", "id": "ws_0001", "status": "completed",
+			"action": map[string]any{"type": "search", "query": "golang generics tutorial"}}
+		return []tk.Response{tk.SSE(tk.Created(),
+			tk.Raw("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0, "item": started}),
+			tk.Raw("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": done}),
+			tk.AssistantMessageStream("msg_1", "Found it."), tk.Completed(tk.Usage{Input: 10, Output: 5, Total: 15}))}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "search")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},

@@ -44,6 +44,15 @@ var referenceScenarios = []struct {
 	{name: "idle stall then success", retries: 2, idleMS: 300, script: func() []tk.Response {
 		return []tk.Response{tk.Stall(1, tk.Created()), answer("after the stall")}
 	}},
+	{name: "web search", script: func() []tk.Response {
+		started := map[string]any{"type": "web_search_call", "id": "ws_0001", "status": "in_progress"}
+		done := map[string]any{"type": "web_search_call", "id": "ws_0001", "status": "completed",
+			"action": map[string]any{"type": "search", "query": "golang generics tutorial"}}
+		return []tk.Response{tk.SSE(tk.Created(),
+			tk.Raw("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0, "item": started}),
+			tk.Raw("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": done}),
+			tk.AssistantMessageStream("msg_1", "Here is what I found."), tk.Completed(tk.Usage{Input: 10, Output: 5, Total: 15}))}
+	}},
 	{name: "persistent 500", retries: 1, dflt: &[]tk.Response{tk.Status(500)}[0], script: func() []tk.Response { return nil }},
 }
 
