@@ -37,31 +37,13 @@ func isMessages(method, path string) bool {
 
 // Requests returns the recorded POST .../messages requests, in arrival order.
 func (a *AnthropicServer) Requests() []Request {
-	var out []Request
-	for _, r := range a.AllRequests() {
-		if isMessages(r.Method, r.Path) {
-			out = append(out, r)
-		}
-	}
-	return out
+	return filterRequests(a.AllRequests(), isMessages)
 }
 
 // AwaitRequests waits until at least n POST .../messages requests arrived (or ctx ends) and
 // returns them all.
 func (a *AnthropicServer) AwaitRequests(ctx context.Context, n int) ([]Request, error) {
-	for {
-		a.mu.Lock()
-		arrived := a.arrived
-		a.mu.Unlock()
-		if reqs := a.Requests(); len(reqs) >= n {
-			return reqs, nil
-		}
-		select {
-		case <-arrived:
-		case <-ctx.Done():
-			return a.Requests(), fmt.Errorf("waiting for %d requests: %w", n, ctx.Err())
-		}
-	}
+	return awaitRequests(ctx, n, &a.mu, &a.arrived, a.Requests)
 }
 
 // ServeHTTP records the request and plays the next scripted response.

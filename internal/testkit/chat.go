@@ -93,30 +93,12 @@ func (s *ChatServer) Pending() int {
 func (s *ChatServer) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Request
-	for _, r := range s.requests {
-		if isChatCompletions(r.Method, r.Path) {
-			out = append(out, r)
-		}
-	}
-	return out
+	return filterRequests(s.requests, isChatCompletions)
 }
 
 // AwaitRequests waits until at least n chat requests arrived (or ctx ends).
 func (s *ChatServer) AwaitRequests(ctx context.Context, n int) ([]Request, error) {
-	for {
-		s.mu.Lock()
-		arrived := s.arrived
-		s.mu.Unlock()
-		if reqs := s.Requests(); len(reqs) >= n {
-			return reqs, nil
-		}
-		select {
-		case <-arrived:
-		case <-ctx.Done():
-			return s.Requests(), fmt.Errorf("waiting for %d requests: %w", n, ctx.Err())
-		}
-	}
+	return awaitRequests(ctx, n, &s.mu, &s.arrived, s.Requests)
 }
 
 // Close unblocks stalled streams and stops the server. It is safe to call twice.

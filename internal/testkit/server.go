@@ -218,31 +218,13 @@ func (s *Server) Pending() int {
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Request
-	for _, r := range s.requests {
-		if isResponses(r.Method, r.Path) {
-			out = append(out, r)
-		}
-	}
-	return out
+	return filterRequests(s.requests, isResponses)
 }
 
 // AwaitRequests waits until at least n POST .../responses requests arrived (or ctx ends) and
 // returns them all.
 func (s *Server) AwaitRequests(ctx context.Context, n int) ([]Request, error) {
-	for {
-		s.mu.Lock()
-		arrived := s.arrived
-		s.mu.Unlock()
-		if reqs := s.Requests(); len(reqs) >= n {
-			return reqs, nil
-		}
-		select {
-		case <-arrived:
-		case <-ctx.Done():
-			return s.Requests(), fmt.Errorf("waiting for %d requests: %w", n, ctx.Err())
-		}
-	}
+	return awaitRequests(ctx, n, &s.mu, &s.arrived, s.Requests)
 }
 
 // SetModels makes GET …/models answer an OpenAI-style list of ids (a provider's model list).
