@@ -259,3 +259,17 @@ func checkNoSecrets(t *testing.T, w *chatgptWorld, r result) {
 		}
 	}
 }
+
+// forced_chatgpt_workspace_id is honoured: a sign-in to another workspace is refused with a
+// message saying so, the right one goes ahead.
+func TestChatGPTForcedWorkspace(t *testing.T) {
+	w := newChatGPTWorld(t, time.Hour)
+	r := w.run("", "exec", "--json", "-c", `forced_chatgpt_workspace_id="acct-other"`, "hi")
+	if r.Code == 0 || !strings.Contains(r.Stdout+r.Stderr, `forced_chatgpt_workspace_id = "acct-other"`) || len(w.Model.Requests()) != 0 {
+		t.Errorf("another workspace: %+v", r)
+	}
+	w.Model.Enqueue(answer("RIGHTWORKSPACE"))
+	if r := w.run("", "exec", "--json", "-c", `forced_chatgpt_workspace_id="acct-123"`, "hi"); r.Code != 0 || !strings.Contains(r.Stdout, "RIGHTWORKSPACE") {
+		t.Errorf("the forced workspace: %+v", r)
+	}
+}

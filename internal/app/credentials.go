@@ -72,6 +72,9 @@ func (a *App) credentialsFor(cfg *config.Config, originator string, httpClient *
 	if cfg.ForcedLoginMethod == "api" {
 		return out, errors.New("forced_login_method = \"api\", but you are signed in with ChatGPT: run `gocodex login --with-api-key`")
 	}
+	if want := cfg.ForcedChatGPTWorkspaceID; want != "" && storedAccountID(f) != want {
+		return out, fmt.Errorf("forced_chatgpt_workspace_id = %q, but you are signed in to another ChatGPT workspace: run `gocodex login` and choose that workspace", want)
+	}
 	if p.BaseURL == model.DefaultOpenAIBaseURL {
 		base, err := chatGPTResponsesBase(cfg.ChatGPTBaseURL)
 		if err != nil {
@@ -98,4 +101,18 @@ func chatGPTResponsesBase(chatgptBase string) (string, error) {
 		return "", fmt.Errorf("workspace backend must use an HTTPS origin without credentials (chatgpt_base_url = %q)", chatgptBase)
 	}
 	return strings.TrimRight(u.Scheme+"://"+u.Host, "/") + "/backend-api/codex", nil
+}
+
+// storedAccountID is the ChatGPT workspace (account) the stored sign-in belongs to.
+func storedAccountID(f *auth.File) string {
+	if f.Tokens == nil {
+		return ""
+	}
+	if f.Tokens.AccountID != nil && *f.Tokens.AccountID != "" {
+		return *f.Tokens.AccountID
+	}
+	if c, err := auth.IDClaims(f.Tokens.IDToken); err == nil {
+		return c.AccountID
+	}
+	return ""
 }
