@@ -51,6 +51,8 @@ func TestWebSearchToolMatchesCodex(t *testing.T) {
 		"unset":         {"-s", "read-only"},
 		"unset, danger": {"-s", "danger-full-access"},
 		"disabled":      {"-s", "danger-full-access", "-c", `web_search="disabled"`},
+		"options": {"-s", "read-only", "-c", `web_search="live"`,
+			"-c", `tools.web_search={context_size="high", allowed_domains=["example.com"]}`},
 	}
 	want := map[string]string{
 		"live":          `{"type":"web_search","external_web_access":true,"search_content_types":["text","image"]}`,
@@ -58,6 +60,8 @@ func TestWebSearchToolMatchesCodex(t *testing.T) {
 		"unset":         `{"type":"web_search","external_web_access":false,"search_content_types":["text","image"]}`,
 		"unset, danger": `{"type":"web_search","external_web_access":true,"search_content_types":["text","image"]}`,
 		"disabled":      ``,
+		"options": `{"type":"web_search","external_web_access":true,"filters":{"allowed_domains":["example.com"]},` +
+			`"search_context_size":"high","search_content_types":["text","image"]}`,
 	}
 	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
 	for name, args := range cases {

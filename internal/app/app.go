@@ -403,7 +403,8 @@ func hostedTools(cfg *config.Config, m model.ModelInfo) []tools.Spec {
 	if cfg.ModelProvider.Wire() != model.WireResponses {
 		return nil
 	}
-	spec := tools.WebSearchSpec(cfg.WebSearchMode, cfg.SandboxPolicy.EffectiveMode() == protocol.SandboxDangerFullAccess, m.WebSearchToolType)
+	spec := tools.WebSearchSpec(cfg.WebSearchMode, cfg.SandboxPolicy.EffectiveMode() == protocol.SandboxDangerFullAccess,
+		m.WebSearchToolType, cfg.Tools.WebSearchOptions)
 	if spec == nil {
 		return nil
 	}

@@ -109,6 +109,9 @@ type HistoryConfig struct {
 type ToolsConfig struct {
 	ViewImage bool
 	WebSearch bool
+	// WebSearchOptions is the [tools.web_search] table (context_size, allowed_domains,
+	// location), sent with the web_search tool.
+	WebSearchOptions map[string]any
 }
 
 // FeatureEnabled reports a [features] flag, def when it is not set or not a

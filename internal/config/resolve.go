@@ -391,6 +391,7 @@ func (l *loader) resolveMisc(c *Config) error {
 			c.Tools.WebSearch = ws
 		case map[string]any:
 			c.Tools.WebSearch = true
+			c.Tools.WebSearchOptions = ws
 		}
 	}
 	if boolOr(f.ToolsWebSearchRequest, false) {
