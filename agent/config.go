@@ -178,6 +178,11 @@ type ThreadConfig struct {
 	// OutputSchema constrains the final answer of every turn (exec --output-schema); a
 	// turn's own schema wins.
 	OutputSchema json.RawMessage
+	// ReviewModel is the model reviews run with (config review_model); "" uses the thread's.
+	ReviewModel string
+	// RequestHeaders are added to every model request of the thread (a reviewer's
+	// x-openai-subagent and x-codex-parent-thread-id).
+	RequestHeaders map[string]string
 	// InstallationID goes into the request's client_metadata.
 	InstallationID string
 

@@ -80,6 +80,10 @@ func (t *Thread) contextItems(s settings) []protocol.ResponseItem {
 // contextual user message that open a thread (and a compacted history). It reads no loop
 // state, so a turn may call it.
 func (t *Thread) initialContext(s settings) []protocol.ResponseItem {
+	if t.isReviewer {
+		// A reviewer is told its rubric (the base instructions) and where it is, nothing more.
+		return []protocol.ResponseItem{textMessage("user", t.environment(s).Render())}
+	}
 	ic := prompt.BuildInitialContext(prompt.ContextOptions{
 		Permissions:           t.permissions(s),
 		DeveloperInstructions: s.developerInstr,

@@ -64,9 +64,41 @@ func (m *ThreadManager) StartThread(ctx context.Context, cfg ThreadConfig) (*Thr
 		}
 		id = u.String()
 	}
+	t := newThread(cfg, id, m.log)
+	approval, sandbox := cfg.ApprovalPolicy, cfg.SandboxPolicy
+	effort := cfg.ReasoningEffort
+	if effort == "" && cfg.ModelInfo.SupportsReasoning {
+		effort = cfg.ModelInfo.DefaultReasoningEffort
+	}
+	t.emit("", protocol.SessionConfiguredEvent{
+		SessionID:         id,
+		Model:             cfg.Model,
+		ModelProviderID:   cfg.ModelProviderID,
+		ApprovalPolicy:    &approval,
+		SandboxPolicy:     &sandbox,
+		Cwd:               cfg.Cwd,
+		ReasoningEffort:   effort,
+		HistoryLogID:      cfg.HistoryLogID,
+		HistoryEntryCount: cfg.HistoryEntryCount,
+		RolloutPath:       cfg.RolloutPath,
+		ForkedFromID:      cfg.ForkedFromID,
+		InitialMessages:   initialMessages(cfg.InitialMessages),
+	})
+	if f := cfg.OnStarted; f != nil {
+		f(func(msg protocol.EventMsg) { t.emitUnlessClosed("", msg) })
+	}
+	m.mu.Lock()
+	m.threads[id] = t
+	m.mu.Unlock()
+	go t.run()
+	return t, nil
+}
+
+// newThread builds a thread's state; the caller starts its loop.
+func newThread(cfg ThreadConfig, id string, fallbackLog *slog.Logger) *Thread {
 	log := cfg.Logger
 	if log == nil {
-		log = m.log
+		log = fallbackLog
 	}
 	now := cfg.Now
 	if now == nil {
@@ -108,33 +140,7 @@ func (m *ThreadManager) StartThread(ctx context.Context, cfg ThreadConfig) (*Thr
 	if u := cfg.InitialUsage; u != nil {
 		t.totalUsage, t.lastUsage, t.hasUsage = u.TotalTokenUsage, u.LastTokenUsage, true
 	}
-	approval, sandbox := cfg.ApprovalPolicy, cfg.SandboxPolicy
-	effort := cfg.ReasoningEffort
-	if effort == "" && cfg.ModelInfo.SupportsReasoning {
-		effort = cfg.ModelInfo.DefaultReasoningEffort
-	}
-	t.emit("", protocol.SessionConfiguredEvent{
-		SessionID:         id,
-		Model:             cfg.Model,
-		ModelProviderID:   cfg.ModelProviderID,
-		ApprovalPolicy:    &approval,
-		SandboxPolicy:     &sandbox,
-		Cwd:               cfg.Cwd,
-		ReasoningEffort:   effort,
-		HistoryLogID:      cfg.HistoryLogID,
-		HistoryEntryCount: cfg.HistoryEntryCount,
-		RolloutPath:       cfg.RolloutPath,
-		ForkedFromID:      cfg.ForkedFromID,
-		InitialMessages:   initialMessages(cfg.InitialMessages),
-	})
-	if f := cfg.OnStarted; f != nil {
-		f(func(msg protocol.EventMsg) { t.emitUnlessClosed("", msg) })
-	}
-	m.mu.Lock()
-	m.threads[id] = t
-	m.mu.Unlock()
-	go t.run()
-	return t, nil
+	return t
 }
 
 // GetThread returns a thread by id.

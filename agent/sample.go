@@ -38,8 +38,14 @@ func (tr *turn) promptFor(input []protocol.ResponseItem) model.Prompt {
 		ThreadID:          t.id,
 		InstallationID:    t.cfg.InstallationID,
 	}
-	if tr.turnState != "" {
-		p.ExtraHeaders = map[string]string{"x-codex-turn-state": tr.turnState}
+	if tr.turnState != "" || len(t.cfg.RequestHeaders) > 0 {
+		p.ExtraHeaders = make(map[string]string, len(t.cfg.RequestHeaders)+1)
+		for k, v := range t.cfg.RequestHeaders {
+			p.ExtraHeaders[k] = v
+		}
+		if tr.turnState != "" {
+			p.ExtraHeaders["x-codex-turn-state"] = tr.turnState
+		}
 	}
 	if t.cfg.InstructionsField {
 		p.Instructions = s.baseInstructions()

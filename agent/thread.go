@@ -41,6 +41,10 @@ type Thread struct {
 
 	apMu      sync.Mutex
 	approvals map[string]chan protocol.ReviewDecision
+	// reviewer is the running review's thread: answers to its requests go to it.
+	reviewer *Thread
+	// isReviewer marks a review's own thread, whose context is the rubric and environment.
+	isReviewer bool
 
 	usageMu    sync.Mutex
 	totalUsage protocol.TokenUsage
@@ -222,6 +226,8 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 		t.startCompact(sub.ID)
 	case protocol.ThreadRollbackOp:
 		t.rollback(sub.ID, op.NumTurns)
+	case protocol.ReviewOp:
+		t.startReview(sub.ID, op.ReviewRequest)
 	case protocol.RunUserShellCommandOp:
 		t.startUserShell(sub.ID, op.Command)
 	case protocol.CleanBackgroundTerminalsOp:
@@ -397,6 +403,9 @@ func (t *Thread) resolveApproval(id string, d protocol.ReviewDecision) {
 	delete(t.approvals, id)
 	t.apMu.Unlock()
 	if !ok {
+		if t.forwardToReviewer(id, d) {
+			return
+		}
 		t.log.Debug("approval answer without a pending request", "id", id)
 		return
 	}

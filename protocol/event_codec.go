@@ -363,6 +363,8 @@ var eventDecoders = map[string]func([]byte) (EventMsg, error){
 	"deprecation_notice":                decodeEventAs[DeprecationNoticeEvent],
 	"context_compacted":                 decodeEventAs[ContextCompactedEvent],
 	"thread_rolled_back":                decodeEventAs[ThreadRolledBackEvent],
+	"entered_review_mode":               decodeEventAs[EnteredReviewModeEvent],
+	"exited_review_mode":                decodeEventAs[ExitedReviewModeEvent],
 	"task_started":                      decodeEventAs[TurnStartedEvent],
 	"turn_started":                      decodeEventAs[TurnStartedEvent],
 	"task_complete":                     decodeEventAs[TurnCompleteEvent],

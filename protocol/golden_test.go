@@ -107,6 +107,10 @@ func goldenCases() []goldenCase {
 		{"event_deprecation_notice", ev(DeprecationNoticeEvent{Summary: "old flag", Details: ptr("use the new one")}), decodeEvent},
 		{"event_context_compacted", ev(ContextCompactedEvent{}), decodeEvent},
 		{"event_thread_rolled_back", ev(ThreadRolledBackEvent{NumTurns: 2}), decodeEvent},
+		{"event_entered_review_mode", ev(EnteredReviewModeEvent{Target: ReviewTarget{Type: ReviewBaseBranch, Branch: "main"}, UserFacingHint: "changes against 'main'"}), decodeEvent},
+		{"event_exited_review_mode", ev(ExitedReviewModeEvent{ReviewOutput: &ReviewOutputEvent{Findings: []ReviewFinding{{Title: "[P1] Fix it", Body: "Because.", ConfidenceScore: 0.8, Priority: ptr(1),
+			CodeLocation: ReviewCodeLocation{AbsoluteFilePath: "/repo/a.go", LineRange: ReviewLineRange{Start: 1, End: 2}}}}, OverallCorrectness: "patch is incorrect", OverallExplanation: "It breaks.", OverallConfidenceScore: 0.7}}), decodeEvent},
+		{"event_exited_review_mode_none", ev(ExitedReviewModeEvent{}), decodeEvent},
 		{"event_shutdown_complete", ev(ShutdownCompleteEvent{}), decodeEvent},
 		{"event_plan_update", ev(PlanUpdateEvent{Explanation: ptr("why"), Plan: []PlanItem{{Step: "one", Status: PlanCompleted}, {Step: "two", Status: PlanInProgress}, {Step: "three", Status: PlanPending}}}), decodeEvent},
 		{"event_turn_diff", ev(TurnDiffEvent{UnifiedDiff: "diff --git a/x b/x\n"}), decodeEvent},
@@ -164,6 +168,8 @@ func goldenCases() []goldenCase {
 		{"op_list_mcp_tools", sub(ListMcpToolsOp{}), decodeSubmission},
 		{"op_clean_background_terminals", sub(CleanBackgroundTerminalsOp{}), decodeSubmission},
 		{"op_run_user_shell_command", sub(RunUserShellCommandOp{Command: "ls -la"}), decodeSubmission},
+		{"op_review_uncommitted", sub(ReviewOp{ReviewRequest: ReviewRequest{Target: ReviewTarget{Type: ReviewUncommitted}, UserFacingHint: "current changes"}}), decodeSubmission},
+		{"op_review_commit", sub(ReviewOp{ReviewRequest: ReviewRequest{Target: ReviewTarget{Type: ReviewCommit, Sha: "470924b", Title: ptr("Fix")}}}), decodeSubmission},
 
 		// Response items.
 		{"item_message", MessageItem{Role: "user", Content: []ContentItem{{Type: ContentInputText, Text: "hi"}, {Type: ContentInputImage, ImageURL: "data:image/png;base64,AAAA"}}}, decodeItem},

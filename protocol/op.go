@@ -261,6 +261,8 @@ func DecodeOp(data []byte) (Op, error) {
 		op, err = decodeInto[CleanBackgroundTerminalsOp](data)
 	case "run_user_shell_command":
 		op, err = decodeInto[RunUserShellCommandOp](data)
+	case "review":
+		op, err = decodeInto[ReviewOp](data)
 	default:
 		return nil, &UnknownVariantError{Enum: "Op", Variant: tag}
 	}

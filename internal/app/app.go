@@ -357,6 +357,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		HistoryEntryCount: to.HistoryCount,
 		InitialUsage:      to.InitialUsage,
 		CompactPrompt:     cfg.CompactPrompt,
+		ReviewModel:       cfg.ReviewModel,
 		ForkedFromID:      to.ForkedFromID,
 		InitialMessages:   to.InitialMessages,
 		Logger:            a.opts.Logger,

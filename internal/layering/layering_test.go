@@ -60,6 +60,7 @@ var packages = map[string]room{
 	"internal/auth":              {layer: edge},
 	"internal/config":            {layer: edge},
 	"internal/gitmarker":         {layer: edge},
+	"internal/review":            {layer: edge},
 	"internal/guard":             {layer: edge},
 	"internal/history":           {layer: edge},
 	"internal/items":             {layer: edge},
