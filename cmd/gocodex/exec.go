@@ -75,5 +75,6 @@ func newExecCommand(s streams, run execRunner) *cobra.Command {
 	resume.Flags().BoolVar(&opts.ResumeLast, "last", false, "resume the most recent session")
 	resume.Flags().BoolVar(&opts.ResumeAll, "all", false, "consider sessions from every directory")
 	cmd.AddCommand(resume)
+	cmd.AddCommand(newReviewCommand(s, run, &opts, &experimentalJSON))
 	return cmd
 }

@@ -54,6 +54,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n")
 	addTUIFlags(root, s, runTUI)
 	root.AddCommand(newExecCommand(s, runExec))
+	root.AddCommand(newTopReviewCommand(s, runExec))
 	root.AddCommand(newProtoCommand(s))
 	root.AddCommand(newAppServerCommand(s, runAppServer))
 	root.AddCommand(newMcpServerCommand(s, runMcpServer))

@@ -18,6 +18,9 @@ type RunOptions struct {
 	Ephemeral    bool
 	IgnoreRules  bool
 
+	// Review, when set, runs a code review instead of a prompt.
+	Review *ReviewOptions
+
 	// Resume: a thread to continue (`exec resume ID` or `--last`).
 	Resume     bool
 	ResumeID   string
@@ -29,3 +32,12 @@ type RunOptions struct {
 const ExecFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts.Sandbox |
 	faceopts.FullAuto | faceopts.Bypass | faceopts.Cd | faceopts.AddDir | faceopts.Profile |
 	faceopts.OSS | faceopts.Images | faceopts.IgnoreUserConfig
+
+// ReviewOptions are the targets of `gocodex review` / `gocodex exec review`; custom
+// instructions come as the prompt.
+type ReviewOptions struct {
+	Uncommitted bool
+	Base        string
+	Commit      string
+	Title       string
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -64,8 +65,14 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	if err := opts.Flags.PrepareOSS(ctx, cfg, os.Getenv, s.ErrOut); err != nil {
 		return err
 	}
-	prompt, err := readPrompt(opts, s)
-	if err != nil {
+	var reviewReq *protocol.ReviewRequest
+	var prompt string
+	if opts.Review != nil {
+		if reviewReq, err = reviewRequest(ctx, opts, s, cfg.Cwd); err != nil {
+			return err
+		}
+		prompt = reviewReq.UserFacingHint
+	} else if prompt, err = readPrompt(opts, s); err != nil {
 		return err
 	}
 	var schema json.RawMessage
@@ -102,6 +109,12 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	for _, img := range opts.Images {
 		items = append(items, protocol.InputItem{Type: protocol.InputLocalImage, Path: img})
 	}
+	if reviewReq != nil {
+		if _, err := th.Submit(protocol.ReviewOp{ReviewRequest: *reviewReq}); err != nil {
+			return err
+		}
+		return finish(ctx, opts, s, th, w, log.Logger())
+	}
 	if err := protocol.CheckUserInputSize(items); err != nil {
 		// Codex starts the thread before it refuses the turn: thread.started comes first.
 		if ev, nerr := th.NextEvent(ctx); nerr == nil {
@@ -112,8 +125,13 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	if _, err := th.Submit(protocol.UserInputOp{Items: items, FinalOutputJSONSchema: schema}); err != nil {
 		return err
 	}
+	return finish(ctx, opts, s, th, w, log.Logger())
+}
+
+// finish follows the submitted turn to its end and writes what the flags ask for.
+func finish(ctx context.Context, opts RunOptions, s Streams, th *agent.Thread, w Writer, log *slog.Logger) error {
 	if err := pump(ctx, th, w); err != nil {
-		log.Logger().Error("turn", "thread", th.ID(), "err", err)
+		log.Error("turn", "thread", th.ID(), "err", err)
 		return err
 	}
 	if opts.OutputLast != "" {
