@@ -40,7 +40,7 @@ func (t *Thread) startReview(id string, req protocol.ReviewRequest) {
 // an assistant message, with entered/exited review mode around them.
 func (tr *turn) runReview(req protocol.ReviewRequest) {
 	t := tr.t
-	if !tr.emit(protocol.EnteredReviewModeEvent(req)) || !tr.emit(tr.startedEvent()) {
+	if !tr.emit(tr.startedEvent()) || !tr.emit(protocol.EnteredReviewModeEvent(req)) {
 		return
 	}
 	mergeBase, err := review.Check(tr.ctx, tr.s.cwd, req.Target)

@@ -40,7 +40,7 @@ func TestReviewRunsOnAReviewer(t *testing.T) {
 	h.submit(protocol.ReviewOp{ReviewRequest: protocol.ReviewRequest{Target: protocol.ReviewTarget{Type: protocol.ReviewCustom, Instructions: "look at x"}}})
 	evs := h.until(turnEnd)
 	got := compact(types(evs))
-	want := []string{"session_configured", "entered_review_mode", "task_started", "user_message", "exec_command_begin", "exec_command_end",
+	want := []string{"session_configured", "task_started", "entered_review_mode", "user_message", "exec_command_begin", "exec_command_end",
 		"exited_review_mode", "agent_message", "task_complete"}
 	if diff := cmp.Diff(want, filterOut(got, "exec_command_output_delta", "terminal_interaction")); diff != "" {
 		t.Fatalf("events (-want +got):\n%s", diff)

@@ -8,6 +8,7 @@ func (s *Server) registerMethods() {
 	s.threads = r
 	r.register(s)
 	r.registerTurns(s)
+	r.registerReview(s)
 	r.registerV1(s)
 	r.registerExtras(s)
 	r.registerMcp(s) // after the extras: replaces their empty mcpServerStatus/list

@@ -164,6 +164,15 @@ type V2WebSearch struct {
 	times
 }
 
+// V2ReviewMode is the start (enteredReviewMode: the review's hint) or the end
+// (exitedReviewMode: its printed result) of a review.
+type V2ReviewMode struct {
+	Type   string `json:"type"`
+	ID     string `json:"id"`
+	Review string `json:"review"`
+	times
+}
+
 // V2McpToolCall is a call of an MCP server's tool.
 type V2McpToolCall struct {
 	Type      string          `json:"type"`
@@ -205,6 +214,7 @@ func (i *V2Plan) clone() V2Item             { c := *i; return &c }
 func (i *V2WebSearch) clone() V2Item        { c := *i; return &c }
 func (i *V2McpToolCall) clone() V2Item      { c := *i; return &c }
 func (i *V2ImageView) clone() V2Item        { c := *i; return &c }
+func (i *V2ReviewMode) clone() V2Item       { c := *i; return &c }
 func (i *V2ContextCompaction) clone() V2Item {
 	c := *i
 	return &c
@@ -225,6 +235,7 @@ func (i *V2Plan) ItemID() string              { return i.ID }
 func (i *V2WebSearch) ItemID() string         { return i.ID }
 func (i *V2McpToolCall) ItemID() string       { return i.ID }
 func (i *V2ImageView) ItemID() string         { return i.ID }
+func (i *V2ReviewMode) ItemID() string        { return i.ID }
 func (i *V2ContextCompaction) ItemID() string { return i.ID }
 
 // V2UserContentFromInput converts engine input items to userMessage content.

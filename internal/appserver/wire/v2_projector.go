@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/internal/review"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -354,6 +355,17 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 			}
 		}
 		return p.itemCompleted(it)
+
+	case protocol.EnteredReviewModeEvent:
+		it := &V2ReviewMode{Type: "enteredReviewMode", ID: p.newID(), Review: m.UserFacingHint}
+		return append(append(p.closeStreams(false), p.itemStarted(it)...), p.itemCompleted(it)...)
+	case protocol.ExitedReviewModeEvent:
+		text := review.NoOutput
+		if m.ReviewOutput != nil {
+			text = review.Render(*m.ReviewOutput)
+		}
+		it := &V2ReviewMode{Type: "exitedReviewMode", ID: p.newID(), Review: text}
+		return append(append(p.closeStreams(false), p.itemStarted(it)...), p.itemCompleted(it)...)
 
 	case protocol.ItemStartedEvent:
 		if id, ok := compactionID(m.Item); ok {

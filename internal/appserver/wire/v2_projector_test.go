@@ -29,6 +29,15 @@ func fixedProjector() *V2Projector {
 }
 
 var v2Scenarios = map[string][]protocol.EventMsg{
+	"review": {
+		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000))},
+		protocol.EnteredReviewModeEvent{Target: protocol.ReviewTarget{Type: protocol.ReviewUncommitted}, UserFacingHint: "current changes"},
+		protocol.UserMessageEvent{Message: "Review the current code changes (staged, unstaged, and untracked files) and provide prioritized findings."},
+		protocol.ExitedReviewModeEvent{ReviewOutput: &protocol.ReviewOutputEvent{OverallExplanation: "It breaks.", Findings: []protocol.ReviewFinding{{Title: "[P1] Fix it", Body: "Because.",
+			CodeLocation: protocol.ReviewCodeLocation{AbsoluteFilePath: "/w/a.go", LineRange: protocol.ReviewLineRange{Start: 1, End: 2}}}}}},
+		protocol.AgentMessageEvent{Message: "It breaks.\n\nReview comment:\n\n- [P1] Fix it — /w/a.go:1-2\n  Because."},
+		protocol.TurnCompleteEvent{TurnID: "turn-1"},
+	},
 	"message_and_reasoning": {
 		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000))},
 		protocol.UserMessageEvent{Message: "hi"},
