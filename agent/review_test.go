@@ -140,3 +140,17 @@ func filterOut(ts []string, drop ...string) []string {
 	}
 	return out
 }
+
+// review_model, when set, is the model the reviewer runs on; the thread keeps its own.
+func TestReviewModel(t *testing.T) {
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.ReviewModel = "review-model" }})
+	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", reviewJSON), testkit.Completed(testkit.Usage{})), answer("m2", "ok", 5))
+	h.submit(protocol.ReviewOp{ReviewRequest: protocol.ReviewRequest{Target: protocol.ReviewTarget{Type: protocol.ReviewCustom, Instructions: "x"}}})
+	h.until(turnEnd)
+	h.say("next")
+	h.until(turnEnd)
+	reqs := h.srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), `"model":"review-model"`) || !strings.Contains(string(reqs[1].Body), `"model":"test-model"`) {
+		t.Fatalf("models: %d requests", len(reqs))
+	}
+}

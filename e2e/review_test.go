@@ -292,3 +292,21 @@ func asCodexOrdersReview(seq []string) []string {
 	}
 	return rest
 }
+
+// /review in the terminal UI reviews the uncommitted changes and shows the findings.
+func TestTUIReview(t *testing.T) {
+	e := reviewEnv(t)
+	s := e.startTUI("-a", "never", "-s", "danger-full-access")
+	pos := s.screen.waitFor(t, "Ask gocodex to do anything", 0)
+	s.typeKeys("/review --commit nosuch\r")
+	pos = s.screen.waitFor(t, `/review: cannot review commit "nosuch": no such commit`, pos)
+	s.typeKeys("/review\r")
+	pos = s.screen.waitFor(t, ">> Code review started: current changes <<", pos)
+	pos = s.screen.waitFor(t, "<< Code review finished >>", pos)
+	pos = s.screen.waitFor(t, "[P1] Fix it — /x/a.txt:1-2", pos)
+	s.quit(pos)
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 || reqs[0].Header.Get("x-openai-subagent") != "review" {
+		t.Fatalf("%d requests", len(reqs))
+	}
+}

@@ -246,6 +246,9 @@ func (m *Model) ctrlC() tea.Cmd {
 
 // submit shows the person's message and sends it, or queues it behind the running turn.
 func (m *Model) submit(text string) {
+	if strings.HasPrefix(text, "/") && !m.running && m.slashCommand(text) {
+		return
+	}
 	if m.running {
 		m.queued = append(m.queued, text)
 		return

@@ -164,6 +164,12 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 		t.add(cell{kind: cellInfo, body: m.Message})
 	case protocol.ContextCompactedEvent:
 		t.add(cell{kind: cellInfo, body: "Context compacted"})
+	case protocol.EnteredReviewModeEvent:
+		t.closeStreams()
+		t.add(cell{kind: cellInfo, body: ">> Code review started: " + m.UserFacingHint + " <<"})
+	case protocol.ExitedReviewModeEvent:
+		t.closeStreams()
+		t.add(cell{kind: cellInfo, body: "<< Code review finished >>"})
 	case protocol.TurnCompleteEvent:
 		t.closeStreams()
 		if m.Error != nil {

@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/review"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// reviewCheckTimeout bounds the git lookups that check a review target.
+const reviewCheckTimeout = 10 * time.Second
+
+// slashCommand runs a command typed in the composer. It reports false for text that is not
+// one of the UI's commands, which then goes to the model as typed.
+func (m *Model) slashCommand(text string) bool {
+	name, args, _ := strings.Cut(strings.TrimSpace(text), " ")
+	args = strings.TrimSpace(args)
+	switch name {
+	case "/review":
+		m.startReview(text, args)
+		return true
+	}
+	return false
+}
+
+// startReview is /review: the uncommitted changes with no argument, `--base BRANCH`,
+// `--commit SHA`, or the rest of the line as custom review instructions.
+func (m *Model) startReview(typed, args string) {
+	m.tr.closeStreams()
+	m.tr.add(cell{kind: cellUser, body: typed})
+	defer m.refresh()
+	if m.running {
+		m.tr.add(cell{kind: cellError, body: "A turn is running: wait for it to finish (or press Esc) before /review."})
+		return
+	}
+	target := reviewTarget(args)
+	ctx, cancel := context.WithTimeout(context.Background(), reviewCheckTimeout)
+	defer cancel()
+	if _, err := review.Check(ctx, m.header.Cwd, target); err != nil {
+		m.tr.add(cell{kind: cellError, body: "/review: " + err.Error()})
+		return
+	}
+	if m.submitOp(protocol.ReviewOp{ReviewRequest: review.Request(target)}) {
+		m.running = true
+	}
+}
+
+func reviewTarget(args string) protocol.ReviewTarget {
+	flag, value, _ := strings.Cut(args, " ")
+	value = strings.TrimSpace(value)
+	switch {
+	case args == "":
+		return protocol.ReviewTarget{Type: protocol.ReviewUncommitted}
+	case flag == "--base" && value != "":
+		return protocol.ReviewTarget{Type: protocol.ReviewBaseBranch, Branch: value}
+	case flag == "--commit" && value != "":
+		return protocol.ReviewTarget{Type: protocol.ReviewCommit, Sha: value}
+	}
+	return protocol.ReviewTarget{Type: protocol.ReviewCustom, Instructions: args}
+}
