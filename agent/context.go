@@ -26,6 +26,8 @@ type settings struct {
 	developerInstr  string
 	userInstr       string
 	shell, timezone string
+	// mode is the collaboration mode ("" is default); modeInstr replaces its instructions.
+	mode, modeInstr string
 }
 
 func (s settings) baseInstructions() string {
@@ -45,6 +47,8 @@ type contextState struct {
 	cwd      string
 	sandbox  protocol.SandboxPolicy
 	approval protocol.AskForApproval
+	// mode is the collaboration mode the model was last told ("" is default, never told).
+	mode, modeInstr string
 }
 
 func textMessage(role string, texts ...string) protocol.MessageItem {
@@ -72,7 +76,11 @@ func (t *Thread) contextItems(s settings) []protocol.ResponseItem {
 			items = append(items, textMessage("user", t.environment(s).Render()))
 		}
 	}
-	*cs = contextState{injected: true, cwd: s.cwd, sandbox: s.sandbox, approval: s.approval}
+	if modeOf(s.mode) != modeOf(cs.mode) || s.modeInstr != cs.modeInstr {
+		// The mode message goes before the environment, as Codex places it.
+		items = insertBeforeUser(items, collaborationMessage(s))
+	}
+	*cs = contextState{injected: true, cwd: s.cwd, sandbox: s.sandbox, approval: s.approval, mode: s.mode, modeInstr: s.modeInstr}
 	return items
 }
 
@@ -171,4 +179,22 @@ func localImageContent(path string) protocol.ContentItem {
 		return fail("not an image (" + mime + ")")
 	}
 	return protocol.ContentItem{Type: protocol.ContentInputImage, ImageURL: "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data)}
+}
+
+// modeOf names the default mode "default" however it was set.
+func modeOf(mode string) string {
+	if mode == "" {
+		return protocol.ModeDefault
+	}
+	return mode
+}
+
+// insertBeforeUser puts a developer message after the other developer messages.
+func insertBeforeUser(items []protocol.ResponseItem, msg protocol.ResponseItem) []protocol.ResponseItem {
+	for i, it := range items {
+		if m, ok := it.(protocol.MessageItem); ok && m.Role == "user" {
+			return append(items[:i:i], append([]protocol.ResponseItem{msg}, items[i:]...)...)
+		}
+	}
+	return append(items, msg)
 }

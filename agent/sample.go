@@ -139,7 +139,11 @@ func (tr *turn) sample() (sampleResult, error) {
 		}
 		switch ev := ev.(type) {
 		case model.OutputTextDelta:
-			tr.emit(protocol.AgentMessageDeltaEvent{Delta: ev.Delta})
+			if tr.s.mode == protocol.ModePlan {
+				tr.streamPlanText(ev.Delta)
+			} else {
+				tr.emit(protocol.AgentMessageDeltaEvent{Delta: ev.Delta})
+			}
 		case model.ReasoningSummaryDelta:
 			tr.emit(protocol.AgentReasoningDeltaEvent{Delta: ev.Delta})
 		case model.ReasoningContentDelta:
@@ -208,6 +212,9 @@ func (tr *turn) itemDone(ctx context.Context, item protocol.ResponseItem, res *s
 			}
 		}
 		text := b.String()
+		if tr.s.mode == protocol.ModePlan {
+			text = tr.finishPlanMessage(text)
+		}
 		res.lastMessage = &text
 		tr.emit(protocol.AgentMessageEvent{Message: text, Phase: it.Phase})
 		return nil

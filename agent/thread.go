@@ -197,9 +197,11 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 		t.userInput(sub.ID, op.Items, op.FinalOutputJSONSchema)
 	case protocol.UserTurnOp:
 		t.applyOverrides(&op.Cwd, &op.ApprovalPolicy, &op.SandboxPolicy, &op.Model, &op.Effort, &op.Summary)
+		t.applyCollaborationMode(op.CollaborationMode)
 		t.userInput(sub.ID, op.Items, op.FinalOutputJSONSchema)
 	case protocol.OverrideTurnContextOp:
 		t.applyOverrides(op.Cwd, op.ApprovalPolicy, op.SandboxPolicy, op.Model, op.Effort, op.Summary)
+		t.applyCollaborationMode(op.CollaborationMode)
 	case protocol.InterruptOp:
 		t.interrupt(protocol.AbortInterrupted)
 	case protocol.ExecApprovalOp:

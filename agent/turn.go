@@ -29,6 +29,9 @@ type turn struct {
 	// turnState is the server's x-codex-turn-state token, echoed on every later request of
 	// this turn for sticky routing (turn goroutine only).
 	turnState string
+	// planText splits the assistant message being streamed in plan mode (turn goroutine
+	// only).
+	planText *planSplitter
 	// rerouteWarned is set once the server-model warning went out (turn goroutine only).
 	rerouteWarned bool
 
@@ -201,7 +204,7 @@ func (tr *turn) recordUser(items []protocol.InputItem) {
 func (tr *turn) startedEvent() protocol.TurnStartedEvent {
 	started := tr.started.Unix()
 	ts := protocol.TurnStartedEvent{TurnID: tr.id, RootTurnID: tr.id, StartedAt: &started,
-		ModelContextWindow: tr.s.info.window(), CollaborationModeKind: "default"}
+		ModelContextWindow: tr.s.info.window(), CollaborationModeKind: modeOf(tr.s.mode)}
 	if trig := tr.t.cfg.TurnTrigger; trig != "" {
 		ts.TurnAttribution = &protocol.TurnAttribution{TurnID: tr.id, TurnTrigger: trig, RootTurnID: tr.id}
 	}

@@ -163,9 +163,16 @@ func (c *asClient) until(method string) []rpcMsg {
 	}
 }
 
-func (c *asClient) initialize() {
+func (c *asClient) initialize() { c.initializeWith(nil) }
+
+// initializeWith initializes with capabilities (nil sends none).
+func (c *asClient) initializeWith(capabilities map[string]any) {
 	c.t.Helper()
-	c.mustCall("initialize", map[string]any{"clientInfo": map[string]any{"name": "e2e", "version": "1.0"}}, nil)
+	p := map[string]any{"clientInfo": map[string]any{"name": "e2e", "version": "1.0"}}
+	if capabilities != nil {
+		p["capabilities"] = capabilities
+	}
+	c.mustCall("initialize", p, nil)
 	c.notify("initialized")
 }
 
@@ -272,7 +279,7 @@ func (e *env) startAppServer(args ...string) (*asClient, func()) {
 		})
 	}
 	e.t.Cleanup(stop)
-	c.initialize()
+	c.initializeWith(e.capabilities)
 	return c, stop
 }
 

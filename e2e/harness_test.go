@@ -46,6 +46,8 @@ type env struct {
 	Workdir   string
 	Model     *testkit.Server
 	ExtraEnv  []string
+	// capabilities are sent at the app-server's initialize (nil: none).
+	capabilities map[string]any
 }
 
 func newEnv(t *testing.T) *env {

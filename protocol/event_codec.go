@@ -364,6 +364,7 @@ var eventDecoders = map[string]func([]byte) (EventMsg, error){
 	"context_compacted":                 decodeEventAs[ContextCompactedEvent],
 	"thread_rolled_back":                decodeEventAs[ThreadRolledBackEvent],
 	"entered_review_mode":               decodeEventAs[EnteredReviewModeEvent],
+	"plan_delta":                        decodeEventAs[PlanDeltaEvent],
 	"exited_review_mode":                decodeEventAs[ExitedReviewModeEvent],
 	"task_started":                      decodeEventAs[TurnStartedEvent],
 	"turn_started":                      decodeEventAs[TurnStartedEvent],

@@ -111,6 +111,7 @@ func goldenCases() []goldenCase {
 		{"event_exited_review_mode", ev(ExitedReviewModeEvent{ReviewOutput: &ReviewOutputEvent{Findings: []ReviewFinding{{Title: "[P1] Fix it", Body: "Because.", ConfidenceScore: 0.8, Priority: ptr(1),
 			CodeLocation: ReviewCodeLocation{AbsoluteFilePath: "/repo/a.go", LineRange: ReviewLineRange{Start: 1, End: 2}}}}, OverallCorrectness: "patch is incorrect", OverallExplanation: "It breaks.", OverallConfidenceScore: 0.7}}), decodeEvent},
 		{"event_exited_review_mode_none", ev(ExitedReviewModeEvent{}), decodeEvent},
+		{"event_plan_delta", ev(PlanDeltaEvent{ThreadID: "th", TurnID: "turn-1", ItemID: "turn-1-plan", Delta: "# Plan\n"}), decodeEvent},
 		{"event_shutdown_complete", ev(ShutdownCompleteEvent{}), decodeEvent},
 		{"event_plan_update", ev(PlanUpdateEvent{Explanation: ptr("why"), Plan: []PlanItem{{Step: "one", Status: PlanCompleted}, {Step: "two", Status: PlanInProgress}, {Step: "three", Status: PlanPending}}}), decodeEvent},
 		{"event_turn_diff", ev(TurnDiffEvent{UnifiedDiff: "diff --git a/x b/x\n"}), decodeEvent},
@@ -168,6 +169,7 @@ func goldenCases() []goldenCase {
 		{"op_list_mcp_tools", sub(ListMcpToolsOp{}), decodeSubmission},
 		{"op_clean_background_terminals", sub(CleanBackgroundTerminalsOp{}), decodeSubmission},
 		{"op_run_user_shell_command", sub(RunUserShellCommandOp{Command: "ls -la"}), decodeSubmission},
+		{"op_override_collaboration_mode", sub(OverrideTurnContextOp{CollaborationMode: &CollaborationMode{Mode: ModePlan, Settings: CollaborationModeSettings{Model: "gpt-5.5", ReasoningEffort: ptr("medium")}}}), decodeSubmission},
 		{"op_review_uncommitted", sub(ReviewOp{ReviewRequest: ReviewRequest{Target: ReviewTarget{Type: ReviewUncommitted}, UserFacingHint: "current changes"}}), decodeSubmission},
 		{"op_review_commit", sub(ReviewOp{ReviewRequest: ReviewRequest{Target: ReviewTarget{Type: ReviewCommit, Sha: "470924b", Title: ptr("Fix")}}}), decodeSubmission},
 

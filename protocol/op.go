@@ -56,6 +56,8 @@ type UserTurnOp struct {
 	Effort                string          `json:"effort,omitempty"`
 	Summary               string          `json:"summary"`
 	FinalOutputJSONSchema json.RawMessage `json:"final_output_json_schema,omitempty"`
+	// CollaborationMode, when set, switches the thread's collaboration mode from this turn on.
+	CollaborationMode *CollaborationMode `json:"collaboration_mode,omitempty"`
 }
 
 // OverrideTurnContextOp changes the thread's settings for later turns without input. Nil
@@ -69,6 +71,8 @@ type OverrideTurnContextOp struct {
 	// the field was present.
 	Effort  *string `json:"effort,omitempty"`
 	Summary *string `json:"summary,omitempty"`
+	// CollaborationMode switches the collaboration mode of later turns.
+	CollaborationMode *CollaborationMode `json:"collaboration_mode,omitempty"`
 }
 
 // InterruptOp aborts the running turn.

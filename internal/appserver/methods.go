@@ -9,6 +9,7 @@ func (s *Server) registerMethods() {
 	r.register(s)
 	r.registerTurns(s)
 	r.registerReview(s)
+	r.registerCollaboration(s)
 	r.registerV1(s)
 	r.registerExtras(s)
 	r.registerMcp(s) // after the extras: replaces their empty mcpServerStatus/list

@@ -59,6 +59,8 @@ type turnStartParams struct {
 	Effort         *string                  `json:"effort"`
 	Summary        *string                  `json:"summary"`
 	OutputSchema   json.RawMessage          `json:"outputSchema"`
+	// CollaborationMode is experimental: it switches the thread's mode from this turn on.
+	CollaborationMode *protocol.CollaborationMode `json:"collaborationMode"`
 }
 
 type turnResponse struct {
@@ -87,8 +89,17 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 	if err != nil {
 		return turnResponse{}, err
 	}
-	if p.Cwd != nil || p.ApprovalPolicy != nil || sb != nil || p.Model != nil || p.Effort != nil || p.Summary != nil {
-		op := protocol.OverrideTurnContextOp{Cwd: p.Cwd, ApprovalPolicy: p.ApprovalPolicy, SandboxPolicy: sb, Model: p.Model, Effort: p.Effort, Summary: p.Summary}
+	if cm := p.CollaborationMode; cm != nil {
+		if err := requireExperimental(c, "turn/start.collaborationMode"); err != nil {
+			return turnResponse{}, err
+		}
+		if err := checkCollaborationMode(cm); err != nil {
+			return turnResponse{}, err
+		}
+	}
+	if p.Cwd != nil || p.ApprovalPolicy != nil || sb != nil || p.Model != nil || p.Effort != nil || p.Summary != nil || p.CollaborationMode != nil {
+		op := protocol.OverrideTurnContextOp{Cwd: p.Cwd, ApprovalPolicy: p.ApprovalPolicy, SandboxPolicy: sb, Model: p.Model, Effort: p.Effort, Summary: p.Summary,
+			CollaborationMode: p.CollaborationMode}
 		if err := lt.th.SubmitWithID(newSubmissionID(), op); err != nil {
 			return turnResponse{}, internalError(err.Error())
 		}

@@ -21,6 +21,9 @@ func (m *Model) slashCommand(text string) bool {
 	case "/review":
 		m.startReview(text, args)
 		return true
+	case "/plan":
+		m.togglePlanMode()
+		return true
 	}
 	return false
 }
@@ -59,4 +62,20 @@ func reviewTarget(args string) protocol.ReviewTarget {
 		return protocol.ReviewTarget{Type: protocol.ReviewCommit, Sha: value}
 	}
 	return protocol.ReviewTarget{Type: protocol.ReviewCustom, Instructions: args}
+}
+
+// togglePlanMode is /plan: the next turns run in plan mode (the model explores and proposes a
+// plan without changing anything), or back in the default mode.
+func (m *Model) togglePlanMode() {
+	mode, note := protocol.ModePlan, "Plan mode on: the agent explores and proposes a plan without changing files. /plan again to leave it."
+	if m.planMode {
+		mode, note = protocol.ModeDefault, "Plan mode off: back to the default mode."
+	}
+	op := protocol.OverrideTurnContextOp{CollaborationMode: &protocol.CollaborationMode{Mode: mode,
+		Settings: protocol.CollaborationModeSettings{Model: m.header.Model}}}
+	if m.submitOp(op) {
+		m.planMode = mode == protocol.ModePlan
+		m.tr.add(cell{kind: cellNote, body: note})
+	}
+	m.refresh()
 }

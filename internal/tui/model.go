@@ -65,6 +65,7 @@ type Model struct {
 
 	quitArmed    bool // a first Ctrl+C was pressed
 	shuttingDown bool // shutdown was submitted; waiting for shutdown_complete
+	planMode     bool // /plan turned plan mode on
 	// err is the reason the program ended, if it was not the person's choice.
 	err error
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -164,6 +165,12 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 		t.add(cell{kind: cellInfo, body: m.Message})
 	case protocol.ContextCompactedEvent:
 		t.add(cell{kind: cellInfo, body: "Context compacted"})
+	case protocol.ItemCompletedEvent:
+		if text, ok := proposedPlan(m.Item); ok {
+			t.add(cell{kind: cellPlan, title: "Proposed Plan", body: text})
+			return true
+		}
+		return false
 	case protocol.EnteredReviewModeEvent:
 		t.closeStreams()
 		t.add(cell{kind: cellInfo, body: ">> Code review started: " + m.UserFacingHint + " <<"})
@@ -439,4 +446,16 @@ func tailLines(s string, n int) string {
 	}
 	cut := len(lines) - n
 	return fmt.Sprintf("… +%d lines\n", cut) + strings.Join(lines[cut:], "\n")
+}
+
+// proposedPlan reads a completed Plan item (plan mode's proposed plan).
+func proposedPlan(raw json.RawMessage) (string, bool) {
+	var it struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &it) != nil || it.Type != "Plan" {
+		return "", false
+	}
+	return strings.TrimRight(it.Text, "\n"), true
 }

@@ -111,6 +111,13 @@ func (p *V2Projector) itemStarted(it V2Item) []V2Notification {
 
 func (p *V2Projector) itemCompleted(it V2Item) []V2Notification {
 	now := p.ms()
+	if started, _ := it.Times(); started == nil {
+		// A fresh copy of an item that was started keeps its start time.
+		if open, ok := p.open[it.ItemID()]; ok {
+			started, _ = open.Times()
+			it.setTimes(started, nil)
+		}
+	}
 	it.setTimes(nil, &now)
 	delete(p.open, it.ItemID())
 	it = it.clone()
@@ -371,10 +378,19 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 		if id, ok := compactionID(m.Item); ok {
 			return append(p.closeStreams(false), p.itemStarted(&V2ContextCompaction{Type: "contextCompaction", ID: id})...)
 		}
+		if plan, ok := planItem(m.Item); ok {
+			// The plan interrupts the message streaming around it, which goes on after.
+			return p.itemStarted(plan)
+		}
 	case protocol.ItemCompletedEvent:
 		if id, ok := compactionID(m.Item); ok {
 			return p.itemCompleted(&V2ContextCompaction{Type: "contextCompaction", ID: id})
 		}
+		if plan, ok := planItem(m.Item); ok {
+			return p.itemCompleted(plan)
+		}
+	case protocol.PlanDeltaEvent:
+		return []V2Notification{{"item/plan/delta", V2Delta{p.threadID, p.turnID(), m.ItemID, m.Delta}}}
 
 	}
 	return nil
@@ -565,6 +581,19 @@ func compactionID(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return it.ID, true
+}
+
+// planItem reads the engine's Plan item (plan mode's proposed plan).
+func planItem(raw json.RawMessage) (*V2Plan, bool) {
+	var it struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &it) != nil || it.Type != "Plan" {
+		return nil, false
+	}
+	return &V2Plan{Type: "plan", ID: it.ID, Text: it.Text}, true
 }
 
 func (p *V2Projector) agentItem() V2Item {

@@ -29,6 +29,17 @@ func fixedProjector() *V2Projector {
 }
 
 var v2Scenarios = map[string][]protocol.EventMsg{
+	"plan_mode": {
+		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000)), CollaborationModeKind: "plan"},
+		protocol.UserMessageEvent{Message: "plan it"},
+		protocol.AgentMessageDeltaEvent{Delta: "Here is my plan.\n"},
+		protocol.ItemStartedEvent{ThreadID: "thread-1", TurnID: "turn-1", Item: json.RawMessage(`{"type":"Plan","id":"turn-1-plan","text":""}`)},
+		protocol.PlanDeltaEvent{ThreadID: "thread-1", TurnID: "turn-1", ItemID: "turn-1-plan", Delta: "# Plan\n"},
+		protocol.AgentMessageDeltaEvent{Delta: "Done."},
+		protocol.ItemCompletedEvent{ThreadID: "thread-1", TurnID: "turn-1", Item: json.RawMessage(`{"type":"Plan","id":"turn-1-plan","text":"# Plan\n"}`)},
+		protocol.AgentMessageEvent{Message: "Here is my plan.\nDone."},
+		protocol.TurnCompleteEvent{TurnID: "turn-1"},
+	},
 	"review": {
 		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000))},
 		protocol.EnteredReviewModeEvent{Target: protocol.ReviewTarget{Type: protocol.ReviewUncommitted}, UserFacingHint: "current changes"},
