@@ -109,6 +109,13 @@ type SettingsRecorder interface {
 	RecordTurnSettings(TurnSettings)
 }
 
+// TurnSnapshotter keeps the working tree around each turn (gocodex's rewind with files). A
+// failure is reported to the person as a warning; it never stops the turn.
+type TurnSnapshotter interface {
+	BeginTurn(ctx context.Context, turnID string) error
+	EndTurn(ctx context.Context, turnID string) error
+}
+
 // MessageHistory is the cross-session message history (history.jsonl). Optional.
 type MessageHistory interface {
 	Append(threadID, text string) error
@@ -229,6 +236,10 @@ type ThreadConfig struct {
 	// ListMcpTools answers list_mcp_tools (the MCP client manager); nil answers with empty
 	// maps.
 	ListMcpTools func(ctx context.Context) protocol.McpListToolsResponseEvent
+
+	// TurnSnapshots records the working tree before and after each turn, so a rewind can
+	// restore the files turns changed; nil records nothing.
+	TurnSnapshots TurnSnapshotter
 
 	Recorder Recorder
 	Logger   *slog.Logger

@@ -43,6 +43,8 @@ func (tr *turn) runReview(req protocol.ReviewRequest) {
 	if !tr.emit(tr.startedEvent()) || !tr.emit(protocol.EnteredReviewModeEvent(req)) {
 		return
 	}
+	// The reviewer may run commands and patches: the turn is snapshotted like any other.
+	tr.snapshotTurn()
 	mergeBase, err := review.Check(tr.ctx, tr.s.cwd, req.Target)
 	if err != nil {
 		tr.fail(err)

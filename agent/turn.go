@@ -32,6 +32,8 @@ type turn struct {
 	// planText splits the assistant message being streamed in plan mode (turn goroutine
 	// only).
 	planText *planSplitter
+	// endSnapshot records the tree when the turn ends (under mu; see snapshotTurn).
+	endSnapshot func()
 	// rerouteWarned is set once the server-model warning went out (turn goroutine only).
 	rerouteWarned bool
 
@@ -218,6 +220,7 @@ func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem)
 	if !tr.emit(tr.startedEvent()) {
 		return
 	}
+	tr.snapshotTurn()
 	tr.registry = tr.t.buildRegistry(tr.s)
 	if tr.t.hist.len() > 0 && tr.overCompactLimit() {
 		if !tr.autoCompact(contextFirst) {
@@ -319,6 +322,7 @@ func (tr *turn) completeWith(last *string, force bool, failure *protocol.TurnErr
 		}
 		tr.pending = nil
 	}
+	tr.takeEndSnapshot()
 	now := tr.t.now()
 	done := now.Unix()
 	dur := now.Sub(tr.started).Milliseconds()
@@ -351,6 +355,7 @@ func (tr *turn) abort(reason protocol.TurnAbortReason) {
 	for _, f := range tr.onAbort {
 		f()
 	}
+	tr.takeEndSnapshot()
 	var items, written []protocol.ResponseItem
 	for _, c := range tr.open {
 		if c.written != nil {
