@@ -166,5 +166,8 @@ func (tr *turn) env(run *callRun) *tools.Env {
 			}
 			return protocol.ReviewDecision{}, fmt.Errorf("approval request with neither a command nor a patch")
 		},
+		RequestUserInput: func(ctx context.Context, ev protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
+			return tr.t.requestUserInput(ctx, tr, ev)
+		},
 	}
 }

@@ -52,6 +52,9 @@ type Env struct {
 	// RequestApproval asks the person (per the engine's policy wiring) and blocks until they
 	// answer or ctx ends. The engine implements it; handlers never wait on events themselves.
 	RequestApproval func(ctx context.Context, req ApprovalRequest) (protocol.ReviewDecision, error)
+	// RequestUserInput puts questions to the person and blocks until the client answers or
+	// ctx ends; the engine fills in the turn id. Nil when nobody can be asked.
+	RequestUserInput func(ctx context.Context, req protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error)
 }
 
 // ApprovalRequest is what a handler asks the engine to put to the person.
@@ -93,6 +96,8 @@ type Options struct {
 	PlanTool bool
 	// ViewImage offers view_image (models that accept image input).
 	ViewImage bool
+	// RequestUserInput offers request_user_input (questions to the user).
+	RequestUserInput bool
 	// Hosted are the wire specs of tools the model provider runs itself (the Responses API's
 	// web_search): sent last, after every other tool, and never called locally.
 	Hosted []Spec
