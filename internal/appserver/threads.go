@@ -457,6 +457,8 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 		lt.askExec(subs, append(owners, listeners...), ev.ID, m)
 	case protocol.ApplyPatchApprovalRequestEvent:
 		lt.askPatch(subs, append(owners, listeners...), ev.ID, m)
+	case protocol.RequestUserInputEvent:
+		lt.askQuestions(subs, ev.ID, m)
 	}
 }
 
