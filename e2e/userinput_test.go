@@ -196,3 +196,34 @@ func TestExecSaysNoUserIsPresent(t *testing.T) {
 		t.Errorf("exec: %+v", r)
 	}
 }
+
+// The terminal UI shows the model's question with its options; choosing one sends the
+// answer, which reaches the model as JSON, and the conversation goes on.
+func TestTUIQuestionAnswered(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(questionCall("call_1", colorQuestionArgs), answer("BLUEITIS"), questionCall("call_2", colorQuestionArgs), answer("GREENITIS"))
+	s := e.startTUI(askFeature...)
+	pos := s.screen.waitFor(t, "Ask gocodex to do anything", 0)
+	s.typeKeys("pick a color\r")
+	pos = s.screen.waitFor(t, "Which color do you want?", pos)
+	s.screen.waitFor(t, "3. Other", pos)
+	s.typeKeys("2")
+	pos = s.screen.waitFor(t, "✔ Color: Blue", pos)
+	pos = s.screen.waitFor(t, "BLUEITIS", pos)
+	if got := questionOutput(t, e.Model.Requests(), "call_1"); got != `{"answers":{"color":{"answers":["Blue"]}}}` {
+		t.Errorf("output = %s", got)
+	}
+	// Free text through "Other".
+	pos = s.screen.waitFor(t, "Token usage:", pos)
+	s.typeKeys("again\r")
+	pos = s.screen.waitFor(t, "Which color do you want?", pos)
+	s.typeKeys("3")
+	s.typeKeys("green\r")
+	pos = s.screen.waitFor(t, "✔ Color: green", pos)
+	pos = s.screen.waitFor(t, "GREENITIS", pos)
+	if got := questionOutput(t, e.Model.Requests(), "call_2"); got != `{"answers":{"color":{"answers":["user_note: green"]}}}` {
+		t.Errorf("output = %s", got)
+	}
+	pos = s.screen.waitFor(t, "Token usage:", pos)
+	s.quit(pos)
+}
