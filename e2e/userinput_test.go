@@ -227,3 +227,23 @@ func TestTUIQuestionAnswered(t *testing.T) {
 	pos = s.screen.waitFor(t, "Token usage:", pos)
 	s.quit(pos)
 }
+
+// An MCP client cannot answer the model's questions: the codex tool's turn goes on with no
+// answers (the request_user_input event is still forwarded) instead of waiting forever.
+// Codex 0.169 has no mcp-server to compare with.
+func TestMcpServerQuestionGetsNoAnswers(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(questionCall("call_1", colorQuestionArgs), answer("went on"))
+	s := e.startMcpServer(nil)
+	res := s.call("codex", map[string]any{"prompt": "pick", "cwd": e.Workdir,
+		"config": map[string]any{"features": map[string]any{"default_mode_request_user_input": true}}})
+	if res.IsError || mcpText(t, res) != "went on" {
+		t.Fatalf("codex result = %+v", res)
+	}
+	if !hasType(eventTypes(t, s.rec.takeEvents()), "request_user_input") {
+		t.Error("no request_user_input notification")
+	}
+	if got := questionOutput(t, e.Model.Requests(), "call_1"); got != `{"answers":{}}` {
+		t.Errorf("output = %s", got)
+	}
+}
