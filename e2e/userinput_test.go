@@ -247,3 +247,61 @@ func TestMcpServerQuestionGetsNoAnswers(t *testing.T) {
 		t.Errorf("output = %s", got)
 	}
 }
+
+// A client that answers item/tool/requestUserInput with an error gives the model no
+// answers, and so does an interrupt while the question is open ("aborted"), as in Codex.
+func TestAppServerQuestionRefusedOrInterrupted(t *testing.T) {
+	bins := []string{binary}
+	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
+		bins = append(bins, ref)
+	}
+	for _, bin := range bins {
+		e := newEnv(t)
+		e.ExtraEnv = append(e.ExtraEnv, "HOME="+t.TempDir())
+		saved := binary
+		binary = bin
+		r := e.startRawAppServer(askFeature...)
+		binary = saved
+		r.initialize()
+		r.send(`{"id":1,"method":"thread/start","params":{"cwd":` + jsonNumber(e.Workdir) + `}}`)
+		thread := r.response(1)["result"].(map[string]any)["thread"].(map[string]any)["id"].(string)
+		ask := func(callID string) (reqID any, turnID string) {
+			e.Model.Enqueue(questionCall(callID, colorQuestionArgs), answer("ok"))
+			r.send(`{"id":"t-` + callID + `","method":"turn/start","params":{"threadId":"` + thread + `","input":[{"type":"text","text":"pick"}]}}`)
+			for {
+				m := r.next()
+				if m["method"] == "item/tool/requestUserInput" {
+					return m["id"], m["params"].(map[string]any)["turnId"].(string)
+				}
+			}
+		}
+		untilCompleted := func() string {
+			for {
+				if m := r.next(); m["method"] == "turn/completed" {
+					return m["params"].(map[string]any)["turn"].(map[string]any)["status"].(string)
+				}
+			}
+		}
+		id, _ := ask("call_1")
+		r.send(`{"id":` + jsonNumber(id) + `,"error":{"code":-32000,"message":"cannot ask"}}`)
+		if st := untilCompleted(); st != "completed" {
+			t.Errorf("%s: turn %s after a refused question", bin, st)
+		}
+		if got := questionOutput(t, e.Model.Requests(), "call_1"); got != `{"answers":{}}` {
+			t.Errorf("%s: output after an error answer = %s", bin, got)
+		}
+
+		_, turn := ask("call_2")
+		r.send(`{"id":"int","method":"turn/interrupt","params":{"threadId":"` + thread + `","turnId":"` + turn + `"}}`)
+		if st := untilCompleted(); st != "interrupted" {
+			t.Errorf("%s: turn %s after interrupt", bin, st)
+		}
+		e.Model.Enqueue(answer("next"))
+		r.send(`{"id":"t-next","method":"turn/start","params":{"threadId":"` + thread + `","input":[{"type":"text","text":"go on"}]}}`)
+		untilCompleted()
+		// Codex says "aborted by user after 0.1s" for every interrupted call; gocodex "aborted".
+		if got := questionOutput(t, e.Model.Requests(), "call_2"); !strings.HasPrefix(got, "aborted") {
+			t.Errorf("%s: output after interrupt = %s", bin, got)
+		}
+	}
+}
