@@ -144,6 +144,7 @@ func (tr *turn) env(run *callRun) *tools.Env {
 		Cwd:      tr.s.cwd,
 		Approval: tr.s.approval,
 		Sandbox:  tr.s.sandbox,
+		Mode:     tr.s.mode,
 		Emit:     func(m protocol.EventMsg) { tr.emitFromCall(run, m) },
 		RequestApproval: func(ctx context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
 			switch {

@@ -15,10 +15,14 @@ const colorQuestion = `{"questions":[{"id":"color","header":"Color","question":"
 	`"options":[{"label":"Red (Recommended)","description":"Warm."},{"label":"Blue","description":"Cool."}]}]}`
 
 func questionHarness(t *testing.T) *harness {
+	return questionHarnessWith(t, userinput.Options{DefaultMode: true})
+}
+
+func questionHarnessWith(t *testing.T, o userinput.Options) *harness {
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
 		c.ModelInfo.Tools = tools.Options{ShellType: tools.ShellTypeDisabled, RequestUserInput: true}
 		c.ToolHandlers = map[string]tools.Handler{
-			tools.NameRequestUserInput: userinput.New(userinput.Options{DefaultMode: true}),
+			tools.NameRequestUserInput: userinput.New(o),
 		}
 	}})
 	h.srv.Enqueue(
@@ -78,4 +82,26 @@ func TestRequestUserInputInterrupted(t *testing.T) {
 	if len(got) != 1 {
 		t.Errorf("no aborted output in %v", summarize(in))
 	}
+}
+
+// Without the feature a Default-mode call is refused in Codex's words; after a switch to
+// Plan mode the same call asks.
+func TestRequestUserInputFollowsMode(t *testing.T) {
+	h := questionHarnessWith(t, userinput.Options{})
+	h.say("pick a color")
+	if _, ok := find[protocol.RequestUserInputEvent](h.until(turnEnd)); ok {
+		t.Fatal("asked in Default mode")
+	}
+	if in := h.requestInput(1); in[len(in)-1]["output"] != userinput.UnavailableOutput {
+		t.Errorf("output = %v", in[len(in)-1]["output"])
+	}
+	h.submit(protocol.OverrideTurnContextOp{CollaborationMode: &protocol.CollaborationMode{Mode: protocol.ModePlan, Settings: protocol.CollaborationModeSettings{Model: "test-model"}}})
+	h.srv.Enqueue(
+		testkit.SSE(testkit.Created(), testkit.FunctionCall("q2", "request_user_input", colorQuestion), testkit.Completed(testkit.Usage{})),
+		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m2", "ok"), testkit.Completed(testkit.Usage{})),
+	)
+	h.say("plan a color")
+	evs := h.until(isType("request_user_input"))
+	h.submit(protocol.UserInputAnswerOp{ID: evs[len(evs)-1].Msg.(protocol.RequestUserInputEvent).TurnID})
+	h.until(turnEnd)
 }

@@ -50,6 +50,10 @@ type userInputObservation struct {
 	AppServerResolved bool       `json:"app_server_resolved"`
 	// NoOptionsOutput is the output for a question without options (none is asked).
 	NoOptionsOutput string `json:"no_options_output"`
+	// PlanModeAsked and PlanModeOutput: without the feature, a Plan-mode turn
+	// (turn/start.collaborationMode, experimentalApi) asks, and the answer reaches the model.
+	PlanModeAsked  bool   `json:"plan_mode_asked"`
+	PlanModeOutput string `json:"plan_mode_output"`
 }
 
 // functionOutput finds the output the last request carried for callID.
@@ -140,6 +144,21 @@ func observeUserInput(t *testing.T, bin string) userInputObservation {
 		t.Errorf("%s asked a question without options", bin)
 	}
 	o.NoOptionsOutput = questionOutput(t, e.Model.Requests(), "call_2")
+
+	e = newEnv(t)
+	e.ExtraEnv = append(e.ExtraEnv, "HOME="+t.TempDir())
+	e.capabilities = map[string]any{"experimentalApi": true}
+	c, _ = e.startAppServerOf(bin)
+	id = c.startThread(map[string]any{"cwd": e.Workdir})
+	c.answer = func(m rpcMsg) any {
+		o.PlanModeAsked = m.Method == "item/tool/requestUserInput"
+		return map[string]any{"answers": map[string]any{"color": map[string]any{"answers": []string{"Red (Recommended)"}}}}
+	}
+	e.Model.Enqueue(questionCall("call_3", colorQuestionArgs), answer("red it is"))
+	c.mustCall("turn/start", map[string]any{"threadId": id, "input": []map[string]any{{"type": "text", "text": "plan a color"}},
+		"collaborationMode": map[string]any{"mode": "plan", "settings": map[string]any{"model": "gpt-5.5", "reasoning_effort": nil, "developer_instructions": nil}}}, nil)
+	c.until("turn/completed")
+	o.PlanModeOutput = questionOutput(t, e.Model.Requests(), "call_3")
 	return o
 }
 
@@ -197,13 +216,15 @@ func TestExecSaysNoUserIsPresent(t *testing.T) {
 	}
 }
 
-// The terminal UI shows the model's question with its options; choosing one sends the
-// answer, which reaches the model as JSON, and the conversation goes on.
+// In Plan mode the terminal UI shows the model's question with its options; choosing one
+// sends the answer, which reaches the model as JSON, and the conversation goes on.
 func TestTUIQuestionAnswered(t *testing.T) {
 	e := newEnv(t)
 	e.Model.Enqueue(questionCall("call_1", colorQuestionArgs), answer("BLUEITIS"), questionCall("call_2", colorQuestionArgs), answer("GREENITIS"))
-	s := e.startTUI(askFeature...)
+	s := e.startTUI()
 	pos := s.screen.waitFor(t, "Ask gocodex to do anything", 0)
+	s.typeKeys("/plan\r") // questions are asked in Plan mode
+	pos = s.screen.waitFor(t, "Plan mode on", pos)
 	s.typeKeys("pick a color\r")
 	pos = s.screen.waitFor(t, "Which color do you want?", pos)
 	s.screen.waitFor(t, "3. Other", pos)

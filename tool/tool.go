@@ -47,6 +47,9 @@ type Env struct {
 	Cwd      string
 	Approval protocol.AskForApproval
 	Sandbox  protocol.SandboxPolicy
+	// Mode is the turn's collaboration mode (protocol.ModePlan, protocol.ModeDefault; "" is
+	// default).
+	Mode string
 	// Emit sends an event to the client, in order, tagged with the turn's submission id.
 	Emit func(protocol.EventMsg)
 	// RequestApproval asks the person (per the engine's policy wiring) and blocks until they

@@ -4,7 +4,7 @@
 //
 // Codex offers the tool in every mode but answers it only in Plan mode (or in Default mode
 // with features.default_mode_request_user_input); elsewhere the model is told it is
-// unavailable. gocodex has no Plan mode, so DefaultMode is the switch.
+// unavailable.
 package userinput
 
 import (
@@ -49,6 +49,14 @@ type Args struct {
 	Questions []protocol.RequestUserInputQuestion `json:"questions"`
 }
 
+// allowed reports whether questions may be asked in the turn's collaboration mode.
+func (h *Handler) allowed(env *tools.Env) bool {
+	if env != nil && env.Mode == protocol.ModePlan {
+		return true
+	}
+	return h.opts.DefaultMode
+}
+
 // Parse reads the arguments. Every question needs an id, a header, a question and at least
 // one option; the client always offers a free-form "Other" answer (isOther), as in Codex.
 func Parse(arguments string) (*Args, error) {
@@ -90,7 +98,7 @@ func Parse(arguments string) (*Args, error) {
 // bad arguments are the model's to act on: they come back as the output, not as errors.
 // An interrupt while waiting ends the call with the context's error.
 func (h *Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
-	if !h.opts.DefaultMode {
+	if !h.allowed(env) {
 		return tools.Result{Output: UnavailableOutput}, nil
 	}
 	a, err := Parse(call.Arguments)

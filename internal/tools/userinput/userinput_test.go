@@ -83,3 +83,16 @@ func TestNoUserAndCancel(t *testing.T) {
 		t.Errorf("canceled: %v", err)
 	}
 }
+
+// In Plan mode questions are asked without the feature.
+func TestAskedInPlanMode(t *testing.T) {
+	asked := false
+	env := &tools.Env{Mode: protocol.ModePlan, RequestUserInput: func(context.Context, protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
+		asked = true
+		return protocol.RequestUserInputResponse{}, nil
+	}}
+	res, err := New(Options{}).Handle(context.Background(), env, call(question))
+	if err != nil || !asked || res.Output != `{"answers":{}}` {
+		t.Errorf("%+v, %v (asked %v)", res, err, asked)
+	}
+}
