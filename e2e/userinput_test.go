@@ -270,7 +270,8 @@ func TestMcpServerQuestionGetsNoAnswers(t *testing.T) {
 }
 
 // A client that answers item/tool/requestUserInput with an error gives the model no
-// answers, and so does an interrupt while the question is open ("aborted"), as in Codex.
+// answers; an interrupt while the question is open withdraws the request
+// (serverRequest/resolved after turn/completed) and the call ends "aborted", as in Codex.
 func TestAppServerQuestionRefusedOrInterrupted(t *testing.T) {
 	bins := []string{binary}
 	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
@@ -312,10 +313,20 @@ func TestAppServerQuestionRefusedOrInterrupted(t *testing.T) {
 			t.Errorf("%s: output after an error answer = %s", bin, got)
 		}
 
-		_, turn := ask("call_2")
+		id2, turn := ask("call_2")
 		r.send(`{"id":"int","method":"turn/interrupt","params":{"threadId":"` + thread + `","turnId":"` + turn + `"}}`)
 		if st := untilCompleted(); st != "interrupted" {
 			t.Errorf("%s: turn %s after interrupt", bin, st)
+		}
+		// The open request is withdrawn after turn/completed.
+		for {
+			m := r.next()
+			if m["method"] == "serverRequest/resolved" {
+				if p := m["params"].(map[string]any); jsonNumber(p["requestId"]) != jsonNumber(id2) || p["threadId"] != thread {
+					t.Errorf("%s: resolved %v, want request %v", bin, p, id2)
+				}
+				break
+			}
 		}
 		e.Model.Enqueue(answer("next"))
 		r.send(`{"id":"t-next","method":"turn/start","params":{"threadId":"` + thread + `","input":[{"type":"text","text":"go on"}]}}`)
