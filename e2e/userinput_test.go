@@ -337,3 +337,28 @@ func TestAppServerQuestionRefusedOrInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// On the raw SQ/EQ wire (proto) the question is a request_user_input event and the client
+// answers with the op, here under its older name request_user_input_response.
+func TestProtoQuestionAnswered(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(questionCall("call_1", colorQuestionArgs), answer("blue it is"))
+	p := e.startProto(askFeature...)
+	p.until("session_configured")
+	p.send("1", userInput("pick a color"))
+	evs := p.until("request_user_input")
+	msg := evs[len(evs)-1]["msg"].(map[string]any)
+	raw, _ := json.Marshal(msg)
+	turn, _ := msg["turn_id"].(string)
+	want := `{"call_id":"call_1","isBlocking":false,"questions":[{"header":"Color","id":"color","isOther":true,"isSecret":false,` +
+		`"options":[{"description":"Warm.","label":"Red (Recommended)"},{"description":"Cool.","label":"Blue"}],"question":"Which color do you want?"}],` +
+		`"turn_id":"` + turn + `","type":"request_user_input"}`
+	if turn == "" || string(raw) != want {
+		t.Errorf("event = %s\nwant    %s", raw, want)
+	}
+	p.send("2", `{"type":"request_user_input_response","id":"`+turn+`","response":{"answers":{"color":{"answers":["Blue"]}}}}`)
+	p.until("task_complete")
+	if got := questionOutput(t, e.Model.Requests(), "call_1"); got != `{"answers":{"color":{"answers":["Blue"]}}}` {
+		t.Errorf("output = %s", got)
+	}
+}
