@@ -115,7 +115,7 @@ func newThread(cfg ThreadConfig, id string, fallbackLog *slog.Logger) *Thread {
 		done:      make(chan struct{}),
 		ctx:       tctx,
 		cancel:    cancel,
-		approvals: map[string]chan protocol.ReviewDecision{},
+		approvals: waiters[protocol.ReviewDecision]{},
 		turnDone:  make(chan *turn),
 		settings: settings{
 			model:          cfg.Model,

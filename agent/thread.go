@@ -39,9 +39,11 @@ type Thread struct {
 	recMu     sync.Mutex
 	recWarned bool
 
-	apMu      sync.Mutex
-	approvals map[string]chan protocol.ReviewDecision
-	// reviewer is the running review's thread: answers to its requests go to it.
+	approvals waiters[protocol.ReviewDecision]
+	questions waiters[protocol.RequestUserInputResponse]
+	// reviewer is the running review's thread: answers to its requests go to it (guarded
+	// by apMu).
+	apMu     sync.Mutex
 	reviewer *Thread
 	// isReviewer marks a review's own thread, whose context is the rubric and environment.
 	isReviewer bool
@@ -208,6 +210,8 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 		t.answerApproval(op.ID, op.Decision)
 	case protocol.PatchApprovalOp:
 		t.answerApproval(op.ID, op.Decision)
+	case protocol.UserInputAnswerOp:
+		t.answerUserInput(op.ID, op.Response)
 	case protocol.AddToHistoryOp:
 		if t.cfg.History != nil {
 			if err := t.cfg.History.Append(t.id, op.Text); err != nil {
@@ -361,29 +365,14 @@ func (t *Thread) interrupt(reason protocol.TurnAbortReason) {
 	t.turn = nil
 }
 
-// requestApproval registers a waiter for id, emits the request and waits for the answer.
-// The first answer wins; an interrupt answers abort.
+// requestApproval emits the request and waits for the answer. The first answer wins; an
+// interrupt answers abort.
 func (t *Thread) requestApproval(ctx context.Context, tr *turn, id string, msg protocol.EventMsg) (protocol.ReviewDecision, error) {
-	ch := make(chan protocol.ReviewDecision, 1)
-	t.apMu.Lock()
-	t.approvals[id] = ch
-	t.apMu.Unlock()
-	defer func() {
-		t.apMu.Lock()
-		if t.approvals[id] == ch {
-			delete(t.approvals, id)
-		}
-		t.apMu.Unlock()
-	}()
-	if !tr.emit(msg) {
-		return protocol.ReviewDecision{Kind: protocol.DecisionAbort}, context.Canceled
+	d, err := t.approvals.ask(ctx, tr, id, msg)
+	if err != nil {
+		return protocol.ReviewDecision{Kind: protocol.DecisionAbort}, err
 	}
-	select {
-	case d := <-ch:
-		return d, nil
-	case <-ctx.Done():
-		return protocol.ReviewDecision{Kind: protocol.DecisionAbort}, ctx.Err()
-	}
+	return d, nil
 }
 
 // answerApproval handles an approval answer. Abort means "stop everything", as in Codex:
@@ -400,18 +389,12 @@ func (t *Thread) answerApproval(id string, d protocol.ReviewDecision) {
 // resolveApproval delivers an answer to the waiting request, if any; a second answer to the
 // same request finds no waiter and is ignored.
 func (t *Thread) resolveApproval(id string, d protocol.ReviewDecision) {
-	t.apMu.Lock()
-	ch, ok := t.approvals[id]
-	delete(t.approvals, id)
-	t.apMu.Unlock()
-	if !ok {
+	if !t.approvals.answer(id, d) {
 		if t.forwardToReviewer(id, d) {
 			return
 		}
 		t.log.Debug("approval answer without a pending request", "id", id)
-		return
 	}
-	ch <- d
 }
 
 // addUsage folds a response's usage into the totals and returns the token_count payload.

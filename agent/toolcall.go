@@ -144,6 +144,7 @@ func (tr *turn) env(run *callRun) *tools.Env {
 		Cwd:      tr.s.cwd,
 		Approval: tr.s.approval,
 		Sandbox:  tr.s.sandbox,
+		Mode:     tr.s.mode,
 		Emit:     func(m protocol.EventMsg) { tr.emitFromCall(run, m) },
 		RequestApproval: func(ctx context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
 			switch {
@@ -165,6 +166,9 @@ func (tr *turn) env(run *callRun) *tools.Env {
 				return tr.t.requestApproval(ctx, tr, ev.CallID, ev)
 			}
 			return protocol.ReviewDecision{}, fmt.Errorf("approval request with neither a command nor a patch")
+		},
+		RequestUserInput: func(ctx context.Context, ev protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
+			return tr.t.requestUserInput(ctx, tr, ev)
 		},
 	}
 }

@@ -394,6 +394,7 @@ var eventDecoders = map[string]func([]byte) (EventMsg, error){
 	"exec_command_end":                  decodeEventAs[ExecCommandEndEvent],
 	"exec_approval_request":             decodeEventAs[ExecApprovalRequestEvent],
 	"apply_patch_approval_request":      decodeEventAs[ApplyPatchApprovalRequestEvent],
+	"request_user_input":                decodeEventAs[RequestUserInputEvent],
 	"patch_apply_begin":                 decodeEventAs[PatchApplyBeginEvent],
 	"patch_apply_end":                   decodeEventAs[PatchApplyEndEvent],
 	"view_image_tool_call":              decodeEventAs[ViewImageToolCallEvent],

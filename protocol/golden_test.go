@@ -129,6 +129,10 @@ func goldenCases() []goldenCase {
 			CallID: "call_1", TurnID: "turn-1", Command: []string{"rm", "-rf", "build"}, Cwd: "/repo", Reason: ptr("needs write access"),
 			ProposedExecpolicyAmendment: []string{"rm", "-rf"}, ParsedCmd: parsed,
 		}), decodeEvent},
+		{"event_request_user_input", ev(RequestUserInputEvent{CallID: "call_q", TurnID: "turn-1", Questions: []RequestUserInputQuestion{
+			{ID: "color", Header: "Color", Question: "Which color?", IsOther: true, Options: []RequestUserInputOption{{Label: "Red (Recommended)", Description: "Warm."}, {Label: "Blue", Description: "Cool."}}},
+			{ID: "token", Header: "Token", Question: "Paste the token", IsSecret: true},
+		}}), decodeEvent},
 		{"event_apply_patch_approval_request", ev(ApplyPatchApprovalRequestEvent{CallID: "call_p", TurnID: "turn-1", Changes: addPatch, GrantRoot: ptr("/repo")}), decodeEvent},
 		{"event_patch_apply_begin", ev(PatchApplyBeginEvent{CallID: "call_p", TurnID: "turn-1", AutoApproved: true, Changes: addPatch}), decodeEvent},
 		{"event_patch_apply_end", ev(PatchApplyEndEvent{CallID: "call_p", TurnID: "turn-1", Stdout: "Success.\n", Success: true, Changes: addPatch, Status: PatchCompleted}), decodeEvent},
@@ -172,6 +176,8 @@ func goldenCases() []goldenCase {
 		{"op_override_collaboration_mode", sub(OverrideTurnContextOp{CollaborationMode: &CollaborationMode{Mode: ModePlan, Settings: CollaborationModeSettings{Model: "gpt-5.5", ReasoningEffort: ptr("medium")}}}), decodeSubmission},
 		{"op_review_uncommitted", sub(ReviewOp{ReviewRequest: ReviewRequest{Target: ReviewTarget{Type: ReviewUncommitted}, UserFacingHint: "current changes"}}), decodeSubmission},
 		{"op_review_commit", sub(ReviewOp{ReviewRequest: ReviewRequest{Target: ReviewTarget{Type: ReviewCommit, Sha: "470924b", Title: ptr("Fix")}}}), decodeSubmission},
+		{"op_user_input_answer", sub(UserInputAnswerOp{ID: "turn-1", Response: RequestUserInputResponse{Answers: map[string]RequestUserInputAnswer{
+			"color": {Answers: []string{"Blue", "user_note: darker"}}, "size": {Answers: []string{}}}}}), decodeSubmission},
 
 		// Response items.
 		{"item_message", MessageItem{Role: "user", Content: []ContentItem{{Type: ContentInputText, Text: "hi"}, {Type: ContentInputImage, ImageURL: "data:image/png;base64,AAAA"}}}, decodeItem},

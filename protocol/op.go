@@ -267,6 +267,8 @@ func DecodeOp(data []byte) (Op, error) {
 		op, err = decodeInto[RunUserShellCommandOp](data)
 	case "review":
 		op, err = decodeInto[ReviewOp](data)
+	case "user_input_answer", "request_user_input_response":
+		op, err = decodeInto[UserInputAnswerOp](data)
 	default:
 		return nil, &UnknownVariantError{Enum: "Op", Variant: tag}
 	}

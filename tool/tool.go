@@ -47,11 +47,17 @@ type Env struct {
 	Cwd      string
 	Approval protocol.AskForApproval
 	Sandbox  protocol.SandboxPolicy
+	// Mode is the turn's collaboration mode (protocol.ModePlan, protocol.ModeDefault; "" is
+	// default).
+	Mode string
 	// Emit sends an event to the client, in order, tagged with the turn's submission id.
 	Emit func(protocol.EventMsg)
 	// RequestApproval asks the person (per the engine's policy wiring) and blocks until they
 	// answer or ctx ends. The engine implements it; handlers never wait on events themselves.
 	RequestApproval func(ctx context.Context, req ApprovalRequest) (protocol.ReviewDecision, error)
+	// RequestUserInput puts questions to the person and blocks until the client answers or
+	// ctx ends; the engine fills in the turn id. Nil when nobody can be asked.
+	RequestUserInput func(ctx context.Context, req protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error)
 }
 
 // ApprovalRequest is what a handler asks the engine to put to the person.
@@ -93,6 +99,8 @@ type Options struct {
 	PlanTool bool
 	// ViewImage offers view_image (models that accept image input).
 	ViewImage bool
+	// RequestUserInput offers request_user_input (questions to the user).
+	RequestUserInput bool
 	// Hosted are the wire specs of tools the model provider runs itself (the Responses API's
 	// web_search): sent last, after every other tool, and never called locally.
 	Hosted []Spec

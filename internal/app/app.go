@@ -311,7 +311,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		e.Cwd = cwd
 		return patches.Intercept(ctx, e, callID, argv)
 	}
-	addExtraHandlers(handlers)
+	addExtraHandlers(handlers, cfg)
 
 	tc := agent.ThreadConfig{
 		Model:           cfg.Model,
@@ -387,6 +387,7 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 			NoLoginShell:       !cfg.AllowLoginShell,
 			PlanTool:           true,
 			ViewImage:          hasImageInput(m.InputModalities),
+			RequestUserInput:   true,
 			Hosted:             hostedTools(cfg, m),
 		},
 		ParallelToolCalls:       m.SupportsParallelToolCalls,

@@ -97,6 +97,9 @@ type loadedThread struct {
 	// unloadTimer runs while nobody is subscribed, until the unload delay has passed.
 	unloadTimer *time.Timer
 	unloadGen   int // which arming of unloadTimer is current; a stale firing does nothing
+
+	// questions are the open item/tool/requestUserInput requests (questions.go).
+	questions openQuestions
 }
 
 // armUnloadLocked (re)starts the unload timer. lt.mu is held.
@@ -457,6 +460,10 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 		lt.askExec(subs, append(owners, listeners...), ev.ID, m)
 	case protocol.ApplyPatchApprovalRequestEvent:
 		lt.askPatch(subs, append(owners, listeners...), ev.ID, m)
+	case protocol.RequestUserInputEvent:
+		lt.askQuestions(subs, ev.ID, m)
+	case protocol.TurnCompleteEvent, protocol.TurnAbortedEvent:
+		lt.questions.endAll()
 	}
 }
 

@@ -128,6 +128,8 @@ func (h *HumanWriter) Handle(ev protocol.Event) error {
 		b.WriteString(s.errorLabel() + " " + m.Message + "\n")
 	case protocol.WarningEvent:
 		b.WriteString(s.warningLabel() + " " + m.Message + "\n")
+	case protocol.RequestUserInputEvent:
+		b.WriteString(s.warningLabel() + " " + NoUserNote + "\n")
 	case protocol.BackgroundEventEvent:
 		b.WriteString(s.dim(m.Message) + "\n")
 	case protocol.DeprecationNoticeEvent:

@@ -182,7 +182,11 @@ func pump(ctx context.Context, th *agent.Thread, w Writer) error {
 		if err := w.Handle(ev); err != nil {
 			return err
 		}
-		switch ev.Msg.(type) {
+		switch m := ev.Msg.(type) {
+		case protocol.RequestUserInputEvent:
+			if err := answerNoUser(th, m); err != nil {
+				return err
+			}
 		case protocol.TurnCompleteEvent, *protocol.TurnCompleteEvent, protocol.TurnAbortedEvent, *protocol.TurnAbortedEvent:
 			if !shuttingDown {
 				shuttingDown = true

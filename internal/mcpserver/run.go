@@ -116,6 +116,12 @@ func (c *call) stream(ctx, ectx context.Context) (*mcp.CallToolResult, error) {
 			c.askExec(ectx, ev.ID, msg)
 		case protocol.ApplyPatchApprovalRequestEvent:
 			c.askPatch(ectx, ev.ID, msg)
+		case protocol.RequestUserInputEvent:
+			// An MCP client has no way to answer the model's questions: no answers, as
+			// exec gives.
+			if _, err := c.th.Submit(protocol.UserInputAnswerOp{ID: msg.TurnID}); err != nil {
+				return threadResult(c.th.ID(), "Codex runtime error: "+err.Error(), true), nil
+			}
 		case protocol.ErrorEvent:
 			turnErr = msg.Message
 		case protocol.TurnCompleteEvent:

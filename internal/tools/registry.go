@@ -52,6 +52,9 @@ func Plan(opts Options) []string {
 	if opts.PlanTool {
 		names = append(names, NameUpdatePlan)
 	}
+	if opts.RequestUserInput {
+		names = append(names, NameRequestUserInput)
+	}
 	if opts.ApplyPatchToolType == ApplyPatchFreeform || opts.ApplyPatchToolType == ApplyPatchFunction {
 		names = append(names, NameApplyPatch)
 	}
@@ -84,6 +87,8 @@ func BuiltinSpec(name string, opts Options) (Spec, bool) {
 		return UpdatePlanSpec(), true
 	case NameViewImage:
 		return ViewImageSpec(), true
+	case NameRequestUserInput:
+		return RequestUserInputSpec(), true
 	}
 	return nil, false
 }

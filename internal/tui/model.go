@@ -63,6 +63,9 @@ type Model struct {
 	recall int
 	usage  *protocol.TokenUsageInfo
 
+	// question is an open request_user_input (questions.go).
+	question *questionPrompt
+
 	quitArmed    bool // a first Ctrl+C was pressed
 	shuttingDown bool // shutdown was submitted; waiting for shutdown_complete
 	planMode     bool // /plan turned plan mode on
@@ -138,7 +141,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.PasteMsg:
-		if len(m.approvals) == 0 {
+		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {
 			m.input.InsertString(msg.Content)
 		}
 		return nil
@@ -154,6 +157,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.ctrlC()
 	}
 	m.quitArmed = false
+	if m.question != nil {
+		return m.answerQuestionKey(k)
+	}
 	if len(m.approvals) > 0 {
 		m.answerApproval(ks)
 		return nil
@@ -279,6 +285,7 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 	case protocol.TurnCompleteEvent, protocol.TurnAbortedEvent:
 		m.running = false
 		m.approvals = nil
+		m.question = nil
 		m.tr.apply(e)
 		m.refresh()
 		if len(m.queued) > 0 && !m.shuttingDown {
@@ -309,6 +316,8 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.approvals = append(m.approvals, approval{exec: &e})
 	case protocol.ApplyPatchApprovalRequestEvent:
 		m.approvals = append(m.approvals, approval{patch: &e})
+	case protocol.RequestUserInputEvent:
+		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:
 		return tea.Quit
 	}

@@ -24,7 +24,7 @@ func (m *Model) View() tea.View {
 // chromeHeight is every line that is not the transcript.
 func (m *Model) chromeHeight() int {
 	bottom := inputHeight + 3 // the composer, its border and the key hints
-	if len(m.approvals) > 0 {
+	if len(m.approvals) > 0 || m.question != nil {
 		bottom = lipgloss.Height(m.bottomView())
 	}
 	return headerHeight + 1 + bottom
@@ -100,6 +100,9 @@ func grouped(n int64) string {
 }
 
 func (m *Model) bottomView() string {
+	if m.question != nil {
+		return m.questionView()
+	}
 	if len(m.approvals) > 0 {
 		return m.approvalView(m.approvals[0])
 	}
