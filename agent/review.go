@@ -168,14 +168,15 @@ func (t *Thread) setReviewer(child *Thread) {
 	t.apMu.Unlock()
 }
 
-// forwardToReviewer passes an answer to a request of the running reviewer.
-func (t *Thread) forwardToReviewer(id string, d protocol.ReviewDecision) bool {
+// forwardToReviewer passes an answer (an approval, a question's answer) meant for a request
+// of the running reviewer on to it.
+func (t *Thread) forwardToReviewer(op protocol.Op) bool {
 	t.apMu.Lock()
 	child := t.reviewer
 	t.apMu.Unlock()
 	if child == nil {
 		return false
 	}
-	_, err := child.Submit(protocol.ExecApprovalOp{ID: id, Decision: d})
+	_, err := child.Submit(op)
 	return err == nil
 }

@@ -390,7 +390,7 @@ func (t *Thread) answerApproval(id string, d protocol.ReviewDecision) {
 // same request finds no waiter and is ignored.
 func (t *Thread) resolveApproval(id string, d protocol.ReviewDecision) {
 	if !t.approvals.answer(id, d) {
-		if t.forwardToReviewer(id, d) {
+		if t.forwardToReviewer(protocol.ExecApprovalOp{ID: id, Decision: d}) {
 			return
 		}
 		t.log.Debug("approval answer without a pending request", "id", id)

@@ -16,7 +16,7 @@ func (t *Thread) requestUserInput(ctx context.Context, tr *turn, ev protocol.Req
 
 // answerUserInput delivers the client's answers; an answer nobody waits for is ignored.
 func (t *Thread) answerUserInput(turnID string, r protocol.RequestUserInputResponse) {
-	if !t.questions.answer(turnID, r) {
+	if !t.questions.answer(turnID, r) && !t.forwardToReviewer(protocol.UserInputAnswerOp{ID: turnID, Response: r}) {
 		t.log.Debug("user input answer without a pending question", "turn", turnID)
 	}
 }

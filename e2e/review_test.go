@@ -24,17 +24,6 @@ const reviewPrinted = "It breaks.\n\nFull review comments:\n\n- [P1] Fix it — 
 // reviewerTools are the tools Codex 0.169 gives a reviewer, in order.
 var reviewerTools = []string{"exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image"}
 
-// withoutUserInput drops request_user_input, which gocodex does not offer yet.
-func withoutUserInput(names []string) []string {
-	var out []string
-	for _, n := range names {
-		if n != "request_user_input" {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // reviewEnv is a repository on branch feature, one commit past main, with an untracked file;
 // the scripted reviewer runs `git diff` and then answers reviewFindings.
 func reviewEnv(t *testing.T) *env {
@@ -116,7 +105,7 @@ func TestReviewTargets(t *testing.T) {
 				if last := in[len(in)-1]; last != "user: "+c.prompt(e) {
 					t.Errorf("%s: review prompt\n%q\nwant\n%q", bin, last, "user: "+c.prompt(e))
 				}
-				if got := toolNames(t, reqs[0].Body); !cmp.Equal(got, reviewerTools) && !(bin == binary && cmp.Equal(got, withoutUserInput(reviewerTools))) {
+				if got := toolNames(t, reqs[0].Body); !cmp.Equal(got, reviewerTools) {
 					t.Errorf("%s: reviewer tools %v, want %v", bin, got, reviewerTools)
 				}
 			}
