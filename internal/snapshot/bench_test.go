@@ -1,0 +1,3 @@
+package snapshot
+
+func removeBenchFixtures() {}
