@@ -108,6 +108,10 @@ func (g *gitStore) snapshot(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// git writes the index with the umask's bits; the journal's files stay private.
+	if err := os.Chmod(g.index, 0o600); err != nil {
+		return "", fmt.Errorf("snapshot: private index: %w", err)
+	}
 	id := strings.TrimSpace(string(out))
 	if !validSnapshotID(id) {
 		return "", fmt.Errorf("snapshot: git write-tree printed %q, not a tree id", out)

@@ -1,0 +1,177 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCorruptJournal: a damaged journal is an error naming the file, never a panic or a
+// silent fresh start.
+func TestCorruptJournal(t *testing.T) {
+	root, home := newTree(t, plainTree, baseFiles)
+	th := mustOpen(t, home, "thread-j", root)
+	turn(t, th, "t1", func() {})
+	path := filepath.Join(home, "snapshots", "thread-j", "journal.json")
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		"garbage":     "{not json",
+		"empty":       "",
+		"version":     strings.Replace(string(good), `"version": 1`, `"version": 9`, 1),
+		"store":       strings.Replace(string(good), `"store": "files"`, `"store": "tape"`, 1),
+		"snapshot id": strings.Replace(string(good), `"before": "`, `"before": "../../`, 1),
+		"root":        strings.Replace(string(good), `"root": "/`, `"root": "`, 1),
+	} {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(home, "thread-j", root)
+		if err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: Open = %v, want an error naming %s", name, err, path)
+		}
+	}
+	if err := Prune(home, "thread-j"); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("Prune of a corrupt journal = %v, want an error naming it", err)
+	}
+	if exists(home, "snapshots/thread-j") {
+		t.Error("Prune left the corrupt journal's directory")
+	}
+}
+
+// TestCorruptManifest: a damaged manifest of the files store is an error naming it.
+func TestCorruptManifest(t *testing.T) {
+	root, home := newTree(t, plainTree, baseFiles)
+	th := mustOpen(t, home, "thread-k", root)
+	turn(t, th, "t1", func() { write(t, root, "a.txt", "changed\n", 0o644) })
+	manifests, _ := filepath.Glob(filepath.Join(home, "snapshots", "thread-k", "files", "manifests", "*.gz"))
+	if len(manifests) != 2 {
+		t.Fatalf("manifests: %v", manifests)
+	}
+	if err := os.WriteFile(manifests[0], []byte("\x1f\x8bnot really gzip"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reopened := mustOpen(t, home, "thread-k", root)
+	_, err := reopened.Plan(context.Background(), 1)
+	if err == nil || !strings.Contains(err.Error(), manifests[0]) {
+		t.Errorf("Plan = %v, want an error naming %s", err, manifests[0])
+	}
+}
+
+// TestPrivateFiles: the journal dir is 0700 and what it holds 0600.
+func TestPrivateFiles(t *testing.T) {
+	for _, kind := range kinds() {
+		t.Run(string(kind), func(t *testing.T) {
+			root, home := newTree(t, kind, baseFiles)
+			turn(t, mustOpen(t, home, "thread-f", root), "t1", func() { write(t, root, "x", "x", 0o644) })
+			err := filepath.WalkDir(filepath.Join(home, "snapshots"), func(path string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				info, err := d.Info()
+				if err != nil {
+					return err
+				}
+				want := fs.FileMode(0o600)
+				if d.IsDir() {
+					want = 0o700
+				}
+				if info.Mode().Perm() != want {
+					t.Errorf("%s has mode %v, want %v", path, info.Mode().Perm(), want)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestUnendedTurn: a turn that never ended (the process stopped) is still rewindable, and
+// the plan says that its changes could not be told from hand edits.
+func TestUnendedTurn(t *testing.T) {
+	root, home := newTree(t, plainTree, baseFiles)
+	th := mustOpen(t, home, "thread-e", root)
+	turn(t, th, "t1", func() { write(t, root, "a.txt", "t1\n", 0o644) })
+	before := treeHash(t, root, true)
+	if err := th.BeginTurn(context.Background(), "t2"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "b.txt", "t2, interrupted\n", 0o644)
+	if err := th.EndTurn(context.Background(), "t1"); err == nil {
+		t.Error("EndTurn of a turn that is not the last begun succeeded")
+	}
+	p, err := mustOpen(t, home, "thread-e", root).Rewind(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "t2 never ended") {
+		t.Errorf("notes: %q", p.Notes)
+	}
+	if treeHash(t, root, true) != before {
+		t.Error("the unended turn was not rewound")
+	}
+}
+
+// TestSymlinkInTheWay: a directory the rewind must write into, replaced by hand with a
+// symlink, refuses the rewind with nothing written through the link and nothing changed.
+func TestSymlinkInTheWay(t *testing.T) {
+	for _, kind := range kinds() {
+		t.Run(string(kind), func(t *testing.T) {
+			root, home := newTree(t, kind, baseFiles)
+			outside := t.TempDir()
+			th := mustOpen(t, home, "thread-s", root)
+			turn(t, th, "t1", func() {
+				os.RemoveAll(filepath.Join(root, "sub"))
+				write(t, root, "made.txt", "by t1\n", 0o644)
+			})
+			if err := os.Symlink(outside, filepath.Join(root, "sub")); err != nil {
+				t.Fatal(err)
+			}
+			before := treeHash(t, root, true)
+			_, err := th.Rewind(context.Background(), 1)
+			if err == nil || !strings.Contains(err.Error(), "nothing changed") {
+				t.Fatalf("Rewind = %v, want a refusal with nothing changed", err)
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+				t.Errorf("the rewind wrote outside the root: %v", entries)
+			}
+			if treeHash(t, root, true) != before {
+				t.Error("a failed rewind left files changed")
+			}
+			if len(th.Turns()) != 1 {
+				t.Error("a failed rewind dropped the turn")
+			}
+		})
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	for _, id := range []string{"", "../x", "a/b", ".hidden", "a b"} {
+		if _, err := Open(home, id, root); err == nil {
+			t.Errorf("Open accepted thread id %q", id)
+		}
+	}
+	if _, err := Open(home, "ok", filepath.Join(root, "missing")); err == nil {
+		t.Error("Open accepted a missing working directory")
+	}
+	th := mustOpen(t, home, "big", root)
+	th.st.(*fileStore).maxFiles = 3
+	for i := range 4 {
+		write(t, root, string(rune('a'+i)), "x", 0o644)
+	}
+	if err := th.BeginTurn(context.Background(), "t1"); err == nil || !strings.Contains(err.Error(), "more than 3 files") {
+		t.Errorf("BeginTurn on too many files = %v", err)
+	}
+	if _, err := th.Plan(context.Background(), 1); !errors.Is(err, ErrNotEnoughTurns) {
+		t.Errorf("Plan with no turns = %v, want ErrNotEnoughTurns", err)
+	}
+}
