@@ -153,13 +153,19 @@ func (s *fileStore) record(path, rel string, info fs.FileInfo, cache *manifest) 
 		if lerr != nil {
 			return r, fmt.Errorf("snapshot: read link %s: %w", path, lerr)
 		}
-		r.ID, err = s.putObject(strings.NewReader(target))
+		r.ID, err = s.putBytes([]byte(target))
+	} else if r.Size <= smallFile {
+		data, rerr := os.ReadFile(path)
+		if rerr != nil {
+			return r, fmt.Errorf("snapshot: read %s: %w", path, rerr)
+		}
+		r.ID, err = s.putBytes(data)
 	} else {
 		f, oerr := os.Open(path)
 		if oerr != nil {
 			return r, fmt.Errorf("snapshot: read %s: %w", path, oerr)
 		}
-		r.ID, err = s.putObject(f)
+		r.ID, err = s.putStream(f)
 		f.Close()
 	}
 	if err != nil {
@@ -168,8 +174,27 @@ func (s *fileStore) record(path, rel string, info fs.FileInfo, cache *manifest) 
 	return r, nil
 }
 
-// putObject stores content under its sha-256 and returns the id.
-func (s *fileStore) putObject(src io.Reader) (string, error) {
+// smallFile is the size up to which a file is hashed in memory, so that content the store
+// already holds costs no write.
+const smallFile = 8 << 20
+
+// putBytes stores data under its sha-256 unless it is there already. Objects are not
+// fsynced (as git's loose objects): read verifies the hash, so a torn one is reported.
+func (s *fileStore) putBytes(data []byte) (string, error) {
+	sum := sha256.Sum256(data)
+	id := hex.EncodeToString(sum[:])
+	dst := s.objectPath(id)
+	if _, err := os.Stat(dst); err == nil {
+		return id, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return "", err
+	}
+	return id, writeFile(dst, data, 0o600, false)
+}
+
+// putStream stores a large file's content, hashing it while copying it to a temporary file.
+func (s *fileStore) putStream(src io.Reader) (string, error) {
 	objects := filepath.Join(s.dir, "objects")
 	if err := os.MkdirAll(objects, 0o700); err != nil {
 		return "", err

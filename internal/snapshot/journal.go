@@ -125,8 +125,13 @@ func (j *journal) save(dir string) error {
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same directory and a
-// rename, so a reader sees the old file or the new one, never a part.
+// rename, so a reader sees the old file or the new one, never a part, and syncs it.
 func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	return writeFile(path, data, perm, true)
+}
+
+// writeFile is writeFileAtomic with the fsync optional.
+func writeFile(path string, data []byte, perm os.FileMode, sync bool) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
 		return fmt.Errorf("snapshot: write %s: %w", path, err)
@@ -143,8 +148,10 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 	if err := f.Chmod(perm); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if sync {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
