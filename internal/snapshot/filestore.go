@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -33,6 +32,8 @@ type fileStore struct {
 	// last is the manifest id the stat cache is loaded from on first use.
 	last  string
 	cache *manifest
+	// rewinds is the journal's rewind count the cache was built under.
+	rewinds int
 	// loaded keeps a few parsed manifests: a plan reads each snapshot of its turns twice.
 	loaded map[string]*manifest
 	// maxFiles is maxFiles; tests lower it.
@@ -133,10 +134,7 @@ func (s *fileStore) skipped(path string) bool {
 
 // record describes one file, re-using the cached hash when the stat fields match.
 func (s *fileStore) record(path, rel string, info fs.FileInfo, cache *manifest) (record, error) {
-	r := record{Size: info.Size(), Mtime: info.ModTime().UnixNano()}
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		r.Ino = st.Ino
-	}
+	r := record{Size: info.Size(), Mtime: info.ModTime().UnixNano(), Ino: inode(info)}
 	r.Kind, r.Perm = kindFile, info.Mode().Perm()
 	if info.Mode()&fs.ModeSymlink != 0 {
 		r.Kind, r.Perm = kindSymlink, 0o777

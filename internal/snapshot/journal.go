@@ -40,8 +40,10 @@ type journal struct {
 	// Store is "git" or "files".
 	Store string `json:"store"`
 	// GitDir is the repository's absolute git dir (a linked worktree's own one).
-	GitDir  string       `json:"git_dir,omitempty"`
-	NextSeq int          `json:"next_seq"`
+	GitDir  string `json:"git_dir,omitempty"`
+	NextSeq int    `json:"next_seq"`
+	// Rewinds counts rewinds: each may drop stored content another process's cache names.
+	Rewinds int          `json:"rewinds"`
 	Turns   []TurnRecord `json:"turns"`
 }
 

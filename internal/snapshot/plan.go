@@ -48,26 +48,23 @@ type Plan struct {
 
 // Plan reports what rewinding the last n turns would do, changing nothing.
 func (t *Thread) Plan(ctx context.Context, n int) (*Plan, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	end, err := t.begin()
+	if err != nil {
+		return nil, err
+	}
+	defer end()
 	p, _, err := t.plan(ctx, n)
 	return p, err
 }
 
 // plan computes the rewind of the last n turns against a fresh snapshot, whose id it returns.
 func (t *Thread) plan(ctx context.Context, n int) (*Plan, string, error) {
-	if t.foreign != nil {
-		return nil, "", t.foreign
-	}
 	recorded := len(t.j.Turns)
 	if n < 1 {
 		return nil, "", fmt.Errorf("snapshot: rewind of %d turns: the count must be at least 1", n)
 	}
 	if n > recorded {
 		return nil, "", fmt.Errorf("snapshot: %w: cannot rewind %d turns, thread %s has %d recorded", ErrNotEnoughTurns, n, t.j.ThreadID, recorded)
-	}
-	if err := t.ensureDir(); err != nil {
-		return nil, "", err
 	}
 	now, err := t.st.snapshot(ctx)
 	if err != nil {

@@ -18,8 +18,11 @@ import (
 // whole (temporary file and rename); if a write fails midway, the files already restored
 // are put back as they were and the error says so.
 func (t *Thread) Rewind(ctx context.Context, n int) (*Plan, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	end, err := t.begin()
+	if err != nil {
+		return nil, err
+	}
+	defer end()
 	p, _, err := t.plan(ctx, n)
 	if err != nil {
 		return nil, err
@@ -48,6 +51,7 @@ func (t *Thread) Rewind(ctx context.Context, n int) (*Plan, error) {
 		names = append(names, strconv.Itoa(tr.Seq)+"/before", strconv.Itoa(tr.Seq)+"/after")
 	}
 	t.j.Turns = append([]TurnRecord(nil), kept...)
+	t.j.Rewinds++
 	if err := t.save(); err != nil {
 		return p, fmt.Errorf("snapshot: the files are restored but the journal could not be updated: %w", err)
 	}
@@ -58,7 +62,11 @@ func (t *Thread) Rewind(ctx context.Context, n int) (*Plan, error) {
 			keep = append(keep, tr.After)
 		}
 	}
-	if err := errors.Join(t.st.unpin(ctx, names), t.st.release(ctx, keep)); err != nil {
+	err = errors.Join(t.st.unpin(ctx, names), t.st.release(ctx, keep))
+	if fs, isFiles := t.st.(*fileStore); isFiles {
+		fs.rewinds = t.j.Rewinds
+	}
+	if err != nil {
 		return p, fmt.Errorf("snapshot: rewind done; cleaning the dropped snapshots failed: %w", err)
 	}
 	return p, nil

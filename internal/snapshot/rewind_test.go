@@ -333,3 +333,34 @@ func TestPrune(t *testing.T) {
 		})
 	}
 }
+
+// TestTwoHandles: two Threads of one id (a TUI and an app-server, or one Open per turn)
+// see each other's turns and rewinds.
+func TestTwoHandles(t *testing.T) {
+	for _, kind := range kinds() {
+		t.Run(string(kind), func(t *testing.T) {
+			root, home := newTree(t, kind, baseFiles)
+			a := mustOpen(t, home, "thread-2h", root)
+			b := mustOpen(t, home, "thread-2h", root)
+			before := treeHash(t, root, true)
+			turn(t, a, "t1", func() { write(t, root, "one.txt", "1\n", 0o644) })
+			turn(t, b, "t2", func() { write(t, root, "two.txt", "2\n", 0o644) })
+			if got := len(a.Turns()); got != 2 {
+				t.Fatalf("a sees %d turns, want 2", got)
+			}
+			if _, err := a.Rewind(context.Background(), 2); err != nil {
+				t.Fatal(err)
+			}
+			if treeHash(t, root, true) != before {
+				t.Error("rewinding turns recorded through two handles did not restore the tree")
+			}
+			turn(t, b, "t3", func() { write(t, root, "a.txt", "3\n", 0o644) })
+			if _, err := b.Rewind(context.Background(), 1); err != nil {
+				t.Fatal(err)
+			}
+			if treeHash(t, root, true) != before {
+				t.Error("a turn after the other handle's rewind was not rewound")
+			}
+		})
+	}
+}

@@ -29,8 +29,10 @@ func RefPrefix(threadID string) string { return "refs/gocodex/snapshots/" + thre
 type Thread struct {
 	mu  sync.Mutex
 	dir string
-	j   *journal
-	st  store
+	// want is the journal this process would start: this machine, this root, no turns.
+	want *journal
+	j    *journal
+	st   store
 	// foreign, when set, is why this journal cannot be used here.
 	foreign error
 }
@@ -70,31 +72,84 @@ func Open(codexHome, threadID, cwd string) (*Thread, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Thread{dir: dir, j: want}
-	if ok {
-		t.j = j
-		if there := (machine{ID: j.MachineID, Host: j.Host}); !there.sameAs(here) {
-			t.foreign = fmt.Errorf("snapshot: %w: thread %s's snapshots were taken on %s; this is %s", ErrForeign, threadID, there, here)
-		} else if j.Root != want.Root || j.Store != want.Store {
-			t.foreign = fmt.Errorf("snapshot: %w: thread %s's snapshots are of %s (%s), this turn's tree is %s (%s)", ErrForeign, threadID, j.Root, j.Store, want.Root, want.Store)
-		}
+	t := &Thread{dir: dir, want: want}
+	t.adopt(j, ok)
+	t.st = newStore(want, dir, home)
+	if fs, isFiles := t.st.(*fileStore); isFiles && t.foreign == nil {
+		fs.last, fs.rewinds = lastSnapshot(t.j), t.j.Rewinds
 	}
-	t.st = newStore(t.j, dir, home)
 	return t, nil
+}
+
+// adopt takes j (read from disk; ok false when there is none) as the thread's journal.
+func (t *Thread) adopt(j *journal, ok bool) {
+	t.foreign = nil
+	if !ok {
+		fresh := *t.want
+		t.j = &fresh
+		return
+	}
+	t.j = j
+	here := machine{ID: t.want.MachineID, Host: t.want.Host}
+	if there := (machine{ID: j.MachineID, Host: j.Host}); !there.sameAs(here) {
+		t.foreign = fmt.Errorf("snapshot: %w: thread %s's snapshots were taken on %s; this is %s", ErrForeign, j.ThreadID, there, here)
+	} else if j.Root != t.want.Root || j.Store != t.want.Store {
+		t.foreign = fmt.Errorf("snapshot: %w: thread %s's snapshots are of %s (%s), this turn's tree is %s (%s)", ErrForeign, j.ThreadID, j.Root, j.Store, t.want.Root, t.want.Store)
+	}
+}
+
+// begin starts an operation: it takes the thread's lock (in this process and, where the
+// system has flock, across processes) and re-reads the journal, which another Thread of
+// the same id may have moved on. end releases both.
+func (t *Thread) begin() (end func(), err error) {
+	t.mu.Lock()
+	if err := t.ensureDir(); err != nil {
+		t.mu.Unlock()
+		return nil, err
+	}
+	unlock, err := lockFile(filepath.Join(t.dir, "lock"))
+	if err != nil {
+		t.mu.Unlock()
+		return nil, fmt.Errorf("snapshot: lock %s: %w", t.dir, err)
+	}
+	end = func() {
+		unlock()
+		t.mu.Unlock()
+	}
+	j, ok, err := loadJournal(t.dir)
+	if err != nil {
+		end()
+		return nil, err
+	}
+	t.adopt(j, ok)
+	if t.foreign != nil {
+		end()
+		return nil, t.foreign
+	}
+	if fs, isFiles := t.st.(*fileStore); isFiles && fs.rewinds != t.j.Rewinds {
+		// A rewind (maybe by another process) released content the cache may name.
+		fs.cache, fs.last, fs.rewinds = nil, lastSnapshot(t.j), t.j.Rewinds
+	}
+	return end, nil
+}
+
+// lastSnapshot is the newest snapshot id in j, or "".
+func lastSnapshot(j *journal) string {
+	n := len(j.Turns)
+	if n == 0 {
+		return ""
+	}
+	if j.Turns[n-1].After != "" {
+		return j.Turns[n-1].After
+	}
+	return j.Turns[n-1].Before
 }
 
 func newStore(j *journal, dir, codexHome string) store {
 	if j.Store == storeGit {
 		return &gitStore{root: j.Root, gitDir: j.GitDir, index: filepath.Join(dir, "index"), refPrefix: RefPrefix(j.ThreadID)}
 	}
-	fs := &fileStore{root: j.Root, dir: filepath.Join(dir, "files"), skip: []string{codexHome}}
-	if n := len(j.Turns); n > 0 {
-		fs.last = j.Turns[n-1].Before
-		if j.Turns[n-1].After != "" {
-			fs.last = j.Turns[n-1].After
-		}
-	}
-	return fs
+	return &fileStore{root: j.Root, dir: filepath.Join(dir, "files"), skip: []string{codexHome}}
 }
 
 // Root is the directory the snapshots are of.
@@ -102,14 +157,11 @@ func (t *Thread) Root() string { return t.j.Root }
 
 // BeginTurn snapshots the tree before turn turnID and records the turn.
 func (t *Thread) BeginTurn(ctx context.Context, turnID string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.foreign != nil {
-		return t.foreign
-	}
-	if err := t.ensureDir(); err != nil {
+	end, err := t.begin()
+	if err != nil {
 		return err
 	}
+	defer end()
 	id, err := t.st.snapshot(ctx)
 	if err != nil {
 		return err
@@ -126,11 +178,11 @@ func (t *Thread) BeginTurn(ctx context.Context, turnID string) error {
 // EndTurn snapshots the tree after turn turnID, the last turn begun; later differences from
 // it are the user's hand edits.
 func (t *Thread) EndTurn(ctx context.Context, turnID string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.foreign != nil {
-		return t.foreign
+	end, err := t.begin()
+	if err != nil {
+		return err
 	}
+	defer end()
 	n := len(t.j.Turns)
 	if n == 0 || t.j.Turns[n-1].TurnID != turnID {
 		return fmt.Errorf("snapshot: end of turn %s, which is not the last turn begun", turnID)
@@ -165,10 +217,14 @@ func (t *Thread) ensureDir() error {
 	return nil
 }
 
-// Turns lists the recorded turns, oldest first.
+// Turns lists the recorded turns, oldest first, as the journal on disk has them (or, when it
+// cannot be read, as this Thread last saw them).
 func (t *Thread) Turns() []TurnRecord {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if j, ok, err := loadJournal(t.dir); err == nil && ok {
+		return append([]TurnRecord(nil), j.Turns...)
+	}
 	return append([]TurnRecord(nil), t.j.Turns...)
 }
 
