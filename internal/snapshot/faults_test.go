@@ -175,3 +175,68 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("Plan with no turns = %v, want ErrNotEnoughTurns", err)
 	}
 }
+
+// TestCodexHomeInsideRoot: a CODEX_HOME inside the tree (and the journal in it) is never
+// part of a snapshot, so a rewind neither reports nor touches it.
+func TestCodexHomeInsideRoot(t *testing.T) {
+	for _, kind := range kinds() {
+		t.Run(string(kind), func(t *testing.T) {
+			root, _ := newTree(t, kind, baseFiles)
+			home := filepath.Join(root, ".codex")
+			th := mustOpen(t, home, "thread-in", root)
+			turn(t, th, "t1", func() { write(t, root, "a.txt", "t1\n", 0o644) })
+			turn(t, th, "t2", func() { write(t, root, "b.txt", "t2\n", 0o644) })
+			p, err := th.Rewind(context.Background(), 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.HandEdits) != 0 || len(p.Changes) != 2 {
+				t.Errorf("changes %v, hand edits %v; want a.txt and b.txt only", p.Changes, p.HandEdits)
+			}
+			if !exists(home, "snapshots/thread-in/journal.json") {
+				t.Error("the rewind removed its own journal")
+			}
+		})
+	}
+}
+
+// TestAssumeUnchangedSeen: a file the user marked assume-unchanged (or skip-worktree) in
+// their index is still snapshotted, and the user's marks stay.
+func TestAssumeUnchangedSeen(t *testing.T) {
+	root, home := newTree(t, gitTree, baseFiles)
+	git(t, root, "update-index", "--assume-unchanged", "a.txt")
+	git(t, root, "update-index", "--skip-worktree", "b.txt")
+	th := mustOpen(t, home, "thread-au", root)
+	turn(t, th, "t1", func() {
+		write(t, root, "a.txt", "changed by the turn\n", 0o644)
+		write(t, root, "b.txt", "changed by the turn\n", 0o644)
+	})
+	p, err := th.Rewind(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Changes) != 2 || read(t, root, "a.txt") != baseFiles["a.txt"] || read(t, root, "b.txt") != baseFiles["b.txt"] {
+		t.Errorf("changes %v; a.txt %q, b.txt %q", p.Changes, read(t, root, "a.txt"), read(t, root, "b.txt"))
+	}
+	if tags := git(t, root, "ls-files", "-v", "a.txt", "b.txt"); tags != "h a.txt\nS b.txt\n" {
+		t.Errorf("the user's index marks changed: %q", tags)
+	}
+}
+
+// TestIgnoredFilesOutOfScope pins the documented limit: git-ignored files are neither
+// snapshotted nor touched by a rewind.
+func TestIgnoredFilesOutOfScope(t *testing.T) {
+	root, home := newTree(t, gitTree, map[string]string{".gitignore": "build/\n", "a.txt": "a\n"})
+	th := mustOpen(t, home, "thread-ig", root)
+	turn(t, th, "t1", func() {
+		write(t, root, "build/out.bin", "artifact\n", 0o644)
+		write(t, root, "a.txt", "t1\n", 0o644)
+	})
+	p, err := th.Rewind(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Changes) != 1 || !exists(root, "build/out.bin") {
+		t.Errorf("changes %v; build/out.bin exists: %v", p.Changes, exists(root, "build/out.bin"))
+	}
+}

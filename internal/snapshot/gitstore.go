@@ -23,6 +23,8 @@ type gitStore struct {
 	index string
 	// refPrefix is refs/gocodex/snapshots/<thread-id>/.
 	refPrefix string
+	// exclude are pathspecs kept out of the snapshots (CODEX_HOME inside the work tree).
+	exclude []string
 }
 
 // gitConfig neutralises settings that would make snapshotting slow, chatty or write into
@@ -97,11 +99,11 @@ func (g *gitStore) exactPerm() bool { return false }
 
 func (g *gitStore) snapshot(ctx context.Context) (string, error) {
 	if _, err := os.Stat(g.index); os.IsNotExist(err) {
-		if err := seedIndex(filepath.Join(g.gitDir, "index"), g.index); err != nil {
+		if err := g.seed(ctx); err != nil {
 			return "", err
 		}
 	}
-	if _, err := g.git(ctx, nil, "add", "--all", "--", "."); err != nil {
+	if _, err := g.git(ctx, nil, append([]string{"add", "--all", "--", "."}, g.exclude...)...); err != nil {
 		return "", err
 	}
 	out, err := g.git(ctx, nil, "write-tree")
@@ -117,6 +119,47 @@ func (g *gitStore) snapshot(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("snapshot: git write-tree printed %q, not a tree id", out)
 	}
 	return id, nil
+}
+
+// seed starts the private index from a copy of the user's, then clears the entries' assume-
+// unchanged and skip-worktree bits: with them git add would not look at those files, and a
+// turn's change to them would go unrecorded.
+func (g *gitStore) seed(ctx context.Context) error {
+	if err := seedIndex(filepath.Join(g.gitDir, "index"), g.index); err != nil {
+		return err
+	}
+	if _, err := os.Stat(g.index); err != nil {
+		return nil
+	}
+	out, err := g.git(ctx, nil, "ls-files", "-v", "-z")
+	if err != nil {
+		return err
+	}
+	// Each record is "<tag> <path>": lowercase tags are assume-unchanged, S (or s) is
+	// skip-worktree. update-index takes one such flag per run.
+	var assumed, skipped bytes.Buffer
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) < 3 {
+			continue
+		}
+		if rec[0] >= 'a' && rec[0] <= 'z' {
+			assumed.Write(rec[2:])
+			assumed.WriteByte(0)
+		}
+		if rec[0] == 'S' || rec[0] == 's' {
+			skipped.Write(rec[2:])
+			skipped.WriteByte(0)
+		}
+	}
+	for flag, paths := range map[string]*bytes.Buffer{"--no-assume-unchanged": &assumed, "--no-skip-worktree": &skipped} {
+		if paths.Len() == 0 {
+			continue
+		}
+		if _, err := g.git(ctx, paths, "update-index", flag, "-z", "--stdin"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // seedIndex copies the user's index (when there is one) to the private index path; the copy

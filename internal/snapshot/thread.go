@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -147,7 +148,12 @@ func lastSnapshot(j *journal) string {
 
 func newStore(j *journal, dir, codexHome string) store {
 	if j.Store == storeGit {
-		return &gitStore{root: j.Root, gitDir: j.GitDir, index: filepath.Join(dir, "index"), refPrefix: RefPrefix(j.ThreadID)}
+		g := &gitStore{root: j.Root, gitDir: j.GitDir, index: filepath.Join(dir, "index"), refPrefix: RefPrefix(j.ThreadID)}
+		if rel, err := filepath.Rel(j.Root, codexHome); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			// CODEX_HOME (with this journal) inside the work tree is not the user's work.
+			g.exclude = []string{":(exclude,top)" + filepath.ToSlash(rel)}
+		}
+		return g
 	}
 	return &fileStore{root: j.Root, dir: filepath.Join(dir, "files"), skip: []string{codexHome}}
 }
