@@ -240,3 +240,23 @@ func TestIgnoredFilesOutOfScope(t *testing.T) {
 		t.Errorf("changes %v; build/out.bin exists: %v", p.Changes, exists(root, "build/out.bin"))
 	}
 }
+
+// TestCancelledSnapshot: a snapshot cut off by its context fails plainly, and the next one
+// works (no stale lock on the private index is left in the way).
+func TestCancelledSnapshot(t *testing.T) {
+	root, home := newTree(t, gitTree, baseFiles)
+	th := mustOpen(t, home, "thread-x", root)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := th.BeginTurn(ctx, "t1"); err == nil {
+		t.Error("BeginTurn with a cancelled context succeeded")
+	}
+	// As if git had been killed while it held the index.
+	if err := os.WriteFile(filepath.Join(home, "snapshots", "thread-x", "index.lock"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	turn(t, th, "t2", func() { write(t, root, "a.txt", "t2\n", 0o644) })
+	if got := len(th.Turns()); got != 1 {
+		t.Errorf("%d turns recorded, want 1", got)
+	}
+}

@@ -98,6 +98,11 @@ func (g *gitStore) git(ctx context.Context, stdin io.Reader, args ...string) ([]
 func (g *gitStore) exactPerm() bool { return false }
 
 func (g *gitStore) snapshot(ctx context.Context) (string, error) {
+	// A snapshot cut off by its context leaves git's lock on the private index; the thread's
+	// lock is held, so no git of ours is using it now.
+	if err := os.Remove(g.index + ".lock"); err != nil && !os.IsNotExist(err) {
+		return "", fmt.Errorf("snapshot: remove a stale lock on the private index: %w", err)
+	}
 	if _, err := os.Stat(g.index); os.IsNotExist(err) {
 		if err := g.seed(ctx); err != nil {
 			return "", err
