@@ -16,6 +16,13 @@
 // hand is a conflict, and the rewind is refused with nothing changed. The journal records the
 // machine and the root it was made for; a rewind elsewhere is refused.
 //
+// Use: Open per thread (or per turn: every operation re-reads the journal under a lock, so
+// several handles, even in several processes, agree); BeginTurn and EndTurn around each turn
+// (a *Thread is the engine's TurnSnapshotter); Plan for a dry run; Rewind to apply; Prune
+// when the thread is deleted. Turns carries each turn's id: a turn whose BeginTurn failed is
+// not recorded, so a caller rewinding conversation turns matches ids rather than counts.
+// The errors ErrNotEnoughTurns, ErrForeign and ErrConflict mark the refusals.
+//
 // Empty directories are not recorded (as in git): a rewind recreates the directories the
 // restored files need and removes the directories left empty by the files it removes.
 package snapshot

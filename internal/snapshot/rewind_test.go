@@ -364,3 +364,33 @@ func TestTwoHandles(t *testing.T) {
 		})
 	}
 }
+
+// TestTypeChanges: a turn that puts a directory where a file was, and a file where a
+// directory was, is rewound (the removals go first, then the files come back).
+func TestTypeChanges(t *testing.T) {
+	for _, kind := range kinds() {
+		t.Run(string(kind), func(t *testing.T) {
+			root, home := newTree(t, kind, baseFiles)
+			exact := kind == plainTree
+			before := treeHash(t, root, exact)
+			th := mustOpen(t, home, "thread-t", root)
+			turn(t, th, "t1", func() {
+				os.Remove(filepath.Join(root, "a.txt"))
+				write(t, root, "a.txt/inside.txt", "a directory now\n", 0o644)
+				os.RemoveAll(filepath.Join(root, "sub"))
+				write(t, root, "sub", "a file now\n", 0o755)
+			})
+			p, err := th.Rewind(context.Background(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []Change{{"a.txt", Create}, {"a.txt/inside.txt", Delete}, {"sub", Delete}, {"sub/e.txt", Create}}
+			if diff := cmp.Diff(want, p.Changes); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+			if treeHash(t, root, exact) != before {
+				t.Error("the tree is not restored")
+			}
+		})
+	}
+}

@@ -159,7 +159,7 @@ func newStore(j *journal, dir, codexHome string) store {
 }
 
 // Root is the directory the snapshots are of.
-func (t *Thread) Root() string { return t.j.Root }
+func (t *Thread) Root() string { return t.want.Root }
 
 // BeginTurn snapshots the tree before turn turnID and records the turn.
 func (t *Thread) BeginTurn(ctx context.Context, turnID string) error {
