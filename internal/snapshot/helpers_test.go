@@ -17,8 +17,17 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The git this package runs reads the user's config: give it an empty home.
+	home, err := os.MkdirTemp("", "snapshot-home-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("HOME", home)
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	code := m.Run()
 	removeBenchFixtures()
+	os.RemoveAll(home)
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goleak:", err)
