@@ -77,6 +77,7 @@ var packages = map[string]room{
 	"internal/safety/execpolicy": {layer: edge},
 	"internal/sandbox":           {layer: edge},
 	"internal/sandbox/seccomp":   {layer: edge},
+	"internal/snapshot":          {layer: edge},
 	"internal/tools":             {layer: edge},
 	"internal/tools/...":         {layer: edge},
 	"internal/version":           {layer: edge},
