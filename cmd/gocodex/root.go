@@ -63,5 +63,6 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newSandboxCommand(s))
 	root.AddCommand(newLoginCommands(s, os.Getenv)...)
 	root.AddCommand(newModelsCommand(s))
+	root.AddCommand(newRewindCommand(s))
 	return root
 }

@@ -231,6 +231,9 @@ type ThreadOptions struct {
 	// BaseInstructions, when set and the configuration names none, are the thread's base
 	// instructions: a resumed thread keeps the ones recorded in its session_meta.
 	BaseInstructions string
+	// Snapshots records the working tree around each turn; a recorded thread gets the
+	// journal under CODEX_HOME/snapshots (see openSnapshots).
+	Snapshots agent.TurnSnapshotter
 }
 
 // StartThread starts a thread with the app's configuration. Its tool processes end when
@@ -240,6 +243,7 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 	if err != nil {
 		return nil, err
 	}
+	a.openSnapshots(&to)
 	tc, closeTools, err := a.ThreadConfig(to)
 	if err != nil {
 		release()
@@ -358,6 +362,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		InitialUsage:      to.InitialUsage,
 		CompactPrompt:     cfg.CompactPrompt,
 		ReviewModel:       cfg.ReviewModel,
+		TurnSnapshots:     to.Snapshots,
 		ForkedFromID:      to.ForkedFromID,
 		InitialMessages:   to.InitialMessages,
 		Logger:            a.opts.Logger,
