@@ -153,3 +153,71 @@ func rewindScenario(t *testing.T, git bool) {
 		t.Errorf("the resumed conversation still holds the rewound turns")
 	}
 }
+
+// /undo in the terminal UI takes back the last turn: its files and its place in the
+// conversation.
+func TestTUIUndo(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(commandCall("c1", "printf made > made.txt"), answer("MADEIT"), answer("FRESHSTART"))
+	s := e.startTUI("-a", "never", "-s", "danger-full-access")
+	pos := s.screen.waitFor(t, "Ask gocodex to do anything", 0)
+	s.typeKeys("make a file\r")
+	pos = s.screen.waitFor(t, "MADEIT", pos)
+	pos = s.screen.waitFor(t, "Token usage:", pos)
+	if _, err := os.Stat(filepath.Join(e.Workdir, "made.txt")); err != nil {
+		t.Fatalf("the turn made no file: %v", err)
+	}
+	s.typeKeys("/undo\r")
+	pos = s.screen.waitFor(t, "Undid the last turn: 1 file(s) restored", pos)
+	pos = s.screen.waitFor(t, "delete made.txt", pos)
+	if _, err := os.Stat(filepath.Join(e.Workdir, "made.txt")); !os.IsNotExist(err) {
+		t.Errorf("made.txt is still there: %v", err)
+	}
+	s.typeKeys("/undo\r")
+	pos = s.screen.waitFor(t, "/undo: snapshot: not enough recorded turns", pos)
+	s.typeKeys("start again\r")
+	pos = s.screen.waitFor(t, "FRESHSTART", pos)
+	s.quit(pos)
+	reqs := e.Model.Requests()
+	if last := string(reqs[len(reqs)-1].Body); strings.Contains(last, "make a file") || strings.Contains(last, "MADEIT") {
+		t.Error("the undone turn is still in the conversation")
+	}
+}
+
+// thread/rollback keeps Codex's meaning (history only); restoreFiles is the opt-in that also
+// restores the turns' files; thread/delete prunes the snapshots.
+func TestAppServerRollbackRestoreFilesOptIn(t *testing.T) {
+	e := appServerEnv(t, "never")
+	e.Model.Enqueue(commandCall("c1", "printf one > one.txt"), answer("ONE"), commandCall("c2", "printf two > two.txt"), answer("TWO"))
+	c, _ := e.startAppServer()
+	c.sess.Unschematized("thread/rollback")
+	id := c.startThread(map[string]any{"cwd": e.Workdir})
+	c.turn(id, "one")
+	c.until("turn/completed")
+	c.mustCall("thread/rollback", map[string]any{"threadId": id, "numTurns": 1}, nil)
+	if _, err := os.Stat(filepath.Join(e.Workdir, "one.txt")); err != nil {
+		t.Errorf("thread/rollback without restoreFiles touched the files: %v", err)
+	}
+	c.turn(id, "two")
+	c.until("turn/completed")
+	os.WriteFile(filepath.Join(e.Workdir, "two.txt"), []byte("hand"), 0o644)
+	if _, e := c.call("thread/rollback", map[string]any{"threadId": id, "numTurns": 1, "restoreFiles": true}); e == nil || !strings.Contains(e.Error.Message, "two.txt") {
+		t.Errorf("a hand edit of the turn's file was not refused: %+v", e)
+	}
+	os.WriteFile(filepath.Join(e.Workdir, "two.txt"), []byte("two"), 0o644)
+	c.mustCall("thread/rollback", map[string]any{"threadId": id, "numTurns": 1, "restoreFiles": true}, nil)
+	if _, err := os.Stat(filepath.Join(e.Workdir, "two.txt")); !os.IsNotExist(err) {
+		t.Errorf("restoreFiles left two.txt: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.Workdir, "one.txt")); err != nil {
+		t.Errorf("restoreFiles went too far: %v", err)
+	}
+	snaps := filepath.Join(e.CodexHome, "snapshots", id)
+	if _, err := os.Stat(snaps); err != nil {
+		t.Fatalf("no snapshots for the thread: %v", err)
+	}
+	c.mustCall("thread/delete", map[string]any{"threadId": id}, nil)
+	if _, err := os.Stat(snaps); !os.IsNotExist(err) {
+		t.Errorf("thread/delete left the snapshots: %v", err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/internal/tui"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
@@ -97,6 +98,9 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		In:     s.In,
 		Out:    s.Out,
 		Env:    os.Environ(),
+		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
+			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
+		},
 	})
 }
 

@@ -30,6 +30,17 @@ func RewindFiles(ctx context.Context, codexHome, threadID, cwd string, n int, dr
 	return snap.Rewind(ctx, n)
 }
 
+// ForgetTurns drops the last n turns from a thread's snapshots without touching its files,
+// for a rollback of the conversation alone, so later rewinds count the same turns as the
+// conversation.
+func ForgetTurns(ctx context.Context, codexHome, threadID, cwd string, n int) error {
+	snap, err := snapshot.Open(codexHome, threadID, cwd)
+	if err != nil {
+		return err
+	}
+	return snap.Forget(ctx, n)
+}
+
 // RewindThread rewinds the last n turns of a recorded thread no process has open: first its
 // files, then its conversation (the thread_rolled_back marker a resume replays), so a refused
 // rewind changes neither. A dry run plans the files and touches nothing.

@@ -10,6 +10,7 @@ func (s *Server) registerMethods() {
 	r.registerTurns(s)
 	r.registerReview(s)
 	r.registerCollaboration(s)
+	r.registerRollback(s)
 	r.registerV1(s)
 	r.registerExtras(s)
 	r.registerMcp(s) // after the extras: replaces their empty mcpServerStatus/list

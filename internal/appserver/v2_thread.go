@@ -441,6 +441,7 @@ func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (
 	if err := os.Remove(path); err != nil {
 		return empty{}, internalError(err.Error())
 	}
+	r.pruneSnapshots(p.ThreadID)
 	return empty{}, nil
 }
 

@@ -45,29 +45,8 @@ func (t *Thread) Rewind(ctx context.Context, n int) (*Plan, error) {
 	if err := t.apply(ctx, p, contents); err != nil {
 		return p, err
 	}
-	kept := t.j.Turns[:len(t.j.Turns)-n]
-	var names []string
-	for _, tr := range t.j.Turns[len(kept):] {
-		names = append(names, strconv.Itoa(tr.Seq)+"/before", strconv.Itoa(tr.Seq)+"/after")
-	}
-	t.j.Turns = append([]TurnRecord(nil), kept...)
-	t.j.Rewinds++
-	if err := t.save(); err != nil {
-		return p, fmt.Errorf("snapshot: the files are restored but the journal could not be updated: %w", err)
-	}
-	var keep []string
-	for _, tr := range kept {
-		keep = append(keep, tr.Before)
-		if tr.After != "" {
-			keep = append(keep, tr.After)
-		}
-	}
-	err = errors.Join(t.st.unpin(ctx, names), t.st.release(ctx, keep))
-	if fs, isFiles := t.st.(*fileStore); isFiles {
-		fs.rewinds = t.j.Rewinds
-	}
-	if err != nil {
-		return p, fmt.Errorf("snapshot: rewind done; cleaning the dropped snapshots failed: %w", err)
+	if err := t.dropTurns(ctx, n, true); err != nil {
+		return p, err
 	}
 	return p, nil
 }
@@ -254,6 +233,55 @@ func removeFile(root, rel string) error {
 		if os.Remove(dir) != nil {
 			break
 		}
+	}
+	return nil
+}
+
+// Forget drops the last n turns from the journal and leaves the files as they are: the
+// conversation lost those turns (a history-only rollback), so a later rewind must not count
+// them. It refuses n beyond the recorded turns and a journal made elsewhere.
+func (t *Thread) Forget(ctx context.Context, n int) error {
+	end, err := t.begin()
+	if err != nil {
+		return err
+	}
+	defer end()
+	if n < 1 || n > len(t.j.Turns) {
+		return fmt.Errorf("snapshot: %w: cannot forget %d turns, thread %s has %d recorded", ErrNotEnoughTurns, n, t.j.ThreadID, len(t.j.Turns))
+	}
+	return t.dropTurns(ctx, n, false)
+}
+
+// dropTurns removes the last n turns from the journal and unpins their snapshots; rewound
+// says the files went back with them. The journal lock is held.
+func (t *Thread) dropTurns(ctx context.Context, n int, rewound bool) error {
+	ctx = context.WithoutCancel(ctx)
+	kept := t.j.Turns[:len(t.j.Turns)-n]
+	var names []string
+	for _, tr := range t.j.Turns[len(kept):] {
+		names = append(names, strconv.Itoa(tr.Seq)+"/before", strconv.Itoa(tr.Seq)+"/after")
+	}
+	t.j.Turns = append([]TurnRecord(nil), kept...)
+	t.j.Rewinds++
+	if err := t.save(); err != nil {
+		if rewound {
+			return fmt.Errorf("snapshot: the files are restored but the journal could not be updated: %w", err)
+		}
+		return fmt.Errorf("snapshot: the journal could not be updated: %w", err)
+	}
+	var keep []string
+	for _, tr := range kept {
+		keep = append(keep, tr.Before)
+		if tr.After != "" {
+			keep = append(keep, tr.After)
+		}
+	}
+	err := errors.Join(t.st.unpin(ctx, names), t.st.release(ctx, keep))
+	if fs, isFiles := t.st.(*fileStore); isFiles {
+		fs.rewinds = t.j.Rewinds
+	}
+	if err != nil {
+		return fmt.Errorf("snapshot: turns dropped; cleaning their snapshots failed: %w", err)
 	}
 	return nil
 }

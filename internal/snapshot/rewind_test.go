@@ -394,3 +394,34 @@ func TestTypeChanges(t *testing.T) {
 		})
 	}
 }
+
+// Forget drops turns from the journal and leaves the files alone; the next rewind counts
+// only the turns that remain.
+func TestForgetKeepsFiles(t *testing.T) {
+	for _, kind := range kinds() {
+		t.Run(string(kind), func(t *testing.T) {
+			root, home := newTree(t, kind, baseFiles)
+			th := mustOpen(t, home, "thread-f", root)
+			turn(t, th, "turn-1", func() { write(t, root, "new1.txt", "1\n", 0o644) })
+			turn(t, th, "turn-2", func() { write(t, root, "new2.txt", "2\n", 0o644) })
+			if err := th.Forget(context.Background(), 1); err != nil {
+				t.Fatal(err)
+			}
+			if got := read(t, root, "new2.txt"); got != "2\n" {
+				t.Fatalf("Forget touched new2.txt: %q", got)
+			}
+			if n := len(th.Turns()); n != 1 {
+				t.Fatalf("%d turns after Forget", n)
+			}
+			if _, err := th.Rewind(context.Background(), 1); err != nil {
+				t.Fatal(err)
+			}
+			if exists(root, "new1.txt") || !exists(root, "new2.txt") {
+				t.Error("the rewind after Forget did not undo exactly the remaining turn")
+			}
+			if err := th.Forget(context.Background(), 1); !errors.Is(err, ErrNotEnoughTurns) {
+				t.Errorf("Forget past the first turn: %v", err)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -23,6 +24,9 @@ func (m *Model) slashCommand(text string) bool {
 		return true
 	case "/plan":
 		m.togglePlanMode()
+		return true
+	case "/undo":
+		m.undo(text)
 		return true
 	}
 	return false
@@ -78,4 +82,39 @@ func (m *Model) togglePlanMode() {
 		m.tr.add(cell{kind: cellNote, body: note})
 	}
 	m.refresh()
+}
+
+// undoTimeout bounds the restore of one turn's files.
+const undoTimeout = 2 * time.Minute
+
+// undo is /undo: the files the last turn changed are restored from its snapshots, then the
+// conversation drops that turn. Files edited by hand since are kept and listed; a hand edit
+// of a file the turn changed refuses the undo, with nothing changed.
+func (m *Model) undo(typed string) {
+	m.tr.closeStreams()
+	m.tr.add(cell{kind: cellUser, body: typed})
+	defer m.refresh()
+	if m.rewindFiles == nil {
+		m.tr.add(cell{kind: cellError, body: "/undo: this thread keeps no snapshots of its files (an ephemeral thread)."})
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), undoTimeout)
+	defer cancel()
+	plan, err := m.rewindFiles(ctx, 1)
+	if err != nil {
+		m.tr.add(cell{kind: cellError, body: "/undo: " + err.Error()})
+		return
+	}
+	if !m.submitOp(protocol.ThreadRollbackOp{NumTurns: 1}) {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Undid the last turn: %d file(s) restored", len(plan.Changes))
+	for _, c := range plan.Changes {
+		fmt.Fprintf(&b, "\n  %s %s", c.Kind, c.Path)
+	}
+	for _, h := range plan.HandEdits {
+		fmt.Fprintf(&b, "\n  kept %s (edited by hand since)", h)
+	}
+	m.tr.add(cell{kind: cellNote, body: b.String()})
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -69,6 +70,9 @@ type Model struct {
 	quitArmed    bool // a first Ctrl+C was pressed
 	shuttingDown bool // shutdown was submitted; waiting for shutdown_complete
 	planMode     bool // /plan turned plan mode on
+	// rewindFiles restores the files of the last turns (/undo); nil when there are no
+	// snapshots.
+	rewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
 	// err is the reason the program ended, if it was not the person's choice.
 	err error
 }

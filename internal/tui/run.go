@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
 // Options configure Run. In and Out are the terminal; tests pass a pseudo-terminal.
@@ -21,6 +22,9 @@ type Options struct {
 	Out    io.Writer
 	// Env is the environment the terminal capabilities are read from (TERM, COLORTERM…).
 	Env []string
+	// RewindFiles restores the files the thread's last n turns changed (/undo); nil means
+	// the thread keeps no snapshots.
+	RewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -28,6 +32,7 @@ type Options struct {
 // returns.
 func Run(ctx context.Context, o Options) error {
 	m := NewModel(o.Engine, o.Header, o.Prompt)
+	m.rewindFiles = o.RewindFiles
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Out)}
