@@ -112,8 +112,12 @@ type SettingsRecorder interface {
 // TurnSnapshotter keeps the working tree around each turn (gocodex's rewind with files). A
 // failure is reported to the person as a warning; it never stops the turn.
 type TurnSnapshotter interface {
+	// BeginTurn records the tree before the turn's first tool runs.
 	BeginTurn(ctx context.Context, turnID string) error
+	// EndTurn records the tree after a turn that began.
 	EndTurn(ctx context.Context, turnID string) error
+	// QuietTurn records a turn that ran no tool, so changed nothing.
+	QuietTurn(ctx context.Context, turnID string) error
 }
 
 // MessageHistory is the cross-session message history (history.jsonl). Optional.

@@ -43,8 +43,8 @@ func (tr *turn) runReview(req protocol.ReviewRequest) {
 	if !tr.emit(tr.startedEvent()) || !tr.emit(protocol.EnteredReviewModeEvent(req)) {
 		return
 	}
-	// The reviewer may run commands and patches: the turn is snapshotted like any other.
-	tr.snapshotTurn()
+	// The reviewer runs commands and may patch: its turn is recorded as one with tools.
+	tr.ensureSnapshot()
 	mergeBase, err := review.Check(tr.ctx, tr.s.cwd, req.Target)
 	if err != nil {
 		tr.fail(err)
@@ -149,6 +149,7 @@ func (t *Thread) newReviewer(s settings) (*Thread, error) {
 	// of it is relayed and recorded by this thread.
 	cfg.ThreadID, cfg.InitialHistory, cfg.InitialMessages, cfg.InitialUsage = "", nil, nil, nil
 	cfg.Recorder, cfg.History, cfg.OnStarted, cfg.RolloutPath, cfg.ForkedFromID, cfg.TurnTrigger = nil, nil, nil, "", "", ""
+	cfg.TurnSnapshots = nil // the reviewed thread's turn records the tree
 	child := newThread(cfg, u.String(), t.log)
 	child.isReviewer = true
 	go child.run()

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -11,45 +12,69 @@ import (
 // one turn, not the turn itself.
 const snapshotTimeout = 2 * time.Minute
 
-// snapshotTurn records the tree before a turn that may change files, and arranges for it to
-// be recorded again when the turn ends, however it ends, before the end is reported (so a
-// rewind right after the turn finds it).
-func (tr *turn) snapshotTurn() {
+// The states of a turn's snapshots.
+const (
+	snapNone   = iota // no tool has run: the turn has changed nothing
+	snapBegun         // the tree was recorded before the first tool
+	snapFailed        // recording failed; the turn goes on without
+	snapEnded         // the turn's end is recorded
+)
+
+// turnSnapshots is a turn's progress through its snapshots. mu is never held while taking
+// the turn's mu; the end (under the turn's mu) takes this one.
+type turnSnapshots struct {
+	mu    sync.Mutex
+	state int
+}
+
+// ensureSnapshot records the tree before the turn's first tool runs (a turn that only
+// answers takes no snapshot at all). A failure is a warning; the turn goes on.
+func (tr *turn) ensureSnapshot() {
 	snaps := tr.t.cfg.TurnSnapshots
 	if snaps == nil {
+		return
+	}
+	tr.snap.mu.Lock()
+	if tr.snap.state != snapNone {
+		tr.snap.mu.Unlock()
 		return
 	}
 	ctx, cancel := context.WithTimeout(tr.ctx, snapshotTimeout)
 	err := snaps.BeginTurn(ctx, tr.id)
 	cancel()
+	tr.snap.state = snapBegun
 	if err != nil {
-		tr.emit(protocol.WarningEvent{Message: "Could not snapshot the working tree before this turn; a rewind will not restore its files: " + err.Error()})
-		return
+		tr.snap.state = snapFailed
 	}
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	if tr.ended {
-		tr.endSnapshotWith(snaps)()
-		return
+	tr.snap.mu.Unlock()
+	if err != nil {
+		tr.emit(protocol.WarningEvent{Message: "Could not snapshot the working tree before this turn's tools ran; a rewind will not restore its files: " + err.Error()})
 	}
-	tr.endSnapshot = tr.endSnapshotWith(snaps)
 }
 
-// takeEndSnapshot runs the after-turn snapshot, once; tr.mu is held.
+// takeEndSnapshot records how the turn left the tree, once, before its end is reported (so a
+// rewind right after the turn finds it): the tree after its tools, or only that a turn took
+// place when none ran. The turn's mu is held.
 func (tr *turn) takeEndSnapshot() {
-	if f := tr.endSnapshot; f != nil {
-		tr.endSnapshot = nil
-		f()
+	snaps := tr.t.cfg.TurnSnapshots
+	if snaps == nil {
+		return
 	}
-}
-
-func (tr *turn) endSnapshotWith(snaps TurnSnapshotter) func() {
-	return func() {
-		// The turn may have been interrupted: its files are recorded all the same.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(tr.ctx), snapshotTimeout)
-		defer cancel()
-		if err := snaps.EndTurn(ctx, tr.id); err != nil {
-			tr.t.log.Warn("snapshot after turn", "turn", tr.id, "err", err)
-		}
+	tr.snap.mu.Lock()
+	defer tr.snap.mu.Unlock()
+	state := tr.snap.state
+	tr.snap.state = snapEnded
+	// The turn may have been interrupted: its end is recorded all the same.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(tr.ctx), snapshotTimeout)
+	defer cancel()
+	var err error
+	switch state {
+	case snapNone:
+		err = snaps.QuietTurn(ctx, tr.id)
+	case snapBegun:
+		err = snaps.EndTurn(ctx, tr.id)
+	}
+	if err != nil {
+		tr.t.log.Warn("snapshot after turn", "turn", tr.id, "err", err)
 	}
 }

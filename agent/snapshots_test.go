@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -36,34 +37,53 @@ func (f *fakeSnapshots) EndTurn(ctx context.Context, id string) error {
 	return nil
 }
 
+func (f *fakeSnapshots) QuietTurn(ctx context.Context, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, "quiet")
+	return nil
+}
+
 func (f *fakeSnapshots) seen() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.calls...)
 }
 
-// Every turn is snapshotted before it runs and again before its end is reported, also when
-// it is interrupted; a failed snapshot is a warning and the turn goes on.
+// A turn that runs tools is snapshotted before the first one and again before its end is
+// reported, also when it is interrupted; a turn that only answers is recorded as quiet, with
+// no snapshot; a failed snapshot is a warning and the turn goes on.
 func TestTurnSnapshots(t *testing.T) {
+	noop := fakeTool{name: "exec_command", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+		return tools.Result{Output: "ok"}, nil
+	}}
+	withTool := func(snaps TurnSnapshotter) func(*ThreadConfig) {
+		return func(c *ThreadConfig) {
+			c.TurnSnapshots = snaps
+			c.ToolHandlers = map[string]tools.Handler{"exec_command": noop}
+			c.ModelInfo.Tools.ShellType = tools.ShellTypeUnifiedExec
+		}
+	}
+	call := testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "exec_command", `{"cmd":"true"}`), testkit.Completed(testkit.Usage{}))
 	snaps := &fakeSnapshots{}
-	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.TurnSnapshots = snaps }})
-	h.srv.Enqueue(answer("m1", "one", 5), testkit.Stall(3, testkit.Created(), testkit.AssistantMessageStream("m2", "slow")))
+	h := newHarness(t, harnessOpts{cfg: withTool(snaps)})
+	h.srv.Enqueue(answer("m1", "one", 5), call, testkit.Stall(3, testkit.Created(), testkit.AssistantMessageStream("m2", "slow")))
 	h.say("first")
 	h.until(turnEnd)
-	if diff := cmp.Diff([]string{"begin", "end"}, snaps.seen()); diff != "" {
-		t.Fatalf("calls by turn_complete (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{"quiet"}, snaps.seen()); diff != "" {
+		t.Fatalf("calls by the first turn_complete (-want +got):\n%s", diff)
 	}
 	h.say("second")
 	h.until(isType("agent_message_delta"))
 	h.submit(protocol.InterruptOp{})
 	h.until(turnEnd)
-	if diff := cmp.Diff([]string{"begin", "end", "begin", "end"}, snaps.seen()); diff != "" {
+	if diff := cmp.Diff([]string{"quiet", "begin", "end"}, snaps.seen()); diff != "" {
 		t.Fatalf("calls by turn_aborted (-want +got):\n%s", diff)
 	}
 
 	failing := &fakeSnapshots{beginErr: errors.New("disk full")}
-	h2 := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.TurnSnapshots = failing }})
-	h2.srv.Enqueue(answer("m1", "still answered", 5))
+	h2 := newHarness(t, harnessOpts{cfg: withTool(failing)})
+	h2.srv.Enqueue(call, answer("m1", "still answered", 5))
 	h2.say("go")
 	evs := h2.until(turnEnd)
 	w, ok := find[protocol.WarningEvent](evs)
@@ -72,5 +92,8 @@ func TestTurnSnapshots(t *testing.T) {
 	}
 	if m, _ := find[protocol.AgentMessageEvent](evs); m.Message != "still answered" {
 		t.Errorf("the turn did not go on: %+v", m)
+	}
+	if diff := cmp.Diff([]string{"begin"}, failing.seen()); diff != "" {
+		t.Errorf("calls after a failed begin (-want +got):\n%s", diff)
 	}
 }

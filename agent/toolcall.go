@@ -68,6 +68,8 @@ func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
 		close(run.done)
 		return run
 	}
+	// The tree is recorded before the turn's first tool can change it.
+	tr.ensureSnapshot()
 	env := tr.env(run)
 	go func() {
 		defer close(run.done)

@@ -32,8 +32,8 @@ type turn struct {
 	// planText splits the assistant message being streamed in plan mode (turn goroutine
 	// only).
 	planText *planSplitter
-	// endSnapshot records the tree when the turn ends (under mu; see snapshotTurn).
-	endSnapshot func()
+	// snap is the turn's progress through its snapshots (snapshots.go).
+	snap turnSnapshots
 	// rerouteWarned is set once the server-model warning went out (turn goroutine only).
 	rerouteWarned bool
 
@@ -220,7 +220,6 @@ func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem)
 	if !tr.emit(tr.startedEvent()) {
 		return
 	}
-	tr.snapshotTurn()
 	tr.registry = tr.t.buildRegistry(tr.s)
 	if tr.t.hist.len() > 0 && tr.overCompactLimit() {
 		if !tr.autoCompact(contextFirst) {

@@ -70,23 +70,51 @@ func runGit(ctx context.Context, dir string, env []string, stdin io.Reader, args
 }
 
 // findGitRoot returns the work tree top and the absolute git dir of cwd's repository; ok
-// is false when cwd is not in a git work tree or git is not installed.
+// is false when cwd is not in a git work tree or git is not installed. It reads the .git
+// marker itself rather than asking git: opening a thread's snapshots costs no process.
 func findGitRoot(ctx context.Context, cwd string) (root, gitDir string, ok bool, err error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", "", false, nil
 	}
-	if !insideGitMarker(cwd) {
+	root, ok = gitMarkerDir(cwd)
+	if !ok {
 		return "", "", false, nil
 	}
-	out, err := runGit(ctx, cwd, gitEnv(), nil, "rev-parse", "--show-toplevel", "--absolute-git-dir")
+	marker := filepath.Join(root, ".git")
+	fi, err := os.Lstat(marker)
 	if err != nil {
-		return "", "", false, err
+		return "", "", false, fmt.Errorf("snapshot: %w", err)
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 2 || lines[0] == "" || lines[1] == "" {
-		return "", "", false, fmt.Errorf("snapshot: git rev-parse in %s printed %q; expected the work tree and git dir", cwd, out)
+	if fi.IsDir() {
+		return root, marker, true, nil
 	}
-	return filepath.Clean(lines[0]), filepath.Clean(lines[1]), true, nil
+	// A linked worktree's or submodule's .git file: "gitdir: <path>".
+	data, err := os.ReadFile(marker)
+	if err != nil {
+		return "", "", false, fmt.Errorf("snapshot: %w", err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	dir, found := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !found || strings.TrimSpace(dir) == "" {
+		return "", "", false, fmt.Errorf("snapshot: %s does not name a git dir", marker)
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	return root, filepath.Clean(dir), true, nil
+}
+
+// gitMarkerDir is the nearest directory from cwd up that holds a repository's .git.
+func gitMarkerDir(cwd string) (string, bool) {
+	for dir := filepath.Clean(cwd); ; dir = filepath.Dir(dir) {
+		if gitmarker.Exists(os.Stat, dir, ".git") {
+			return dir, true
+		}
+		if filepath.Dir(dir) == dir {
+			return "", false
+		}
+	}
 }
 
 func (g *gitStore) env() []string { return gitEnv("GIT_INDEX_FILE=" + g.index) }
@@ -331,12 +359,6 @@ func checkRelPath(p string) error {
 // insideGitMarker reports whether cwd or a parent holds a real .git (the sandbox's empty
 // placeholders do not count, as for git itself).
 func insideGitMarker(cwd string) bool {
-	for dir := filepath.Clean(cwd); ; dir = filepath.Dir(dir) {
-		if gitmarker.Exists(os.Stat, dir, ".git") {
-			return true
-		}
-		if filepath.Dir(dir) == dir {
-			return false
-		}
-	}
+	_, ok := gitMarkerDir(cwd)
+	return ok
 }

@@ -23,8 +23,11 @@ type TurnRecord struct {
 	Seq int `json:"seq"`
 	// Before and After are store snapshot ids (a git tree id, or a manifest hash). After is
 	// empty when the turn never ended (the process stopped mid-turn).
-	Before  string    `json:"before"`
-	After   string    `json:"after,omitempty"`
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+	// Quiet marks a turn that ran no tool, so changed nothing: it has no snapshots (taking
+	// none keeps a plain answer as fast as it was) and counts only as a turn.
+	Quiet   bool      `json:"quiet,omitempty"`
 	BeganAt time.Time `json:"began_at"`
 	EndedAt time.Time `json:"ended_at,omitzero"`
 }
@@ -96,7 +99,9 @@ func (j *journal) check() error {
 		return fmt.Errorf("git dir %q is not an absolute path", j.GitDir)
 	}
 	for i, tr := range j.Turns {
-		if tr.Before == "" || !validSnapshotID(tr.Before) || (tr.After != "" && !validSnapshotID(tr.After)) {
+		if tr.Quiet && tr.Before == "" && tr.After == "" {
+			// checked below for its sequence number only
+		} else if tr.Quiet || tr.Before == "" || !validSnapshotID(tr.Before) || (tr.After != "" && !validSnapshotID(tr.After)) {
 			return fmt.Errorf("turn %d (%s) has a malformed snapshot id", i+1, tr.TurnID)
 		}
 		if tr.Seq >= j.NextSeq || (i > 0 && tr.Seq <= j.Turns[i-1].Seq) {

@@ -70,8 +70,18 @@ func (t *Thread) plan(ctx context.Context, n int) (*Plan, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	turns := t.j.Turns[recorded-n:]
-	p := &Plan{Root: t.j.Root, Turns: append([]TurnRecord(nil), turns...), target: map[string]entry{}, current: map[string]entry{}}
+	rewound := t.j.Turns[recorded-n:]
+	p := &Plan{Root: t.j.Root, Turns: append([]TurnRecord(nil), rewound...), target: map[string]entry{}, current: map[string]entry{}}
+	// Quiet turns changed nothing: the plan is made of the others.
+	var turns []TurnRecord
+	for _, tr := range rewound {
+		if !tr.Quiet {
+			turns = append(turns, tr)
+		}
+	}
+	if len(turns) == 0 {
+		return p, now, nil
+	}
 	byTurns, byHand := map[string]bool{}, map[string]bool{}
 	for i, tr := range turns {
 		next := now

@@ -259,7 +259,9 @@ func (t *Thread) dropTurns(ctx context.Context, n int, rewound bool) error {
 	kept := t.j.Turns[:len(t.j.Turns)-n]
 	var names []string
 	for _, tr := range t.j.Turns[len(kept):] {
-		names = append(names, strconv.Itoa(tr.Seq)+"/before", strconv.Itoa(tr.Seq)+"/after")
+		if !tr.Quiet {
+			names = append(names, strconv.Itoa(tr.Seq)+"/before", strconv.Itoa(tr.Seq)+"/after")
+		}
 	}
 	t.j.Turns = append([]TurnRecord(nil), kept...)
 	t.j.Rewinds++
@@ -271,7 +273,9 @@ func (t *Thread) dropTurns(ctx context.Context, n int, rewound bool) error {
 	}
 	var keep []string
 	for _, tr := range kept {
-		keep = append(keep, tr.Before)
+		if tr.Before != "" {
+			keep = append(keep, tr.Before)
+		}
 		if tr.After != "" {
 			keep = append(keep, tr.After)
 		}

@@ -425,3 +425,35 @@ func TestForgetKeepsFiles(t *testing.T) {
 		})
 	}
 }
+
+// A quiet turn (no tool ran) takes no snapshot and counts as a turn: rewinding across it
+// undoes the turns around it, and rewinding it alone changes nothing.
+func TestQuietTurns(t *testing.T) {
+	for _, kind := range kinds() {
+		t.Run(string(kind), func(t *testing.T) {
+			root, home := newTree(t, kind, baseFiles)
+			th := mustOpen(t, home, "thread-q", root)
+			if err := th.QuietTurn(context.Background(), "turn-0"); err != nil {
+				t.Fatal(err)
+			}
+			turn(t, th, "turn-1", func() { write(t, root, "new1.txt", "1\n", 0o644) })
+			if err := th.QuietTurn(context.Background(), "turn-2"); err != nil {
+				t.Fatal(err)
+			}
+			p, err := th.Plan(context.Background(), 1)
+			if err != nil || len(p.Changes) != 0 {
+				t.Fatalf("rewinding a quiet turn: %+v, %v", p, err)
+			}
+			if _, err := th.Rewind(context.Background(), 3); err != nil {
+				t.Fatal(err)
+			}
+			if exists(root, "new1.txt") || len(th.Turns()) != 0 {
+				t.Errorf("rewinding across a quiet turn: new1.txt still there or %d turns left", len(th.Turns()))
+			}
+			// The journal with quiet turns reads back.
+			if _, err := Open(home, "thread-q", root); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -136,14 +136,15 @@ func (t *Thread) begin() (end func(), err error) {
 
 // lastSnapshot is the newest snapshot id in j, or "".
 func lastSnapshot(j *journal) string {
-	n := len(j.Turns)
-	if n == 0 {
-		return ""
+	for i := len(j.Turns) - 1; i >= 0; i-- {
+		switch tr := j.Turns[i]; {
+		case tr.After != "":
+			return tr.After
+		case tr.Before != "":
+			return tr.Before
+		}
 	}
-	if j.Turns[n-1].After != "" {
-		return j.Turns[n-1].After
-	}
-	return j.Turns[n-1].Before
+	return ""
 }
 
 func newStore(j *journal, dir, codexHome string) store {
@@ -178,6 +179,20 @@ func (t *Thread) BeginTurn(ctx context.Context, turnID string) error {
 	}
 	t.j.NextSeq++
 	t.j.Turns = append(t.j.Turns, TurnRecord{TurnID: turnID, Seq: seq, Before: id, BeganAt: time.Now().UTC()})
+	return t.save()
+}
+
+// QuietTurn records turn turnID, which ran no tool and so changed no file, without taking
+// any snapshot: only the count of turns needs it.
+func (t *Thread) QuietTurn(ctx context.Context, turnID string) error {
+	end, err := t.begin()
+	if err != nil {
+		return err
+	}
+	defer end()
+	now := time.Now().UTC()
+	t.j.Turns = append(t.j.Turns, TurnRecord{TurnID: turnID, Seq: t.j.NextSeq, Quiet: true, BeganAt: now, EndedAt: now})
+	t.j.NextSeq++
 	return t.save()
 }
 
