@@ -11,6 +11,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
+	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/model"
@@ -85,6 +86,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	if err != nil {
 		return err
 	}
+	cmds, notices := commands.Load(commands.Dirs(cfg.CodexHome, cfg.ProjectRoot)...)
 	return tui.Run(ctx, tui.Options{
 		Engine: th,
 		Header: tui.Header{
@@ -94,10 +96,12 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 			Approval: cfg.ApprovalPolicy.String(),
 			Sandbox:  string(cfg.SandboxPolicy.Mode),
 		},
-		Prompt: opts.Prompt,
-		In:     s.In,
-		Out:    s.Out,
-		Env:    os.Environ(),
+		Prompt:   opts.Prompt,
+		In:       s.In,
+		Out:      s.Out,
+		Env:      os.Environ(),
+		Commands: cmds,
+		Notices:  notices,
 		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
 		},

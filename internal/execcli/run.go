@@ -74,6 +74,8 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 		prompt = reviewReq.UserFacingHint
 	} else if prompt, err = readPrompt(opts, s); err != nil {
 		return err
+	} else if prompt, err = expandCommand(cfg, prompt, s); err != nil {
+		return err
 	}
 	var schema json.RawMessage
 	if opts.OutputSchema != "" {

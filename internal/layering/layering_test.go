@@ -61,6 +61,7 @@ var packages = map[string]room{
 	"internal/config":            {layer: edge},
 	"internal/gitmarker":         {layer: edge},
 	"internal/review":            {layer: edge},
+	"internal/commands":          {layer: edge},
 	"internal/guard":             {layer: edge},
 	"internal/history":           {layer: edge},
 	"internal/items":             {layer: edge},

@@ -28,8 +28,46 @@ func (m *Model) slashCommand(text string) bool {
 	case "/undo":
 		m.undo(text)
 		return true
+	case "/commands":
+		m.listCommands(text)
+		return true
 	}
-	return false
+	return m.customCommand(text)
+}
+
+// customCommand runs a custom command: the person's line is shown, the prompt file's text
+// with the arguments in place is what the model gets.
+func (m *Model) customCommand(text string) bool {
+	expanded, ok, err := m.commands.Expand(text)
+	if !ok {
+		return false
+	}
+	m.tr.closeStreams()
+	m.tr.add(cell{kind: cellUser, body: text})
+	defer m.refresh()
+	if err != nil {
+		m.tr.add(cell{kind: cellError, body: err.Error()})
+		return true
+	}
+	m.running = true
+	m.submitOp(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(expanded)}})
+	m.submitOp(protocol.AddToHistoryOp{Text: text})
+	return true
+}
+
+// listCommands is /commands: the built-in commands and the person's own.
+func (m *Model) listCommands(typed string) {
+	m.tr.closeStreams()
+	m.tr.add(cell{kind: cellUser, body: typed})
+	var b strings.Builder
+	b.WriteString("/review [--base BRANCH | --commit SHA | instructions]  review changes\n/plan  toggle plan mode\n/undo  undo the last turn, files included")
+	if m.commands != nil {
+		for _, c := range m.commands.List() {
+			fmt.Fprintf(&b, "\n/%s %s  %s", c.Name, c.ArgumentHint, c.Description)
+		}
+	}
+	m.tr.add(cell{kind: cellNote, body: b.String()})
+	m.refresh()
 }
 
 // startReview is /review: the uncommitted changes with no argument, `--base BRANCH`,

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -73,6 +74,8 @@ type Model struct {
 	// rewindFiles restores the files of the last turns (/undo); nil when there are no
 	// snapshots.
 	rewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+	// commands are the custom commands (/name args); nil when there are none.
+	commands *commands.Set
 	// err is the reason the program ended, if it was not the person's choice.
 	err error
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
@@ -25,6 +26,10 @@ type Options struct {
 	// RewindFiles restores the files the thread's last n turns changed (/undo); nil means
 	// the thread keeps no snapshots.
 	RewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+	// Commands are the person's custom commands (prompt files), run as /name args; Notices
+	// are shown when the UI opens (custom command files that could not be read).
+	Commands *commands.Set
+	Notices  []string
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -33,6 +38,10 @@ type Options struct {
 func Run(ctx context.Context, o Options) error {
 	m := NewModel(o.Engine, o.Header, o.Prompt)
 	m.rewindFiles = o.RewindFiles
+	m.commands = o.Commands
+	for _, n := range o.Notices {
+		m.tr.add(cell{kind: cellWarning, body: n})
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Out)}
