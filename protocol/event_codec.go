@@ -405,6 +405,8 @@ var eventDecoders = map[string]func([]byte) (EventMsg, error){
 	"mcp_startup_update":                decodeEventAs[McpStartupUpdateEvent],
 	"mcp_startup_complete":              decodeEventAs[McpStartupCompleteEvent],
 	"mcp_list_tools_response":           decodeEventAs[McpListToolsResponseEvent],
+	"hook_started":                      decodeEventAs[HookStartedEvent],
+	"hook_completed":                    decodeEventAs[HookCompletedEvent],
 }
 
 func decodeEventAs[T EventMsg](data []byte) (EventMsg, error) {
