@@ -241,6 +241,10 @@ type ThreadConfig struct {
 	// maps.
 	ListMcpTools func(ctx context.Context) protocol.McpListToolsResponseEvent
 
+	// Hooks runs the person's lifecycle hooks (SessionStart, UserPromptSubmit, Pre/PostToolUse,
+	// Stop); nil runs none.
+	Hooks Hooks
+
 	// TurnSnapshots records the working tree before and after each turn, so a rewind can
 	// restore the files turns changed; nil records nothing.
 	TurnSnapshots TurnSnapshotter

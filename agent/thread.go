@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -47,6 +48,8 @@ type Thread struct {
 	reviewer *Thread
 	// isReviewer marks a review's own thread, whose context is the rubric and environment.
 	isReviewer bool
+	// sessionHooksRan is set once the SessionStart hooks have run (hooks_turn.go).
+	sessionHooksRan atomic.Bool
 
 	usageMu    sync.Mutex
 	totalUsage protocol.TokenUsage

@@ -28,6 +28,10 @@ type callRun struct {
 	// turn.mu): they go out once the call's output is in the rollout (turn.release).
 	held    []protocol.EventMsg
 	holding bool
+	// hookResponse is what the command printed, for PostToolUse; afterOutput are the
+	// developer messages its hooks added (hooks_turn.go).
+	hookResponse atomic.Pointer[string]
+	afterOutput  []protocol.ResponseItem
 }
 
 // showsCompletion reports whether an event shows a tool call's result to the person; from
@@ -71,6 +75,7 @@ func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
 	// The tree is recorded before the turn's first tool can change it.
 	tr.ensureSnapshot()
 	env := tr.env(run)
+	tr.watchForHooks(run, env)
 	go func() {
 		defer close(run.done)
 		defer tr.release(run)
@@ -93,10 +98,16 @@ func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
 			run.result = tools.Result{Output: abortedOutput}
 			return
 		}
+		if tr.preToolHooks(run) {
+			return
+		}
 		run.result, run.err = h.Handle(ctx, env, call)
 		if run.err != nil && ctx.Err() != nil {
 			// Canceled, not broken: the call was aborted.
 			run.result, run.err = tools.Result{Output: abortedOutput}, nil
+		}
+		if run.err == nil && ctx.Err() == nil {
+			tr.postToolHooks(run)
 		}
 	}()
 	return run

@@ -36,6 +36,8 @@ type turn struct {
 	snap turnSnapshots
 	// rerouteWarned is set once the server-model warning went out (turn goroutine only).
 	rerouteWarned bool
+	// stopHookActive is set once a Stop hook kept the turn going (turn goroutine only).
+	stopHookActive bool
 
 	// toolMu runs exclusive tools one at a time and parallel ones together.
 	toolMu sync.RWMutex
@@ -162,6 +164,11 @@ func (tr *turn) recordOutputs(runs []*callRun) {
 			unwritten = append(unwritten, out)
 		}
 	}
+	// What PostToolUse hooks added follows the outputs, so every call keeps its output next.
+	for _, r := range runs {
+		items = append(items, r.afterOutput...)
+		unwritten = append(unwritten, r.afterOutput...)
+	}
 	tr.t.writeRollout(unwritten...)
 	tr.t.hist.append(items...)
 }
@@ -229,7 +236,15 @@ func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem)
 		prelude = nil
 	}
 	tr.record(prelude...)
+	tr.sessionStartHooks()
+	prompted, ok := tr.userPromptHooks(items)
+	if !ok {
+		// A UserPromptSubmit hook blocked the prompt: it never reaches the model.
+		tr.complete(nil, true)
+		return
+	}
 	tr.recordUser(items)
+	tr.recordHookContext(prompted.Context)
 	var last *string
 	for {
 		for _, p := range tr.takePending() {
@@ -261,6 +276,9 @@ func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem)
 			}
 		}
 		if res.followUp {
+			continue
+		}
+		if !tr.hasPending() && tr.stopHooks(last) {
 			continue
 		}
 		if tr.complete(last, false) {
