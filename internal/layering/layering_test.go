@@ -64,6 +64,7 @@ var packages = map[string]room{
 	"internal/commands":          {layer: edge},
 	"internal/guard":             {layer: edge},
 	"internal/history":           {layer: edge},
+	"internal/hooks":             {layer: edge},
 	"internal/items":             {layer: edge},
 	"internal/jsonrpc":           {layer: edge},
 	"internal/logging":           {layer: edge},

@@ -1,0 +1,85 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// OutputLimit caps what is kept of each of a hook's stdout and stderr; the rest is read and
+// dropped, so a hook printing without end neither fills memory nor blocks on its pipe.
+const OutputLimit = 1 << 20
+
+// waitDelay is how long a killed hook's pipes may stay open (a child it left behind).
+const waitDelay = 2 * time.Second
+
+// capped keeps the first OutputLimit bytes written to it.
+type capped struct {
+	buf       bytes.Buffer
+	truncated bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := OutputLimit - c.buf.Len()
+	if room < len(p) {
+		c.truncated = true
+		if room > 0 {
+			c.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+// commandResult is how one hook process ended.
+type commandResult struct {
+	stdout, stderr  capped
+	exitCode        int
+	timedOut        bool
+	startErr        error
+	signaled        bool
+	durationElapsed time.Duration
+}
+
+// runCommand runs command under /bin/bash -c in cwd with stdin, killing its whole process
+// group at the timeout or when ctx ends.
+func runCommand(ctx context.Context, command, cwd string, stdin []byte, timeout time.Duration, environ []string) *commandResult {
+	res := &commandResult{}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(tctx, "/bin/bash", "-c", command)
+	cmd.Dir = cwd
+	if _, err := os.Stat(cwd); cwd == "" || err != nil {
+		cmd.Dir = ""
+	}
+	cmd.Env = environ
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Stdout, cmd.Stderr = &res.stdout, &res.stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = waitDelay
+	start := time.Now()
+	err := cmd.Run()
+	res.durationElapsed = time.Since(start)
+	var ee *exec.ExitError
+	switch {
+	case errors.Is(tctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+		res.timedOut = true
+	case err == nil:
+	case errors.As(err, &ee):
+		res.exitCode = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.signaled = true
+		}
+	case errors.Is(err, exec.ErrWaitDelay):
+		// It exited; something it started kept the pipes open and was cut off.
+		res.exitCode = cmd.ProcessState.ExitCode()
+	default:
+		res.startErr = err
+	}
+	return res
+}

@@ -1,0 +1,81 @@
+package hooks
+
+import (
+	"path/filepath"
+)
+
+// Options say where to look for hooks and how they run.
+type Options struct {
+	// CodexHome holds the user's hooks.json and config.toml (with the trust state).
+	CodexHome string
+	// ProjectRoot holds .codex/hooks.json and .codex/config.toml; they load only when
+	// ProjectTrusted. "" looks in no project.
+	ProjectRoot    string
+	ProjectTrusted bool
+	// BypassTrust runs hooks that are not trusted (--dangerously-bypass-hook-trust).
+	BypassTrust bool
+	// Environ is the hooks' environment; nil means the process's.
+	Environ func() []string
+}
+
+type loader struct {
+	handlers []*Handler
+	warnings []string
+	order    int64
+}
+
+func (l *loader) warn(s string) { l.warnings = append(l.warnings, s) }
+
+// Load finds the configured hooks and keeps those that may run. The warnings name each
+// file that could not be read (with line and column), each hook that will not run and why.
+func Load(o Options) (*Engine, []string) {
+	l := &loader{}
+	userTOMLPath := filepath.Join(o.CodexHome, "config.toml")
+	userTOML, err := readConfigTOML(userTOMLPath)
+	if err != nil {
+		l.warn("hooks: " + err.Error())
+	}
+	userJSONPath := filepath.Join(o.CodexHome, "hooks.json")
+	userJSON, err := readHooksJSON(userJSONPath)
+	if err != nil {
+		l.warn("hooks: " + err.Error())
+	}
+	l.layer("user", userJSONPath, userJSON, userTOMLPath, userTOML.Groups)
+
+	if o.ProjectRoot != "" {
+		jsonPath := filepath.Join(o.ProjectRoot, ".codex", "hooks.json")
+		tomlPath := filepath.Join(o.ProjectRoot, ".codex", "config.toml")
+		groups, jerr := readHooksJSON(jsonPath)
+		inline, terr := readConfigTOML(tomlPath)
+		switch {
+		case !o.ProjectTrusted:
+			if len(groups) > 0 || len(inline.Groups) > 0 {
+				l.warn("hooks in " + filepath.Join(o.ProjectRoot, ".codex") + " are not loaded: the project is not trusted")
+			}
+		default:
+			if jerr != nil {
+				l.warn("hooks: " + jerr.Error())
+			}
+			if terr != nil {
+				l.warn("hooks: " + terr.Error())
+			}
+			l.layer("project", jsonPath, groups, tomlPath, inline.Groups)
+		}
+	}
+
+	e := &Engine{environ: o.Environ}
+	for _, h := range l.handlers {
+		st, known := userTOML.State[h.Key()]
+		switch {
+		case known && st.Enabled != nil && !*st.Enabled:
+			continue // disabled by the person: Codex says nothing either
+		case o.BypassTrust:
+		case !known || st.TrustedHash != h.Hash():
+			// Codex skips untrusted hooks without a word in exec; we say it once.
+			l.warn("hook " + h.Key() + " is not trusted and will not run (trust it with trusted_hash = \"" + h.Hash() + "\" under [hooks.state.\"" + h.Key() + "\"] in " + userTOMLPath + ", or pass --dangerously-bypass-hook-trust)")
+			continue
+		}
+		e.handlers = append(e.handlers, h)
+	}
+	return e, l.warnings
+}
