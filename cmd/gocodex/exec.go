@@ -41,6 +41,7 @@ func newExecCommand(s streams, run execRunner) *cobra.Command {
 	f.StringVar(&opts.Color, "color", "auto", "color output: always, never, auto")
 	f.BoolVar(&opts.Ephemeral, "ephemeral", false, "do not persist the session to disk")
 	f.BoolVar(&opts.IgnoreRules, "ignore-rules", false, "do not load execpolicy .rules files")
+	f.BoolVar(&opts.BypassHookTrust, "dangerously-bypass-hook-trust", false, "run lifecycle hooks that are not trusted, without review")
 	// Accepted for compatibility with Codex clients; they change nothing here.
 	var ignored string
 	var ignoredBool bool

@@ -57,6 +57,9 @@ type Options struct {
 	// ExternalAuth, when it returns an authorizer, supplies ChatGPT credentials the process
 	// holds itself (the app-server's chatgptAuthTokens sign-in) in place of stored ones.
 	ExternalAuth func() model.Authorizer
+	// BypassHookTrust runs lifecycle hooks that are not trusted
+	// (--dangerously-bypass-hook-trust).
+	BypassHookTrust bool
 }
 
 // App holds what threads share: the configuration, the model clients and the thread manager.
@@ -369,7 +372,11 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 
 		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,
 	}
-	return a.withMcp(cfg, tc, uexec.Close)
+	tc, release, err := a.withMcp(cfg, tc, uexec.Close)
+	if err != nil {
+		return tc, release, err
+	}
+	return a.withHooks(cfg, tc), release, nil
 }
 
 func catalogOverrides(cfg *config.Config) model.CatalogOverrides {

@@ -17,6 +17,8 @@ type RunOptions struct {
 	Color        string
 	Ephemeral    bool
 	IgnoreRules  bool
+	// BypassHookTrust runs hooks that are not trusted (--dangerously-bypass-hook-trust).
+	BypassHookTrust bool
 
 	// Review, when set, runs a code review instead of a prompt.
 	Review *ReviewOptions

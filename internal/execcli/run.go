@@ -85,7 +85,7 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	}
 	log := faceopts.OpenLog(cfg, "exec", s.ErrOut, faceopts.NoStderr)
 	defer log.Close()
-	a, err := app.New(app.Options{Config: cfg, Originator: Originator, IgnoreRules: opts.IgnoreRules, Logger: log.Logger()})
+	a, err := app.New(app.Options{Config: cfg, Originator: Originator, IgnoreRules: opts.IgnoreRules, BypassHookTrust: opts.BypassHookTrust, Logger: log.Logger()})
 	if err != nil {
 		log.Logger().Error("start", "err", err)
 		return err

@@ -1,0 +1,62 @@
+package app
+
+import (
+	"context"
+
+	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/hooks"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// withHooks gives a thread the person's lifecycle hooks (feature `hooks`, on by default;
+// `codex_hooks` is its old name). What could not be loaded, and hooks that will not run,
+// are shown once as warnings when the thread starts.
+func (a *App) withHooks(cfg *config.Config, tc agent.ThreadConfig) agent.ThreadConfig {
+	if !cfg.FeatureEnabled("hooks", cfg.FeatureEnabled("codex_hooks", true)) {
+		return tc
+	}
+	engine, warnings := hooks.Load(hooks.Options{
+		CodexHome:      cfg.CodexHome,
+		ProjectRoot:    firstNonEmpty(cfg.ProjectRoot, cfg.Cwd),
+		ProjectTrusted: cfg.TrustLevel == config.TrustTrusted,
+		BypassTrust:    a.opts.BypassHookTrust,
+		Environ:        a.opts.Environ,
+	})
+	if a.opts.BypassHookTrust {
+		warnings = append([]string{"`--dangerously-bypass-hook-trust` is enabled. Enabled hooks may run without review for this invocation."}, warnings...)
+	}
+	if len(engine.Handlers()) > 0 {
+		tc.Hooks = hookRunner{engine}
+	}
+	if l := a.opts.Logger; l != nil {
+		for _, w := range warnings {
+			l.Warn(w)
+		}
+	}
+	if len(warnings) > 0 {
+		started := tc.OnStarted
+		tc.OnStarted = func(emit func(protocol.EventMsg)) {
+			for _, w := range warnings {
+				emit(protocol.WarningEvent{Message: w})
+			}
+			if started != nil {
+				started(emit)
+			}
+		}
+	}
+	return tc
+}
+
+// hookRunner adapts the hooks engine to the engine's Hooks interface.
+type hookRunner struct{ e *hooks.Engine }
+
+func (r hookRunner) Run(ctx context.Context, in agent.HookInput, emit func(protocol.EventMsg)) agent.HookOutcome {
+	out := r.e.Run(ctx, hooks.Input{
+		Event: hooks.Event(in.Event), SessionID: in.SessionID, TurnID: in.TurnID, TranscriptPath: in.TranscriptPath,
+		Cwd: in.Cwd, Model: in.Model, PermissionMode: in.PermissionMode, Source: in.Source, Prompt: in.Prompt,
+		ToolName: in.ToolName, ToolInput: in.ToolInput, ToolResponse: in.ToolResponse, ToolUseID: in.ToolUseID,
+		StopHookActive: in.StopHookActive, LastAssistantMessage: in.LastAssistantMessage,
+	}, emit)
+	return agent.HookOutcome{Blocked: out.Blocked, Reason: out.Reason, BlockedBy: out.BlockedBy, Context: out.Context}
+}
