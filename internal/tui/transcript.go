@@ -152,6 +152,10 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 	case protocol.PlanUpdateEvent:
 		t.closeStreams()
 		t.add(cell{kind: cellPlan, title: "Updated Plan", body: planText(m)})
+	case protocol.HookStartedEvent:
+		t.startHook(m)
+	case protocol.HookCompletedEvent:
+		t.endHook(m)
 	case protocol.WarningEvent:
 		t.add(cell{kind: cellWarning, body: m.Message})
 	case protocol.StreamErrorEvent:
