@@ -27,6 +27,8 @@ type tuiOptions struct {
 	Prompt string
 	// Search is --search: live web search (web_search = "live"), as Codex's root command has.
 	Search bool
+	// BypassHookTrust is --dangerously-bypass-hook-trust: hooks run without being trusted.
+	BypassHookTrust bool
 }
 
 // tuiFlags are the shared flags the interactive UI offers.
@@ -49,6 +51,7 @@ func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
 	}
 	opts.Flags.Register(root.Flags(), tuiFlags)
 	root.Flags().BoolVar(&opts.Search, "search", false, "enable live web search (web_search = \"live\")")
+	root.Flags().BoolVar(&opts.BypassHookTrust, "dangerously-bypass-hook-trust", false, "run lifecycle hooks that are not trusted, without review")
 }
 
 func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
@@ -69,13 +72,13 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	}
 	log := faceopts.OpenLog(cfg, "tui", s.ErrOut, faceopts.NoStderr)
 	defer log.Close()
-	a, err := app.New(app.Options{Config: cfg, Originator: "codex_cli_rs", Logger: log.Logger()})
+	a, err := app.New(app.Options{Config: cfg, Originator: "codex_cli_rs", Logger: log.Logger(), BypassHookTrust: opts.BypassHookTrust})
 	if needsSignIn(cfg, err) {
 		// No credentials: the sign-in screen, then the app again with what it stored.
 		if err := signIn(ctx, cfg, s); err != nil {
 			return err
 		}
-		a, err = app.New(app.Options{Config: cfg, Originator: "codex_cli_rs", Logger: log.Logger()})
+		a, err = app.New(app.Options{Config: cfg, Originator: "codex_cli_rs", Logger: log.Logger(), BypassHookTrust: opts.BypassHookTrust})
 	}
 	if err != nil {
 		log.Logger().Error("start", "err", err)
