@@ -59,14 +59,19 @@ func (e *Engine) Run(ctx context.Context, in Input, emit func(protocol.EventMsg)
 	}
 	verdicts := make([]verdict, len(matching))
 	ids := make([]string, len(matching))
-	var wg sync.WaitGroup
+	runs := make([]protocol.HookRunSummary, len(matching))
+	// As Codex: every hook is announced, then they run together.
+	started := time.Now()
 	for i, h := range matching {
 		ids[i] = h.Event.kebab() + ":" + strconv.FormatInt(h.DisplayOrder, 10) + ":" + h.SourcePath
-		started := time.Now()
-		run := protocol.HookRunSummary{ID: ids[i], EventName: h.Event.snake(), HandlerType: "command", ExecutionMode: "sync",
+		runs[i] = protocol.HookRunSummary{ID: ids[i], EventName: h.Event.snake(), HandlerType: "command", ExecutionMode: "sync",
 			Scope: scopeOf(h.Event), SourcePath: h.SourcePath, Source: h.Source, DisplayOrder: h.DisplayOrder,
 			Status: protocol.HookRunning, StatusMessage: h.StatusMessage, StartedAt: started.Unix(), Entries: []protocol.HookOutputEntry{}}
-		emit(protocol.HookStartedEvent{TurnID: turnID, Run: run})
+		emit(protocol.HookStartedEvent{TurnID: turnID, Run: runs[i]})
+	}
+	var wg sync.WaitGroup
+	for i, h := range matching {
+		run := runs[i]
 		wg.Add(1)
 		go func() { // joined below, before Run returns
 			defer wg.Done()
