@@ -47,7 +47,8 @@ type HookInput struct {
 // HookOutcome is what the hooks of one event decided.
 type HookOutcome struct {
 	// Blocked stops what the event was about: the prompt does not reach the model, the tool
-	// call does not run, or (Stop) the turn goes on with Reason as the next prompt.
+	// call does not run, (PostToolUse) the model gets Reason instead of the tool's output, or
+	// (Stop) the turn goes on with Reason as the next prompt.
 	Blocked bool
 	Reason  string
 	// BlockedBy is the id of the hook run that blocked (Stop's hook_prompt names it).

@@ -159,7 +159,8 @@ func TestHooksPreToolUseDenyAndPostToolUseContext(t *testing.T) {
 		t.Errorf("pre tool use input: %+v", in)
 	}
 
-	// Allowed now: the command runs, PostToolUse sees it and adds context after the output.
+	// Allowed now: the command runs, PostToolUse sees it and adds context, recorded (as in
+	// Codex) before the output.
 	f.mu.Lock()
 	f.outcomes = map[HookEvent]HookOutcome{HookPostToolUse: {Context: []string{"checked"}}}
 	f.mu.Unlock()
@@ -172,11 +173,25 @@ func TestHooksPreToolUseDenyAndPostToolUseContext(t *testing.T) {
 		t.Errorf("the allowed command ran %d times", ran.Load())
 	}
 	got = summarize(h.requestInput(3))
-	if diff := cmp.Diff([]string{"function_call_output call_2: ran", "developer: checked"}, got[len(got)-2:]); diff != "" {
+	if diff := cmp.Diff([]string{"function_call shell call_2", "developer: checked", "function_call_output call_2: ran"}, got[len(got)-3:]); diff != "" {
 		t.Errorf("after the call (-want +got):\n%s", diff)
 	}
 	if in := f.input(HookPostToolUse); in.ToolUseID != "call_2" {
 		t.Errorf("post tool use input: %+v", in)
+	}
+
+	// A PostToolUse block replaces the output the model gets with the reason.
+	f.mu.Lock()
+	f.outcomes = map[HookEvent]HookOutcome{HookPostToolUse: {Blocked: true, Reason: "output looks wrong"}}
+	f.mu.Unlock()
+	h.srv.Enqueue(
+		testkit.SSE(testkit.Created(), testkit.FunctionCall("call_3", "shell", `{"command":["bash","-lc","ls"]}`), testkit.Completed(testkit.Usage{Total: 5})),
+		answer("m3", "ok", 10))
+	h.say("list again")
+	h.until(turnEnd)
+	got = summarize(h.requestInput(5))
+	if want := "function_call_output call_3: output looks wrong"; got[len(got)-1] != want {
+		t.Errorf("last item %q, want %q", got[len(got)-1], want)
 	}
 }
 

@@ -153,8 +153,9 @@ func (tr *turn) preToolHooks(run *callRun) bool {
 	return true
 }
 
-// postToolHooks runs PostToolUse with what the command printed; added context is recorded
-// after the call's output.
+// postToolHooks runs PostToolUse with what the command printed. As in Codex, added context
+// is recorded at once (before the call's output, which is recorded when the call ends), and
+// a block replaces the output the model gets with the hook's reason.
 func (tr *turn) postToolHooks(run *callRun) {
 	name, ok := hookToolName(run.call)
 	if !ok || tr.t.cfg.Hooks == nil {
@@ -165,8 +166,10 @@ func (tr *turn) postToolHooks(run *callRun) {
 		in.ToolResponse = *r
 	}
 	out := tr.runHooks(in, func(m protocol.EventMsg) { tr.emitFromCall(run, m) })
-	for _, c := range out.Context {
-		run.afterOutput = append(run.afterOutput, textMessage("developer", c))
+	tr.recordHookContext(out.Context)
+	if out.Blocked {
+		run.result = tools.Result{Output: out.Reason}
+		tr.t.log.Error("tool output replaced by PostToolUse hook", "reason", out.Reason, "call_id", run.call.CallID)
 	}
 }
 

@@ -28,10 +28,8 @@ type callRun struct {
 	// turn.mu): they go out once the call's output is in the rollout (turn.release).
 	held    []protocol.EventMsg
 	holding bool
-	// hookResponse is what the command printed, for PostToolUse; afterOutput are the
-	// developer messages its hooks added (hooks_turn.go).
+	// hookResponse is what the command printed, for PostToolUse (hooks_turn.go).
 	hookResponse atomic.Pointer[string]
-	afterOutput  []protocol.ResponseItem
 }
 
 // showsCompletion reports whether an event shows a tool call's result to the person; from

@@ -164,11 +164,6 @@ func (tr *turn) recordOutputs(runs []*callRun) {
 			unwritten = append(unwritten, out)
 		}
 	}
-	// What PostToolUse hooks added follows the outputs, so every call keeps its output next.
-	for _, r := range runs {
-		items = append(items, r.afterOutput...)
-		unwritten = append(unwritten, r.afterOutput...)
-	}
 	tr.t.writeRollout(unwritten...)
 	tr.t.hist.append(items...)
 }

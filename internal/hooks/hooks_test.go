@@ -269,6 +269,7 @@ func TestRunOutcomes(t *testing.T) {
 		{"exit 1 does not block", PreToolUse, "echo bad >&2; exit 1", "", nil, protocol.HookFailed, "hook exited with code 1: bad"},
 		{"plain context", UserPromptSubmit, "echo '  some context  '", "", []string{"some context"}, protocol.HookCompleted, "some context"},
 		{"json context", SessionStart, `echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"ctx"}}'`, "", []string{"ctx"}, protocol.HookCompleted, "ctx"},
+		{"post tool use block", PostToolUse, `echo '{"decision":"block","reason":"output looks wrong"}'`, "output looks wrong", nil, protocol.HookBlocked, "output looks wrong"},
 		{"plain stdout of a tool hook is not context", PostToolUse, "echo looked", "", nil, protocol.HookCompleted, ""},
 		{"garbage", UserPromptSubmit, "echo '{not json'", "", nil, protocol.HookFailed, "hook returned invalid user prompt submit JSON output"},
 		{"crash", Stop, "kill -SEGV $$", "", nil, protocol.HookFailed, "hook was killed by a signal"},

@@ -33,7 +33,7 @@ func (v *verdict) addContext(text string) {
 }
 
 // canBlock reports whether a hook of the event may block (exit 2 or decision:block).
-func canBlock(ev Event) bool { return ev == UserPromptSubmit || ev == PreToolUse || ev == Stop }
+func canBlock(ev Event) bool { return ev != SessionStart }
 
 // reply is the JSON a hook may print.
 type reply struct {
