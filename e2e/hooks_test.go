@@ -208,3 +208,22 @@ func jsonKind(v any) string {
 }
 
 func asJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// A UserPromptSubmit block ends the turn before the model: exec shows an empty turn, as
+// Codex 0.169 does (plus the bypass warning, which Codex prints twice).
+func TestHooksBlockedPromptNeverReachesTheModel(t *testing.T) {
+	e := newEnv(t)
+	gate := hookScript(t, t.TempDir(), "gate.sh", `if grep -q secret; then echo '{"decision":"block","reason":"no secrets"}'; fi`)
+	e.writeHooks(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":`+quoteTOML(gate)+`}]}]}}`, false)
+	r := e.run("", "exec", "--json", "--dangerously-bypass-hook-trust", "my secret plan")
+	if r.Code != 0 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
+	}
+	want := []string{"thread.started", "item.completed:error", "turn.started", "turn.completed"}
+	if diff := cmp.Diff(want, types(jsonl(t, r.Stdout))); diff != "" {
+		t.Errorf("events (-want +got):\n%s\n%s", diff, r.Stdout)
+	}
+	if n := len(e.Model.Requests()); n != 0 {
+		t.Errorf("%d model requests after a blocked prompt", n)
+	}
+}
