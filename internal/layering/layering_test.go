@@ -80,6 +80,7 @@ var packages = map[string]room{
 	"internal/sandbox":           {layer: edge},
 	"internal/sandbox/seccomp":   {layer: edge},
 	"internal/snapshot":          {layer: edge},
+	"internal/skills":            {layer: edge},
 	"internal/tools":             {layer: edge},
 	"internal/tools/...":         {layer: edge},
 	"internal/version":           {layer: edge},

@@ -1,0 +1,254 @@
+// Package skills finds the SKILL.md folders Codex 0.169 reads, lists them to the model in a
+// <skills_instructions> block, and expands the skills a user mentions (`$name`) into the
+// `<skill>` messages Codex adds after the user's message.
+//
+// Codex also ships bundled "system" skills that it writes under $CODEX_HOME/skills/.system at
+// every start; gocodex ships none and does not read that folder, so the system scope is
+// always empty here.
+package skills
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Scope is where a skill comes from, as the app-server reports it.
+type Scope string
+
+// The scopes, in the order the model sees them (system first).
+const (
+	ScopeSystem Scope = "system"
+	ScopeRepo   Scope = "repo"
+	ScopeUser   Scope = "user"
+)
+
+func (s Scope) rank() int {
+	switch s {
+	case ScopeSystem:
+		return 0
+	case ScopeRepo:
+		return 1
+	}
+	return 2
+}
+
+// FileName is the file that makes a folder a skill.
+const FileName = "SKILL.md"
+
+// Skill is one loaded SKILL.md.
+type Skill struct {
+	Name        string
+	Description string
+	// Path is the absolute path of the SKILL.md file; Root the skill root it was found under.
+	Path  string
+	Root  string
+	Scope Scope
+}
+
+// LoadError is a SKILL.md that could not be loaded; the other skills still are.
+type LoadError struct {
+	Path    string
+	Message string
+}
+
+func (e LoadError) Error() string { return "failed to load skill " + e.Path + ": " + e.Message }
+
+// Options say where to look.
+type Options struct {
+	// Cwd is the session's working directory (absolute).
+	Cwd string
+	// ProjectRoot is the project's root (the git root); "" finds it from Cwd by the .git
+	// marker, and Cwd is used without one.
+	ProjectRoot string
+	// CodexHome is $CODEX_HOME; Home is $HOME ("" skips the folder that needs it).
+	CodexHome string
+	Home      string
+}
+
+// Catalog is the result of one discovery.
+type Catalog struct {
+	// Skills in the order the model sees them: system, then repository skills by name, then
+	// user skills by name.
+	Skills []Skill
+	// Roots are the skill roots in Codex's alias order (r0, r1, ...), only those that exist.
+	Roots  []string
+	Errors []LoadError
+}
+
+// root is one folder searched for skills.
+type root struct {
+	dir   string
+	scope Scope
+}
+
+// roots lists the folders in the order Codex numbers them: the repository's .codex/skills,
+// $CODEX_HOME/skills, $HOME/.agents/skills, (the bundled system folder, not shipped), then
+// .agents/skills in every directory from the project root down to the cwd.
+func (o Options) roots() []root {
+	cwd := filepath.Clean(o.Cwd)
+	proj := o.ProjectRoot
+	if proj == "" {
+		proj = gitRoot(cwd)
+	}
+	proj = filepath.Clean(proj)
+	var out []root
+	out = append(out, root{filepath.Join(proj, ".codex", "skills"), ScopeRepo})
+	if o.CodexHome != "" {
+		out = append(out, root{filepath.Join(o.CodexHome, "skills"), ScopeUser})
+	}
+	if o.Home != "" {
+		out = append(out, root{filepath.Join(o.Home, ".agents", "skills"), ScopeUser})
+	}
+	var chain []string
+	for dir := cwd; ; dir = filepath.Dir(dir) {
+		chain = append(chain, dir)
+		if dir == proj || dir == filepath.Dir(dir) {
+			break
+		}
+	}
+	if chain[len(chain)-1] != proj {
+		chain = []string{cwd} // cwd is not under the project root: only its own folder.
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		out = append(out, root{filepath.Join(chain[i], ".agents", "skills"), ScopeRepo})
+	}
+	// One folder reached twice (HOME inside the project) is searched once, at its first place.
+	seen := map[string]bool{}
+	uniq := out[:0]
+	for _, r := range out {
+		if !seen[r.dir] {
+			seen[r.dir] = true
+			uniq = append(uniq, r)
+		}
+	}
+	return uniq
+}
+
+// gitRoot is the nearest ancestor of dir holding .git, or dir itself.
+func gitRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return dir
+		}
+	}
+}
+
+// maxDepth bounds the search below a root, so a huge tree under a skills folder cannot stall
+// the start of a session.
+const maxDepth = 6
+
+// Discover loads every skill under the roots. Missing folders are not errors; unreadable or
+// malformed SKILL.md files are reported in Errors and left out. Two skills may share a name:
+// Codex lists both, and a `$name` mention of such a name loads neither.
+func Discover(o Options) Catalog {
+	var c Catalog
+	for _, r := range o.roots() {
+		info, err := os.Stat(r.dir)
+		if err != nil || !info.IsDir() {
+			continue
+		}
+		found := false
+		_ = filepath.WalkDir(r.dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if path != r.dir {
+					c.Errors = append(c.Errors, LoadError{Path: path, Message: "failed to read directory: " + err.Error()})
+				}
+				return nil
+			}
+			if !d.IsDir() {
+				return nil
+			}
+			if path != r.dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir // hidden folders, Codex's bundled .system among them
+			}
+			rel, _ := filepath.Rel(r.dir, path)
+			if rel != "." && strings.Count(rel, string(filepath.Separator))+1 > maxDepth {
+				return filepath.SkipDir
+			}
+			file := filepath.Join(path, FileName)
+			if _, err := os.Stat(file); err != nil {
+				return nil
+			}
+			s, lerr := load(file, filepath.Base(path))
+			if lerr != nil {
+				c.Errors = append(c.Errors, *lerr)
+			} else {
+				s.Root, s.Scope = r.dir, r.scope
+				c.Skills = append(c.Skills, s)
+				found = true
+			}
+			// A skill's own folders (scripts/, references/, templates) are its resources.
+			return filepath.SkipDir
+		})
+		if found {
+			c.Roots = append(c.Roots, r.dir)
+		}
+	}
+	sort.SliceStable(c.Skills, func(i, j int) bool {
+		a, b := c.Skills[i], c.Skills[j]
+		if a.Scope.rank() != b.Scope.rank() {
+			return a.Scope.rank() < b.Scope.rank()
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Path < b.Path
+	})
+	return c
+}
+
+// maxFileBytes caps a SKILL.md; a bigger one is refused rather than read into every prompt.
+const maxFileBytes = 1 << 20
+
+// load reads one SKILL.md; dirName names the skill when the front matter does not.
+func load(path, dirName string) (Skill, *LoadError) {
+	fail := func(msg string) (Skill, *LoadError) { return Skill{}, &LoadError{Path: path, Message: msg} }
+	data, err := readCapped(path)
+	if err != nil {
+		return fail("failed to read file: " + err.Error())
+	}
+	if !utf8.Valid(data) {
+		return fail("failed to read file: the file is not valid UTF-8")
+	}
+	fm, err := parseFrontMatter(string(data))
+	if err != nil {
+		return fail(err.Error())
+	}
+	if !fm.HasDesc {
+		return fail("missing field `description`")
+	}
+	name := strings.TrimSpace(fm.Name)
+	if name == "" {
+		name = dirName
+	}
+	desc := strings.TrimSpace(fm.Description)
+	if desc == "" {
+		return fail("invalid description: must not be empty")
+	}
+	return Skill{Name: name, Description: desc, Path: path}, nil
+}
+
+func readCapped(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileBytes {
+		return nil, fmt.Errorf("the file is over the %d byte limit", maxFileBytes)
+	}
+	return data, nil
+}
