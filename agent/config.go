@@ -171,6 +171,8 @@ type ThreadConfig struct {
 	// instead, StartThread discovers it (Agents.Cwd defaults to Cwd).
 	UserInstructions string
 	Agents           *AgentsOptions
+	// Skills are listed to the model and loaded when a turn asks for them (nil: none).
+	Skills *Skills
 	// Shell and Timezone go into <environment_context>; "" leaves them out.
 	Shell    string
 	Timezone string

@@ -95,6 +95,7 @@ func (t *Thread) initialContext(s settings) []protocol.ResponseItem {
 	ic := prompt.BuildInitialContext(prompt.ContextOptions{
 		Permissions:           t.permissions(s),
 		DeveloperInstructions: s.developerInstr,
+		SkillsInstructions:    t.skillsInstructions(),
 		UserInstructions:      s.userInstr,
 		Environment:           t.environment(s),
 	})
@@ -141,6 +142,8 @@ func userInput(items []protocol.InputItem, cwd string) (protocol.MessageItem, pr
 		case protocol.InputImage:
 			msg.Content = append(msg.Content, protocol.ContentItem{Type: protocol.ContentInputImage, ImageURL: it.ImageURL})
 			ev.Images = append(ev.Images, it.ImageURL)
+		case protocol.InputSkill:
+			continue // the skill's own message follows the user's (skillMessages)
 		case protocol.InputLocalImage:
 			path := it.Path
 			if !filepath.IsAbs(path) {

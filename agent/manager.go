@@ -84,6 +84,11 @@ func (m *ThreadManager) StartThread(ctx context.Context, cfg ThreadConfig) (*Thr
 		ForkedFromID:      cfg.ForkedFromID,
 		InitialMessages:   initialMessages(cfg.InitialMessages),
 	})
+	if cfg.Skills != nil {
+		for _, w := range cfg.Skills.Warnings {
+			t.emit("", protocol.WarningEvent{Message: w})
+		}
+	}
 	if f := cfg.OnStarted; f != nil {
 		f(func(msg protocol.EventMsg) { t.emitUnlessClosed("", msg) })
 	}

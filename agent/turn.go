@@ -201,6 +201,7 @@ func (tr *turn) recordUser(items []protocol.InputItem) {
 	msg, ev := userInput(items, tr.s.cwd)
 	if tr.record(msg) {
 		tr.emit(ev)
+		tr.record(tr.skillMessages(items)...)
 	}
 }
 

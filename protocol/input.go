@@ -14,6 +14,9 @@ const (
 	InputText       InputItemType = "text"
 	InputImage      InputItemType = "image"
 	InputLocalImage InputItemType = "local_image"
+	// InputSkill asks for a listed skill by its SKILL.md path (Name is the skill's name): the
+	// engine adds the skill's file for the model, as for a `$name` mention.
+	InputSkill InputItemType = "skill"
 )
 
 // InputItem is one piece of user input. Text uses Text; image uses ImageURL (a URL or data
@@ -23,6 +26,7 @@ type InputItem struct {
 	Text     string
 	ImageURL string
 	Path     string
+	Name     string
 }
 
 // TextInput is a shorthand for a text item.
@@ -46,6 +50,11 @@ func (i InputItem) MarshalJSON() ([]byte, error) {
 		return marshalTagged("type", string(i.Type), struct {
 			Path string `json:"path"`
 		}{i.Path})
+	case InputSkill:
+		return marshalTagged("type", string(i.Type), struct {
+			Name string `json:"name"`
+			Path string `json:"path"`
+		}{i.Name, i.Path})
 	}
 	return nil, fmt.Errorf("unknown input item type %q", i.Type)
 }
@@ -60,6 +69,7 @@ func (i *InputItem) UnmarshalJSON(data []byte) error {
 		Text     *string `json:"text"`
 		ImageURL *string `json:"image_url"`
 		Path     *string `json:"path"`
+		Name     *string `json:"name"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
@@ -81,6 +91,11 @@ func (i *InputItem) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("input item local_image: missing field `path`")
 		}
 		out.Path = *w.Path
+	case InputSkill:
+		if w.Name == nil || w.Path == nil {
+			return fmt.Errorf("input item skill: missing field `name` or `path`")
+		}
+		out.Name, out.Path = *w.Name, *w.Path
 	default:
 		return &UnknownVariantError{Enum: "InputItem", Variant: tag}
 	}

@@ -8,6 +8,8 @@ type ContextOptions struct {
 	Permissions *PermissionsOptions
 	// DeveloperInstructions is config `developer_instructions`.
 	DeveloperInstructions string
+	// SkillsInstructions is the <skills_instructions> block ("" leaves it out).
+	SkillsInstructions string
 	// UserInstructions is the result of UserInstructions; "" leaves the block out.
 	UserInstructions string
 	// Environment is the <environment_context> block; its Cwd also names the AGENTS.md block.
@@ -29,6 +31,9 @@ func BuildInitialContext(opts ContextOptions) InitialContext {
 	var ic InitialContext
 	if s := opts.DeveloperInstructions; strings.TrimSpace(s) != "" {
 		ic.Developer = append(ic.Developer, s)
+	}
+	if opts.SkillsInstructions != "" {
+		ic.Developer = append(ic.Developer, opts.SkillsInstructions)
 	}
 	if opts.Permissions != nil {
 		ic.Developer = append(ic.Developer, Permissions(*opts.Permissions))
@@ -59,8 +64,13 @@ func IsContextualUserText(text string) bool {
 		strings.HasPrefix(t, "<environment_context>") ||
 		strings.HasPrefix(t, "<user_instructions>") ||
 		strings.HasPrefix(t, TurnAbortedOpen) ||
-		strings.HasPrefix(t, UserShellCommandOpen)
+		strings.HasPrefix(t, UserShellCommandOpen) ||
+		strings.HasPrefix(t, SkillOpen)
 }
+
+// SkillOpen starts the message that brings a skill's SKILL.md to the model after the user's
+// message that asked for it.
+const SkillOpen = "<skill>\n<name>"
 
 // UserShellCommandOpen starts the record of a command the user ran themselves (`!cmd`,
 // thread/shellCommand): context for the model, not a message the user typed.
