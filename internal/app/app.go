@@ -350,6 +350,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 			FallbackFilenames:  cfg.ProjectDocFallbackFilenames,
 			MaxBytes:           int(cfg.ProjectDocMaxBytes),
 		},
+		Skills:            a.threadSkills(cfg),
 		Shell:             prompt.ShellName(a.opts.Getenv),
 		Timezone:          prompt.TimezoneName(a.opts.Getenv, os.Readlink),
 		ToolHandlers:      handlers,

@@ -1,0 +1,232 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
+)
+
+// skillWorld lays out skills where Codex 0.169 finds them: the repository's .agents/skills
+// (root and the sub-directory the session runs in) and .codex/skills, $CODEX_HOME/skills
+// and $HOME/.agents/skills, plus two broken SKILL.md files and two skills sharing a name.
+func skillWorld(t *testing.T, e *env) (sub string) {
+	t.Helper()
+	home := t.TempDir()
+	e.ExtraEnv = append(e.ExtraEnv, "HOME="+home)
+	write := func(dir, content string) {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	skill := func(name, desc string) string {
+		return "---\nname: " + name + "\ndescription: " + desc + "\n---\nInstructions of " + name + ".\n"
+	}
+	write(filepath.Join(e.Workdir, ".agents/skills/beta"), skill("beta", "Beta skill in the repository."))
+	write(filepath.Join(e.Workdir, ".agents/skills/group/inner"), skill("inner", "Nested one level down."))
+	write(filepath.Join(e.Workdir, ".agents/skills/noname"), "---\ndescription: >\n  folded\n  description\n---\nNo name.\n")
+	write(filepath.Join(e.Workdir, ".agents/skills/twin-a"), skill("twin", "First twin."))
+	write(filepath.Join(e.Workdir, ".agents/skills/twin-b"), skill("twin", "Second twin."))
+	write(filepath.Join(e.Workdir, ".agents/skills/broken"), "no front matter here")
+	write(filepath.Join(e.Workdir, ".agents/skills/nodesc"), "---\nname: nodesc\n---\n")
+	write(filepath.Join(e.Workdir, ".codex/skills/gamma"), skill("gamma", `"Quoted: in .codex/skills"`))
+	write(filepath.Join(e.Workdir, "sub/.agents/skills/subby"), skill("subby", "Only below sub."))
+	write(filepath.Join(e.CodexHome, "skills/apple"), skill("apple", "From CODEX_HOME."))
+	write(filepath.Join(home, ".agents/skills/homey"), skill("homey", "From HOME."))
+	return filepath.Join(e.Workdir, "sub")
+}
+
+// developerTexts returns the input_text parts of the request's developer messages.
+func developerTexts(t *testing.T, req tk.Request) [][]string {
+	t.Helper()
+	var out [][]string
+	for _, it := range req.Input() {
+		if it["type"] != "message" || it["role"] != "developer" {
+			continue
+		}
+		var texts []string
+		for _, c := range it["content"].([]any) {
+			texts = append(texts, c.(map[string]any)["text"].(string))
+		}
+		out = append(out, texts)
+	}
+	return out
+}
+
+func skillsBlock(t *testing.T, req tk.Request) string {
+	t.Helper()
+	for _, msg := range developerTexts(t, req) {
+		for _, text := range msg {
+			if strings.HasPrefix(text, "<skills_instructions>") {
+				return text
+			}
+		}
+	}
+	t.Fatalf("no <skills_instructions> in the request")
+	return ""
+}
+
+// skillMessages are the user messages that carry a loaded skill.
+func skillMessages(req tk.Request) []string {
+	var out []string
+	for _, text := range req.MessageTexts("user") {
+		if strings.HasPrefix(text, "<skill>") {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+func TestSkillsListedToTheModelAndLoadedWhenMentioned(t *testing.T) {
+	e := newEnv(t)
+	sub := skillWorld(t, e)
+	e.Workdir = sub
+	e.Model.Enqueue(answer("ok"))
+	r := e.run("", "exec", "--skip-git-repo-check", "use $beta and $homey, not $twin or $missing")
+	if r.Code != 0 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
+	}
+	for _, want := range []string{"broken/SKILL.md: missing YAML frontmatter delimited by ---", "nodesc/SKILL.md: missing field `description`"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr does not warn %q:\n%s", want, r.Stderr)
+		}
+	}
+	req := e.Model.Requests()[0]
+	dev := developerTexts(t, req)
+	if len(dev) < 2 || !strings.HasPrefix(dev[1][0], "<skills_instructions>") {
+		t.Fatalf("the skills block is not the first part of the second developer message: %q", dev)
+	}
+	repo := filepath.Dir(sub)
+	block := skillsBlock(t, req)
+	for _, line := range []string{
+		"- `r0` = `" + filepath.Join(repo, ".codex/skills") + "`",
+		"- `r1` = `" + filepath.Join(e.CodexHome, "skills") + "`",
+		"- `r3` = `" + filepath.Join(repo, ".agents/skills") + "`",
+		"- `r4` = `" + filepath.Join(sub, ".agents/skills") + "`",
+		"- beta: Beta skill in the repository. (file: r3/beta/SKILL.md)",
+		"- gamma: Quoted: in .codex/skills (file: r0/gamma/SKILL.md)",
+		"- inner: Nested one level down. (file: r3/group/inner/SKILL.md)",
+		"- noname: folded description (file: r3/noname/SKILL.md)",
+		"- twin: First twin. (file: r3/twin-a/SKILL.md)",
+		"- twin: Second twin. (file: r3/twin-b/SKILL.md)",
+		"- subby: Only below sub. (file: r4/subby/SKILL.md)",
+		"- apple: From CODEX_HOME. (file: r1/apple/SKILL.md)",
+	} {
+		if !strings.Contains(block, line+"\n") {
+			t.Errorf("skills block lacks %q:\n%s", line, block)
+		}
+	}
+	got := skillMessages(req)
+	want := []string{
+		"<skill>\n<name>beta</name>\n<path>" + filepath.Join(repo, ".agents/skills/beta/SKILL.md") + "</path>\n---\nname: beta\ndescription: Beta skill in the repository.\n---\nInstructions of beta.\n\n</skill>",
+		"<skill>\n<name>homey</name>\n<path>" + filepath.Join(e.ExtraEnv[0][len("HOME="):], ".agents/skills/homey/SKILL.md") + "</path>\n---\nname: homey\ndescription: From HOME.\n---\nInstructions of homey.\n\n</skill>",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("loaded skills (-want +got):\n%s", diff)
+	}
+}
+
+// A skill the model picks itself is read with a command, as the instructions tell it.
+func TestSkillChosenByTheModelIsReadWithACommand(t *testing.T) {
+	e := newEnv(t)
+	skillWorld(t, e)
+	path := filepath.Join(e.Workdir, ".agents/skills/beta/SKILL.md")
+	args, _ := json.Marshal(map[string]string{"cmd": "cat " + path})
+	e.Model.Enqueue(
+		tk.SSE(tk.Created(), tk.FunctionCall("call_1", "exec_command", string(args)), tk.Completed(tk.Usage{Input: 10, Output: 3, Total: 13})),
+		answer("done"))
+	r := e.run("", "exec", "--json", "--skip-git-repo-check", "do the beta thing")
+	if r.Code != 0 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
+	}
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if msgs := skillMessages(reqs[0]); len(msgs) != 0 {
+		t.Errorf("a skill was loaded without a mention: %q", msgs)
+	}
+	out, ok := reqs[1].ToolOutput("call_1")
+	if !ok || !strings.Contains(toString(out), "Instructions of beta.") {
+		t.Errorf("the command did not read the skill: %v", out)
+	}
+}
+
+func toString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestSkillsMatchReference runs the reference Codex and gocodex on the same skill folders and
+// compares the skills block (roots in order, every skill line with its path expanded, the
+// headings; the guidance prose is our own) and the skills loaded for the same mentions.
+func TestSkillsMatchReference(t *testing.T) {
+	ref := referenceBinary(t)
+	run := func(bin string) tk.Request {
+		e := newEnv(t)
+		e.Workdir = skillWorld(t, e)
+		e.Model.Enqueue(answer("ok"))
+		r := e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", "use $beta, $subby. $twin and $noname")
+		if r.Code != 0 {
+			t.Fatalf("%s exit %d\n%s", bin, r.Code, r.Stderr)
+		}
+		return e.Model.Requests()[0]
+	}
+	ours, theirs := run(binary), run(ref)
+	normal := func(req tk.Request) (headings, roots, skills, loaded []string) {
+		block := skillsBlock(t, req)
+		base := regexp.MustCompile(`/tmp/[^/]+/\d+`) // each run has its own temporary folders
+		alias := map[string]string{}
+		for _, line := range strings.Split(block, "\n") {
+			if strings.HasPrefix(line, "#") {
+				headings = append(headings, line)
+			}
+			if m := regexp.MustCompile("^- `(r\\d+)` = `(.*)`$").FindStringSubmatch(line); m != nil {
+				alias[m[1]] = m[2]
+				if !strings.HasSuffix(m[2], "/.system") { // Codex's bundled skills; gocodex ships none
+					roots = append(roots, base.ReplaceAllString(m[2], "<tmp>"))
+				}
+			}
+			if m := regexp.MustCompile(`^- (.*) \(file: (r\d+)/(.*)\)$`).FindStringSubmatch(line); m != nil {
+				if strings.HasSuffix(alias[m[2]], "/.system") {
+					continue
+				}
+				skills = append(skills, m[1]+" @ "+base.ReplaceAllString(alias[m[2]], "<tmp>")+"/"+m[3])
+			}
+		}
+		for _, msg := range skillMessages(req) {
+			loaded = append(loaded, base.ReplaceAllString(msg, "<tmp>"))
+		}
+		return
+	}
+	oh, or, os_, ol := normal(ours)
+	th, tr, ts, tl := normal(theirs)
+	if len(ts) < 8 || len(tl) < 3 || len(tr) < 5 {
+		t.Fatalf("the reference listed too little to compare: roots %q skills %q loaded %q", tr, ts, tl)
+	}
+	t.Logf("compared %d roots, %d skills, %d loaded skills", len(tr), len(ts), len(tl))
+	for _, c := range []struct {
+		what        string
+		ours, their []string
+	}{{"headings", oh, th}, {"roots", or, tr}, {"skills", os_, ts}, {"loaded skills", ol, tl}} {
+		if diff := cmp.Diff(c.their, c.ours); diff != "" {
+			t.Errorf("%s differ (-reference +ours):\n%s", c.what, diff)
+		}
+	}
+	// The block sits where Codex puts it: first part of the second developer message.
+	for name, req := range map[string]tk.Request{"ours": ours, "reference": theirs} {
+		if dev := developerTexts(t, req); len(dev) < 2 || !strings.HasPrefix(dev[1][0], "<skills_instructions>") {
+			t.Errorf("%s: skills block is not the first part of the second developer message", name)
+		}
+	}
+}
