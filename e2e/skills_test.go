@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -228,5 +229,87 @@ func TestSkillsMatchReference(t *testing.T) {
 		if dev := developerTexts(t, req); len(dev) < 2 || !strings.HasPrefix(dev[1][0], "<skills_instructions>") {
 			t.Errorf("%s: skills block is not the first part of the second developer message", name)
 		}
+	}
+}
+
+// skills/list answers per cwd as Codex 0.169 does (skills in the model's order, the files
+// that did not load), and a turn/start `skill` item loads that skill; the traffic is
+// checked against the reference schema.
+func TestAppServerSkillsListAndSkillInput(t *testing.T) {
+	e := appServerEnv(t, "never")
+	sub := skillWorld(t, e)
+	e.Workdir = sub
+	repo := filepath.Dir(sub)
+	c, _ := e.startAppServer()
+
+	type entry struct {
+		Cwd    string `json:"cwd"`
+		Skills []struct {
+			Name, Description, Path, Scope string
+			Enabled                        bool
+		} `json:"skills"`
+		Errors []struct{ Path, Message string } `json:"errors"`
+	}
+	list := func(params map[string]any) []entry {
+		t.Helper()
+		var res struct {
+			Data []entry `json:"data"`
+		}
+		c.mustCall("skills/list", params, &res)
+		return res.Data
+	}
+	home := strings.TrimPrefix(e.ExtraEnv[len(e.ExtraEnv)-1], "HOME=")
+	short := strings.NewReplacer(repo, "<repo>", e.CodexHome, "<codex>", home, "<home>")
+	data := list(map[string]any{})
+	if len(data) != 1 || data[0].Cwd != sub {
+		t.Fatalf("default cwd: %+v", data)
+	}
+	var skills, errs []string
+	for _, s := range data[0].Skills {
+		skills = append(skills, fmt.Sprintf("%s %s %s: %s enabled=%v", s.Scope, s.Name, short.Replace(s.Path), s.Description, s.Enabled))
+	}
+	for _, e := range data[0].Errors {
+		errs = append(errs, short.Replace(e.Path)+": "+e.Message)
+	}
+	wantSkills := []string{
+		"repo beta <repo>/.agents/skills/beta/SKILL.md: Beta skill in the repository. enabled=true",
+		"repo gamma <repo>/.codex/skills/gamma/SKILL.md: Quoted: in .codex/skills enabled=true",
+		"repo inner <repo>/.agents/skills/group/inner/SKILL.md: Nested one level down. enabled=true",
+		"repo noname <repo>/.agents/skills/noname/SKILL.md: folded description enabled=true",
+		"repo subby <repo>/sub/.agents/skills/subby/SKILL.md: Only below sub. enabled=true",
+		"repo twin <repo>/.agents/skills/twin-a/SKILL.md: First twin. enabled=true",
+		"repo twin <repo>/.agents/skills/twin-b/SKILL.md: Second twin. enabled=true",
+		"user apple <codex>/skills/apple/SKILL.md: From CODEX_HOME. enabled=true",
+		"user homey <home>/.agents/skills/homey/SKILL.md: From HOME. enabled=true",
+	}
+	if diff := cmp.Diff(wantSkills, skills); diff != "" {
+		t.Errorf("skills (-want +got):\n%s", diff)
+	}
+	wantErrs := []string{
+		"<repo>/.agents/skills/broken/SKILL.md: missing YAML frontmatter delimited by ---",
+		"<repo>/.agents/skills/nodesc/SKILL.md: missing field `description`",
+	}
+	if diff := cmp.Diff(wantErrs, errs); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+
+	// Another cwd outside the repository sees the user's skills only.
+	data = list(map[string]any{"cwds": []string{"/nonexistent/dir"}, "forceReload": true})
+	if len(data) != 1 || data[0].Cwd != "/nonexistent/dir" || len(data[0].Skills) != 2 || len(data[0].Errors) != 0 {
+		t.Errorf("outside the repository: %+v", data)
+	}
+
+	// An explicit skill item loads the skill after the user's message.
+	gamma := filepath.Join(repo, ".codex/skills/gamma/SKILL.md")
+	id := c.startThread(map[string]any{"cwd": sub})
+	e.Model.Enqueue(answer("ok"))
+	c.mustCall("turn/start", map[string]any{"threadId": id, "input": []map[string]any{
+		{"type": "text", "text": "go"}, {"type": "skill", "name": "gamma", "path": gamma}}}, nil)
+	if status := lastTurnStatus(t, c.until("turn/completed")); status != "completed" {
+		t.Fatalf("turn %s", status)
+	}
+	msgs := skillMessages(e.Model.Requests()[0])
+	if len(msgs) != 1 || !strings.HasPrefix(msgs[0], "<skill>\n<name>gamma</name>\n<path>"+gamma+"</path>\n") {
+		t.Errorf("skill item loaded %q", msgs)
 	}
 }

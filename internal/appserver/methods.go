@@ -19,4 +19,5 @@ func (s *Server) registerMethods() {
 	registerModelMethods(s)
 	registerFSMethods(s)
 	registerCommandMethods(s)
+	registerSkillMethods(s) // after the extras: replaces their empty skills/list
 }

@@ -16,6 +16,7 @@ type v2Input struct {
 	Text string `json:"text"`
 	URL  string `json:"url"`
 	Path string `json:"path"`
+	Name string `json:"name"`
 }
 
 func engineInput(in []v2Input) ([]protocol.InputItem, error) {
@@ -28,8 +29,12 @@ func engineInput(in []v2Input) ([]protocol.InputItem, error) {
 			out = append(out, protocol.InputItem{Type: protocol.InputImage, ImageURL: it.URL})
 		case "localImage":
 			out = append(out, protocol.InputItem{Type: protocol.InputLocalImage, Path: it.Path})
-		case "skill", "mention":
-			// Not supported by this engine yet: the name goes in as text so nothing is lost.
+		case "skill":
+			// The engine adds the skill's SKILL.md after the user's message, as Codex does.
+			out = append(out, protocol.InputItem{Type: protocol.InputSkill, Name: it.Name, Path: it.Path})
+		case "mention":
+			// App and plugin mentions are not supported by this engine: the path goes in as
+			// text so nothing is lost.
 			out = append(out, protocol.TextInput(it.Path))
 		default:
 			return nil, InvalidParams("unknown variant `" + it.Type + "`, expected one of `text`, `image`, `localImage`, `skill`, `mention`")

@@ -32,6 +32,8 @@ type V2UserContent struct {
 	TextElements []json.RawMessage
 	URL          string
 	Path         string
+	// Name is a skill item's skill name.
+	Name string
 }
 
 // MarshalJSON writes the fields of the content's type only.
@@ -47,6 +49,12 @@ func (c V2UserContent) MarshalJSON() ([]byte, error) {
 			Type string `json:"type"`
 			Path string `json:"path"`
 		}{c.Type, c.Path})
+	case "skill":
+		return protocol.Marshal(struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+			Path string `json:"path"`
+		}{c.Type, c.Name, c.Path})
 	}
 	te := c.TextElements
 	if te == nil {
@@ -247,6 +255,8 @@ func V2UserContentFromInput(in []protocol.InputItem) []V2UserContent {
 			out = append(out, V2UserContent{Type: "image", URL: it.ImageURL})
 		case protocol.InputLocalImage:
 			out = append(out, V2UserContent{Type: "localImage", Path: it.Path})
+		case protocol.InputSkill:
+			out = append(out, V2UserContent{Type: "skill", Name: it.Name, Path: it.Path})
 		default:
 			out = append(out, V2UserContent{Type: "text", Text: it.Text, TextElements: []json.RawMessage{}})
 		}

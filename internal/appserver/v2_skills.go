@@ -1,0 +1,76 @@
+package appserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/gocodex/gocodex/internal/skills"
+)
+
+// skills/list reports, per working directory, the skills a thread started there would be
+// given and the SKILL.md files that did not load. Folders are scanned on every call, so
+// forceReload changes nothing: there is no cache to bypass.
+
+type skillsListParams struct {
+	Cwds        []string `json:"cwds"`
+	ForceReload bool     `json:"forceReload"`
+}
+
+type skillMetadata struct {
+	Name        string  `json:"name"`
+	Description string  `json:"description"`
+	Path        string  `json:"path"`
+	Scope       string  `json:"scope"`
+	Enabled     bool    `json:"enabled"`
+	PluginID    *string `json:"pluginId"`
+}
+
+type skillErrorInfo struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+type skillsListEntry struct {
+	Cwd    string           `json:"cwd"`
+	Skills []skillMetadata  `json:"skills"`
+	Errors []skillErrorInfo `json:"errors"`
+}
+
+type skillsListResponse struct {
+	Data []skillsListEntry `json:"data"`
+}
+
+func registerSkillMethods(s *Server) {
+	s.Handle("skills/list", TypedOptional(func(ctx context.Context, c *Conn, p skillsListParams) (skillsListResponse, error) {
+		base := ""
+		if s.opts.Config != nil {
+			base = s.opts.Config.Cwd
+		}
+		if base == "" {
+			base, _ = os.Getwd()
+		}
+		cwds := p.Cwds
+		if len(cwds) == 0 {
+			cwds = []string{base}
+		}
+		out := skillsListResponse{Data: make([]skillsListEntry, 0, len(cwds))}
+		for _, cwd := range cwds {
+			abs := cwd
+			if !filepath.IsAbs(abs) {
+				abs = filepath.Join(base, abs)
+			}
+			cat := skills.Discover(skills.Options{Cwd: abs, CodexHome: codexHome(s), Home: s.opts.Getenv("HOME")})
+			// The list is the same as the model's; the cwd is echoed as the client sent it.
+			entry := skillsListEntry{Cwd: cwd, Skills: []skillMetadata{}, Errors: []skillErrorInfo{}}
+			for _, sk := range cat.Skills {
+				entry.Skills = append(entry.Skills, skillMetadata{Name: sk.Name, Description: sk.Description, Path: sk.Path, Scope: string(sk.Scope), Enabled: true})
+			}
+			for _, e := range cat.Errors {
+				entry.Errors = append(entry.Errors, skillErrorInfo{Path: e.Path, Message: e.Message})
+			}
+			out.Data = append(out.Data, entry)
+		}
+		return out, nil
+	}))
+}
