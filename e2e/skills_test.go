@@ -299,6 +299,19 @@ func TestAppServerSkillsListAndSkillInput(t *testing.T) {
 		t.Errorf("outside the repository: %+v", data)
 	}
 
+	// A new SKILL.md in a listed folder is announced; the next list has it.
+	if err := os.MkdirAll(filepath.Join(repo, ".agents/skills/fresh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".agents/skills/fresh/SKILL.md"), []byte("---\ndescription: Added later.\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.until("skills/changed")
+	data = list(map[string]any{"cwds": []string{sub}})
+	if n := len(data[0].Skills); n != len(wantSkills)+1 {
+		t.Errorf("after adding a skill: %d skills, want %d", n, len(wantSkills)+1)
+	}
+
 	// An explicit skill item loads the skill after the user's message.
 	gamma := filepath.Join(repo, ".codex/skills/gamma/SKILL.md")
 	id := c.startThread(map[string]any{"cwd": sub})

@@ -10,7 +10,8 @@ import (
 
 // skills/list reports, per working directory, the skills a thread started there would be
 // given and the SKILL.md files that did not load. Folders are scanned on every call, so
-// forceReload changes nothing: there is no cache to bypass.
+// forceReload changes nothing: there is no cache to bypass. The connection then hears
+// skills/changed when those folders change (v2_skills_watch.go).
 
 type skillsListParams struct {
 	Cwds        []string `json:"cwds"`
@@ -55,12 +56,15 @@ func registerSkillMethods(s *Server) {
 			cwds = []string{base}
 		}
 		out := skillsListResponse{Data: make([]skillsListEntry, 0, len(cwds))}
+		var watched []skills.Options
 		for _, cwd := range cwds {
 			abs := cwd
 			if !filepath.IsAbs(abs) {
 				abs = filepath.Join(base, abs)
 			}
-			cat := skills.Discover(skills.Options{Cwd: abs, CodexHome: codexHome(s), Home: s.opts.Getenv("HOME")})
+			o := skills.Options{Cwd: abs, CodexHome: codexHome(s), Home: s.opts.Getenv("HOME")}
+			watched = append(watched, o)
+			cat := skills.Discover(o)
 			// The list is the same as the model's; the cwd is echoed as the client sent it.
 			entry := skillsListEntry{Cwd: cwd, Skills: []skillMetadata{}, Errors: []skillErrorInfo{}}
 			for _, sk := range cat.Skills {
@@ -71,6 +75,7 @@ func registerSkillMethods(s *Server) {
 			}
 			out.Data = append(out.Data, entry)
 		}
+		watchSkills(c, watched)
 		return out, nil
 	}))
 }

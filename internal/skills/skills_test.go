@@ -228,3 +228,31 @@ func TestFrontMatterScalars(t *testing.T) {
 		t.Errorf("unclosed front matter: %v", err)
 	}
 }
+
+func TestFingerprintFollowsSkillFiles(t *testing.T) {
+	w := newWorld(t)
+	o := w.opts()
+	empty := Fingerprint(o)
+	if Fingerprint(o) != empty {
+		t.Fatal("the fingerprint of unchanged folders changed")
+	}
+	p := writeSkill(t, filepath.Join(w.repo, ".agents/skills/a"), skillText("a", "A."))
+	added := Fingerprint(o)
+	if added == empty {
+		t.Fatal("a new skill did not change the fingerprint")
+	}
+	if err := os.WriteFile(p, []byte(skillText("a", "A, longer.")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if Fingerprint(o) == added {
+		t.Error("an edited skill did not change the fingerprint")
+	}
+	// Files beside SKILL.md (scripts, references) are not skills.
+	before := Fingerprint(o)
+	if err := os.WriteFile(filepath.Join(w.repo, ".agents/skills/a/notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if Fingerprint(o) != before {
+		t.Error("a file that is not SKILL.md changed the fingerprint")
+	}
+}
