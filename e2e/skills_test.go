@@ -326,3 +326,37 @@ func TestAppServerSkillsListAndSkillInput(t *testing.T) {
 		t.Errorf("skill item loaded %q", msgs)
 	}
 }
+
+// A `$name` typed in the TUI composer goes through as text and loads the skill.
+func TestTUISkillMentionLoadsTheSkill(t *testing.T) {
+	e := newEnv(t)
+	skillWorld(t, e)
+	e.Model.Enqueue(answer("SKILLANSWER"))
+	s := e.startTUI("-a", "never", "-s", "danger-full-access")
+	pos := s.screen.waitFor(t, "Ask gocodex to do anything", 0)
+	s.typeKeys("use $beta now")
+	s.typeKeys("\r")
+	pos = s.screen.waitFor(t, "SKILLANSWER", pos)
+	pos = s.screen.waitFor(t, "Token usage:", pos)
+	s.quit(pos)
+	reqs := e.Model.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d model requests", len(reqs))
+	}
+	msgs := skillMessages(reqs[0])
+	if len(msgs) != 1 || !strings.HasPrefix(msgs[0], "<skill>\n<name>beta</name>\n") {
+		t.Errorf("loaded skills %q", msgs)
+	}
+	if texts := reqs[0].MessageTexts("user"); !containsString(texts, "use $beta now") {
+		t.Errorf("the typed text did not reach the model as typed: %q", texts)
+	}
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
