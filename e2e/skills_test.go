@@ -16,7 +16,8 @@ import (
 
 // skillWorld lays out skills where Codex 0.169 finds them: the repository's .agents/skills
 // (root and the sub-directory the session runs in) and .codex/skills, $CODEX_HOME/skills
-// and $HOME/.agents/skills, plus two broken SKILL.md files and two skills sharing a name.
+// and $HOME/.agents/skills, plus two broken SKILL.md files, two skills sharing a name and one
+// the model is not told about (agents/openai.yaml).
 func skillWorld(t *testing.T, e *env) (sub string) {
 	t.Helper()
 	home := t.TempDir()
@@ -38,6 +39,13 @@ func skillWorld(t *testing.T, e *env) (sub string) {
 	write(filepath.Join(e.Workdir, ".agents/skills/noname"), "---\ndescription: >\n  folded\n  description\n---\nNo name.\n")
 	write(filepath.Join(e.Workdir, ".agents/skills/twin-a"), skill("twin", "First twin."))
 	write(filepath.Join(e.Workdir, ".agents/skills/twin-b"), skill("twin", "Second twin."))
+	write(filepath.Join(e.Workdir, ".agents/skills/quiet"), skill("quiet", "Loaded only when named."))
+	if err := os.MkdirAll(filepath.Join(e.Workdir, ".agents/skills/quiet/agents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.Workdir, ".agents/skills/quiet/agents/openai.yaml"), []byte("policy:\n  allow_implicit_invocation: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	write(filepath.Join(e.Workdir, ".agents/skills/broken"), "no front matter here")
 	write(filepath.Join(e.Workdir, ".agents/skills/nodesc"), "---\nname: nodesc\n---\n")
 	write(filepath.Join(e.Workdir, ".codex/skills/gamma"), skill("gamma", `"Quoted: in .codex/skills"`))
@@ -127,6 +135,9 @@ func TestSkillsListedToTheModelAndLoadedWhenMentioned(t *testing.T) {
 			t.Errorf("skills block lacks %q:\n%s", line, block)
 		}
 	}
+	if strings.Contains(block, "quiet") {
+		t.Errorf("a skill without implicit invocation is listed to the model:\n%s", block)
+	}
 	got := skillMessages(req)
 	want := []string{
 		"<skill>\n<name>beta</name>\n<path>" + filepath.Join(repo, ".agents/skills/beta/SKILL.md") + "</path>\n---\nname: beta\ndescription: Beta skill in the repository.\n---\nInstructions of beta.\n\n</skill>",
@@ -177,7 +188,7 @@ func TestSkillsMatchReference(t *testing.T) {
 		e := newEnv(t)
 		e.Workdir = skillWorld(t, e)
 		e.Model.Enqueue(answer("ok"))
-		r := e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", "use $beta, $subby. $twin and $noname")
+		r := e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", "use $beta, $subby. $twin and $noname $quiet")
 		if r.Code != 0 {
 			t.Fatalf("%s exit %d\n%s", bin, r.Code, r.Stderr)
 		}
@@ -276,6 +287,7 @@ func TestAppServerSkillsListAndSkillInput(t *testing.T) {
 		"repo gamma <repo>/.codex/skills/gamma/SKILL.md: Quoted: in .codex/skills enabled=true",
 		"repo inner <repo>/.agents/skills/group/inner/SKILL.md: Nested one level down. enabled=true",
 		"repo noname <repo>/.agents/skills/noname/SKILL.md: folded description enabled=true",
+		"repo quiet <repo>/.agents/skills/quiet/SKILL.md: Loaded only when named. enabled=true",
 		"repo subby <repo>/sub/.agents/skills/subby/SKILL.md: Only below sub. enabled=true",
 		"repo twin <repo>/.agents/skills/twin-a/SKILL.md: First twin. enabled=true",
 		"repo twin <repo>/.agents/skills/twin-b/SKILL.md: Second twin. enabled=true",

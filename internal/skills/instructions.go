@@ -11,8 +11,8 @@ import (
 // table and the per-skill lines follow Codex's layout (models are tuned on it); the guidance
 // prose is our own wording.
 func (c Catalog) Instructions() string {
-	if len(c.Skills) == 0 {
-		return ""
+	if len(c.Roots) == 0 {
+		return "" // no skill the model may pick itself
 	}
 	alias := map[string]string{}
 	var b strings.Builder
@@ -25,6 +25,9 @@ func (c Catalog) Instructions() string {
 	}
 	b.WriteString("### Available skills\n")
 	for _, s := range c.Skills {
+		if s.Hidden {
+			continue
+		}
 		fmt.Fprintf(&b, "- %s: %s (file: %s)\n", s.Name, s.Description, shortPath(s, alias))
 	}
 	b.WriteString(howToUse)

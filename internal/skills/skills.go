@@ -49,6 +49,9 @@ type Skill struct {
 	Path  string
 	Root  string
 	Scope Scope
+	// Hidden skills (agents/openai.yaml: allow_implicit_invocation: false) are left out of
+	// the model's list but load when named.
+	Hidden bool
 }
 
 // LoadError is a SKILL.md that could not be loaded; the other skills still are.
@@ -76,7 +79,8 @@ type Catalog struct {
 	// Skills in the order the model sees them: system, then repository skills by name, then
 	// user skills by name.
 	Skills []Skill
-	// Roots are the skill roots in Codex's alias order (r0, r1, ...), only those that exist.
+	// Roots are the skill roots in Codex's alias order (r0, r1, ...), only those with a skill
+	// the model sees.
 	Roots  []string
 	Errors []LoadError
 }
@@ -182,9 +186,9 @@ func Discover(o Options) Catalog {
 			if lerr != nil {
 				c.Errors = append(c.Errors, *lerr)
 			} else {
-				s.Root, s.Scope = r.dir, r.scope
+				s.Root, s.Scope, s.Hidden = r.dir, r.scope, !implicitAllowed(path)
 				c.Skills = append(c.Skills, s)
-				found = true
+				found = found || !s.Hidden
 			}
 			// A skill's own folders (scripts/, references/, templates) are its resources.
 			return filepath.SkipDir

@@ -256,3 +256,31 @@ func TestFingerprintFollowsSkillFiles(t *testing.T) {
 		t.Error("a file that is not SKILL.md changed the fingerprint")
 	}
 }
+
+func TestSkillsWithoutImplicitInvocationAreNotListedButLoadWhenNamed(t *testing.T) {
+	w := newWorld(t)
+	root := filepath.Join(w.repo, ".agents/skills")
+	writeSkill(t, filepath.Join(root, "quiet"), skillText("quiet", "Only on request."))
+	if err := os.MkdirAll(filepath.Join(root, "quiet/agents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "interface:\n  display_name: \"Quiet\"\npolicy:\n  allow_implicit_invocation: false\n"
+	if err := os.WriteFile(filepath.Join(root, "quiet/agents/openai.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := Discover(w.opts())
+	if len(c.Skills) != 1 || !c.Skills[0].Hidden {
+		t.Fatalf("skills = %+v", c.Skills)
+	}
+	if text := c.Instructions(); text != "" {
+		t.Errorf("a hidden skill alone gave instructions:\n%s", text)
+	}
+	writeSkill(t, filepath.Join(root, "loud"), skillText("loud", "Listed."))
+	c = Discover(w.opts())
+	if text := c.Instructions(); strings.Contains(text, "quiet") || !strings.Contains(text, "- loud: Listed.") {
+		t.Errorf("instructions:\n%s", text)
+	}
+	if got := c.Mentioned("use $quiet"); len(got) != 1 || got[0].Name != "quiet" {
+		t.Errorf("a named hidden skill did not load: %+v", got)
+	}
+}
