@@ -48,6 +48,7 @@ func skillWorld(t *testing.T, e *env) (sub string) {
 	}
 	write(filepath.Join(e.Workdir, ".agents/skills/broken"), "no front matter here")
 	write(filepath.Join(e.Workdir, ".agents/skills/nodesc"), "---\nname: nodesc\n---\n")
+	write(filepath.Join(e.Workdir, ".agents/skills/latin1"), "---\nname: latin1\ndescription: caf\xe9\n---\n")
 	write(filepath.Join(e.Workdir, ".codex/skills/gamma"), skill("gamma", `"Quoted: in .codex/skills"`))
 	write(filepath.Join(e.Workdir, "sub/.agents/skills/subby"), skill("subby", "Only below sub."))
 	write(filepath.Join(e.CodexHome, "skills/apple"), skill("apple", "From CODEX_HOME."))
@@ -299,6 +300,7 @@ func TestAppServerSkillsListAndSkillInput(t *testing.T) {
 	}
 	wantErrs := []string{
 		"<repo>/.agents/skills/broken/SKILL.md: missing YAML frontmatter delimited by ---",
+		"<repo>/.agents/skills/latin1/SKILL.md: failed to read file: invalid utf-8 sequence of 1 bytes from index 33",
 		"<repo>/.agents/skills/nodesc/SKILL.md: missing field `description`",
 	}
 	if diff := cmp.Diff(wantErrs, errs); diff != "" {
@@ -371,4 +373,52 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestSkillsListMatchesReference compares skills/list of gocodex and Codex 0.169 on the same
+// folders: every repository and user skill with its fields, and the files that did not
+// load. Codex's bundled system skills are left out (gocodex ships none).
+func TestSkillsListMatchesReference(t *testing.T) {
+	ref := referenceBinary(t)
+	list := func(bin string) (skills, errs []string) {
+		e := appServerEnv(t, "never")
+		sub := skillWorld(t, e)
+		e.Workdir = sub
+		home := strings.TrimPrefix(e.ExtraEnv[len(e.ExtraEnv)-1], "HOME=")
+		short := strings.NewReplacer(filepath.Dir(sub), "<repo>", e.CodexHome, "<codex>", home, "<home>")
+		c, stop := e.startAppServerOf(bin)
+		defer stop()
+		res, _ := c.call("skills/list", map[string]any{"cwds": []string{sub}})
+		var out struct {
+			Data []struct {
+				Skills []map[string]any                 `json:"skills"`
+				Errors []struct{ Path, Message string } `json:"errors"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(res, &out); err != nil || len(out.Data) != 1 {
+			t.Fatalf("%s: skills/list %s: %v", bin, res, err)
+		}
+		for _, s := range out.Data[0].Skills {
+			if s["scope"] == "system" {
+				continue
+			}
+			b, _ := json.Marshal(s)
+			skills = append(skills, short.Replace(string(b)))
+		}
+		for _, e := range out.Data[0].Errors {
+			errs = append(errs, short.Replace(e.Path)+": "+e.Message)
+		}
+		return skills, errs
+	}
+	os_, oe := list(binary)
+	ts, te := list(ref)
+	if len(ts) < 9 {
+		t.Fatalf("the reference listed too little to compare: %q", ts)
+	}
+	if diff := cmp.Diff(ts, os_); diff != "" {
+		t.Errorf("skills differ (-reference +ours):\n%s", diff)
+	}
+	if diff := cmp.Diff(te, oe); diff != "" {
+		t.Errorf("errors differ (-reference +ours):\n%s", diff)
+	}
 }

@@ -221,7 +221,7 @@ func load(path, dirName string) (Skill, *LoadError) {
 		return fail("failed to read file: " + err.Error())
 	}
 	if !utf8.Valid(data) {
-		return fail("failed to read file: the file is not valid UTF-8")
+		return fail("failed to read file: " + utf8Problem(data))
 	}
 	fm, err := parseFrontMatter(string(data))
 	if err != nil {
@@ -239,6 +239,42 @@ func load(path, dirName string) (Skill, *LoadError) {
 		return fail("invalid description: must not be empty")
 	}
 	return Skill{Name: name, Description: desc, Path: path}, nil
+}
+
+// utf8Problem describes the first invalid UTF-8 sequence in data as Codex reports it.
+func utf8Problem(data []byte) string {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r != utf8.RuneError || size != 1 {
+			i += size
+			continue
+		}
+		// The length of the bad sequence: the lead byte and the continuation bytes it took.
+		n := 1
+		if need := seqLen(data[i]); need > 1 {
+			for n < need && i+n < len(data) && data[i+n]&0xC0 == 0x80 {
+				n++
+			}
+			if i+n == len(data) && n < need {
+				return fmt.Sprintf("incomplete utf-8 byte sequence from index %d", i)
+			}
+		}
+		return fmt.Sprintf("invalid utf-8 sequence of %d bytes from index %d", n, i)
+	}
+	return "invalid utf-8"
+}
+
+// seqLen is the length a UTF-8 sequence starting with b claims (1 for an invalid lead).
+func seqLen(b byte) int {
+	switch {
+	case b >= 0xC2 && b <= 0xDF:
+		return 2
+	case b >= 0xE0 && b <= 0xEF:
+		return 3
+	case b >= 0xF0 && b <= 0xF4:
+		return 4
+	}
+	return 1
 }
 
 func readCapped(path string) ([]byte, error) {

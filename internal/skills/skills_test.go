@@ -126,7 +126,7 @@ func TestBadSkillsAreReportedAndTheOthersLoad(t *testing.T) {
 	for path, want := range map[string]string{
 		noFM:    "missing YAML frontmatter delimited by ---",
 		noDesc:  "missing field `description`",
-		binary:  "failed to read file: the file is not valid UTF-8",
+		binary:  "failed to read file: invalid utf-8 sequence of 1 bytes from index 28",
 		badYAML: "invalid YAML frontmatter: line 2: name: bad double-quoted string",
 	} {
 		if msgs[path] != want {
@@ -282,5 +282,17 @@ func TestSkillsWithoutImplicitInvocationAreNotListedButLoadWhenNamed(t *testing.
 	}
 	if got := c.Mentioned("use $quiet"); len(got) != 1 || got[0].Name != "quiet" {
 		t.Errorf("a named hidden skill did not load: %+v", got)
+	}
+}
+
+func TestUTF8ProblemWordsAsCodex(t *testing.T) {
+	for in, want := range map[string]string{
+		"ab\xffcd":    "invalid utf-8 sequence of 1 bytes from index 2",
+		"a\xe2\x82x":  "invalid utf-8 sequence of 2 bytes from index 1",
+		"abc\xe2\x82": "incomplete utf-8 byte sequence from index 3",
+	} {
+		if got := utf8Problem([]byte(in)); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
 	}
 }
