@@ -10,6 +10,10 @@ import (
 )
 
 func writeSkill(t *testing.T, dir, content string) string {
+	return mustWrite(t, dir, content)
+}
+
+func mustWrite(t testing.TB, dir, content string) string {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
