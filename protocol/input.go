@@ -20,7 +20,7 @@ const (
 )
 
 // InputItem is one piece of user input. Text uses Text; image uses ImageURL (a URL or data
-// URI); local_image uses Path.
+// URI); local_image uses Path; skill uses Name and Path.
 type InputItem struct {
 	Type     InputItemType
 	Text     string
@@ -59,7 +59,7 @@ func (i InputItem) MarshalJSON() ([]byte, error) {
 	return nil, fmt.Errorf("unknown input item type %q", i.Type)
 }
 
-// UnmarshalJSON reads any of the three variants.
+// UnmarshalJSON reads any of the four variants.
 func (i *InputItem) UnmarshalJSON(data []byte) error {
 	tag, err := readTag(data, "type")
 	if err != nil {
