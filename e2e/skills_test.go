@@ -16,8 +16,9 @@ import (
 
 // skillWorld lays out skills where Codex 0.169 finds them: the repository's .agents/skills
 // (root and the sub-directory the session runs in) and .codex/skills, $CODEX_HOME/skills
-// and $HOME/.agents/skills, plus two broken SKILL.md files, two skills sharing a name and one
-// the model is not told about (agents/openai.yaml).
+// and $HOME/.agents/skills, plus broken SKILL.md files, two skills sharing a name, one the
+// model is not told about (agents/openai.yaml), one inside another skill's folder and one
+// reached through a symbolic link.
 func skillWorld(t *testing.T, e *env) (sub string) {
 	t.Helper()
 	home := t.TempDir()
@@ -44,6 +45,12 @@ func skillWorld(t *testing.T, e *env) (sub string) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(e.Workdir, ".agents/skills/quiet/agents/openai.yaml"), []byte("policy:\n  allow_implicit_invocation: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(e.Workdir, ".agents/skills/beta/examples/nested"), skill("nested", "Inside another skill's folder."))
+	ext := t.TempDir()
+	write(filepath.Join(ext, "linked"), skill("linked", "Reached through a symbolic link."))
+	if err := os.Symlink(filepath.Join(ext, "linked"), filepath.Join(e.Workdir, ".agents/skills/linked")); err != nil {
 		t.Fatal(err)
 	}
 	write(filepath.Join(e.Workdir, ".agents/skills/broken"), "no front matter here")
@@ -189,7 +196,7 @@ func TestSkillsMatchReference(t *testing.T) {
 		e := newEnv(t)
 		e.Workdir = skillWorld(t, e)
 		e.Model.Enqueue(answer("ok"))
-		r := e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", "use $beta, $subby. $twin and $noname $quiet")
+		r := e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", "use $beta, $subby. $twin and $noname $quiet $linked")
 		if r.Code != 0 {
 			t.Fatalf("%s exit %d\n%s", bin, r.Code, r.Stderr)
 		}
@@ -224,7 +231,7 @@ func TestSkillsMatchReference(t *testing.T) {
 	}
 	oh, or, os_, ol := normal(ours)
 	th, tr, ts, tl := normal(theirs)
-	if len(ts) < 8 || len(tl) < 3 || len(tr) < 5 {
+	if len(ts) < 10 || len(tl) < 3 || len(tr) < 5 {
 		t.Fatalf("the reference listed too little to compare: roots %q skills %q loaded %q", tr, ts, tl)
 	}
 	t.Logf("compared %d roots, %d skills, %d loaded skills", len(tr), len(ts), len(tl))
@@ -271,7 +278,8 @@ func TestAppServerSkillsListAndSkillInput(t *testing.T) {
 		return res.Data
 	}
 	home := strings.TrimPrefix(e.ExtraEnv[len(e.ExtraEnv)-1], "HOME=")
-	short := strings.NewReplacer(repo, "<repo>", e.CodexHome, "<codex>", home, "<home>")
+	target, _ := filepath.EvalSymlinks(filepath.Join(repo, ".agents/skills/linked"))
+	short := strings.NewReplacer(repo, "<repo>", e.CodexHome, "<codex>", home, "<home>", filepath.Dir(target), "<link target>")
 	data := list(map[string]any{})
 	if len(data) != 1 || data[0].Cwd != sub {
 		t.Fatalf("default cwd: %+v", data)
@@ -287,6 +295,8 @@ func TestAppServerSkillsListAndSkillInput(t *testing.T) {
 		"repo beta <repo>/.agents/skills/beta/SKILL.md: Beta skill in the repository. enabled=true",
 		"repo gamma <repo>/.codex/skills/gamma/SKILL.md: Quoted: in .codex/skills enabled=true",
 		"repo inner <repo>/.agents/skills/group/inner/SKILL.md: Nested one level down. enabled=true",
+		"repo linked <link target>/linked/SKILL.md: Reached through a symbolic link. enabled=true",
+		"repo nested <repo>/.agents/skills/beta/examples/nested/SKILL.md: Inside another skill's folder. enabled=true",
 		"repo noname <repo>/.agents/skills/noname/SKILL.md: folded description enabled=true",
 		"repo quiet <repo>/.agents/skills/quiet/SKILL.md: Loaded only when named. enabled=true",
 		"repo subby <repo>/sub/.agents/skills/subby/SKILL.md: Only below sub. enabled=true",
@@ -385,7 +395,8 @@ func TestSkillsListMatchesReference(t *testing.T) {
 		sub := skillWorld(t, e)
 		e.Workdir = sub
 		home := strings.TrimPrefix(e.ExtraEnv[len(e.ExtraEnv)-1], "HOME=")
-		short := strings.NewReplacer(filepath.Dir(sub), "<repo>", e.CodexHome, "<codex>", home, "<home>")
+		target, _ := filepath.EvalSymlinks(filepath.Join(filepath.Dir(sub), ".agents/skills/linked"))
+		short := strings.NewReplacer(filepath.Dir(sub), "<repo>", e.CodexHome, "<codex>", home, "<home>", filepath.Dir(target), "<link target>")
 		c, stop := e.startAppServerOf(bin)
 		defer stop()
 		res, _ := c.call("skills/list", map[string]any{"cwds": []string{sub}})
@@ -412,7 +423,7 @@ func TestSkillsListMatchesReference(t *testing.T) {
 	}
 	os_, oe := list(binary)
 	ts, te := list(ref)
-	if len(ts) < 9 {
+	if len(ts) < 11 {
 		t.Fatalf("the reference listed too little to compare: %q", ts)
 	}
 	if diff := cmp.Diff(ts, os_); diff != "" {

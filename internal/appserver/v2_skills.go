@@ -68,7 +68,12 @@ func registerSkillMethods(s *Server) {
 			// The list is the same as the model's; the cwd is echoed as the client sent it.
 			entry := skillsListEntry{Cwd: cwd, Skills: []skillMetadata{}, Errors: []skillErrorInfo{}}
 			for _, sk := range cat.Skills {
-				entry.Skills = append(entry.Skills, skillMetadata{Name: sk.Name, Description: sk.Description, Path: sk.Path, Scope: string(sk.Scope), Enabled: true})
+				// Codex lists the file itself, through any symbolic link (the model's list keeps the link).
+				path := sk.Path
+				if real, err := filepath.EvalSymlinks(path); err == nil {
+					path = real
+				}
+				entry.Skills = append(entry.Skills, skillMetadata{Name: sk.Name, Description: sk.Description, Path: path, Scope: string(sk.Scope), Enabled: true})
 			}
 			for _, e := range cat.Errors {
 				entry.Errors = append(entry.Errors, skillErrorInfo{Path: e.Path, Message: e.Message})

@@ -3,10 +3,7 @@ package skills
 import (
 	"fmt"
 	"hash/fnv"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 )
 
 // Fingerprint summarizes the skill folders of o by the names, sizes and modification times
@@ -15,28 +12,15 @@ import (
 func Fingerprint(o Options) string {
 	h := fnv.New64a()
 	for _, r := range o.roots() {
-		_ = filepath.WalkDir(r.dir, func(path string, d fs.DirEntry, err error) error {
+		fmt.Fprintf(h, "root %s\n", r.dir)
+		walkRoot(r.dir, func(file string) {
+			info, err := os.Stat(file)
 			if err != nil {
-				return nil // a missing root or unreadable folder; its appearance changes the sum
+				fmt.Fprintf(h, "%s\x00gone\n", file)
+				return
 			}
-			if d.IsDir() {
-				rel, _ := filepath.Rel(r.dir, path)
-				if path != r.dir && strings.HasPrefix(d.Name(), ".") ||
-					rel != "." && strings.Count(rel, string(filepath.Separator))+1 > maxDepth {
-					return filepath.SkipDir
-				}
-			}
-			if d.Name() != FileName {
-				return nil
-			}
-			info, err := os.Stat(path)
-			if err != nil {
-				fmt.Fprintf(h, "%s\x00gone\n", path)
-				return nil
-			}
-			fmt.Fprintf(h, "%s\x00%d\x00%d\n", path, info.Size(), info.ModTime().UnixNano())
-			return nil
-		})
+			fmt.Fprintf(h, "%s\x00%d\x00%d\n", file, info.Size(), info.ModTime().UnixNano())
+		}, func(dir string, err error) { fmt.Fprintf(h, "%s\x00unreadable\n", dir) })
 	}
 	return fmt.Sprintf("%016x", h.Sum64())
 }

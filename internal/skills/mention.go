@@ -1,6 +1,9 @@
 package skills
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // Mentioned returns the skills the text names as `$name`, in list order. A name shared by
 // two skills is ambiguous and loads neither, as in Codex.
@@ -22,10 +25,16 @@ func (c Catalog) Mentioned(text string) []Skill {
 	return out
 }
 
-// ByPath returns the listed skill whose SKILL.md is path (an explicit `skill` input item).
+// ByPath returns the listed skill whose SKILL.md is path (an explicit `skill` input item),
+// named as discovered or as skills/list reports it (through symbolic links).
 func (c Catalog) ByPath(path string) (Skill, bool) {
 	for _, s := range c.Skills {
 		if s.Path == path {
+			return s, true
+		}
+	}
+	for _, s := range c.Skills {
+		if real, err := filepath.EvalSymlinks(s.Path); err == nil && real == path {
 			return s, true
 		}
 	}
@@ -69,5 +78,9 @@ func Message(s Skill) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return SkillOpen + "\n<name>" + s.Name + "</name>\n<path>" + s.Path + "</path>\n" + strings.ToValidUTF8(string(data), "\uFFFD") + "\n</skill>", nil
+	path := s.Path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // Codex names the file itself, through any symbolic link
+	}
+	return SkillOpen + "\n<name>" + s.Name + "</name>\n<path>" + path + "</path>\n" + strings.ToValidUTF8(string(data), "\uFFFD") + "\n</skill>", nil
 }

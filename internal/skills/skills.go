@@ -150,6 +150,54 @@ func gitRoot(dir string) string {
 // the start of a session.
 const maxDepth = 6
 
+// walkRoot calls skill for every SKILL.md under root, as Codex searches: into every folder
+// (a skill's own sub-folders too), through symbolic links to folders (paths keep the link's
+// name), past hidden folders (Codex's bundled .system among them), maxDepth levels deep,
+// each real folder once. A folder that cannot be read is reported to dirErr; a missing
+// root is no error.
+func walkRoot(root string, skill func(file string), dirErr func(dir string, err error)) {
+	seen := map[string]bool{}
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil || seen[real] {
+			return
+		}
+		seen[real] = true
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			if dir != root {
+				dirErr(dir, err)
+			}
+			return
+		}
+		var subdirs []string
+		for _, e := range entries {
+			path := filepath.Join(dir, e.Name())
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				info, err := os.Stat(path)
+				if err != nil {
+					continue // a dangling link
+				}
+				isDir = info.IsDir()
+			}
+			switch {
+			case isDir && !strings.HasPrefix(e.Name(), "."):
+				subdirs = append(subdirs, path)
+			case !isDir && e.Name() == FileName:
+				skill(path)
+			}
+		}
+		if depth < maxDepth {
+			for _, d := range subdirs {
+				walk(d, depth+1)
+			}
+		}
+	}
+	walk(root, 0)
+}
+
 // Discover loads every skill under the roots. Missing folders are not errors; unreadable or
 // malformed SKILL.md files are reported in Errors and left out. Two skills may share a name:
 // Codex lists both, and a `$name` mention of such a name loads neither.
@@ -161,37 +209,18 @@ func Discover(o Options) Catalog {
 			continue
 		}
 		found := false
-		_ = filepath.WalkDir(r.dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if path != r.dir {
-					c.Errors = append(c.Errors, LoadError{Path: path, Message: "failed to read directory: " + err.Error()})
-				}
-				return nil
-			}
-			if !d.IsDir() {
-				return nil
-			}
-			if path != r.dir && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir // hidden folders, Codex's bundled .system among them
-			}
-			rel, _ := filepath.Rel(r.dir, path)
-			if rel != "." && strings.Count(rel, string(filepath.Separator))+1 > maxDepth {
-				return filepath.SkipDir
-			}
-			file := filepath.Join(path, FileName)
-			if _, err := os.Stat(file); err != nil {
-				return nil
-			}
-			s, lerr := load(file, filepath.Base(path))
+		walkRoot(r.dir, func(file string) {
+			dir := filepath.Dir(file)
+			s, lerr := load(file, filepath.Base(dir))
 			if lerr != nil {
 				c.Errors = append(c.Errors, *lerr)
-			} else {
-				s.Root, s.Scope, s.Hidden = r.dir, r.scope, !implicitAllowed(path)
-				c.Skills = append(c.Skills, s)
-				found = found || !s.Hidden
+				return
 			}
-			// A skill's own folders (scripts/, references/, templates) are its resources.
-			return filepath.SkipDir
+			s.Root, s.Scope, s.Hidden = r.dir, r.scope, !implicitAllowed(dir)
+			c.Skills = append(c.Skills, s)
+			found = found || !s.Hidden
+		}, func(dir string, err error) {
+			c.Errors = append(c.Errors, LoadError{Path: dir, Message: "failed to read directory: " + err.Error()})
 		})
 		if found {
 			c.Roots = append(c.Roots, r.dir)

@@ -300,3 +300,56 @@ func TestUTF8ProblemWordsAsCodex(t *testing.T) {
 		}
 	}
 }
+
+// Codex follows links to skill folders (the path keeps the link) and looks inside skill
+// folders too; a link loop is searched once.
+func TestDiscoverFollowsLinksAndNestedSkills(t *testing.T) {
+	w := newWorld(t)
+	root := filepath.Join(w.repo, ".agents/skills")
+	ext := t.TempDir()
+	writeSkill(t, filepath.Join(ext, "linked"), skillText("linked", "Via a link."))
+	writeSkill(t, filepath.Join(root, "real"), skillText("real", "Real."))
+	writeSkill(t, filepath.Join(root, "real/sub/deeper"), skillText("nested-in-skill", "Inside another skill."))
+	if err := os.Symlink(filepath.Join(ext, "linked"), filepath.Join(root, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(root, filepath.Join(root, "real/loop")); err != nil {
+		t.Fatal(err)
+	}
+	c := Discover(w.opts())
+	var got []string
+	for _, s := range c.Skills {
+		rel, _ := filepath.Rel(root, s.Path)
+		got = append(got, s.Name+" "+rel)
+	}
+	want := []string{"linked linked/SKILL.md", "nested-in-skill real/sub/deeper/SKILL.md", "real real/SKILL.md"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("skills (-want +got):\n%s", diff)
+	}
+}
+
+func TestByPathAcceptsTheLinkAndItsTarget(t *testing.T) {
+	w := newWorld(t)
+	root := filepath.Join(w.repo, ".agents/skills")
+	ext := t.TempDir()
+	target := writeSkill(t, filepath.Join(ext, "linked"), skillText("linked", "Via a link."))
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(ext, "linked"), filepath.Join(root, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	c := Discover(w.opts())
+	for _, p := range []string{filepath.Join(root, "linked", FileName), target} {
+		if s, ok := c.ByPath(p); !ok || s.Name != "linked" {
+			t.Errorf("ByPath(%s) = %+v, %v", p, s, ok)
+		}
+	}
+	if _, ok := c.ByPath(filepath.Join(root, "other", FileName)); ok {
+		t.Error("an unknown path was found")
+	}
+	msg, err := Message(c.Skills[0])
+	if err != nil || !strings.Contains(msg, "<path>"+target+"</path>") {
+		t.Errorf("message names %q, want the link's target %s (%v)", msg, target, err)
+	}
+}
