@@ -148,7 +148,7 @@ func (t *Thread) newReviewer(s settings) (*Thread, error) {
 	// The reviewer has no rollout, history or start-up hooks of its own: what the person sees
 	// of it is relayed and recorded by this thread.
 	cfg.ThreadID, cfg.InitialHistory, cfg.InitialMessages, cfg.InitialUsage = "", nil, nil, nil
-	cfg.Hooks = nil
+	cfg.Hooks, cfg.Skills = nil, nil // the reviewer neither runs hooks nor uses skills
 	cfg.Recorder, cfg.History, cfg.OnStarted, cfg.RolloutPath, cfg.ForkedFromID, cfg.TurnTrigger = nil, nil, nil, "", "", ""
 	cfg.TurnSnapshots = nil // the reviewed thread's turn records the tree
 	child := newThread(cfg, u.String(), t.log)
