@@ -53,6 +53,9 @@ func skillWorld(t *testing.T, e *env) (sub string) {
 	if err := os.Symlink(filepath.Join(ext, "linked"), filepath.Join(e.Workdir, ".agents/skills/linked")); err != nil {
 		t.Fatal(err)
 	}
+	write(filepath.Join(e.Workdir, ".agents/skills/multi"), "---\nname: multi\ndescription: |\n  line one\n  line two\n---\n")
+	write(filepath.Join(e.Workdir, ".agents/skills/emptydesc"), "---\nname: emptydesc\ndescription: \"\"\n---\n")
+	write(filepath.Join(e.Workdir, ".agents/skills/longname"), "---\nname: "+strings.Repeat("n", 65)+"\ndescription: Too long a name.\n---\n")
 	write(filepath.Join(e.Workdir, ".agents/skills/broken"), "no front matter here")
 	write(filepath.Join(e.Workdir, ".agents/skills/nodesc"), "---\nname: nodesc\n---\n")
 	write(filepath.Join(e.Workdir, ".agents/skills/latin1"), "---\nname: latin1\ndescription: caf\xe9\n---\n")
@@ -296,6 +299,7 @@ func TestAppServerSkillsListAndSkillInput(t *testing.T) {
 		"repo gamma <repo>/.codex/skills/gamma/SKILL.md: Quoted: in .codex/skills enabled=true",
 		"repo inner <repo>/.agents/skills/group/inner/SKILL.md: Nested one level down. enabled=true",
 		"repo linked <link target>/linked/SKILL.md: Reached through a symbolic link. enabled=true",
+		"repo multi <repo>/.agents/skills/multi/SKILL.md: line one line two enabled=true",
 		"repo nested <repo>/.agents/skills/beta/examples/nested/SKILL.md: Inside another skill's folder. enabled=true",
 		"repo noname <repo>/.agents/skills/noname/SKILL.md: folded description enabled=true",
 		"repo quiet <repo>/.agents/skills/quiet/SKILL.md: Loaded only when named. enabled=true",
@@ -310,7 +314,9 @@ func TestAppServerSkillsListAndSkillInput(t *testing.T) {
 	}
 	wantErrs := []string{
 		"<repo>/.agents/skills/broken/SKILL.md: missing YAML frontmatter delimited by ---",
+		"<repo>/.agents/skills/emptydesc/SKILL.md: missing field `description`",
 		"<repo>/.agents/skills/latin1/SKILL.md: failed to read file: invalid utf-8 sequence of 1 bytes from index 33",
+		"<repo>/.agents/skills/longname/SKILL.md: invalid name: exceeds maximum length of 64 characters",
 		"<repo>/.agents/skills/nodesc/SKILL.md: missing field `description`",
 	}
 	if diff := cmp.Diff(wantErrs, errs); diff != "" {
@@ -423,7 +429,7 @@ func TestSkillsListMatchesReference(t *testing.T) {
 	}
 	os_, oe := list(binary)
 	ts, te := list(ref)
-	if len(ts) < 11 {
+	if len(ts) < 12 {
 		t.Fatalf("the reference listed too little to compare: %q", ts)
 	}
 	if diff := cmp.Diff(ts, os_); diff != "" {

@@ -239,6 +239,9 @@ func Discover(o Options) Catalog {
 	return c
 }
 
+// maxNameChars is Codex's limit on a skill's name.
+const maxNameChars = 64
+
 // maxFileBytes caps a SKILL.md; a bigger one is refused rather than read into every prompt.
 const maxFileBytes = 1 << 20
 
@@ -263,9 +266,13 @@ func load(path, dirName string) (Skill, *LoadError) {
 	if name == "" {
 		name = dirName
 	}
-	desc := strings.TrimSpace(fm.Description)
+	if utf8.RuneCountInString(name) > maxNameChars {
+		return fail(fmt.Sprintf("invalid name: exceeds maximum length of %d characters", maxNameChars))
+	}
+	// The list gives each skill one line: Codex joins a multi-line description with spaces.
+	desc := strings.Join(strings.Fields(fm.Description), " ")
 	if desc == "" {
-		return fail("invalid description: must not be empty")
+		return fail("missing field `description`")
 	}
 	return Skill{Name: name, Description: desc, Path: path}, nil
 }

@@ -116,9 +116,12 @@ func TestBadSkillsAreReportedAndTheOthersLoad(t *testing.T) {
 	noDesc := writeSkill(t, filepath.Join(root, "nodesc"), "---\nname: nodesc\n---\n")
 	binary := writeSkill(t, filepath.Join(root, "binary"), "---\nname: bin\ndescription: x\xff\xfe\n---\n")
 	badYAML := writeSkill(t, filepath.Join(root, "badyaml"), "---\nname: \"unterminated\ndescription: y\n---\n")
+	emptyDesc := writeSkill(t, filepath.Join(root, "emptydesc"), "---\nname: emptydesc\ndescription: \"\"\n---\n")
+	longName := writeSkill(t, filepath.Join(root, "longname"), "---\nname: "+strings.Repeat("n", 65)+"\ndescription: x\n---\n")
+	writeSkill(t, filepath.Join(root, "multi"), "---\nname: multi\ndescription: |\n  line one\n  line two\n---\n")
 	c := Discover(w.opts())
-	if len(c.Skills) != 1 || c.Skills[0].Path != good {
-		t.Fatalf("skills = %+v, want only %s", c.Skills, good)
+	if len(c.Skills) != 2 || c.Skills[0].Path != good || c.Skills[1].Description != "line one line two" {
+		t.Fatalf("skills = %+v, want %s and multi (its lines joined)", c.Skills, good)
 	}
 	msgs := map[string]string{}
 	for _, e := range c.Errors {
@@ -128,10 +131,12 @@ func TestBadSkillsAreReportedAndTheOthersLoad(t *testing.T) {
 		}
 	}
 	for path, want := range map[string]string{
-		noFM:    "missing YAML frontmatter delimited by ---",
-		noDesc:  "missing field `description`",
-		binary:  "failed to read file: invalid utf-8 sequence of 1 bytes from index 28",
-		badYAML: "invalid YAML frontmatter: line 2: name: bad double-quoted string",
+		noFM:      "missing YAML frontmatter delimited by ---",
+		noDesc:    "missing field `description`",
+		binary:    "failed to read file: invalid utf-8 sequence of 1 bytes from index 28",
+		badYAML:   "invalid YAML frontmatter: line 2: name: bad double-quoted string",
+		emptyDesc: "missing field `description`",
+		longName:  "invalid name: exceeds maximum length of 64 characters",
 	} {
 		if msgs[path] != want {
 			t.Errorf("%s: error %q, want %q", path, msgs[path], want)
