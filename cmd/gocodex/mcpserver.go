@@ -41,6 +41,9 @@ func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
 }
 
 func runMcpServer(ctx context.Context, opts mcpServerOptions, s streams) error {
+	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
+		return err
+	}
 	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
 	// A configuration that does not load fails the server at start, not every call.
 	cfg, _, err := faceopts.Load(lo)

@@ -32,7 +32,7 @@ type tuiOptions struct {
 }
 
 // tuiFlags are the shared flags the interactive UI offers.
-const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Sandbox | faceopts.Approval |
+const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts.Sandbox | faceopts.Approval |
 	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS
 
 // tuiRunner is the behaviour behind the root command; flag tests pass their own.
