@@ -58,6 +58,20 @@ var ignoredFileKeys = map[string]bool{
 	"experimental_sandbox_command_assessment": true,
 }
 
+// defaultOnlyKeys are File keys nothing acts on whose default is what gocodex does anyway
+// (it never checks for updates, always shows reasoning summaries as they come): only another
+// value is reported as not supported.
+var defaultOnlyKeys = map[string]any{
+	"check_for_update_on_startup": false, "hide_agent_reasoning": false, "show_raw_agent_reasoning": false,
+	"file_opener": "vscode", "sqlite_home": nil,
+}
+
+// ignoredUnlessDefault reports a defaultOnlyKeys key set to something else than its default.
+func ignoredUnlessDefault(k string, v any) bool {
+	def, ok := defaultOnlyKeys[k]
+	return ok && (def == nil || v != def)
+}
+
 // openTables are known tables whose contents are free-form (or Codex's to
 // check): nothing under them gives a warning.
 var openTables = map[string]bool{"auth": true, "tools": true}
@@ -116,7 +130,7 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 		switch {
 		case topLevel && readElsewhere[k]:
 			continue
-		case topLevel && (codexOnlyKeys[k] || ignoredFileKeys[k]):
+		case topLevel && (codexOnlyKeys[k] || ignoredFileKeys[k] || ignoredUnlessDefault(k, v)):
 			*out = append(*out, keyFinding{p, keyUnsupported})
 			continue
 		case ok:
