@@ -144,3 +144,21 @@ func TestNotifyMatchesReference(t *testing.T) {
 		t.Fatalf("notify arguments differ\n ours %q\ntheirs %q", a, b)
 	}
 }
+
+// In the app-server the payload's client is the connection's clientInfo name, as Codex's.
+func TestNotifyFromAppServer(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "args")
+	e := notifyEnv(t, out)
+	e.Model.Enqueue(answer("Hello from the model"))
+	c, stop := e.startAppServer()
+	defer stop()
+	threadID := c.startThread(map[string]any{})
+	turnID := c.turn(threadID, "say hi")
+	c.until("turn/completed")
+	args := waitArgs(t, out)
+	want := `{"type":"agent-turn-complete","thread-id":"` + threadID + `","turn-id":"` + turnID + `","cwd":"` + e.Workdir +
+		`","client":"e2e","input-messages":["say hi"],"last-assistant-message":"Hello from the model"}`
+	if len(args) != 2 || args[0] != "first-arg" || args[1] != want {
+		t.Fatalf("arguments %q\nwant payload %s", args, want)
+	}
+}
