@@ -166,3 +166,42 @@ func TestUnknownKeySuggestsClosest(t *testing.T) {
 		}
 	}
 }
+
+// A provider's auth command, AWS signing and websockets, and unknown [tools] keys, are
+// reported; the [tools] keys gocodex applies are not.
+func TestProviderAndToolsKeysReported(t *testing.T) {
+	f := newFixture(t)
+	f.userConfig(`[model_providers.corp]
+name = "Corp"
+base_url = "http://127.0.0.1:1/v1"
+supports_websockets = true
+auth = { command = "print-token" }
+aws = { profile = "p" }
+
+[model_providers.plain]
+name = "Plain"
+base_url = "http://127.0.0.1:2/v1"
+supports_websockets = false
+
+[tools]
+view_image = true
+web_search = { context_size = "high" }
+veiw_image = false
+`)
+	_, warns := f.load(f.opts())
+	got := map[string]string{}
+	for _, w := range warns {
+		got[strings.Join(w.Key, ".")] = w.Message
+	}
+	for _, k := range []string{"model_providers.corp.auth", "model_providers.corp.aws", "model_providers.corp.supports_websockets"} {
+		if !strings.Contains(got[k], "gocodex does not support") {
+			t.Errorf("%s: %q", k, got[k])
+		}
+	}
+	if !strings.Contains(got["tools.veiw_image"], "did you mean `view_image`?") {
+		t.Errorf("tools.veiw_image: %q", got["tools.veiw_image"])
+	}
+	if len(got) != 4 {
+		t.Errorf("warnings: %v", warns)
+	}
+}

@@ -74,7 +74,7 @@ func ignoredUnlessDefault(k string, v any) bool {
 
 // openTables are known tables whose contents are free-form (or Codex's to
 // check): nothing under them gives a warning.
-var openTables = map[string]bool{"auth": true, "tools": true}
+var openTables = map[string]bool{"auth": true}
 
 // keyKind is what the schema walk found at a key path.
 type keyKind int
@@ -133,9 +133,12 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 		case topLevel && (codexOnlyKeys[k] || ignoredFileKeys[k] || ignoredUnlessDefault(k, v)):
 			*out = append(*out, keyFinding{p, keyUnsupported})
 			continue
-		case ok:
-		case t == providerType && (k == "auth" || k == "aws" || k == "supports_websockets"):
+		case t == providerType && (k == "auth" || k == "aws" || (k == "supports_websockets" && v != false)):
+			// Codex's command-sourced provider token, Bedrock signing and Responses over
+			// websockets: gocodex has none of them.
+			*out = append(*out, keyFinding{p, keyUnsupported})
 			continue
+		case ok:
 		default:
 			*out = append(*out, keyFinding{p, keyUnknown})
 			continue
