@@ -176,3 +176,16 @@ func TestAppServerWarnsAboutConfigKeys(t *testing.T) {
 		}
 	}
 }
+
+// A malformed config.toml stops exec with the file, line and column of the fault.
+func TestExecMalformedConfigNamesThePlace(t *testing.T) {
+	e := newEnv(t)
+	path := filepath.Join(e.CodexHome, "config.toml")
+	if err := os.WriteFile(path, []byte("model = \"x\"\nfoo = [1,\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := e.run("", "exec", "--skip-git-repo-check", "hi")
+	if r.Code == 0 || !strings.Contains(r.Stderr, path+":2:") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
+	}
+}
