@@ -146,7 +146,7 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 		if topLevel && k == "features" {
 			if sub, isTable := v.(map[string]any); isTable {
 				for name := range sub {
-					if _, known := features.Lookup(name); !known {
+					if !features.KnownKey(name) {
 						*out = append(*out, keyFinding{appendPath(p, name), keyUnknown})
 					}
 				}

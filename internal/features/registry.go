@@ -68,6 +68,20 @@ var gocodexSupport = map[string]Support{
 	"view_image":   AlwaysOn,
 }
 
+// legacyNames are old names Codex still reads in place of a flag, each with its warning.
+var legacyNames = map[string]string{
+	"codex_hooks": "`[features].codex_hooks` is deprecated. Use `[features].hooks` instead.",
+}
+
+// legacyOf maps a legacy name to the flag it stands for.
+var legacyOf = map[string]string{"codex_hooks": "hooks"}
+
+// KnownKey reports whether a [features] key is a flag or one of its legacy names.
+func KnownKey(name string) bool {
+	_, ok := byName[name]
+	return ok || legacyNames[name] != ""
+}
+
 var byName = func() map[string]*Feature {
 	m := make(map[string]*Feature, len(codexFeatures))
 	for i := range codexFeatures {
@@ -104,10 +118,11 @@ type UnknownFlagError struct{ Name string }
 
 func (e *UnknownFlagError) Error() string { return "Unknown feature flag: " + e.Name }
 
-// CheckNames refuses the first name that is not a feature flag, as Codex's --enable does.
+// CheckNames refuses the first name that is not a feature flag (or a legacy name of one), as
+// Codex's --enable does.
 func CheckNames(names ...string) error {
 	for _, n := range names {
-		if _, ok := byName[n]; !ok {
+		if !KnownKey(n) {
 			return &UnknownFlagError{Name: n}
 		}
 	}
@@ -134,6 +149,13 @@ func Value(raw any) (on bool, ok bool) {
 func Enabled(table map[string]any, name string) bool {
 	if on, ok := Value(table[name]); ok {
 		return on
+	}
+	for legacy, flag := range legacyOf {
+		if flag == name {
+			if on, ok := Value(table[legacy]); ok {
+				return on
+			}
+		}
 	}
 	f, known := byName[name]
 	return known && f.Default
@@ -178,6 +200,10 @@ func Warnings(table map[string]any) []Warning {
 	sort.Strings(names)
 	var out []Warning
 	for _, n := range names {
+		if msg := legacyNames[n]; msg != "" {
+			out = append(out, Warning{Name: n, Message: msg})
+			continue
+		}
 		on, ok := Value(table[n])
 		if !ok {
 			continue

@@ -105,3 +105,18 @@ func TestStages(t *testing.T) {
 		t.Fatalf("%d flags, Codex 0.169 has 215", len(All()))
 	}
 }
+
+// codex_hooks is the old name of hooks: a known key (and --disable codex_hooks turns hooks
+// off, as in Codex) with Codex's deprecation warning.
+func TestLegacyName(t *testing.T) {
+	if !KnownKey("codex_hooks") || KnownKey("bogus") || CheckNames("codex_hooks") != nil {
+		t.Fatal("codex_hooks")
+	}
+	if Enabled(map[string]any{"codex_hooks": false}, "hooks") || !Enabled(map[string]any{"codex_hooks": false, "hooks": true}, "hooks") {
+		t.Fatal("hooks does not follow codex_hooks")
+	}
+	got := Warnings(map[string]any{"codex_hooks": false})
+	if len(got) != 1 || got[0].Message != "`[features].codex_hooks` is deprecated. Use `[features].hooks` instead." {
+		t.Fatalf("warnings %v", got)
+	}
+}
