@@ -1,5 +1,7 @@
-// Code generated from Codex 0.169's experimentalFeature/list (app-server) answer; DO NOT EDIT by hand.
-// Regenerate by running the reference binary's app-server and listing every feature (see registry.go).
+// Code generated from Codex 0.169's experimentalFeature/list answer (app-server, recorded in
+// internal/appserver/testdata/codex-0.169-experimental-feature-list.json); DO NOT EDIT by hand.
+// RuntimeSettable marks the names Codex's experimentalFeature/enablement/set kept when sent every
+// flag. TestExperimentalFeatureListMatchesCodex and TestListMatchesCodex keep it in step.
 
 package features
 
