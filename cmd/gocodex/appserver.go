@@ -176,6 +176,9 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 	if err != nil {
 		return err
 	}
+	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
+		return err
+	}
 	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
 	cfg, warnings, startup, err := loadAppServerConfig(lo)
 	if err != nil {

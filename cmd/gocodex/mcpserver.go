@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 
@@ -41,11 +42,18 @@ func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
 }
 
 func runMcpServer(ctx context.Context, opts mcpServerOptions, s streams) error {
+	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
+		return err
+	}
 	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
 	// A configuration that does not load fails the server at start, not every call.
-	cfg, _, err := faceopts.Load(lo)
+	cfg, warnings, err := faceopts.Load(lo)
 	if err != nil {
 		return err
+	}
+	// stdout is the MCP wire: the configuration warnings go to stderr, as proto's do.
+	for _, w := range warnings {
+		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
 	}
 	log := faceopts.OpenLog(cfg, "mcp-server", s.ErrOut, slog.LevelWarn)
 	defer log.Close()

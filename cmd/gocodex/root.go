@@ -64,5 +64,6 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newLoginCommands(s, os.Getenv)...)
 	root.AddCommand(newModelsCommand(s))
 	root.AddCommand(newRewindCommand(s))
+	root.AddCommand(newFeaturesCommand(s))
 	return root
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strconv"
 
@@ -32,7 +31,7 @@ type tuiOptions struct {
 }
 
 // tuiFlags are the shared flags the interactive UI offers.
-const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Sandbox | faceopts.Approval |
+const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts.Sandbox | faceopts.Approval |
 	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS
 
 // tuiRunner is the behaviour behind the root command; flag tests pass their own.
@@ -64,8 +63,10 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	if err != nil {
 		return err
 	}
+	// The configuration warnings are warning lines of the transcript (Notices), once the UI is up.
+	var warningLines []string
 	for _, w := range warnings {
-		fmt.Fprintf(s.ErrOut, "warning: %s\n", w)
+		warningLines = append(warningLines, w.String())
 	}
 	if err := opts.Flags.PrepareOSS(ctx, cfg, os.Getenv, s.ErrOut); err != nil {
 		return err
@@ -104,7 +105,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		Out:      s.Out,
 		Env:      os.Environ(),
 		Commands: cmds,
-		Notices:  notices,
+		Notices:  append(warningLines, notices...),
 		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
 		},

@@ -71,6 +71,8 @@ type App struct {
 
 	clientsMu sync.Mutex
 	clients   map[clientKey]modelstream.Streamer
+
+	notifying sync.WaitGroup // notify programs not yet reaped (notify.go)
 }
 
 // clientKey tells model clients apart: a thread whose overrides pick another provider (or a
@@ -247,6 +249,7 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 		return nil, err
 	}
 	a.openSnapshots(&to)
+	a.wrapNotify(&to)
 	tc, closeTools, err := a.ThreadConfig(to)
 	if err != nil {
 		release()

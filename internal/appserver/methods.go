@@ -13,6 +13,7 @@ func (s *Server) registerMethods() {
 	r.registerRollback(s)
 	r.registerV1(s)
 	r.registerExtras(s)
+	r.registerFeatureMethods(s)
 	r.registerMcp(s) // after the extras: replaces their empty mcpServerStatus/list
 	registerConfigMethods(s)
 	registerAccountMethods(s)

@@ -7,7 +7,7 @@ import (
 )
 
 // Methods beyond the list that editors call at start-up. This engine has no
-// skills, plugins, apps, hooks, MCP status or experimental features to report yet, so they
+// skills, plugins, apps, hooks or MCP status to report yet, so they
 // answer empty lists rather than "method not found", which clients treat as fatal.
 
 func (r *threads) registerExtras(s *Server) {
@@ -17,7 +17,7 @@ func (r *threads) registerExtras(s *Server) {
 	emptyList := func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		return map[string]any{"data": []any{}}, nil
 	}
-	for _, m := range []string{"mcpServerStatus/list", "experimentalFeature/list", "app/list", "permissionProfile/list"} {
+	for _, m := range []string{"mcpServerStatus/list", "app/list", "permissionProfile/list"} {
 		s.Handle(m, TypedOptional(emptyPage))
 	}
 	for _, m := range []string{"skills/list", "hooks/list"} {

@@ -12,7 +12,7 @@ import (
 func TestWarnings(t *testing.T) {
 	f := newFixture(t)
 	path := f.userConfig(`model = "o3"
-tui = { notifications = true }   # Codex knows this one
+tui = { notifications = true }   # Codex knows this one; gocodex says it does not support it
 frobnicate = 1
 
 [mcp_servers.docs]
@@ -39,9 +39,11 @@ anything_goes = true
 		got = append(got, w{x.File, x.Line, x.Column, strings.Join(x.Key, ".")})
 	}
 	want := []w{
+		{path, 14, 1, "features.anything_goes"},
 		{path, 3, 1, "frobnicate"},
 		{path, 7, 1, "mcp_servers.docs.colour"},
 		{path, 11, 1, "model_providers.local.bogus_field"},
+		{path, 2, 1, "tui"},
 		{"-c", 0, 0, "nonsense"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

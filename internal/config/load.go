@@ -276,8 +276,8 @@ func (l *loader) readFileLayer(source LayerSource, path string) (*Layer, error) 
 	}
 	version := LayerVersion(data) // of the tree as written, before paths are resolved
 	resolvePaths(data, filepath.Dir(path), l.env)
-	for _, key := range unknownKeys(data) {
-		l.warnings = append(l.warnings, unknownKeyWarning(path, src, key))
+	for _, f := range checkKeys(data) {
+		l.warnings = append(l.warnings, keyWarning(path, src, f))
 	}
 	return &Layer{Source: source, Path: path, Data: data, Version: version, src: src}, nil
 }
@@ -401,11 +401,8 @@ func (l *loader) cliLayer(args []string, values map[string]any) (*Layer, error) 
 		args = append(args, k+"="+fmt.Sprint(values[k]))
 	}
 	resolvePaths(data, l.cwd, l.env)
-	for _, key := range unknownKeys(data) {
-		l.warnings = append(l.warnings, Warning{
-			File: "-c", Key: key,
-			Message: fmt.Sprintf("unknown key `%s` ignored (gocodex does not know it)", strings.Join(key, ".")),
-		})
+	for _, f := range checkKeys(data) {
+		l.warnings = append(l.warnings, keyWarning("-c", nil, f))
 	}
 	return &Layer{Source: SourceCLI, Data: data, raw: args}, nil
 }

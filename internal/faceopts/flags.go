@@ -113,6 +113,9 @@ const (
 // LoadOptions maps the flags onto the configuration loader: -c and the features become
 // overrides in order, the sandbox and approval flags typed overrides (bypass wins over both).
 func (o Flags) LoadOptions(getenv func(string) string, fullAuto FullAutoMode) (config.LoadOptions, error) {
+	if err := CheckFeatureNames(o.Enable, o.Disable); err != nil {
+		return config.LoadOptions{}, err
+	}
 	lo := config.LoadOptions{
 		Cwd:              o.Cd,
 		Profile:          o.Profile,

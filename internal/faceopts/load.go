@@ -21,7 +21,8 @@ func Load(lo config.LoadOptions) (*config.Config, []config.Warning, error) {
 	if w, ok := WebSearchWireWarning(cfg); ok {
 		warnings = append(warnings, w)
 	}
-	return cfg, warnings, nil
+	warnings = append(warnings, FeatureWarnings(cfg)...)
+	return cfg, dedupeWarnings(warnings), nil
 }
 
 // WebSearchWireWarning says web search is off when the user asked for it on a wire that has

@@ -59,6 +59,7 @@ var packages = map[string]room{
 
 	"internal/auth":              {layer: edge},
 	"internal/config":            {layer: edge},
+	"internal/features":          {layer: edge},
 	"internal/gitmarker":         {layer: edge},
 	"internal/review":            {layer: edge},
 	"internal/commands":          {layer: edge},
