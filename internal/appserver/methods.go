@@ -11,6 +11,7 @@ func (s *Server) registerMethods() {
 	r.registerReview(s)
 	r.registerCollaboration(s)
 	r.registerRollback(s)
+	r.registerHooksList(s)
 	r.registerV1(s)
 	r.registerExtras(s)
 	r.registerFeatureMethods(s)
@@ -20,5 +21,5 @@ func (s *Server) registerMethods() {
 	registerModelMethods(s)
 	registerFSMethods(s)
 	registerCommandMethods(s)
-	registerSkillMethods(s) // after the extras: replaces their empty skills/list
+	registerSkillMethods(s)
 }

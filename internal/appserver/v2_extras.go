@@ -7,21 +7,15 @@ import (
 )
 
 // Methods beyond the issue's list that editors call at start-up. This engine has no
-// skills, plugins, apps, hooks or MCP status to report yet, so they
-// answer empty lists rather than "method not found", which clients treat as fatal.
+// plugins, apps or MCP status to report yet, so they answer empty lists rather than "method
+// not found", which clients treat as fatal (issue 18 replaces them).
 
 func (r *threads) registerExtras(s *Server) {
 	emptyPage := func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		return map[string]any{"data": []any{}, "nextCursor": nil}, nil
 	}
-	emptyList := func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		return map[string]any{"data": []any{}}, nil
-	}
 	for _, m := range []string{"mcpServerStatus/list", "app/list", "permissionProfile/list"} {
 		s.Handle(m, TypedOptional(emptyPage))
-	}
-	for _, m := range []string{"skills/list", "hooks/list"} {
-		s.Handle(m, TypedOptional(emptyList))
 	}
 	s.Handle("plugin/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		return map[string]any{"marketplaces": []any{}, "featuredPluginIds": []any{}, "marketplaceLoadErrors": []any{}}, nil

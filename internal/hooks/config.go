@@ -295,3 +295,11 @@ func (l *loader) add(source, path string, ev Event, supported bool, groups []gro
 		}
 	}
 }
+
+// Camel is the event's name in the app-server (preToolUse).
+func (e Event) Camel() string {
+	if e == "" {
+		return ""
+	}
+	return strings.ToLower(string(e[:1])) + string(e[1:])
+}

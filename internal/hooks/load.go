@@ -26,9 +26,38 @@ type loader struct {
 
 func (l *loader) warn(s string) { l.warnings = append(l.warnings, s) }
 
+// Listed is a configured hook as hooks/list shows it: whether it is enabled and whether its
+// command is trusted ("trusted", "untrusted", or "modified" since it was trusted).
+type Listed struct {
+	Handler *Handler
+	Enabled bool
+	Trust   string
+}
+
 // Load finds the configured hooks and keeps those that may run. The warnings name each
 // file that could not be read (with line and column), each hook that will not run and why.
 func Load(o Options) (*Engine, []string) {
+	listed, userTOMLPath, warnings := List(o)
+	e := &Engine{environ: o.Environ}
+	for _, it := range listed {
+		h := it.Handler
+		switch {
+		case !it.Enabled:
+			continue // disabled by the person: Codex says nothing either
+		case o.BypassTrust:
+		case it.Trust != "trusted":
+			// Codex skips untrusted hooks without a word in exec; we say it once.
+			warnings = append(warnings, "hook "+h.Key()+" is not trusted and will not run (trust it with trusted_hash = \""+h.Hash()+"\" under [hooks.state.\""+h.Key()+"\"] in "+userTOMLPath+", or pass --dangerously-bypass-hook-trust)")
+			continue
+		}
+		e.handlers = append(e.handlers, h)
+	}
+	return e, warnings
+}
+
+// List finds every configured hook, runnable or not, with its trust; it also returns the
+// user's config.toml path (where trust is recorded) and what could not be read.
+func List(o Options) ([]Listed, string, []string) {
 	l := &loader{}
 	userTOMLPath := filepath.Join(o.CodexHome, "config.toml")
 	userTOML, err := readConfigTOML(userTOMLPath)
@@ -62,20 +91,17 @@ func Load(o Options) (*Engine, []string) {
 			l.layer("project", jsonPath, groups, tomlPath, inline.Groups)
 		}
 	}
-
-	e := &Engine{environ: o.Environ}
+	var out []Listed
 	for _, h := range l.handlers {
 		st, known := userTOML.State[h.Key()]
+		it := Listed{Handler: h, Enabled: !(known && st.Enabled != nil && !*st.Enabled), Trust: "trusted"}
 		switch {
-		case known && st.Enabled != nil && !*st.Enabled:
-			continue // disabled by the person: Codex says nothing either
-		case o.BypassTrust:
-		case !known || st.TrustedHash != h.Hash():
-			// Codex skips untrusted hooks without a word in exec; we say it once.
-			l.warn("hook " + h.Key() + " is not trusted and will not run (trust it with trusted_hash = \"" + h.Hash() + "\" under [hooks.state.\"" + h.Key() + "\"] in " + userTOMLPath + ", or pass --dangerously-bypass-hook-trust)")
-			continue
+		case !known || st.TrustedHash == "":
+			it.Trust = "untrusted"
+		case st.TrustedHash != h.Hash():
+			it.Trust = "modified"
 		}
-		e.handlers = append(e.handlers, h)
+		out = append(out, it)
 	}
-	return e, l.warnings
+	return out, userTOMLPath, l.warnings
 }
