@@ -52,7 +52,10 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	// HOME is the test's own too: nothing of the developer's ~/.agents or ~/.codex leaks in
+	// (a test that sets HOME again wins: the last value counts).
 	e := &env{t: t, CodexHome: t.TempDir(), Workdir: t.TempDir(), Model: testkit.NewServer(t)}
+	e.ExtraEnv = []string{"HOME=" + t.TempDir()}
 	if out, err := exec.Command("git", "init", "-q", e.Workdir).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}

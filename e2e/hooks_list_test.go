@@ -17,8 +17,8 @@ func TestAppServerHooksList(t *testing.T) {
 			Cwd   string
 			Hooks []struct {
 				EventName, TrustStatus, Command, CurrentHash, Source string
-				TimeoutSec                                          int64
-				Enabled                                             bool
+				TimeoutSec                                           int64
+				Enabled                                              bool
 			}
 		}
 	}
