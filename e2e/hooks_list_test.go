@@ -38,3 +38,28 @@ func TestAppServerHooksList(t *testing.T) {
 		t.Errorf("after trusting: %+v", res)
 	}
 }
+
+// A hook runs inside the session's sandbox policy: under read-only it cannot write into the
+// workspace, with full access it can. (Codex 0.169 runs hooks unconfined; the issue asks for
+// the policy, judged here from outside the sandbox.)
+func TestHookRunsInsideTheSandbox(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		wrote bool
+	}{
+		{[]string{"-s", "read-only"}, false},
+		{[]string{"--dangerously-bypass-approvals-and-sandbox"}, true},
+	} {
+		e := newEnv(t)
+		target := e.Workdir + "/pwned"
+		e.writeHooks(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"touch `+target+`"}]}]}}`, true)
+		e.Model.Enqueue(answer("ok"))
+		r := e.run("", append([]string{"exec", "--skip-git-repo-check"}, append(c.args, "hi")...)...)
+		if r.Code != 0 {
+			t.Fatalf("%v: %+v", c.args, r)
+		}
+		if _, err := os.Stat(target); (err == nil) != c.wrote {
+			t.Errorf("%v: the hook wrote into the workspace: %v (want %v)", c.args, err == nil, c.wrote)
+		}
+	}
+}

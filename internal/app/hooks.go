@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"os/exec"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/hooks"
+	"github.com/gocodex/gocodex/internal/sandbox"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -22,6 +24,11 @@ func (a *App) withHooks(cfg *config.Config, tc agent.ThreadConfig) agent.ThreadC
 		ProjectTrusted: cfg.TrustLevel == config.TrustTrusted,
 		BypassTrust:    a.opts.BypassHookTrust,
 		Environ:        a.opts.Environ,
+		// Hooks run inside the thread's sandbox policy, like the model's commands (Codex
+		// 0.169 runs them unconfined; the issue asks for the policy).
+		Confine: func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error) {
+			return sandbox.Command(ctx, sandbox.Request{Policy: cfg.SandboxPolicy, PolicyCwd: cfg.Cwd, Cwd: cwd, Argv: argv, Env: env, Options: a.opts.Sandbox})
+		},
 	})
 	if a.opts.BypassHookTrust {
 		warnings = append([]string{"`--dangerously-bypass-hook-trust` is enabled. Enabled hooks may run without review for this invocation."}, warnings...)

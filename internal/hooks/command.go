@@ -47,19 +47,36 @@ type commandResult struct {
 
 // runCommand runs command under /bin/bash -c in cwd with stdin, killing its whole process
 // group at the timeout or when ctx ends.
-func runCommand(ctx context.Context, command, cwd string, stdin []byte, timeout time.Duration, environ []string) *commandResult {
+func runCommand(ctx context.Context, command, cwd string, stdin []byte, timeout time.Duration, environ []string,
+	confine func(context.Context, []string, string, []string) (*exec.Cmd, error)) *commandResult {
 	res := &commandResult{}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(tctx, "/bin/bash", "-c", command)
-	cmd.Dir = cwd
 	if _, err := os.Stat(cwd); cwd == "" || err != nil {
-		cmd.Dir = ""
+		cwd = ""
 	}
-	cmd.Env = environ
+	argv := []string{"/bin/bash", "-c", command}
+	var cmd *exec.Cmd
+	if confine != nil {
+		c, err := confine(tctx, argv, cwd, environ)
+		if err != nil {
+			// A sandbox that cannot be applied is an error, never a silent fallback.
+			res.startErr = err
+			return res
+		}
+		cmd = c
+	} else {
+		cmd = exec.CommandContext(tctx, argv[0], argv[1:]...)
+		cmd.Dir, cmd.Env = cwd, environ
+	}
 	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Stdout, cmd.Stderr = &res.stdout, &res.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	if !cmd.SysProcAttr.Setsid {
+		cmd.SysProcAttr.Setpgid = true
+	}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = waitDelay
 	start := time.Now()

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"os"
+	"os/exec"
 	"strconv"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 type Engine struct {
 	handlers []*Handler
 	environ  func() []string
+	confine  func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error)
 }
 
 // Handlers are the hooks that will run, in display order.
@@ -75,7 +77,7 @@ func (e *Engine) Run(ctx context.Context, in Input, emit func(protocol.EventMsg)
 		wg.Add(1)
 		go func() { // joined below, before Run returns
 			defer wg.Done()
-			res := runCommand(ctx, h.Command, in.Cwd, stdin, h.Timeout, environ)
+			res := runCommand(ctx, h.Command, in.Cwd, stdin, h.Timeout, environ, e.confine)
 			v := judge(h.Event, res, formatTimeout(h.Timeout))
 			if ctx.Err() != nil {
 				v = verdict{status: protocol.HookStopped, entries: []protocol.HookOutputEntry{{Kind: "stop", Text: "hook stopped: the turn was interrupted"}}}

@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"context"
+	"os/exec"
 	"path/filepath"
 )
 
@@ -16,6 +18,9 @@ type Options struct {
 	BypassTrust bool
 	// Environ is the hooks' environment; nil means the process's.
 	Environ func() []string
+	// Confine builds the command a hook runs as, under the session's sandbox policy; nil
+	// runs hooks as they are (Codex 0.169 runs them outside its sandbox).
+	Confine func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error)
 }
 
 type loader struct {
@@ -38,7 +43,7 @@ type Listed struct {
 // file that could not be read (with line and column), each hook that will not run and why.
 func Load(o Options) (*Engine, []string) {
 	listed, userTOMLPath, warnings := List(o)
-	e := &Engine{environ: o.Environ}
+	e := &Engine{environ: o.Environ, confine: o.Confine}
 	for _, it := range listed {
 		h := it.Handler
 		switch {
