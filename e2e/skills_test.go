@@ -152,7 +152,7 @@ func TestSkillsListedToTheModelAndLoadedWhenMentioned(t *testing.T) {
 	got := skillMessages(req)
 	want := []string{
 		"<skill>\n<name>beta</name>\n<path>" + filepath.Join(repo, ".agents/skills/beta/SKILL.md") + "</path>\n---\nname: beta\ndescription: Beta skill in the repository.\n---\nInstructions of beta.\n\n</skill>",
-		"<skill>\n<name>homey</name>\n<path>" + filepath.Join(e.ExtraEnv[0][len("HOME="):], ".agents/skills/homey/SKILL.md") + "</path>\n---\nname: homey\ndescription: From HOME.\n---\nInstructions of homey.\n\n</skill>",
+		"<skill>\n<name>homey</name>\n<path>" + filepath.Join(strings.TrimPrefix(e.ExtraEnv[len(e.ExtraEnv)-1], "HOME="), ".agents/skills/homey/SKILL.md") + "</path>\n---\nname: homey\ndescription: From HOME.\n---\nInstructions of homey.\n\n</skill>",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("loaded skills (-want +got):\n%s", diff)
