@@ -371,6 +371,16 @@ func (lt *loadedThread) gate(id string, ready <-chan struct{}) {
 	}()
 }
 
+// turnActive reports a running turn, or one submitted whose start has not been seen yet.
+func (lt *loadedThread) turnActive() bool {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if _, running := lt.proj.TurnRunning(); running {
+		return true
+	}
+	return len(lt.gates) > 0
+}
+
 func (lt *loadedThread) waitGate(id string) {
 	lt.mu.Lock()
 	ch, ok := lt.gates[id]

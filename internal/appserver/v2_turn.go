@@ -166,6 +166,10 @@ func (r *threads) turnInterrupt(ctx context.Context, c *Conn, p turnInterruptPar
 	if err != nil {
 		return empty{}, err
 	}
+	if !lt.turnActive() {
+		// Codex 0.169's answer when the turn has already ended (or never was).
+		return empty{}, InvalidRequest("no active turn to interrupt")
+	}
 	if err := lt.th.SubmitWithID(newSubmissionID(), protocol.InterruptOp{}); err != nil {
 		return empty{}, internalError(err.Error())
 	}
