@@ -210,23 +210,31 @@ func v2ThreadFromSummary(s rollout.ThreadSummary, status any) v2Thread {
 // threadSettings is the part of thread/start, /resume and /fork answers that describes how
 // the thread runs.
 type threadSettings struct {
-	Thread             v2Thread        `json:"thread"`
-	Model              string          `json:"model"`
-	ModelProvider      string          `json:"modelProvider"`
-	ServiceTier        *string         `json:"serviceTier"`
-	Cwd                string          `json:"cwd"`
-	InstructionSources []string        `json:"instructionSources"`
-	ApprovalPolicy     any             `json:"approvalPolicy"`
-	ApprovalsReviewer  string          `json:"approvalsReviewer"`
-	Sandbox            v2SandboxPolicy `json:"sandbox"`
-	ReasoningEffort    *string         `json:"reasoningEffort"`
+	Thread        v2Thread `json:"thread"`
+	Model         string   `json:"model"`
+	ModelProvider string   `json:"modelProvider"`
+	ServiceTier   *string  `json:"serviceTier"`
+	// ActivePermissionProfile, RuntimeWorkspaceRoots and MultiAgentMode are sent as Codex
+	// 0.169 sends them: no permission profiles, the cwd as the one root, sub-agents only
+	// when asked for (gocodex starts none).
+	ActivePermissionProfile *string         `json:"activePermissionProfile"`
+	DisabledPluginIDs       []string        `json:"disabledPluginIds"`
+	Cwd                     string          `json:"cwd"`
+	RuntimeWorkspaceRoots   []string        `json:"runtimeWorkspaceRoots"`
+	InstructionSources      []string        `json:"instructionSources"`
+	ApprovalPolicy          any             `json:"approvalPolicy"`
+	ApprovalsReviewer       string          `json:"approvalsReviewer"`
+	Sandbox                 v2SandboxPolicy `json:"sandbox"`
+	ReasoningEffort         *string         `json:"reasoningEffort"`
+	MultiAgentMode          string          `json:"multiAgentMode"`
 }
 
 func (lt *loadedThread) settings(withTurns bool) threadSettings {
 	cfg := lt.cfg
 	return threadSettings{Thread: lt.v2(withTurns), Model: cfg.Model, ModelProvider: cfg.ModelProviderID, ServiceTier: strPtr(cfg.ServiceTier),
-		Cwd: cfg.Cwd, InstructionSources: []string{}, ApprovalPolicy: cfg.ApprovalPolicy, ApprovalsReviewer: "user",
-		Sandbox: v2Sandbox(cfg.SandboxPolicy), ReasoningEffort: strPtr(cfg.ReasoningEffort)}
+		DisabledPluginIDs: []string{}, Cwd: cfg.Cwd, RuntimeWorkspaceRoots: []string{cfg.Cwd}, InstructionSources: []string{},
+		ApprovalPolicy: cfg.ApprovalPolicy, ApprovalsReviewer: "user", Sandbox: v2Sandbox(cfg.SandboxPolicy),
+		ReasoningEffort: strPtr(cfg.ReasoningEffort), MultiAgentMode: "explicitRequestOnly"}
 }
 
 // errNoThread is Codex's answer for an unknown thread id.
