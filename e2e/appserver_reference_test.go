@@ -60,6 +60,11 @@ var appServerScenarios = []struct {
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "search")
 	}},
+	{name: "patch applied", script: func() []tk.Response {
+		return []tk.Response{patchCall("call_3", "b.txt"), answer("patched")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "patch")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},

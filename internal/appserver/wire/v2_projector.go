@@ -32,6 +32,9 @@ type V2Projector struct {
 	// text collects the streamed text of the open agent message and reasoning: appending
 	// deltas to a string would copy it whole on each one (quadratic for a long answer).
 	text streamText
+	// diff is the running turn's last unified diff ("" before a patch): Codex 0.169 sends
+	// it again after each usage report of the turn.
+	diff string
 }
 
 // NewV2Projector returns the projector of thread threadID; now is the clock (nil means
@@ -402,6 +405,7 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 	switch m := msg.(type) {
 	case protocol.TurnDiffEvent:
+		p.diff = m.UnifiedDiff
 		return []V2Notification{{"turn/diff/updated", V2TurnDiffUpdated{p.threadID, p.turnID(), m.UnifiedDiff}}}
 	case protocol.PlanUpdateEvent:
 		plan := make([]V2PlanStep, 0, len(m.Plan))
@@ -417,6 +421,9 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 			// Codex 0.169 follows every usage report with the account's rate limits (all null
 			// when the server sent none).
 			out = append(out, V2Notification{"account/rateLimits/updated", V2RateLimitsUpdated{RateLimits: rateLimits(m.RateLimits)}})
+			if p.diff != "" && p.turn != nil {
+				out = append(out, V2Notification{"turn/diff/updated", V2TurnDiffUpdated{p.threadID, p.turnID(), p.diff}})
+			}
 		}
 		return out
 	case protocol.ErrorEvent:
@@ -504,6 +511,7 @@ func (p *V2Projector) turnStarted(m protocol.TurnStartedEvent) []V2Notification 
 		startedAt = *m.StartedAt
 	}
 	p.turn = &V2Turn{ID: m.TurnID, RootTurnID: m.TurnID, Items: []V2Item{}, ItemsView: "full", Status: "inProgress", StartedAt: &startedAt}
+	p.diff = ""
 	out = append(out, p.setStatus(active())...)
 	snap := *p.turn
 	snap.Items, snap.ItemsView = []V2Item{}, "notLoaded"
