@@ -88,7 +88,9 @@ func TestPlanModeTurn(t *testing.T) {
 		case protocol.PlanDeltaEvent:
 			seq = append(seq, "plan "+strconvQuote(m.Delta))
 		case protocol.ItemStartedEvent:
-			seq = append(seq, "started "+string(m.Item))
+			if strings.Contains(string(m.Item), `"Plan"`) {
+				seq = append(seq, "started "+string(m.Item))
+			}
 		case protocol.ItemCompletedEvent:
 			seq = append(seq, "completed "+string(m.Item))
 		case protocol.AgentMessageEvent:

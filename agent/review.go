@@ -104,6 +104,11 @@ func (tr *turn) relayReviewer(child *Thread) (last *string, failure *protocol.Tu
 			return msg.LastAgentMessage, msg.Error
 		case protocol.TurnAbortedEvent:
 			return nil, &protocol.TurnError{Message: interruptedReview}
+		case protocol.ItemStartedEvent:
+			// The reviewer's raw answer is its own; other items it starts are shown.
+			if _, isMessage := agentMessageItemID(msg.Item); !isMessage {
+				tr.emit(msg)
+			}
 		case protocol.SessionConfiguredEvent, protocol.TurnStartedEvent, protocol.TokenCountEvent,
 			protocol.AgentMessageEvent, protocol.AgentMessageDeltaEvent, protocol.ErrorEvent,
 			protocol.AgentReasoningEvent, protocol.AgentReasoningDeltaEvent,

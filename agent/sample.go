@@ -151,8 +151,15 @@ func (tr *turn) sample() (sampleResult, error) {
 		case model.ReasoningSummaryPartAdded:
 			tr.emit(protocol.AgentReasoningSectionBreakEvent{ItemID: ev.ItemID, SummaryIndex: ev.SummaryIndex})
 		case model.OutputItemAdded:
-			if ws, ok := ev.Item.(protocol.WebSearchCallItem); ok {
-				tr.emit(protocol.WebSearchBeginEvent{CallID: ws.ID})
+			switch it := ev.Item.(type) {
+			case protocol.WebSearchCallItem:
+				tr.emit(protocol.WebSearchBeginEvent{CallID: it.ID})
+			case protocol.MessageItem:
+				if it.Role == "assistant" {
+					// The answer's item starts when the model opens it, before any text (as
+					// in Codex: a stream cut there still shows the message begun).
+					tr.emit(protocol.ItemStartedEvent{ThreadID: tr.t.id, TurnID: tr.id, Item: agentMessageStarted(it.ID)})
+				}
 			}
 		case model.OutputItemDone:
 			if run := tr.itemDone(callCtx, ev.Item, &res); run != nil {
@@ -271,4 +278,26 @@ func webSearchQuery(action json.RawMessage) string {
 		return a.Queries[0]
 	}
 	return a.Query
+}
+
+// agentMessageStarted is the AgentMessage item an item_started event opens.
+func agentMessageStarted(id string) json.RawMessage {
+	b, _ := json.Marshal(struct {
+		Type    string `json:"type"`
+		ID      string `json:"id"`
+		Content []any  `json:"content"`
+	}{"AgentMessage", id, []any{}})
+	return b
+}
+
+// agentMessageItemID reads an AgentMessage item's id; false for any other item.
+func agentMessageItemID(raw json.RawMessage) (string, bool) {
+	var it struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	}
+	if json.Unmarshal(raw, &it) != nil || it.Type != "AgentMessage" {
+		return "", false
+	}
+	return it.ID, true
 }

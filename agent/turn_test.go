@@ -27,7 +27,7 @@ func TestPlainAnswer(t *testing.T) {
 	}
 	id := h.say("hi")
 	evs := h.until(turnEnd)
-	want := []string{"task_started", "user_message", "agent_message_delta", "agent_message", "token_count", "task_complete"}
+	want := []string{"task_started", "user_message", "item_started", "agent_message_delta", "agent_message", "token_count", "task_complete"}
 	if diff := cmp.Diff(want, compact(types(evs))); diff != "" {
 		t.Fatalf("events (-want +got):\n%s", diff)
 	}

@@ -60,6 +60,11 @@ var appServerScenarios = []struct {
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "search")
 	}},
+	{name: "cut stream", usageGap: "Codex reports usage for a response cut short; the engine does not", script: func() []tk.Response {
+		return []tk.Response{tk.Cut(2, tk.Created(), tk.AssistantMessageStream("msg_1", "partial"), tk.Completed(tk.Usage{}))}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "cut")
+	}},
 	{name: "patch applied", script: func() []tk.Response {
 		return []tk.Response{patchCall("call_3", "b.txt"), answer("patched")}
 	}, run: func(c *asClient, id string) {

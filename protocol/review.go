@@ -144,3 +144,27 @@ func (e ExitedReviewModeEvent) MarshalJSON() ([]byte, error) {
 	type plain ExitedReviewModeEvent
 	return marshalTagged("type", e.EventType(), plain(e))
 }
+
+// UnmarshalJSON reads a request; an absent target is the zero target, the uncommitted
+// changes, spelled out so a decoded request equals what its own encoding decodes to.
+func (r *ReviewRequest) UnmarshalJSON(data []byte) error {
+	type plain ReviewRequest
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	if p.Target.Type == "" {
+		p.Target.Type = ReviewUncommitted
+	}
+	*r = ReviewRequest(p)
+	return nil
+}
+
+func (e *EnteredReviewModeEvent) UnmarshalJSON(data []byte) error {
+	var r ReviewRequest
+	if err := r.UnmarshalJSON(data); err != nil {
+		return err
+	}
+	*e = EnteredReviewModeEvent(r)
+	return nil
+}

@@ -387,6 +387,15 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 			// The plan interrupts the message streaming around it, which goes on after.
 			return p.itemStarted(plan)
 		}
+		if id, ok := agentMessageStart(m.Item); ok && p.agent == nil {
+			if id == "" {
+				id = p.newID()
+			}
+			out := p.closeStreams(true)
+			p.agent = &V2AgentMessage{Type: "agentMessage", ID: id}
+			p.text.resetAgent()
+			return append(out, p.itemStarted(&V2AgentMessage{Type: "agentMessage", ID: id})...)
+		}
 	case protocol.ItemCompletedEvent:
 		if id, ok := compactionID(m.Item); ok {
 			return p.itemCompleted(&V2ContextCompaction{Type: "contextCompaction", ID: id})
@@ -520,9 +529,9 @@ func (p *V2Projector) turnStarted(m protocol.TurnStartedEvent) []V2Notification 
 
 func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notification {
 	var out []V2Notification
-	if status == "interrupted" {
-		// Codex 0.169 leaves a message cut short by an interrupt open: it is not part of
-		// the turn.
+	if status == "interrupted" || terr != nil {
+		// Codex 0.169 leaves a message cut short by an interrupt or a failure open: it is not
+		// part of the turn.
 		for _, it := range []V2Item{p.agentItem(), p.reasonItem()} {
 			if it != nil {
 				delete(p.open, it.ItemID())
@@ -588,6 +597,19 @@ func compactionID(raw json.RawMessage) (string, bool) {
 		ID   string `json:"id"`
 	}
 	if json.Unmarshal(raw, &it) != nil || !strings.EqualFold(it.Type, "contextCompaction") {
+		return "", false
+	}
+	return it.ID, true
+}
+
+// agentMessageStart reads the AgentMessage item the engine starts when the model opens its
+// answer.
+func agentMessageStart(raw json.RawMessage) (string, bool) {
+	var it struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	}
+	if json.Unmarshal(raw, &it) != nil || it.Type != "AgentMessage" {
 		return "", false
 	}
 	return it.ID, true
