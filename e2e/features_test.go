@@ -189,3 +189,15 @@ func TestExecMalformedConfigNamesThePlace(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
 	}
 }
+
+// TestTUIWarnsAboutConfigKeys: the terminal UI shows each as a line of its transcript.
+func TestTUIWarnsAboutConfigKeys(t *testing.T) {
+	e := honestyEnv(t)
+	s := e.startTUI("-a", "never", "-s", "read-only")
+	pos := 0
+	for _, w := range []string{"unknown key `modle` ignored", "`tui` is a Codex setting gocodex does not support", "feature `memories` is turned on but is not supported"} {
+		s.screen.waitFor(t, w, pos)
+	}
+	pos = s.screen.waitFor(t, "Ask gocodex to do anything", pos)
+	s.quit(pos)
+}
