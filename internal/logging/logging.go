@@ -63,11 +63,11 @@ func Open(o Options) (*Log, error) {
 }
 
 // faceName keeps a face's name usable inside a file name (no separators, no dots).
-var faceName = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+var faceName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]*$`) })
 
 // FileName is the file a face logs to: gocodex-<face>.log.
 func FileName(face string) (string, error) {
-	if !faceName.MatchString(face) {
+	if !faceName().MatchString(face) {
 		return "", fmt.Errorf("log: face %q is not a face name (lower-case letters, digits, dashes)", face)
 	}
 	return "gocodex-" + face + ".log", nil
