@@ -105,6 +105,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		Out:      s.Out,
 		Env:      os.Environ(),
 		Commands: cmds,
+		ThreadID: th.ID(),
 		Notices:  append(warningLines, notices...),
 		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)

@@ -31,6 +31,12 @@ func (m *Model) slashCommand(text string) bool {
 	case "/commands":
 		m.listCommands(text)
 		return true
+	case "/status":
+		m.showStatus(text)
+		return true
+	case "/diff":
+		m.showDiff(text)
+		return true
 	}
 	return m.customCommand(text)
 }
@@ -60,7 +66,7 @@ func (m *Model) listCommands(typed string) {
 	m.tr.closeStreams()
 	m.tr.add(cell{kind: cellUser, body: typed})
 	var b strings.Builder
-	b.WriteString("/review [--base BRANCH | --commit SHA | instructions]  review changes\n/plan  toggle plan mode\n/undo  undo the last turn, files included")
+	b.WriteString("/review [--base BRANCH | --commit SHA | instructions]  review changes\n/plan  toggle plan mode\n/undo  undo the last turn, files included\n/status  the session's settings and token usage\n/diff  the working tree's changes")
 	if m.commands != nil {
 		for _, c := range m.commands.List() {
 			fmt.Fprintf(&b, "\n/%s %s  %s", c.Name, c.ArgumentHint, c.Description)

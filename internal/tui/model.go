@@ -71,6 +71,7 @@ type Model struct {
 	quitArmed    bool // a first Ctrl+C was pressed
 	shuttingDown bool // shutdown was submitted; waiting for shutdown_complete
 	planMode     bool // /plan turned plan mode on
+	threadID     string
 	// rewindFiles restores the files of the last turns (/undo); nil when there are no
 	// snapshots.
 	rewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)

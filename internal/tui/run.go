@@ -30,6 +30,8 @@ type Options struct {
 	// are shown when the UI opens (custom command files that could not be read).
 	Commands *commands.Set
 	Notices  []string
+	// ThreadID is shown by /status.
+	ThreadID string
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -39,6 +41,7 @@ func Run(ctx context.Context, o Options) error {
 	m := NewModel(o.Engine, o.Header, o.Prompt)
 	m.rewindFiles = o.RewindFiles
 	m.commands = o.Commands
+	m.threadID = o.ThreadID
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}
