@@ -282,6 +282,11 @@ func DecodeOp(data []byte) (Op, error) {
 // decision denied) so a decoded op equals what its own encoding decodes to.
 func normalizeOp(op Op) Op {
 	switch o := op.(type) {
+	case ReviewOp:
+		if o.ReviewRequest.Target.Type == "" {
+			o.ReviewRequest.Target.Type = ReviewUncommitted
+		}
+		return o
 	case UserTurnOp:
 		o.ApprovalPolicy.Mode = o.ApprovalPolicy.Effective()
 		o.SandboxPolicy.Mode = o.SandboxPolicy.EffectiveMode()
