@@ -28,11 +28,7 @@ func newFeaturesCommand(s streams) *cobra.Command {
 		Short: "List known features with their stage and effective state",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			lo, err := flags.LoadOptions(os.Getenv, faceopts.FullAutoSandboxOnly)
-			if err != nil {
-				return err
-			}
-			cfg, warnings, err := faceopts.Load(lo)
+			cfg, warnings, err := loadConfig(&flags)
 			if err != nil {
 				return err
 			}

@@ -20,11 +20,7 @@ func newModelsCommand(s streams) *cobra.Command {
 		Short: "List the models a provider serves, with the bundled catalog's metadata",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			lo, err := flags.LoadOptions(os.Getenv, faceopts.FullAutoSandboxOnly)
-			if err != nil {
-				return err
-			}
-			cfg, _, err := faceopts.Load(lo)
+			cfg, _, err := loadConfig(&flags)
 			if err != nil {
 				return err
 			}

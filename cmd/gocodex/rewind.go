@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -24,11 +23,7 @@ func newRewindCommand(s streams) *cobra.Command {
 				return errors.New("--turns must be at least 1")
 			}
 			o.ThreadID = args[0]
-			lo, err := flags.LoadOptions(os.Getenv, faceopts.FullAutoSandboxOnly)
-			if err != nil {
-				return err
-			}
-			cfg, _, err := faceopts.Load(lo)
+			cfg, _, err := loadConfig(&flags)
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/version"
 )
 
@@ -66,4 +68,13 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newRewindCommand(s))
 	root.AddCommand(newFeaturesCommand(s))
 	return root
+}
+
+// loadConfig is the configuration a one-shot command runs with: its flags over config.toml.
+func loadConfig(flags *faceopts.Flags) (*config.Config, []config.Warning, error) {
+	lo, err := flags.LoadOptions(os.Getenv, faceopts.FullAutoSandboxOnly)
+	if err != nil {
+		return nil, nil, err
+	}
+	return faceopts.Load(lo)
 }

@@ -11,6 +11,16 @@ import (
 	"github.com/gocodex/gocodex/protocol"
 )
 
+// HooksOptions says where a configuration's hooks are and whether its project's may load:
+// the one reading of them, for threads and for hooks/list.
+func HooksOptions(cfg *config.Config) hooks.Options {
+	return hooks.Options{
+		CodexHome:      cfg.CodexHome,
+		ProjectRoot:    firstNonEmpty(cfg.ProjectRoot, cfg.Cwd),
+		ProjectTrusted: cfg.TrustLevel == config.TrustTrusted,
+	}
+}
+
 // withHooks gives a thread the person's lifecycle hooks (feature `hooks`, on by default;
 // `codex_hooks` is its old name). What could not be loaded, and hooks that will not run,
 // are shown once as warnings when the thread starts.
@@ -18,18 +28,14 @@ func (a *App) withHooks(cfg *config.Config, tc agent.ThreadConfig) agent.ThreadC
 	if !cfg.FeatureEnabled("hooks", cfg.FeatureEnabled("codex_hooks", true)) {
 		return tc
 	}
-	engine, warnings := hooks.Load(hooks.Options{
-		CodexHome:      cfg.CodexHome,
-		ProjectRoot:    firstNonEmpty(cfg.ProjectRoot, cfg.Cwd),
-		ProjectTrusted: cfg.TrustLevel == config.TrustTrusted,
-		BypassTrust:    a.opts.BypassHookTrust,
-		Environ:        a.opts.Environ,
-		// Hooks run inside the thread's sandbox policy, like the model's commands (Codex
-		// 0.169 runs them unconfined; the issue asks for the policy).
-		Confine: func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error) {
-			return sandbox.Command(ctx, sandbox.Request{Policy: cfg.SandboxPolicy, PolicyCwd: cfg.Cwd, Cwd: cwd, Argv: argv, Env: env, Options: a.opts.Sandbox})
-		},
-	})
+	o := HooksOptions(cfg)
+	o.BypassTrust, o.Environ = a.opts.BypassHookTrust, a.opts.Environ
+	// Hooks run inside the thread's sandbox policy, like the model's commands (Codex 0.169
+	// runs them unconfined; the issue asks for the policy).
+	o.Confine = func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error) {
+		return sandbox.Command(ctx, sandbox.Request{Policy: cfg.SandboxPolicy, PolicyCwd: cfg.Cwd, Cwd: cwd, Argv: argv, Env: env, Options: a.opts.Sandbox})
+	}
+	engine, warnings := hooks.Load(o)
 	if a.opts.BypassHookTrust {
 		warnings = append([]string{"`--dangerously-bypass-hook-trust` is enabled. Enabled hooks may run without review for this invocation."}, warnings...)
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/hooks"
 )
@@ -88,11 +89,7 @@ func (r *threads) hooksList(ctx context.Context, c *Conn, p hooksListParams) (ho
 }
 
 func listHooks(cfg *config.Config) hooksListEntry {
-	listed, _, warnings := hooks.List(hooks.Options{
-		CodexHome:      cfg.CodexHome,
-		ProjectRoot:    firstNonEmptyString(cfg.ProjectRoot, cfg.Cwd),
-		ProjectTrusted: cfg.TrustLevel == config.TrustTrusted,
-	})
+	listed, _, warnings := hooks.List(app.HooksOptions(cfg))
 	e := hooksListEntry{Cwd: cfg.Cwd, Hooks: []hookMetadata{}, Warnings: []string{}, Errors: []hookErrorInfo{}}
 	for _, w := range warnings {
 		// A file that could not be read is an error of that file; the rest are warnings.
@@ -111,11 +108,4 @@ func listHooks(cfg *config.Config) hooksListEntry {
 		})
 	}
 	return e
-}
-
-func firstNonEmptyString(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
