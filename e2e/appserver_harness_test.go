@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -208,16 +207,7 @@ func (e *env) wsAppServer(args ...string) (*appServerProc, string) {
 	e.t.Helper()
 	p := e.startAppServerProc(append([]string{"--listen", "ws://127.0.0.1:0"}, args...)...)
 	p.listener = true
-	re := regexp.MustCompile(`listening on: ws://([0-9.:]+)`)
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := re.FindStringSubmatch(p.stderr.String()); m != nil {
-			return p, m[1]
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	e.t.Fatalf("websocket app-server did not report its address\nstderr: %s", p.stderr.String())
-	return nil, ""
+	return p, waitForListener(e.t, p.stderr)
 }
 
 // dialWS opens a validated client connection to a websocket app-server.
@@ -276,7 +266,7 @@ func (e *env) converse(bin string, requests []string) []map[string]any {
 }
 
 // procMemKiB reads a /proc/<pid>/status field (VmRSS, VmHWM) in KiB.
-func procMemKiB(t *testing.T, pid int, field string) int64 {
+func procMemKiB(t testing.TB, pid int, field string) int64 {
 	t.Helper()
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {

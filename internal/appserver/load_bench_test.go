@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,40 +19,6 @@ import (
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
-// stampServer is a loopback Responses endpoint whose every text delta carries the time it
-// was written ("<unix nanos>;"), so a client can measure delta-to-notification latency.
-// Each response streams deltas deltas, gap apart.
-func stampServer(tb testing.TB, deltas int, gap time.Duration) *httptest.Server {
-	write := func(w http.ResponseWriter, e tk.Event) {
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.Type, e.Data)
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		fl := w.(http.Flusher)
-		write(w, tk.Created())
-		write(w, tk.AssistantMessageStream("msg_1")[0])
-		fl.Flush()
-		var all strings.Builder
-		for i := 0; i < deltas; i++ {
-			if i > 0 {
-				time.Sleep(gap)
-			}
-			d := strconv.FormatInt(time.Now().UnixNano(), 10) + ";"
-			all.WriteString(d)
-			write(w, tk.TextDelta(d))
-			fl.Flush()
-			if r.Context().Err() != nil {
-				return
-			}
-		}
-		write(w, tk.AssistantMessage("msg_1", all.String()))
-		write(w, tk.Completed(tk.Usage{Input: 10, Output: int64(deltas), Total: 10 + int64(deltas)}))
-		fl.Flush()
-	}))
-	tb.Cleanup(srv.Close)
-	return srv
-}
-
 type loadResult struct {
 	p50, p99    time.Duration
 	samples     int
@@ -64,7 +29,7 @@ type loadResult struct {
 // runLoad starts threads threads on one connection, runs one streamed turn on each at
 // once, and measures each delta's way from the model server to the client.
 func runLoad(tb testing.TB, threads, deltas int, gap time.Duration) loadResult {
-	ms := stampServer(tb, deltas, gap)
+	ms := tk.StampServer(tb, deltas, gap)
 	w := newWorldAt(tb, tk.ConfigOptions{}, ms.URL+"/v1")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -86,17 +51,13 @@ func runLoad(tb testing.TB, threads, deltas int, gap time.Duration) loadResult {
 		for n := range c.Notifications() {
 			switch n.Method {
 			case "item/agentMessage/delta":
-				now := time.Now().UnixNano()
+				now := time.Now()
 				var p struct {
 					Delta string `json:"delta"`
 				}
 				_ = json.Unmarshal(n.Params, &p)
 				mu.Lock()
-				for _, s := range strings.Split(strings.TrimSuffix(p.Delta, ";"), ";") {
-					if ts, err := strconv.ParseInt(s, 10, 64); err == nil {
-						lat = append(lat, time.Duration(now-ts))
-					}
-				}
+				lat = append(lat, tk.StampLatencies(p.Delta, now)...)
 				mu.Unlock()
 			case "turn/completed":
 				if completed.Add(1) == int64(threads) {
