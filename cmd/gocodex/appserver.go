@@ -66,6 +66,7 @@ func newAppServerCommand(s streams, run appServerRunner) *cobra.Command {
 	for _, name := range []string{"analytics-default-enabled", "strict-config", "startup-client-info"} {
 		_ = f.MarkHidden(name)
 	}
+	cmd.AddCommand(newGenerateCommands(s)...)
 	return cmd
 }
 
