@@ -68,6 +68,8 @@ func appendLine(dst []byte, ts string, ordinal int64, typ string, payload []byte
 
 // SessionMeta is the payload of the first line.
 type SessionMeta struct {
+	// SessionID repeats ID in the paginated form, as Codex 0.169 writes it.
+	SessionID        string            `json:"session_id,omitempty"`
 	ID               string            `json:"id"`
 	ForkedFromID     string            `json:"forked_from_id,omitempty"`
 	Timestamp        string            `json:"timestamp"`
@@ -77,7 +79,10 @@ type SessionMeta struct {
 	Source           json.RawMessage   `json:"source"`
 	ModelProvider    string            `json:"model_provider,omitempty"`
 	BaseInstructions *BaseInstructions `json:"base_instructions,omitempty"`
-	Git              *GitInfo          `json:"git,omitempty"`
+	// HistoryMode is HistoryModePaginated for the form Codex 0.169 writes by default, ""
+	// for the older one (see paginated.go).
+	HistoryMode string   `json:"history_mode,omitempty"`
+	Git         *GitInfo `json:"git,omitempty"`
 	// HistoryBase is how Codex 0.169 records a fork: instead of copying, the new rollout
 	// starts from a prefix of the source's (see Load). We copy, and never write it.
 	HistoryBase *HistoryBase `json:"history_base,omitempty"`

@@ -302,6 +302,7 @@ type metaHead struct {
 	Source        json.RawMessage `json:"source"`
 	ModelProvider string          `json:"model_provider"`
 	Git           *GitInfo        `json:"git"`
+	HistoryMode   string          `json:"history_mode"`
 }
 
 func summaryFromMeta(m SessionMeta, path string) ThreadSummary {

@@ -49,6 +49,8 @@ type Options struct {
 	Settings Settings
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// NewItemID names the thread items of the paginated form; nil means a UUIDv7.
+	NewItemID func() string
 }
 
 // Recorder writes one thread's rollout. It implements agent.Recorder: the engine calls it
@@ -60,6 +62,7 @@ type Recorder struct {
 	mu       sync.Mutex
 	path     string
 	now      func() time.Time
+	newID    func() string
 	meta     SessionMeta
 	settings Settings
 	f        *os.File
@@ -68,6 +71,10 @@ type Recorder struct {
 	dirty    bool // written since the last fsync
 	metaDone bool // the file exists with its session_meta (or is an existing rollout)
 	closed   bool
+	// paginated: messages and reasoning are written as item_completed thread items (new
+	// threads, and resumed threads already in that form); turnID is the turn they belong to.
+	paginated bool
+	turnID    string
 }
 
 // Create prepares the rollout of a new thread at NewPath(codexHome, now, opts.Meta.ID).
@@ -81,6 +88,9 @@ func Create(codexHome string, opts Options) (*Recorder, error) {
 	if r.meta.Timestamp == "" {
 		r.meta.Timestamp = FormatTimestamp(now)
 	}
+	// New threads take the form Codex 0.169 writes by default, so its resume --last,
+	// pickers and thread/list show them with their first message.
+	r.meta.SessionID, r.meta.HistoryMode, r.paginated = r.meta.ID, HistoryModePaginated, true
 	return r, nil
 }
 
@@ -106,6 +116,9 @@ func Append(path string, opts Options) (*Recorder, error) {
 	}
 	r := newRecorder(opts)
 	r.path, r.f, r.metaDone, r.ordinal = path, f, true, nextOrdinal(f, n, lines)
+	// A resumed thread keeps its form: one file is never half legacy, half paginated.
+	head := readMetaHead(f)
+	r.paginated, r.meta.ID = head.HistoryMode == HistoryModePaginated, head.ID
 	return r, nil
 }
 
@@ -135,8 +148,12 @@ func newRecorder(opts Options) *Recorder {
 	if now == nil {
 		now = time.Now
 	}
+	newID := opts.NewItemID
+	if newID == nil {
+		newID = newUUID
+	}
 	// Ordinal 0 is the session_meta line, written when the file is created.
-	return &Recorder{now: now, meta: opts.Meta, settings: opts.Settings, buf: make([]byte, 0, 4096), ordinal: 1}
+	return &Recorder{now: now, newID: newID, meta: opts.Meta, settings: opts.Settings, buf: make([]byte, 0, 4096), ordinal: 1}
 }
 
 // validPrefix returns the length of f up to its last newline, the number of lines in it,
@@ -214,11 +231,14 @@ func (r *Recorder) RecordEvent(ev protocol.Event) error {
 	if !Persisted(ev.Msg) {
 		return nil
 	}
-	b, err := protocol.MarshalEventMsg(ev.Msg)
+	if ts, ok := ev.Msg.(protocol.TurnStartedEvent); ok {
+		r.turnID = ts.TurnID
+	}
+	now := r.now()
+	b, err := r.eventPayload(ev.Msg, now)
 	if err != nil {
 		return fmt.Errorf("encode %s event: %w", ev.Msg.EventType(), err)
 	}
-	now := r.now()
 	ts := FormatTimestamp(now)
 	r.buf = appendLine(r.buf[:0], ts, r.next(), TypeEventMsg, b)
 	sync := false
@@ -251,6 +271,19 @@ func (r *Recorder) RecordCompacted(message string, replacement []protocol.Respon
 	defer r.mu.Unlock()
 	r.buf = appendLine(r.buf[:0], FormatTimestamp(r.now()), r.next(), TypeCompacted, b)
 	return r.writeBuf(true)
+}
+
+// eventPayload is the event_msg payload of msg: in the paginated form, messages and
+// reasoning become item_completed thread items; everything else is written as it is.
+func (r *Recorder) eventPayload(msg protocol.EventMsg, now time.Time) ([]byte, error) {
+	if r.paginated {
+		if it := threadItem(msg, r.newID); it != nil {
+			ms := now.UnixMilli()
+			return protocol.Marshal(itemCompletedLine{Type: "item_completed", ThreadID: r.meta.ID, TurnID: r.turnID,
+				Item: it, StartedAtMs: &ms, CompletedAtMs: ms})
+		}
+	}
+	return protocol.MarshalEventMsg(msg)
 }
 
 func (r *Recorder) configured(m protocol.SessionConfiguredEvent) {

@@ -32,6 +32,15 @@ func tick() func() time.Time {
 	}
 }
 
+// seqIDs names thread items item-1, item-2, … (as Codex's migration does), for golden files.
+func seqIDs() func() string {
+	n := 0
+	return func() string {
+		n++
+		return fmt.Sprintf("item-%d", n)
+	}
+}
+
 func testMeta() SessionMeta {
 	return SessionMeta{
 		ID:               testID,
@@ -95,7 +104,7 @@ func recordScript(t *testing.T, r *Recorder) {
 
 func TestRecorderGoldenLines(t *testing.T) {
 	home := t.TempDir()
-	r, err := Create(home, Options{Meta: testMeta(), Settings: Settings{Summary: "auto", Timezone: "Etc/UTC"}, Now: tick()})
+	r, err := Create(home, Options{Meta: testMeta(), Settings: Settings{Summary: "auto", Timezone: "Etc/UTC"}, Now: tick(), NewItemID: seqIDs()})
 	if err != nil {
 		t.Fatal(err)
 	}

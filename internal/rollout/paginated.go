@@ -1,0 +1,223 @@
+package rollout
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// HistoryModePaginated is session_meta.history_mode of the thread history Codex 0.169 writes
+// by default ("paginated thread history"); a rollout without it is of the older ("legacy")
+// form. In the paginated form the user's and the agent's messages and the reasoning are
+// item_completed events carrying thread items (UserMessage, AgentMessage, Reasoning) instead
+// of user_message, agent_message and agent_reasoning events. Codex builds its thread list
+// (title, first message) and its turns from those items only, so a thread it should list
+// has to be written this way (testdata/paginated/README.md has what was observed).
+const HistoryModePaginated = "paginated"
+
+// Paginated reports whether the rollout is in the paginated form.
+func (m SessionMeta) Paginated() bool { return m.HistoryMode == HistoryModePaginated }
+
+// itemCompletedLine is an item_completed event as Codex 0.169 writes it in a rollout.
+type itemCompletedLine struct {
+	Type          string `json:"type"` // "item_completed"
+	ThreadID      string `json:"thread_id"`
+	TurnID        string `json:"turn_id"`
+	Item          any    `json:"item"`
+	StartedAtMs   *int64 `json:"started_at_ms,omitempty"`
+	CompletedAtMs int64  `json:"completed_at_ms"`
+}
+
+// Thread items as Codex serialises them in rollouts (TurnItem, tagged by "type").
+type (
+	userMessageItem struct {
+		Type    string      `json:"type"` // "UserMessage"
+		ID      string      `json:"id"`
+		Content []userInput `json:"content"`
+	}
+	// userInput is one part of a user message: text, image (a URL) or local_image (a path).
+	userInput struct {
+		Type         string            `json:"type"`
+		Text         *string           `json:"text,omitempty"`
+		TextElements []json.RawMessage `json:"text_elements,omitempty"`
+		ImageURL     string            `json:"image_url,omitempty"`
+		Path         string            `json:"path,omitempty"`
+	}
+	agentMessageItem struct {
+		Type    string             `json:"type"` // "AgentMessage"
+		ID      string             `json:"id"`
+		Content []agentMessagePart `json:"content"`
+		Phase   string             `json:"phase,omitempty"`
+	}
+	agentMessagePart struct {
+		Type string `json:"type"` // "Text"
+		Text string `json:"text"`
+	}
+	reasoningItem struct {
+		Type        string   `json:"type"` // "Reasoning"
+		ID          string   `json:"id"`
+		SummaryText []string `json:"summary_text"`
+		RawContent  []string `json:"raw_content"`
+	}
+)
+
+// threadItem returns the thread item a legacy message event becomes in the paginated form,
+// or nil when the event is written as it is. newID names the item.
+func threadItem(msg protocol.EventMsg, newID func() string) any {
+	switch m := msg.(type) {
+	case protocol.UserMessageEvent:
+		return userItemOf(m, newID())
+	case protocol.AgentMessageEvent:
+		return agentMessageItem{Type: "AgentMessage", ID: newID(), Content: []agentMessagePart{{Type: "Text", Text: m.Message}}, Phase: m.Phase}
+	case protocol.AgentReasoningEvent:
+		return reasoningItem{Type: "Reasoning", ID: newID(), SummaryText: []string{m.Text}, RawContent: []string{}}
+	case protocol.AgentReasoningRawContentEvent:
+		return reasoningItem{Type: "Reasoning", ID: newID(), SummaryText: []string{}, RawContent: []string{m.Text}}
+	}
+	return nil
+}
+
+func userItemOf(m protocol.UserMessageEvent, id string) userMessageItem {
+	it := userMessageItem{Type: "UserMessage", ID: id, Content: []userInput{}}
+	if m.Message != "" || (len(m.Images) == 0 && len(m.LocalImages) == 0) {
+		text := m.Message
+		elems := m.TextElements
+		if elems == nil {
+			elems = []json.RawMessage{}
+		}
+		it.Content = append(it.Content, userInput{Type: "text", Text: &text, TextElements: elems})
+	}
+	for _, u := range m.Images {
+		it.Content = append(it.Content, userInput{Type: "image", ImageURL: u})
+	}
+	for _, p := range m.LocalImages {
+		it.Content = append(it.Content, userInput{Type: "local_image", Path: p})
+	}
+	return it
+}
+
+// MarshalJSON writes text_elements as [] on text parts even when empty, as Codex does (it
+// reads a part without them as malformed).
+func (u userInput) MarshalJSON() ([]byte, error) {
+	type plain userInput
+	if u.Type != "text" {
+		return json.Marshal(plain(u))
+	}
+	text := ""
+	if u.Text != nil {
+		text = *u.Text
+	}
+	elems := u.TextElements
+	if elems == nil {
+		elems = []json.RawMessage{}
+	}
+	return json.Marshal(struct {
+		Type         string            `json:"type"`
+		Text         string            `json:"text"`
+		TextElements []json.RawMessage `json:"text_elements"`
+	}{u.Type, text, elems})
+}
+
+// legacyEvents turns an item_completed event of the paginated form back into the events
+// the faces replay (user_message, agent_message, agent_reasoning…), so a thread reads the
+// same whichever form it was written in. Other items (plans, compactions, commands) are
+// returned as they are; ok is false when the payload is not such an event.
+func legacyEvents(payload []byte) (out []protocol.EventMsg, ok bool) {
+	var head struct {
+		Type string          `json:"type"`
+		Item json.RawMessage `json:"item"`
+	}
+	if json.Unmarshal(payload, &head) != nil || head.Type != "item_completed" {
+		return nil, false
+	}
+	switch peekType(head.Item) {
+	case "UserMessage":
+		var it userMessageItem
+		if json.Unmarshal(head.Item, &it) != nil {
+			return nil, false
+		}
+		return []protocol.EventMsg{userEventOf(it)}, true
+	case "AgentMessage":
+		var it agentMessageItem
+		if json.Unmarshal(head.Item, &it) != nil {
+			return nil, false
+		}
+		var text strings.Builder
+		for _, c := range it.Content {
+			text.WriteString(c.Text)
+		}
+		return []protocol.EventMsg{protocol.AgentMessageEvent{Message: text.String(), Phase: it.Phase}}, true
+	case "Reasoning":
+		var it reasoningItem
+		if json.Unmarshal(head.Item, &it) != nil {
+			return nil, false
+		}
+		for _, s := range it.SummaryText {
+			out = append(out, protocol.AgentReasoningEvent{Text: s})
+		}
+		for _, s := range it.RawContent {
+			out = append(out, protocol.AgentReasoningRawContentEvent{Text: s})
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func userEventOf(it userMessageItem) protocol.UserMessageEvent {
+	var ev protocol.UserMessageEvent
+	var texts []string
+	for _, c := range it.Content {
+		switch c.Type {
+		case "text":
+			if c.Text != nil {
+				texts = append(texts, *c.Text)
+			}
+			ev.TextElements = append(ev.TextElements, c.TextElements...)
+		case "image":
+			ev.Images = append(ev.Images, c.ImageURL)
+		case "local_image":
+			ev.LocalImages = append(ev.LocalImages, c.Path)
+		}
+	}
+	ev.Message = strings.Join(texts, "\n")
+	return ev
+}
+
+// newUUID names a thread item as Codex does (UUIDv7).
+func newUUID() string {
+	if id, err := uuid.NewV7(); err == nil {
+		return id.String()
+	}
+	return uuid.NewString()
+}
+
+// metaHeadMaxBytes bounds the read of a session_meta line (Codex's carries the base
+// instructions, tens of KiB).
+const metaHeadMaxBytes = 8 << 20
+
+// readMetaHead reads the id and history mode of the rollout open in f from its first line;
+// zero values when it has none.
+func readMetaHead(f *os.File) metaHead {
+	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, metaHeadMaxBytes), 64<<10)
+	raw, err := br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		long := append([]byte(nil), raw...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			raw, err = br.ReadSlice('\n')
+			long = append(long, raw...)
+		}
+		raw = long
+	}
+	var m metaHead
+	if l, ok := parseLine(raw); ok && l.Type == TypeSessionMeta {
+		_ = json.Unmarshal(l.Payload, &m)
+	}
+	return m
+}
