@@ -68,20 +68,46 @@ type (
 	}
 )
 
-// threadItem returns the thread item a legacy message event becomes in the paginated form,
-// or nil when the event is written as it is. newID names the item.
-func threadItem(msg protocol.EventMsg, newID func() string) any {
+// itemWriter turns the legacy message events into the thread items of the paginated form,
+// for the recorder and for the migration. Consecutive reasoning events make one Reasoning
+// item, written again (same id, more text) with each part, as Codex's migration does; Codex
+// reads a later item_completed of an id as the item's new state.
+type itemWriter struct {
+	turnID    string
+	newID     func() string
+	reasoning *reasoningItem
+}
+
+// item returns the thread item msg becomes, or nil when msg is written as it is (it may
+// still end a run of reasoning or start a turn).
+func (w *itemWriter) item(msg protocol.EventMsg) any {
 	switch m := msg.(type) {
-	case protocol.UserMessageEvent:
-		return userItemOf(m, newID())
-	case protocol.AgentMessageEvent:
-		return agentMessageItem{Type: "AgentMessage", ID: newID(), Content: []agentMessagePart{{Type: "Text", Text: m.Message}}, Phase: m.Phase}
 	case protocol.AgentReasoningEvent:
-		return reasoningItem{Type: "Reasoning", ID: newID(), SummaryText: []string{m.Text}, RawContent: []string{}}
+		r := w.reasoningItem()
+		r.SummaryText = append(r.SummaryText, m.Text)
+		return *r
 	case protocol.AgentReasoningRawContentEvent:
-		return reasoningItem{Type: "Reasoning", ID: newID(), SummaryText: []string{}, RawContent: []string{m.Text}}
+		r := w.reasoningItem()
+		r.RawContent = append(r.RawContent, m.Text)
+		return *r
+	}
+	w.reasoning = nil
+	switch m := msg.(type) {
+	case protocol.TurnStartedEvent:
+		w.turnID = m.TurnID
+	case protocol.UserMessageEvent:
+		return userItemOf(m, w.newID())
+	case protocol.AgentMessageEvent:
+		return agentMessageItem{Type: "AgentMessage", ID: w.newID(), Content: []agentMessagePart{{Type: "Text", Text: m.Message}}, Phase: m.Phase}
 	}
 	return nil
+}
+
+func (w *itemWriter) reasoningItem() *reasoningItem {
+	if w.reasoning == nil {
+		w.reasoning = &reasoningItem{Type: "Reasoning", ID: w.newID(), SummaryText: []string{}, RawContent: []string{}}
+	}
+	return w.reasoning
 }
 
 func userItemOf(m protocol.UserMessageEvent, id string) userMessageItem {
@@ -125,11 +151,19 @@ func (u userInput) MarshalJSON() ([]byte, error) {
 	}{u.Type, text, elems})
 }
 
-// legacyEvents turns an item_completed event of the paginated form back into the events
+// itemReader turns the item_completed events of the paginated form back into the events
 // the faces replay (user_message, agent_message, agent_reasoning…), so a thread reads the
-// same whichever form it was written in. Other items (plans, compactions, commands) are
-// returned as they are; ok is false when the payload is not such an event.
-func legacyEvents(payload []byte) (out []protocol.EventMsg, ok bool) {
+// same whichever form it was written in. A Reasoning item written again under its id gives
+// only its new parts; a message item written again gives nothing more.
+type itemReader struct {
+	seen      map[string]bool
+	reasoning map[string][2]int // parts already given: summary, raw
+}
+
+// events returns the events an item_completed payload stands for; ok is false for other
+// payloads and for items of other kinds (plans, compactions, commands), which are replayed
+// as they are.
+func (r *itemReader) events(payload []byte) (out []protocol.EventMsg, ok bool) {
 	var head struct {
 		Type string          `json:"type"`
 		Item json.RawMessage `json:"item"`
@@ -137,37 +171,62 @@ func legacyEvents(payload []byte) (out []protocol.EventMsg, ok bool) {
 	if json.Unmarshal(payload, &head) != nil || head.Type != "item_completed" {
 		return nil, false
 	}
+	if r.seen == nil {
+		r.seen, r.reasoning = map[string]bool{}, map[string][2]int{}
+	}
 	switch peekType(head.Item) {
 	case "UserMessage":
 		var it userMessageItem
 		if json.Unmarshal(head.Item, &it) != nil {
 			return nil, false
 		}
-		return []protocol.EventMsg{userEventOf(it)}, true
+		if r.once(it.ID) {
+			out = append(out, userEventOf(it))
+		}
+		return out, true
 	case "AgentMessage":
 		var it agentMessageItem
 		if json.Unmarshal(head.Item, &it) != nil {
 			return nil, false
 		}
-		var text strings.Builder
-		for _, c := range it.Content {
-			text.WriteString(c.Text)
+		if r.once(it.ID) {
+			var text strings.Builder
+			for _, c := range it.Content {
+				text.WriteString(c.Text)
+			}
+			out = append(out, protocol.AgentMessageEvent{Message: text.String(), Phase: it.Phase})
 		}
-		return []protocol.EventMsg{protocol.AgentMessageEvent{Message: text.String(), Phase: it.Phase}}, true
+		return out, true
 	case "Reasoning":
 		var it reasoningItem
 		if json.Unmarshal(head.Item, &it) != nil {
 			return nil, false
 		}
-		for _, s := range it.SummaryText {
+		done := r.reasoning[it.ID]
+		for _, s := range it.SummaryText[min(done[0], len(it.SummaryText)):] {
 			out = append(out, protocol.AgentReasoningEvent{Text: s})
 		}
-		for _, s := range it.RawContent {
+		for _, s := range it.RawContent[min(done[1], len(it.RawContent)):] {
 			out = append(out, protocol.AgentReasoningRawContentEvent{Text: s})
+		}
+		if it.ID != "" {
+			r.reasoning[it.ID] = [2]int{max(done[0], len(it.SummaryText)), max(done[1], len(it.RawContent))}
 		}
 		return out, true
 	}
 	return nil, false
+}
+
+// once reports whether the item id is new (items without an id always are).
+func (r *itemReader) once(id string) bool {
+	if id == "" {
+		return true
+	}
+	if r.seen[id] {
+		return false
+	}
+	r.seen[id] = true
+	return true
 }
 
 func userEventOf(it userMessageItem) protocol.UserMessageEvent {

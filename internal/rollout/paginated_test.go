@@ -192,3 +192,58 @@ func TestAppendKeepsTheFileForm(t *testing.T) {
 		})
 	}
 }
+
+// TestReasoningPartsReadOnce: Codex's migration writes a run of reasoning parts as one
+// Reasoning item written again with each part; the replay gives each part once, as the
+// older form's events do. The recorder writes a run the same way.
+func TestReasoningPartsReadOnce(t *testing.T) {
+	want := []string{`{"type":"agent_reasoning","text":"thinking A"}`, `{"type":"agent_reasoning","text":"thinking B"}`,
+		`{"type":"agent_reasoning_raw_content","text":"raw C"}`, `{"type":"agent_message","message":"Hello there.","phase":"final_answer"}`}
+	replayed := func(r *Rollout) []string {
+		var out []string
+		for _, m := range r.InitialMessages() {
+			switch m.(type) {
+			case protocol.AgentReasoningEvent, protocol.AgentReasoningRawContentEvent, protocol.AgentMessageEvent:
+				b, _ := protocol.MarshalEventMsg(m)
+				out = append(out, string(b))
+			}
+		}
+		return out
+	}
+	for _, name := range []string{"gocodex-legacy-reasoning.jsonl", "gocodex-legacy-reasoning.migrated-by-codex.jsonl"} {
+		r, err := ReadFile(filepath.Join("testdata", "paginated", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, replayed(r)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+
+	home := t.TempDir()
+	rec, err := Create(home, Options{Meta: testMeta(), Now: tick(), NewItemID: seqIDs()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []protocol.EventMsg{protocol.TurnStartedEvent{TurnID: "turn-1"}, protocol.AgentReasoningEvent{Text: "thinking A"},
+		protocol.AgentReasoningEvent{Text: "thinking B"}, protocol.AgentReasoningRawContentEvent{Text: "raw C"},
+		protocol.AgentMessageEvent{Message: "Hello there.", Phase: "final_answer"}} {
+		if err := rec.RecordEvent(protocol.Event{Msg: m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadFile(rec.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, replayed(r)); diff != "" {
+		t.Errorf("recorded (-want +got):\n%s", diff)
+	}
+	data, _ := os.ReadFile(rec.Path())
+	if n := strings.Count(string(data), `"item":{"type":"Reasoning","id":"item-1"`); n != 3 {
+		t.Errorf("the run of reasoning is written as %d snapshots of item-1, want 3:\n%s", n, data)
+	}
+}

@@ -94,12 +94,13 @@ func (r *Rollout) Reconstruct() Resumed {
 // alike.
 func (r *Rollout) InitialMessages() []protocol.EventMsg {
 	var out []protocol.EventMsg
+	var items itemReader
 	for _, l := range r.Lines {
 		if l.Type != TypeEventMsg {
 			continue
 		}
 		if peekType(l.Payload) == "item_completed" {
-			if msgs, ok := legacyEvents(l.Payload); ok {
+			if msgs, ok := items.events(l.Payload); ok {
 				out = append(out, msgs...)
 				continue
 			}

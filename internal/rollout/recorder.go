@@ -62,7 +62,6 @@ type Recorder struct {
 	mu       sync.Mutex
 	path     string
 	now      func() time.Time
-	newID    func() string
 	meta     SessionMeta
 	settings Settings
 	f        *os.File
@@ -72,9 +71,9 @@ type Recorder struct {
 	metaDone bool // the file exists with its session_meta (or is an existing rollout)
 	closed   bool
 	// paginated: messages and reasoning are written as item_completed thread items (new
-	// threads, and resumed threads already in that form); turnID is the turn they belong to.
+	// threads, and resumed threads already in that form).
 	paginated bool
-	turnID    string
+	items     itemWriter
 }
 
 // Create prepares the rollout of a new thread at NewPath(codexHome, now, opts.Meta.ID).
@@ -153,7 +152,7 @@ func newRecorder(opts Options) *Recorder {
 		newID = newUUID
 	}
 	// Ordinal 0 is the session_meta line, written when the file is created.
-	return &Recorder{now: now, newID: newID, meta: opts.Meta, settings: opts.Settings, buf: make([]byte, 0, 4096), ordinal: 1}
+	return &Recorder{now: now, items: itemWriter{newID: newID}, meta: opts.Meta, settings: opts.Settings, buf: make([]byte, 0, 4096), ordinal: 1}
 }
 
 // validPrefix returns the length of f up to its last newline, the number of lines in it,
@@ -231,9 +230,6 @@ func (r *Recorder) RecordEvent(ev protocol.Event) error {
 	if !Persisted(ev.Msg) {
 		return nil
 	}
-	if ts, ok := ev.Msg.(protocol.TurnStartedEvent); ok {
-		r.turnID = ts.TurnID
-	}
 	now := r.now()
 	b, err := r.eventPayload(ev.Msg, now)
 	if err != nil {
@@ -277,9 +273,9 @@ func (r *Recorder) RecordCompacted(message string, replacement []protocol.Respon
 // reasoning become item_completed thread items; everything else is written as it is.
 func (r *Recorder) eventPayload(msg protocol.EventMsg, now time.Time) ([]byte, error) {
 	if r.paginated {
-		if it := threadItem(msg, r.newID); it != nil {
+		if it := r.items.item(msg); it != nil {
 			ms := now.UnixMilli()
-			return protocol.Marshal(itemCompletedLine{Type: "item_completed", ThreadID: r.meta.ID, TurnID: r.turnID,
+			return protocol.Marshal(itemCompletedLine{Type: "item_completed", ThreadID: r.meta.ID, TurnID: r.items.turnID,
 				Item: it, StartedAtMs: &ms, CompletedAtMs: ms})
 		}
 	}
