@@ -96,11 +96,9 @@ func Create(codexHome string, opts Options) (*Recorder, error) {
 // Append opens an existing rollout (resume) to add to it. A torn last line, left by a crash
 // in the middle of a write, is cut off first so new lines start on a line of their own.
 func Append(path string, opts Options) (*Recorder, error) {
-	// O_APPEND: every write lands at the end even if another process (a second resume, or
-	// Codex itself) appends to the same thread.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	f, err := openLocked(path)
 	if err != nil {
-		return nil, fmt.Errorf("open rollout: %w", err)
+		return nil, err
 	}
 	n, lines, size, err := validPrefix(f)
 	if err != nil {
@@ -119,6 +117,28 @@ func Append(path string, opts Options) (*Recorder, error) {
 	head := readMetaHead(f)
 	r.paginated, r.meta.ID = head.HistoryMode == HistoryModePaginated, head.ID
 	return r, nil
+}
+
+// openLocked opens a rollout for appending under a shared lock. A migration may have
+// replaced the file while we waited for the lock: then the new file is opened instead.
+func openLocked(path string) (*os.File, error) {
+	for range 5 {
+		// O_APPEND: every write lands at the end even if another process (a second resume,
+		// or Codex itself) appends to the same thread.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+		if err != nil {
+			return nil, fmt.Errorf("open rollout: %w", err)
+		}
+		if err := lockShared(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("lock rollout: %w", err)
+		}
+		if sameFile(f, path) {
+			return f, nil
+		}
+		f.Close()
+	}
+	return nil, fmt.Errorf("open rollout %s: it keeps being replaced", path)
 }
 
 // nextOrdinal continues the file's numbering: one past the last line's ordinal when it has
@@ -393,6 +413,7 @@ func (r *Recorder) createFile() error {
 	if f, err = os.OpenFile(r.path, os.O_WRONLY|os.O_APPEND, 0); err != nil {
 		return fmt.Errorf("open rollout: %w", err)
 	}
+	_ = lockShared(f) // marks the thread as being written (see lock_unix.go)
 	r.f, r.metaDone, r.dirty = f, true, true
 	r.buf = r.buf[:0] // written with the meta line
 	return nil
