@@ -151,12 +151,13 @@ func keys(m map[string]any) string {
 }
 
 // TestAppendKeepsTheFileForm resumes a rollout of each form and records a message: the
-// paginated one gets an item, the older one an event, so no file mixes the two.
+// paginated one gets an item, the older one an event (with [] lists, which Codex needs), so
+// no file mixes the two. Codex 0.169 resuming an older-form thread keeps its form too.
 func TestAppendKeepsTheFileForm(t *testing.T) {
 	for _, tc := range []struct {
 		fixture, want string
 	}{
-		{"gocodex-legacy.jsonl", `"type":"user_message","message":"again"`},
+		{"gocodex-legacy.jsonl", `"type":"user_message","message":"again","images":[],"local_images":[],"text_elements":[]}`},
 		{"gocodex-legacy-arrays.migrated-by-codex.jsonl", `"item":{"type":"UserMessage","id":"item-1","content":[{"type":"text","text":"again","text_elements":[]}]}`},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {

@@ -299,7 +299,20 @@ func (r *Recorder) eventPayload(msg protocol.EventMsg, now time.Time) ([]byte, e
 				Item: it, StartedAtMs: &ms, CompletedAtMs: ms})
 		}
 	}
+	if um, ok := msg.(protocol.UserMessageEvent); ok {
+		// Codex reads a user_message whose lists are null as malformed and drops it (the
+		// thread then has no title for it); it writes [] itself.
+		um.Images, um.LocalImages, um.TextElements = orEmpty(um.Images), orEmpty(um.LocalImages), orEmpty(um.TextElements)
+		msg = um
+	}
 	return protocol.MarshalEventMsg(msg)
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 func (r *Recorder) configured(m protocol.SessionConfiguredEvent) {
