@@ -172,18 +172,22 @@ func TestWeListAndResumeCodexThreads(t *testing.T) {
 	}
 }
 
-// TestRolloutItemsMatchCodex runs one turn with reasoning and an answer through both
-// binaries and compares what their rollouts say of it: session_meta's history fields and,
-// per thread item kind, the keys of the item_completed line and of the item.
+// TestRolloutItemsMatchCodex runs one turn with reasoning, a command, a patch and an answer
+// through both binaries and compares what their rollouts say of it: session_meta's history
+// fields and, per thread item kind, the keys of the item_completed line and of the item.
 func TestRolloutItemsMatchCodex(t *testing.T) {
 	ref := referenceBinary(t)
-	turn := func() tk.Response {
-		return tk.SSE(tk.Created(), tk.Reasoning("rs_1", "thinking it over"), tk.AssistantMessageStream("msg_1", "the answer"),
-			tk.Completed(tk.Usage{Input: 10, Output: 5, Total: 15}))
+	usage := tk.Completed(tk.Usage{Input: 10, Output: 5, Total: 15})
+	turn := func() []tk.Response {
+		return []tk.Response{
+			tk.SSE(tk.Created(), tk.Reasoning("rs_1", "thinking it over"), tk.FunctionCall("c1", "exec_command", `{"cmd":"echo hi"}`), usage),
+			tk.SSE(tk.Created(), tk.CustomToolCall("p1", "apply_patch", "*** Begin Patch\n*** Add File: made.txt\n+hello\n*** End Patch\n"), usage),
+			tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", "the answer"), usage),
+		}
 	}
 	shapes := func(bin string) map[string]string {
 		e := newEnv(t)
-		e.Model.Enqueue(turn())
+		e.Model.Enqueue(turn()...)
 		id := threadStarted(t, e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", "think then answer"))
 		path, _, err := rollout.Find(e.CodexHome, id)
 		if err != nil {
@@ -192,7 +196,8 @@ func TestRolloutItemsMatchCodex(t *testing.T) {
 		return rolloutShapes(t, path)
 	}
 	theirs, ours := shapes(ref), shapes(binary)
-	for _, k := range []string{"session_meta", "envelope", "UserMessage", "UserMessage.content", "AgentMessage", "AgentMessage.content", "Reasoning"} {
+	for _, k := range []string{"session_meta", "envelope", "UserMessage", "UserMessage.content", "AgentMessage", "AgentMessage.content", "Reasoning",
+		"CommandExecution", "FileChange"} {
 		if theirs[k] == "" {
 			t.Errorf("codex wrote no %s", k)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 
@@ -66,6 +67,29 @@ type (
 		SummaryText []string `json:"summary_text"`
 		RawContent  []string `json:"raw_content"`
 	}
+	// commandExecutionItem is a finished command; Codex names its working directory by a
+	// file: URL.
+	commandExecutionItem struct {
+		Type             string                   `json:"type"` // "CommandExecution"
+		ID               string                   `json:"id"`   // the call id
+		ProcessID        *string                  `json:"process_id"`
+		Command          []string                 `json:"command"`
+		Cwd              string                   `json:"cwd"`
+		ParsedCmd        []protocol.ParsedCommand `json:"parsed_cmd"`
+		Source           string                   `json:"source"`
+		Status           string                   `json:"status"`
+		AggregatedOutput string                   `json:"aggregated_output"`
+		ExitCode         int                      `json:"exit_code"`
+		Duration         protocol.Duration        `json:"duration"`
+	}
+	fileChangeItem struct {
+		Type    string                         `json:"type"` // "FileChange"
+		ID      string                         `json:"id"`   // the call id
+		Changes map[string]protocol.FileChange `json:"changes"`
+		Status  string                         `json:"status"`
+		Stdout  string                         `json:"stdout"`
+		Stderr  string                         `json:"stderr"`
+	}
 )
 
 // itemWriter turns the legacy message events into the thread items of the paginated form,
@@ -99,8 +123,64 @@ func (w *itemWriter) item(msg protocol.EventMsg) any {
 		return userItemOf(m, w.newID())
 	case protocol.AgentMessageEvent:
 		return agentMessageItem{Type: "AgentMessage", ID: w.newID(), Content: []agentMessagePart{{Type: "Text", Text: m.Message}}, Phase: m.Phase}
+	case protocol.ExecCommandEndEvent:
+		return commandItemOf(m)
+	case protocol.PatchApplyEndEvent:
+		return fileChangeItemOf(m)
 	}
 	return nil
+}
+
+// toolEnd reports the events the paginated form keeps as thread items although the older
+// form leaves them out: finished commands and patches (Codex shows them when it replays a
+// thread).
+func toolEnd(msg protocol.EventMsg) bool {
+	switch msg.(type) {
+	case protocol.ExecCommandEndEvent, protocol.PatchApplyEndEvent:
+		return true
+	}
+	return false
+}
+
+func commandItemOf(m protocol.ExecCommandEndEvent) commandExecutionItem {
+	it := commandExecutionItem{Type: "CommandExecution", ID: m.CallID, Command: m.Command, ParsedCmd: m.ParsedCmd,
+		Source: string(m.Source), Status: string(m.Status), AggregatedOutput: m.AggregatedOutput, ExitCode: m.ExitCode, Duration: m.Duration}
+	if m.ProcessID != "" {
+		it.ProcessID = &m.ProcessID
+	}
+	if it.Command == nil {
+		it.Command = []string{}
+	}
+	if it.ParsedCmd == nil {
+		it.ParsedCmd = []protocol.ParsedCommand{}
+	}
+	if m.Cwd != "" {
+		it.Cwd = (&url.URL{Scheme: "file", Path: m.Cwd}).String()
+	}
+	if it.Source == "" {
+		it.Source = string(protocol.SourceAgent)
+	}
+	if it.Status == "" {
+		it.Status = string(protocol.ExecCompleted)
+		if m.ExitCode != 0 {
+			it.Status = string(protocol.ExecFailed)
+		}
+	}
+	return it
+}
+
+func fileChangeItemOf(m protocol.PatchApplyEndEvent) fileChangeItem {
+	it := fileChangeItem{Type: "FileChange", ID: m.CallID, Changes: m.Changes, Status: string(m.Status), Stdout: m.Stdout, Stderr: m.Stderr}
+	if it.Changes == nil {
+		it.Changes = map[string]protocol.FileChange{}
+	}
+	if it.Status == "" {
+		it.Status = string(protocol.PatchCompleted)
+		if !m.Success {
+			it.Status = string(protocol.PatchFailed)
+		}
+	}
+	return it
 }
 
 func (w *itemWriter) reasoningItem() *reasoningItem {
@@ -213,6 +293,9 @@ func (r *itemReader) events(payload []byte) (out []protocol.EventMsg, ok bool) {
 			r.reasoning[it.ID] = [2]int{max(done[0], len(it.SummaryText)), max(done[1], len(it.RawContent))}
 		}
 		return out, true
+	case "CommandExecution", "FileChange":
+		// Kept for Codex; the older form never had them, so replays leave them out.
+		return nil, true
 	}
 	return nil, false
 }

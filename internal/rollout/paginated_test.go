@@ -74,7 +74,7 @@ func TestPaginatedLinesHaveCodexShape(t *testing.T) {
 	}
 	ours := itemShapes(t, r.Path())
 	codex := itemShapes(t, filepath.Join("testdata", "paginated", "codex-rich-turn.jsonl"))
-	for _, kind := range []string{"envelope", "UserMessage", "UserMessage.content", "AgentMessage", "AgentMessage.content", "Reasoning"} {
+	for _, kind := range []string{"envelope", "UserMessage", "UserMessage.content", "AgentMessage", "AgentMessage.content", "Reasoning", "CommandExecution", "FileChange"} {
 		if ours[kind] == "" {
 			t.Errorf("%s: the recorder wrote none", kind)
 			continue

@@ -247,7 +247,7 @@ func (r *Recorder) RecordEvent(ev protocol.Event) error {
 		r.configured(*m)
 		return nil
 	}
-	if !Persisted(ev.Msg) {
+	if !Persisted(ev.Msg) && !(r.paginated && toolEnd(ev.Msg)) {
 		return nil
 	}
 	now := r.now()
