@@ -6,7 +6,11 @@
 // with T one of session_meta (the first line), response_item, event_msg (the persisted subset
 // of events, see Persisted), turn_context and compacted. Codex 0.169 writes the same shape (and
 // a few line types of its own, world_state and token_usage_record, which the reader skips),
-// so rollouts move between the two binaries in both directions.
+// so rollouts move between the two binaries in both directions. New threads are written in
+// the "paginated" form Codex 0.169 writes by default (paginated.go): messages, reasoning,
+// commands and patches as item_completed thread items, which Codex's thread index needs;
+// threads of the older form are read alike, keep their form when resumed, and Migrate
+// (`gocodex migrate-rollouts`) converts them.
 //
 // Entry points:
 //   - Create / Append give a Recorder (agent.Recorder and agent.CompactionRecorder) for a new
