@@ -157,15 +157,15 @@ func migrateFile(path, id string, apply bool) MigrateOutcome {
 		o.Status = MigrateAlreadyPaginated
 		return o
 	}
+	// Without flock (err) nobody can be seen writing; the file is treated as free.
 	busy, err := tryLockExclusive(f)
-	if err != nil {
-		return fail("io_error", err.Error())
-	}
 	if busy {
 		o.Status = MigrateSkippedBusy
 		return o
 	}
-	defer unlock(f)
+	if err == nil {
+		defer unlock(f)
+	}
 	if !apply {
 		o.Status = MigrateEligible
 		return o
