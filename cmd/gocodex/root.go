@@ -67,6 +67,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newModelsCommand(s))
 	root.AddCommand(newRewindCommand(s))
 	root.AddCommand(newFeaturesCommand(s))
+	root.AddCommand(newMigrateRolloutsCommand(s))
 	return root
 }
 
