@@ -22,4 +22,7 @@ func (s *Server) registerMethods() {
 	registerFSMethods(s)
 	registerCommandMethods(s)
 	registerSkillMethods(s)
+	registerModelProviderMethods(s)
+	registerPermissionProfileMethods(s)
+	registerWindowsSandboxMethods(s)
 }
