@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +28,33 @@ type methodCase struct {
 type methodCall struct {
 	method string
 	params any
+	// probe, when set, is what the differential test compares of the answer instead of its
+	// shape (e.g. the skills a listing shows, where Codex lists bundled ones gocodex lacks).
+	probe func(raw json.RawMessage) string
+}
+
+// nonSystemSkills probes a skills/list answer: the name, scope and state of each skill not
+// bundled with Codex.
+func nonSystemSkills(raw json.RawMessage) string {
+	var r struct {
+		Data []struct {
+			Skills []struct {
+				Name    string `json:"name"`
+				Scope   string `json:"scope"`
+				Enabled bool   `json:"enabled"`
+			} `json:"skills"`
+		} `json:"data"`
+	}
+	_ = json.Unmarshal(raw, &r)
+	var out []string
+	for _, d := range r.Data {
+		for _, s := range d.Skills {
+			if s.Scope != "system" {
+				out = append(out, fmt.Sprintf("%s/%s/%v", s.Name, s.Scope, s.Enabled))
+			}
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // offlineBackend is the chatgpt_base_url every recorded world uses: a loopback port nothing
@@ -46,7 +74,7 @@ var newMethodCases = []methodCase{
 	{name: "permissionProfile/list", method: "permissionProfile/list", params: map[string]any{}},
 	{name: "permissionProfile/list (cwd, limit)", method: "permissionProfile/list", params: map[string]any{"cwd": "$WORK", "limit": 1}},
 	{name: "skills/config/write", method: "skills/config/write", params: map[string]any{"enabled": false, "path": "$CODEX_HOME/skills/demo/SKILL.md"}, setup: withSkill,
-		then:  []methodCall{{"skills/list", map[string]any{"cwds": []string{"$WORK"}}}},
+		then:  []methodCall{{"skills/list", map[string]any{"cwds": []string{"$WORK"}}, nonSystemSkills}},
 		files: []string{"$CODEX_HOME/config.toml"}},
 	{name: "skills/config/write (by name)", method: "skills/config/write", params: map[string]any{"enabled": false, "name": "demo"}, setup: withSkill,
 		files: []string{"$CODEX_HOME/config.toml"}},
@@ -54,14 +82,14 @@ var newMethodCases = []methodCase{
 		setup: func(t *testing.T, e *env) {
 			writeFile(t, filepath.Join(e.home(), "extra-skills", "extra", "SKILL.md"), "---\nname: extra\ndescription: An extra skill.\n---\nSay hi.\n")
 		},
-		then: []methodCall{{"skills/list", map[string]any{"cwds": []string{"$WORK"}}}}},
+		then: []methodCall{{"skills/list", map[string]any{"cwds": []string{"$WORK"}}, nonSystemSkills}}},
 	{name: "fs/watch", method: "fs/watch", params: map[string]any{"path": "$WORK", "watchId": "w1"},
 		after: func(t *testing.T, e *env) string {
 			time.Sleep(300 * time.Millisecond) // let the watcher settle before the change
 			writeFile(t, filepath.Join(e.Workdir, "new.txt"), "x")
 			return "fs/changed"
 		},
-		then: []methodCall{{"fs/unwatch", map[string]any{"watchId": "w1"}}}},
+		then: []methodCall{{"fs/unwatch", map[string]any{"watchId": "w1"}, nil}}},
 	{name: "fs/watch (nested change)", method: "fs/watch", params: map[string]any{"path": "$WORK", "watchId": "w2"},
 		setup: func(t *testing.T, e *env) { writeFile(t, filepath.Join(e.Workdir, "sub", "a.txt"), "a") },
 		after: func(t *testing.T, e *env) string {
@@ -90,12 +118,12 @@ var newMethodCases = []methodCase{
 			writeFile(t, filepath.Join(e.Workdir, "CLAUDE.md"), "Use tabs. Claude Code rules.\n")
 		},
 		after: func(t *testing.T, e *env) string { return "externalAgentConfig/import/completed" },
-		then:  []methodCall{{"externalAgentConfig/import/readHistories", nil}},
+		then:  []methodCall{{"externalAgentConfig/import/readHistories", nil, nil}},
 		files: []string{"$WORK/AGENTS.md", "$WORK/CLAUDE.md"}},
 	{name: "externalAgentConfig/import", method: "externalAgentConfig/import", params: map[string]any{"migrationItems": []any{}}},
 	{name: "externalAgentConfig/import/readHistories", method: "externalAgentConfig/import/readHistories", params: nil},
 	{name: "externalAgentConfig/import/recordHistory", method: "externalAgentConfig/import/recordHistory", params: map[string]any{"providerId": "claude", "itemTypeResults": []any{}},
-		then: []methodCall{{"externalAgentConfig/import/readHistories", nil}}},
+		then: []methodCall{{"externalAgentConfig/import/readHistories", nil, nil}}},
 	{name: "feedback/save", method: "feedback/save", params: map[string]any{"classification": "bug", "savePath": "$WORK/feedback", "includeLogs": false},
 		files: []string{"$WORK/feedback"}},
 	{name: "feedback/save (reason, logs)", method: "feedback/save", params: map[string]any{"classification": "good_result", "reason": "nice", "savePath": "$WORK/fb.zip", "includeLogs": true},

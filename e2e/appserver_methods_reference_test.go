@@ -236,11 +236,15 @@ func shapeOf(raw json.RawMessage) string {
 
 // summary is what the differential test compares: per call its error code or result shape,
 // then the notifications' methods.
-func (r methodRecord) summary() []string {
+func (r methodRecord) summary(mc methodCase) []string {
 	var out []string
-	for _, c := range r.Calls {
+	for i, c := range r.Calls {
 		if c.Error != nil {
 			out = append(out, c.Method+" error "+itoa(c.Error.Code))
+			continue
+		}
+		if i > 0 && i-1 < len(mc.then) && mc.then[i-1].probe != nil {
+			out = append(out, c.Method+" -> "+mc.then[i-1].probe(c.Result))
 			continue
 		}
 		out = append(out, c.Method+" -> "+shapeOf(c.Result))
@@ -263,7 +267,7 @@ func TestAppServerNewMethodsMatchReference(t *testing.T) {
 				t.Fatalf("%s is not in %s: record it", mc.name, methodsGolden)
 			}
 			got := recordMethodCase(t, binary, mc)
-			if diff := cmp.Diff(want.summary(), got.summary()); diff != "" {
+			if diff := cmp.Diff(want.summary(mc), got.summary(mc)); diff != "" {
 				t.Errorf("(-codex 0.169 +ours):\n%s\nours: %+v", diff, got)
 			}
 		})
