@@ -70,7 +70,7 @@ func recordMethodCase(t *testing.T, bin string, mc methodCase) methodRecord {
 	call(mc.method, mc.params)
 	if mc.after != nil {
 		if wait := mc.after(t, e); wait != "" {
-			rec.Notifications = append(rec.Notifications, e.notes(t, waitNotes(c, wait, 10*time.Second))...)
+			rec.Notifications = append(rec.Notifications, e.notes(t, waitNotes(c, wait, 3*time.Second))...)
 		}
 	}
 	for _, tc := range mc.then {

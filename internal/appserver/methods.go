@@ -25,4 +25,5 @@ func (s *Server) registerMethods() {
 	registerModelProviderMethods(s)
 	registerPermissionProfileMethods(s)
 	registerWindowsSandboxMethods(s)
+	registerFSWatchMethods(s)
 }
