@@ -21,8 +21,14 @@ type methodCase struct {
 	after  func(t *testing.T, e *env) (waitFor string)
 	// then are further calls made after the first (their answers are recorded too).
 	then []methodCall
-	// files are read after the calls (a folder is listed), e.g. the config a method wrote.
-	files []string
+	// files are read after the calls (a folder is listed), e.g. the config a method wrote;
+	// sameFiles makes the differential test compare them too.
+	files     []string
+	sameFiles bool
+	// probe, when set, is what the differential test compares of the first answer instead
+	// of its shape; gap says why (what of Codex's gocodex does not do).
+	probe func(raw json.RawMessage) string
+	gap   string
 }
 
 type methodCall struct {
@@ -31,6 +37,26 @@ type methodCall struct {
 	// probe, when set, is what the differential test compares of the answer instead of its
 	// shape (e.g. the skills a listing shows, where Codex lists bundled ones gocodex lacks).
 	probe func(raw json.RawMessage) string
+}
+
+// importableItems probes an externalAgentConfig/detect answer: the items of the kinds
+// gocodex imports, with their descriptions.
+func importableItems(raw json.RawMessage) string {
+	var r struct {
+		Items []struct {
+			ItemType    string `json:"itemType"`
+			Description string `json:"description"`
+		} `json:"items"`
+	}
+	_ = json.Unmarshal(raw, &r)
+	var out []string
+	for _, it := range r.Items {
+		switch it.ItemType {
+		case "AGENTS_MD", "SKILLS", "MCP_SERVER_CONFIG":
+			out = append(out, it.ItemType+": "+it.Description)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // nonSystemSkills probes a skills/list answer: the name, scope and state of each skill not
@@ -112,6 +138,25 @@ var newMethodCases = []methodCase{
 			writeFile(t, filepath.Join(e.Workdir, "CLAUDE.md"), "Use tabs.\n")
 			writeFile(t, filepath.Join(e.home(), ".claude", "settings.json"), `{"model":"claude-sonnet-4"}`)
 		}},
+	{name: "externalAgentConfig/detect (home CLAUDE.md)", method: "externalAgentConfig/detect", params: map[string]any{"includeHome": true},
+		setup: func(t *testing.T, e *env) {
+			writeFile(t, filepath.Join(e.home(), ".claude", "CLAUDE.md"), "Be brief.\n")
+		}},
+	{name: "externalAgentConfig/detect (project extras)", method: "externalAgentConfig/detect", params: map[string]any{"includeHome": false, "cwds": []string{"$WORK"}},
+		gap:   "gocodex detects only the items it imports: AGENTS.md, skills, project MCP servers",
+		probe: importableItems,
+		setup: func(t *testing.T, e *env) {
+			writeFile(t, filepath.Join(e.Workdir, ".claude", "skills", "lint", "SKILL.md"), "---\nname: lint\ndescription: Lint it.\n---\nRun the linter.\n")
+			writeFile(t, filepath.Join(e.Workdir, ".mcp.json"), `{"mcpServers":{"docs":{"command":"docs-server","args":["--stdio"]}}}`)
+			writeFile(t, filepath.Join(e.Workdir, ".claude", "commands", "deploy.md"), "Deploy the app.\n")
+			writeFile(t, filepath.Join(e.Workdir, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews.\n---\nReview code.\n")
+			writeFile(t, filepath.Join(e.Workdir, ".claude", "settings.json"), `{"permissions":{"allow":["Bash(ls)"]},"env":{"A":"b"},"model":"claude-sonnet-4"}`)
+		}},
+	{name: "externalAgentConfig/detect (AGENTS.md exists)", method: "externalAgentConfig/detect", params: map[string]any{"includeHome": false, "cwds": []string{"$WORK"}},
+		setup: func(t *testing.T, e *env) {
+			writeFile(t, filepath.Join(e.Workdir, "CLAUDE.md"), "Use tabs.\n")
+			writeFile(t, filepath.Join(e.Workdir, "AGENTS.md"), "Use spaces.\n")
+		}},
 	{name: "externalAgentConfig/import (AGENTS_MD)", method: "externalAgentConfig/import",
 		params: map[string]any{"migrationItems": []any{map[string]any{"itemType": "AGENTS_MD", "description": "Migrate", "cwd": "$WORK"}}},
 		setup: func(t *testing.T, e *env) {
@@ -119,7 +164,7 @@ var newMethodCases = []methodCase{
 		},
 		after: func(t *testing.T, e *env) string { return "externalAgentConfig/import/completed" },
 		then:  []methodCall{{"externalAgentConfig/import/readHistories", nil, nil}},
-		files: []string{"$WORK/AGENTS.md", "$WORK/CLAUDE.md"}},
+		files: []string{"$WORK/AGENTS.md", "$WORK/CLAUDE.md"}, sameFiles: true},
 	{name: "externalAgentConfig/import", method: "externalAgentConfig/import", params: map[string]any{"migrationItems": []any{}}},
 	{name: "externalAgentConfig/import/readHistories", method: "externalAgentConfig/import/readHistories", params: nil},
 	{name: "externalAgentConfig/import/recordHistory", method: "externalAgentConfig/import/recordHistory", params: map[string]any{"providerId": "claude", "itemTypeResults": []any{}},

@@ -159,7 +159,11 @@ func TestRecordMethodsReference(t *testing.T) {
 	if os.Getenv("GOCODEX_RECORD_METHODS") == "" {
 		t.Skip("set GOCODEX_RECORD_METHODS=1 to rewrite " + methodsGolden)
 	}
+	// Cases not run (-run) keep their recording.
 	out := map[string]methodRecord{}
+	if _, err := os.Stat(methodsGolden); err == nil {
+		out = loadMethodsGolden(t)
+	}
 	for _, mc := range newMethodCases {
 		t.Run(mc.name, func(t *testing.T) { out[mc.name] = recordMethodCase(t, ref, mc) })
 	}
@@ -243,6 +247,10 @@ func (r methodRecord) summary(mc methodCase) []string {
 			out = append(out, c.Method+" error "+itoa(c.Error.Code))
 			continue
 		}
+		if i == 0 && mc.probe != nil {
+			out = append(out, c.Method+" -> "+mc.probe(c.Result))
+			continue
+		}
 		if i > 0 && i-1 < len(mc.then) && mc.then[i-1].probe != nil {
 			out = append(out, c.Method+" -> "+mc.then[i-1].probe(c.Result))
 			continue
@@ -251,6 +259,11 @@ func (r methodRecord) summary(mc methodCase) []string {
 	}
 	for _, n := range r.Notifications {
 		out = append(out, "notification "+n.Method)
+	}
+	if mc.sameFiles {
+		for _, f := range mc.files {
+			out = append(out, "file "+f+": "+r.Files[f])
+		}
 	}
 	return out
 }

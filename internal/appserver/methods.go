@@ -26,4 +26,5 @@ func (s *Server) registerMethods() {
 	registerPermissionProfileMethods(s)
 	registerWindowsSandboxMethods(s)
 	registerFSWatchMethods(s)
+	registerExternalAgentMethods(s)
 }
