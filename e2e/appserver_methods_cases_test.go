@@ -165,6 +165,17 @@ var newMethodCases = []methodCase{
 		after: func(t *testing.T, e *env) string { return "externalAgentConfig/import/completed" },
 		then:  []methodCall{{"externalAgentConfig/import/readHistories", nil, nil}},
 		files: []string{"$WORK/AGENTS.md", "$WORK/CLAUDE.md"}, sameFiles: true},
+	{name: "externalAgentConfig/import (skills, MCP servers)", method: "externalAgentConfig/import",
+		params: map[string]any{"migrationItems": []any{
+			map[string]any{"itemType": "MCP_SERVER_CONFIG", "description": "Migrate MCP", "cwd": "$WORK", "details": map[string]any{"mcpServers": []any{map[string]any{"name": "docs"}}}},
+			map[string]any{"itemType": "SKILLS", "description": "Migrate skills", "cwd": "$WORK", "details": map[string]any{"skills": []any{map[string]any{"name": "lint"}}}},
+		}},
+		setup: func(t *testing.T, e *env) {
+			writeFile(t, filepath.Join(e.Workdir, ".claude", "skills", "lint", "SKILL.md"), "---\nname: lint\ndescription: Lint it.\n---\nRun the linter.\n")
+			writeFile(t, filepath.Join(e.Workdir, ".mcp.json"), `{"mcpServers":{"docs":{"command":"docs-server","args":["--stdio"],"env":{"TOKEN":"x"}}}}`)
+		},
+		after: func(t *testing.T, e *env) string { return "externalAgentConfig/import/completed" },
+		files: []string{"$WORK/.agents/skills", "$WORK/.codex/config.toml"}, sameFiles: true},
 	{name: "externalAgentConfig/import", method: "externalAgentConfig/import", params: map[string]any{"migrationItems": []any{}}},
 	{name: "externalAgentConfig/import/readHistories", method: "externalAgentConfig/import/readHistories", params: nil},
 	{name: "externalAgentConfig/import/recordHistory", method: "externalAgentConfig/import/recordHistory", params: map[string]any{"providerId": "claude", "itemTypeResults": []any{}},

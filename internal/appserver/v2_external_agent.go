@@ -146,6 +146,10 @@ func registerExternalAgentMethods(s *Server) {
 			for _, r := range results {
 				_ = c.Notify(c.Context(), "externalAgentConfig/import/progress", importNotification{ImportID: id, ItemTypeResults: []importTypeResult{r}})
 			}
+			// The summary lists the kinds in Codex's order of them.
+			sort.SliceStable(results, func(i, j int) bool {
+				return migrationKindRank(results[i].ItemType) < migrationKindRank(results[j].ItemType)
+			})
 			h.add(id, p.ProviderID, results)
 			_ = c.Notify(c.Context(), "externalAgentConfig/import/completed", importNotification{ImportID: id, ItemTypeResults: results})
 		})
@@ -171,6 +175,17 @@ func registerExternalAgentMethods(s *Server) {
 		}
 		return map[string]any{"connectors": []any{}, "data": list}, nil
 	}))
+}
+
+var migrationKinds = []string{"AGENTS_MD", "CONFIG", "SKILLS", "PLUGINS", "MCP_SERVER_CONFIG", "SUBAGENTS", "HOOKS", "COMMANDS", "MEMORY", "SESSIONS"}
+
+func migrationKindRank(kind string) int {
+	for i, k := range migrationKinds {
+		if k == kind {
+			return i
+		}
+	}
+	return len(migrationKinds)
 }
 
 // detectAgentSetup lists what can be migrated from claudeDir (the .claude folder) into a
@@ -290,7 +305,7 @@ func importItem(s *Server, it migrationItem) importTypeResult {
 				fail(err.Error(), &src)
 				continue
 			}
-			ok(src, dst)
+			ok(name, name) // as Codex: a skill's name for both
 		}
 	case "MCP_SERVER_CONFIG":
 		if it.Cwd == nil {
@@ -299,21 +314,23 @@ func importItem(s *Server, it migrationItem) importTypeResult {
 		}
 		src, dst := filepath.Join(*it.Cwd, ".mcp.json"), filepath.Join(*it.Cwd, ".codex", "config.toml")
 		var edits []config.Edit
-		for _, name := range mcpJSONServers(src) {
+		names := mcpJSONServers(src)
+		for _, name := range names {
 			sv := readMCPJSON(src)[name]
-			tbl := map[string]any{}
+			key := []string{"mcp_servers", name}
+			at := func(k string) []string { return append(append([]string(nil), key...), k) }
+			// Key by key, in Codex's order: command, args, then the env table.
 			if sv.URL != "" {
-				tbl["url"] = sv.URL
-			} else {
-				tbl["command"] = sv.Command
-				if len(sv.Args) > 0 {
-					tbl["args"] = sv.Args
-				}
-				if len(sv.Env) > 0 {
-					tbl["env"] = sv.Env
-				}
+				edits = append(edits, config.Set(at("url"), sv.URL))
+				continue
 			}
-			edits = append(edits, config.Set([]string{"mcp_servers", name}, tbl))
+			edits = append(edits, config.Set(at("command"), sv.Command))
+			if len(sv.Args) > 0 {
+				edits = append(edits, config.Set(at("args"), sv.Args))
+			}
+			if len(sv.Env) > 0 {
+				edits = append(edits, config.Set(at("env"), sv.Env))
+			}
 		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			fail(err.Error(), &src)
@@ -323,7 +340,9 @@ func importItem(s *Server, it migrationItem) importTypeResult {
 			fail(err.Error(), &src)
 			return r
 		}
-		ok(src, dst)
+		for _, name := range names {
+			ok(name, name) // as Codex: a server's name for both
+		}
 	default:
 		fail("gocodex does not migrate "+it.ItemType+" items", nil)
 	}
