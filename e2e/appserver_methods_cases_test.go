@@ -181,7 +181,7 @@ var newMethodCases = []methodCase{
 	{name: "externalAgentConfig/import/recordHistory", method: "externalAgentConfig/import/recordHistory", params: map[string]any{"providerId": "claude", "itemTypeResults": []any{}},
 		then: []methodCall{{"externalAgentConfig/import/readHistories", nil, nil}}},
 	{name: "feedback/save", method: "feedback/save", params: map[string]any{"classification": "bug", "savePath": "$WORK/feedback", "includeLogs": false},
-		files: []string{"$WORK/feedback"}},
+		files: []string{"$WORK/feedback"}, sameFiles: true},
 	{name: "feedback/save (reason, logs)", method: "feedback/save", params: map[string]any{"classification": "good_result", "reason": "nice", "savePath": "$WORK/fb.zip", "includeLogs": true},
 		files: []string{"$WORK/fb.zip"}},
 	{name: "feedback/upload", method: "feedback/upload", params: map[string]any{"classification": "bug", "includeLogs": false}},

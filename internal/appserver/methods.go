@@ -27,4 +27,5 @@ func (s *Server) registerMethods() {
 	registerWindowsSandboxMethods(s)
 	registerFSWatchMethods(s)
 	registerExternalAgentMethods(s)
+	registerFeedbackMethods(s)
 }
