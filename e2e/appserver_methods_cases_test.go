@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,6 +88,19 @@ func nonSystemSkills(raw json.RawMessage) string {
 // listens on, so a method that needs the ChatGPT backend fails at once and the same way
 // everywhere.
 const offlineBackend = "http://127.0.0.1:9/backend-api/"
+
+// appendConfig adds TOML to the end of the world's config.toml.
+func appendConfig(t *testing.T, e *env, text string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(e.CodexHome, "config.toml"), os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
 
 func withSkill(t *testing.T, e *env) {
 	writeFile(t, filepath.Join(e.CodexHome, "skills", "demo", "SKILL.md"), "---\nname: demo\ndescription: A demo skill.\n---\nSay hi.\n")
@@ -205,6 +219,14 @@ var newMethodCases = []methodCase{
 	{name: "marketplace/add", method: "marketplace/add", params: map[string]any{"source": "https://127.0.0.1:9/market.git"}},
 	{name: "marketplace/remove", method: "marketplace/remove", params: map[string]any{"marketplaceName": "nope"}},
 	{name: "marketplace/upgrade", method: "marketplace/upgrade", params: map[string]any{}},
+	{name: "mcpServer/oauth/login (stdio server)", method: "mcpServer/oauth/login", params: map[string]any{"name": "docs"},
+		setup: func(t *testing.T, e *env) {
+			appendConfig(t, e, "\n[mcp_servers.docs]\ncommand = \"docs-server-missing\"\n")
+		}},
+	{name: "mcpServer/oauth/login (http server)", method: "mcpServer/oauth/login", params: map[string]any{"name": "web", "timeoutSecs": 2},
+		setup: func(t *testing.T, e *env) {
+			appendConfig(t, e, "\n[mcp_servers.web]\nurl = \"http://127.0.0.1:9/mcp\"\n")
+		}},
 	{name: "mcpServer/oauth/login", method: "mcpServer/oauth/login", params: map[string]any{"name": "nope"}},
 	{name: "account/gatewayOAuth/read", method: "account/gatewayOAuth/read", params: map[string]any{}},
 	{name: "account/gatewayOAuth/login", method: "account/gatewayOAuth/login", params: map[string]any{}},

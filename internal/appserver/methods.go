@@ -28,4 +28,6 @@ func (s *Server) registerMethods() {
 	registerFSWatchMethods(s)
 	registerExternalAgentMethods(s)
 	registerFeedbackMethods(s)
+	registerAccountBackendMethods(s)
+	registerOAuthLoginMethods(s)
 }
