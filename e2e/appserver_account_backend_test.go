@@ -41,6 +41,13 @@ func TestAccountBackendMethodsSignedIn(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", ch.method, got, ch.want)
 		}
 	}
+	// Apps are ChatGPT connectors gocodex does not have: signed in, it says so rather than
+	// answer an empty list.
+	for _, m := range []string{"app/list", "app/installed"} {
+		if _, em := c.call(m, map[string]any{}); em == nil || em.Error.Code != -32600 || !strings.Contains(em.Error.Message, "does not support apps") {
+			t.Errorf("%s signed in: %+v", m, em)
+		}
+	}
 	if keys := w.backend.AccountIdempotencyKeys(); len(keys) != 2 || keys[0] != "k1" {
 		t.Errorf("idempotency keys sent: %v", keys)
 	}

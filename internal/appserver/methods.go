@@ -30,4 +30,6 @@ func (s *Server) registerMethods() {
 	registerFeedbackMethods(s)
 	registerAccountBackendMethods(s)
 	registerOAuthLoginMethods(s)
+	registerPluginMethods(s)
+	registerAppMethods(s)
 }
