@@ -32,6 +32,10 @@ type threads struct {
 	order  []string // load order, for thread/loaded/list
 	// limits is the last rate-limit snapshot any thread's model responses carried.
 	limits *protocol.RateLimitSnapshot
+
+	// stateStore keeps sections, attachments, goals and git edits (v2_thread_state.go).
+	stateOnce  sync.Once
+	stateStore *threadState
 }
 
 // DefaultThreadUnloadDelay is Codex's default thread_unload_delay_secs.
