@@ -102,6 +102,9 @@ type loadedThread struct {
 	unloadTimer *time.Timer
 	unloadGen   int // which arming of unloadTimer is current; a stale firing does nothing
 
+	// collab is the collaboration mode a turn/start switched the thread to (nil: default).
+	collab *protocol.CollaborationMode
+
 	// questions are the open item/tool/requestUserInput requests (questions.go).
 	questions openQuestions
 }

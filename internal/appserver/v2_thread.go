@@ -130,6 +130,7 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
 		r.subscribe(c, lt)
+		r.resumeNotes(ctx, c, lt)
 		return resumed(lt, p), nil
 	}
 	path := p.Path
@@ -172,7 +173,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 
 // resumed is thread/resume's answer for a loaded thread.
 func resumed(lt *loadedThread, p threadResumeParams) threadResumeResponse {
-	out := threadResumeResponse{threadSettings: lt.settings(!p.ExcludeTurns)}
+	out := threadResumeResponse{threadSettings: lt.settings(!p.ExcludeTurns), CollaborationMode: lt.collaborationMode()}
 	out.TurnsBackwardsCursor, out.ItemsBackwardsCursor = resumeCursors(lt.turns())
 	return out
 }

@@ -1,10 +1,12 @@
 package appserver
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // Backwards cursors, as Codex 0.169 sends them with every non-empty page of thread/list,
@@ -44,8 +46,9 @@ func itemsBackwardsCursor(start, pageLen, n int) *string {
 // the newest turns and items with (sortDirection "desc").
 type threadResumeResponse struct {
 	threadSettings
-	TurnsBackwardsCursor *string `json:"turnsBackwardsCursor"`
-	ItemsBackwardsCursor *string `json:"itemsBackwardsCursor"`
+	CollaborationMode    protocol.CollaborationMode `json:"collaborationMode"`
+	TurnsBackwardsCursor *string                    `json:"turnsBackwardsCursor"`
+	ItemsBackwardsCursor *string                    `json:"itemsBackwardsCursor"`
 }
 
 // resumeCursors anchors at the newest turn and the newest item of turns.
@@ -63,4 +66,70 @@ func resumeCursors(turns []wire.V2Turn) (turnsCursor, itemsCursor *string) {
 		itemsCursor = &zero
 	}
 	return &last, itemsCursor
+}
+
+// tokenUsageUpdated is thread/tokenUsage/updated's params.
+type tokenUsageUpdated struct {
+	ThreadID   string            `json:"threadId"`
+	TurnID     string            `json:"turnId"`
+	TokenUsage wire.V2TokenUsage `json:"tokenUsage"`
+}
+
+func tokenBreakdown(u protocol.TokenUsage) wire.V2TokenBreakdown {
+	return wire.V2TokenBreakdown{TotalTokens: u.TotalTokens, InputTokens: u.InputTokens, CachedInputTokens: u.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens, OutputTokens: u.OutputTokens, ReasoningOutputTokens: u.ReasoningOutputTokens}
+}
+
+// resumeNotes is what Codex 0.169 tells a client that resumes a loaded thread, after its
+// answer: the thread's token usage as of its last turn (read back from the rollout) and its
+// goal (thread/goal/updated, or thread/goal/cleared when it has none).
+func (r *threads) resumeNotes(ctx context.Context, c *Conn, lt *loadedThread) {
+	var notes []wire.V2Notification
+	lt.mu.Lock()
+	path, ephemeral := lt.info.Path, lt.info.Ephemeral
+	lt.mu.Unlock()
+	turns := lt.turns()
+	if !ephemeral && path != "" && len(turns) > 0 {
+		if ro, err := rollout.ReadFile(path); err == nil {
+			if u := ro.Reconstruct().TokenUsage; u != nil {
+				notes = append(notes, wire.V2Notification{Method: "thread/tokenUsage/updated", Params: tokenUsageUpdated{
+					ThreadID: lt.id, TurnID: turns[len(turns)-1].ID,
+					TokenUsage: wire.V2TokenUsage{Total: tokenBreakdown(u.TotalTokenUsage), Last: tokenBreakdown(u.LastTokenUsage), ModelContextWindow: u.ModelContextWindow}}})
+			}
+		}
+	}
+	var goal *v2ThreadGoal
+	_ = r.state().read(func(d *threadStateDoc) {
+		if g, ok := d.Goals[lt.id]; ok {
+			goal = &g
+		}
+	})
+	if goal != nil {
+		notes = append(notes, wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: lt.id, Goal: *goal}})
+	} else {
+		notes = append(notes, wire.V2Notification{Method: "thread/goal/cleared", Params: threadIDParams{lt.id}})
+	}
+	context.AfterFunc(ctx, func() {
+		for _, n := range notes {
+			_ = c.Notify(c.Context(), n.Method, n.Params)
+		}
+	})
+}
+
+func (lt *loadedThread) setCollaborationMode(cm *protocol.CollaborationMode) {
+	c := *cm
+	lt.mu.Lock()
+	lt.collab = &c
+	lt.mu.Unlock()
+}
+
+// collaborationMode is the thread's effective mode: the one a turn switched it to, else
+// Codex's default with the thread's model and effort.
+func (lt *loadedThread) collaborationMode() protocol.CollaborationMode {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if lt.collab != nil {
+		return *lt.collab
+	}
+	return protocol.CollaborationMode{Mode: "default", Settings: protocol.CollaborationModeSettings{Model: lt.cfg.Model, ReasoningEffort: strPtr(lt.cfg.ReasoningEffort)}}
 }

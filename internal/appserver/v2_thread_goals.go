@@ -3,6 +3,8 @@ package appserver
 import (
 	"context"
 	"time"
+
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 
 // Thread goals (thread/goal/get, /set, /clear). Codex 0.169 pursues an active goal on its
@@ -145,21 +147,22 @@ func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (go
 	return goalClearResponse{cleared}, nil
 }
 
-// notifyThread sends a notification, once the answer is out, to the caller and to the
-// other connections subscribed to the thread.
+// notifyThread sends a notification once the answer is out: through the thread's
+// subscriber queues (in order with its other notifications) when it is loaded, and to the
+// caller directly when the caller is not subscribed.
 func (r *threads) notifyThread(ctx context.Context, c *Conn, threadID, method string, params any) {
-	var subs []*Conn
-	if lt, ok := r.get(threadID); ok {
-		lt.mu.Lock()
-		subs = append(subs, lt.subs...)
-		lt.mu.Unlock()
-	}
+	n := wire.V2Notification{Method: method, Params: params}
 	context.AfterFunc(ctx, func() {
-		_ = c.Notify(c.Context(), method, params)
-		for _, s := range subs {
-			if s != c {
-				_ = s.Notify(s.Context(), method, params)
-			}
+		lt, loaded := r.get(threadID)
+		subscribed := false
+		if loaded {
+			lt.mu.Lock()
+			_, subscribed = lt.queues[c]
+			lt.mu.Unlock()
+			r.notifyThreadNow(lt, n)
+		}
+		if !subscribed {
+			_ = c.Notify(c.Context(), method, params)
 		}
 	})
 }

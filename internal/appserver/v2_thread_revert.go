@@ -55,6 +55,11 @@ func (r *threads) revert(ctx context.Context, c *Conn, p threadRevertParams) (th
 	if _, running := lt.runningTurn(); running {
 		return threadRevertResponse{}, InvalidRequest("Cannot revert while a turn is in progress.")
 	}
+	// Codex 0.169 reverts by unloading the thread and loading it again, whether or not the
+	// turn is then found: its clients see the status go notLoaded, then idle. gocodex edits
+	// the loaded thread in place and tells the same.
+	r.notifyThreadNow(lt, wire.V2Notification{Method: "thread/status/changed", Params: threadStatusChanged{lt.id, wire.V2ThreadStatus{Type: "notLoaded"}}},
+		wire.V2Notification{Method: "thread/status/changed", Params: threadStatusChanged{lt.id, wire.V2ThreadStatus{Type: "idle"}}})
 	turns := lt.turns()
 	k := -1
 	for i, t := range turns {
@@ -144,4 +149,23 @@ func dropUserTurns(threadID string, turns []wire.V2Turn, n int) *wire.V2Projecto
 	proj := wire.NewV2Projector(threadID, nil)
 	proj.Seed(turns[:k])
 	return proj
+}
+
+type threadStatusChanged struct {
+	ThreadID string              `json:"threadId"`
+	Status   wire.V2ThreadStatus `json:"status"`
+}
+
+// notifyThreadNow queues notes, in order, for every connection that hears the thread: its
+// subscribers and, for status changes, every other connection.
+func (r *threads) notifyThreadNow(lt *loadedThread, notes ...wire.V2Notification) {
+	lt.mu.Lock()
+	queues := lt.queuesLocked()
+	lt.mu.Unlock()
+	for _, q := range queues {
+		for _, n := range notes {
+			q.push(n)
+		}
+	}
+	lt.broadcastStatus(notes)
 }
