@@ -175,6 +175,7 @@ func goldenCases() []goldenCase {
 		{"op_shutdown", sub(ShutdownOp{}), decodeSubmission},
 		{"op_compact", sub(CompactOp{}), decodeSubmission},
 		{"op_thread_rollback", sub(ThreadRollbackOp{NumTurns: 1}), decodeSubmission},
+		{"op_inject_items", sub(InjectItemsOp{Items: []json.RawMessage{json.RawMessage(`{"type":"message","role":"user","content":[{"type":"input_text","text":"note"}]}`)}}), decodeSubmission},
 		{"op_list_mcp_tools", sub(ListMcpToolsOp{}), decodeSubmission},
 		{"op_clean_background_terminals", sub(CleanBackgroundTerminalsOp{}), decodeSubmission},
 		{"op_run_user_shell_command", sub(RunUserShellCommandOp{Command: "ls -la"}), decodeSubmission},

@@ -32,4 +32,5 @@ func (s *Server) registerMethods() {
 	registerOAuthLoginMethods(s)
 	registerPluginMethods(s)
 	registerAppMethods(s)
+	r.registerThreadFamilies(s)
 }
