@@ -52,7 +52,7 @@ var opaqueKeys = map[string]bool{"thread": true, "turns": true, "items": true, "
 
 // shapeOf sums up a JSON value: objects as their sorted keys (with nested shapes), arrays
 // by their first element and length class, scalars as nothing.
-func shapeOf(v any, opaqueData bool) string {
+func threadShapeOf(v any, opaqueData bool) string {
 	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -75,7 +75,7 @@ func shapeOf(v any, opaqueData bool) string {
 				}
 				continue
 			}
-			if s := shapeOf(x[k], opaqueData); s != "" {
+			if s := threadShapeOf(x[k], opaqueData); s != "" {
 				b.WriteString(":" + s)
 			}
 		}
@@ -85,7 +85,7 @@ func shapeOf(v any, opaqueData bool) string {
 		if len(x) == 0 {
 			return "[]"
 		}
-		return "[" + countClass(len(x)) + " " + shapeOf(x[0], opaqueData) + "]"
+		return "[" + countClass(len(x)) + " " + threadShapeOf(x[0], opaqueData) + "]"
 	}
 	return ""
 }
@@ -134,7 +134,7 @@ func threadMethodsTranscript(t *testing.T, bin string) []threadStep {
 		} else {
 			_ = json.Unmarshal(res, &m)
 			opaque := method == "thread/list" || method == "thread/turns/list" || method == "thread/items/list"
-			rec.Result = shapeOf(m, opaque)
+			rec.Result = threadShapeOf(m, opaque)
 		}
 		// Codex sends some notifications a while after its answer: wait for a quiet spell.
 		for _, n := range c.settle(250 * time.Millisecond) {
