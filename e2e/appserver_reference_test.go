@@ -1,6 +1,10 @@
 package e2e
 
 import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,8 +20,10 @@ var appServerScenarios = []struct {
 	approval string // with the read-only sandbox; default "never" with full access
 	// usageGap names an engine difference in token_count events (not the app-server's).
 	usageGap string
-	script   func() []tk.Response
-	run      func(c *asClient, threadID string)
+	// threadParams are added to thread/start's.
+	threadParams map[string]any
+	script       func() []tk.Response
+	run          func(c *asClient, threadID string)
 }{
 	{name: "streamed message", script: func() []tk.Response {
 		return []tk.Response{tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", "Hel", "lo"), tk.Completed(tk.Usage{Input: 10, Output: 2, Total: 12}))}
@@ -70,6 +76,19 @@ var appServerScenarios = []struct {
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "patch")
 	}},
+	{name: "untrusted safe command", approval: "on-request", threadParams: map[string]any{"approvalPolicy": "untrusted"}, script: func() []tk.Response {
+		return []tk.Response{tk.SSE(tk.Created(), tk.FunctionCall("call_4", "exec_command", `{"cmd":"echo hi"}`), tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6})),
+			answer("done")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "echo")
+	}},
+	{name: "untrusted command accepted", approval: "on-request", threadParams: map[string]any{"approvalPolicy": "untrusted"}, script: func() []tk.Response {
+		return []tk.Response{tk.SSE(tk.Created(), tk.FunctionCall("call_5", "exec_command", `{"cmd":"touch marker"}`), tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6})),
+			answer("done")}
+	}, run: func(c *asClient, id string) {
+		c.answer = func(rpcMsg) any { return map[string]any{"decision": "accept"} }
+		c.turn(id, "touch")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},
@@ -78,7 +97,18 @@ var appServerScenarios = []struct {
 // ignoredMethods are notifications of Codex features this implementation does not have.
 var ignoredMethods = map[string]bool{"remoteControl/status/changed": true, "deprecationNotice": true, "configWarning": true}
 
-func runAppServerScenario(t *testing.T, bin, approval string, script []tk.Response, run func(*asClient, string)) []string {
+// Codex 0.169's sequence for each scenario is recorded in testdata/codex_appserver_sequences.json
+// (regenerate with `GOCODEX_REFERENCE_CODEX=$(../shared/tools/reference-codex) go test ./e2e
+// -run TestAppServerMatchesReference -record-appserver-sequences`); where the reference binary is
+// installed the test also runs it live.
+var recordSequences = flag.Bool("record-appserver-sequences", false, "rewrite testdata/codex_appserver_sequences.json from the reference binary")
+
+const sequencesFile = "testdata/codex_appserver_sequences.json"
+
+// runAppServerScenario returns what the server sent from thread/start to the turn's
+// turn/completed: each notification's method with its item's type and status, the thread's or
+// turn's status; server requests as "request:" and their method.
+func runAppServerScenario(t *testing.T, bin, approval string, threadParams map[string]any, script []tk.Response, run func(*asClient, string)) []string {
 	e := newEnv(t)
 	co := tk.ConfigOptions{RequestMaxRetries: tk.Int(1), StreamMaxRetries: tk.Int(0)}
 	if approval != "" {
@@ -88,14 +118,31 @@ func runAppServerScenario(t *testing.T, bin, approval string, script []tk.Respon
 	e.Model.Enqueue(script...)
 	c, stop := e.startAppServerOf(bin)
 	defer stop()
-	id := c.startThread(map[string]any{"cwd": e.Workdir})
-	run(c, id)
+	c.keepRequests = true
+	var res struct {
+		Thread struct {
+			ID string `json:"id"`
+		} `json:"thread"`
+	}
+	var msgs []rpcMsg
+	c.traced = &msgs
+	tp := map[string]any{"cwd": e.Workdir}
+	for k, v := range threadParams {
+		tp[k] = v
+	}
+	c.mustCall("thread/start", tp, &res)
+	c.until("thread/started")
+	run(c, res.Thread.ID)
+	c.until("turn/completed")
 	var seq []string
-	for _, m := range c.until("turn/completed") {
+	for _, m := range msgs {
 		if ignoredMethods[m.Method] {
 			continue
 		}
 		s := m.Method
+		if m.ID != nil {
+			s = "request:" + s
+		}
 		p := params(m)
 		if it, ok := p["item"].(map[string]any); ok {
 			s += ":" + it["type"].(string)
@@ -115,32 +162,68 @@ func runAppServerScenario(t *testing.T, bin, approval string, script []tk.Respon
 }
 
 func TestAppServerMatchesReference(t *testing.T) {
-	ref := referenceBinary(t)
+	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
+	recorded := map[string][]string{}
+	if data, err := os.ReadFile(sequencesFile); err == nil {
+		if err := json.Unmarshal(data, &recorded); err != nil {
+			t.Fatalf("%s: %v", sequencesFile, err)
+		}
+	} else if !*recordSequences {
+		t.Fatal(err)
+	}
+	if *recordSequences && ref == "" {
+		t.Fatal("-record-appserver-sequences needs GOCODEX_REFERENCE_CODEX")
+	}
 	for _, sc := range appServerScenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			var script []tk.Response
-			if sc.script != nil {
-				script = sc.script()
+			script := func() []tk.Response {
+				if sc.script == nil {
+					return nil
+				}
+				return sc.script()
 			}
-			ours := runAppServerScenario(t, binary, sc.approval, script, sc.run)
-			if sc.script != nil {
-				script = sc.script()
+			if *recordSequences {
+				recorded[sc.name] = runAppServerScenario(t, ref, sc.approval, sc.threadParams, script(), sc.run)
+				return
 			}
-			theirs := runAppServerScenario(t, ref, sc.approval, script, sc.run)
-			// The engine reports a response's usage before running its tools, Codex after:
-			// usage notifications are compared by count, not place.
-			ours, ourUsage := splitUsage(ours)
-			theirs, theirUsage := splitUsage(theirs)
-			if ourUsage != theirUsage && sc.usageGap == "" {
-				t.Errorf("%d usage notifications, Codex %d", ourUsage, theirUsage)
+			theirs, ok := recorded[sc.name]
+			if !ok {
+				t.Fatalf("no recording for %q in %s", sc.name, sequencesFile)
 			}
-			if diff := cmp.Diff(theirs, ours); diff != "" {
-				t.Errorf("notifications (-codex +ours):\n%s", diff)
-			}
-			if len(ours) == 0 || !strings.HasPrefix(ours[len(ours)-1], "turn/completed") {
-				t.Errorf("no turn/completed: %v", ours)
+			ours := runAppServerScenario(t, binary, sc.approval, sc.threadParams, script(), sc.run)
+			compareSequences(t, "codex 0.169 (recorded)", theirs, ours, sc.usageGap)
+			if ref != "" {
+				live := runAppServerScenario(t, ref, sc.approval, sc.threadParams, script(), sc.run)
+				compareSequences(t, "codex 0.169 (live)", live, ours, sc.usageGap)
 			}
 		})
+	}
+	if *recordSequences {
+		data, err := json.MarshalIndent(recorded, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.FromSlash(sequencesFile), append(data, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// compareSequences compares notification sequences. The engine reports a response's usage
+// before running its tools, Codex after: usage notifications are compared by count, not place,
+// and not at all where the scenario names an engine difference.
+func compareSequences(t *testing.T, who string, theirs, ours []string, usageGap string) {
+	t.Helper()
+	ours, ourUsage := splitUsage(ours)
+	theirs, theirUsage := splitUsage(theirs)
+	if ourUsage != theirUsage && usageGap == "" {
+		t.Errorf("%d usage notifications, %s %d", ourUsage, who, theirUsage)
+	}
+	if diff := cmp.Diff(theirs, ours); diff != "" {
+		t.Errorf("notifications (-%s +ours):\n%s", who, diff)
+	}
+	if len(ours) == 0 || !strings.HasPrefix(ours[len(ours)-1], "turn/completed") {
+		t.Errorf("no turn/completed: %v", ours)
 	}
 }
 
