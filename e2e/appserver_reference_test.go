@@ -22,6 +22,8 @@ var appServerScenarios = []struct {
 	usageGap string
 	// threadParams are added to thread/start's.
 	threadParams map[string]any
+	// features are lines added to config.toml's [features] table.
+	features string
 	script       func() []tk.Response
 	run          func(c *asClient, threadID string)
 }{
@@ -89,13 +91,18 @@ var appServerScenarios = []struct {
 		c.answer = func(rpcMsg) any { return map[string]any{"decision": "accept"} }
 		c.turn(id, "touch")
 	}},
+	{name: "legacy feature name", features: "codex_hooks = true", script: func() []tk.Response {
+		return []tk.Response{answer("hi")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "hi")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},
 }
 
 // ignoredMethods are notifications of Codex features this implementation does not have.
-var ignoredMethods = map[string]bool{"remoteControl/status/changed": true, "deprecationNotice": true, "configWarning": true}
+var ignoredMethods = map[string]bool{"configWarning": true}
 
 // Codex 0.169's sequence for each scenario is recorded in testdata/codex_appserver_sequences.json
 // (regenerate with `GOCODEX_REFERENCE_CODEX=$(../shared/tools/reference-codex) go test ./e2e
@@ -108,13 +115,16 @@ const sequencesFile = "testdata/codex_appserver_sequences.json"
 // runAppServerScenario returns what the server sent from thread/start to the turn's
 // turn/completed: each notification's method with its item's type and status, the thread's or
 // turn's status; server requests as "request:" and their method.
-func runAppServerScenario(t *testing.T, bin, approval string, threadParams map[string]any, script []tk.Response, run func(*asClient, string)) []string {
+func runAppServerScenario(t *testing.T, bin, approval string, threadParams map[string]any, features string, script []tk.Response, run func(*asClient, string)) []string {
 	e := newEnv(t)
 	co := tk.ConfigOptions{RequestMaxRetries: tk.Int(1), StreamMaxRetries: tk.Int(0)}
 	if approval != "" {
 		co.ApprovalPolicy, co.SandboxMode = approval, "read-only"
 	}
-	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), co)
+	path := tk.WriteConfig(t, e.CodexHome, e.Model.URL(), co)
+	if features != "" { // the [features] table is the file's last
+		appendFile(t, path, features+"\n")
+	}
 	e.Model.Enqueue(script...)
 	c, stop := e.startAppServerOf(bin)
 	defer stop()
@@ -183,17 +193,17 @@ func TestAppServerMatchesReference(t *testing.T) {
 				return sc.script()
 			}
 			if *recordSequences {
-				recorded[sc.name] = runAppServerScenario(t, ref, sc.approval, sc.threadParams, script(), sc.run)
+				recorded[sc.name] = runAppServerScenario(t, ref, sc.approval, sc.threadParams, sc.features, script(), sc.run)
 				return
 			}
 			theirs, ok := recorded[sc.name]
 			if !ok {
 				t.Fatalf("no recording for %q in %s", sc.name, sequencesFile)
 			}
-			ours := runAppServerScenario(t, binary, sc.approval, sc.threadParams, script(), sc.run)
+			ours := runAppServerScenario(t, binary, sc.approval, sc.threadParams, sc.features, script(), sc.run)
 			compareSequences(t, "codex 0.169 (recorded)", theirs, ours, sc.usageGap)
 			if ref != "" {
-				live := runAppServerScenario(t, ref, sc.approval, sc.threadParams, script(), sc.run)
+				live := runAppServerScenario(t, ref, sc.approval, sc.threadParams, sc.features, script(), sc.run)
 				compareSequences(t, "codex 0.169 (live)", live, ours, sc.usageGap)
 			}
 		})
@@ -236,4 +246,16 @@ func splitUsage(seq []string) ([]string, int) {
 		out = append(out, s)
 	}
 	return out, n
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
 }
