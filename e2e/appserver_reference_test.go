@@ -24,8 +24,8 @@ var appServerScenarios = []struct {
 	threadParams map[string]any
 	// features are lines added to config.toml's [features] table.
 	features string
-	script       func() []tk.Response
-	run          func(c *asClient, threadID string)
+	script   func() []tk.Response
+	run      func(c *asClient, threadID string)
 }{
 	{name: "streamed message", script: func() []tk.Response {
 		return []tk.Response{tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", "Hel", "lo"), tk.Completed(tk.Usage{Input: 10, Output: 2, Total: 12}))}
