@@ -174,6 +174,7 @@ func (tr *turn) sample() (sampleResult, error) {
 		case model.ServerModel:
 			if !tr.rerouteWarned {
 				tr.rerouteWarned = true
+				tr.emit(protocol.ModelRerouteEvent{FromModel: tr.s.model, ToModel: ev.Model, Reason: protocol.ModelRerouteHighRiskCyberActivity})
 				tr.emit(protocol.WarningEvent{Message: rerouteWarning(ev.Model)})
 			}
 		case model.Completed:

@@ -96,6 +96,13 @@ var appServerScenarios = []struct {
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "hi")
 	}},
+	{name: "rerouted model", script: func() []tk.Response {
+		r := answer("hi")
+		r.Header = map[string]string{"OpenAI-Model": "gpt-5.4"}
+		return []tk.Response{r}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "hi")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},
