@@ -3,8 +3,10 @@ package e2e
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,10 +24,10 @@ var appServerScenarios = []struct {
 	usageGap string
 	// threadParams are added to thread/start's.
 	threadParams map[string]any
-	// features are lines added to config.toml's [features] table.
-	features string
-	script   func() []tk.Response
-	run      func(c *asClient, threadID string)
+	// config is added to the end of config.toml, inside its last table, [features].
+	config func(t *testing.T) string
+	script func() []tk.Response
+	run    func(c *asClient, threadID string)
 }{
 	{name: "streamed message", script: func() []tk.Response {
 		return []tk.Response{tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", "Hel", "lo"), tk.Completed(tk.Usage{Input: 10, Output: 2, Total: 12}))}
@@ -91,7 +93,7 @@ var appServerScenarios = []struct {
 		c.answer = func(rpcMsg) any { return map[string]any{"decision": "accept"} }
 		c.turn(id, "touch")
 	}},
-	{name: "legacy feature name", features: "codex_hooks = true", script: func() []tk.Response {
+	{name: "legacy feature name", config: func(*testing.T) string { return "codex_hooks = true" }, script: func() []tk.Response {
 		return []tk.Response{answer("hi")}
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "hi")
@@ -102,6 +104,19 @@ var appServerScenarios = []struct {
 		return []tk.Response{r}
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "hi")
+	}},
+	{name: "mcp tool call", config: func(t *testing.T) string {
+		return fmt.Sprintf("\n[mcp_servers.ts]\ncommand = %q\n", mcpTestServer(t))
+	}, script: func() []tk.Response {
+		return callThenAnswer(namespacedCall("call_6", "mcp__ts", "echo", `{"text":"hi"}`))
+	}, run: func(c *asClient, id string) {
+		for { // until the server is up
+			ms := c.until("mcpServer/startupStatus/updated")
+			if params(ms[len(ms)-1])["status"] != "starting" {
+				break
+			}
+		}
+		c.turn(id, "echo")
 	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
@@ -122,15 +137,15 @@ const sequencesFile = "testdata/codex_appserver_sequences.json"
 // runAppServerScenario returns what the server sent from thread/start to the turn's
 // turn/completed: each notification's method with its item's type and status, the thread's or
 // turn's status; server requests as "request:" and their method.
-func runAppServerScenario(t *testing.T, bin, approval string, threadParams map[string]any, features string, script []tk.Response, run func(*asClient, string)) []string {
+func runAppServerScenario(t *testing.T, bin, approval string, threadParams map[string]any, config func(*testing.T) string, script []tk.Response, run func(*asClient, string)) []string {
 	e := newEnv(t)
 	co := tk.ConfigOptions{RequestMaxRetries: tk.Int(1), StreamMaxRetries: tk.Int(0)}
 	if approval != "" {
 		co.ApprovalPolicy, co.SandboxMode = approval, "read-only"
 	}
 	path := tk.WriteConfig(t, e.CodexHome, e.Model.URL(), co)
-	if features != "" { // the [features] table is the file's last
-		appendFile(t, path, features+"\n")
+	if config != nil {
+		appendFile(t, path, config(t)+"\n")
 	}
 	e.Model.Enqueue(script...)
 	c, stop := e.startAppServerOf(bin)
@@ -200,17 +215,17 @@ func TestAppServerMatchesReference(t *testing.T) {
 				return sc.script()
 			}
 			if *recordSequences {
-				recorded[sc.name] = runAppServerScenario(t, ref, sc.approval, sc.threadParams, sc.features, script(), sc.run)
+				recorded[sc.name] = runAppServerScenario(t, ref, sc.approval, sc.threadParams, sc.config, script(), sc.run)
 				return
 			}
 			theirs, ok := recorded[sc.name]
 			if !ok {
 				t.Fatalf("no recording for %q in %s", sc.name, sequencesFile)
 			}
-			ours := runAppServerScenario(t, binary, sc.approval, sc.threadParams, sc.features, script(), sc.run)
+			ours := runAppServerScenario(t, binary, sc.approval, sc.threadParams, sc.config, script(), sc.run)
 			compareSequences(t, "codex 0.169 (recorded)", theirs, ours, sc.usageGap)
 			if ref != "" {
-				live := runAppServerScenario(t, ref, sc.approval, sc.threadParams, sc.features, script(), sc.run)
+				live := runAppServerScenario(t, ref, sc.approval, sc.threadParams, sc.config, script(), sc.run)
 				compareSequences(t, "codex 0.169 (live)", live, ours, sc.usageGap)
 			}
 		})
@@ -234,12 +249,43 @@ func compareSequences(t *testing.T, who string, theirs, ours []string, usageGap 
 		ours, _ = splitUsage(ours)
 		theirs, _ = splitUsage(theirs)
 	}
+	ours, theirs = threadStartSettled(ours), threadStartSettled(theirs)
 	if diff := cmp.Diff(theirs, ours); diff != "" {
 		t.Errorf("notifications (-%s +ours):\n%s", who, diff)
 	}
 	if len(ours) == 0 || !strings.HasPrefix(ours[len(ours)-1], "turn/completed") {
 		t.Errorf("no turn/completed: %v", ours)
 	}
+}
+
+// sessionStartNotes are what a thread's session says as it starts. Codex 0.169 sends them
+// from the session's own task, racing its thread/started (seen on both sides of it from run
+// to run): they are compared as if sent just after thread/started, in their own order.
+var sessionStartNotes = map[string]bool{"deprecationNotice": true, "mcpServer/startupStatus/updated": true}
+
+func threadStartSettled(seq []string) []string {
+	started := slices.Index(seq, "thread/started")
+	if started < 0 {
+		return seq
+	}
+	var head, notes []string
+	i := 0
+	for ; i < len(seq); i++ {
+		if i == started {
+			continue
+		}
+		if sessionStartNotes[seq[i]] {
+			notes = append(notes, seq[i])
+			continue
+		}
+		if i > started {
+			break
+		}
+		head = append(head, seq[i])
+	}
+	out := append(head, "thread/started")
+	out = append(out, notes...)
+	return append(out, seq[i:]...)
 }
 
 func splitUsage(seq []string) ([]string, int) {
