@@ -103,6 +103,7 @@ func goldenCases() []goldenCase {
 		{"event_error_info", ev(ErrorEvent{Message: "too long", CodexErrorInfo: json.RawMessage(`"context_window_exceeded"`)}), decodeEvent},
 		{"event_stream_error", ev(StreamErrorEvent{Message: "Reconnecting... 1/5", AdditionalDetails: ptr("timeout")}), decodeEvent},
 		{"event_warning", ev(WarningEvent{Message: "careful"}), decodeEvent},
+		{"event_model_reroute", ev(ModelRerouteEvent{FromModel: "gpt-5.5", ToModel: "gpt-5.4", Reason: ModelRerouteHighRiskCyberActivity}), decodeEvent},
 		{"event_background_event", ev(BackgroundEventEvent{Message: "note"}), decodeEvent},
 		{"event_deprecation_notice", ev(DeprecationNoticeEvent{Summary: "old flag", Details: ptr("use the new one")}), decodeEvent},
 		{"event_context_compacted", ev(ContextCompactedEvent{}), decodeEvent},

@@ -109,6 +109,7 @@ func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
 		}{lt.v2(false)}
 		sendWarnings(c, lt.warnings)
 		_ = c.Notify(c.Context(), "thread/started", started)
+		sendDeprecations(c, lt.cfg)
 		lt.markReady()
 		for _, o := range r.srv.initializedConns() {
 			if o != c {

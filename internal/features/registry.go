@@ -76,6 +76,34 @@ var legacyNames = map[string]string{
 // legacyOf maps a legacy name to the flag it stands for.
 var legacyOf = map[string]string{"codex_hooks": "hooks"}
 
+// Deprecation is Codex's notice about a legacy flag name the configuration uses.
+type Deprecation struct {
+	Summary string
+	Details string
+}
+
+// IsLegacyName reports whether name is an old name of a flag (its use is a deprecation).
+func IsLegacyName(name string) bool { return legacyNames[name] != "" }
+
+// Deprecations lists, sorted by name, the legacy flag names the configuration sets, in Codex
+// 0.169's words (its app-server sends each as deprecationNotice when a thread starts).
+func Deprecations(table map[string]any) []Deprecation {
+	names := make([]string, 0, len(table))
+	for n := range table {
+		if IsLegacyName(n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	out := make([]Deprecation, 0, len(names))
+	for _, n := range names {
+		flag := legacyOf[n]
+		out = append(out, Deprecation{Summary: legacyNames[n], Details: fmt.Sprintf(
+			"Enable it with `--enable %s` or `[features].%s` in config.toml. See https://developers.openai.com/codex/config-basic#feature-flags for details.", flag, flag)})
+	}
+	return out
+}
+
 // KnownKey reports whether a [features] key is a flag or one of its legacy names.
 func KnownKey(name string) bool {
 	_, ok := byName[name]
