@@ -68,6 +68,8 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newRewindCommand(s))
 	root.AddCommand(newFeaturesCommand(s))
 	root.AddCommand(newArchiveCommand(s), newUnarchiveCommand(s), newDeleteCommand(s))
+	root.CompletionOptions.DisableDefaultCmd = true // Codex's form instead: completion [SHELL]
+	root.AddCommand(newCompletionCommand(s))
 	return root
 }
 

@@ -41,7 +41,12 @@ type tuiRunner func(ctx context.Context, opts tuiOptions, s streams) error
 func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
 	var opts tuiOptions
 	root.Use = "gocodex [PROMPT]"
-	root.Args = cobra.MaximumNArgs(1)
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if err := checkMistypedSubcommand(cmd, args, s); err != nil {
+			return err
+		}
+		return cobra.MaximumNArgs(1)(cmd, args)
+	}
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if len(args) == 1 {
 			opts.Prompt = args[0]
