@@ -70,6 +70,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newArchiveCommand(s), newUnarchiveCommand(s), newDeleteCommand(s))
 	root.CompletionOptions.DisableDefaultCmd = true // Codex's form instead: completion [SHELL]
 	root.AddCommand(newCompletionCommand(s))
+	root.AddCommand(newResumeCommand(s, runTUI), newForkCommand(s, runTUI))
 	return root
 }
 
