@@ -71,6 +71,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.CompletionOptions.DisableDefaultCmd = true // Codex's form instead: completion [SHELL]
 	root.AddCommand(newCompletionCommand(s))
 	root.AddCommand(newResumeCommand(s, runTUI), newForkCommand(s, runTUI))
+	root.AddCommand(newDoctorCommand(s))
 	return root
 }
 
