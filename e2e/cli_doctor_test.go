@@ -15,12 +15,12 @@ type doctorJSON struct {
 	OverallStatus string `json:"overallStatus"`
 	CodexVersion  string `json:"codexVersion"`
 	Checks        map[string]struct {
-		ID          string            `json:"id"`
-		Category    string            `json:"category"`
-		Status      string            `json:"status"`
-		Summary     string            `json:"summary"`
-		Details     map[string]any    `json:"details"` // Codex repeats a key as a list
-		Remediation *string           `json:"remediation"`
+		ID          string         `json:"id"`
+		Category    string         `json:"category"`
+		Status      string         `json:"status"`
+		Summary     string         `json:"summary"`
+		Details     map[string]any `json:"details"` // Codex repeats a key as a list
+		Remediation *string        `json:"remediation"`
 	} `json:"checks"`
 }
 

@@ -22,13 +22,13 @@ const (
 // DoctorCheck is one row of `gocodex doctor`: what was checked, how it went, what was seen
 // and, when it is not ok, what to do about it.
 type DoctorCheck struct {
-	ID          string `json:"id"`
-	Category    string `json:"category"`
-	Status      string `json:"status"`
-	Summary     string `json:"summary"`
+	ID          string     `json:"id"`
+	Category    string     `json:"category"`
+	Status      string     `json:"status"`
+	Summary     string     `json:"summary"`
 	Details     detailList `json:"-"`
-	Remediation *string `json:"remediation"`
-	DurationMs  int64   `json:"durationMs"`
+	Remediation *string    `json:"remediation"`
+	DurationMs  int64      `json:"durationMs"`
 	group       string
 }
 
