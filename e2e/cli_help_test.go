@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -169,5 +170,26 @@ func TestCLIFlagsMatchReference(t *testing.T) {
 		if !seenGaps[gap] {
 			t.Errorf("known gap %q no longer seen: remove it from knownGaps", gap)
 		}
+	}
+}
+
+// TestCLIUsageErrors: a command line that does not parse (unknown flag, missing or extra
+// argument, unknown subcommand) exits 2, as Codex's do, and starts nothing.
+func TestCLIUsageErrors(t *testing.T) {
+	e := newEnv(t)
+	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
+	for _, args := range [][]string{{"archive"}, {"delete", "a", "b"}, {"exec", "--bogus-flag", "hi"}, {"resume", "a", "b", "c"}, {"completion", "bash", "zsh"}, {"app-server", "daemonn"}, {"doctor", "extra"}} {
+		r := e.run("", args...)
+		if r.Code != 2 || !strings.HasPrefix(r.Stderr, "Error: ") {
+			t.Errorf("gocodex %v: %+v", args, r)
+		}
+		if ref != "" {
+			if theirs := e.runBin(ref, "", args...); theirs.Code != 2 {
+				t.Errorf("reference %v exits %d, not 2", args, theirs.Code)
+			}
+		}
+	}
+	if n := len(e.Model.Requests()); n != 0 {
+		t.Errorf("%d model requests", n)
 	}
 }

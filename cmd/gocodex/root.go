@@ -73,6 +73,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newResumeCommand(s, runTUI), newForkCommand(s, runTUI))
 	root.AddCommand(newDoctorCommand(s), newApplyCommand(s))
 	groupCommands(root, s)
+	markUsageErrors(root)
 	return root
 }
 
