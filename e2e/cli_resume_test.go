@@ -149,4 +149,16 @@ func TestCLIResumeWithoutPickerAndBadIDs(t *testing.T) {
 	if n := len(e.Model.Requests()); n != 2 {
 		t.Errorf("%d model requests, want the two that made the sessions", n)
 	}
+
+	// --strict-config refuses keys gocodex does not recognise (before the terminal check).
+	cfg, _ := os.ReadFile(filepath.Join(e.CodexHome, "config.toml"))
+	if err := os.WriteFile(filepath.Join(e.CodexHome, "config.toml"), append([]byte("bogus_setting = 1\n"), cfg...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.run("", "resume", "--last", "--strict-config"); r.Code != 1 || !strings.Contains(r.Stderr, "--strict-config") || !strings.Contains(r.Stderr, "bogus_setting") {
+		t.Errorf("resume --strict-config: %+v", r)
+	}
+	if r := e.run("", "resume", "--last"); r.Code != 1 || !strings.Contains(r.Stderr, "stdin is not a terminal") {
+		t.Errorf("resume without --strict-config: %+v", r)
+	}
 }
