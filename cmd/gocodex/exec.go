@@ -77,5 +77,7 @@ func newExecCommand(s streams, run execRunner) *cobra.Command {
 	resume.Flags().BoolVar(&opts.ResumeAll, "all", false, "consider sessions from every directory")
 	cmd.AddCommand(resume)
 	cmd.AddCommand(newReviewCommand(s, run, &opts, &experimentalJSON))
+	cmd.AddCommand(newExecForkCommand(s, run, &opts, &experimentalJSON))
+	refuseCodexOnlyExecFlags(cmd)
 	return cmd
 }

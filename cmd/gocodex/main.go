@@ -37,6 +37,11 @@ func run(args []string) int {
 		if code, ok := exitCodeOf(err); ok {
 			return code
 		}
+		if ue, ok := asUsageError(err); ok {
+			root.PrintErrln("Error:", ue)
+			root.PrintErrln("\nFor more information, try '--help'.")
+			return usageExitCode
+		}
 		root.PrintErrln("Error:", err)
 		return 1
 	}

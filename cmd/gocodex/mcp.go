@@ -18,6 +18,9 @@ import (
 // mcpOptions are the flags of `gocodex mcp …`.
 type mcpOptions struct {
 	Configs []string
+	// Enable and Disable are --enable/--disable: features.NAME overrides, as in Codex.
+	Enable  []string
+	Disable []string
 	JSON    bool
 	// add
 	Env               []string
@@ -69,11 +72,12 @@ func newMcpCommand(s streams, getenv func(string) string) *cobra.Command {
 		RunE:  func(_ *cobra.Command, args []string) error { return runMcpRemove(opts, args[0], s) },
 	}
 	cmd.AddCommand(list, get, add, remove)
+	addMcpCodexFlags(cmd, add, opts, s)
 	return cmd
 }
 
 func loadMcpServers(opts *mcpOptions) (map[string]config.McpServerConfig, error) {
-	cfg, _, err := faceopts.Load(config.LoadOptions{CLIOverrides: opts.Configs, Env: opts.Getenv})
+	cfg, _, err := faceopts.Load(config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), Env: opts.Getenv})
 	if err != nil {
 		return nil, err
 	}

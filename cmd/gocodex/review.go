@@ -79,5 +79,11 @@ func newTopReviewCommand(s streams, run execRunner) *cobra.Command {
 	f.StringVarP(&opts.OutputLast, "output-last-message", "o", "", "write the agent's last message to this file")
 	f.StringVar(&opts.Color, "color", "auto", "color output: always, never, auto")
 	f.BoolVar(&opts.Ephemeral, "ephemeral", false, "do not persist the session to disk")
+	// Accepted as `gocodex exec` accepts them (see there).
+	var ignoredBool bool
+	f.BoolVar(&ignoredBool, "strict-config", false, "accepted for compatibility")
+	f.BoolVar(&ignoredBool, "trust", false, "accepted for compatibility")
+	_ = f.MarkHidden("strict-config")
+	_ = f.MarkHidden("trust")
 	return cmd
 }

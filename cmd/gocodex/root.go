@@ -68,7 +68,28 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newRewindCommand(s))
 	root.AddCommand(newFeaturesCommand(s))
 	root.AddCommand(newMigrateRolloutsCommand(s))
+	root.AddCommand(newArchiveCommand(s), newUnarchiveCommand(s), newDeleteCommand(s))
+	root.CompletionOptions.DisableDefaultCmd = true // Codex's form instead: completion [SHELL]
+	root.AddCommand(newCompletionCommand(s))
+	root.AddCommand(newResumeCommand(s, runTUI), newForkCommand(s, runTUI))
+	root.AddCommand(newDoctorCommand(s), newApplyCommand(s))
+	groupCommands(root, s)
+	markUsageErrors(root)
 	return root
+}
+
+// groupCommands lists, in help, gocodex's commands first and Codex's commands it lacks
+// apart (unsupported.go). It runs last so every command added above lands in a group.
+func groupCommands(root *cobra.Command, s streams) {
+	root.AddGroup(&cobra.Group{ID: "commands", Title: "Commands:"},
+		&cobra.Group{ID: unsupportedGroup, Title: "Codex commands gocodex does not support (each says why):"})
+	for _, c := range root.Commands() {
+		if c.GroupID == "" {
+			c.GroupID = "commands"
+		}
+	}
+	root.AddCommand(newUnsupportedCommands(s)...)
+	root.SetHelpCommandGroupID("commands")
 }
 
 // loadConfig is the configuration a one-shot command runs with: its flags over config.toml.

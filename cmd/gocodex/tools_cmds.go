@@ -39,22 +39,27 @@ type sandboxOptions struct {
 // under the configured policy, to see what the agent would see.
 func newSandboxCommand(s streams) *cobra.Command {
 	var opts sandboxOptions
+	var direct sandboxDirectFlags
 	explain := func(cmd *cobra.Command, args []string) error {
 		sandbox.WriteExplanation(s.Out, sandbox.Probe(cmd.Context(), sandbox.Options{}))
 		return nil
 	}
 	cmd := &cobra.Command{
-		Use:   "sandbox [--explain]",
+		Use:   "sandbox [--explain] [-c key=value]... [-- COMMAND...]",
 		Short: "Run commands within the gocodex sandbox",
-		Args:  cobra.NoArgs,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !opts.Explain {
-				return cmd.Help()
+			switch {
+			case opts.Explain:
+				return explain(cmd, args)
+			case len(args) > 0: // Codex's form: the command under the configured policy
+				return runSandboxDirect(cmd.Context(), &direct, args, s)
 			}
-			return explain(cmd, args)
+			return cmd.Help()
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Explain, "explain", false, "print which sandbox mechanisms are active on this machine")
+	direct.register(cmd.Flags())
 	linux := &cobra.Command{
 		Use:     "linux [--full-auto] [-c key=value] -- COMMAND...",
 		Aliases: []string{"landlock"},
@@ -75,7 +80,7 @@ func newSandboxCommand(s streams) *cobra.Command {
 	linux.Flags().BoolVar(&opts.FullAuto, "full-auto", false, "use the workspace-write policy")
 	linux.Flags().StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value)")
 	linux.Flags().BoolVar(&opts.Explain, "explain", false, "print which sandbox mechanisms are active on this machine")
-	cmd.AddCommand(linux)
+	cmd.AddCommand(linux, newSandboxUninstallCommand(s))
 	return cmd
 }
 

@@ -7,13 +7,16 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
+	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/internal/tui"
 	"github.com/gocodex/gocodex/internal/version"
@@ -28,11 +31,15 @@ type tuiOptions struct {
 	Search bool
 	// BypassHookTrust is --dangerously-bypass-hook-trust: hooks run without being trusted.
 	BypassHookTrust bool
+	// Extras are Codex's other interactive flags (see interactiveExtras).
+	Extras interactiveExtras
+	// Resume, when set, opens a saved thread (gocodex resume / fork) instead of a new one.
+	Resume *cli.ResumeRequest
 }
 
 // tuiFlags are the shared flags the interactive UI offers.
 const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts.Sandbox | faceopts.Approval |
-	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS
+	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS | faceopts.Images
 
 // tuiRunner is the behaviour behind the root command; flag tests pass their own.
 type tuiRunner func(ctx context.Context, opts tuiOptions, s streams) error
@@ -41,27 +48,56 @@ type tuiRunner func(ctx context.Context, opts tuiOptions, s streams) error
 func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
 	var opts tuiOptions
 	root.Use = "gocodex [PROMPT]"
-	root.Args = cobra.MaximumNArgs(1)
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if err := checkMistypedSubcommand(cmd, args, s); err != nil {
+			return err
+		}
+		return cobra.MaximumNArgs(1)(cmd, args)
+	}
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if len(args) == 1 {
 			opts.Prompt = args[0]
 		}
 		return run(cmd.Context(), opts, s)
 	}
-	opts.Flags.Register(root.Flags(), tuiFlags)
-	root.Flags().BoolVar(&opts.Search, "search", false, "enable live web search (web_search = \"live\")")
-	root.Flags().BoolVar(&opts.BypassHookTrust, "dangerously-bypass-hook-trust", false, "run lifecycle hooks that are not trusted, without review")
+	opts.registerFlags(root.Flags())
+}
+
+// registerFlags binds the interactive UI's flags (the root command's, resume's and fork's).
+func (opts *tuiOptions) registerFlags(f *pflag.FlagSet) {
+	opts.Flags.Register(f, tuiFlags)
+	f.BoolVar(&opts.Search, "search", false, "enable live web search (web_search = \"live\")")
+	f.BoolVar(&opts.BypassHookTrust, "dangerously-bypass-hook-trust", false, "run lifecycle hooks that are not trusted, without review")
+	opts.Extras.register(f)
 }
 
 func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
+	if err := opts.Extras.check(opts.Flags.Images); err != nil {
+		return err
+	}
 	// Without a terminal there is nobody to type or approve; say so before starting a
-	// thread (Codex refuses the same way).
-	if !faceopts.IsTerminal(s.In) {
+	// thread (Codex refuses the same way). A resume looks its session up first, so that a
+	// wrong id is named as such wherever the command runs.
+	if opts.Resume == nil && !faceopts.IsTerminal(s.In) {
 		return errors.New("stdin is not a terminal")
 	}
 	cfg, warnings, err := loadTUIConfig(opts, os.Getenv)
 	if err != nil {
 		return err
+	}
+	if opts.Extras.StrictConfig {
+		if err := strictConfigError(warnings); err != nil {
+			return err
+		}
+	}
+	var resumed *rollout.Rollout
+	if opts.Resume != nil {
+		if resumed, err = openResumed(cfg, *opts.Resume, s); err != nil {
+			return err
+		}
+		if !faceopts.IsTerminal(s.In) {
+			return errors.New("stdin is not a terminal")
+		}
 	}
 	// The configuration warnings are warning lines of the transcript (Notices), once the UI is up.
 	var warningLines []string
@@ -86,7 +122,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		return err
 	}
 	defer a.Close(context.WithoutCancel(ctx))
-	th, err := a.StartThread(ctx, app.ThreadOptions{Source: "cli"})
+	th, err := a.StartThread(ctx, app.ThreadOptions{Source: "cli", Resume: resumed})
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,8 @@ type RunOptions struct {
 	ResumeID   string
 	ResumeLast bool
 	ResumeAll  bool
+	// ForkID, with Resume, starts a new thread from a copy of this one (`exec fork ID`).
+	ForkID string
 }
 
 // ExecFlags are the shared flags `gocodex exec` offers.

@@ -151,6 +151,9 @@ func finish(ctx context.Context, opts RunOptions, s Streams, th *agent.Thread, w
 // --last the most recently updated one of this directory and model provider (any with
 // --all). --last with nothing to resume starts a new thread, as Codex does.
 func findResume(cfg *config.Config, opts RunOptions) (*rollout.Rollout, error) {
+	if opts.ForkID != "" {
+		return app.OpenRollout(cfg, app.Open{ForkID: opts.ForkID})
+	}
 	if opts.ResumeID == "" && !opts.ResumeLast {
 		return nil, errors.New("exec resume: give a session id or --last")
 	}

@@ -320,6 +320,9 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		if e.SandboxPolicy != nil {
 			m.header.Sandbox = string(e.SandboxPolicy.Mode)
 		}
+		if len(e.InitialMessages) > 0 {
+			m.replay(e.InitialMessages)
+		}
 	case protocol.ExecApprovalRequestEvent:
 		m.approvals = append(m.approvals, approval{exec: &e})
 	case protocol.ApplyPatchApprovalRequestEvent:

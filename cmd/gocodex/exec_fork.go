@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/cli"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/execcli"
+)
+
+// newExecForkCommand is `gocodex exec fork SESSION_ID [PROMPT]`, as `codex exec fork`: a new
+// thread starts from a copy of the saved one (by id, or by name as session_index.jsonl
+// gives it) and runs the prompt non-interactively; the original is left as it was.
+func newExecForkCommand(s streams, run execRunner, opts *execcli.RunOptions, experimentalJSON *bool) *cobra.Command {
+	return &cobra.Command{
+		Use:   "fork SESSION_ID [PROMPT]",
+		Short: "Fork a previous session by id into a new session",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.JSON = opts.JSON || *experimentalJSON
+			id, err := forkTarget(args[0])
+			if err != nil {
+				return err
+			}
+			opts.Resume, opts.ForkID = true, id
+			if len(args) == 2 {
+				opts.Prompt, opts.HasPrompt = args[1], true
+			}
+			return exitWith(run(cmd.Context(), *opts, s))
+		},
+	}
+}
+
+// forkTarget is the thread id a fork names: a UUID as given, a name looked up among the
+// saved interactive sessions.
+func forkTarget(arg string) (string, error) {
+	if id, ok := cli.ParseSessionUUID(arg); ok {
+		return id, nil
+	}
+	home, err := config.CodexHome(os.Getenv)
+	if err != nil {
+		return "", err
+	}
+	sess, err := cli.ResolveSession(home, arg, cli.AnySession)
+	if err != nil {
+		return "", fmt.Errorf("no saved session found with id or name %q", arg)
+	}
+	return sess.ID, nil
+}
+
+// refuseCodexOnlyExecFlags adds Codex's exec flags gocodex cannot honour (--approve-for-me,
+// --worktree) to exec and its subcommands, so that they answer clearly instead of "unknown
+// flag" or a silent run without them.
+func refuseCodexOnlyExecFlags(cmd *cobra.Command) {
+	var approveForMe, worktree bool
+	f := cmd.PersistentFlags()
+	f.BoolVar(&approveForMe, "approve-for-me", false, "not supported by gocodex: route approvals through automatic review")
+	f.BoolVar(&worktree, "worktree", false, "not supported by gocodex: run in a new managed Git worktree")
+	cmd.PersistentPreRunE = func(*cobra.Command, []string) error {
+		return interactiveExtras{ApproveForMe: approveForMe, Worktree: worktree}.check(nil)
+	}
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/cli"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/rollout"
+)
+
+// newResumeCommand is `gocodex resume [SESSION_ID] [PROMPT] [--last] [--all]`, as `codex
+// resume`: the interactive UI on a saved thread, its conversation on screen.
+func newResumeCommand(s streams, run tuiRunner) *cobra.Command {
+	var opts tuiOptions
+	var req cli.ResumeRequest
+	cmd := &cobra.Command{
+		Use:   "resume [SESSION_ID] [PROMPT]",
+		Short: "Resume a previous interactive session (use --last to continue the most recent)",
+		Long: "Resume a previous interactive session.\n\n" +
+			"SESSION_ID is a session id (UUID) or session name; a UUID takes precedence if it parses.\n" +
+			"With --last the most recent session of this directory is resumed (any directory with --all).\n" +
+			"Without either, gocodex lists the sessions it could resume (it has no picker yet).",
+		Args: cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			resumeArgs(&req, &opts, args)
+			opts.Resume = &req
+			return run(cmd.Context(), opts, s)
+		},
+	}
+	opts.registerFlags(cmd.Flags())
+	cmd.Flags().BoolVar(&req.Last, "last", false, "continue the most recent session without showing the picker")
+	cmd.Flags().BoolVar(&req.All, "all", false, "consider sessions of every directory (and show their directory)")
+	cmd.Flags().BoolVar(&req.IncludeNonInteractive, "include-non-interactive", false, "include exec sessions in --last and the list")
+	return cmd
+}
+
+// resumeArgs sorts resume's and fork's positionals: with --last the only one is the prompt.
+func resumeArgs(req *cli.ResumeRequest, opts *tuiOptions, args []string) {
+	switch {
+	case req.Last && len(args) > 0:
+		opts.Prompt = args[0]
+	case len(args) >= 1:
+		req.Session = args[0]
+		if len(args) == 2 {
+			opts.Prompt = args[1]
+		}
+	}
+}
+
+// openResumed is the rollout the interactive UI continues; without a session or --last it
+// prints the sessions the picker would offer and stops.
+func openResumed(cfg *config.Config, req cli.ResumeRequest, s streams) (*rollout.Rollout, error) {
+	ro, err := cli.OpenForUI(cfg, req)
+	if errors.Is(err, cli.ErrNoPicker) {
+		return nil, exitWith(cli.PrintSessionList(cfg, req, s.Out, s.ErrOut))
+	}
+	return ro, err
+}

@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxServer is a tmux server of the test's own (its own socket), ended at cleanup.
+type tmuxServer struct {
+	t      *testing.T
+	socket string
+	e      *env
+}
+
+func newTmux(t *testing.T, e *env) *tmuxServer {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	ts := &tmuxServer{t: t, socket: fmt.Sprintf("gocodex-e2e-%d", time.Now().UnixNano()), e: e}
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", ts.socket, "kill-server").Run() })
+	return ts
+}
+
+func (ts *tmuxServer) tmux(args ...string) string {
+	ts.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", ts.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		ts.t.Fatalf("tmux %v: %v %s", args, err, out)
+	}
+	return string(out)
+}
+
+// start runs gocodex with args in a new 100x30 tmux session named name, in the env's world;
+// the pane stays after the program ends so its exit can be seen.
+func (ts *tmuxServer) start(name string, args ...string) {
+	ts.t.Helper()
+	cmd := []string{"new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", ts.e.Workdir}
+	for _, kv := range ts.e.environ() {
+		if !strings.HasPrefix(kv, "TMUX") {
+			cmd = append(cmd, "-e", kv)
+		}
+	}
+	cmd = append(cmd, "-e", "TERM=tmux-256color", binary)
+	ts.tmux(append(cmd, args...)...)
+	ts.tmux("set-option", "-t", name, "remain-on-exit", "on")
+}
+
+// waitScreen waits until the visible pane shows every one of want (white space ignored).
+func (ts *tmuxServer) waitScreen(name string, want ...string) string {
+	ts.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		screen := ts.tmux("capture-pane", "-p", "-t", name)
+		flat := strings.Join(strings.Fields(screen), "")
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(flat, strings.Join(strings.Fields(w), "")) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return screen
+		}
+		if time.Now().After(deadline) {
+			ts.t.Fatalf("%q never appeared in tmux session %s:\n%s", missing, name, screen)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// quit presses Ctrl+C twice and waits for the program to end.
+func (ts *tmuxServer) quit(name string) {
+	ts.t.Helper()
+	ts.tmux("send-keys", "-t", name, "C-c")
+	ts.waitScreen(name, "Press Ctrl+C again to quit")
+	ts.tmux("send-keys", "-t", name, "C-c")
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.TrimSpace(ts.tmux("display-message", "-p", "-t", name, "#{pane_dead}")) != "1" {
+		if time.Now().After(deadline) {
+			ts.t.Fatalf("gocodex in %s did not exit:\n%s", name, ts.tmux("capture-pane", "-p", "-t", name))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestCLIResumeLastInTmux: in a real terminal multiplexer, `gocodex resume --last` opens the
+// previous conversation with its history on screen (read back with capture-pane), and the
+// next message continues it.
+func TestCLIResumeLastInTmux(t *testing.T) {
+	e := newEnv(t)
+	ts := newTmux(t, e)
+	e.Model.Enqueue(answer("TMUXFIRSTANSWER"), answer("TMUXSECONDANSWER"))
+	ts.start("first", "TMUXFIRSTQUESTION")
+	ts.waitScreen("first", "TMUXFIRSTQUESTION", "TMUXFIRSTANSWER")
+	ts.quit("first")
+
+	ts.start("resumed", "resume", "--last")
+	ts.waitScreen("resumed", "TMUXFIRSTQUESTION", "TMUXFIRSTANSWER", "Ask gocodex to do anything")
+	if n := len(e.Model.Requests()); n != 1 {
+		t.Fatalf("resuming asked the model: %d requests", n)
+	}
+	ts.tmux("send-keys", "-t", "resumed", "-l", "TMUXSECONDQUESTION")
+	ts.tmux("send-keys", "-t", "resumed", "Enter")
+	ts.waitScreen("resumed", "TMUXSECONDANSWER")
+	ts.quit("resumed")
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "TMUXFIRSTANSWER") {
+		t.Errorf("the resumed turn did not carry the first one (%d requests)", len(reqs))
+	}
+	if n := len(rolloutFiles(t, e.CodexHome)); n != 1 {
+		t.Errorf("%d rollouts, want the one resumed", n)
+	}
+}

@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/rollout"
+)
+
+// ResumeRequest is what `gocodex resume` and `gocodex fork` were asked to open.
+type ResumeRequest struct {
+	// Fork starts a new thread from a copy of the chosen one instead of continuing it.
+	Fork bool
+	// Session is a session id or name ("" without one).
+	Session string
+	// Last takes the most recently updated session of this directory and provider.
+	Last bool
+	// All considers every directory and provider (--all).
+	All bool
+	// IncludeNonInteractive lets exec threads be chosen by --last (resume's flag).
+	IncludeNonInteractive bool
+}
+
+func (r ResumeRequest) verb() string {
+	if r.Fork {
+		return "fork"
+	}
+	return "resume"
+}
+
+// ErrNoPicker means neither a session nor --last was given: Codex opens a picker there,
+// which gocodex's terminal UI does not have yet.
+var ErrNoPicker = errors.New("no session picker")
+
+// interactiveSources are the faces a person drives; resume --last and the session list
+// consider only their threads unless asked otherwise, as Codex does.
+var interactiveSources = []string{"cli", "vscode"}
+
+// OpenForUI finds the thread a resume or fork request names and returns its rollout, forked
+// first when asked (a new thread then, recorded beside the original). nil with no error means
+// --last found nothing: the UI starts a new thread, as Codex does. An id or name that matches
+// no saved session is an error saying so and how to choose one.
+func OpenForUI(cfg *config.Config, r ResumeRequest) (*rollout.Rollout, error) {
+	var id string
+	switch {
+	case r.Session != "":
+		s, err := ResolveSession(cfg.CodexHome, r.Session, ActiveSessions)
+		if err != nil {
+			if errors.Is(err, ErrSessionNotFound) && s.Archived {
+				return nil, fmt.Errorf("session %s is archived; run `gocodex unarchive %s` to %s it", s.ID, s.ID, r.verb())
+			}
+			return nil, fmt.Errorf("No saved session found with ID %s. Run `gocodex %s` without an ID to choose from existing sessions.", r.Session, r.verb())
+		}
+		id = s.ID
+	case r.Last:
+		s, err := rollout.Latest(cfg.CodexHome, r.listOptions(cfg))
+		if errors.Is(err, rollout.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		id = s.ID
+	default:
+		return nil, ErrNoPicker
+	}
+	open := app.Open{ResumeID: id}
+	if r.Fork {
+		open = app.Open{ForkID: id}
+	}
+	return app.OpenRollout(cfg, open)
+}
+
+func (r ResumeRequest) listOptions(cfg *config.Config) rollout.ListOptions {
+	var lo rollout.ListOptions
+	if !r.All {
+		lo.Cwd, lo.Providers = cfg.Cwd, []string{cfg.ModelProviderID}
+	}
+	if !r.IncludeNonInteractive {
+		lo.Sources = interactiveSources
+	}
+	return lo
+}
+
+// sessionListSize is how many sessions the list in place of the picker shows.
+const sessionListSize = 20
+
+// PrintSessionList is what resume and fork print where Codex would open its picker: the
+// most recently updated sessions the picker would offer (this directory's unless All), each
+// with its id and its name or first message, and how to open one. It returns the exit status:
+// 1, since nothing was resumed.
+func PrintSessionList(cfg *config.Config, r ResumeRequest, out, errOut io.Writer) int {
+	lo := r.listOptions(cfg)
+	lo.ByUpdated, lo.PageSize = true, sessionListSize
+	page, err := rollout.List(cfg.CodexHome, lo)
+	if err != nil {
+		fmt.Fprintln(errOut, "Error:", err)
+		return 1
+	}
+	names, err := readSessionNames(cfg.CodexHome)
+	if err != nil {
+		fmt.Fprintln(errOut, "Error:", err)
+		return 1
+	}
+	fmt.Fprintf(errOut, "gocodex has no session picker yet: name the session to %s, or use --last for the most recent.\n", r.verb())
+	if len(page.Threads) == 0 {
+		where := "in this directory (--all shows every directory)"
+		if r.All {
+			where = "saved"
+		}
+		fmt.Fprintf(errOut, "There are no sessions %s.\n", where)
+		return 1
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	header := "UPDATED\tSESSION ID\tNAME OR FIRST MESSAGE"
+	if r.All {
+		header += "\tCWD"
+	}
+	fmt.Fprintln(tw, header)
+	for _, t := range page.Threads {
+		title := names[t.ID].Name
+		if title == "" {
+			title = oneLine(t.Preview, 60)
+		}
+		row := t.UpdatedAt.Local().Format(time.DateTime[:16]) + "\t" + t.ID + "\t" + title
+		if r.All {
+			row += "\t" + t.Cwd
+		}
+		fmt.Fprintln(tw, row)
+	}
+	tw.Flush()
+	fmt.Fprintf(errOut, "Run `gocodex %s <SESSION_ID>` with one of these ids (or a session name).\n", r.verb())
+	return 1
+}
+
+// oneLine is s on one line, cut to at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

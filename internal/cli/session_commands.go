@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// SessionCommandIO is where archive, unarchive and delete read and write. Terminal says
+// whether In is a terminal a person can answer delete's question at.
+type SessionCommandIO struct {
+	In       io.Reader
+	Out      io.Writer
+	ErrOut   io.Writer
+	Terminal bool
+}
+
+// RunArchive is `gocodex archive SESSION`: the session moves to archived_sessions, where
+// listings and resume --last no longer see it. Messages and exit status are Codex's.
+func RunArchive(codexHome, arg string, sio SessionCommandIO) int {
+	s, err := ResolveSession(codexHome, arg, ActiveSessions)
+	if err != nil {
+		return sessionError(sio.ErrOut, "archive", err)
+	}
+	if err := ArchiveSession(codexHome, s); err != nil {
+		return sessionError(sio.ErrOut, "archive", err)
+	}
+	fmt.Fprintf(sio.Out, "Archived session %s.\n", s.userLabel())
+	return 0
+}
+
+// RunUnarchive is `gocodex unarchive SESSION`: the session moves back under sessions.
+func RunUnarchive(codexHome, arg string, sio SessionCommandIO) int {
+	s, err := ResolveSession(codexHome, arg, ArchivedSessions)
+	if err != nil {
+		return sessionError(sio.ErrOut, "unarchive", err)
+	}
+	if err := UnarchiveSession(codexHome, s); err != nil {
+		return sessionError(sio.ErrOut, "unarchive", err)
+	}
+	fmt.Fprintf(sio.Out, "Unarchived session %s.\n", s.Label())
+	return 0
+}
+
+// RunDelete is `gocodex delete [--force] SESSION`: after a yes at the terminal (or with
+// --force and an id, for scripts), the session's rollout, name and file snapshots are gone.
+func RunDelete(codexHome, arg string, force bool, sio SessionCommandIO) int {
+	if _, isID := ParseSessionUUID(arg); force && !isID {
+		fmt.Fprintln(sio.ErrOut, "Error: --force requires a session UUID; names must be confirmed interactively")
+		return 1
+	}
+	s, err := ResolveSession(codexHome, arg, AnySession)
+	if err != nil {
+		return sessionError(sio.ErrOut, "delete", err)
+	}
+	if !force {
+		if !sio.Terminal {
+			fmt.Fprintln(sio.ErrOut, "Error: cannot confirm session deletion without an interactive terminal; rerun with --force and a session UUID")
+			return 1
+		}
+		target := s.ID
+		if s.ByName {
+			target = "'" + s.Name + "' (" + s.ID + ")"
+		}
+		fmt.Fprintf(sio.Out, "Permanently delete session %s?\nThis cannot be undone.\nContinue? [y/N]: ", target)
+		answer, _ := bufio.NewReader(sio.In).ReadString('\n')
+		switch strings.ToLower(strings.TrimSpace(answer)) {
+		case "y", "yes":
+		default:
+			fmt.Fprintln(sio.Out, "Delete cancelled.")
+			return 0
+		}
+	}
+	if err := DeleteSession(codexHome, s); err != nil {
+		return sessionError(sio.ErrOut, "delete", err)
+	}
+	fmt.Fprintf(sio.Out, "Deleted session %s.\n", s.userLabel())
+	return 0
+}
+
+// userLabel names the session as the user did: by name (with its id) or by id alone, as
+// Codex's archive and delete report (its unarchive always adds a known name: Label).
+func (s Session) userLabel() string {
+	if s.ByName {
+		return s.Label()
+	}
+	return s.ID
+}
+
+// sessionError prints a failed lookup or move. A name that matched nothing reads as Codex's
+// "No active session found matching 'x'."; anything else as "failed to <verb> session: why".
+func sessionError(w io.Writer, verb string, err error) int {
+	msg := err.Error()
+	if errors.Is(err, ErrSessionNotFound) {
+		msg = strings.TrimPrefix(msg, ErrSessionNotFound.Error()+": ")
+		if strings.HasPrefix(msg, "No ") {
+			fmt.Fprintln(w, "Error:", msg)
+			return 1
+		}
+	}
+	fmt.Fprintf(w, "Error: failed to %s session: %s\n", verb, msg)
+	return 1
+}

@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/snapshot"
+)
+
+// SessionState is where a command looks for the session it is given.
+type SessionState int
+
+const (
+	// ActiveSessions are under CODEX_HOME/sessions (archive).
+	ActiveSessions SessionState = iota
+	// ArchivedSessions are under CODEX_HOME/archived_sessions (unarchive).
+	ArchivedSessions
+	// AnySession is either (delete).
+	AnySession
+)
+
+func (s SessionState) String() string {
+	switch s {
+	case ActiveSessions:
+		return "active"
+	case ArchivedSessions:
+		return "archived"
+	}
+	return "active or archived"
+}
+
+// Session is a saved thread a command acts on.
+type Session struct {
+	ID       string
+	Name     string // its current name in session_index.jsonl, "" without one
+	ByName   bool   // the user named it rather than giving its id
+	Path     string
+	Archived bool
+}
+
+// Label is how messages name the session: its name and id when it has a name.
+func (s Session) Label() string {
+	if s.Name == "" {
+		return s.ID
+	}
+	return s.Name + " (" + s.ID + ")"
+}
+
+// ErrSessionNotFound is a session argument that matches nothing in the wanted state.
+var ErrSessionNotFound = errors.New("session not found")
+
+// ParseSessionUUID says whether arg is a session id: as in Codex, a UUID in any of its
+// spellings takes precedence over a name. The id comes back in the canonical form.
+func ParseSessionUUID(arg string) (string, bool) {
+	u, err := uuid.Parse(strings.TrimSpace(arg))
+	if err != nil {
+		return "", false
+	}
+	return u.String(), true
+}
+
+// ResolveSession finds the saved session arg names: by id when arg is a UUID, otherwise by
+// its current name. A name matches only interactive sessions (the terminal UI's and the
+// editors'), as Codex's lookup does; of several with the name, the last named wins.
+func ResolveSession(codexHome, arg string, state SessionState) (Session, error) {
+	names, err := readSessionNames(codexHome)
+	if err != nil {
+		return Session{}, err
+	}
+	if id, ok := ParseSessionUUID(arg); ok {
+		path, archived, err := rollout.Find(codexHome, id)
+		if err != nil {
+			return Session{}, fmt.Errorf("%w: no saved session has id %s", ErrSessionNotFound, id)
+		}
+		s := Session{ID: id, Name: names[id].Name, Path: path, Archived: archived}
+		if !stateMatches(state, archived) {
+			return s, fmt.Errorf("%w: session %s is %s", ErrSessionNotFound, id, map[bool]string{true: "already archived", false: "not archived"}[archived])
+		}
+		return s, nil
+	}
+	var named []sessionName
+	for _, n := range names {
+		if n.Name == arg {
+			named = append(named, n)
+		}
+	}
+	sort.Slice(named, func(i, j int) bool { return named[i].Order > named[j].Order })
+	for _, n := range named {
+		path, archived, err := rollout.Find(codexHome, n.ID)
+		if err != nil || !stateMatches(state, archived) || !interactiveSource(path) {
+			continue
+		}
+		return Session{ID: n.ID, Name: n.Name, ByName: true, Path: path, Archived: archived}, nil
+	}
+	return Session{}, fmt.Errorf("%w: No %s session found matching '%s'.", ErrSessionNotFound, state, arg)
+}
+
+func stateMatches(state SessionState, archived bool) bool {
+	return state == AnySession || (state == ArchivedSessions) == archived
+}
+
+// interactiveSource reads the session_meta line at the head of a rollout and says whether a
+// person drove the thread (source "cli" or "vscode"), not exec or an MCP client.
+func interactiveSource(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	// The head carries the base instructions (tens of KiB); a MiB is plenty.
+	line, err := bufio.NewReaderSize(io.LimitReader(f, 1<<20), 64<<10).ReadBytes('\n')
+	if err != nil && len(line) == 0 {
+		return false
+	}
+	r, err := rollout.Parse(bytes.NewReader(line))
+	if err != nil {
+		return false
+	}
+	switch r.Meta.SourceString() {
+	case "cli", "vscode":
+		return true
+	}
+	return false
+}
+
+// ArchiveSession moves the session to CODEX_HOME/archived_sessions.
+func ArchiveSession(codexHome string, s Session) error {
+	_, err := rollout.Archive(codexHome, s.ID)
+	return err
+}
+
+// UnarchiveSession moves the session back under CODEX_HOME/sessions.
+func UnarchiveSession(codexHome string, s Session) error {
+	_, err := rollout.Unarchive(codexHome, s.ID)
+	return err
+}
+
+// DeleteSession removes the session's rollout, its name in session_index.jsonl and the
+// snapshots its turns took of the files they changed.
+func DeleteSession(codexHome string, s Session) error {
+	if err := os.Remove(s.Path); err != nil {
+		return err
+	}
+	if err := dropSessionNames(codexHome, s.ID); err != nil {
+		return fmt.Errorf("session deleted, but its name stays in %s: %w", SessionIndexFile, err)
+	}
+	if err := snapshot.Prune(codexHome, s.ID); err != nil {
+		return fmt.Errorf("session deleted, but not its file snapshots: %w", err)
+	}
+	return nil
+}
