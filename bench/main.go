@@ -110,6 +110,15 @@ func measure(o options) (*Results, error) {
 	if o.runs > 0 {
 		sizes.Runs = o.runs
 	}
+	var selected []Workload
+	for _, w := range workloads() {
+		if o.only == "" || containsKey(o.only, w.Key) {
+			selected = append(selected, w)
+		}
+	}
+	if len(selected) == 0 {
+		return nil, fmt.Errorf("-only %q names no workload", o.only)
+	}
 	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...) }
 	res := &Results{Date: time.Now().UTC().Format(time.RFC3339), Mode: mode, Sizes: sizes, Machine: describeMachine()}
 
@@ -153,15 +162,6 @@ func measure(o options) (*Results, error) {
 	defer stamp.Close()
 	b := &Bench{Sizes: sizes, Model: model, Stamp: stamp, TempDir: tmp, Log: logf}
 
-	var selected []Workload
-	for _, w := range workloads() {
-		if o.only == "" || containsKey(o.only, w.Key) {
-			selected = append(selected, w)
-		}
-	}
-	if len(selected) == 0 {
-		return nil, fmt.Errorf("-only %q names no workload", o.only)
-	}
 	// One sandbox per workload and subject, prepared once.
 	boxes := map[string]Sandbox{}
 	for _, w := range selected {
