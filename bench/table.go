@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -16,8 +17,8 @@ type metricInfo struct {
 var metricOrder = []metricInfo{
 	{"wall_ms", "wall time", "ms", "wall_ms"},
 	{"init_ms", "spawn → initialize reply", "ms", "wall_ms"},
-	{"list_ms", "first page (25)", "ms", ""},
-	{"resume_ms", "resume reply", "ms", ""},
+	{"list_ms", "request → reply", "ms", ""},
+	{"resume_ms", "request → reply", "ms", ""},
 	{"turn_ms", "median turn", "ms", ""},
 	{"p50_ms", "delta latency p50", "ms", ""},
 	{"p99_ms", "delta latency p99", "ms", ""},
@@ -56,9 +57,9 @@ func workloadTitle(w Workload, s Sizes) string {
 	case "session":
 		return fmt.Sprintf("%d-turn session in one app-server", s.Turns)
 	case "list":
-		return fmt.Sprintf("`thread/list` over %d rollouts", s.Rollouts)
+		return fmt.Sprintf("`thread/list` over %d rollouts (first page of 25)", s.Rollouts)
 	case "resume":
-		return fmt.Sprintf("`thread/resume` of a %d-item thread", s.Items)
+		return fmt.Sprintf("`thread/resume` of a %d-line rollout (its one turn repeated)", s.Items)
 	}
 	return w.Title
 }
@@ -94,10 +95,14 @@ func formatRatio(r float64) string {
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return "—"
 	}
-	if r >= 10 {
+	switch {
+	case r >= 10:
 		return fmt.Sprintf("%.0f×", r)
+	case r >= 0.1:
+		return fmt.Sprintf("%.2f×", r)
+	default: // two significant digits, so a twentieth does not print as 0.05 and a 200th as 0.00
+		return strconv.FormatFloat(r, 'g', 2, 64) + "×"
 	}
-	return fmt.Sprintf("%.2f×", r)
 }
 
 // Table is the comparison table in markdown: one row per workload and metric.

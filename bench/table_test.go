@@ -32,8 +32,8 @@ func TestTable(t *testing.T) {
 	for _, want := range []string{
 		"| Workload | Metric | gocodex | reference | gocodex ÷ reference | baseline | gocodex ÷ baseline |",
 		// median (min–max), ratio to the reference, ratio to the floor
-		"| exec one-message turn | wall time (ms) | 11.0 (9.00–13.0) | 210 (190–230) | 0.05× | floor 5.00 | 2.20× |",
-		"|  | peak RSS (MiB) | 8.00 | 140 | 0.06× | floor 4.00 | 2.00× |",
+		"| exec one-message turn | wall time (ms) | 11.0 (9.00–13.0) | 210 (190–230) | 0.052× | floor 5.00 | 2.20× |",
+		"|  | peak RSS (MiB) | 8.00 | 140 | 0.057× | floor 4.00 | 2.00× |",
 		// the floor measured in exec-turn is the baseline of the app-server turn too
 		"| app-server spawn → completed turn | wall time (ms) | 15.0 | — | — | floor 5.00 | 3.00× |",
 		// start-up divides by the hello-world
@@ -135,8 +135,10 @@ func TestFormatting(t *testing.T) {
 	if got := formatSummary(Summarize([]float64{1, 2, 3})); got != "2.00 (1.00–3.00)" {
 		t.Errorf("formatSummary = %q", got)
 	}
-	if got := formatRatio(17.4); got != "17×" {
-		t.Errorf("formatRatio(17.4) = %q", got)
+	for in, want := range map[float64]string{17.4: "17×", 2.345: "2.35×", 0.25: "0.25×", 0.0523: "0.052×", 0.0045: "0.0045×"} {
+		if got := formatRatio(in); got != want {
+			t.Errorf("formatRatio(%g) = %q, want %q", in, got, want)
+		}
 	}
 }
 

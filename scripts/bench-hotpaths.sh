@@ -27,7 +27,7 @@ if [ -f "$old" ]; then
 	go run "$BENCHSTAT" "$old" "$new"
 else
 	go run "$BENCHSTAT" "$new"
-	echo "bench-hotpaths: no previous run in $old; this run becomes the baseline" >&2
+	echo "bench-hotpaths: no previous run in $old to compare with" >&2
 fi
 if [ "${SAVE:-1}" != 0 ]; then
 	mkdir -p "$(dirname "$old")"
