@@ -20,6 +20,7 @@ func readmeSection(r *Results, chartDir string) string {
 	b.WriteString(machineLine(r) + "\n\n")
 	b.WriteString(Table(r) + "\n")
 	b.WriteString(tableNotes + "\n\n")
+	b.WriteString("Goals against this run's medians:\n\n" + GoalsTable(r) + "\n")
 	for _, c := range charts {
 		fmt.Fprintf(&b, "![%s](%s/%s)\n", c.Title, strings.TrimSuffix(chartDir, "/"), c.File)
 	}

@@ -157,6 +157,7 @@ func resultsMarkdown(r *Results) string {
 	b.WriteString(machineLine(r) + "\n\n")
 	b.WriteString(Table(r) + "\n")
 	b.WriteString(tableNotes + "\n\n")
+	b.WriteString("## Goals (issue 20)\n\n" + GoalsTable(r) + "\n")
 	for _, c := range charts {
 		fmt.Fprintf(&b, "![%s](%s)\n", c.Title, c.File)
 	}

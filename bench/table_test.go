@@ -157,3 +157,20 @@ func TestChartsSkipWhatDidNotRun(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestGoalsTable(t *testing.T) {
+	r := sampleResults()
+	r.add("version", Gocodex, Metrics{"wall_ms": 2.5})
+	got := GoalsTable(r)
+	for _, want := range []string{
+		"| `gocodex --version` within 1 ms of the static hello-world | 2.50 ms − 2.00 ms = 0.50 ms | yes |",
+		"| exec one-message turn at most 1.5× the floor's wall time | 11.0 ÷ 5.00 = 2.20× | no |",
+		"| exec one-message turn: peak RSS under 12 MiB | 8.00 MiB | yes |",
+		"| app-server spawn → initialize within 2 ms of `--version` | 6.00 ms − 2.50 ms = 3.50 ms | no |",
+		"| concurrent threads: p99 delta latency under 5 ms (the model's pacing excluded) | not measured | — |",
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("goals table lacks\n%s\nin\n%s", want, got)
+		}
+	}
+}
