@@ -180,6 +180,16 @@ func measure(o options) (*Results, error) {
 			}
 		}
 	}
+	for _, w := range selected {
+		if !w.WarmUp {
+			continue
+		}
+		for _, s := range subjects {
+			if _, err := w.Run(b, s, boxes[w.Key+"/"+s.Name]); err != nil && !errors.Is(err, errSkip) {
+				logf("warm-up %s/%s: %v", w.Key, s.Name, firstLines(err.Error(), 4))
+			}
+		}
+	}
 	started := time.Now()
 	for run := 0; run < sizes.Runs; run++ {
 		logf("run %d of %d (%s so far)", run+1, sizes.Runs, time.Since(started).Round(time.Second))

@@ -46,6 +46,9 @@ type Workload struct {
 	Prepare func(b *Bench, s Subject, sb Sandbox) error
 	// Run measures one run of subject s in its sandbox.
 	Run func(b *Bench, s Subject, sb Sandbox) (Metrics, error)
+	// WarmUp runs it once, unmeasured, before the measured runs: the first start of a
+	// program reads it from disk, which would be one run's figure and not the others'.
+	WarmUp bool
 }
 
 // Bench is one suite run: the sizes, the model server and the subjects' sandboxes.
@@ -55,6 +58,9 @@ type Bench struct {
 	Stamp   *stampServer
 	TempDir string
 	Log     func(format string, args ...any)
+	// FloorBody is the request body gocodex sent for the one-message turn, which the floor
+	// program sends too ("" until prepareExecTurn has captured it).
+	FloorBody string
 }
 
 func answer(text string) tk.Response {
@@ -75,11 +81,11 @@ var execArgs = []string{"exec", "--json", "--skip-git-repo-check"}
 // workloads is the suite, in table order.
 func workloads() []Workload {
 	return []Workload{
-		{Key: "version", Title: "`--version`", Baseline: Hello, Run: runVersion},
-		{Key: "exec-turn", Title: "exec one-message turn", Baseline: Floor, Run: runExecTurn},
-		{Key: "exec-tools", Title: "exec turn: 3 commands + a patch", Baseline: Floor, Run: runExecTools},
-		{Key: "appserver-init", Title: "app-server spawn → initialize", Baseline: Hello, Run: runAppServerInit},
-		{Key: "appserver-turn", Title: "app-server spawn → completed turn", Baseline: Floor, Run: runAppServerTurn},
+		{Key: "version", Title: "`--version`", Baseline: Hello, Run: runVersion, WarmUp: true},
+		{Key: "exec-turn", Title: "exec one-message turn", Baseline: Floor, Prepare: prepareExecTurn, Run: runExecTurn, WarmUp: true},
+		{Key: "exec-tools", Title: "exec turn: 3 commands + a patch", Baseline: Floor, Run: runExecTools, WarmUp: true},
+		{Key: "appserver-init", Title: "app-server spawn → initialize", Baseline: Hello, Run: runAppServerInit, WarmUp: true},
+		{Key: "appserver-turn", Title: "app-server spawn → completed turn", Baseline: Floor, Run: runAppServerTurn, WarmUp: true},
 		{Key: "threads", Title: "concurrent threads in one app-server", Run: runThreads},
 		{Key: "session", Title: "long session (RSS growth)", Run: runSession},
 		{Key: "list", Title: "`thread/list` over many rollouts", Prepare: prepareList, Run: runList},
@@ -112,6 +118,9 @@ func runExecTurn(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 	args := append(append([]string(nil), execArgs...), "hi")
 	if s.Name == Floor {
 		args = []string{b.Model.BaseURL()}
+		if b.FloorBody != "" {
+			args = append(args, b.FloorBody)
+		}
 	}
 	u, out, err := runOnce(sb, execTimeout, s.Bin, args...)
 	if err != nil {
@@ -121,6 +130,27 @@ func runExecTurn(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 		return nil, fmt.Errorf("%s: the answer is not in its output:\n%s", s.Name, tail(out, 1000))
 	}
 	return usageMetrics(u), nil
+}
+
+// prepareExecTurn runs gocodex's one-message turn once and keeps the body of the request it
+// sent, so the floor program makes the very same POST.
+func prepareExecTurn(b *Bench, s Subject, sb Sandbox) error {
+	if s.Name != Gocodex {
+		return nil
+	}
+	if _, err := runExecTurn(b, s, sb); err != nil {
+		return err
+	}
+	reqs := b.Model.Requests()
+	if len(reqs) == 0 {
+		return fmt.Errorf("gocodex made no request")
+	}
+	path := filepath.Join(b.TempDir, "floor-body.json")
+	if err := os.WriteFile(path, reqs[len(reqs)-1].Body, 0o644); err != nil {
+		return err
+	}
+	b.FloorBody = path
+	return nil
 }
 
 // toolsScript is a turn that runs three commands, applies a patch and answers.

@@ -2,7 +2,10 @@
 // loopback POST to the scripted model as `exec` does, reads the SSE reply to
 // response.completed and prints the text. Nothing a coding agent does can take less.
 //
-//	floor http://127.0.0.1:PORT/v1
+//	floor http://127.0.0.1:PORT/v1 [BODY.json]
+//
+// BODY.json is the request body to send (the bench passes the one gocodex sent); without it,
+// a minimal Responses request.
 package main
 
 import (
@@ -16,24 +19,29 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: floor BASE_URL")
+	if len(os.Args) != 2 && len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: floor BASE_URL [BODY.json]")
 		os.Exit(2)
 	}
-	if err := turn(os.Args[1]); err != nil {
+	var body []byte
+	if len(os.Args) == 3 {
+		b, err := os.ReadFile(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "floor:", err)
+			os.Exit(1)
+		}
+		body = b
+	}
+	if err := turn(os.Args[1], body); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
 }
 
-func turn(base string) error {
-	body, _ := json.Marshal(map[string]any{
-		"model":        "gpt-5.5",
-		"instructions": "You are a coding agent.",
-		"input": []any{map[string]any{"type": "message", "role": "user",
-			"content": []any{map[string]any{"type": "input_text", "text": "hi"}}}},
-		"stream": true, "store": false,
-	})
+func turn(base string, body []byte) error {
+	if body == nil {
+		body = minimalRequest()
+	}
 	req, err := http.NewRequest(http.MethodPost, strings.TrimRight(base, "/")+"/responses", bytes.NewReader(body))
 	if err != nil {
 		return err
@@ -76,4 +84,15 @@ func turn(base string) error {
 		return err
 	}
 	return fmt.Errorf("stream ended before response.completed")
+}
+
+func minimalRequest() []byte {
+	body, _ := json.Marshal(map[string]any{
+		"model":        "gpt-5.5",
+		"instructions": "You are a coding agent.",
+		"input": []any{map[string]any{"type": "message", "role": "user",
+			"content": []any{map[string]any{"type": "input_text", "text": "hi"}}}},
+		"stream": true, "store": false,
+	})
+	return body
 }
