@@ -106,17 +106,25 @@ func tail(b []byte, n int) string {
 }
 
 // currentRSS reads VmRSS of a live process from /proc, in bytes (0 if unknown).
-func currentRSS(pid int) int64 {
+func currentRSS(pid int) int64 { return procStatus(pid)["VmRSS"] }
+
+// procStatus reads the memory lines (kB) of /proc/PID/status, in bytes: VmRSS, and its parts
+// RssAnon (heap, stacks) and RssFile (the pages of the binary and files mapped).
+func procStatus(pid int) map[string]int64 {
+	out := map[string]int64{}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0
+		return out
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			var kib int64
-			fmt.Sscanf(strings.TrimSpace(rest), "%d", &kib)
-			return kib * 1024
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || !strings.HasSuffix(v, "kB") {
+			continue
+		}
+		var kib int64
+		if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d", &kib); err == nil {
+			out[k] = kib * 1024
 		}
 	}
-	return 0
+	return out
 }

@@ -25,6 +25,8 @@ var metricOrder = []metricInfo{
 	{"deltas_per_s", "throughput", "deltas/s", ""},
 	{"cpu_ms", "CPU time", "ms", "cpu_ms"},
 	{"rss_mib", "peak RSS", "MiB", "rss_mib"},
+	{"rss_anon_mib", "RSS after initialize: anonymous", "MiB", ""},
+	{"rss_file_mib", "RSS after initialize: file-backed (the binary)", "MiB", ""},
 	{"idle_kib_thread", "RSS per idle thread", "KiB", ""},
 	{"rss10_mib", "RSS after 10 turns", "MiB", ""},
 	{"rssN_mib", "RSS after the last turn", "MiB", ""},
@@ -144,11 +146,13 @@ func machineLine(r *Results) string {
 		strings.TrimSuffix(strings.SplitN(r.Date, "T", 2)[0], "Z"), m.CPU, m.Cores, m.Kernel, m.Go, r.Mode, r.Sizes.Runs, r.Reference)
 }
 
-const tableNotes = `The baseline is the floor program for turns (a static Go program that makes the same
-loopback POST and reads the SSE reply: nothing can take less) and a static Go hello-world for
-start-up and size. Wall, CPU and peak RSS come from wait4's rusage; app-server figures run from
-spawn to the reply named. Delta latency is from the model server's write to the client's read,
-so the model's own pacing is not in it.`
+const tableNotes = `The baseline is the floor program for turns (a static Go program that sends the
+same request body to the same loopback server and reads the SSE reply: nothing can take less)
+and a static Go hello-world for start-up and size. Wall, CPU and peak RSS come from wait4's
+rusage (peak RSS counts the pages of the binary a program touched, not only what it allocated:
+see the anonymous and file-backed rows); app-server figures run from spawn to the reply named.
+Delta latency is from the model server's write to the client's read, so the model's own pacing
+is not in it.`
 
 // resultsMarkdown is results.md: the machine, the table, the notes, the charts and any errors.
 func resultsMarkdown(r *Results) string {

@@ -213,6 +213,7 @@ func runAppServerInit(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 		return nil, err
 	}
 	at, err := a.initialize()
+	mem := procStatus(a.pid())
 	u, cerr := a.close()
 	if err != nil {
 		return nil, err
@@ -220,7 +221,12 @@ func runAppServerInit(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 	if cerr != nil {
 		return nil, cerr
 	}
-	return Metrics{"init_ms": ms(at.Sub(u.Start)), "cpu_ms": ms(u.CPU), "rss_mib": mib(u.PeakRSS)}, nil
+	m := Metrics{"init_ms": ms(at.Sub(u.Start)), "cpu_ms": ms(u.CPU), "rss_mib": mib(u.PeakRSS)}
+	// Most of a fresh process's RSS is its binary's pages, not memory it allocated.
+	if anon, ok := mem["RssAnon"]; ok {
+		m["rss_anon_mib"], m["rss_file_mib"] = mib(anon), mib(mem["RssFile"])
+	}
+	return m, nil
 }
 
 func runAppServerTurn(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
