@@ -7,6 +7,7 @@ package features
 import (
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // Stage is a flag's lifecycle stage as Codex names it.
@@ -106,17 +107,19 @@ func Deprecations(table map[string]any) []Deprecation {
 
 // KnownKey reports whether a [features] key is a flag or one of its legacy names.
 func KnownKey(name string) bool {
-	_, ok := byName[name]
+	_, ok := byName()[name]
 	return ok || legacyNames[name] != ""
 }
 
-var byName = func() map[string]*Feature {
+// byName indexes the flags on first use: commands that read no [features] (--version,
+// completion, help) do not build it (issue 20).
+var byName = sync.OnceValue(func() map[string]*Feature {
 	m := make(map[string]*Feature, len(codexFeatures))
 	for i := range codexFeatures {
 		m[codexFeatures[i].Name] = &codexFeatures[i]
 	}
 	return m
-}()
+})
 
 // All returns every flag in Codex's own order (the app-server's listing order).
 func All() []Feature { return append([]Feature(nil), codexFeatures...) }
@@ -130,7 +133,7 @@ func Sorted() []Feature {
 
 // Lookup finds a flag by its canonical name.
 func Lookup(name string) (Feature, bool) {
-	f, ok := byName[name]
+	f, ok := byName()[name]
 	if !ok {
 		return Feature{}, false
 	}
@@ -185,14 +188,14 @@ func Enabled(table map[string]any, name string) bool {
 			}
 		}
 	}
-	f, known := byName[name]
+	f, known := byName()[name]
 	return known && f.Default
 }
 
 // Effective reports whether gocodex really behaves as the flag's effective value says.
 // When it does not, note says how gocodex behaves instead.
 func Effective(name string, on bool) (honest bool, note string) {
-	f, known := byName[name]
+	f, known := byName()[name]
 	if !known || f.Stage == StageRemoved {
 		// Removed flags are kept by Codex for old configs and do nothing there either.
 		return true, ""
@@ -236,7 +239,7 @@ func Warnings(table map[string]any) []Warning {
 		if !ok {
 			continue
 		}
-		if _, known := byName[n]; !known {
+		if _, known := byName()[n]; !known {
 			continue
 		}
 		if honest, note := Effective(n, on); !honest {
