@@ -27,13 +27,33 @@ type Header struct {
 	Cwd      string
 	Approval string
 	Sandbox  string
+	// Effort is the reasoning effort, "" for the model's default.
+	Effort string
+	// Provider and Account are shown by /status.
+	Provider string
+	Account  string
 }
 
-// eventMsg carries one engine event into the program.
-type eventMsg struct{ ev protocol.Event }
+// eventMsg carries one engine event into the program; gen is the engine's generation
+// (bumped by /new, /resume and /fork), so a replaced thread's late events are dropped.
+type eventMsg struct {
+	ev  protocol.Event
+	gen int
+}
 
 // engineClosedMsg says the event stream ended (the thread shut down or failed).
-type engineClosedMsg struct{ err error }
+type engineClosedMsg struct {
+	err error
+	gen int
+}
+
+// sessionHooks open other threads; nil fields turn the commands off.
+type sessionHooks struct {
+	NewThread    func(ctx context.Context) (Session, error)
+	ListThreads  func(ctx context.Context) ([]ThreadEntry, error)
+	ResumeThread func(ctx context.Context, id string) (Session, error)
+	ForkThread   func(ctx context.Context, id string) (Session, error)
+}
 
 // submitMsg sends text as the person's next message; the initial PROMPT arrives this way.
 type submitMsg struct{ text string }
@@ -79,6 +99,19 @@ type Model struct {
 	commands *commands.Set
 	// err is the reason the program ended, if it was not the person's choice.
 	err error
+
+	// gen counts engine switches; startPump (set by Run) feeds a new engine's events in.
+	gen       int
+	startPump func(e Engine, gen int)
+	hooks     sessionHooks
+	models    []ModelChoice
+	// agentsFiles are the AGENTS.md files the thread reads (/status).
+	agentsFiles []string
+	// popup is the slash-command list; picker a chooser drawn instead of the composer.
+	popup  slashPopup
+	picker *picker
+	// pending is a command a slash command asked to run once the key is handled.
+	pending tea.Cmd
 }
 
 const (
@@ -124,6 +157,10 @@ func (m *Model) Init() tea.Cmd {
 // Update handles keys, window sizes and engine events.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	if m.pending != nil {
+		cmd = tea.Batch(cmd, m.pending)
+		m.pending = nil
+	}
 	// The bottom pane changes height (composer or approval modal): the transcript takes
 	// whatever is left.
 	m.layout()
@@ -136,8 +173,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.resize(msg.Width, msg.Height)
 		return nil
 	case eventMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
 		return m.handleEvent(msg.ev)
 	case engineClosedMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
 		if !m.shuttingDown && msg.err != nil {
 			m.err = msg.err
 		}
@@ -147,7 +190,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.submit(msg.text)
 		return nil
 	case tea.KeyPressMsg:
-		return m.handleKey(msg)
+		cmd := m.handleKey(msg)
+		m.syncPopup()
+		return cmd
+	case sessionOpenedMsg:
+		m.sessionOpened(msg)
+		return nil
+	case threadsListedMsg:
+		m.threadsListed(msg)
+		return nil
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {
 			m.input.InsertString(msg.Content)
@@ -170,6 +221,12 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if len(m.approvals) > 0 {
 		m.answerApproval(ks)
+		return nil
+	}
+	if m.picker != nil {
+		return m.pickerKey(k)
+	}
+	if len(m.popup.items) > 0 && m.popupKey(ks) {
 		return nil
 	}
 	switch ks {
@@ -261,7 +318,7 @@ func (m *Model) ctrlC() tea.Cmd {
 
 // submit shows the person's message and sends it, or queues it behind the running turn.
 func (m *Model) submit(text string) {
-	if strings.HasPrefix(text, "/") && !m.running && m.slashCommand(text) {
+	if strings.HasPrefix(text, "/") && m.slashCommand(text) {
 		return
 	}
 	if m.running {
@@ -319,6 +376,16 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		}
 		if e.SandboxPolicy != nil {
 			m.header.Sandbox = string(e.SandboxPolicy.Mode)
+		}
+		if e.ReasoningEffort != "" {
+			m.header.Effort = e.ReasoningEffort
+		}
+		if e.SessionID != "" {
+			m.threadID = e.SessionID
+		}
+		if len(e.InitialMessages) > 0 {
+			m.replayHistory(e.InitialMessages)
+			m.refresh()
 		}
 	case protocol.ExecApprovalRequestEvent:
 		m.approvals = append(m.approvals, approval{exec: &e})

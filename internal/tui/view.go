@@ -23,11 +23,7 @@ func (m *Model) View() tea.View {
 
 // chromeHeight is every line that is not the transcript.
 func (m *Model) chromeHeight() int {
-	bottom := inputHeight + 3 // the composer, its border and the key hints
-	if len(m.approvals) > 0 || m.question != nil {
-		bottom = lipgloss.Height(m.bottomView())
-	}
-	return headerHeight + 1 + bottom
+	return headerHeight + 1 + lipgloss.Height(m.bottomView())
 }
 
 // headerHeight is the header's six lines and its border.
@@ -106,9 +102,53 @@ func (m *Model) bottomView() string {
 	if len(m.approvals) > 0 {
 		return m.approvalView(m.approvals[0])
 	}
+	if m.picker != nil {
+		return m.pickerView()
+	}
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
-	hint := m.st.dim.Render(truncate("⏎ send   ⇧⏎/ctrl+j newline   esc interrupt   ctrl+c quit   pgup/pgdn scroll", m.width))
-	return box.Render(m.input.View()) + "\n" + hint
+	out := box.Render(m.input.View()) + "\n" + m.footerView()
+	if len(m.popup.items) > 0 {
+		out = m.popupView() + "\n" + out
+	}
+	return out
+}
+
+// footerView is the status line under the composer, as Codex's: model and effort, context
+// left, directory; the key hint when there is room.
+func (m *Model) footerView() string {
+	parts := []string{strings.TrimSpace(m.header.Model + " " + m.header.Effort)}
+	if pct, ok := m.contextLeft(); ok {
+		parts = append(parts, fmt.Sprintf("%d%% context left", pct))
+	}
+	parts = append(parts, m.header.Cwd)
+	left := strings.Join(parts, " · ")
+	const hint = "/ for commands · esc interrupt · ctrl+c quit"
+	if gap := m.width - lipgloss.Width(left) - lipgloss.Width(hint) - 1; gap >= 2 {
+		left += strings.Repeat(" ", gap) + hint
+	}
+	return m.st.dim.Render(truncate(left, m.width))
+}
+
+// contextBaselineTokens is what Codex takes as always in the window (instructions, tools):
+// the percentage is of the rest, so a fresh thread shows 100%.
+const contextBaselineTokens = 12000
+
+// contextLeft is the percentage of the model's window the next turn still has.
+func (m *Model) contextLeft() (int, bool) {
+	if m.usage == nil || m.usage.ModelContextWindow == nil {
+		return 0, false
+	}
+	return percentLeft(m.usage.LastTokenUsage.TotalTokens, *m.usage.ModelContextWindow), true
+}
+
+func percentLeft(used, window int64) int {
+	if window <= contextBaselineTokens {
+		return 0
+	}
+	effective := window - contextBaselineTokens
+	used = max(0, used-contextBaselineTokens)
+	left := max(0, effective-used)
+	return int(min(100, left*100/effective))
 }
 
 // maxModalLines bounds the listing inside the approval modal so the transcript keeps room.
