@@ -15,7 +15,7 @@ func TestTUIStatusAndDiff(t *testing.T) {
 	s := e.startTUI("-a", "never", "-s", "read-only")
 	pos := s.screen.waitFor(t, "Ask gocodex to do anything", 0)
 	s.typeKeys("/status\r")
-	pos = s.screen.waitFor(t, "approval: never, sandbox: read-only", pos)
+	pos = s.screen.waitFor(t, "Custom (never, read-only)", pos)
 	pos = s.screen.waitFor(t, "Collaboration mode: Default", pos)
 	s.typeKeys("/diff\r")
 	pos = s.screen.waitFor(t, "new file (untracked): fresh.txt", pos)

@@ -91,7 +91,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		return err
 	}
 	cmds, notices := commands.Load(commands.Dirs(cfg.CodexHome, cfg.ProjectRoot)...)
-	return tui.Run(ctx, tui.Options{
+	return tui.Run(ctx, withSessions(tui.Options{
 		Engine: th,
 		Header: tui.Header{
 			Version:  version.Version,
@@ -110,7 +110,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
 		},
-	})
+	}, a, cfg))
 }
 
 // loadTUIConfig applies the flags over config.toml. Where neither chose a sandbox, a git

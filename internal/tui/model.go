@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -112,6 +113,8 @@ type Model struct {
 	picker *picker
 	// pending is a command a slash command asked to run once the key is handled.
 	pending tea.Cmd
+	// now is the clock of the pickers' "2h ago"; tests fix it.
+	now func() time.Time
 }
 
 const (
@@ -140,6 +143,7 @@ func NewModel(engine Engine, h Header, prompt string) *Model {
 		tr:     newTranscript(),
 		input:  in,
 		prompt: prompt,
+		now:    time.Now,
 	}
 	m.resize(defaultWidth, defaultHeight)
 	return m

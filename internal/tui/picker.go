@@ -137,7 +137,7 @@ func (m *Model) pickerView() string {
 		hint = "type to search · ↑/↓ move · enter select · esc back"
 	}
 	lines = append(lines, "", m.st.dim.Render(hint))
-	return lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1).Render(strings.Join(lines, "\n"))
+	return lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1).Width(max(20, m.width)).Render(strings.Join(lines, "\n"))
 }
 
 func itemLabel(it pickerItem) string {

@@ -95,7 +95,7 @@ func (m *Model) threadsListed(msg threadsListedMsg) {
 		m.refresh()
 		return
 	}
-	m.picker = resumePicker(msg.threads, m.threadID, time.Now())
+	m.picker = resumePicker(msg.threads, m.threadID, m.now())
 }
 
 // resumePicker lists threads by their first message and age.

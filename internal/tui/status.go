@@ -22,7 +22,7 @@ const maxDiffLines = 400
 func (m *Model) showStatus(typed string) {
 	m.tr.closeStreams()
 	m.tr.add(cell{kind: cellUser, body: typed})
-	m.tr.add(cell{kind: cellNote, body: m.statusText()})
+	m.tr.add(cell{kind: cellCard, body: m.statusText()})
 	m.refresh()
 }
 
@@ -77,7 +77,7 @@ func permissionsText(approval, sandbox string) string {
 			name = p.label
 		}
 	}
-	return fmt.Sprintf("%s (approval: %s, sandbox: %s)", name, approval, sandbox)
+	return fmt.Sprintf("%s (%s, %s)", name, approval, sandbox)
 }
 
 // showDiff is /diff: the working tree's changes against HEAD, untracked files included.

@@ -26,6 +26,7 @@ const (
 	cellError
 	cellInfo
 	cellNote // a line of the UI's own, like the answer to an approval
+	cellCard // a block of the UI's own, like /status, indented as a whole
 )
 
 // cell is one entry of the conversation as the person sees it. Cells are plain text; the
@@ -424,6 +425,8 @@ func renderCell(c cell, width int, st styles) string {
 		return st.bad.Render(prefixLines(wrap(c.body, 2), "■ ", "  "))
 	case cellNote:
 		return prefixLines(wrap(c.body, 2), "", "  ")
+	case cellCard:
+		return prefixLines(wrap(c.body, 2), "  ", "  ")
 	default:
 		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))
 	}
