@@ -79,6 +79,8 @@ type Model struct {
 
 	running   bool
 	approvals []approval
+	// approvalSel is the highlighted answer of the approval modal.
+	approvalSel int
 	queued    []string // messages typed while a turn ran, sent when it ends
 	// sent are this session's messages, oldest first, for Up/Down recall; recall is the
 	// index being shown (len(sent) when none).
@@ -406,41 +408,79 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 	return nil
 }
 
-// answerApproval maps the modal's keys to a decision for the first pending request.
+// approvalChoice is one answer the approval modal offers.
+type approvalChoice struct {
+	key, label string
+	decision   protocol.ReviewDecision
+}
+
+// approvalChoices are the answers to a request, as Codex offers them: approve, approve for
+// the session, approve with the execpolicy amendment the request proposes, deny, abort.
+func approvalChoices(a approval) []approvalChoice {
+	out := []approvalChoice{{"y", "Yes, proceed", protocol.ReviewDecision{Kind: protocol.DecisionApproved}}}
+	if a.exec != nil {
+		out = append(out, approvalChoice{"a", "Yes, and don't ask again for this command this session",
+			protocol.ReviewDecision{Kind: protocol.DecisionApprovedForSession}})
+		if prefix := a.exec.ProposedExecpolicyAmendment; len(prefix) > 0 {
+			out = append(out, approvalChoice{"p", "Yes, and don't ask again for commands that start with `" + commandText(prefix) + "`",
+				protocol.ReviewDecision{Kind: protocol.DecisionApprovedExecpolicyAmendment, ExecpolicyAmendment: prefix}})
+		}
+	} else {
+		out = append(out, approvalChoice{"a", "Yes, and don't ask again for these files this session",
+			protocol.ReviewDecision{Kind: protocol.DecisionApprovedForSession}})
+	}
+	return append(out,
+		approvalChoice{"n", "No, and tell gocodex what to do differently", protocol.ReviewDecision{Kind: protocol.DecisionDenied}},
+		approvalChoice{"esc", "Cancel the request and stop the turn", protocol.ReviewDecision{Kind: protocol.DecisionAbort}})
+}
+
+// answerApproval handles a key of the approval modal: a choice's key answers at once,
+// arrows move the selection and Enter answers with it.
 func (m *Model) answerApproval(ks string) {
-	var kind protocol.ReviewDecisionKind
+	choices := approvalChoices(m.approvals[0])
 	switch ks {
-	case "y":
-		kind = protocol.DecisionApproved
-	case "a":
-		kind = protocol.DecisionApprovedForSession
-	case "n":
-		kind = protocol.DecisionDenied
-	case "esc":
-		kind = protocol.DecisionAbort
-	default:
+	case "up", "k":
+		m.approvalSel = (m.approvalSel - 1 + len(choices)) % len(choices)
+		return
+	case "down", "j", "tab":
+		m.approvalSel = (m.approvalSel + 1) % len(choices)
+		return
+	case "enter":
+		m.decide(choices[min(m.approvalSel, len(choices)-1)])
 		return
 	}
+	for _, c := range choices {
+		if c.key == ks {
+			m.decide(c)
+			return
+		}
+	}
+}
+
+// decide sends the answer to the first pending request.
+func (m *Model) decide(c approvalChoice) {
 	a := m.approvals[0]
 	m.approvals = m.approvals[1:]
-	d := protocol.ReviewDecision{Kind: kind}
+	m.approvalSel = 0
 	what := "apply these changes"
 	if a.exec != nil {
 		id := a.exec.ApprovalID
 		if id == "" {
 			id = a.exec.CallID
 		}
-		m.submitOp(protocol.ExecApprovalOp{ID: id, TurnID: a.exec.TurnID, Decision: d})
+		m.submitOp(protocol.ExecApprovalOp{ID: id, TurnID: a.exec.TurnID, Decision: c.decision})
 		what = "run " + commandText(a.exec.Command)
 	} else {
-		m.submitOp(protocol.PatchApprovalOp{ID: a.patch.CallID, Decision: d})
+		m.submitOp(protocol.PatchApprovalOp{ID: a.patch.CallID, Decision: c.decision})
 	}
-	m.tr.add(cell{kind: cellNote, body: decisionText(kind, what)})
+	m.tr.add(cell{kind: cellNote, body: decisionText(c.decision, what)})
 	m.refresh()
 }
 
-func decisionText(kind protocol.ReviewDecisionKind, what string) string {
-	switch kind {
+func decisionText(d protocol.ReviewDecision, what string) string {
+	switch d.Kind {
+	case protocol.DecisionApprovedExecpolicyAmendment:
+		return "✔ You approved gocodex to " + what + " and commands that start with `" + commandText(d.ExecpolicyAmendment) + "` from now on"
 	case protocol.DecisionApproved:
 		return "✔ You approved gocodex to " + what + " this time"
 	case protocol.DecisionApprovedForSession:

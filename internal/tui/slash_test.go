@@ -343,3 +343,39 @@ func TestSessionCommandsWithoutHooks(t *testing.T) {
 		t.Errorf("failed /new:\n%s", h.screen())
 	}
 }
+
+// A request that proposes an execpolicy amendment offers it; arrows and Enter answer too.
+func TestApprovalWithExecpolicyAmendment(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		h := newHarness(t, "")
+		h.resize(w, 32)
+		h.event(protocol.TurnStartedEvent{TurnID: "t1"})
+		reason := "runs the test suite"
+		h.event(protocol.ExecApprovalRequestEvent{CallID: "c1", TurnID: "t1", Command: []string{"bash", "-lc", "npm test"},
+			Cwd: "/work/project", Reason: &reason, ProposedExecpolicyAmendment: []string{"npm", "test"}})
+		h.golden("approval_amendment_" + itoa(w))
+		h.key(tea.Key{Code: tea.KeyDown})
+		h.key(tea.Key{Code: tea.KeyDown})
+		h.key(keyEnter)
+		checkOps(t, h, []protocol.Op{protocol.ExecApprovalOp{ID: "c1", TurnID: "t1", Decision: protocol.ReviewDecision{
+			Kind: protocol.DecisionApprovedExecpolicyAmendment, ExecpolicyAmendment: []string{"npm", "test"}}}})
+		if !strings.Contains(strings.Join(strings.Fields(h.screen()), " "), "commands that start with `npm test` from now on") {
+			t.Errorf("the answer is not shown:\n%s", h.screen())
+		}
+	}
+}
+
+// A patch cell shows the diff, coloured.
+func TestPatchCellShowsDiff(t *testing.T) {
+	h := newHarness(t, "")
+	h.resize(120, 24)
+	changes := map[string]protocol.FileChange{"main.go": {Kind: protocol.FileUpdate, UnifiedDiff: "--- a/main.go\n+++ b/main.go\n@@ -1,2 +1,2 @@\n package main\n-var x = 1\n+var x = 2\n"}}
+	h.event(protocol.PatchApplyBeginEvent{CallID: "p1", Changes: changes})
+	h.event(protocol.PatchApplyEndEvent{CallID: "p1", Success: true, Changes: changes})
+	h.golden("diff_120")
+	h.resize(80, 24)
+	h.golden("diff_80")
+	if view := h.m.View().Content; !strings.Contains(view, "\x1b[") {
+		t.Error("the diff is not coloured")
+	}
+}

@@ -151,31 +151,43 @@ func percentLeft(used, window int64) int {
 	return int(min(100, left*100/effective))
 }
 
-// maxModalLines bounds the listing inside the approval modal so the transcript keeps room.
+// maxModalLines bounds the command listing inside the approval modal so the transcript
+// keeps room; a patch's diff gets half the screen.
 const maxModalLines = 10
 
 func (m *Model) approvalView(a approval) string {
 	var title string
 	var body []string
 	var reason *string
+	inner := max(10, m.width-4)
 	if a.exec != nil {
 		title = "Would you like to run the following command?"
 		body = strings.Split(commandText(a.exec.Command), "\n")
 		for i := range body {
 			body[i] = "$ " + body[i]
 		}
+		if len(body) > maxModalLines {
+			more := len(body) - maxModalLines
+			body = append(body[:maxModalLines], fmt.Sprintf("… +%d more", more))
+		}
 		if a.exec.Cwd != "" {
 			body = append(body, m.st.dim.Render("in "+a.exec.Cwd))
 		}
 		reason = a.exec.Reason
 	} else {
+		// The diff comes first: what would change is what the person decides on.
 		title = "Would you like to make the following edits?"
-		body = strings.Split(changeList(a.patch.Changes), "\n")
+		lines := diffLines(a.patch.Changes)
+		limit := max(maxModalLines, m.height/2-8)
+		if len(lines) > limit {
+			more := len(lines) - limit
+			lines = append(lines[:limit], fmt.Sprintf("… +%d lines", more))
+		}
+		body = strings.Split(renderDiff(lines, m.st, inner), "\n")
 		reason = a.patch.Reason
-	}
-	if len(body) > maxModalLines {
-		more := len(body) - maxModalLines
-		body = append(body[:maxModalLines], fmt.Sprintf("… +%d more", more))
+		if a.patch.GrantRoot != nil {
+			body = append(body, m.st.dim.Render("and allow writes under "+*a.patch.GrantRoot+" this session"))
+		}
 	}
 	lines := []string{m.st.bold.Render(title)}
 	if reason != nil && *reason != "" {
@@ -183,19 +195,23 @@ func (m *Model) approvalView(a approval) string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, body...)
-	lines = append(lines, "",
-		"y  Yes, proceed",
-		"a  Yes, and don't ask again this session",
-		"n  No, and tell gocodex what to do differently",
-		"esc  Cancel the request")
+	lines = append(lines, "")
+	for i, c := range approvalChoices(a) {
+		row := fmt.Sprintf("%d. %s (%s)", i+1, c.label, c.key)
+		if i == m.approvalSel {
+			row = m.st.bold.Render("› " + row)
+		} else {
+			row = "  " + row
+		}
+		lines = append(lines, row)
+	}
 	if n := len(m.approvals) - 1; n > 0 {
 		lines = append(lines, m.st.dim.Render(fmt.Sprintf("(%d more waiting)", n)))
 	}
-	inner := max(10, m.width-4)
 	for i, l := range lines {
 		lines[i] = truncate(l, inner)
 	}
-	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Yellow).Padding(0, 1)
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Yellow).Padding(0, 1).Width(max(20, m.width))
 	return box.Render(strings.Join(lines, "\n"))
 }
 
