@@ -81,7 +81,7 @@ type Model struct {
 	approvals []approval
 	// approvalSel is the highlighted answer of the approval modal.
 	approvalSel int
-	queued    []string // messages typed while a turn ran, sent when it ends
+	queued      []string // messages typed while a turn ran, sent when it ends
 	// sent are this session's messages, oldest first, for Up/Down recall; recall is the
 	// index being shown (len(sent) when none).
 	sent   []string
