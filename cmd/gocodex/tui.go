@@ -28,6 +28,8 @@ type tuiOptions struct {
 	Search bool
 	// BypassHookTrust is --dangerously-bypass-hook-trust: hooks run without being trusted.
 	BypassHookTrust bool
+	// NoAltScreen is --no-alt-screen: inline even where tui.alternate_screen asks otherwise.
+	NoAltScreen bool
 }
 
 // tuiFlags are the shared flags the interactive UI offers.
@@ -50,6 +52,7 @@ func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
 	}
 	opts.Flags.Register(root.Flags(), tuiFlags)
 	root.Flags().BoolVar(&opts.Search, "search", false, "enable live web search (web_search = \"live\")")
+	root.Flags().BoolVar(&opts.NoAltScreen, "no-alt-screen", false, "Disable alternate screen mode")
 	root.Flags().BoolVar(&opts.BypassHookTrust, "dangerously-bypass-hook-trust", false, "run lifecycle hooks that are not trusted, without review")
 }
 
@@ -110,7 +113,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
 		},
-	}, a, cfg))
+	}, a, cfg, opts.NoAltScreen))
 }
 
 // loadTUIConfig applies the flags over config.toml. Where neither chose a sandbox, a git

@@ -22,7 +22,8 @@ import (
 const resumePickerSize = 100
 
 // withSessions fills the options the UI's /new, /resume, /fork, /model and /status use.
-func withSessions(o tui.Options, a *app.App, cfg *config.Config) tui.Options {
+func withSessions(o tui.Options, a *app.App, cfg *config.Config, noAltScreen bool) tui.Options {
+	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
 	session := func(th *agent.Thread) tui.Session {
 		return tui.Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
@@ -142,4 +143,17 @@ func agentsFiles(cfg *config.Config) []string {
 		}
 	}
 	return out
+}
+
+// wantsAltScreen reads `[tui] alternate_screen` (Codex's key): "always" or true draws on the
+// alternate screen; "never", "auto", false or nothing keeps the inline default.
+func wantsAltScreen(cfg *config.Config) bool {
+	t, _ := cfg.Effective["tui"].(map[string]any)
+	switch v := t["alternate_screen"].(type) {
+	case bool:
+		return v
+	case string:
+		return v == "always"
+	}
+	return false
 }

@@ -117,6 +117,17 @@ type Model struct {
 	pending tea.Cmd
 	// now is the clock of the pickers' "2h ago"; tests fix it.
 	now func() time.Time
+
+	// inline is the default mode (inline.go): flushed cells are in the terminal's
+	// scrollback (the header too once headerShown); scrollback, when set, receives what
+	// would be printed (tests). done marks the last frame.
+	inline      bool
+	flushed     int
+	headerShown bool
+	scrollback  func(string)
+	done        bool
+	// pager is the open transcript pager (Ctrl+T).
+	pager *scroller
 }
 
 const (
@@ -167,6 +178,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.pending)
 		m.pending = nil
 	}
+	if fl := m.flushScrollback(); fl != nil {
+		cmd = tea.Sequence(fl, cmd) // written out before anything else, a quit included
+	}
 	// The bottom pane changes height (composer or approval modal): the transcript takes
 	// whatever is left.
 	m.layout()
@@ -190,7 +204,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if !m.shuttingDown && msg.err != nil {
 			m.err = msg.err
 		}
-		return tea.Quit
+		return m.quit()
 	case submitMsg:
 		m.remember(msg.text)
 		m.submit(msg.text)
@@ -222,6 +236,13 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.ctrlC()
 	}
 	m.quitArmed = false
+	if m.pager != nil {
+		return m.pagerKey(ks)
+	}
+	if ks == "ctrl+t" {
+		m.openPager()
+		return nil
+	}
 	if m.question != nil {
 		return m.answerQuestionKey(k)
 	}
@@ -306,11 +327,11 @@ func (m *Model) recallHistory(older bool) bool {
 func (m *Model) ctrlC() tea.Cmd {
 	switch {
 	case m.shuttingDown:
-		return tea.Quit
+		return m.quit()
 	case m.quitArmed:
 		m.shuttingDown = true
 		if !m.submitOp(protocol.ShutdownOp{}) {
-			return tea.Quit
+			return m.quit()
 		}
 		return nil
 	}
@@ -400,7 +421,7 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 	case protocol.RequestUserInputEvent:
 		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:
-		return tea.Quit
+		return m.quit()
 	}
 	if m.tr.apply(ev.Msg) {
 		m.refresh()
@@ -502,6 +523,9 @@ func (m *Model) resize(w, h int) {
 // refresh re-renders the transcript into the viewport, following the end of the
 // conversation unless the person scrolled up.
 func (m *Model) refresh() {
+	if m.inline {
+		return // the live area is drawn from the cells at View time
+	}
 	follow := m.vp.atBottom()
 	m.vp.setContent(m.tr.render(m.width, m.st))
 	m.layout()
@@ -512,6 +536,9 @@ func (m *Model) refresh() {
 
 // layout gives the transcript the lines the header, status line and bottom pane leave.
 func (m *Model) layout() {
+	if m.inline {
+		return
+	}
 	h := max(1, m.height-m.chromeHeight())
 	if h == m.vp.height {
 		return

@@ -45,6 +45,9 @@ type Options struct {
 	Models []ModelChoice
 	// AgentsFiles are the AGENTS.md files the thread reads, shown by /status.
 	AgentsFiles []string
+	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
+	// default is inline: finished cells go into the terminal's scrollback.
+	AltScreen bool
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -58,6 +61,7 @@ func Run(ctx context.Context, o Options) error {
 	m.hooks = sessionHooks{NewThread: o.NewThread, ListThreads: o.ListThreads, ResumeThread: o.ResumeThread, ForkThread: o.ForkThread}
 	m.models = o.Models
 	m.agentsFiles = o.AgentsFiles
+	m.inline = !o.AltScreen
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}
@@ -90,8 +94,8 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	// The alternate screen is gone with the program: leave the conversation in the
-	// terminal's scrollback, as a plain transcript.
-	if len(m.tr.cells) > 0 {
+	// terminal's scrollback, as a plain transcript. (Inline, it is there already.)
+	if !m.inline && len(m.tr.cells) > 0 {
 		io.WriteString(o.Out, m.tr.render(m.width, m.st)+"\n\n")
 	}
 	if m.usage != nil && !m.usage.TotalTokenUsage.IsZero() {

@@ -172,6 +172,7 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 func (m *Model) clearTranscript() {
 	m.tr = newTranscript()
 	m.vp = scroller{}
+	m.flushed = 0
 }
 
 // replayHistory draws a resumed or forked thread's earlier messages.
@@ -197,7 +198,7 @@ func (m *Model) replayHistory(msgs []protocol.EventMsgJSON) {
 func (m *Model) quitCommand(_, _ string) {
 	m.shuttingDown = true
 	if !m.submitOp(protocol.ShutdownOp{}) {
-		m.pending = tea.Quit
+		m.pending = m.quit()
 	}
 }
 

@@ -14,6 +14,14 @@ import (
 // View draws header, transcript, status line and the bottom pane (the composer, or the
 // approval modal while a request waits).
 func (m *Model) View() tea.View {
+	if m.pager != nil {
+		return m.pagerView()
+	}
+	if m.inline {
+		v := tea.NewView(m.liveView())
+		v.WindowTitle = "gocodex"
+		return v
+	}
 	parts := []string{m.headerView(), m.vp.view(), m.statusView(), m.bottomView()}
 	v := tea.NewView(strings.Join(parts, "\n"))
 	v.AltScreen = true
