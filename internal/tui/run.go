@@ -84,6 +84,8 @@ func Run(ctx context.Context, o Options) error {
 		}()
 	}
 	m.startPump(o.Engine, 0)
+	stopHangup := onHangup(cancel)
+	defer stopHangup()
 	_, err := p.Run()
 	cancel()
 	wg.Wait()
