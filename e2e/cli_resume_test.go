@@ -141,7 +141,7 @@ func TestCLIResumeWithoutPickerAndBadIDs(t *testing.T) {
 	if r := e.run("", "resume", execID); r.Code != 1 || !strings.Contains(r.Stderr, "stdin is not a terminal") {
 		t.Errorf("resume without a terminal: %+v", r)
 	}
-	for _, flag := range []string{"--worktree", "--approve-for-me", "--no-alt-screen", "--remote=ws://127.0.0.1:1"} {
+	for _, flag := range []string{"--worktree", "--approve-for-me", "--remote=ws://127.0.0.1:1"} {
 		if r := e.run("", "resume", "--last", flag); r.Code != 1 || !strings.Contains(r.Stderr, "not support") {
 			t.Errorf("resume --last %s: %+v", flag, r)
 		}

@@ -140,6 +140,7 @@ func TestTUIPlanMode(t *testing.T) {
 	s.typeKeys("plan it\r")
 	pos = s.screen.waitFor(t, "Proposed Plan", pos)
 	pos = s.screen.waitFor(t, "2. Do B", pos)
+	pos = s.screen.waitFor(t, "Token usage:", pos) // the turn is over: commands are disabled while it runs
 	s.typeKeys("/plan\r")
 	pos = s.screen.waitFor(t, "Plan mode off", pos)
 	s.typeKeys("go\r")

@@ -291,9 +291,11 @@ func TestTUIReview(t *testing.T) {
 	pos = s.screen.waitFor(t, `/review: cannot review commit "nosuch": no such commit`, pos)
 	s.typeKeys("/review\r")
 	pos = s.screen.waitFor(t, ">> Code review started: current changes <<", pos)
-	pos = s.screen.waitFor(t, "<< Code review finished >>", pos)
-	pos = s.screen.waitFor(t, "[P1] Fix it — /x/a.txt:1-2", pos)
-	s.quit(pos)
+	// Inline, the findings and the end marker reach the scrollback in the order the cells
+	// finish; both must follow the start.
+	end := s.screen.waitFor(t, "<< Code review finished >>", pos)
+	end = max(end, s.screen.waitFor(t, "[P1] Fix it — /x/a.txt:1-2", pos))
+	s.quit(end)
 	reqs := e.Model.Requests()
 	if len(reqs) != 2 || reqs[0].Header.Get("x-openai-subagent") != "review" {
 		t.Fatalf("%d requests", len(reqs))

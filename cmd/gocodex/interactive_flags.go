@@ -18,7 +18,6 @@ type interactiveExtras struct {
 	RemoteTokenEnv string
 	ApproveForMe   bool
 	Worktree       bool
-	NoAltScreen    bool
 	NoDaemon       bool
 	StrictConfig   bool
 }
@@ -27,7 +26,6 @@ func (x *interactiveExtras) register(f *pflag.FlagSet) {
 	registerRemoteFlags(f, &x.Remote, &x.RemoteTokenEnv)
 	f.BoolVar(&x.ApproveForMe, "approve-for-me", false, "not supported by gocodex: route approvals through automatic review")
 	f.BoolVar(&x.Worktree, "worktree", false, "not supported by gocodex: run the session in a new managed Git worktree")
-	f.BoolVar(&x.NoAltScreen, "no-alt-screen", false, "not supported by gocodex yet: inline mode")
 	f.BoolVar(&x.NoDaemon, "no-daemon", false, "run without a shared background server (gocodex never uses one)")
 	f.BoolVar(&x.StrictConfig, "strict-config", false, "error out when config.toml has keys gocodex does not recognise")
 }
@@ -42,8 +40,6 @@ func (x interactiveExtras) check(images []string) error {
 		return fmt.Errorf("gocodex does not support --approve-for-me (automatic approval review); use -a and -s to choose approvals and sandbox")
 	case x.Worktree:
 		return fmt.Errorf("gocodex does not support --worktree (managed Git worktrees); create one with `git worktree add` and use -C")
-	case x.NoAltScreen:
-		return fmt.Errorf("gocodex's terminal UI has no inline mode yet: --no-alt-screen is not supported")
 	case len(images) > 0:
 		return fmt.Errorf("gocodex's terminal UI cannot attach images to the first prompt yet: -i/--image is not supported here (exec supports it)")
 	}

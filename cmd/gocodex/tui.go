@@ -35,6 +35,8 @@ type tuiOptions struct {
 	Extras interactiveExtras
 	// Resume, when set, opens a saved thread (gocodex resume / fork) instead of a new one.
 	Resume *cli.ResumeRequest
+	// NoAltScreen is --no-alt-screen: inline even where tui.alternate_screen asks otherwise.
+	NoAltScreen bool
 }
 
 // tuiFlags are the shared flags the interactive UI offers.
@@ -68,6 +70,7 @@ func (opts *tuiOptions) registerFlags(f *pflag.FlagSet) {
 	opts.Flags.Register(f, tuiFlags)
 	f.BoolVar(&opts.Search, "search", false, "enable live web search (web_search = \"live\")")
 	f.BoolVar(&opts.BypassHookTrust, "dangerously-bypass-hook-trust", false, "run lifecycle hooks that are not trusted, without review")
+	f.BoolVar(&opts.NoAltScreen, "no-alt-screen", false, "disable alternate screen mode (inline, the default, keeps the terminal's scrollback)")
 	opts.Extras.register(f)
 }
 
@@ -127,7 +130,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		return err
 	}
 	cmds, notices := commands.Load(commands.Dirs(cfg.CodexHome, cfg.ProjectRoot)...)
-	return tui.Run(ctx, tui.Options{
+	return tui.Run(ctx, withSessions(tui.Options{
 		Engine: th,
 		Header: tui.Header{
 			Version:  version.Version,
@@ -146,7 +149,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
 		},
-	})
+	}, a, cfg, opts.NoAltScreen))
 }
 
 // loadTUIConfig applies the flags over config.toml. Where neither chose a sandbox, a git

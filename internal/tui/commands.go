@@ -18,25 +18,17 @@ const reviewCheckTimeout = 10 * time.Second
 func (m *Model) slashCommand(text string) bool {
 	name, args, _ := strings.Cut(strings.TrimSpace(text), " ")
 	args = strings.TrimSpace(args)
-	switch name {
-	case "/review":
-		m.startReview(text, args)
+	if c, ok := findBuiltin(strings.TrimPrefix(name, "/")); ok {
+		if m.running && !c.whileRunning {
+			m.tr.add(cell{kind: cellError, body: "'" + name + "' is disabled while a task is in progress."})
+			m.refresh()
+			return true
+		}
+		c.run(m, text, args)
 		return true
-	case "/plan":
-		m.togglePlanMode()
-		return true
-	case "/undo":
-		m.undo(text)
-		return true
-	case "/commands":
-		m.listCommands(text)
-		return true
-	case "/status":
-		m.showStatus(text)
-		return true
-	case "/diff":
-		m.showDiff(text)
-		return true
+	}
+	if m.running {
+		return false // queued as a message, expanded when it is sent
 	}
 	return m.customCommand(text)
 }
@@ -66,7 +58,15 @@ func (m *Model) listCommands(typed string) {
 	m.tr.closeStreams()
 	m.tr.add(cell{kind: cellUser, body: typed})
 	var b strings.Builder
-	b.WriteString("/review [--base BRANCH | --commit SHA | instructions]  review changes\n/plan  toggle plan mode\n/undo  undo the last turn, files included\n/status  the session's settings and token usage\n/diff  the working tree's changes")
+	for i, c := range builtinCommands() {
+		if c.hidden {
+			continue
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "/%s  %s", c.name, c.desc)
+	}
 	if m.commands != nil {
 		for _, c := range m.commands.List() {
 			fmt.Fprintf(&b, "\n/%s %s  %s", c.Name, c.ArgumentHint, c.Description)

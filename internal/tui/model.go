@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -27,13 +28,33 @@ type Header struct {
 	Cwd      string
 	Approval string
 	Sandbox  string
+	// Effort is the reasoning effort, "" for the model's default.
+	Effort string
+	// Provider and Account are shown by /status.
+	Provider string
+	Account  string
 }
 
-// eventMsg carries one engine event into the program.
-type eventMsg struct{ ev protocol.Event }
+// eventMsg carries one engine event into the program; gen is the engine's generation
+// (bumped by /new, /resume and /fork), so a replaced thread's late events are dropped.
+type eventMsg struct {
+	ev  protocol.Event
+	gen int
+}
 
 // engineClosedMsg says the event stream ended (the thread shut down or failed).
-type engineClosedMsg struct{ err error }
+type engineClosedMsg struct {
+	err error
+	gen int
+}
+
+// sessionHooks open other threads; nil fields turn the commands off.
+type sessionHooks struct {
+	NewThread    func(ctx context.Context) (Session, error)
+	ListThreads  func(ctx context.Context) ([]ThreadEntry, error)
+	ResumeThread func(ctx context.Context, id string) (Session, error)
+	ForkThread   func(ctx context.Context, id string) (Session, error)
+}
 
 // submitMsg sends text as the person's next message; the initial PROMPT arrives this way.
 type submitMsg struct{ text string }
@@ -58,7 +79,9 @@ type Model struct {
 
 	running   bool
 	approvals []approval
-	queued    []string // messages typed while a turn ran, sent when it ends
+	// approvalSel is the highlighted answer of the approval modal.
+	approvalSel int
+	queued      []string // messages typed while a turn ran, sent when it ends
 	// sent are this session's messages, oldest first, for Up/Down recall; recall is the
 	// index being shown (len(sent) when none).
 	sent   []string
@@ -79,6 +102,32 @@ type Model struct {
 	commands *commands.Set
 	// err is the reason the program ended, if it was not the person's choice.
 	err error
+
+	// gen counts engine switches; startPump (set by Run) feeds a new engine's events in.
+	gen       int
+	startPump func(e Engine, gen int)
+	hooks     sessionHooks
+	models    []ModelChoice
+	// agentsFiles are the AGENTS.md files the thread reads (/status).
+	agentsFiles []string
+	// popup is the slash-command list; picker a chooser drawn instead of the composer.
+	popup  slashPopup
+	picker *picker
+	// pending is a command a slash command asked to run once the key is handled.
+	pending tea.Cmd
+	// now is the clock of the pickers' "2h ago"; tests fix it.
+	now func() time.Time
+
+	// inline is the default mode (inline.go): flushed cells are in the terminal's
+	// scrollback (the header too once headerShown); scrollback, when set, receives what
+	// would be printed (tests). done marks the last frame.
+	inline      bool
+	flushed     int
+	headerShown bool
+	scrollback  func(string)
+	done        bool
+	// pager is the open transcript pager (Ctrl+T).
+	pager *scroller
 }
 
 const (
@@ -107,6 +156,7 @@ func NewModel(engine Engine, h Header, prompt string) *Model {
 		tr:     newTranscript(),
 		input:  in,
 		prompt: prompt,
+		now:    time.Now,
 	}
 	m.resize(defaultWidth, defaultHeight)
 	return m
@@ -124,6 +174,13 @@ func (m *Model) Init() tea.Cmd {
 // Update handles keys, window sizes and engine events.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	if m.pending != nil {
+		cmd = tea.Batch(cmd, m.pending)
+		m.pending = nil
+	}
+	if fl := m.flushScrollback(); fl != nil {
+		cmd = tea.Sequence(fl, cmd) // written out before anything else, a quit included
+	}
 	// The bottom pane changes height (composer or approval modal): the transcript takes
 	// whatever is left.
 	m.layout()
@@ -136,18 +193,32 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.resize(msg.Width, msg.Height)
 		return nil
 	case eventMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
 		return m.handleEvent(msg.ev)
 	case engineClosedMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
 		if !m.shuttingDown && msg.err != nil {
 			m.err = msg.err
 		}
-		return tea.Quit
+		return m.quit()
 	case submitMsg:
 		m.remember(msg.text)
 		m.submit(msg.text)
 		return nil
 	case tea.KeyPressMsg:
-		return m.handleKey(msg)
+		cmd := m.handleKey(msg)
+		m.syncPopup()
+		return cmd
+	case sessionOpenedMsg:
+		m.sessionOpened(msg)
+		return nil
+	case threadsListedMsg:
+		m.threadsListed(msg)
+		return nil
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {
 			m.input.InsertString(msg.Content)
@@ -165,11 +236,24 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.ctrlC()
 	}
 	m.quitArmed = false
+	if m.pager != nil {
+		return m.pagerKey(ks)
+	}
+	if ks == "ctrl+t" {
+		m.openPager()
+		return nil
+	}
 	if m.question != nil {
 		return m.answerQuestionKey(k)
 	}
 	if len(m.approvals) > 0 {
 		m.answerApproval(ks)
+		return nil
+	}
+	if m.picker != nil {
+		return m.pickerKey(k)
+	}
+	if len(m.popup.items) > 0 && m.popupKey(ks) {
 		return nil
 	}
 	switch ks {
@@ -243,11 +327,11 @@ func (m *Model) recallHistory(older bool) bool {
 func (m *Model) ctrlC() tea.Cmd {
 	switch {
 	case m.shuttingDown:
-		return tea.Quit
+		return m.quit()
 	case m.quitArmed:
 		m.shuttingDown = true
 		if !m.submitOp(protocol.ShutdownOp{}) {
-			return tea.Quit
+			return m.quit()
 		}
 		return nil
 	}
@@ -261,7 +345,7 @@ func (m *Model) ctrlC() tea.Cmd {
 
 // submit shows the person's message and sends it, or queues it behind the running turn.
 func (m *Model) submit(text string) {
-	if strings.HasPrefix(text, "/") && !m.running && m.slashCommand(text) {
+	if strings.HasPrefix(text, "/") && m.slashCommand(text) {
 		return
 	}
 	if m.running {
@@ -320,8 +404,15 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		if e.SandboxPolicy != nil {
 			m.header.Sandbox = string(e.SandboxPolicy.Mode)
 		}
+		if e.ReasoningEffort != "" {
+			m.header.Effort = e.ReasoningEffort
+		}
+		if e.SessionID != "" {
+			m.threadID = e.SessionID
+		}
 		if len(e.InitialMessages) > 0 {
-			m.replay(e.InitialMessages)
+			m.replayHistory(e.InitialMessages)
+			m.refresh()
 		}
 	case protocol.ExecApprovalRequestEvent:
 		m.approvals = append(m.approvals, approval{exec: &e})
@@ -330,7 +421,7 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 	case protocol.RequestUserInputEvent:
 		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:
-		return tea.Quit
+		return m.quit()
 	}
 	if m.tr.apply(ev.Msg) {
 		m.refresh()
@@ -338,41 +429,79 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 	return nil
 }
 
-// answerApproval maps the modal's keys to a decision for the first pending request.
+// approvalChoice is one answer the approval modal offers.
+type approvalChoice struct {
+	key, label string
+	decision   protocol.ReviewDecision
+}
+
+// approvalChoices are the answers to a request, as Codex offers them: approve, approve for
+// the session, approve with the execpolicy amendment the request proposes, deny, abort.
+func approvalChoices(a approval) []approvalChoice {
+	out := []approvalChoice{{"y", "Yes, proceed", protocol.ReviewDecision{Kind: protocol.DecisionApproved}}}
+	if a.exec != nil {
+		out = append(out, approvalChoice{"a", "Yes, and don't ask again for this command this session",
+			protocol.ReviewDecision{Kind: protocol.DecisionApprovedForSession}})
+		if prefix := a.exec.ProposedExecpolicyAmendment; len(prefix) > 0 {
+			out = append(out, approvalChoice{"p", "Yes, and don't ask again for commands that start with `" + commandText(prefix) + "`",
+				protocol.ReviewDecision{Kind: protocol.DecisionApprovedExecpolicyAmendment, ExecpolicyAmendment: prefix}})
+		}
+	} else {
+		out = append(out, approvalChoice{"a", "Yes, and don't ask again for these files this session",
+			protocol.ReviewDecision{Kind: protocol.DecisionApprovedForSession}})
+	}
+	return append(out,
+		approvalChoice{"n", "No, and tell gocodex what to do differently", protocol.ReviewDecision{Kind: protocol.DecisionDenied}},
+		approvalChoice{"esc", "Cancel the request and stop the turn", protocol.ReviewDecision{Kind: protocol.DecisionAbort}})
+}
+
+// answerApproval handles a key of the approval modal: a choice's key answers at once,
+// arrows move the selection and Enter answers with it.
 func (m *Model) answerApproval(ks string) {
-	var kind protocol.ReviewDecisionKind
+	choices := approvalChoices(m.approvals[0])
 	switch ks {
-	case "y":
-		kind = protocol.DecisionApproved
-	case "a":
-		kind = protocol.DecisionApprovedForSession
-	case "n":
-		kind = protocol.DecisionDenied
-	case "esc":
-		kind = protocol.DecisionAbort
-	default:
+	case "up", "k":
+		m.approvalSel = (m.approvalSel - 1 + len(choices)) % len(choices)
+		return
+	case "down", "j", "tab":
+		m.approvalSel = (m.approvalSel + 1) % len(choices)
+		return
+	case "enter":
+		m.decide(choices[min(m.approvalSel, len(choices)-1)])
 		return
 	}
+	for _, c := range choices {
+		if c.key == ks {
+			m.decide(c)
+			return
+		}
+	}
+}
+
+// decide sends the answer to the first pending request.
+func (m *Model) decide(c approvalChoice) {
 	a := m.approvals[0]
 	m.approvals = m.approvals[1:]
-	d := protocol.ReviewDecision{Kind: kind}
+	m.approvalSel = 0
 	what := "apply these changes"
 	if a.exec != nil {
 		id := a.exec.ApprovalID
 		if id == "" {
 			id = a.exec.CallID
 		}
-		m.submitOp(protocol.ExecApprovalOp{ID: id, TurnID: a.exec.TurnID, Decision: d})
+		m.submitOp(protocol.ExecApprovalOp{ID: id, TurnID: a.exec.TurnID, Decision: c.decision})
 		what = "run " + commandText(a.exec.Command)
 	} else {
-		m.submitOp(protocol.PatchApprovalOp{ID: a.patch.CallID, Decision: d})
+		m.submitOp(protocol.PatchApprovalOp{ID: a.patch.CallID, Decision: c.decision})
 	}
-	m.tr.add(cell{kind: cellNote, body: decisionText(kind, what)})
+	m.tr.add(cell{kind: cellNote, body: decisionText(c.decision, what)})
 	m.refresh()
 }
 
-func decisionText(kind protocol.ReviewDecisionKind, what string) string {
-	switch kind {
+func decisionText(d protocol.ReviewDecision, what string) string {
+	switch d.Kind {
+	case protocol.DecisionApprovedExecpolicyAmendment:
+		return "✔ You approved gocodex to " + what + " and commands that start with `" + commandText(d.ExecpolicyAmendment) + "` from now on"
 	case protocol.DecisionApproved:
 		return "✔ You approved gocodex to " + what + " this time"
 	case protocol.DecisionApprovedForSession:
@@ -394,6 +523,9 @@ func (m *Model) resize(w, h int) {
 // refresh re-renders the transcript into the viewport, following the end of the
 // conversation unless the person scrolled up.
 func (m *Model) refresh() {
+	if m.inline {
+		return // the live area is drawn from the cells at View time
+	}
 	follow := m.vp.atBottom()
 	m.vp.setContent(m.tr.render(m.width, m.st))
 	m.layout()
@@ -404,6 +536,9 @@ func (m *Model) refresh() {
 
 // layout gives the transcript the lines the header, status line and bottom pane leave.
 func (m *Model) layout() {
+	if m.inline {
+		return
+	}
 	h := max(1, m.height-m.chromeHeight())
 	if h == m.vp.height {
 		return

@@ -32,6 +32,22 @@ type Options struct {
 	Notices  []string
 	// ThreadID is shown by /status.
 	ThreadID string
+
+	// NewThread (/new), ListThreads and ResumeThread (/resume) and ForkThread (/fork) open
+	// other threads; the UI shuts the current one down and shows the new one. A resumed or
+	// forked thread's history comes from its session_configured initial_messages. Nil turns
+	// the command off with a message.
+	NewThread    func(ctx context.Context) (Session, error)
+	ListThreads  func(ctx context.Context) ([]ThreadEntry, error)
+	ResumeThread func(ctx context.Context, id string) (Session, error)
+	ForkThread   func(ctx context.Context, id string) (Session, error)
+	// Models are what /model offers.
+	Models []ModelChoice
+	// AgentsFiles are the AGENTS.md files the thread reads, shown by /status.
+	AgentsFiles []string
+	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
+	// default is inline: finished cells go into the terminal's scrollback.
+	AltScreen bool
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -42,6 +58,10 @@ func Run(ctx context.Context, o Options) error {
 	m.rewindFiles = o.RewindFiles
 	m.commands = o.Commands
 	m.threadID = o.ThreadID
+	m.hooks = sessionHooks{NewThread: o.NewThread, ListThreads: o.ListThreads, ResumeThread: o.ResumeThread, ForkThread: o.ForkThread}
+	m.models = o.Models
+	m.agentsFiles = o.AgentsFiles
+	m.inline = !o.AltScreen
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}
@@ -53,12 +73,19 @@ func Run(ctx context.Context, o Options) error {
 	}
 	p := tea.NewProgram(m, opts...)
 
+	// One pump per engine: a pump ends when its thread closes or ctx is cancelled, and
+	// Run waits for all of them.
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		pump(ctx, o.Engine, p.Send)
-	}()
+	m.startPump = func(e Engine, gen int) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pump(ctx, e, gen, p.Send)
+		}()
+	}
+	m.startPump(o.Engine, 0)
+	stopHangup := onHangup(cancel)
+	defer stopHangup()
 	_, err := p.Run()
 	cancel()
 	wg.Wait()
@@ -69,8 +96,8 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	// The alternate screen is gone with the program: leave the conversation in the
-	// terminal's scrollback, as a plain transcript.
-	if len(m.tr.cells) > 0 {
+	// terminal's scrollback, as a plain transcript. (Inline, it is there already.)
+	if !m.inline && len(m.tr.cells) > 0 {
 		io.WriteString(o.Out, m.tr.render(m.width, m.st)+"\n\n")
 	}
 	if m.usage != nil && !m.usage.TotalTokenUsage.IsZero() {
@@ -80,16 +107,16 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // pump moves engine events into the program until the stream ends or ctx is cancelled.
-func pump(ctx context.Context, e Engine, send func(tea.Msg)) {
+func pump(ctx context.Context, e Engine, gen int, send func(tea.Msg)) {
 	for {
 		ev, err := e.NextEvent(ctx)
 		if err != nil {
 			if ctx.Err() == nil {
-				send(engineClosedMsg{err: closedReason(err)})
+				send(engineClosedMsg{err: closedReason(err), gen: gen})
 			}
 			return
 		}
-		send(eventMsg{ev: ev})
+		send(eventMsg{ev: ev, gen: gen})
 	}
 }
 

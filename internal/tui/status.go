@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // diffTimeout bounds the git commands of /diff.
@@ -15,25 +17,67 @@ const diffTimeout = 10 * time.Second
 // maxDiffLines keeps a huge diff from burying the conversation.
 const maxDiffLines = 400
 
-// showStatus is /status: the session's model, place, permissions, thread and token usage.
+// showStatus is /status: model, provider, account, place, permissions, AGENTS.md files,
+// thread, context left and token usage, laid out as Codex's /status card.
 func (m *Model) showStatus(typed string) {
 	m.tr.closeStreams()
 	m.tr.add(cell{kind: cellUser, body: typed})
-	var b strings.Builder
-	fmt.Fprintf(&b, "Model:      %s\nDirectory:  %s\nApproval:   %s\nSandbox:    %s", m.header.Model, m.header.Cwd, m.header.Approval, m.header.Sandbox)
-	if m.threadID != "" {
-		fmt.Fprintf(&b, "\nSession:    %s", m.threadID)
-	}
-	mode := "default"
-	if m.planMode {
-		mode = "plan"
-	}
-	fmt.Fprintf(&b, "\nMode:       %s", mode)
-	if m.usage != nil {
-		b.WriteString("\n" + usageText(m.usage.TotalTokenUsage))
-	}
-	m.tr.add(cell{kind: cellNote, body: b.String()})
+	m.tr.add(cell{kind: cellCard, body: m.statusText()})
 	m.refresh()
+}
+
+func (m *Model) statusText() string {
+	h := m.header
+	var b strings.Builder
+	row := func(k, v string) { fmt.Fprintf(&b, "%-21s%s\n", k+":", v) }
+	model := h.Model
+	if h.Effort != "" {
+		model += " (reasoning " + h.Effort + ")"
+	}
+	row("Model", model)
+	if h.Provider != "" {
+		row("Model provider", h.Provider)
+	}
+	row("Directory", h.Cwd)
+	row("Permissions", permissionsText(h.Approval, h.Sandbox))
+	if h.Account != "" {
+		row("Account", h.Account)
+	}
+	agents := "<none>"
+	if len(m.agentsFiles) > 0 {
+		agents = strings.Join(m.agentsFiles, ", ")
+	}
+	row("Agents.md", agents)
+	mode := "Default"
+	if m.planMode {
+		mode = "Plan"
+	}
+	row("Collaboration mode", mode)
+	if m.threadID != "" {
+		row("Session", m.threadID)
+	}
+	if m.usage != nil && m.usage.ModelContextWindow != nil {
+		w := *m.usage.ModelContextWindow
+		row("Context window", fmt.Sprintf("%d%% left (%s used / %s)", percentLeft(m.usage.LastTokenUsage.TotalTokens, w),
+			grouped(m.usage.LastTokenUsage.TotalTokens), grouped(w)))
+	}
+	var u protocol.TokenUsage
+	if m.usage != nil {
+		u = m.usage.TotalTokenUsage
+	}
+	row("Token usage", fmt.Sprintf("%s total  (%s input + %s output)", grouped(u.TotalTokens), grouped(u.InputTokens), grouped(u.OutputTokens)))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// permissionsText names the preset the approval policy and sandbox make, with both spelled out.
+func permissionsText(approval, sandbox string) string {
+	name := "Custom"
+	for _, p := range permissionPresets() {
+		if p.approval.String() == approval && string(p.sandbox) == sandbox {
+			name = p.label
+		}
+	}
+	return fmt.Sprintf("%s (%s, %s)", name, approval, sandbox)
 }
 
 // showDiff is /diff: the working tree's changes against HEAD, untracked files included.

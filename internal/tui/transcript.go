@@ -26,6 +26,7 @@ const (
 	cellError
 	cellInfo
 	cellNote // a line of the UI's own, like the answer to an approval
+	cellCard // a block of the UI's own, like /status, indented as a whole
 )
 
 // cell is one entry of the conversation as the person sees it. Cells are plain text; the
@@ -129,7 +130,7 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 		t.endCommand(m)
 	case protocol.PatchApplyBeginEvent:
 		t.closeStreams()
-		t.calls[m.CallID] = t.add(cell{kind: cellPatch, title: "Applying patch", body: changeList(m.Changes), open: true})
+		t.calls[m.CallID] = t.add(cell{kind: cellPatch, title: "Applying patch", body: patchText(m.Changes), open: true})
 	case protocol.PatchApplyEndEvent:
 		t.endPatch(m)
 	case protocol.McpToolCallBeginEvent:
@@ -227,7 +228,7 @@ func (t *transcript) endCommand(m protocol.ExecCommandEndEvent) {
 func (t *transcript) endPatch(m protocol.PatchApplyEndEvent) {
 	i, ok := t.calls[m.CallID]
 	if !ok {
-		i = t.add(cell{kind: cellPatch, body: changeList(m.Changes)})
+		i = t.add(cell{kind: cellPatch, body: patchText(m.Changes)})
 	}
 	delete(t.calls, m.CallID)
 	c := &t.cells[i]
@@ -244,7 +245,7 @@ func (t *transcript) endPatch(m protocol.PatchApplyEndEvent) {
 		}
 	}
 	if len(m.Changes) > 0 && c.body == "" {
-		c.body = changeList(m.Changes)
+		c.body = patchText(m.Changes)
 	}
 }
 
@@ -301,6 +302,19 @@ func changeList(changes map[string]protocol.FileChange) string {
 	return b.String()
 }
 
+// maxPatchLines bounds a patch drawn in the transcript.
+const maxPatchLines = 60
+
+// patchText is a patch's diff, cut to maxPatchLines.
+func patchText(changes map[string]protocol.FileChange) string {
+	lines := diffLines(changes)
+	if len(lines) > maxPatchLines {
+		more := len(lines) - maxPatchLines
+		lines = append(lines[:maxPatchLines], fmt.Sprintf("… +%d lines", more))
+	}
+	return strings.Join(lines, "\n")
+}
+
 func planText(m protocol.PlanUpdateEvent) string {
 	var lines []string
 	if m.Explanation != nil && strings.TrimSpace(*m.Explanation) != "" {
@@ -322,17 +336,20 @@ func planText(m protocol.PlanUpdateEvent) string {
 // styles are the few looks of the transcript.
 type styles struct {
 	user, agent, dim, ok, bad, warn, bold lipgloss.Style
+	added, removed                        lipgloss.Style
 }
 
 func newStyles() styles {
 	return styles{
-		user:  lipgloss.NewStyle().Foreground(lipgloss.Cyan).Bold(true),
-		agent: lipgloss.NewStyle(),
-		dim:   lipgloss.NewStyle().Faint(true),
-		ok:    lipgloss.NewStyle().Foreground(lipgloss.Green).Bold(true),
-		bad:   lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true),
-		warn:  lipgloss.NewStyle().Foreground(lipgloss.Yellow),
-		bold:  lipgloss.NewStyle().Bold(true),
+		user:    lipgloss.NewStyle().Foreground(lipgloss.Cyan).Bold(true),
+		agent:   lipgloss.NewStyle(),
+		dim:     lipgloss.NewStyle().Faint(true),
+		ok:      lipgloss.NewStyle().Foreground(lipgloss.Green).Bold(true),
+		bad:     lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true),
+		warn:    lipgloss.NewStyle().Foreground(lipgloss.Yellow),
+		bold:    lipgloss.NewStyle().Bold(true),
+		added:   lipgloss.NewStyle().Foreground(lipgloss.Green),
+		removed: lipgloss.NewStyle().Foreground(lipgloss.Red),
 	}
 }
 
@@ -409,9 +426,11 @@ func renderCell(c cell, width int, st styles) string {
 		head := mark + st.bold.Render(wrap(c.title, 2))
 		// Tabs would move the terminal's cursor past what the layout measured.
 		body := strings.ReplaceAll(strings.TrimRight(c.body, "\n"), "\t", "    ")
-		if c.kind != cellPatch {
-			body = tailLines(body, outputTailLines)
+		if c.kind == cellPatch && body != "" {
+			lines := strings.Split(wrap(body, 4), "\n")
+			return head + "\n" + prefixLines(renderDiff(lines, st, width-4), "  └ ", "    ")
 		}
+		body = tailLines(body, outputTailLines)
 		if body == "" {
 			return head
 		}
@@ -424,6 +443,8 @@ func renderCell(c cell, width int, st styles) string {
 		return st.bad.Render(prefixLines(wrap(c.body, 2), "■ ", "  "))
 	case cellNote:
 		return prefixLines(wrap(c.body, 2), "", "  ")
+	case cellCard:
+		return prefixLines(wrap(c.body, 2), "  ", "  ")
 	default:
 		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))
 	}

@@ -14,6 +14,14 @@ import (
 // View draws header, transcript, status line and the bottom pane (the composer, or the
 // approval modal while a request waits).
 func (m *Model) View() tea.View {
+	if m.pager != nil {
+		return m.pagerView()
+	}
+	if m.inline {
+		v := tea.NewView(m.liveView())
+		v.WindowTitle = "gocodex"
+		return v
+	}
 	parts := []string{m.headerView(), m.vp.view(), m.statusView(), m.bottomView()}
 	v := tea.NewView(strings.Join(parts, "\n"))
 	v.AltScreen = true
@@ -23,11 +31,7 @@ func (m *Model) View() tea.View {
 
 // chromeHeight is every line that is not the transcript.
 func (m *Model) chromeHeight() int {
-	bottom := inputHeight + 3 // the composer, its border and the key hints
-	if len(m.approvals) > 0 || m.question != nil {
-		bottom = lipgloss.Height(m.bottomView())
-	}
-	return headerHeight + 1 + bottom
+	return headerHeight + 1 + lipgloss.Height(m.bottomView())
 }
 
 // headerHeight is the header's six lines and its border.
@@ -106,36 +110,92 @@ func (m *Model) bottomView() string {
 	if len(m.approvals) > 0 {
 		return m.approvalView(m.approvals[0])
 	}
+	if m.picker != nil {
+		return m.pickerView()
+	}
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
-	hint := m.st.dim.Render(truncate("⏎ send   ⇧⏎/ctrl+j newline   esc interrupt   ctrl+c quit   pgup/pgdn scroll", m.width))
-	return box.Render(m.input.View()) + "\n" + hint
+	out := box.Render(m.input.View()) + "\n" + m.footerView()
+	if len(m.popup.items) > 0 {
+		out = m.popupView() + "\n" + out
+	}
+	return out
 }
 
-// maxModalLines bounds the listing inside the approval modal so the transcript keeps room.
+// footerView is the status line under the composer, as Codex's: model and effort, context
+// left, directory; the key hint when there is room.
+func (m *Model) footerView() string {
+	parts := []string{strings.TrimSpace(m.header.Model + " " + m.header.Effort)}
+	if pct, ok := m.contextLeft(); ok {
+		parts = append(parts, fmt.Sprintf("%d%% context left", pct))
+	}
+	parts = append(parts, m.header.Cwd)
+	left := strings.Join(parts, " · ")
+	const hint = "/ for commands · esc interrupt · ctrl+c quit"
+	if gap := m.width - lipgloss.Width(left) - lipgloss.Width(hint) - 1; gap >= 2 {
+		left += strings.Repeat(" ", gap) + hint
+	}
+	return m.st.dim.Render(truncate(left, m.width))
+}
+
+// contextBaselineTokens is what Codex takes as always in the window (instructions, tools):
+// the percentage is of the rest, so a fresh thread shows 100%.
+const contextBaselineTokens = 12000
+
+// contextLeft is the percentage of the model's window the next turn still has.
+func (m *Model) contextLeft() (int, bool) {
+	if m.usage == nil || m.usage.ModelContextWindow == nil {
+		return 0, false
+	}
+	return percentLeft(m.usage.LastTokenUsage.TotalTokens, *m.usage.ModelContextWindow), true
+}
+
+func percentLeft(used, window int64) int {
+	if window <= contextBaselineTokens {
+		return 0
+	}
+	effective := window - contextBaselineTokens
+	used = max(0, used-contextBaselineTokens)
+	left := max(0, effective-used)
+	return int(min(100, left*100/effective))
+}
+
+// maxModalLines bounds the command listing inside the approval modal so the transcript
+// keeps room; a patch's diff gets half the screen.
 const maxModalLines = 10
 
 func (m *Model) approvalView(a approval) string {
 	var title string
 	var body []string
 	var reason *string
+	inner := max(10, m.width-4)
 	if a.exec != nil {
 		title = "Would you like to run the following command?"
 		body = strings.Split(commandText(a.exec.Command), "\n")
 		for i := range body {
 			body[i] = "$ " + body[i]
 		}
+		if len(body) > maxModalLines {
+			more := len(body) - maxModalLines
+			body = append(body[:maxModalLines], fmt.Sprintf("… +%d more", more))
+		}
 		if a.exec.Cwd != "" {
 			body = append(body, m.st.dim.Render("in "+a.exec.Cwd))
 		}
 		reason = a.exec.Reason
 	} else {
+		// The diff comes first: what would change is what the person decides on.
 		title = "Would you like to make the following edits?"
-		body = strings.Split(changeList(a.patch.Changes), "\n")
+		lines := diffLines(a.patch.Changes)
+		limit := max(maxModalLines, m.height/2-8)
+		if len(lines) > limit {
+			more := len(lines) - limit
+			lines = append(lines[:limit], fmt.Sprintf("… +%d lines", more))
+		}
+		body = strings.Split(renderDiff(lines, m.st, inner), "\n")
 		reason = a.patch.Reason
-	}
-	if len(body) > maxModalLines {
-		more := len(body) - maxModalLines
-		body = append(body[:maxModalLines], fmt.Sprintf("… +%d more", more))
+		if a.patch.GrantRoot != nil {
+			body = append(body, m.st.dim.Render("and allow writes under "+*a.patch.GrantRoot+" this session"))
+		}
 	}
 	lines := []string{m.st.bold.Render(title)}
 	if reason != nil && *reason != "" {
@@ -143,19 +203,23 @@ func (m *Model) approvalView(a approval) string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, body...)
-	lines = append(lines, "",
-		"y  Yes, proceed",
-		"a  Yes, and don't ask again this session",
-		"n  No, and tell gocodex what to do differently",
-		"esc  Cancel the request")
+	lines = append(lines, "")
+	for i, c := range approvalChoices(a) {
+		row := fmt.Sprintf("%d. %s (%s)", i+1, c.label, c.key)
+		if i == m.approvalSel {
+			row = m.st.bold.Render("› " + row)
+		} else {
+			row = "  " + row
+		}
+		lines = append(lines, row)
+	}
 	if n := len(m.approvals) - 1; n > 0 {
 		lines = append(lines, m.st.dim.Render(fmt.Sprintf("(%d more waiting)", n)))
 	}
-	inner := max(10, m.width-4)
 	for i, l := range lines {
 		lines[i] = truncate(l, inner)
 	}
-	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Yellow).Padding(0, 1)
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Yellow).Padding(0, 1).Width(max(20, m.width))
 	return box.Render(strings.Join(lines, "\n"))
 }
 

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/auth"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/prompt"
+	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/snapshot"
+	"github.com/gocodex/gocodex/internal/tui"
+)
+
+// resumePickerSize is how many past threads /resume lists.
+const resumePickerSize = 100
+
+// withSessions fills the options the UI's /new, /resume, /fork, /model and /status use.
+func withSessions(o tui.Options, a *app.App, cfg *config.Config, noAltScreen bool) tui.Options {
+	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
+	session := func(th *agent.Thread) tui.Session {
+		return tui.Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
+			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
+		}}
+	}
+	open := func(ctx context.Context, to app.ThreadOptions) (tui.Session, error) {
+		to.Source = "cli"
+		th, err := a.StartThread(ctx, to)
+		if err != nil {
+			return tui.Session{}, err
+		}
+		return session(th), nil
+	}
+	read := func(id string) (*rollout.Rollout, error) {
+		path, archived, err := rollout.Find(cfg.CodexHome, id)
+		if err != nil {
+			return nil, err
+		}
+		if archived {
+			return nil, errors.New("thread is archived: " + id)
+		}
+		return rollout.ReadFile(path)
+	}
+	o.NewThread = func(ctx context.Context) (tui.Session, error) { return open(ctx, app.ThreadOptions{}) }
+	o.ListThreads = func(ctx context.Context) ([]tui.ThreadEntry, error) {
+		page, err := rollout.List(cfg.CodexHome, rollout.ListOptions{PageSize: resumePickerSize, Cwd: cfg.Cwd})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]tui.ThreadEntry, len(page.Threads))
+		for i, t := range page.Threads {
+			out[i] = tui.ThreadEntry{ID: t.ID, Preview: t.Preview, Cwd: t.Cwd, UpdatedAt: t.UpdatedAt}
+		}
+		return out, nil
+	}
+	o.ResumeThread = func(ctx context.Context, id string) (tui.Session, error) {
+		ro, err := read(id)
+		if err != nil {
+			return tui.Session{}, err
+		}
+		return open(ctx, app.ThreadOptions{Resume: ro})
+	}
+	o.ForkThread = func(ctx context.Context, id string) (tui.Session, error) {
+		src, err := read(id)
+		if err != nil {
+			return tui.Session{}, err
+		}
+		forked, err := rollout.Fork(cfg.CodexHome, src, rollout.ForkOptions{NewID: uuid.Must(uuid.NewV7()).String()})
+		if err != nil {
+			return tui.Session{}, err
+		}
+		ro, err := rollout.ReadFile(forked)
+		if err != nil {
+			return tui.Session{}, err
+		}
+		return open(ctx, app.ThreadOptions{Resume: ro})
+	}
+	for _, m := range model.ListedModels() {
+		o.Models = append(o.Models, tui.ModelChoice{Slug: m.Slug, DisplayName: m.DisplayName,
+			Efforts: m.SupportedReasoningLevels, DefaultEffort: m.DefaultReasoningLevel})
+	}
+	o.Header.Provider = cfg.ModelProviderID
+	o.Header.Effort = cfg.ReasoningEffort
+	o.Header.Account = accountText(cfg)
+	o.AgentsFiles = agentsFiles(cfg)
+	return o
+}
+
+// accountText is how /status names the sign-in: the ChatGPT account's email and plan, or
+// an API key.
+func accountText(cfg *config.Config) string {
+	if !cfg.ModelProvider.RequiresOpenAIAuth {
+		return ""
+	}
+	mode, err := auth.ParseStoreMode(cfg.CLIAuthCredentialsStore)
+	if err != nil {
+		return ""
+	}
+	f, err := auth.NewStore(cfg.CodexHome, mode, nil).Load()
+	if err != nil {
+		if os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("CODEX_API_KEY") != "" {
+			return "API key from the environment"
+		}
+		return "not signed in"
+	}
+	if f.Mode == auth.ModeAPIKey {
+		return "API key"
+	}
+	if f.Tokens != nil {
+		if cl, err := auth.IDClaims(f.Tokens.IDToken); err == nil && cl.Email != "" {
+			if cl.PlanType != "" {
+				return cl.Email + " (" + cl.PlanType + ")"
+			}
+			return cl.Email
+		}
+	}
+	return "ChatGPT"
+}
+
+// agentsFiles lists the AGENTS.md files the thread reads: the global one and the project's.
+func agentsFiles(cfg *config.Config) []string {
+	var out []string
+	for _, name := range []string{prompt.AgentsOverrideFileName, prompt.AgentsFileName} {
+		p := cfg.CodexHome + string(os.PathSeparator) + name
+		if st, err := os.Stat(p); err == nil && st.Size() > 0 {
+			out = append(out, p)
+			break
+		}
+	}
+	paths, err := prompt.ProjectDocPaths(prompt.AgentsOptions{Cwd: cfg.Cwd, ProjectRootMarkers: cfg.ProjectRootMarkers,
+		FallbackFilenames: cfg.ProjectDocFallbackFilenames})
+	if err == nil {
+		for _, p := range paths {
+			if _, err := os.Stat(p); err == nil {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// wantsAltScreen reads `[tui] alternate_screen` (Codex's key): "always" or true draws on the
+// alternate screen; "never", "auto", false or nothing keeps the inline default.
+func wantsAltScreen(cfg *config.Config) bool {
+	t, _ := cfg.Effective["tui"].(map[string]any)
+	switch v := t["alternate_screen"].(type) {
+	case bool:
+		return v
+	case string:
+		return v == "always"
+	}
+	return false
+}

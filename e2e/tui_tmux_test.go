@@ -1,0 +1,242 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
+)
+
+// tmuxUI is gocodex's interactive UI in a real terminal (tmux), read with capture-pane.
+type tmuxUI struct {
+	t    *testing.T
+	pane *tmuxPane
+}
+
+// startTmuxUI runs gocodex args in a 100×40 tmux pane, in the env's work tree and CODEX_HOME.
+func (e *env) startTmuxUI(args ...string) *tmuxUI {
+	e.t.Helper()
+	env := append(e.environ(), "TERM=xterm-256color")
+	if path := os.Getenv("PATH"); path != "" {
+		env = append(env, "PATH="+path) // git, for /diff and the sandbox default
+	}
+	return &tmuxUI{t: e.t, pane: startTmux(e.t, env, e.Workdir, 100, 40, binary, args...)}
+}
+
+// screen is the visible screen and the scrollback above it, where inline mode puts
+// finished cells.
+func (u *tmuxUI) screen() string { return u.pane.tmux("capture-pane", "-p", "-S", "-400") }
+
+// waitFor waits until every want is on screen and returns the screen.
+func (u *tmuxUI) waitFor(wants ...string) string {
+	u.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		scr := u.screen()
+		missing := ""
+		for _, w := range wants {
+			if !strings.Contains(scr, w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			u.t.Fatalf("%q did not appear; screen:\n%s", missing, scr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// typeLine types text and presses Enter.
+func (u *tmuxUI) typeLine(text string) {
+	u.pane.sendKeys(true, text)
+	u.pane.sendKeys(false, "Enter")
+}
+
+// quit presses Ctrl+C twice and waits for the program to end.
+func (u *tmuxUI) quit() {
+	u.t.Helper()
+	u.pane.sendKeys(false, "C-c")
+	u.waitFor("Press Ctrl+C again to quit")
+	u.pane.sendKeys(false, "C-c")
+	u.waitExit()
+}
+
+// waitExit waits until the pane's process has ended.
+func (u *tmuxUI) waitExit() {
+	u.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for processAlive(u.pane.pid) {
+		if time.Now().After(deadline) {
+			u.t.Fatalf("gocodex did not exit; screen:\n%s", u.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func processAlive(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// A zombie (state Z) has exited.
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// /status and /diff are answered by the UI itself: the model server records no request.
+func TestTUITmuxStatusAndDiffWithoutModel(t *testing.T) {
+	e := newEnv(t)
+	if err := os.WriteFile(filepath.Join(e.Workdir, "fresh.txt"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := e.startTmuxUI("-a", "on-request", "-s", "workspace-write")
+	u.waitFor("Ask gocodex to do anything")
+	u.pane.sendKeys(true, "/")
+	u.waitFor("/model", "choose what model and reasoning effort to use", "/compact")
+	u.pane.sendKeys(true, "stat")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("Permissions:", "Ask for approval (on-request, workspace-write)", "Collaboration mode:  Default", "Token usage:")
+	u.typeLine("/diff")
+	u.waitFor("new file (untracked): fresh.txt")
+	u.quit()
+	if n := len(e.Model.Requests()); n != 0 {
+		t.Errorf("%d model requests: a UI command went to the model", n)
+	}
+}
+
+// A turn with a command that asks for approval, approved in the modal; then an interrupt.
+func TestTUITmuxApprovalAndInterrupt(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(
+		commandCall("call_1", "touch approved-marker"),
+		answer("MARKERMADE"),
+		tk.Stall(3, tk.Created(), tk.AssistantMessageStream("msg_1", "HALFWAYTHERE", " and more")),
+	)
+	u := e.startTmuxUI("-a", "untrusted", "-s", "workspace-write")
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("make the marker")
+	u.waitFor("Would you like to run the following command?", "$ touch approved-marker", "in "+e.Workdir, "Yes, proceed (y)")
+	u.pane.sendKeys(true, "y")
+	u.waitFor("You approved gocodex to run touch approved-marker this time", "MARKERMADE")
+	if _, err := os.Stat(filepath.Join(e.Workdir, "approved-marker")); err != nil {
+		t.Errorf("the approved command did not run: %v", err)
+	}
+	u.typeLine("keep going")
+	u.waitFor("HALFWAYTHERE", "esc to interrupt")
+	u.pane.sendKeys(false, "Escape")
+	u.waitFor("Conversation interrupted")
+	u.quit()
+}
+
+// /compact summarizes the thread through the model; the UI says so.
+func TestTUITmuxCompact(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("FIRSTANSWER"), answer("SUMMARY-OF-THE-THREAD"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("first question")
+	u.waitFor("FIRSTANSWER")
+	waitIdle(u)
+	u.typeLine("/compact")
+	u.waitFor("Context compacted")
+	u.quit()
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want the turn and the compaction", len(reqs))
+	}
+}
+
+// waitIdle waits for the turn to end (the working indicator gone from the status line).
+func waitIdle(u *tmuxUI) {
+	u.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Contains(u.pane.capture(), "Working (esc to interrupt)") {
+		if time.Now().After(deadline) {
+			u.t.Fatal("the turn did not end")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// /resume lists the directory's past threads by their first message; picking one shows its
+// history, and the next message continues it.
+func TestTUITmuxResumeRestoresHistory(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("FIRSTSESSIONANSWER"), answer("SECONDSESSIONANSWER"), answer("CONTINUEDANSWER"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("remember the word PLUM")
+	u.waitFor("FIRSTSESSIONANSWER")
+	waitIdle(u)
+	u.typeLine("/new")
+	u.waitFor("Started a new session")
+	u.typeLine("an unrelated question")
+	u.waitFor("SECONDSESSIONANSWER")
+	waitIdle(u)
+	u.quit()
+
+	u = e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/resume")
+	u.waitFor("Resume a previous session", "remember the word PLUM", "an unrelated question")
+	u.pane.sendKeys(true, "plum")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("Resumed session", "› remember the word PLUM", "FIRSTSESSIONANSWER")
+	u.typeLine("what was the word?")
+	u.waitFor("CONTINUEDANSWER")
+	u.quit()
+	reqs := e.Model.Requests()
+	last := strings.Join(reqs[len(reqs)-1].MessageTexts("user"), "\n")
+	if !strings.Contains(last, "remember the word PLUM") || strings.Contains(last, "an unrelated question") {
+		t.Errorf("the resumed turn's request lacks the thread's history (or has another's): %q", last)
+	}
+}
+
+// SIGTERM, SIGHUP or a kill of the UI leave the terminal usable: raw mode off, cursor shown,
+// alternate screen left.
+func TestTUITmuxTerminalRestoredOnSignals(t *testing.T) {
+	for _, sig := range []string{"TERM", "HUP"} {
+		t.Run(sig, func(t *testing.T) {
+			e := newEnv(t)
+			// A shell runs the UI, then reports the terminal's state once it has ended.
+			state := filepath.Join(t.TempDir(), "stty.txt")
+			script := "'" + binary + "' -c 'tui.alternate_screen=\"always\"'; stty -a > '" + state + "'; echo SHELLBACK; sleep 30"
+			env := append(e.environ(), "TERM=xterm-256color", "PATH="+os.Getenv("PATH"))
+			pane := startTmux(t, env, e.Workdir, 100, 40, "/bin/sh", "-c", script)
+			u := &tmuxUI{t: t, pane: pane}
+			u.waitFor("Ask gocodex to do anything")
+			if got := pane.tmux("display", "-p", "#{alternate_on}"); strings.TrimSpace(got) != "1" {
+				t.Fatalf("the UI is not on the alternate screen (alternate_on=%q)", got)
+			}
+			out, err := exec.Command("pgrep", "-P", strconv.Itoa(pane.pid), "-f", "gocodex").Output()
+			if err != nil {
+				t.Fatalf("find the UI's process: %v", err)
+			}
+			if err := exec.Command("kill", "-"+sig, strings.Fields(string(out))[0]).Run(); err != nil {
+				t.Fatal(err)
+			}
+			u.waitFor("SHELLBACK")
+			if got := strings.TrimSpace(pane.tmux("display", "-p", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
+				t.Errorf("after SIG%s: alternate_on cursor_flag = %q, want \"0 1\"", sig, got)
+			}
+			data, err := os.ReadFile(state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, mode := range []string{" icanon", " echo "} {
+				if !strings.Contains(" "+strings.ReplaceAll(string(data), "\n", " ")+" ", mode) {
+					t.Errorf("after SIG%s the terminal is still raw (no %q):\n%s", sig, mode, data)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,216 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gocodex/gocodex/internal/snapshot"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// Session is a thread the UI shows: /new, /resume and /fork replace the current one.
+type Session struct {
+	Engine   Engine
+	ThreadID string
+	// RewindFiles restores the files of the thread's last n turns (/undo); nil when the
+	// thread keeps no snapshots.
+	RewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+}
+
+// ThreadEntry is one past thread of the /resume picker.
+type ThreadEntry struct {
+	ID        string
+	Preview   string // the first message the person typed
+	Cwd       string
+	UpdatedAt time.Time
+}
+
+// sessionTimeout bounds opening a thread (reading its rollout, starting its tools).
+const sessionTimeout = 30 * time.Second
+
+// sessionOpenedMsg brings a thread opened off the UI goroutine back to it.
+type sessionOpenedMsg struct {
+	s    Session
+	err  error
+	verb string // "new", "resume", "fork"
+}
+
+// threadsListedMsg carries the /resume picker's entries.
+type threadsListedMsg struct {
+	threads []ThreadEntry
+	err     error
+}
+
+// openSession runs open in a command and reports the result as a sessionOpenedMsg.
+func openSession(verb string, open func(ctx context.Context) (Session, error)) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
+		defer cancel()
+		s, err := open(ctx)
+		return sessionOpenedMsg{s: s, err: err, verb: verb}
+	}
+}
+
+// newThread is /new: a fresh thread with the same settings; the old one shuts down.
+func (m *Model) newThread(typed, _ string) {
+	if m.hooks.NewThread == nil {
+		m.commandError(typed, "/new: this session cannot open new threads.")
+		return
+	}
+	m.pending = openSession("new", m.hooks.NewThread)
+}
+
+// forkThread is /fork: a copy of this thread to continue in another direction.
+func (m *Model) forkThread(typed, _ string) {
+	if m.hooks.ForkThread == nil || m.threadID == "" {
+		m.commandError(typed, "/fork: this thread is not recorded, so it cannot be forked.")
+		return
+	}
+	id := m.threadID
+	m.pending = openSession("fork", func(ctx context.Context) (Session, error) { return m.hooks.ForkThread(ctx, id) })
+}
+
+// openResumePicker is /resume: the past threads, newest first, searchable.
+func (m *Model) openResumePicker(typed, _ string) {
+	if m.hooks.ListThreads == nil || m.hooks.ResumeThread == nil {
+		m.commandError(typed, "/resume: this session cannot open saved threads.")
+		return
+	}
+	list := m.hooks.ListThreads
+	m.pending = func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
+		defer cancel()
+		threads, err := list(ctx)
+		return threadsListedMsg{threads: threads, err: err}
+	}
+}
+
+func (m *Model) threadsListed(msg threadsListedMsg) {
+	if msg.err != nil {
+		m.tr.add(cell{kind: cellError, body: "/resume: " + msg.err.Error()})
+		m.refresh()
+		return
+	}
+	m.picker = resumePicker(msg.threads, m.threadID, m.now())
+}
+
+// resumePicker lists threads by their first message and age.
+func resumePicker(threads []ThreadEntry, current string, now time.Time) *picker {
+	p := &picker{title: "Resume a previous session", searchable: true, empty: "No saved sessions here yet."}
+	for _, t := range threads {
+		preview := strings.Join(strings.Fields(t.Preview), " ")
+		if preview == "" {
+			preview = "(no message)"
+		}
+		p.items = append(p.items, pickerItem{label: preview, desc: ago(now, t.UpdatedAt), value: t.ID, current: t.ID == current})
+	}
+	p.onPick = func(m *Model, it pickerItem) tea.Cmd {
+		if it.value == m.threadID {
+			return nil
+		}
+		id := it.value
+		return openSession("resume", func(ctx context.Context) (Session, error) { return m.hooks.ResumeThread(ctx, id) })
+	}
+	return p
+}
+
+// ago says how long ago t was, in the largest whole unit.
+func ago(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	default:
+		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	}
+}
+
+// sessionOpened switches the UI to a thread /new, /resume or /fork opened. The old thread
+// is shut down; its late events are dropped by generation.
+func (m *Model) sessionOpened(msg sessionOpenedMsg) {
+	if msg.err != nil {
+		m.tr.add(cell{kind: cellError, body: "/" + msg.verb + ": " + msg.err.Error()})
+		m.refresh()
+		return
+	}
+	if m.engine != nil {
+		m.engine.Submit(protocol.ShutdownOp{}) // best effort: the old thread may be gone already
+	}
+	m.engine = msg.s.Engine
+	m.gen++
+	m.threadID = msg.s.ThreadID
+	m.rewindFiles = msg.s.RewindFiles
+	m.running, m.approvals, m.question, m.queued = false, nil, nil, nil
+	m.usage, m.planMode = nil, false
+	m.clearTranscript()
+	if m.startPump != nil {
+		m.startPump(m.engine, m.gen)
+	}
+	switch msg.verb {
+	case "resume":
+		m.tr.add(cell{kind: cellInfo, body: "Resumed session " + m.threadID})
+	case "fork":
+		m.tr.add(cell{kind: cellInfo, body: "Forked into session " + m.threadID})
+	default:
+		m.tr.add(cell{kind: cellInfo, body: "Started a new session " + m.threadID})
+	}
+	m.refresh()
+}
+
+// clearTranscript starts the conversation area afresh for another thread.
+func (m *Model) clearTranscript() {
+	m.tr = newTranscript()
+	m.vp = scroller{}
+	m.flushed = 0
+}
+
+// replayHistory draws a resumed or forked thread's earlier messages.
+func (m *Model) replayHistory(msgs []protocol.EventMsgJSON) {
+	for _, e := range msgs {
+		switch ev := e.Msg.(type) {
+		case protocol.UserMessageEvent:
+			m.tr.closeStreams()
+			m.tr.add(cell{kind: cellUser, body: ev.Message})
+			m.remember(ev.Message)
+		case protocol.TokenCountEvent:
+			if ev.Info != nil {
+				m.usage = ev.Info
+			}
+			m.tr.apply(ev)
+		default:
+			m.tr.apply(ev)
+		}
+	}
+	m.tr.closeStreams()
+	for id, i := range m.tr.calls { // calls the history never finished are over now
+		m.tr.cells[i].open = false
+		delete(m.tr.calls, id)
+	}
+}
+
+// quitCommand is /quit and /exit: the thread shuts down and the UI ends.
+func (m *Model) quitCommand(_, _ string) {
+	m.shuttingDown = true
+	if !m.submitOp(protocol.ShutdownOp{}) {
+		m.pending = m.quit()
+	}
+}
+
+// commandError shows the typed command and why it could not run.
+func (m *Model) commandError(typed, text string) {
+	m.tr.closeStreams()
+	m.tr.add(cell{kind: cellUser, body: typed})
+	m.tr.add(cell{kind: cellError, body: text})
+	m.refresh()
+}

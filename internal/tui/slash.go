@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"strings"
+)
+
+// slashCmd is one of the UI's own commands. Names and descriptions follow Codex 0.169's popup
+// (testdata/codex_slash_commands.txt) where Codex has the command.
+type slashCmd struct {
+	name, desc string
+	// hidden commands (aliases) are offered only once their first letters are typed.
+	hidden bool
+	// whileRunning commands may run while a turn is in progress.
+	whileRunning bool
+	run          func(m *Model, typed, args string)
+}
+
+// builtinCommands are in Codex's order, ours that Codex lacks where they fit. (A function,
+// not a table: the commands' own code lists them.)
+func builtinCommands() []slashCmd {
+	return []slashCmd{
+		{name: "model", desc: "choose what model and reasoning effort to use", run: (*Model).openModelPicker},
+		{name: "permissions", desc: "choose what Codex is allowed to do", run: (*Model).openPermissionsPicker},
+		{name: "approvals", desc: "choose what Codex is allowed to do", hidden: true, run: (*Model).openPermissionsPicker},
+		{name: "review", desc: "review my current changes and find issues", run: func(m *Model, typed, args string) { m.startReview(typed, args) }},
+		{name: "new", desc: "start a new chat during a conversation", run: (*Model).newThread},
+		{name: "resume", desc: "resume a saved chat", run: (*Model).openResumePicker},
+		{name: "fork", desc: "fork the current chat", run: (*Model).forkThread},
+		{name: "init", desc: "create an AGENTS.md file with instructions for Codex", run: (*Model).initAgentsFile},
+		{name: "compact", desc: "summarize conversation to prevent hitting the context limit", run: (*Model).compact},
+		{name: "plan", desc: "switch to Plan mode", run: func(m *Model, _, _ string) { m.togglePlanMode() }},
+		{name: "undo", desc: "restore the files and the conversation to before the last turn", run: func(m *Model, typed, _ string) { m.undo(typed) }},
+		{name: "diff", desc: "show git diff (including untracked files)", whileRunning: true, run: func(m *Model, typed, _ string) { m.showDiff(typed) }},
+		{name: "mention", desc: "mention a file", whileRunning: true, run: (*Model).mention},
+		{name: "status", desc: "show current session configuration and token usage", whileRunning: true, run: func(m *Model, typed, _ string) { m.showStatus(typed) }},
+		{name: "mcp", desc: "list MCP tools; use /mcp verbose or /mcp login <name>", run: (*Model).listMcpTools},
+		{name: "commands", desc: "list the slash commands, custom ones included", whileRunning: true, run: func(m *Model, typed, _ string) { m.listCommands(typed) }},
+		{name: "exit", desc: "exit Codex", whileRunning: true, run: (*Model).quitCommand},
+		{name: "quit", desc: "exit Codex", hidden: true, whileRunning: true, run: (*Model).quitCommand},
+	}
+}
+
+func findBuiltin(name string) (slashCmd, bool) {
+	for _, c := range builtinCommands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return slashCmd{}, false
+}
+
+// popupItem is one row of the slash popup.
+type popupItem struct{ name, desc string }
+
+// maxPopupRows is how many commands the popup shows at once, as Codex's does.
+const maxPopupRows = 8
+
+// slashPopup is the command list open while the composer holds a lone "/word".
+type slashPopup struct {
+	items    []popupItem
+	selected int
+	// dismissed is the text Esc closed the popup on; typing something else reopens it.
+	dismissed string
+}
+
+// slashQuery is the word after "/" when the composer holds only "/word" (no space, one line).
+func slashQuery(text string) (string, bool) {
+	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \t\n") {
+		return "", false
+	}
+	return text[1:], true
+}
+
+// popupMatches lists the commands whose name starts with query: the built-in ones in their
+// order, then the custom ones. Hidden aliases need at least one letter typed.
+func (m *Model) popupMatches(query string) []popupItem {
+	var out []popupItem
+	for _, c := range builtinCommands() {
+		if c.hidden && query == "" {
+			continue
+		}
+		if strings.HasPrefix(c.name, query) {
+			out = append(out, popupItem{c.name, c.desc})
+		}
+	}
+	if m.commands != nil {
+		for _, c := range m.commands.List() {
+			if _, builtin := findBuiltin(c.Name); !builtin && strings.HasPrefix(c.Name, query) {
+				desc := c.Description
+				if desc == "" {
+					desc = "send saved prompt"
+				}
+				out = append(out, popupItem{c.Name, desc})
+			}
+		}
+	}
+	return out
+}
+
+// syncPopup opens, filters or closes the popup after the composer changed.
+func (m *Model) syncPopup() {
+	q, ok := slashQuery(m.input.Value())
+	if !ok || m.input.Value() == m.popup.dismissed {
+		m.popup.items = nil
+		if !ok {
+			m.popup.dismissed = ""
+		}
+		return
+	}
+	prev := ""
+	if m.popup.selected < len(m.popup.items) {
+		prev = m.popup.items[m.popup.selected].name
+	}
+	m.popup.items = m.popupMatches(q)
+	m.popup.selected = 0
+	for i, it := range m.popup.items {
+		if it.name == prev {
+			m.popup.selected = i
+		}
+	}
+}
+
+// popupKey handles a key while the popup is open; it reports false for keys the composer
+// should get.
+func (m *Model) popupKey(ks string) bool {
+	p := &m.popup
+	n := len(p.items)
+	switch ks {
+	case "up", "ctrl+p":
+		p.selected = (p.selected - 1 + n) % n
+	case "down", "ctrl+n":
+		p.selected = (p.selected + 1) % n
+	case "tab":
+		m.input.SetValue("/" + p.items[p.selected].name + " ")
+		m.popup.items = nil
+	case "esc":
+		p.dismissed = m.input.Value()
+		p.items = nil
+	case "enter":
+		name := p.items[p.selected].name
+		m.input.Reset()
+		m.popup.items = nil
+		m.remember("/" + name)
+		m.submit("/" + name)
+	default:
+		return false
+	}
+	return true
+}
+
+// popupView draws the popup's visible rows, the selected one marked.
+func (m *Model) popupView() string {
+	p := m.popup
+	start := 0
+	if p.selected >= maxPopupRows {
+		start = p.selected - maxPopupRows + 1
+	}
+	end := min(len(p.items), start+maxPopupRows)
+	nameWidth := 0
+	for _, it := range p.items[start:end] {
+		nameWidth = max(nameWidth, len(it.name)+1)
+	}
+	var lines []string
+	for i := start; i < end; i++ {
+		it := p.items[i]
+		mark := "  "
+		line := "/" + it.name + strings.Repeat(" ", nameWidth-len(it.name)+1) + it.desc
+		if i == p.selected {
+			mark = "› "
+			line = m.st.bold.Render(line)
+		} else {
+			line = m.st.dim.Render(line)
+		}
+		lines = append(lines, truncate(mark+line, m.width))
+	}
+	return strings.Join(lines, "\n")
+}
