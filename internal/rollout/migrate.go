@@ -181,6 +181,8 @@ func migrateFile(path, id string, apply bool) MigrateOutcome {
 	if err := replaceFile(path, out, st.Mode().Perm()); err != nil {
 		return fail("io_error", err.Error())
 	}
+	// The folder's listing cache knows the file in its older form: rebuilt on next use.
+	_ = os.Remove(filepath.Join(filepath.Dir(path), IndexFileName))
 	o.Status, o.BytesProcessed = MigrateMigrated, int64(len(data))
 	return o
 }
@@ -203,11 +205,10 @@ func paginate(data []byte) ([]byte, error) {
 		}
 		l, ok := parseLine(raw)
 		if !ok {
-			// Kept as it is (a torn last line, garbage): readers skip it either way.
-			out = append(out, raw...)
 			if raw[len(raw)-1] != '\n' {
-				out = append(out, '\n')
+				continue // a torn last line (a crash mid-write): a resume would cut it too
 			}
+			out = append(out, raw...) // garbage is kept as it is; readers skip it
 			continue
 		}
 		payload := l.Payload

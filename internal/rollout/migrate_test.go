@@ -189,3 +189,45 @@ func TestMigrateThrottles(t *testing.T) {
 		t.Errorf("slept %v, want about %v", slept, want)
 	}
 }
+
+// TestPaginateDropsATornLastLine: a crash mid-write leaves a last line without its newline;
+// the migrated file ends with the last whole line, as a resume would leave it.
+func TestPaginateDropsATornLastLine(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "paginated", "gocodex-legacy.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := paginate(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	torn, err := paginate(append(append([]byte(nil), src...), `{"timestamp":"2026-11-27T20:21:00.000Z","ordinal":10,"type":"event_msg","payload":{"type":"user_m`...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(torn) != string(whole) {
+		t.Errorf("the torn line changed the result:\n%s", torn[len(whole)-min(len(whole), len(torn)):])
+	}
+}
+
+// TestMigrateRefreshesTheListingCache: a listing cached before the migration does not keep
+// reporting the older form.
+func TestMigrateRefreshesTheListingCache(t *testing.T) {
+	home := t.TempDir()
+	legacy, _ := os.ReadFile(filepath.Join("testdata", "paginated", "gocodex-legacy.jsonl"))
+	day := filepath.Join(home, SessionsDir, "2026", "11", "27")
+	_ = os.MkdirAll(day, 0o700)
+	_ = os.WriteFile(filepath.Join(day, "rollout-2026-11-27T20-20-59-"+fixtureID+".jsonl"), legacy, 0o600)
+	ix := &dirIndex{entries: map[string]indexEntry{}}
+	s, _, _ := readSummary(filepath.Join(day, "rollout-2026-11-27T20-20-59-"+fixtureID+".jsonl"))
+	ix.entries["rollout-2026-11-27T20-20-59-"+fixtureID+".jsonl"] = entryOf(s)
+	if err := writeDirIndex(day, ix); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Migrate(home, MigrateOptions{Apply: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := loadDirIndex(day).entries; len(got) != 0 {
+		t.Errorf("the cache still holds %v", got)
+	}
+}

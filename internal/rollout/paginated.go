@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"strings"
 
 	"github.com/google/uuid"
 
@@ -18,9 +17,11 @@ import (
 // by default ("paginated thread history"); a rollout without it is of the older ("legacy")
 // form. In the paginated form the user's and the agent's messages and the reasoning are
 // item_completed events carrying thread items (UserMessage, AgentMessage, Reasoning) instead
-// of user_message, agent_message and agent_reasoning events. Codex builds its thread list
-// (title, first message) and its turns from those items only, so a thread it should list
-// has to be written this way (testdata/paginated/README.md has what was observed).
+// of user_message, agent_message and agent_reasoning events, and finished commands and
+// patches are kept too (CommandExecution, FileChange). Codex builds its thread list (title,
+// first message) and its turns from those items only, so a thread it should list has to be
+// written this way (testdata/paginated/README.md has what was observed). paginated_replay.go
+// reads the items back as the events they stand for.
 const HistoryModePaginated = "paginated"
 
 // Paginated reports whether the rollout is in the paginated form.
@@ -229,107 +230,6 @@ func (u userInput) MarshalJSON() ([]byte, error) {
 		Text         string            `json:"text"`
 		TextElements []json.RawMessage `json:"text_elements"`
 	}{u.Type, text, elems})
-}
-
-// itemReader turns the item_completed events of the paginated form back into the events
-// the faces replay (user_message, agent_message, agent_reasoning…), so a thread reads the
-// same whichever form it was written in. A Reasoning item written again under its id gives
-// only its new parts; a message item written again gives nothing more.
-type itemReader struct {
-	seen      map[string]bool
-	reasoning map[string][2]int // parts already given: summary, raw
-}
-
-// events returns the events an item_completed payload stands for; ok is false for other
-// payloads and for items of other kinds (plans, compactions, commands), which are replayed
-// as they are.
-func (r *itemReader) events(payload []byte) (out []protocol.EventMsg, ok bool) {
-	var head struct {
-		Type string          `json:"type"`
-		Item json.RawMessage `json:"item"`
-	}
-	if json.Unmarshal(payload, &head) != nil || head.Type != "item_completed" {
-		return nil, false
-	}
-	if r.seen == nil {
-		r.seen, r.reasoning = map[string]bool{}, map[string][2]int{}
-	}
-	switch peekType(head.Item) {
-	case "UserMessage":
-		var it userMessageItem
-		if json.Unmarshal(head.Item, &it) != nil {
-			return nil, false
-		}
-		if r.once(it.ID) {
-			out = append(out, userEventOf(it))
-		}
-		return out, true
-	case "AgentMessage":
-		var it agentMessageItem
-		if json.Unmarshal(head.Item, &it) != nil {
-			return nil, false
-		}
-		if r.once(it.ID) {
-			var text strings.Builder
-			for _, c := range it.Content {
-				text.WriteString(c.Text)
-			}
-			out = append(out, protocol.AgentMessageEvent{Message: text.String(), Phase: it.Phase})
-		}
-		return out, true
-	case "Reasoning":
-		var it reasoningItem
-		if json.Unmarshal(head.Item, &it) != nil {
-			return nil, false
-		}
-		done := r.reasoning[it.ID]
-		for _, s := range it.SummaryText[min(done[0], len(it.SummaryText)):] {
-			out = append(out, protocol.AgentReasoningEvent{Text: s})
-		}
-		for _, s := range it.RawContent[min(done[1], len(it.RawContent)):] {
-			out = append(out, protocol.AgentReasoningRawContentEvent{Text: s})
-		}
-		if it.ID != "" {
-			r.reasoning[it.ID] = [2]int{max(done[0], len(it.SummaryText)), max(done[1], len(it.RawContent))}
-		}
-		return out, true
-	case "CommandExecution", "FileChange":
-		// Kept for Codex; the older form never had them, so replays leave them out.
-		return nil, true
-	}
-	return nil, false
-}
-
-// once reports whether the item id is new (items without an id always are).
-func (r *itemReader) once(id string) bool {
-	if id == "" {
-		return true
-	}
-	if r.seen[id] {
-		return false
-	}
-	r.seen[id] = true
-	return true
-}
-
-func userEventOf(it userMessageItem) protocol.UserMessageEvent {
-	var ev protocol.UserMessageEvent
-	var texts []string
-	for _, c := range it.Content {
-		switch c.Type {
-		case "text":
-			if c.Text != nil {
-				texts = append(texts, *c.Text)
-			}
-			ev.TextElements = append(ev.TextElements, c.TextElements...)
-		case "image":
-			ev.Images = append(ev.Images, c.ImageURL)
-		case "local_image":
-			ev.LocalImages = append(ev.LocalImages, c.Path)
-		}
-	}
-	ev.Message = strings.Join(texts, "\n")
-	return ev
 }
 
 // newUUID names a thread item as Codex does (UUIDv7).

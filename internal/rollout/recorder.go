@@ -70,8 +70,8 @@ type Recorder struct {
 	dirty    bool // written since the last fsync
 	metaDone bool // the file exists with its session_meta (or is an existing rollout)
 	closed   bool
-	// paginated: messages and reasoning are written as item_completed thread items (new
-	// threads, and resumed threads already in that form).
+	// paginated: messages, reasoning, commands and patches are written as item_completed
+	// thread items (new threads, and resumed threads already in that form).
 	paginated bool
 	items     itemWriter
 }
@@ -288,8 +288,9 @@ func (r *Recorder) RecordCompacted(message string, replacement []protocol.Respon
 	return r.writeBuf(true)
 }
 
-// eventPayload is the event_msg payload of msg: in the paginated form, messages and
-// reasoning become item_completed thread items; everything else is written as it is.
+// eventPayload is the event_msg payload of msg: in the paginated form, messages, reasoning,
+// finished commands and patches become item_completed thread items; everything else is
+// written as it is.
 func (r *Recorder) eventPayload(msg protocol.EventMsg, now time.Time) ([]byte, error) {
 	if r.paginated {
 		if it := r.items.item(msg); it != nil {
