@@ -193,3 +193,18 @@ func TestCLIUsageErrors(t *testing.T) {
 		t.Errorf("%d model requests", n)
 	}
 }
+
+// TestCLIMistypedNestedSubcommand: under a command that groups subcommands, a mistyped one
+// names the nearest (exit 2), as `codex mcp lsit` does; the bare group prints its usage.
+func TestCLIMistypedNestedSubcommand(t *testing.T) {
+	e := newEnv(t)
+	for args, near := range map[string]string{"mcp lsit": "list", "features lst": "list", "execpolicy chek": "check"} {
+		r := e.run("", strings.Fields(args)...)
+		if r.Code != 2 || !strings.Contains(r.Stderr, "unrecognized subcommand") || !strings.Contains(r.Stderr, "a similar subcommand exists: '"+near+"'") {
+			t.Errorf("gocodex %s: %+v", args, r)
+		}
+	}
+	if r := e.run("", "mcp"); r.Code != 2 || !strings.Contains(r.Stderr, "Available Commands") {
+		t.Errorf("gocodex mcp: %+v", r)
+	}
+}
