@@ -52,3 +52,7 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+// bubbletea v2.0.10 with one patch: its renderer ticks only while something changes, so an
+// idle terminal UI does not wake 60 times a second (third_party/bubbletea/PATCHES.md).
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea

@@ -193,14 +193,19 @@ func TestCleanBackgroundTerminals(t *testing.T) {
 func TestServerModelRerouteWarning(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	r := answer("m1", "hi", 10)
-	r.Header = map[string]string{"openai-model": "gpt-5.2"}
+	r.Header = map[string]string{"openai-model": "gpt-5.4"}
 	h.srv.Enqueue(r)
 	h.say("hello")
 	evs := h.until(turnEnd)
+	rr, ok := find[protocol.ModelRerouteEvent](evs)
+	if !ok || rr.FromModel == "" || rr.ToModel != "gpt-5.4" || rr.Reason != protocol.ModelRerouteHighRiskCyberActivity {
+		t.Errorf("model_reroute = %+v (found %v)", rr, ok)
+	}
 	w, ok := find[protocol.WarningEvent](evs)
 	if !ok {
 		t.Fatalf("no warning: %v", types(evs))
 	}
+	// Codex 0.169 names gpt-5.2 whatever the header says.
 	want := "Your account was flagged for potentially high-risk cyber activity and this request was routed to gpt-5.2 as a fallback. To regain access to gpt-5.3-codex, apply for trusted access: https://chatgpt.com/cyber or learn more: https://developers.openai.com/codex/concepts/cyber-safety"
 	if w.Message != want {
 		t.Errorf("warning = %q", w.Message)

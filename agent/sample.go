@@ -79,12 +79,11 @@ func (tr *turn) promptFor(input []protocol.ResponseItem) model.Prompt {
 }
 
 // rerouteWarning is Codex 0.169's warning when the server answered with another model than
-// the one requested (the `openai-model` response header); the model it names as the one to
-// regain is fixed in that release.
-func rerouteWarning(serverModel string) string {
-	return "Your account was flagged for potentially high-risk cyber activity and this request was routed to " + serverModel +
-		" as a fallback. To regain access to gpt-5.3-codex, apply for trusted access: https://chatgpt.com/cyber or learn more: https://developers.openai.com/codex/concepts/cyber-safety"
-}
+// the one requested (the `openai-model` response header). Its wording is fixed in that
+// release: it names gpt-5.2 as the fallback whatever the header says (observed with gpt-5.4,
+// gpt-5.1-codex-mini and a made-up name; model/rerouted carries the real one).
+const rerouteWarning = "Your account was flagged for potentially high-risk cyber activity and this request was routed to gpt-5.2" +
+	" as a fallback. To regain access to gpt-5.3-codex, apply for trusted access: https://chatgpt.com/cyber or learn more: https://developers.openai.com/codex/concepts/cyber-safety"
 
 // retryStreamDisconnected is the codex_error_info Codex 0.169 puts on every retry notice,
 // whatever failed (a cut stream, an idle stall or an HTTP 5xx): the stream is reconnecting.
@@ -174,7 +173,8 @@ func (tr *turn) sample() (sampleResult, error) {
 		case model.ServerModel:
 			if !tr.rerouteWarned {
 				tr.rerouteWarned = true
-				tr.emit(protocol.WarningEvent{Message: rerouteWarning(ev.Model)})
+				tr.emit(protocol.ModelRerouteEvent{FromModel: tr.s.model, ToModel: ev.Model, Reason: protocol.ModelRerouteHighRiskCyberActivity})
+				tr.emit(protocol.WarningEvent{Message: rerouteWarning})
 			}
 		case model.Completed:
 			completed = &ev

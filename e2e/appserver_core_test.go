@@ -114,7 +114,8 @@ func TestAppServerAnswersBeforeExitOnEOF(t *testing.T) {
 		`{"id":2,"method":"nope","params":{}}` + "\n"
 	res := e.run(in, "app-server")
 	lines := jsonl(t, res.Stdout)
-	if res.Code != 0 || len(lines) != 2 {
+	// initialize's answer, remoteControl/status/changed, nope's error
+	if res.Code != 0 || len(lines) != 3 || lines[1]["method"] != "remoteControl/status/changed" {
 		t.Fatalf("exit %d, lines %v\nstderr: %s", res.Code, lines, res.Stderr)
 	}
 	s := schematest.Wrap(t)

@@ -43,6 +43,10 @@ type asClient struct {
 	nextID int
 	// answer decides server requests (approvals); nil declines.
 	answer func(m rpcMsg) any
+	// keepRequests also queues server requests for until, so sequences show where they came.
+	keepRequests bool
+	// traced, when not nil, gets every message until hands out, in order.
+	traced *[]rpcMsg
 	mu     sync.Mutex
 	asked  []string
 }
@@ -73,6 +77,9 @@ func (c *asClient) received(frame []byte) {
 			res = f(m)
 		}
 		b, _ := json.Marshal(map[string]any{"id": m.ID, "result": res})
+		if c.keepRequests {
+			c.msgs <- m
+		}
 		c.write(b)
 		return
 	}
@@ -150,6 +157,9 @@ func (c *asClient) until(method string) []rpcMsg {
 		select {
 		case m := <-c.msgs:
 			got = append(got, m)
+			if c.traced != nil {
+				*c.traced = append(*c.traced, m)
+			}
 			if m.Method == method {
 				return got
 			}

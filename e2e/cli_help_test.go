@@ -9,8 +9,7 @@ import (
 )
 
 // codexOnlyCommands are the subcommands Codex 0.169 lists that gocodex does not have: each
-// answers a clear "not supported" error (exit 1) instead of starting a chat. migrate-rollouts
-// is left out: it is another change's (it converts rollouts to Codex 0.169's paginated form).
+// answers a clear "not supported" error (exit 1) instead of starting a chat.
 var codexOnlyCommands = []string{"agents", "plugin", "remote-control", "update", "debug", "queue", "migrate-nfs-db", "cloud", "exec-server"}
 
 // knownGaps are the places where gocodex lacks part of Codex 0.169's command line, with why
@@ -19,15 +18,12 @@ var codexOnlyCommands = []string{"agents", "plugin", "remote-control", "update",
 var knownGaps = map[string]string{
 	// The app-server's own command line is the app-server work's (issue 18): its schema
 	// generators, the daemon and its proxy, and Codex desktop's start-up flags.
-	"app-server generate-ts":             "app-server schema generators (issue 18 item 4)",
-	"app-server generate-json-schema":    "app-server schema generators (issue 18 item 4)",
 	"app-server daemon":                  "Codex's app-server daemon",
 	"app-server proxy":                   "Codex's app-server daemon proxy",
 	"app-server --startup-sign-out":      "Codex desktop start-up flag",
 	"app-server --print-startup-config":  "Codex desktop start-up flag",
 	"app-server --cloud-skills-snapshot": "Codex desktop start-up flag",
 	"app-server --code-mode-host":        "Codex desktop start-up flag",
-	"migrate-rollouts":                   "another change adds it (rollout migration)",
 }
 
 // TestCLIHelpListsCommands: --help lists every command gocodex has, and apart, Codex's

@@ -189,12 +189,12 @@ func checkCrash(t *testing.T, e *env, i int, d time.Duration, run *crashRun) str
 		t.Errorf("run %d: %v", i, err)
 		return ""
 	}
-	// Each printed event is on disk, byte for byte as it would be recorded.
+	// Each printed event is on disk: byte for byte as a replay of the rollout gives it back
+	// (messages and reasoning are recorded as the thread items of the paginated form).
 	onDisk := map[string]int{}
-	for _, l := range r.Lines {
-		if l.Type == rollout.TypeEventMsg {
-			onDisk[string(l.Payload)]++
-		}
+	for _, m := range r.InitialMessages() {
+		b, _ := protocol.MarshalEventMsg(m)
+		onDisk[string(b)]++
 	}
 	for _, m := range persisted {
 		b, _ := protocol.MarshalEventMsg(m)

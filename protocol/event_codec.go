@@ -39,6 +39,14 @@ func (e BackgroundEventEvent) MarshalJSON() ([]byte, error) {
 	return marshalTagged("type", e.EventType(), plain(e))
 }
 
+func (ModelRerouteEvent) EventType() string { return "model_reroute" }
+func (ModelRerouteEvent) isEventMsg()       {}
+
+func (e ModelRerouteEvent) MarshalJSON() ([]byte, error) {
+	type plain ModelRerouteEvent
+	return marshalTagged("type", e.EventType(), plain(e))
+}
+
 func (DeprecationNoticeEvent) EventType() string { return "deprecation_notice" }
 func (DeprecationNoticeEvent) isEventMsg()       {}
 
@@ -361,6 +369,7 @@ var eventDecoders = map[string]func([]byte) (EventMsg, error){
 	"stream_error":                      decodeEventAs[StreamErrorEvent],
 	"background_event":                  decodeEventAs[BackgroundEventEvent],
 	"deprecation_notice":                decodeEventAs[DeprecationNoticeEvent],
+	"model_reroute":                     decodeEventAs[ModelRerouteEvent],
 	"context_compacted":                 decodeEventAs[ContextCompactedEvent],
 	"thread_rolled_back":                decodeEventAs[ThreadRolledBackEvent],
 	"entered_review_mode":               decodeEventAs[EnteredReviewModeEvent],

@@ -27,6 +27,18 @@ type BackgroundEventEvent struct {
 	Message string `json:"message"`
 }
 
+// ModelRerouteEvent says the server answered a turn with another model than the one asked
+// for (its `openai-model` header).
+type ModelRerouteEvent struct {
+	FromModel string `json:"from_model"`
+	ToModel   string `json:"to_model"`
+	// Reason is ModelRerouteHighRiskCyberActivity, the one reason Codex 0.169 knows.
+	Reason string `json:"reason"`
+}
+
+// ModelRerouteHighRiskCyberActivity is the reason of every reroute Codex 0.169 reports.
+const ModelRerouteHighRiskCyberActivity = "high_risk_cyber_activity"
+
 // DeprecationNoticeEvent tells the person a setting or feature is going away.
 type DeprecationNoticeEvent struct {
 	Summary string  `json:"summary"`

@@ -115,6 +115,13 @@ type ThreadRollbackOp struct {
 	NumTurns int `json:"num_turns"`
 }
 
+// InjectItemsOp appends response items (Responses API JSON, kept raw) to the thread's
+// history and rollout without starting a turn: the app-server's thread/inject_items. The
+// model sees them from the next request on.
+type InjectItemsOp struct {
+	Items []json.RawMessage `json:"items"`
+}
+
 // ListMcpToolsOp asks for the tools of every MCP server.
 type ListMcpToolsOp struct{}
 
@@ -137,6 +144,7 @@ func (GetHistoryEntryRequestOp) OpType() string   { return "get_history_entry_re
 func (ShutdownOp) OpType() string                 { return "shutdown" }
 func (CompactOp) OpType() string                  { return "compact" }
 func (ThreadRollbackOp) OpType() string           { return "thread_rollback" }
+func (InjectItemsOp) OpType() string              { return "inject_items" }
 func (ListMcpToolsOp) OpType() string             { return "list_mcp_tools" }
 func (CleanBackgroundTerminalsOp) OpType() string { return "clean_background_terminals" }
 func (RunUserShellCommandOp) OpType() string      { return "run_user_shell_command" }
@@ -152,6 +160,7 @@ func (GetHistoryEntryRequestOp) isOp()   {}
 func (ShutdownOp) isOp()                 {}
 func (CompactOp) isOp()                  {}
 func (ThreadRollbackOp) isOp()           {}
+func (InjectItemsOp) isOp()              {}
 func (ListMcpToolsOp) isOp()             {}
 func (CleanBackgroundTerminalsOp) isOp() {}
 func (RunUserShellCommandOp) isOp()      {}
@@ -224,6 +233,15 @@ func (o CleanBackgroundTerminalsOp) MarshalJSON() ([]byte, error) {
 	return marshalTagged("type", o.OpType(), struct{}{})
 }
 
+func (o InjectItemsOp) MarshalJSON() ([]byte, error) {
+	type plain InjectItemsOp
+	p := plain(o)
+	if p.Items == nil {
+		p.Items = []json.RawMessage{}
+	}
+	return marshalTagged("type", o.OpType(), p)
+}
+
 func (o RunUserShellCommandOp) MarshalJSON() ([]byte, error) {
 	type plain RunUserShellCommandOp
 	return marshalTagged("type", o.OpType(), plain(o))
@@ -259,6 +277,8 @@ func DecodeOp(data []byte) (Op, error) {
 		op, err = decodeInto[CompactOp](data)
 	case "thread_rollback":
 		op, err = decodeInto[ThreadRollbackOp](data)
+	case "inject_items":
+		op, err = decodeInto[InjectItemsOp](data)
 	case "list_mcp_tools":
 		op, err = decodeInto[ListMcpToolsOp](data)
 	case "clean_background_terminals":

@@ -16,6 +16,7 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/features"
 )
 
 // appServerOptions are the flags of `gocodex app-server` (Codex's names).
@@ -66,6 +67,7 @@ func newAppServerCommand(s streams, run appServerRunner) *cobra.Command {
 	for _, name := range []string{"analytics-default-enabled", "strict-config", "startup-client-info"} {
 		_ = f.MarkHidden(name)
 	}
+	cmd.AddCommand(newGenerateCommands(s)...)
 	return cmd
 }
 
@@ -251,6 +253,10 @@ func loadAppServerConfig(lo config.LoadOptions) (*config.Config, []config.Warnin
 		warnings = append([]config.Warning{{File: pe.File, Line: pe.Line, Column: pe.Column, Message: "invalid configuration; using defaults: " + pe.Message}}, warnings...)
 	}
 	for _, w := range warnings[len(startup):] {
+		// A legacy flag name is a deprecationNotice at each thread start, as from Codex.
+		if len(w.Key) == 2 && w.Key[0] == "features" && features.IsLegacyName(w.Key[1]) {
+			continue
+		}
 		startup = append(startup, appserver.ConfigWarning(w))
 	}
 	return cfg, warnings, startup, nil

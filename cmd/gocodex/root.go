@@ -67,6 +67,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newModelsCommand(s))
 	root.AddCommand(newRewindCommand(s))
 	root.AddCommand(newFeaturesCommand(s))
+	root.AddCommand(newMigrateRolloutsCommand(s))
 	root.AddCommand(newArchiveCommand(s), newUnarchiveCommand(s), newDeleteCommand(s))
 	root.CompletionOptions.DisableDefaultCmd = true // Codex's form instead: completion [SHELL]
 	root.AddCommand(newCompletionCommand(s))

@@ -225,6 +225,7 @@ func (c *Conn) handleRequest(ctx context.Context, rpc *jsonrpc.Conn, req *jsonrp
 			for _, w := range c.srv.opts.StartupWarnings {
 				c.Notify(c.ctx, "configWarning", w)
 			}
+			c.sendRemoteControlStatus()
 		}
 		return
 	}

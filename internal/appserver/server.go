@@ -94,6 +94,8 @@ type Server struct {
 
 	connMu sync.Mutex
 	conns  map[*Conn]struct{} // connections being served
+
+	installation installation // CODEX_HOME/installation_id, for remoteControl/status/changed
 }
 
 // New builds a server with the core methods (initialize) registered. Method families add

@@ -32,6 +32,10 @@ type threads struct {
 	order  []string // load order, for thread/loaded/list
 	// limits is the last rate-limit snapshot any thread's model responses carried.
 	limits *protocol.RateLimitSnapshot
+
+	// stateStore keeps sections, attachments, goals and git edits (v2_thread_state.go).
+	stateOnce  sync.Once
+	stateStore *threadState
 }
 
 // DefaultThreadUnloadDelay is Codex's default thread_unload_delay_secs.
@@ -97,6 +101,9 @@ type loadedThread struct {
 	// unloadTimer runs while nobody is subscribed, until the unload delay has passed.
 	unloadTimer *time.Timer
 	unloadGen   int // which arming of unloadTimer is current; a stale firing does nothing
+
+	// collab is the collaboration mode a turn/start switched the thread to (nil: default).
+	collab *protocol.CollaborationMode
 
 	// questions are the open item/tool/requestUserInput requests (questions.go).
 	questions openQuestions

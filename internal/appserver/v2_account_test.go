@@ -61,7 +61,7 @@ func TestAccountAPIKeyFlow(t *testing.T) {
 		t.Errorf("login = %v", login)
 	}
 	ns := cl.until("account/updated")
-	if m := methods(ns); len(m) != 2 || m[0] != "account/login/completed" {
+	if m := methods(ns); len(m) != 3 || m[0] != "remoteControl/status/changed" || m[1] != "account/login/completed" {
 		t.Errorf("notifications = %v, want login/completed then updated", m)
 	}
 	if got := jsonOf(t, find(ns, "account/login/completed")[0]); got != `{"error":null,"loginId":null,"onboardingEntrypoint":null,"success":true}` {

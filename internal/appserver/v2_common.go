@@ -153,6 +153,9 @@ type v2Thread struct {
 	Name          *string       `json:"name"`
 	Turns         []wire.V2Turn `json:"turns"`
 	Model         string        `json:"model,omitempty"`
+	// Section and SectionEnteredAt: the thread's section, if any (v2_thread_sections.go).
+	Section          *v2ThreadSection `json:"section,omitempty"`
+	SectionEnteredAt *int64           `json:"sectionEnteredAt,omitempty"`
 }
 
 func strPtr(s string) *string {
@@ -188,6 +191,9 @@ func (lt *loadedThread) v2(withTurns bool) v2Thread {
 		Name: strPtr(info.Name), Turns: turns, Model: lt.cfg.Model}
 	if info.Ephemeral {
 		t.Path = nil
+	}
+	if lt.reg != nil {
+		lt.reg.decorate(&t)
 	}
 	return t
 }
@@ -264,6 +270,11 @@ func replayTurns(r *rollout.Rollout) ([]wire.V2Turn, string) {
 	for _, m := range r.InitialMessages() {
 		if um, ok := m.(protocol.UserMessageEvent); ok && preview == "" {
 			preview = um.Message
+		}
+		if rb, ok := m.(protocol.ThreadRolledBackEvent); ok {
+			// A rollback or revert dropped turns: the projection drops them too.
+			proj = dropUserTurns(r.Meta.ID, proj.Turns(), rb.NumTurns)
+			continue
 		}
 		proj.Apply(protocol.Event{Msg: m})
 	}

@@ -43,6 +43,8 @@ type skillsListResponse struct {
 }
 
 func registerSkillMethods(s *Server) {
+	extra := &skillExtraRoots{}
+	registerSkillConfigMethods(s, extra)
 	s.Handle("skills/list", TypedOptional(func(ctx context.Context, c *Conn, p skillsListParams) (skillsListResponse, error) {
 		base := ""
 		if s.opts.Config != nil {
@@ -62,18 +64,18 @@ func registerSkillMethods(s *Server) {
 			if !filepath.IsAbs(abs) {
 				abs = filepath.Join(base, abs)
 			}
-			o := skills.Options{Cwd: abs, CodexHome: codexHome(s), Home: s.opts.Getenv("HOME")}
+			o := skillOptionsAt(s, abs, extra)
 			watched = append(watched, o)
 			cat := skills.Discover(o)
 			// The list is the same as the model's; the cwd is echoed as the client sent it.
 			entry := skillsListEntry{Cwd: cwd, Skills: []skillMetadata{}, Errors: []skillErrorInfo{}}
-			for _, sk := range cat.Skills {
+			for _, sk := range cat.Listed() {
 				// Codex lists the file itself, through any symbolic link (the model's list keeps the link).
 				path := sk.Path
 				if real, err := filepath.EvalSymlinks(path); err == nil {
 					path = real
 				}
-				entry.Skills = append(entry.Skills, skillMetadata{Name: sk.Name, Description: sk.Description, Path: path, Scope: string(sk.Scope), Enabled: true})
+				entry.Skills = append(entry.Skills, skillMetadata{Name: sk.Name, Description: sk.Description, Path: path, Scope: string(sk.Scope), Enabled: skills.Enabled(o.Rules, sk)})
 			}
 			for _, e := range cat.Errors {
 				entry.Errors = append(entry.Errors, skillErrorInfo{Path: e.Path, Message: e.Message})

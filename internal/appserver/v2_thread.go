@@ -2,6 +2,7 @@ package appserver
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"time"
@@ -108,6 +109,7 @@ func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
 		}{lt.v2(false)}
 		sendWarnings(c, lt.warnings)
 		_ = c.Notify(c.Context(), "thread/started", started)
+		sendDeprecations(c, lt.cfg)
 		lt.markReady()
 		for _, o := range r.srv.initializedConns() {
 			if o != c {
@@ -126,25 +128,26 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 	return lt.settings(false), nil
 }
 
-func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadSettings, error) {
+func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
 		r.subscribe(c, lt)
-		return lt.settings(!p.ExcludeTurns), nil
+		r.resumeNotes(ctx, c, lt)
+		return resumed(lt, p), nil
 	}
 	path := p.Path
 	if path == "" {
 		found, archived, err := findRollout(codexHome(r.srv), p.ThreadID)
 		if err != nil {
-			return threadSettings{}, err
+			return threadResumeResponse{}, err
 		}
 		if archived {
-			return threadSettings{}, InvalidRequest("thread is archived: " + p.ThreadID)
+			return threadResumeResponse{}, InvalidRequest("thread is archived: " + p.ThreadID)
 		}
 		path = found
 	}
 	ro, err := rollout.ReadFile(path)
 	if err != nil {
-		return threadSettings{}, InvalidRequest("failed to load rollout `" + path + "`: " + err.Error())
+		return threadResumeResponse{}, InvalidRequest("failed to load rollout `" + path + "`: " + err.Error())
 	}
 	o := p.threadOverrides
 	if o.Cwd == nil && ro.Meta.Cwd != "" {
@@ -157,7 +160,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	}
 	lt, err := r.startThread(ctx, c, o, app.ThreadOptions{Resume: ro}, info)
 	if err != nil {
-		return threadSettings{}, err
+		return threadResumeResponse{}, err
 	}
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
@@ -166,7 +169,14 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 		sendWarnings(c, lt.warnings)
 		lt.markReady()
 	})
-	return lt.settings(!p.ExcludeTurns), nil
+	return resumed(lt, p), nil
+}
+
+// resumed is thread/resume's answer for a loaded thread.
+func resumed(lt *loadedThread, p threadResumeParams) threadResumeResponse {
+	out := threadResumeResponse{threadSettings: lt.settings(!p.ExcludeTurns), CollaborationMode: lt.collaborationMode()}
+	out.TurnsBackwardsCursor, out.ItemsBackwardsCursor = resumeCursors(lt.turns())
+	return out
 }
 
 func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (threadSettings, error) {
@@ -276,6 +286,7 @@ func (r *threads) stored(id string, withTurns bool) (v2Thread, error) {
 		sum.UpdatedAt = st.ModTime()
 	}
 	t := v2ThreadFromSummary(sum, wire.V2ThreadStatus{Type: "notLoaded"})
+	r.decorate(&t)
 	if withTurns {
 		t.Turns = turns
 	}
@@ -290,11 +301,18 @@ type threadListParams struct {
 	ModelProviders []string `json:"modelProviders"`
 	// SearchTerm keeps threads whose preview contains it (case-insensitive).
 	SearchTerm *string `json:"searchTerm"`
+	// SectionID is kept raw: absent, null and an id filter differently (sectionFilter).
+	SectionID json.RawMessage `json:"sectionId"`
+	// SortKey "updated_at" orders by last update; SortDirection "asc" puts the oldest first.
+	SortKey       *string `json:"sortKey"`
+	SortDirection *string `json:"sortDirection"`
 }
 
 type threadListResponse struct {
 	Data       []v2Thread `json:"data"`
 	NextCursor *string    `json:"nextCursor"`
+	// BackwardsCursor is set when the page holds a thread (v2_thread_cursors.go).
+	BackwardsCursor *string `json:"backwardsCursor"`
 }
 
 func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error) {
@@ -311,6 +329,8 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	if p.Archived != nil {
 		opts.Archived = *p.Archived
 	}
+	opts.ByUpdated = p.SortKey != nil && *p.SortKey == "updated_at"
+	opts.Ascending = p.SortDirection != nil && *p.SortDirection == "asc"
 	page, err := rollout.List(codexHome(r.srv), opts)
 	if err != nil {
 		return threadListResponse{}, internalError(err.Error())
@@ -326,8 +346,29 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 		}
 		out.Data = append(out.Data, v2ThreadFromSummary(s, status))
 	}
+	ptrs := make([]*v2Thread, len(out.Data))
+	for i := range out.Data {
+		ptrs[i] = &out.Data[i]
+	}
+	r.decorate(ptrs...)
+	keep := sectionFilter(p.SectionID)
+	kept := out.Data[:0]
+	for _, t := range out.Data {
+		if keep(&t) {
+			kept = append(kept, t)
+		}
+	}
+	out.Data = kept
 	if page.NextCursor != "" {
 		out.NextCursor = &page.NextCursor
+	}
+	if len(out.Data) > 0 {
+		for _, sum := range page.Threads {
+			if sum.ID == out.Data[0].ID {
+				out.BackwardsCursor = threadListBackwardsCursor(sum, opts)
+				break
+			}
+		}
 	}
 	return out, nil
 }
@@ -353,8 +394,9 @@ type turnsListParams struct {
 }
 
 type turnsListResponse struct {
-	Data       []wire.V2Turn `json:"data"`
-	NextCursor *string       `json:"nextCursor"`
+	Data            []wire.V2Turn `json:"data"`
+	NextCursor      *string       `json:"nextCursor"`
+	BackwardsCursor *string       `json:"backwardsCursor"`
 }
 
 func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (turnsListResponse, error) {
@@ -391,6 +433,7 @@ func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (tu
 	if out.Data == nil {
 		out.Data = []wire.V2Turn{}
 	}
+	out.BackwardsCursor = turnsBackwardsCursor(out.Data)
 	return out, nil
 }
 

@@ -24,8 +24,9 @@ type itemEntry struct {
 }
 
 type itemsListResponse struct {
-	Data       []itemEntry `json:"data"`
-	NextCursor *string     `json:"nextCursor"`
+	Data            []itemEntry `json:"data"`
+	NextCursor      *string     `json:"nextCursor"`
+	BackwardsCursor *string     `json:"backwardsCursor"`
 }
 
 // itemsList pages through a thread's items (all turns, or one), oldest first unless asked
@@ -68,6 +69,7 @@ func (r *threads) itemsList(ctx context.Context, c *Conn, p itemsListParams) (it
 		end = start + *p.Limit
 	}
 	out := itemsListResponse{Data: entries[start:end]}
+	out.BackwardsCursor = itemsBackwardsCursor(start, end-start, len(entries))
 	if end < len(entries) {
 		next := strconv.Itoa(end)
 		out.NextCursor = &next

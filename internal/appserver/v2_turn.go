@@ -101,6 +101,7 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 		if err := checkCollaborationMode(cm); err != nil {
 			return turnResponse{}, err
 		}
+		lt.setCollaborationMode(cm)
 	}
 	if p.Cwd != nil || p.ApprovalPolicy != nil || sb != nil || p.Model != nil || p.Effort != nil || p.Summary != nil || p.CollaborationMode != nil {
 		op := protocol.OverrideTurnContextOp{Cwd: p.Cwd, ApprovalPolicy: p.ApprovalPolicy, SandboxPolicy: sb, Model: p.Model, Effort: p.Effort, Summary: p.Summary,

@@ -7,6 +7,7 @@ package features
 import (
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // Stage is a flag's lifecycle stage as Codex names it.
@@ -76,19 +77,49 @@ var legacyNames = map[string]string{
 // legacyOf maps a legacy name to the flag it stands for.
 var legacyOf = map[string]string{"codex_hooks": "hooks"}
 
+// Deprecation is Codex's notice about a legacy flag name the configuration uses.
+type Deprecation struct {
+	Summary string
+	Details string
+}
+
+// IsLegacyName reports whether name is an old name of a flag (its use is a deprecation).
+func IsLegacyName(name string) bool { return legacyNames[name] != "" }
+
+// Deprecations lists, sorted by name, the legacy flag names the configuration sets, in Codex
+// 0.169's words (its app-server sends each as deprecationNotice when a thread starts).
+func Deprecations(table map[string]any) []Deprecation {
+	names := make([]string, 0, len(table))
+	for n := range table {
+		if IsLegacyName(n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	out := make([]Deprecation, 0, len(names))
+	for _, n := range names {
+		flag := legacyOf[n]
+		out = append(out, Deprecation{Summary: legacyNames[n], Details: fmt.Sprintf(
+			"Enable it with `--enable %s` or `[features].%s` in config.toml. See https://developers.openai.com/codex/config-basic#feature-flags for details.", flag, flag)})
+	}
+	return out
+}
+
 // KnownKey reports whether a [features] key is a flag or one of its legacy names.
 func KnownKey(name string) bool {
-	_, ok := byName[name]
+	_, ok := byName()[name]
 	return ok || legacyNames[name] != ""
 }
 
-var byName = func() map[string]*Feature {
+// byName indexes the flags on first use: commands that read no [features] (--version,
+// completion, help) do not build it (issue 20).
+var byName = sync.OnceValue(func() map[string]*Feature {
 	m := make(map[string]*Feature, len(codexFeatures))
 	for i := range codexFeatures {
 		m[codexFeatures[i].Name] = &codexFeatures[i]
 	}
 	return m
-}()
+})
 
 // All returns every flag in Codex's own order (the app-server's listing order).
 func All() []Feature { return append([]Feature(nil), codexFeatures...) }
@@ -102,7 +133,7 @@ func Sorted() []Feature {
 
 // Lookup finds a flag by its canonical name.
 func Lookup(name string) (Feature, bool) {
-	f, ok := byName[name]
+	f, ok := byName()[name]
 	if !ok {
 		return Feature{}, false
 	}
@@ -157,14 +188,14 @@ func Enabled(table map[string]any, name string) bool {
 			}
 		}
 	}
-	f, known := byName[name]
+	f, known := byName()[name]
 	return known && f.Default
 }
 
 // Effective reports whether gocodex really behaves as the flag's effective value says.
 // When it does not, note says how gocodex behaves instead.
 func Effective(name string, on bool) (honest bool, note string) {
-	f, known := byName[name]
+	f, known := byName()[name]
 	if !known || f.Stage == StageRemoved {
 		// Removed flags are kept by Codex for old configs and do nothing there either.
 		return true, ""
@@ -208,7 +239,7 @@ func Warnings(table map[string]any) []Warning {
 		if !ok {
 			continue
 		}
-		if _, known := byName[n]; !known {
+		if _, known := byName()[n]; !known {
 			continue
 		}
 		if honest, note := Effective(n, on); !honest {

@@ -107,6 +107,11 @@ func (g *Guard) Exec(ctx context.Context, env *tools.Env, req shell.GateRequest)
 		approvedByPerson = true
 	}
 	sandboxed := d.Sandboxed && !env.Sandbox.HasFullDiskWriteAccess()
+	// Under untrusted, Codex 0.169 runs a command the person approved outside the sandbox
+	// from the start (observed: no denied first attempt, no retry).
+	if approvedByPerson && env.Approval.Effective() == protocol.ApprovalModeUntrusted {
+		sandboxed = false
+	}
 	if !sandboxed {
 		return shell.Decision{}, nil
 	}

@@ -42,6 +42,9 @@ func Fork(codexHome string, src *Rollout, opts ForkOptions) (string, error) {
 	meta := src.Meta
 	meta.ID, meta.ForkedFromID, meta.Timestamp = opts.NewID, src.Meta.ID, FormatTimestamp(t)
 	meta.HistoryBase = nil // src.Lines already hold any base's lines (Load)
+	if meta.SessionID != "" {
+		meta.SessionID = opts.NewID
+	}
 	metaJSON, err := protocol.Marshal(meta)
 	if err != nil {
 		return "", fmt.Errorf("fork: encode session_meta: %w", err)

@@ -6,7 +6,11 @@
 // with T one of session_meta (the first line), response_item, event_msg (the persisted subset
 // of events, see Persisted), turn_context and compacted. Codex 0.169 writes the same shape (and
 // a few line types of its own, world_state and token_usage_record, which the reader skips),
-// so rollouts move between the two binaries in both directions.
+// so rollouts move between the two binaries in both directions. New threads are written in
+// the "paginated" form Codex 0.169 writes by default (paginated.go): messages, reasoning,
+// commands and patches as item_completed thread items, which Codex's thread index needs;
+// threads of the older form are read alike, keep their form when resumed, and Migrate
+// (`gocodex migrate-rollouts`) converts them.
 //
 // Entry points:
 //   - Create / Append give a Recorder (agent.Recorder and agent.CompactionRecorder) for a new
@@ -68,6 +72,8 @@ func appendLine(dst []byte, ts string, ordinal int64, typ string, payload []byte
 
 // SessionMeta is the payload of the first line.
 type SessionMeta struct {
+	// SessionID repeats ID in the paginated form, as Codex 0.169 writes it.
+	SessionID        string            `json:"session_id,omitempty"`
 	ID               string            `json:"id"`
 	ForkedFromID     string            `json:"forked_from_id,omitempty"`
 	Timestamp        string            `json:"timestamp"`
@@ -77,7 +83,10 @@ type SessionMeta struct {
 	Source           json.RawMessage   `json:"source"`
 	ModelProvider    string            `json:"model_provider,omitempty"`
 	BaseInstructions *BaseInstructions `json:"base_instructions,omitempty"`
-	Git              *GitInfo          `json:"git,omitempty"`
+	// HistoryMode is HistoryModePaginated for the form Codex 0.169 writes by default, ""
+	// for the older one (see paginated.go).
+	HistoryMode string   `json:"history_mode,omitempty"`
+	Git         *GitInfo `json:"git,omitempty"`
 	// HistoryBase is how Codex 0.169 records a fork: instead of copying, the new rollout
 	// starts from a prefix of the source's (see Load). We copy, and never write it.
 	HistoryBase *HistoryBase `json:"history_base,omitempty"`

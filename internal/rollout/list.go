@@ -27,9 +27,12 @@ type ThreadSummary struct {
 	Source        string
 	CLIVersion    string
 	Git           *GitInfo
-	CreatedAt     time.Time
-	UpdatedAt     time.Time // the file's modification time
-	Archived      bool
+	// HistoryMode is HistoryModePaginated or "" (the older form), as Codex's thread/list
+	// reports it (historyMode "paginated" or "legacy").
+	HistoryMode string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time // the file's modification time
+	Archived    bool
 }
 
 // ListOptions filter and page a listing.
@@ -275,7 +278,7 @@ func readSummaryWith(path string, br *bufio.Reader) (ThreadSummary, bool, error)
 					if json.Unmarshal(l.Payload, &m) == nil {
 						haveMeta = true
 						s = summaryFromMeta(SessionMeta{ID: m.ID, ForkedFromID: m.ForkedFromID, Timestamp: m.Timestamp, Cwd: m.Cwd,
-							ModelProvider: m.ModelProvider, Source: m.Source, CLIVersion: m.CLIVersion, Git: m.Git}, path)
+							ModelProvider: m.ModelProvider, Source: m.Source, CLIVersion: m.CLIVersion, Git: m.Git, HistoryMode: m.HistoryMode}, path)
 					}
 				} else if haveMeta {
 					if text, ok := userText(l); ok {
@@ -302,6 +305,7 @@ type metaHead struct {
 	Source        json.RawMessage `json:"source"`
 	ModelProvider string          `json:"model_provider"`
 	Git           *GitInfo        `json:"git"`
+	HistoryMode   string          `json:"history_mode"`
 }
 
 func summaryFromMeta(m SessionMeta, path string) ThreadSummary {
@@ -314,6 +318,7 @@ func summaryFromMeta(m SessionMeta, path string) ThreadSummary {
 		Source:        m.SourceString(),
 		CLIVersion:    m.CLIVersion,
 		Git:           m.Git,
+		HistoryMode:   m.HistoryMode,
 	}
 	if t, err := time.Parse(TimestampFormat, m.Timestamp); err == nil {
 		s.CreatedAt = t

@@ -77,12 +77,13 @@ func TestResumeCodexRollout(t *testing.T) {
 	if res.TurnContext == nil || res.TurnContext.Model != "gpt-5.5" || res.TurnContext.Cwd != "/tmp/ref1/work" {
 		t.Errorf("turn context = %+v", res.TurnContext)
 	}
-	// The two turns' bookkeeping events come back for a face to replay.
+	// The two turns' events come back for a face to replay, Codex's UserMessage and
+	// AgentMessage items as the user_message and agent_message events they stand for.
 	var kinds []string
 	for _, m := range r.InitialMessages() {
 		kinds = append(kinds, m.EventType())
 	}
-	if !strings.Contains(strings.Join(kinds, ","), "task_started,item_completed,token_count,item_completed,token_count,task_complete") {
+	if !strings.Contains(strings.Join(kinds, ","), "task_started,user_message,token_count,agent_message,token_count,task_complete") {
 		t.Errorf("initial messages = %v", kinds)
 	}
 	// The listing reads the same file: preview from Codex's UserMessage item.

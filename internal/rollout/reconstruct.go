@@ -89,12 +89,21 @@ func (r *Rollout) Reconstruct() Resumed {
 
 // InitialMessages are the rollout's persisted events in order, for a face to replay the
 // past (Codex sends them as session_configured.initial_messages). Kinds this version does
-// not know are left out.
+// not know are left out. The thread items of the paginated form come back as the events
+// they stand for (user_message, agent_message, agent_reasoning), so faces replay both forms
+// alike.
 func (r *Rollout) InitialMessages() []protocol.EventMsg {
 	var out []protocol.EventMsg
+	var items itemReader
 	for _, l := range r.Lines {
 		if l.Type != TypeEventMsg {
 			continue
+		}
+		if peekType(l.Payload) == "item_completed" {
+			if msgs, ok := items.events(l.Payload); ok {
+				out = append(out, msgs...)
+				continue
+			}
 		}
 		if msg, err := protocol.DecodeEventMsg(l.Payload); err == nil {
 			out = append(out, msg)

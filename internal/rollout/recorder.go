@@ -49,6 +49,8 @@ type Options struct {
 	Settings Settings
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// NewItemID names the thread items of the paginated form; nil means a UUIDv7.
+	NewItemID func() string
 }
 
 // Recorder writes one thread's rollout. It implements agent.Recorder: the engine calls it
@@ -68,6 +70,10 @@ type Recorder struct {
 	dirty    bool // written since the last fsync
 	metaDone bool // the file exists with its session_meta (or is an existing rollout)
 	closed   bool
+	// paginated: messages and reasoning are written as item_completed thread items (new
+	// threads, and resumed threads already in that form).
+	paginated bool
+	items     itemWriter
 }
 
 // Create prepares the rollout of a new thread at NewPath(codexHome, now, opts.Meta.ID).
@@ -81,17 +87,18 @@ func Create(codexHome string, opts Options) (*Recorder, error) {
 	if r.meta.Timestamp == "" {
 		r.meta.Timestamp = FormatTimestamp(now)
 	}
+	// New threads take the form Codex 0.169 writes by default, so its resume --last,
+	// pickers and thread/list show them with their first message.
+	r.meta.SessionID, r.meta.HistoryMode, r.paginated = r.meta.ID, HistoryModePaginated, true
 	return r, nil
 }
 
 // Append opens an existing rollout (resume) to add to it. A torn last line, left by a crash
 // in the middle of a write, is cut off first so new lines start on a line of their own.
 func Append(path string, opts Options) (*Recorder, error) {
-	// O_APPEND: every write lands at the end even if another process (a second resume, or
-	// Codex itself) appends to the same thread.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	f, err := openLocked(path)
 	if err != nil {
-		return nil, fmt.Errorf("open rollout: %w", err)
+		return nil, err
 	}
 	n, lines, size, err := validPrefix(f)
 	if err != nil {
@@ -106,7 +113,31 @@ func Append(path string, opts Options) (*Recorder, error) {
 	}
 	r := newRecorder(opts)
 	r.path, r.f, r.metaDone, r.ordinal = path, f, true, nextOrdinal(f, n, lines)
+	// A resumed thread keeps its form: one file is never half legacy, half paginated.
+	head := readMetaHead(f)
+	r.paginated, r.meta.ID = head.HistoryMode == HistoryModePaginated, head.ID
 	return r, nil
+}
+
+// openLocked opens a rollout for appending under a shared lock. A migration may have
+// replaced the file while we waited for the lock: then the new file is opened instead.
+func openLocked(path string) (*os.File, error) {
+	for range 5 {
+		// O_APPEND: every write lands at the end even if another process (a second resume,
+		// or Codex itself) appends to the same thread.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+		if err != nil {
+			return nil, fmt.Errorf("open rollout: %w", err)
+		}
+		// A file system without flock: the thread is written unlocked (a migration
+		// running meanwhile could then replace it under us).
+		_ = lockShared(f)
+		if sameFile(f, path) {
+			return f, nil
+		}
+		f.Close()
+	}
+	return nil, fmt.Errorf("open rollout %s: it keeps being replaced", path)
 }
 
 // nextOrdinal continues the file's numbering: one past the last line's ordinal when it has
@@ -135,8 +166,12 @@ func newRecorder(opts Options) *Recorder {
 	if now == nil {
 		now = time.Now
 	}
+	newID := opts.NewItemID
+	if newID == nil {
+		newID = newUUID
+	}
 	// Ordinal 0 is the session_meta line, written when the file is created.
-	return &Recorder{now: now, meta: opts.Meta, settings: opts.Settings, buf: make([]byte, 0, 4096), ordinal: 1}
+	return &Recorder{now: now, items: itemWriter{newID: newID}, meta: opts.Meta, settings: opts.Settings, buf: make([]byte, 0, 4096), ordinal: 1}
 }
 
 // validPrefix returns the length of f up to its last newline, the number of lines in it,
@@ -211,14 +246,14 @@ func (r *Recorder) RecordEvent(ev protocol.Event) error {
 		r.configured(*m)
 		return nil
 	}
-	if !Persisted(ev.Msg) {
+	if !Persisted(ev.Msg) && !(r.paginated && toolEnd(ev.Msg)) {
 		return nil
 	}
-	b, err := protocol.MarshalEventMsg(ev.Msg)
+	now := r.now()
+	b, err := r.eventPayload(ev.Msg, now)
 	if err != nil {
 		return fmt.Errorf("encode %s event: %w", ev.Msg.EventType(), err)
 	}
-	now := r.now()
 	ts := FormatTimestamp(now)
 	r.buf = appendLine(r.buf[:0], ts, r.next(), TypeEventMsg, b)
 	sync := false
@@ -251,6 +286,32 @@ func (r *Recorder) RecordCompacted(message string, replacement []protocol.Respon
 	defer r.mu.Unlock()
 	r.buf = appendLine(r.buf[:0], FormatTimestamp(r.now()), r.next(), TypeCompacted, b)
 	return r.writeBuf(true)
+}
+
+// eventPayload is the event_msg payload of msg: in the paginated form, messages and
+// reasoning become item_completed thread items; everything else is written as it is.
+func (r *Recorder) eventPayload(msg protocol.EventMsg, now time.Time) ([]byte, error) {
+	if r.paginated {
+		if it := r.items.item(msg); it != nil {
+			ms := now.UnixMilli()
+			return protocol.Marshal(itemCompletedLine{Type: "item_completed", ThreadID: r.meta.ID, TurnID: r.items.turnID,
+				Item: it, StartedAtMs: &ms, CompletedAtMs: ms})
+		}
+	}
+	if um, ok := msg.(protocol.UserMessageEvent); ok {
+		// Codex reads a user_message whose lists are null as malformed and drops it (the
+		// thread then has no title for it); it writes [] itself.
+		um.Images, um.LocalImages, um.TextElements = orEmpty(um.Images), orEmpty(um.LocalImages), orEmpty(um.TextElements)
+		msg = um
+	}
+	return protocol.MarshalEventMsg(msg)
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 func (r *Recorder) configured(m protocol.SessionConfiguredEvent) {
@@ -364,6 +425,7 @@ func (r *Recorder) createFile() error {
 	if f, err = os.OpenFile(r.path, os.O_WRONLY|os.O_APPEND, 0); err != nil {
 		return fmt.Errorf("open rollout: %w", err)
 	}
+	_ = lockShared(f) // marks the thread as being written (see lock_unix.go)
 	r.f, r.metaDone, r.dirty = f, true, true
 	r.buf = r.buf[:0] // written with the meta line
 	return nil

@@ -32,6 +32,15 @@ func tick() func() time.Time {
 	}
 }
 
+// seqIDs names thread items item-1, item-2, … (as Codex's migration does), for golden files.
+func seqIDs() func() string {
+	n := 0
+	return func() string {
+		n++
+		return fmt.Sprintf("item-%d", n)
+	}
+}
+
 func testMeta() SessionMeta {
 	return SessionMeta{
 		ID:               testID,
@@ -81,7 +90,12 @@ func recordScript(t *testing.T, r *Recorder) {
 	must(r.RecordItems([]protocol.ResponseItem{protocol.FunctionCallItem{Name: "shell_command", Arguments: `{"command":"ls"}`, CallID: "call_1"}}))
 	ev(protocol.ExecCommandBeginEvent{CallID: "call_1"}) // not persisted
 	ev(protocol.AgentMessageDeltaEvent{Delta: "Two"})    // not persisted
+	ev(protocol.ExecCommandEndEvent{CallID: "call_1", ProcessID: "4242", TurnID: "turn-1", Command: []string{"/bin/bash", "-lc", "ls"}, Cwd: "/work/project",
+		ParsedCmd: []protocol.ParsedCommand{{Type: "list_files", Cmd: "ls"}}, Source: protocol.SourceUnifiedExecStartup, AggregatedOutput: "a.go\nb.go\n",
+		Duration: protocol.Duration(11669)}) // a thread item in the paginated form only
 	must(r.RecordItems([]protocol.ResponseItem{protocol.FunctionCallOutputItem{CallID: "call_1", Output: protocol.FunctionCallOutputPayload{Content: "a.go\nb.go\n"}}}))
+	ev(protocol.PatchApplyEndEvent{CallID: "call_2", TurnID: "turn-1", Stdout: "Success. Updated the following files:\nA c.go\n", Success: true,
+		Changes: map[string]protocol.FileChange{"/work/project/c.go": {Kind: protocol.FileAdd, Content: "package c\n"}}, Status: protocol.PatchCompleted})
 	must(r.RecordItems([]protocol.ResponseItem{assistantMsg("Two files.")}))
 	ev(protocol.AgentMessageEvent{Message: "Two files."})
 	usage := protocol.TokenUsage{InputTokens: 30, OutputTokens: 8, TotalTokens: 38}
@@ -95,7 +109,7 @@ func recordScript(t *testing.T, r *Recorder) {
 
 func TestRecorderGoldenLines(t *testing.T) {
 	home := t.TempDir()
-	r, err := Create(home, Options{Meta: testMeta(), Settings: Settings{Summary: "auto", Timezone: "Etc/UTC"}, Now: tick()})
+	r, err := Create(home, Options{Meta: testMeta(), Settings: Settings{Summary: "auto", Timezone: "Etc/UTC"}, Now: tick(), NewItemID: seqIDs()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,11 @@ type Options struct {
 	// CodexHome is $CODEX_HOME; Home is $HOME ("" skips the folder that needs it).
 	CodexHome string
 	Home      string
+	// ExtraRoots are further folders searched as user skills (skills/extraRoots/set), after
+	// the user's own.
+	ExtraRoots []string
+	// Rules are the [[skills.config]] entries that turn skills off (or back on); see Rule.
+	Rules []Rule
 }
 
 // Catalog is the result of one discovery.
@@ -83,6 +88,8 @@ type Catalog struct {
 	// the model sees.
 	Roots  []string
 	Errors []LoadError
+	// Disabled are the skills a Rule turned off: listed to clients, never to the model.
+	Disabled []Skill
 }
 
 // root is one folder searched for skills.
@@ -108,6 +115,9 @@ func (o Options) roots() []root {
 	}
 	if o.Home != "" {
 		out = append(out, root{filepath.Join(o.Home, ".agents", "skills"), ScopeUser})
+	}
+	for _, dir := range o.ExtraRoots {
+		out = append(out, root{filepath.Clean(dir), ScopeUser})
 	}
 	var chain []string
 	for dir := cwd; ; dir = filepath.Dir(dir) {
@@ -217,6 +227,10 @@ func Discover(o Options) Catalog {
 				return
 			}
 			s.Root, s.Scope, s.Hidden = r.dir, r.scope, !implicitAllowed(dir)
+			if !Enabled(o.Rules, s) {
+				c.Disabled = append(c.Disabled, s)
+				return
+			}
 			c.Skills = append(c.Skills, s)
 			found = found || !s.Hidden
 		}, func(dir string, err error) {
@@ -226,8 +240,15 @@ func Discover(o Options) Catalog {
 			c.Roots = append(c.Roots, r.dir)
 		}
 	}
-	sort.SliceStable(c.Skills, func(i, j int) bool {
-		a, b := c.Skills[i], c.Skills[j]
+	sortSkills(c.Skills)
+	sortSkills(c.Disabled)
+	return c
+}
+
+// sortSkills orders skills as the model sees them: by scope, then name, then path.
+func sortSkills(list []Skill) {
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := list[i], list[j]
 		if a.Scope.rank() != b.Scope.rank() {
 			return a.Scope.rank() < b.Scope.rank()
 		}
@@ -236,7 +257,13 @@ func Discover(o Options) Catalog {
 		}
 		return a.Path < b.Path
 	})
-	return c
+}
+
+// Listed is every skill found, those turned off too, in the model's order.
+func (c Catalog) Listed() []Skill {
+	out := append(append([]Skill(nil), c.Skills...), c.Disabled...)
+	sortSkills(out)
+	return out
 }
 
 // maxNameChars is Codex's limit on a skill's name.

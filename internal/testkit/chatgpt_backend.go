@@ -44,6 +44,9 @@ type ChatGPTServer struct {
 	unauthorized int               // the next responses requests answered 401
 	valid        func(string) bool // which bearer tokens the backend accepts
 	checkStatus  int
+	// account routes (chatgpt_account.go)
+	idempotencyKeys []string
+	nudges          int
 }
 
 // NewChatGPTServer starts the backend in front of model; it stops when the test ends.
@@ -129,6 +132,7 @@ func (b *ChatGPTServer) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		b.forward(w, r)
+	case b.serveAccount(w, r):
 	default:
 		http.NotFound(w, r)
 	}

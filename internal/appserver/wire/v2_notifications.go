@@ -201,7 +201,23 @@ type (
 		ThreadID *string `json:"threadId"`
 		Message  string  `json:"message"`
 	}
+	// V2ModelRerouted is model/rerouted: the server answered the turn with another model.
+	V2ModelRerouted struct {
+		ThreadID  string `json:"threadId"`
+		TurnID    string `json:"turnId"`
+		FromModel string `json:"fromModel"`
+		ToModel   string `json:"toModel"`
+		Reason    string `json:"reason"`
+	}
 )
+
+// v2RerouteReason is a reroute reason in the v2 spelling (camelCase).
+func v2RerouteReason(r string) string {
+	if r == protocol.ModelRerouteHighRiskCyberActivity {
+		return "highRiskCyberActivity"
+	}
+	return r
+}
 
 // V2TokenUsage is a thread's token usage: totals, the last response's, and the window.
 type V2TokenUsage struct {

@@ -450,28 +450,31 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 	case protocol.WarningEvent:
 		id := p.threadID
 		return []V2Notification{{"warning", V2Warning{ThreadID: &id, Message: m.Message}}}
+	case protocol.ModelRerouteEvent:
+		return []V2Notification{{"model/rerouted", V2ModelRerouted{ThreadID: p.threadID, TurnID: p.turnID(),
+			FromModel: m.FromModel, ToModel: m.ToModel, Reason: v2RerouteReason(m.Reason)}}}
 	}
 	return nil
 }
 
 // ApprovalResolved is what follows the person's answer to an approval request: the
 // thread is no longer waiting and, when the answer refused the call, its item is completed
-// as declined (the engine reports no end for a refused command).
+// as declined (the engine reports no end for a refused command). Codex 0.169 completes a
+// refused item before it reports the thread active again.
 func (p *V2Projector) ApprovalResolved(itemID string, declined bool) []V2Notification {
 	var out []V2Notification
+	if declined {
+		switch it := p.open[itemID].(type) {
+		case *V2CommandExecution:
+			it.Status = "declined"
+			out = append(out, p.itemCompleted(it)...)
+		case *V2FileChange:
+			it.Status = "declined"
+			out = append(out, p.itemCompleted(it)...)
+		}
+	}
 	if p.turn != nil {
-		out = p.setStatus(active())
-	}
-	if !declined {
-		return out
-	}
-	switch it := p.open[itemID].(type) {
-	case *V2CommandExecution:
-		it.Status = "declined"
-		out = append(out, p.itemCompleted(it)...)
-	case *V2FileChange:
-		it.Status = "declined"
-		out = append(out, p.itemCompleted(it)...)
+		out = append(out, p.setStatus(active())...)
 	}
 	return out
 }

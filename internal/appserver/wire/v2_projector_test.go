@@ -29,6 +29,14 @@ func fixedProjector() *V2Projector {
 }
 
 var v2Scenarios = map[string][]protocol.EventMsg{
+	"rerouted": {
+		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000))},
+		protocol.UserMessageEvent{Message: "hi"},
+		protocol.ModelRerouteEvent{FromModel: "gpt-5.5", ToModel: "gpt-5.4", Reason: protocol.ModelRerouteHighRiskCyberActivity},
+		protocol.WarningEvent{Message: "routed"},
+		protocol.AgentMessageEvent{Message: "Hello"},
+		protocol.TurnCompleteEvent{TurnID: "turn-1"},
+	},
 	"plan_mode": {
 		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000)), CollaborationModeKind: "plan"},
 		protocol.UserMessageEvent{Message: "plan it"},

@@ -1,0 +1,216 @@
+package appserver
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/internal/logging"
+	"github.com/gocodex/gocodex/internal/version"
+)
+
+// feedback/save writes a feedback report as Codex 0.169 does: a zip holding report.json (the
+// event Codex would send), manifest.json and, with includeLogs, the server's log and any
+// extra files as attachments. feedback/upload would send it to OpenAI's error tracker, a
+// service gocodex has no business reporting to: it answers an error pointing to
+// feedback/save.
+
+type feedbackParams struct {
+	Classification *string           `json:"classification"`
+	Reason         *string           `json:"reason"`
+	ThreadID       *string           `json:"threadId"`
+	IncludeLogs    bool              `json:"includeLogs"`
+	ExtraLogFiles  []string          `json:"extraLogFiles"`
+	Tags           map[string]string `json:"tags"`
+	SavePath       *string           `json:"savePath"`
+}
+
+type feedbackSaveResponse struct {
+	PromptHash *string `json:"promptHash"`
+	SavedPath  string  `json:"savedPath"`
+	ThreadID   string  `json:"threadId"`
+}
+
+// maxFeedbackLog is how much of the end of the log a report carries.
+const maxFeedbackLog = 1 << 20
+
+type feedbackAttachment struct {
+	Entry       string `json:"entry"`
+	Filename    string `json:"filename"`
+	ContentType string `json:"contentType"`
+	path        string
+	tail        bool
+}
+
+func registerFeedbackMethods(s *Server) {
+	s.Handle("feedback/save", Typed(func(ctx context.Context, c *Conn, p feedbackParams) (feedbackSaveResponse, error) {
+		if p.Classification == nil {
+			return feedbackSaveResponse{}, InvalidRequest("Invalid request: missing field `classification`")
+		}
+		if p.SavePath == nil {
+			return feedbackSaveResponse{}, InvalidRequest("Invalid request: missing field `savePath`")
+		}
+		if !filepath.IsAbs(*p.SavePath) {
+			return feedbackSaveResponse{}, InvalidRequest("Invalid request: AbsolutePathBuf deserialized without a base path")
+		}
+		threadID := "no-active-thread-" + newSubmissionID()
+		if p.ThreadID != nil && *p.ThreadID != "" {
+			threadID = *p.ThreadID
+		}
+		var atts []feedbackAttachment
+		if p.IncludeLogs {
+			if s.opts.Config != nil && s.opts.Config.LogDir != "" {
+				if name, err := logging.FileName("app-server"); err == nil {
+					if path := filepath.Join(s.opts.Config.LogDir, name); isFile(path) {
+						atts = append(atts, feedbackAttachment{Filename: "codex-logs.log", ContentType: "text/plain", path: path, tail: true})
+					}
+				}
+			}
+			for _, f := range p.ExtraLogFiles {
+				atts = append(atts, feedbackAttachment{Filename: filepath.Base(f), ContentType: contentTypeOf(f), path: f})
+			}
+		}
+		for i := range atts {
+			atts[i].Entry = fmt.Sprintf("attachments/%04d/%s", i, atts[i].Filename)
+		}
+		report := feedbackReport(*p.Classification, p.Reason, threadID, p.Tags)
+		if err := writeFeedbackZip(*p.SavePath, report, atts); err != nil {
+			return feedbackSaveResponse{}, internalError("failed to save feedback: " + err.Error())
+		}
+		return feedbackSaveResponse{SavedPath: *p.SavePath, ThreadID: threadID}, nil
+	}))
+	s.Handle("feedback/upload", Typed(func(ctx context.Context, c *Conn, p feedbackParams) (struct{}, error) {
+		if p.Classification == nil {
+			return struct{}{}, InvalidRequest("Invalid request: missing field `classification`")
+		}
+		return struct{}{}, internalError("failed to upload feedback: gocodex does not upload feedback; save the report with feedback/save and attach it to an issue")
+	}))
+}
+
+func contentTypeOf(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json":
+		return "application/json"
+	case ".toml":
+		return "text/x-toml"
+	}
+	return "text/plain"
+}
+
+// feedbackReport is the event Codex would send, in the shape of its report.json.
+func feedbackReport(classification string, reason *string, threadID string, extra map[string]string) map[string]any {
+	title := "[" + feedbackTitle(classification) + "]: Codex session " + threadID
+	tags := map[string]string{"classification": classification, "cli_version": version.CodexProtocol, "gocodex_version": version.Version,
+		"session_source": "vscode", "thread_id": threadID}
+	value := title
+	if reason != nil && *reason != "" {
+		tags["reason"] = *reason
+		value = *reason
+	}
+	for k, v := range extra {
+		if _, taken := tags[k]; !taken {
+			tags[k] = v
+		}
+	}
+	now := time.Now()
+	return map[string]any{
+		"event_id":  strings.ReplaceAll(uuid.NewString(), "-", ""),
+		"message":   title,
+		"timestamp": float64(now.UnixNano()) / 1e9,
+		"exception": map[string]any{"values": []any{map[string]any{"type": title, "value": value}}},
+		"tags":      tags,
+	}
+}
+
+func feedbackTitle(classification string) string {
+	switch classification {
+	case "bug":
+		return "Bug"
+	case "bad_result":
+		return "Bad result"
+	case "good_result":
+		return "Good result"
+	case "safety_check":
+		return "Safety check"
+	}
+	return "Other"
+}
+
+// writeFeedbackZip writes the zip next to path and renames it into place, so a failure
+// leaves no half-written report.
+func writeFeedbackZip(path string, report map[string]any, atts []feedbackAttachment) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".feedback-*.zip")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	zw := zip.NewWriter(tmp)
+	add := func(name string, body []byte) error {
+		w, err := zw.Create(name)
+		if err == nil {
+			_, err = w.Write(body)
+		}
+		return err
+	}
+	rb, _ := json.Marshal(report)
+	if err := add("report.json", rb); err != nil {
+		tmp.Close()
+		return err
+	}
+	for _, a := range atts {
+		body, err := readAttachment(a)
+		if err != nil {
+			tmp.Close()
+			return fmt.Errorf("%s: %w", a.path, err)
+		}
+		if err := add(a.Entry, body); err != nil {
+			tmp.Close()
+			return err
+		}
+	}
+	manifest := atts
+	if manifest == nil {
+		manifest = []feedbackAttachment{}
+	}
+	mb, _ := json.Marshal(manifest)
+	if err := add("manifest.json", mb); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// readAttachment reads a file, only the end of a log.
+func readAttachment(a feedbackAttachment) ([]byte, error) {
+	f, err := os.Open(a.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if a.tail {
+		if fi, err := f.Stat(); err == nil && fi.Size() > maxFeedbackLog {
+			if _, err := f.Seek(fi.Size()-maxFeedbackLog, io.SeekStart); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return io.ReadAll(io.LimitReader(f, 16*maxFeedbackLog))
+}

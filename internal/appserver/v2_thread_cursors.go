@@ -1,0 +1,135 @@
+package appserver
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// Backwards cursors, as Codex 0.169 sends them with every non-empty page of thread/list,
+// thread/turns/list and thread/items/list (and with thread/resume and thread/revert): a
+// cursor for the opposite sortDirection whose first page starts again at this page's first
+// entry. Codex's are opaque strings; so are ours, each in the form its list method takes.
+
+// threadListBackwardsCursor anchors at the page's first thread.
+func threadListBackwardsCursor(first rollout.ThreadSummary, opts rollout.ListOptions) *string {
+	c := rollout.BackwardsCursor(first, opts)
+	if c == "" {
+		return nil
+	}
+	return &c
+}
+
+// turnsBackwardsCursor: thread/turns/list's cursor is the id of the first turn to return.
+func turnsBackwardsCursor(page []wire.V2Turn) *string {
+	if len(page) == 0 {
+		return nil
+	}
+	id := page[0].ID
+	return &id
+}
+
+// itemsBackwardsCursor: thread/items/list's cursor is a position in the list as sorted; the
+// page's first entry, at start of n, is at n-1-start the other way round.
+func itemsBackwardsCursor(start, pageLen, n int) *string {
+	if pageLen == 0 {
+		return nil
+	}
+	c := strconv.Itoa(n - 1 - start)
+	return &c
+}
+
+// threadResumeResponse is thread/resume's answer: the settings and the cursors to hydrate
+// the newest turns and items with (sortDirection "desc").
+type threadResumeResponse struct {
+	threadSettings
+	CollaborationMode    protocol.CollaborationMode `json:"collaborationMode"`
+	TurnsBackwardsCursor *string                    `json:"turnsBackwardsCursor"`
+	ItemsBackwardsCursor *string                    `json:"itemsBackwardsCursor"`
+}
+
+// resumeCursors anchors at the newest turn and the newest item of turns.
+func resumeCursors(turns []wire.V2Turn) (turnsCursor, itemsCursor *string) {
+	if len(turns) == 0 {
+		return nil, nil
+	}
+	last := turns[len(turns)-1].ID
+	n := 0
+	for _, t := range turns {
+		n += len(t.Items)
+	}
+	if n > 0 {
+		zero := "0" // the newest item comes first when sorted newest first
+		itemsCursor = &zero
+	}
+	return &last, itemsCursor
+}
+
+// tokenUsageUpdated is thread/tokenUsage/updated's params.
+type tokenUsageUpdated struct {
+	ThreadID   string            `json:"threadId"`
+	TurnID     string            `json:"turnId"`
+	TokenUsage wire.V2TokenUsage `json:"tokenUsage"`
+}
+
+func tokenBreakdown(u protocol.TokenUsage) wire.V2TokenBreakdown {
+	return wire.V2TokenBreakdown{TotalTokens: u.TotalTokens, InputTokens: u.InputTokens, CachedInputTokens: u.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens, OutputTokens: u.OutputTokens, ReasoningOutputTokens: u.ReasoningOutputTokens}
+}
+
+// resumeNotes is what Codex 0.169 tells a client that resumes a loaded thread, after its
+// answer: the thread's token usage as of its last turn (read back from the rollout) and its
+// goal (thread/goal/updated, or thread/goal/cleared when it has none).
+func (r *threads) resumeNotes(ctx context.Context, c *Conn, lt *loadedThread) {
+	var notes []wire.V2Notification
+	lt.mu.Lock()
+	path, ephemeral := lt.info.Path, lt.info.Ephemeral
+	lt.mu.Unlock()
+	turns := lt.turns()
+	if !ephemeral && path != "" && len(turns) > 0 {
+		if ro, err := rollout.ReadFile(path); err == nil {
+			if u := ro.Reconstruct().TokenUsage; u != nil {
+				notes = append(notes, wire.V2Notification{Method: "thread/tokenUsage/updated", Params: tokenUsageUpdated{
+					ThreadID: lt.id, TurnID: turns[len(turns)-1].ID,
+					TokenUsage: wire.V2TokenUsage{Total: tokenBreakdown(u.TotalTokenUsage), Last: tokenBreakdown(u.LastTokenUsage), ModelContextWindow: u.ModelContextWindow}}})
+			}
+		}
+	}
+	var goal *v2ThreadGoal
+	_ = r.state().read(func(d *threadStateDoc) {
+		if g, ok := d.Goals[lt.id]; ok {
+			goal = &g
+		}
+	})
+	if goal != nil {
+		notes = append(notes, wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: lt.id, Goal: *goal}})
+	} else {
+		notes = append(notes, wire.V2Notification{Method: "thread/goal/cleared", Params: threadIDParams{lt.id}})
+	}
+	context.AfterFunc(ctx, func() {
+		for _, n := range notes {
+			_ = c.Notify(c.Context(), n.Method, n.Params)
+		}
+	})
+}
+
+func (lt *loadedThread) setCollaborationMode(cm *protocol.CollaborationMode) {
+	c := *cm
+	lt.mu.Lock()
+	lt.collab = &c
+	lt.mu.Unlock()
+}
+
+// collaborationMode is the thread's effective mode: the one a turn switched it to, else
+// Codex's default with the thread's model and effort.
+func (lt *loadedThread) collaborationMode() protocol.CollaborationMode {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if lt.collab != nil {
+		return *lt.collab
+	}
+	return protocol.CollaborationMode{Mode: "default", Settings: protocol.CollaborationModeSettings{Model: lt.cfg.Model, ReasoningEffort: strPtr(lt.cfg.ReasoningEffort)}}
+}

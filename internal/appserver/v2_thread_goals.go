@@ -1,0 +1,168 @@
+package appserver
+
+import (
+	"context"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/appserver/wire"
+)
+
+// Thread goals (thread/goal/get, /set, /clear). Codex 0.169 pursues an active goal on its
+// own: setting one on an idle thread starts a turn with a goal-continuation prompt and
+// keeps starting turns until the model marks the goal complete (with its get_goal,
+// create_goal and update_goal tools). gocodex has no goal continuation, so it keeps and
+// answers goals in every other status (paused, blocked, usageLimited, budgetLimited,
+// complete) as Codex does, and refuses to make a goal active with a clear error instead of
+// pretending to pursue it.
+
+type v2ThreadGoal struct {
+	ThreadID        string `json:"threadId"`
+	Objective       string `json:"objective"`
+	Status          string `json:"status"`
+	TokenBudget     *int64 `json:"tokenBudget"`
+	TokensUsed      int64  `json:"tokensUsed"`
+	TimeUsedSeconds int64  `json:"timeUsedSeconds"`
+	CreatedAt       int64  `json:"createdAt"`
+	UpdatedAt       int64  `json:"updatedAt"`
+}
+
+type goalSetParams struct {
+	ThreadID    string  `json:"threadId"`
+	Objective   *string `json:"objective"`
+	Status      *string `json:"status"`
+	TokenBudget *int64  `json:"tokenBudget"`
+	Origin      *string `json:"origin"`
+}
+
+type goalClearParams struct {
+	ThreadID string  `json:"threadId"`
+	Origin   *string `json:"origin"`
+}
+
+type goalResponse struct {
+	Goal *v2ThreadGoal `json:"goal"`
+}
+
+type goalSetResponse struct {
+	Goal v2ThreadGoal `json:"goal"`
+}
+
+type goalClearResponse struct {
+	Cleared bool `json:"cleared"`
+}
+
+type goalUpdated struct {
+	ThreadID string       `json:"threadId"`
+	TurnID   *string      `json:"turnId"`
+	Goal     v2ThreadGoal `json:"goal"`
+}
+
+// goalStatuses are ThreadGoalStatus's values.
+var goalStatuses = map[string]bool{"active": true, "paused": true, "blocked": true, "usageLimited": true, "budgetLimited": true, "complete": true}
+
+// errGoalContinuation is gocodex's answer for a goal that would have to be pursued.
+const errGoalContinuation = "gocodex does not support active thread goals (Codex pursues them with automatic goal-continuation turns); set the goal with another status, e.g. \"paused\""
+
+func (r *threads) registerGoals(s *Server) {
+	s.Handle("thread/goal/get", Typed(r.goalGet))
+	s.Handle("thread/goal/set", Typed(r.goalSet))
+	s.Handle("thread/goal/clear", Typed(r.goalClear))
+}
+
+func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalResponse, error) {
+	if err := r.threadExists(p.ThreadID); err != nil {
+		return goalResponse{}, err
+	}
+	var out goalResponse
+	err := r.state().read(func(d *threadStateDoc) {
+		if g, ok := d.Goals[p.ThreadID]; ok {
+			out.Goal = &g
+		}
+	})
+	return out, err
+}
+
+func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSetResponse, error) {
+	if err := r.threadExists(p.ThreadID); err != nil {
+		return goalSetResponse{}, err
+	}
+	if p.Objective != nil && *p.Objective == "" {
+		return goalSetResponse{}, InvalidRequest("goal objective must not be empty")
+	}
+	if p.Status != nil && !goalStatuses[*p.Status] {
+		return goalSetResponse{}, InvalidRequest("unknown goal status: " + *p.Status)
+	}
+	var goal v2ThreadGoal
+	err := r.state().update(func(d *threadStateDoc) error {
+		now := time.Now().Unix()
+		g, ok := d.Goals[p.ThreadID]
+		switch {
+		case p.Objective != nil && (!ok || g.Objective != *p.Objective):
+			// A new objective is a new goal: usage starts again, active unless told.
+			g = v2ThreadGoal{ThreadID: p.ThreadID, Objective: *p.Objective, Status: "active", CreatedAt: now}
+		case !ok:
+			return InvalidRequest("thread has no goal to update; set an objective")
+		}
+		if p.Status != nil {
+			g.Status = *p.Status
+		}
+		if p.TokenBudget != nil {
+			b := *p.TokenBudget
+			g.TokenBudget = &b
+		}
+		if g.Status == "active" {
+			return InvalidRequest(errGoalContinuation)
+		}
+		g.UpdatedAt = now
+		if d.Goals == nil {
+			d.Goals = map[string]v2ThreadGoal{}
+		}
+		d.Goals[p.ThreadID] = g
+		goal = g
+		return nil
+	})
+	if err != nil {
+		return goalSetResponse{}, err
+	}
+	r.notifyThread(ctx, c, p.ThreadID, "thread/goal/updated", goalUpdated{ThreadID: p.ThreadID, Goal: goal})
+	return goalSetResponse{goal}, nil
+}
+
+func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (goalClearResponse, error) {
+	if err := r.threadExists(p.ThreadID); err != nil {
+		return goalClearResponse{}, err
+	}
+	var cleared bool
+	err := r.state().update(func(d *threadStateDoc) error {
+		_, cleared = d.Goals[p.ThreadID]
+		delete(d.Goals, p.ThreadID)
+		return nil
+	})
+	if err != nil {
+		return goalClearResponse{}, err
+	}
+	if cleared {
+		r.notifyThread(ctx, c, p.ThreadID, "thread/goal/cleared", threadIDParams{p.ThreadID})
+	}
+	return goalClearResponse{cleared}, nil
+}
+
+// notifyThread sends a notification once the answer is out: through the thread's
+// subscriber queues (in order with its other notifications) when it is loaded, and to the
+// caller directly when the caller is not subscribed.
+func (r *threads) notifyThread(ctx context.Context, c *Conn, threadID, method string, params any) {
+	n := wire.V2Notification{Method: method, Params: params}
+	context.AfterFunc(ctx, func() {
+		lt, loaded := r.get(threadID)
+		subscribed := false
+		if loaded {
+			lt.mu.Lock()
+			_, subscribed = lt.queues[c]
+			lt.mu.Unlock()
+			r.notifyThreadNow(lt, n)
+		}
+		if !subscribed {
+			_ = c.Notify(c.Context(), method, params)
+		}
+	})
+}

@@ -1,0 +1,246 @@
+package appserver_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/jsonrpc"
+	tk "github.com/gocodex/gocodex/internal/testkit"
+)
+
+// restart closes the server (its threads shut down, their rollouts flushed after every op
+// already submitted) and builds a new one over the same files.
+func restart(t *testing.T, w *world) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := w.Srv.Close(ctx); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	w.Srv = w.server()
+}
+
+// threadWithTurns starts a thread and runs one turn per answer.
+func threadWithTurns(t *testing.T, w *world, cl *client, answers ...string) (string, []string) {
+	t.Helper()
+	for _, a := range answers {
+		w.Model.Enqueue(answer(a))
+	}
+	id := cl.startThread(map[string]any{"cwd": w.Work})
+	var turns []string
+	for _, a := range answers {
+		turns = append(turns, cl.turn(id, "say "+a))
+		cl.until("turn/completed")
+	}
+	return id, turns
+}
+
+type threadView struct {
+	Thread struct {
+		ID      string `json:"id"`
+		Section *struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"section"`
+		GitInfo *struct {
+			Sha    *string `json:"sha"`
+			Branch *string `json:"branch"`
+		} `json:"gitInfo"`
+		Turns []struct {
+			ID string `json:"id"`
+		} `json:"turns"`
+	} `json:"thread"`
+}
+
+// Sections, attachments, goals and git edits outlive the server: a new one over the same
+// CODEX_HOME answers them for the thread it has not loaded.
+func TestThreadStateSurvivesRestart(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id, _ := threadWithTurns(t, w, cl, "one")
+	var sec struct {
+		Section struct {
+			ID string `json:"id"`
+		} `json:"section"`
+	}
+	cl.call("threadSection/create", map[string]any{"name": "Work"}, &sec)
+	cl.call("thread/section/move", map[string]any{"threadId": id, "sectionId": sec.Section.ID}, nil)
+	cl.call("thread/attachment/add", map[string]any{"threadId": id, "attachmentType": "pr", "identityKey": "gh/1", "payload": map[string]any{"n": 1}}, nil)
+	cl.call("thread/goal/set", map[string]any{"threadId": id, "objective": "ship it", "status": "paused"}, nil)
+	cl.call("thread/metadata/update", map[string]any{"threadId": id, "gitInfo": map[string]any{"branch": "feat", "sha": "abc"}}, nil)
+
+	restart(t, w)
+	cl2 := w.connect(w.Srv)
+	var read threadView
+	cl2.call("thread/read", map[string]any{"threadId": id}, &read)
+	if read.Thread.Section == nil || read.Thread.Section.ID != sec.Section.ID || read.Thread.Section.Name != "Work" {
+		t.Errorf("section after restart: %+v", read.Thread.Section)
+	}
+	if g := read.Thread.GitInfo; g == nil || g.Branch == nil || *g.Branch != "feat" || g.Sha == nil || *g.Sha != "abc" {
+		t.Errorf("git info after restart: %+v", g)
+	}
+	var atts struct {
+		Data []struct {
+			IdentityKey string `json:"identityKey"`
+		} `json:"data"`
+	}
+	cl2.call("thread/attachment/list", map[string]any{"threadId": id}, &atts)
+	if len(atts.Data) != 1 || atts.Data[0].IdentityKey != "gh/1" {
+		t.Errorf("attachments after restart: %+v", atts.Data)
+	}
+	var goal struct {
+		Goal *struct {
+			Objective string `json:"objective"`
+			Status    string `json:"status"`
+		} `json:"goal"`
+	}
+	cl2.call("thread/goal/get", map[string]any{"threadId": id}, &goal)
+	if goal.Goal == nil || goal.Goal.Objective != "ship it" || goal.Goal.Status != "paused" {
+		t.Errorf("goal after restart: %+v", goal.Goal)
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	cl2.call("thread/list", map[string]any{"sectionId": sec.Section.ID}, &list)
+	if len(list.Data) != 1 || list.Data[0].ID != id {
+		t.Errorf("thread/list of the section after restart: %+v", list.Data)
+	}
+}
+
+// An active goal would need Codex's goal-continuation turns: refused with a clear error,
+// and nothing is stored.
+func TestActiveGoalRefused(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id, _ := threadWithTurns(t, w, cl, "one")
+	e := cl.callErr("thread/goal/set", map[string]any{"threadId": id, "objective": "ship it"})
+	if e.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(e.Message, "does not support active thread goals") {
+		t.Errorf("active goal: %d %q", e.Code, e.Message)
+	}
+	var goal struct {
+		Goal any `json:"goal"`
+	}
+	cl.call("thread/goal/get", map[string]any{"threadId": id}, &goal)
+	if goal.Goal != nil {
+		t.Errorf("a refused goal was stored: %v", goal.Goal)
+	}
+	if n := len(w.Model.Requests()); n != 1 {
+		t.Errorf("%d model requests, want the one turn's", n)
+	}
+}
+
+// thread/revert drops the turn and the later ones from what the model sees next and from
+// the rollout: a restarted server shows only the kept turn.
+func TestRevertChangesHistoryAndRollout(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id, turns := threadWithTurns(t, w, cl, "alpha", "beta", "gamma")
+	cl.call("thread/revert", map[string]any{"threadId": id, "beforeTurnId": turns[1]}, nil)
+	cl.until("thread/reverted")
+	w.Model.Enqueue(answer("delta"))
+	cl.turn(id, "again")
+	cl.until("turn/completed")
+	reqs := w.Model.Requests()
+	body := string(reqs[len(reqs)-1].Body)
+	if !strings.Contains(body, "alpha") || strings.Contains(body, "beta") || strings.Contains(body, "gamma") {
+		t.Errorf("request after revert keeps the wrong turns: %s", body)
+	}
+
+	restart(t, w)
+	cl2 := w.connect(w.Srv)
+	var read threadView
+	cl2.call("thread/read", map[string]any{"threadId": id, "includeTurns": true}, &read)
+	if len(read.Thread.Turns) != 2 || read.Thread.Turns[0].ID != turns[0] {
+		t.Errorf("turns after restart: %+v, want the first and the new one", read.Thread.Turns)
+	}
+}
+
+// thread/inject_items puts the items into the history (the next request carries them) and
+// into the rollout (a resumed thread still has them); an item of an unknown type is left out.
+func TestInjectItemsReachModelAndRollout(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id, _ := threadWithTurns(t, w, cl, "one")
+	cl.call("thread/inject_items", map[string]any{"threadId": id, "items": []any{
+		map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "remember the lighthouse"}}},
+		map[string]any{"type": "no_such_item"},
+	}}, nil)
+	restart(t, w)
+	cl2 := w.connect(w.Srv)
+	cl2.call("thread/resume", map[string]any{"threadId": id}, nil)
+	w.Model.Enqueue(answer("two"))
+	cl2.turn(id, "what to remember?")
+	cl2.until("turn/completed")
+	reqs := w.Model.Requests()
+	body := string(reqs[len(reqs)-1].Body)
+	if !strings.Contains(body, "remember the lighthouse") || strings.Contains(body, "no_such_item") {
+		t.Errorf("request after injection and resume: %s", body)
+	}
+	if e := cl2.callErr("thread/inject_items", map[string]any{"threadId": id, "items": []any{}}); e.Message != "items must not be empty" {
+		t.Errorf("empty items: %q", e.Message)
+	}
+}
+
+// thread/list's backwardsCursor, passed with the opposite sortDirection, starts again at
+// the page's first thread.
+func TestThreadListBackwardsCursor(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	var ids []string
+	for _, a := range []string{"a", "b", "c"} {
+		id, _ := threadWithTurns(t, w, cl, a)
+		ids = append(ids, id)
+	}
+	type page struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+		NextCursor      *string `json:"nextCursor"`
+		BackwardsCursor *string `json:"backwardsCursor"`
+	}
+	var first page
+	cl.call("thread/list", map[string]any{"limit": 2}, &first)
+	if len(first.Data) != 2 || first.Data[0].ID != ids[2] || first.NextCursor == nil || first.BackwardsCursor == nil {
+		t.Fatalf("first page: %+v", first)
+	}
+	var second page
+	cl.call("thread/list", map[string]any{"limit": 2, "cursor": *first.NextCursor}, &second)
+	if len(second.Data) != 1 || second.Data[0].ID != ids[0] || second.BackwardsCursor == nil {
+		t.Fatalf("second page: %+v", second)
+	}
+	var back page
+	cl.call("thread/list", map[string]any{"sortDirection": "asc", "cursor": *second.BackwardsCursor}, &back)
+	if len(back.Data) != 3 || back.Data[0].ID != ids[0] || back.Data[2].ID != ids[2] {
+		t.Errorf("backwards from the second page: %+v", back.Data)
+	}
+	var turns struct {
+		Data            []struct{ ID string } `json:"data"`
+		BackwardsCursor *string               `json:"backwardsCursor"`
+	}
+	cl.call("thread/turns/list", map[string]any{"threadId": ids[0]}, &turns)
+	if turns.BackwardsCursor == nil || *turns.BackwardsCursor != turns.Data[0].ID {
+		t.Errorf("turns backwards cursor: %+v", turns)
+	}
+}
+
+// A damaged state file is a clear error, not a panic or a silent reset.
+func TestThreadStateFileDamaged(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	if err := os.WriteFile(filepath.Join(w.Home, "gocodex_thread_state.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := cl.callErr("threadSection/list", map[string]any{})
+	if e.Code != jsonrpc.CodeInternalError || !strings.Contains(e.Message, "damaged") {
+		t.Errorf("damaged state: %d %q", e.Code, e.Message)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.Home, "gocodex_thread_state.json")); string(b) != "{not json" {
+		t.Errorf("the damaged file was rewritten: %q", b)
+	}
+}
