@@ -248,6 +248,17 @@ func TestCLISessionCommandsOnGocodexThreads(t *testing.T) {
 	if len(rolloutFiles(t, e.CodexHome)) != 2 {
 		t.Fatalf("n deleted something: %v", rolloutFiles(t, e.CodexHome))
 	}
+	// Ctrl-C at the question cancels (130) and deletes nothing.
+	del = e.startTUI("delete", "mine")
+	del.screen.waitFor(t, "Continue? [y/N]:", 0)
+	del.typeKeys("\x03")
+	del.screen.waitFor(t, "Delete cancelled.", 0)
+	if err := <-del.exited; err == nil || !strings.Contains(err.Error(), "exit status 130") {
+		t.Fatalf("delete interrupted: %v", err)
+	}
+	if len(rolloutFiles(t, e.CodexHome)) != 2 {
+		t.Fatalf("Ctrl-C deleted something: %v", rolloutFiles(t, e.CodexHome))
+	}
 	del = e.startTUI("delete", "mine")
 	del.screen.waitFor(t, "Continue? [y/N]:", 0)
 	del.typeKeys("y\r")
