@@ -215,3 +215,22 @@ func TestCLIMistypedNestedSubcommand(t *testing.T) {
 		t.Errorf("gocodex mcp: %+v", r)
 	}
 }
+
+// TestCLIVersionFlags: Codex's -V and --version print the version (and gocodex's old -v).
+func TestCLIVersionFlags(t *testing.T) {
+	e := newEnv(t)
+	want := e.run("", "--version")
+	if want.Code != 0 || !strings.HasPrefix(want.Stdout, "gocodex ") {
+		t.Fatalf("--version: %+v", want)
+	}
+	for _, flag := range []string{"-V", "-v"} {
+		if r := e.run("", flag); r.Code != 0 || r.Stdout != want.Stdout {
+			t.Errorf("%s: %+v", flag, r)
+		}
+	}
+	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
+		if r := e.runBin(ref, "", "-V"); r.Code != 0 || !strings.Contains(r.Stdout, "0.169") {
+			t.Errorf("reference -V: %+v", r)
+		}
+	}
+}
