@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -177,6 +178,19 @@ func TestCLISessionCommandsMatchReference(t *testing.T) {
 	}
 	as.stdin.Close()
 	for range as.lines { // until the reference exits and its output closes
+	}
+	// Codex writes rollouts from its own tasks: wait until both are on disk, whole, before
+	// the steps (and the copy for gocodex) look at them.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := strings.Join(rolloutFiles(t, e.CodexHome), " ")
+		if strings.Contains(got, execID) && strings.Contains(got, uiID) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the reference's rollouts never appeared: %s", got)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 
 	theirs := e
