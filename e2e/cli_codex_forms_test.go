@@ -74,3 +74,31 @@ func TestCLISandboxCodexForm(t *testing.T) {
 		t.Errorf("sandbox -P: %+v", r)
 	}
 }
+
+// TestCLIResumeByNameOnCodexThreads: threads Codex 0.169 wrote and named open by name:
+// `exec resume NAME` finds any thread (the exec one here), `gocodex resume NAME` the
+// interactive ones, and the earlier conversation comes along.
+func TestCLIResumeByNameOnCodexThreads(t *testing.T) {
+	e := newEnv(t)
+	copyTree(t, "testdata/cli_sessions/codex_home", e.CodexHome)
+	e.Model.Enqueue(answer("EXECRESUMED"), answer("UIRESUMED"))
+	r := e.run("", "exec", "--json", "resume", "execname", "continue please")
+	if r.Code != 0 || jsonl(t, r.Stdout)[0]["thread_id"] != codexExecThread || !strings.Contains(r.Stdout, "EXECRESUMED") {
+		t.Fatalf("exec resume execname: %+v", r)
+	}
+	if body := string(e.Model.Requests()[0].Body); !strings.Contains(body, "hello there") {
+		t.Errorf("exec resume by name did not carry the Codex thread's first message")
+	}
+	if r := e.run("", "exec", "resume", "no such name", "hi"); r.Code != 1 || !strings.Contains(r.Stderr, `no saved session found with id or name "no such name"`) {
+		t.Errorf("exec resume of an unknown name: %+v", r)
+	}
+
+	s := e.startTUI("resume", "my fix")
+	pos := s.screen.waitFor(t, "fix things", 0)
+	s.screen.waitFor(t, "Ask gocodex to do anything", 0)
+	s.typeKeys("and more\r")
+	s.quit(s.screen.waitFor(t, "UIRESUMED", pos))
+	if body := string(e.Model.Requests()[1].Body); !strings.Contains(body, "fix things") {
+		t.Errorf("resume by name did not carry the Codex thread's conversation")
+	}
+}

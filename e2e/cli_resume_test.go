@@ -137,9 +137,17 @@ func TestCLIResumeWithoutPickerAndBadIDs(t *testing.T) {
 	if r := e.run("", "resume", uiID); r.Code != 1 || !strings.Contains(r.Stderr, "is archived; run `gocodex unarchive "+uiID+"`") {
 		t.Errorf("resume of an archived session: %+v", r)
 	}
-	// A known id without a terminal: the UI's own refusal, after the lookup.
+	// A known id without a terminal: the UI's own refusal, after the lookup; a fork refused
+	// so leaves no copy behind.
 	if r := e.run("", "resume", execID); r.Code != 1 || !strings.Contains(r.Stderr, "stdin is not a terminal") {
 		t.Errorf("resume without a terminal: %+v", r)
+	}
+	before := len(rolloutFiles(t, e.CodexHome))
+	if r := e.run("", "fork", execID); r.Code != 1 || !strings.Contains(r.Stderr, "stdin is not a terminal") {
+		t.Errorf("fork without a terminal: %+v", r)
+	}
+	if after := len(rolloutFiles(t, e.CodexHome)); after != before {
+		t.Errorf("a refused fork left a copy: %d rollouts, was %d", after, before)
 	}
 	for _, flag := range []string{"--worktree", "--approve-for-me", "--remote=ws://127.0.0.1:1"} {
 		if r := e.run("", "resume", "--last", flag); r.Code != 1 || !strings.Contains(r.Stderr, "not support") {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -178,6 +179,19 @@ func TestCLISessionCommandsMatchReference(t *testing.T) {
 	as.stdin.Close()
 	for range as.lines { // until the reference exits and its output closes
 	}
+	// Codex writes rollouts from its own tasks: wait until both are on disk, whole, before
+	// the steps (and the copy for gocodex) look at them.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := strings.Join(rolloutFiles(t, e.CodexHome), " ")
+		if strings.Contains(got, execID) && strings.Contains(got, uiID) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the reference's rollouts never appeared: %s", got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 
 	theirs := e
 	ours := newEnv(t)
@@ -247,6 +261,17 @@ func TestCLISessionCommandsOnGocodexThreads(t *testing.T) {
 	}
 	if len(rolloutFiles(t, e.CodexHome)) != 2 {
 		t.Fatalf("n deleted something: %v", rolloutFiles(t, e.CodexHome))
+	}
+	// Ctrl-C at the question cancels (130) and deletes nothing.
+	del = e.startTUI("delete", "mine")
+	del.screen.waitFor(t, "Continue? [y/N]:", 0)
+	del.typeKeys("\x03")
+	del.screen.waitFor(t, "Delete cancelled.", 0)
+	if err := <-del.exited; err == nil || !strings.Contains(err.Error(), "exit status 130") {
+		t.Fatalf("delete interrupted: %v", err)
+	}
+	if len(rolloutFiles(t, e.CodexHome)) != 2 {
+		t.Fatalf("Ctrl-C deleted something: %v", rolloutFiles(t, e.CodexHome))
 	}
 	del = e.startTUI("delete", "mine")
 	del.screen.waitFor(t, "Continue? [y/N]:", 0)

@@ -22,7 +22,7 @@ func newDeleteCommand(s streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return exitWith(cli.RunDelete(home, args[0], force, sessionIO(s)))
+			return exitWith(cli.RunDelete(cmd.Context(), home, args[0], force, sessionIO(s)))
 		},
 	}
 	flags.register(cmd.Flags())

@@ -65,7 +65,11 @@ func newExecCommand(s streams, run execRunner) *cobra.Command {
 				// With --last the only positional is the prompt.
 				opts.Prompt, opts.HasPrompt = args[0], true
 			case len(args) >= 1:
-				opts.ResumeID = args[0]
+				id, err := sessionTarget(args[0])
+				if err != nil {
+					return err
+				}
+				opts.ResumeID = id
 				if len(args) == 2 {
 					opts.Prompt, opts.HasPrompt = args[1], true
 				}

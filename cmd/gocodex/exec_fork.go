@@ -21,7 +21,7 @@ func newExecForkCommand(s streams, run execRunner, opts *execcli.RunOptions, exp
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = opts.JSON || *experimentalJSON
-			id, err := forkTarget(args[0])
+			id, err := sessionTarget(args[0])
 			if err != nil {
 				return err
 			}
@@ -34,9 +34,9 @@ func newExecForkCommand(s streams, run execRunner, opts *execcli.RunOptions, exp
 	}
 }
 
-// forkTarget is the thread id a fork names: a UUID as given, a name looked up among the
-// saved interactive sessions.
-func forkTarget(arg string) (string, error) {
+// sessionTarget is the thread id `exec fork` and `exec resume` are given: a UUID as it is,
+// a name looked up in session_index.jsonl among the saved sessions of any source.
+func sessionTarget(arg string) (string, error) {
 	if id, ok := cli.ParseSessionUUID(arg); ok {
 		return id, nil
 	}
@@ -44,7 +44,7 @@ func forkTarget(arg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sess, err := cli.ResolveSession(home, arg, cli.AnySession)
+	sess, err := cli.ResolveSessionAnySource(home, arg, cli.ActiveSessions)
 	if err != nil {
 		return "", fmt.Errorf("no saved session found with id or name %q", arg)
 	}

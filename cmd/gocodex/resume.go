@@ -7,7 +7,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/rollout"
 )
 
 // newResumeCommand is `gocodex resume [SESSION_ID] [PROMPT] [--last] [--all]`, as `codex
@@ -49,12 +48,12 @@ func resumeArgs(req *cli.ResumeRequest, opts *tuiOptions, args []string) {
 	}
 }
 
-// openResumed is the rollout the interactive UI continues; without a session or --last it
-// prints the sessions the picker would offer and stops.
-func openResumed(cfg *config.Config, req cli.ResumeRequest, s streams) (*rollout.Rollout, error) {
-	ro, err := cli.OpenForUI(cfg, req)
+// findResumed is the thread the interactive UI continues ("" for a new one); without a
+// session or --last it prints the sessions the picker would offer and stops.
+func findResumed(cfg *config.Config, req cli.ResumeRequest, s streams) (string, error) {
+	id, err := cli.FindForUI(cfg, req)
 	if errors.Is(err, cli.ErrNoPicker) {
-		return nil, exitWith(cli.PrintSessionList(cfg, req, s.Out, s.ErrOut))
+		return "", exitWith(cli.PrintSessionList(cfg, req, s.Out, s.ErrOut))
 	}
-	return ro, err
+	return id, err
 }

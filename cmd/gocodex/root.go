@@ -55,6 +55,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.SetErr(s.ErrOut)
 	root.SetVersionTemplate("{{.Version}}\n")
 	addTUIFlags(root, s, runTUI)
+	addVersionFlags(root, s)
 	root.AddCommand(newExecCommand(s, runExec))
 	root.AddCommand(newTopReviewCommand(s, runExec))
 	root.AddCommand(newProtoCommand(s))

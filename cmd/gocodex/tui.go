@@ -95,11 +95,16 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	}
 	var resumed *rollout.Rollout
 	if opts.Resume != nil {
-		if resumed, err = openResumed(cfg, *opts.Resume, s); err != nil {
+		id, err := findResumed(cfg, *opts.Resume, s)
+		if err != nil {
 			return err
 		}
+		// Checked before a fork writes its copy: nothing is left behind by a refusal.
 		if !faceopts.IsTerminal(s.In) {
 			return errors.New("stdin is not a terminal")
+		}
+		if resumed, err = cli.OpenForUI(cfg, *opts.Resume, id); err != nil {
+			return err
 		}
 	}
 	// The configuration warnings are warning lines of the transcript (Notices), once the UI is up.

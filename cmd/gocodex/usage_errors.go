@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/cli"
 )
 
 // usageError is a command line that cannot be parsed as typed: an unknown flag, a missing
@@ -26,14 +29,42 @@ func markUsageErrors(root *cobra.Command) {
 				if _, ok := exitCodeOf(err); err == nil || ok {
 					return err // a validator that printed its own answer (mistyped subcommand)
 				}
+				if cmd.HasParent() && cmd.HasSubCommands() && len(args) > 0 {
+					return unknownSubcommand(cmd, args)
+				}
 				return usageError{err}
 			}
+		}
+		if c.HasParent() && c.HasSubCommands() && !c.Runnable() {
+			c.RunE = unknownSubcommand
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
 	}
 	walk(root)
+}
+
+// unknownSubcommand answers a command that only groups subcommands (mcp, features, …) when
+// none of them was named: the usage when nothing follows, the nearest subcommand when a word
+// does, a usage error either way, as Codex's `codex mcp lsit` is.
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		cmd.PrintErr(cmd.UsageString())
+		return exitWith(usageExitCode)
+	}
+	var names []string
+	for _, sub := range cmd.Commands() {
+		if sub.IsAvailableCommand() {
+			names = append(names, sub.Name())
+			names = append(names, sub.Aliases...)
+		}
+	}
+	msg := fmt.Sprintf("unrecognized subcommand '%s'", args[0])
+	if near, ok := cli.SuggestSubcommand(args[0], names); ok {
+		msg += fmt.Sprintf("\n\n  tip: a similar subcommand exists: '%s'", near)
+	}
+	return usageError{errors.New(msg + "\n\nUsage: " + cmd.UseLine())}
 }
 
 // asUsageError says whether err is a usage error, cobra's own unknown-subcommand error

@@ -42,33 +42,36 @@ var ErrNoPicker = errors.New("no session picker")
 // consider only their threads unless asked otherwise, as Codex does.
 var interactiveSources = []string{"cli", "vscode"}
 
-// OpenForUI finds the thread a resume or fork request names and returns its rollout, forked
-// first when asked (a new thread then, recorded beside the original). nil with no error means
-// --last found nothing: the UI starts a new thread, as Codex does. An id or name that matches
-// no saved session is an error saying so and how to choose one.
-func OpenForUI(cfg *config.Config, r ResumeRequest) (*rollout.Rollout, error) {
-	var id string
+// FindForUI finds the thread a resume or fork request names and returns its id; "" with no
+// error means --last found nothing (the UI then starts a new thread, as Codex does). An id
+// or name that matches no saved session is an error saying so and how to choose one; no
+// session and no --last is ErrNoPicker. Nothing is written.
+func FindForUI(cfg *config.Config, r ResumeRequest) (string, error) {
 	switch {
 	case r.Session != "":
 		s, err := ResolveSession(cfg.CodexHome, r.Session, ActiveSessions)
 		if err != nil {
 			if errors.Is(err, ErrSessionNotFound) && s.Archived {
-				return nil, fmt.Errorf("session %s is archived; run `gocodex unarchive %s` to %s it", s.ID, s.ID, r.verb())
+				return "", fmt.Errorf("session %s is archived; run `gocodex unarchive %s` to %s it", s.ID, s.ID, r.verb())
 			}
-			return nil, fmt.Errorf("No saved session found with ID %s. Run `gocodex %s` without an ID to choose from existing sessions.", r.Session, r.verb())
+			return "", fmt.Errorf("No saved session found with ID %s. Run `gocodex %s` without an ID to choose from existing sessions.", r.Session, r.verb())
 		}
-		id = s.ID
+		return s.ID, nil
 	case r.Last:
 		s, err := rollout.Latest(cfg.CodexHome, r.listOptions(cfg))
 		if errors.Is(err, rollout.ErrNotFound) {
-			return nil, nil
+			return "", nil
 		}
-		if err != nil {
-			return nil, err
-		}
-		id = s.ID
-	default:
-		return nil, ErrNoPicker
+		return s.ID, err
+	}
+	return "", ErrNoPicker
+}
+
+// OpenForUI reads the rollout of thread id for the UI to continue; a fork first copies it
+// into a new thread, recorded beside the original. An empty id is a new thread (nil).
+func OpenForUI(cfg *config.Config, r ResumeRequest, id string) (*rollout.Rollout, error) {
+	if id == "" {
+		return nil, nil
 	}
 	open := app.Open{ResumeID: id}
 	if r.Fork {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -46,7 +47,7 @@ func RunUnarchive(codexHome, arg string, sio SessionCommandIO) int {
 
 // RunDelete is `gocodex delete [--force] SESSION`: after a yes at the terminal (or with
 // --force and an id, for scripts), the session's rollout, name and file snapshots are gone.
-func RunDelete(codexHome, arg string, force bool, sio SessionCommandIO) int {
+func RunDelete(ctx context.Context, codexHome, arg string, force bool, sio SessionCommandIO) int {
 	if _, isID := ParseSessionUUID(arg); force && !isID {
 		fmt.Fprintln(sio.ErrOut, "Error: --force requires a session UUID; names must be confirmed interactively")
 		return 1
@@ -65,7 +66,11 @@ func RunDelete(codexHome, arg string, force bool, sio SessionCommandIO) int {
 			target = "'" + s.Name + "' (" + s.ID + ")"
 		}
 		fmt.Fprintf(sio.Out, "Permanently delete session %s?\nThis cannot be undone.\nContinue? [y/N]: ", target)
-		answer, _ := bufio.NewReader(sio.In).ReadString('\n')
+		answer, ok := readAnswer(ctx, sio.In)
+		if !ok { // Ctrl-C at the question
+			fmt.Fprintln(sio.Out, "\nDelete cancelled.")
+			return 130
+		}
 		switch strings.ToLower(strings.TrimSpace(answer)) {
 		case "y", "yes":
 		default:
@@ -78,6 +83,23 @@ func RunDelete(codexHome, arg string, force bool, sio SessionCommandIO) int {
 	}
 	fmt.Fprintf(sio.Out, "Deleted session %s.\n", s.userLabel())
 	return 0
+}
+
+// readAnswer reads one line, or gives up when ctx ends (the process catches Ctrl-C, so the
+// question must not outlive it). The reader is left blocked on the terminal then; the
+// process exits right after.
+func readAnswer(ctx context.Context, in io.Reader) (string, bool) {
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(in).ReadString('\n')
+		line <- s
+	}()
+	select {
+	case s := <-line:
+		return s, true
+	case <-ctx.Done():
+		return "", false
+	}
 }
 
 // userLabel names the session as the user did: by name (with its id) or by id alone, as

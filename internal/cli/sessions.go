@@ -72,6 +72,16 @@ func ParseSessionUUID(arg string) (string, bool) {
 // its current name. A name matches only interactive sessions (the terminal UI's and the
 // editors'), as Codex's lookup does; of several with the name, the last named wins.
 func ResolveSession(codexHome, arg string, state SessionState) (Session, error) {
+	return resolveSession(codexHome, arg, state, true)
+}
+
+// ResolveSessionAnySource is ResolveSession for `exec resume` and `exec fork`, whose names
+// find threads of every source, exec ones included, as Codex's do.
+func ResolveSessionAnySource(codexHome, arg string, state SessionState) (Session, error) {
+	return resolveSession(codexHome, arg, state, false)
+}
+
+func resolveSession(codexHome, arg string, state SessionState, interactiveOnly bool) (Session, error) {
 	names, err := readSessionNames(codexHome)
 	if err != nil {
 		return Session{}, err
@@ -96,7 +106,7 @@ func ResolveSession(codexHome, arg string, state SessionState) (Session, error) 
 	sort.Slice(named, func(i, j int) bool { return named[i].Order > named[j].Order })
 	for _, n := range named {
 		path, archived, err := rollout.Find(codexHome, n.ID)
-		if err != nil || !stateMatches(state, archived) || !interactiveSource(path) {
+		if err != nil || !stateMatches(state, archived) || (interactiveOnly && !interactiveSource(path)) {
 			continue
 		}
 		return Session{ID: n.ID, Name: n.Name, ByName: true, Path: path, Archived: archived}, nil

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -25,5 +26,22 @@ func TestResumedConversationIsReplayed(t *testing.T) {
 	}
 	if h.m.usage != usage {
 		t.Errorf("usage = %v, want the recorded one", h.m.usage)
+	}
+}
+
+// Codex 0.169 records messages as completed items; a message recorded both as an event and
+// as an item is shown once.
+func TestResumedCodexItemsAreReplayedOnce(t *testing.T) {
+	h := newHarness(t, "")
+	item := func(s string) json.RawMessage { return json.RawMessage(s) }
+	h.event(protocol.SessionConfiguredEvent{Model: "gpt-5.5", InitialMessages: []protocol.EventMsgJSON{
+		{Msg: protocol.ItemCompletedEvent{Item: item(`{"type":"UserMessage","id":"u1","content":[{"type":"text","text":"ITEMQUESTION","text_elements":[]}]}`)}},
+		{Msg: protocol.ItemCompletedEvent{Item: item(`{"type":"AgentMessage","id":"m1","content":[{"type":"Text","text":"ITEMANSWER"}]}`)}},
+		{Msg: protocol.AgentMessageEvent{Message: "ITEMANSWER"}},
+		{Msg: protocol.ItemCompletedEvent{Item: item(`{"type":"Plan","id":"p1","text":"a plan"}`)}},
+	}})
+	screen := h.screen()
+	if strings.Count(screen, "ITEMQUESTION") != 1 || strings.Count(screen, "ITEMANSWER") != 1 {
+		t.Errorf("want each message once:\n%s", screen)
 	}
 }

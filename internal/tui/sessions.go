@@ -175,14 +175,26 @@ func (m *Model) clearTranscript() {
 	m.flushed = 0
 }
 
-// replayHistory draws a resumed or forked thread's earlier messages.
+// replayHistory draws a resumed or forked thread's earlier conversation, which the engine
+// hands over in session_configured: what the person typed (also kept for Up/Down recall),
+// the answers, commands and patches, and the last token usage. Messages come as events
+// (user_message, agent_message) in older rollouts and as completed items in the form Codex
+// 0.169 writes; a message recorded both ways is shown once.
 func (m *Model) replayHistory(msgs []protocol.EventMsgJSON) {
 	for _, e := range msgs {
 		switch ev := e.Msg.(type) {
 		case protocol.UserMessageEvent:
-			m.tr.closeStreams()
-			m.tr.add(cell{kind: cellUser, body: ev.Message})
+			m.replayMessage(cellUser, ev.Message)
 			m.remember(ev.Message)
+		case protocol.AgentMessageEvent:
+			m.replayMessage(cellAgent, ev.Message)
+		case protocol.ItemCompletedEvent:
+			if kind, text, ok := messageItem(ev.Item); ok {
+				m.replayMessage(kind, text)
+				if kind == cellUser {
+					m.remember(text)
+				}
+			}
 		case protocol.TokenCountEvent:
 			if ev.Info != nil {
 				m.usage = ev.Info
