@@ -47,5 +47,11 @@ go test -race -count=1 -timeout 20m ./...
 echo "== examples module (a program in another module using the public API)"
 scripts/run-examples.sh
 
+echo "== bench module (statistics, table, README section; -quick suite end to end)"
+(cd bench && go vet ./... && go test -count=1 ./...)
+
+echo "== hot-path benchmarks, once each"
+scripts/bench-smoke.sh
+
 echo "== fuzz (brief)"
 scripts/fuzz.sh 5s
