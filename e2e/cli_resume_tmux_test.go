@@ -54,7 +54,7 @@ func (ts *tmuxServer) waitScreen(name string, want ...string) string {
 	ts.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		screen := ts.tmux("capture-pane", "-p", "-t", name)
+		screen := ts.tmux("capture-pane", "-p", "-S", "-400", "-t", name) // inline: earlier cells are in the scrollback
 		flat := strings.Join(strings.Fields(screen), "")
 		missing := ""
 		for _, w := range want {

@@ -32,6 +32,9 @@ func TestStalledSubscriberStallsOnlyItself(t *testing.T) {
 	// Subscribed, then it reads nothing: its client buffers one notification.
 	slow := w.connectBuffered(srv, 1)
 	slow.call("thread/resume", map[string]any{"threadId": id}, nil)
+	// Resuming a loaded thread is followed by its token usage and goal, after the answer as
+	// in Codex 0.169; they are read before the turn so only the turn's flow is compared.
+	slow.until("thread/goal/cleared")
 
 	parts := make([]string, chunks)
 	for i := range parts {
