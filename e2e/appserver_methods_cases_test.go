@@ -110,14 +110,14 @@ func withSkill(t *testing.T, e *env) {
 var newMethodCases = []methodCase{
 	{name: "modelProvider/capabilities/read", method: "modelProvider/capabilities/read", params: map[string]any{}},
 	{name: "modelProvider/config/write", method: "modelProvider/config/write", params: map[string]any{"settings": map[string]any{"type": "customGateway", "name": "Gateway", "baseUrl": "http://127.0.0.1:9/v1", "envKey": "GATEWAY_KEY"}},
-		files: []string{"$CODEX_HOME/config.toml"}},
+		files: []string{"$CODEX_HOME/config.toml"}, sameFiles: true},
 	{name: "permissionProfile/list", method: "permissionProfile/list", params: map[string]any{}},
 	{name: "permissionProfile/list (cwd, limit)", method: "permissionProfile/list", params: map[string]any{"cwd": "$WORK", "limit": 1}},
 	{name: "skills/config/write", method: "skills/config/write", params: map[string]any{"enabled": false, "path": "$CODEX_HOME/skills/demo/SKILL.md"}, setup: withSkill,
 		then:  []methodCall{{"skills/list", map[string]any{"cwds": []string{"$WORK"}}, nonSystemSkills}},
-		files: []string{"$CODEX_HOME/config.toml"}},
+		files: []string{"$CODEX_HOME/config.toml"}, sameFiles: true},
 	{name: "skills/config/write (by name)", method: "skills/config/write", params: map[string]any{"enabled": false, "name": "demo"}, setup: withSkill,
-		files: []string{"$CODEX_HOME/config.toml"}},
+		files: []string{"$CODEX_HOME/config.toml"}, sameFiles: true},
 	{name: "skills/extraRoots/set", method: "skills/extraRoots/set", params: map[string]any{"extraRoots": []string{"$HOME/extra-skills"}},
 		setup: func(t *testing.T, e *env) {
 			writeFile(t, filepath.Join(e.home(), "extra-skills", "extra", "SKILL.md"), "---\nname: extra\ndescription: An extra skill.\n---\nSay hi.\n")
@@ -261,6 +261,7 @@ func (e *env) expand(v any) any {
 
 // unexpand is expand's inverse over a recorded answer, so goldens hold no temp paths.
 func (e *env) unexpand(s string) string {
+	s = strings.ReplaceAll(s, strings.TrimSuffix(e.Model.URL(), "/"), "$MODEL")
 	for _, p := range []struct{ dir, name string }{{e.CodexHome, "$CODEX_HOME"}, {e.Workdir, "$WORK"}, {e.home(), "$HOME"}} {
 		if real, err := filepath.EvalSymlinks(p.dir); err == nil && real != p.dir {
 			s = strings.ReplaceAll(s, real, p.name)

@@ -271,8 +271,11 @@ func (r methodRecord) summary(mc methodCase) []string {
 // Each new method answers as Codex 0.169 did in the recording: the same error class where
 // it errs, the same result keys and kinds where it answers, the same notifications in the
 // same order.
+//
+// Where the reference is installed, each case is also run on it live.
 func TestAppServerNewMethodsMatchReference(t *testing.T) {
 	golden := loadMethodsGolden(t)
+	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
 	for _, mc := range newMethodCases {
 		t.Run(mc.name, func(t *testing.T) {
 			want, ok := golden[mc.name]
@@ -282,6 +285,12 @@ func TestAppServerNewMethodsMatchReference(t *testing.T) {
 			got := recordMethodCase(t, binary, mc)
 			if diff := cmp.Diff(want.summary(mc), got.summary(mc)); diff != "" {
 				t.Errorf("(-codex 0.169 +ours):\n%s\nours: %+v", diff, got)
+			}
+			if ref != "" {
+				live := recordMethodCase(t, ref, mc)
+				if diff := cmp.Diff(live.summary(mc), got.summary(mc)); diff != "" {
+					t.Errorf("(-live codex +ours):\n%s", diff)
+				}
 			}
 		})
 	}
