@@ -14,7 +14,7 @@ func (r *threads) registerExtras(s *Server) {
 	emptyPage := func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		return map[string]any{"data": []any{}, "nextCursor": nil}, nil
 	}
-	for _, m := range []string{"mcpServerStatus/list", "app/list", "permissionProfile/list"} {
+	for _, m := range []string{"mcpServerStatus/list"} {
 		s.Handle(m, TypedOptional(emptyPage))
 	}
 	s.Handle("plugin/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
@@ -24,6 +24,10 @@ func (r *threads) registerExtras(s *Server) {
 		return map[string]any{"requirements": nil}, nil
 	}))
 	s.Handle("account/rateLimits/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
+		// As Codex: rate limits are a ChatGPT account's; other sign-ins have none to read.
+		if _, ok := accountBackend(s); !ok {
+			return nil, errNoChatGPTAccount("to read rate limits")
+		}
 		r.mu.Lock()
 		limits := r.limits
 		r.mu.Unlock()
