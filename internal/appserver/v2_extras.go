@@ -21,7 +21,8 @@ func (r *threads) registerExtras(s *Server) {
 		return map[string]any{"marketplaces": []any{}, "featuredPluginIds": []any{}, "marketplaceLoadErrors": []any{}}, nil
 	}))
 	s.Handle("configRequirements/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		return map[string]any{"requirements": nil}, nil
+		// gocodex has one speed per service tier, not speed modes apart from it.
+		return map[string]any{"requirements": nil, "supportsIndependentSpeedModes": false}, nil
 	}))
 	s.Handle("account/rateLimits/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		// As Codex: rate limits are a ChatGPT account's; other sign-ins have none to read.
