@@ -407,19 +407,20 @@ func TestStableMethodsWalkOnReference(t *testing.T) {
 // shapeGaps are the methods whose answers in the walk still differ from Codex 0.169's in
 // their keys, and why. Thread objects and turns belong to the thread methods' work.
 var shapeGaps = map[string]string{
-	"config/read":       "gocodex lists the keys that are set; Codex every key it knows, null when unset",
-	"model/list":        "the catalog lacks Codex's upgradeInfo, availabilityNux, service tiers and speed tiers",
-	"skills/list":       "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
-	"feedback/save":     "Codex hashes the thread's prompt (promptHash); gocodex sends null",
-	"review/start":      "turn objects lack rootTurnId (thread methods)",
-	"thread/start":      "thread objects lack Codex's newer keys (thread methods)",
-	"thread/resume":     "thread objects lack Codex's newer keys (thread methods)",
-	"thread/fork":       "thread objects lack Codex's newer keys (thread methods)",
-	"thread/read":       "thread objects lack Codex's newer keys (thread methods)",
-	"thread/list":       "thread objects and backwardsCursor (thread methods)",
-	"thread/unarchive":  "thread objects lack Codex's newer keys (thread methods)",
-	"thread/turns/list": "backwardsCursor and agent message keys (thread methods)",
-	"thread/items/list": "backwardsCursor and agent message keys (thread methods)",
+	"config/read":        "gocodex lists the keys that are set; Codex every key it knows, null when unset",
+	"model/list":         "the catalog lacks Codex's upgradeInfo, availabilityNux, service tiers and speed tiers",
+	"skills/list":        "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
+	"modelProvider/list": "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
+	"feedback/save":      "Codex hashes the thread's prompt (promptHash); gocodex sends null",
+	"review/start":       "turn objects lack rootTurnId (thread methods)",
+	"thread/start":       "thread objects lack Codex's newer keys (thread methods)",
+	"thread/resume":      "thread objects lack Codex's newer keys (thread methods)",
+	"thread/fork":        "thread objects lack Codex's newer keys (thread methods)",
+	"thread/read":        "thread objects lack Codex's newer keys (thread methods)",
+	"thread/list":        "thread objects and backwardsCursor (thread methods)",
+	"thread/unarchive":   "thread objects lack Codex's newer keys (thread methods)",
+	"thread/turns/list":  "backwardsCursor and agent message keys (thread methods)",
+	"thread/items/list":  "backwardsCursor and agent message keys (thread methods)",
 }
 
 // Walked the same way, gocodex's answers carry the same keys of the same kinds as Codex
