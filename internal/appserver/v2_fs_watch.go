@@ -10,9 +10,9 @@ import (
 )
 
 // fs/watch and fs/unwatch: a connection asks to hear fs/changed when a file, or the entries
-// of a folder (not deeper, as Codex 0.169 watches), change. Each watch polls its path: no
-// watcher handle per folder, and a path that does not exist yet is seen when it appears.
-// The polls live as long as the watch and never longer than the connection.
+// of a folder (not deeper, as Codex 0.169 watches), change. On Linux a watch is an inotify
+// watch (v2_fs_watch_linux.go); elsewhere, and for a path that does not exist yet, it polls.
+// A watch lives as long as it is wanted and never longer than the connection.
 
 const (
 	fsWatchInterval = 200 * time.Millisecond
@@ -138,7 +138,7 @@ func registerFSWatchMethods(s *Server) {
 		w.stop[p.WatchID] = cancel
 		w.mu.Unlock()
 		before := watchSnapshot(path)
-		c.Go(func() { pollPath(pollCtx, c, p.WatchID, path, before) })
+		c.Go(beginWatch(pollCtx, c, p.WatchID, path, before))
 		return map[string]string{"path": path}, nil
 	}))
 	s.Handle("fs/unwatch", Typed(func(ctx context.Context, c *Conn, p fsUnwatchParams) (struct{}, error) {
