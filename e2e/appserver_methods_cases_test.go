@@ -238,6 +238,25 @@ var newMethodCases = []methodCase{
 	{name: "account/workspaceMessages/read", method: "account/workspaceMessages/read", params: nil},
 }
 
+// badParamCases are requests of the new methods with params that are not valid: the same
+// error class as Codex 0.169's is expected.
+var badParamCases = []methodCase{
+	{name: "bad: fs/watch relative path", method: "fs/watch", params: map[string]any{"path": "rel", "watchId": "w"}},
+	{name: "bad: fs/watch no watchId", method: "fs/watch", params: map[string]any{"path": "$WORK"}},
+	{name: "bad: skills/config/write no enabled", method: "skills/config/write", params: map[string]any{"name": "demo"}},
+	{name: "bad: skills/config/write neither name nor path", method: "skills/config/write", params: map[string]any{"enabled": true}},
+	{name: "bad: skills/extraRoots/set relative", method: "skills/extraRoots/set", params: map[string]any{"extraRoots": []string{"rel"}}},
+	{name: "bad: feedback/save relative path", method: "feedback/save", params: map[string]any{"classification": "bug", "savePath": "fb.zip"}},
+	{name: "bad: permissionProfile/list bad cursor", method: "permissionProfile/list", params: map[string]any{"cursor": "zz"}},
+	{name: "bad: modelProvider/config/write unknown type", method: "modelProvider/config/write", params: map[string]any{"settings": map[string]any{"type": "nope"}}},
+	{name: "bad: modelProvider/config/write unknown provider", method: "modelProvider/config/write", params: map[string]any{"settings": map[string]any{"type": "customGateway", "providerId": "nope", "name": "X"}}},
+	{name: "bad: externalAgentConfig/import no items", method: "externalAgentConfig/import", params: map[string]any{}},
+	{name: "bad: windowsSandbox/setupStart bad mode", method: "windowsSandbox/setupStart", params: map[string]any{"mode": "sideways"}},
+	{name: "bad: account/sendAddCreditsNudgeEmail bad type", method: "account/sendAddCreditsNudgeEmail", params: map[string]any{"creditType": "gold"}},
+	{name: "bad: app/read no ids", method: "app/read", params: map[string]any{}},
+	{name: "bad: plugin/uninstall no id", method: "plugin/uninstall", params: map[string]any{}},
+}
+
 func (e *env) home() string {
 	for _, kv := range e.ExtraEnv {
 		if v, ok := strings.CutPrefix(kv, "HOME="); ok {

@@ -164,7 +164,7 @@ func TestRecordMethodsReference(t *testing.T) {
 	if _, err := os.Stat(methodsGolden); err == nil {
 		out = loadMethodsGolden(t)
 	}
-	for _, mc := range newMethodCases {
+	for _, mc := range append(append([]methodCase(nil), newMethodCases...), badParamCases...) {
 		t.Run(mc.name, func(t *testing.T) { out[mc.name] = recordMethodCase(t, ref, mc) })
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
@@ -244,7 +244,11 @@ func (r methodRecord) summary(mc methodCase) []string {
 	var out []string
 	for i, c := range r.Calls {
 		if c.Error != nil {
-			out = append(out, c.Method+" error "+itoa(c.Error.Code))
+			e := c.Method + " error " + itoa(c.Error.Code)
+			if strings.HasPrefix(mc.name, "bad: ") { // bad input: Codex's very words
+				e += " " + c.Error.Message
+			}
+			out = append(out, e)
 			continue
 		}
 		if i == 0 && mc.probe != nil {
@@ -276,7 +280,7 @@ func (r methodRecord) summary(mc methodCase) []string {
 func TestAppServerNewMethodsMatchReference(t *testing.T) {
 	golden := loadMethodsGolden(t)
 	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
-	for _, mc := range newMethodCases {
+	for _, mc := range append(append([]methodCase(nil), newMethodCases...), badParamCases...) {
 		t.Run(mc.name, func(t *testing.T) {
 			want, ok := golden[mc.name]
 			if !ok {

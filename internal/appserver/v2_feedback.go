@@ -59,7 +59,7 @@ func registerFeedbackMethods(s *Server) {
 			return feedbackSaveResponse{}, InvalidRequest("Invalid request: missing field `savePath`")
 		}
 		if !filepath.IsAbs(*p.SavePath) {
-			return feedbackSaveResponse{}, InvalidRequest("Invalid request: AbsolutePathBuf deserialized without a base path")
+			return feedbackSaveResponse{}, InvalidRequest("feedback savePath must be an absolute host path")
 		}
 		threadID := "no-active-thread-" + newSubmissionID()
 		if p.ThreadID != nil && *p.ThreadID != "" {

@@ -106,7 +106,7 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (modelProviderConf
 		id = *p.ProviderID
 		existing, ok := cfg.ModelProviders[id]
 		if !ok {
-			return modelProviderConfigWriteResponse{}, InvalidRequest("model provider `" + id + "` is not configured")
+			return modelProviderConfigWriteResponse{}, InvalidRequest("Unknown provider ID.")
 		}
 		info = existing
 	} else {

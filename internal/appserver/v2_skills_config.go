@@ -14,6 +14,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/skills"
 )
 
@@ -144,17 +145,19 @@ func registerSkillConfigMethods(s *Server, extra *skillExtraRoots) {
 		if p.Enabled == nil {
 			return nil, InvalidRequest("Invalid request: missing field `enabled`")
 		}
+		hasPath, hasName := p.Path != nil && *p.Path != "", p.Name != nil && *p.Name != ""
+		if hasPath == hasName {
+			// Codex's words, as a bare -32602.
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "skills/config/write requires exactly one of path or name"}
+		}
 		entry := map[string]any{}
-		switch {
-		case p.Path != nil && *p.Path != "":
+		if hasPath {
 			if !filepath.IsAbs(*p.Path) {
-				return nil, InvalidRequest("Invalid request: AbsolutePathBuf deserialized without a base path")
+				return nil, errNotAbsolute()
 			}
 			entry["path"] = *p.Path
-		case p.Name != nil && *p.Name != "":
+		} else {
 			entry["name"] = *p.Name
-		default:
-			return nil, InvalidRequest("skills/config/write needs a skill `name` or `path`")
 		}
 		entry["enabled"] = *p.Enabled
 		if err := appendSkillRule(filepath.Join(codexHome(s), "config.toml"), entry); err != nil {
@@ -168,7 +171,7 @@ func registerSkillConfigMethods(s *Server, extra *skillExtraRoots) {
 		}
 		for _, r := range *p.ExtraRoots {
 			if !filepath.IsAbs(r) {
-				return struct{}{}, InvalidRequest("Invalid request: AbsolutePathBuf deserialized without a base path")
+				return struct{}{}, errNotAbsolute()
 			}
 		}
 		extra.mu.Lock()
