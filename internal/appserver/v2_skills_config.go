@@ -33,7 +33,8 @@ type skillsExtraRootsSetParams struct {
 	ExtraRoots *[]string `json:"extraRoots"`
 }
 
-// skillExtraRoots are the folders skills/extraRoots/set named, for the server's life.
+// skillExtraRoots are the folders skills/extraRoots/set named, for the server's life: the
+// listings look there, and so do threads started since (config.Config.SkillExtraRoots).
 type skillExtraRoots struct {
 	mu    sync.Mutex
 	roots []string
