@@ -411,7 +411,6 @@ var shapeGaps = map[string]string{
 	"model/list":         "the catalog lacks Codex's upgradeInfo, availabilityNux, service tiers and speed tiers",
 	"skills/list":        "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
 	"modelProvider/list": "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
-	"feedback/save":      "Codex hashes the thread's prompt (promptHash); gocodex sends null",
 	"review/start":       "turn objects lack rootTurnId (thread methods)",
 	"thread/start":       "thread objects lack Codex's newer keys (thread methods)",
 	"thread/resume":      "thread objects lack Codex's newer keys (thread methods)",

@@ -2,7 +2,10 @@ package appserver
 
 import (
 	"archive/zip"
+	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/logging"
+	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
 )
 
@@ -81,11 +85,15 @@ func registerFeedbackMethods(s *Server) {
 		for i := range atts {
 			atts[i].Entry = fmt.Sprintf("attachments/%04d/%s", i, atts[i].Filename)
 		}
-		report := feedbackReport(*p.Classification, p.Reason, threadID, p.Tags)
+		var hash *string
+		if p.ThreadID != nil && *p.ThreadID != "" {
+			hash = promptHash(codexHome(s), threadID)
+		}
+		report := feedbackReport(*p.Classification, p.Reason, threadID, p.Tags, hash)
 		if err := writeFeedbackZip(*p.SavePath, report, atts); err != nil {
 			return feedbackSaveResponse{}, internalError("failed to save feedback: " + err.Error())
 		}
-		return feedbackSaveResponse{SavedPath: *p.SavePath, ThreadID: threadID}, nil
+		return feedbackSaveResponse{PromptHash: hash, SavedPath: *p.SavePath, ThreadID: threadID}, nil
 	}))
 	s.Handle("feedback/upload", Typed(func(ctx context.Context, c *Conn, p feedbackParams) (struct{}, error) {
 		if p.Classification == nil {
@@ -106,7 +114,7 @@ func contentTypeOf(name string) string {
 }
 
 // feedbackReport is the event Codex would send, in the shape of its report.json.
-func feedbackReport(classification string, reason *string, threadID string, extra map[string]string) map[string]any {
+func feedbackReport(classification string, reason *string, threadID string, extra map[string]string, hash *string) map[string]any {
 	title := "[" + feedbackTitle(classification) + "]: Codex session " + threadID
 	tags := map[string]string{"classification": classification, "cli_version": version.CodexProtocol, "gocodex_version": version.Version,
 		"session_source": "vscode", "thread_id": threadID}
@@ -114,6 +122,9 @@ func feedbackReport(classification string, reason *string, threadID string, extr
 	if reason != nil && *reason != "" {
 		tags["reason"] = *reason
 		value = *reason
+	}
+	if hash != nil {
+		tags["prompt_hash"] = *hash
 	}
 	for k, v := range extra {
 		if _, taken := tags[k]; !taken {
@@ -128,6 +139,41 @@ func feedbackReport(classification string, reason *string, threadID string, extr
 		"exception": map[string]any{"values": []any{map[string]any{"type": title, "value": value}}},
 		"tags":      tags,
 	}
+}
+
+// promptHash is Codex's prompt_hash of a thread: the SHA-256 of its base instructions with
+// whitespace runs made single spaces, from its rollout's session_meta line; nil when the
+// thread has no rollout yet or it names no instructions.
+func promptHash(codexHome, threadID string) *string {
+	path, _, err := rollout.Find(codexHome, threadID)
+	if err != nil {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	for i := 0; i < 8 && sc.Scan(); i++ {
+		var line struct {
+			Type    string `json:"type"`
+			Payload struct {
+				BaseInstructions *rollout.BaseInstructions `json:"base_instructions"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Type != "session_meta" {
+			continue
+		}
+		if line.Payload.BaseInstructions == nil || line.Payload.BaseInstructions.Text == "" {
+			return nil
+		}
+		sum := sha256.Sum256([]byte(strings.Join(strings.Fields(line.Payload.BaseInstructions.Text), " ")))
+		h := hex.EncodeToString(sum[:])
+		return &h
+	}
+	return nil
 }
 
 func feedbackTitle(classification string) string {
