@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/logging"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
@@ -23,9 +25,9 @@ import (
 
 // feedback/save writes a feedback report as Codex 0.169 does: a zip holding report.json (the
 // event Codex would send), manifest.json and, with includeLogs, the server's log and any
-// extra files as attachments. feedback/upload would send it to OpenAI's error tracker, a
-// service gocodex has no business reporting to: it answers an error pointing to
-// feedback/save.
+// extra files as attachments. feedback/upload posts the same zip to the collector named in
+// GOCODEX_FEEDBACK_URL (Codex sends it to OpenAI's error tracker, which is not gocodex's to
+// report to); without one it answers an error pointing to feedback/save.
 
 type feedbackParams struct {
 	Classification *string           `json:"classification"`
@@ -69,22 +71,7 @@ func registerFeedbackMethods(s *Server) {
 		if p.ThreadID != nil && *p.ThreadID != "" {
 			threadID = *p.ThreadID
 		}
-		var atts []feedbackAttachment
-		if p.IncludeLogs {
-			if s.opts.Config != nil && s.opts.Config.LogDir != "" {
-				if name, err := logging.FileName("app-server"); err == nil {
-					if path := filepath.Join(s.opts.Config.LogDir, name); isFile(path) {
-						atts = append(atts, feedbackAttachment{Filename: "codex-logs.log", ContentType: "text/plain", path: path, tail: true})
-					}
-				}
-			}
-			for _, f := range p.ExtraLogFiles {
-				atts = append(atts, feedbackAttachment{Filename: filepath.Base(f), ContentType: contentTypeOf(f), path: f})
-			}
-		}
-		for i := range atts {
-			atts[i].Entry = fmt.Sprintf("attachments/%04d/%s", i, atts[i].Filename)
-		}
+		atts := feedbackAttachments(s, p)
 		var hash *string
 		if p.ThreadID != nil && *p.ThreadID != "" {
 			hash = promptHash(codexHome(s), threadID)
@@ -95,12 +82,97 @@ func registerFeedbackMethods(s *Server) {
 		}
 		return feedbackSaveResponse{PromptHash: hash, SavedPath: *p.SavePath, ThreadID: threadID}, nil
 	}))
-	s.Handle("feedback/upload", Typed(func(ctx context.Context, c *Conn, p feedbackParams) (struct{}, error) {
+	s.Handle("feedback/upload", Typed(func(ctx context.Context, c *Conn, p feedbackParams) (feedbackUploadResponse, error) {
 		if p.Classification == nil {
-			return struct{}{}, InvalidRequest("Invalid request: missing field `classification`")
+			return feedbackUploadResponse{}, missingField("classification")
 		}
-		return struct{}{}, internalError("failed to upload feedback: gocodex does not upload feedback; save the report with feedback/save and attach it to an issue")
+		target := s.opts.Getenv(feedbackURLEnv)
+		if target == "" {
+			return feedbackUploadResponse{}, internalError("failed to upload feedback: gocodex sends feedback only to a collector you name in " + feedbackURLEnv + "; none is set (feedback/save writes the report to a file)")
+		}
+		threadID := "no-active-thread-" + newSubmissionID()
+		var hash *string
+		if p.ThreadID != nil && *p.ThreadID != "" {
+			threadID = *p.ThreadID
+			hash = promptHash(codexHome(s), threadID)
+		}
+		atts := feedbackAttachments(s, p)
+		dir, err := os.MkdirTemp("", "gocodex-feedback-")
+		if err != nil {
+			return feedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
+		}
+		defer os.RemoveAll(dir)
+		zipPath := filepath.Join(dir, "feedback.zip")
+		if err := writeFeedbackZip(zipPath, feedbackReport(*p.Classification, p.Reason, threadID, p.Tags, hash), atts); err != nil {
+			return feedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
+		}
+		if err := postFeedback(ctx, s, target, zipPath); err != nil {
+			return feedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
+		}
+		return feedbackUploadResponse{PromptHash: hash, ThreadID: threadID}, nil
 	}))
+}
+
+// feedbackURLEnv names the collector feedback/upload posts reports to. Codex sends them to
+// OpenAI's error tracker; gocodex sends them nowhere unless told where.
+const feedbackURLEnv = "GOCODEX_FEEDBACK_URL"
+
+type feedbackUploadResponse struct {
+	PromptHash *string `json:"promptHash"`
+	ThreadID   string  `json:"threadId"`
+}
+
+// feedbackAttachments are the files a report carries: with includeLogs, the end of the
+// app-server's log and the extra files named.
+func feedbackAttachments(s *Server, p feedbackParams) []feedbackAttachment {
+	var atts []feedbackAttachment
+	if !p.IncludeLogs {
+		return nil
+	}
+	if s.opts.Config != nil && s.opts.Config.LogDir != "" {
+		if name, err := logging.FileName("app-server"); err == nil {
+			if path := filepath.Join(s.opts.Config.LogDir, name); isFile(path) {
+				atts = append(atts, feedbackAttachment{Filename: "codex-logs.log", ContentType: "text/plain", path: path, tail: true})
+			}
+		}
+	}
+	for _, f := range p.ExtraLogFiles {
+		atts = append(atts, feedbackAttachment{Filename: filepath.Base(f), ContentType: contentTypeOf(f), path: f})
+	}
+	for i := range atts {
+		atts[i].Entry = fmt.Sprintf("attachments/%04d/%s", i, atts[i].Filename)
+	}
+	return atts
+}
+
+// postFeedback sends the report's zip to target in one POST (application/zip).
+func postFeedback(ctx context.Context, s *Server, target, zipPath string) error {
+	body, err := os.Open(zipPath)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	ctx, cancel := context.WithTimeout(ctx, backendTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/zip")
+	hc, _ := auth.HTTPClient(s.opts.Getenv)
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("%s answered %s", target, resp.Status)
+	}
+	return nil
 }
 
 func contentTypeOf(name string) string {
