@@ -110,14 +110,14 @@ func withSkill(t *testing.T, e *env) {
 var newMethodCases = []methodCase{
 	{name: "modelProvider/capabilities/read", method: "modelProvider/capabilities/read", params: map[string]any{}},
 	{name: "modelProvider/config/write", method: "modelProvider/config/write", params: map[string]any{"settings": map[string]any{"type": "customGateway", "name": "Gateway", "baseUrl": "http://127.0.0.1:9/v1", "envKey": "GATEWAY_KEY"}},
-		files: []string{"$CODEX_HOME/config.toml"}},
+		files: []string{"$CODEX_HOME/config.toml"}, sameFiles: true},
 	{name: "permissionProfile/list", method: "permissionProfile/list", params: map[string]any{}},
 	{name: "permissionProfile/list (cwd, limit)", method: "permissionProfile/list", params: map[string]any{"cwd": "$WORK", "limit": 1}},
 	{name: "skills/config/write", method: "skills/config/write", params: map[string]any{"enabled": false, "path": "$CODEX_HOME/skills/demo/SKILL.md"}, setup: withSkill,
 		then:  []methodCall{{"skills/list", map[string]any{"cwds": []string{"$WORK"}}, nonSystemSkills}},
-		files: []string{"$CODEX_HOME/config.toml"}},
+		files: []string{"$CODEX_HOME/config.toml"}, sameFiles: true},
 	{name: "skills/config/write (by name)", method: "skills/config/write", params: map[string]any{"enabled": false, "name": "demo"}, setup: withSkill,
-		files: []string{"$CODEX_HOME/config.toml"}},
+		files: []string{"$CODEX_HOME/config.toml"}, sameFiles: true},
 	{name: "skills/extraRoots/set", method: "skills/extraRoots/set", params: map[string]any{"extraRoots": []string{"$HOME/extra-skills"}},
 		setup: func(t *testing.T, e *env) {
 			writeFile(t, filepath.Join(e.home(), "extra-skills", "extra", "SKILL.md"), "---\nname: extra\ndescription: An extra skill.\n---\nSay hi.\n")
@@ -238,6 +238,25 @@ var newMethodCases = []methodCase{
 	{name: "account/workspaceMessages/read", method: "account/workspaceMessages/read", params: nil},
 }
 
+// badParamCases are requests of the new methods with params that are not valid: the same
+// error class as Codex 0.169's is expected.
+var badParamCases = []methodCase{
+	{name: "bad: fs/watch relative path", method: "fs/watch", params: map[string]any{"path": "rel", "watchId": "w"}},
+	{name: "bad: fs/watch no watchId", method: "fs/watch", params: map[string]any{"path": "$WORK"}},
+	{name: "bad: skills/config/write no enabled", method: "skills/config/write", params: map[string]any{"name": "demo"}},
+	{name: "bad: skills/config/write neither name nor path", method: "skills/config/write", params: map[string]any{"enabled": true}},
+	{name: "bad: skills/extraRoots/set relative", method: "skills/extraRoots/set", params: map[string]any{"extraRoots": []string{"rel"}}},
+	{name: "bad: feedback/save relative path", method: "feedback/save", params: map[string]any{"classification": "bug", "savePath": "fb.zip"}},
+	{name: "bad: permissionProfile/list bad cursor", method: "permissionProfile/list", params: map[string]any{"cursor": "zz"}},
+	{name: "bad: modelProvider/config/write unknown type", method: "modelProvider/config/write", params: map[string]any{"settings": map[string]any{"type": "nope"}}},
+	{name: "bad: modelProvider/config/write unknown provider", method: "modelProvider/config/write", params: map[string]any{"settings": map[string]any{"type": "customGateway", "providerId": "nope", "name": "X"}}},
+	{name: "bad: externalAgentConfig/import no items", method: "externalAgentConfig/import", params: map[string]any{}},
+	{name: "bad: windowsSandbox/setupStart bad mode", method: "windowsSandbox/setupStart", params: map[string]any{"mode": "sideways"}},
+	{name: "bad: account/sendAddCreditsNudgeEmail bad type", method: "account/sendAddCreditsNudgeEmail", params: map[string]any{"creditType": "gold"}},
+	{name: "bad: app/read no ids", method: "app/read", params: map[string]any{}},
+	{name: "bad: plugin/uninstall no id", method: "plugin/uninstall", params: map[string]any{}},
+}
+
 func (e *env) home() string {
 	for _, kv := range e.ExtraEnv {
 		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
@@ -261,6 +280,7 @@ func (e *env) expand(v any) any {
 
 // unexpand is expand's inverse over a recorded answer, so goldens hold no temp paths.
 func (e *env) unexpand(s string) string {
+	s = strings.ReplaceAll(s, strings.TrimSuffix(e.Model.URL(), "/"), "$MODEL")
 	for _, p := range []struct{ dir, name string }{{e.CodexHome, "$CODEX_HOME"}, {e.Workdir, "$WORK"}, {e.home(), "$HOME"}} {
 		if real, err := filepath.EvalSymlinks(p.dir); err == nil && real != p.dir {
 			s = strings.ReplaceAll(s, real, p.name)

@@ -166,7 +166,7 @@ func TestRecordMethodsReference(t *testing.T) {
 	if _, err := os.Stat(methodsGolden); err == nil {
 		out = loadMethodsGolden(t)
 	}
-	for _, mc := range newMethodCases {
+	for _, mc := range append(append([]methodCase(nil), newMethodCases...), badParamCases...) {
 		t.Run(mc.name, func(t *testing.T) { out[mc.name] = recordMethodCase(t, ref, mc) })
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
@@ -246,7 +246,11 @@ func (r methodRecord) summary(mc methodCase) []string {
 	var out []string
 	for i, c := range r.Calls {
 		if c.Error != nil {
-			out = append(out, c.Method+" error "+itoa(c.Error.Code))
+			e := c.Method + " error " + itoa(c.Error.Code)
+			if strings.HasPrefix(mc.name, "bad: ") { // bad input: Codex's very words
+				e += " " + c.Error.Message
+			}
+			out = append(out, e)
 			continue
 		}
 		if i == 0 && mc.probe != nil {
@@ -273,9 +277,12 @@ func (r methodRecord) summary(mc methodCase) []string {
 // Each new method answers as Codex 0.169 did in the recording: the same error class where
 // it errs, the same result keys and kinds where it answers, the same notifications in the
 // same order.
+//
+// Where the reference is installed, each case is also run on it live.
 func TestAppServerNewMethodsMatchReference(t *testing.T) {
 	golden := loadMethodsGolden(t)
-	for _, mc := range newMethodCases {
+	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
+	for _, mc := range append(append([]methodCase(nil), newMethodCases...), badParamCases...) {
 		t.Run(mc.name, func(t *testing.T) {
 			want, ok := golden[mc.name]
 			if !ok {
@@ -284,6 +291,12 @@ func TestAppServerNewMethodsMatchReference(t *testing.T) {
 			got := recordMethodCase(t, binary, mc)
 			if diff := cmp.Diff(want.summary(mc), got.summary(mc)); diff != "" {
 				t.Errorf("(-codex 0.169 +ours):\n%s\nours: %+v", diff, got)
+			}
+			if ref != "" {
+				live := recordMethodCase(t, ref, mc)
+				if diff := cmp.Diff(live.summary(mc), got.summary(mc)); diff != "" {
+					t.Errorf("(-live codex +ours):\n%s", diff)
+				}
 			}
 		})
 	}

@@ -24,6 +24,7 @@ import (
 
 var needsInternet = map[string]string{
 	"account/rateLimitResetCredit/consume": "ChatGPT backend",
+	"account/rateLimits/read":              "ChatGPT backend",
 	"account/sendAddCreditsNudgeEmail":     "ChatGPT backend",
 	"account/usage/read":                   "ChatGPT backend",
 	"account/workspaceMessages/read":       "ChatGPT backend",
@@ -43,9 +44,8 @@ var answersError = map[string]string{
 	"plugin/share/delete":        "plugin sharing is off",
 	"marketplace/remove":         "no marketplace is configured",
 	"account/gatewayOAuth/login": "the provider does not use gateway OAuth",
-	// Codex answers the same -32600 for an event without an id; with one, gocodex says it
-	// has no Guardian reviews (there is never a denied action to approve).
-	"thread/approveGuardianDeniedAction": "no Guardian denial to approve",
+	// A thread method: valid params need a Guardian denial, which a scripted session has not.
+	"thread/approveGuardianDeniedAction": "no Guardian denial to approve (Codex: invalid Guardian denial event)",
 }
 
 // walk is the state the steps share.
@@ -203,7 +203,7 @@ var walkSteps = []walkStep{
 	{method: "account/read", params: fixed(map[string]any{})},
 	{method: "account/rateLimits/read", params: fixed(nil)},
 	{method: "account/login/start", params: fixed(map[string]any{"type": "apiKey", "apiKey": "sk-walk"})},
-	{method: "account/login/cancel", params: fixed(map[string]any{"loginId": "none"})},
+	{method: "account/login/cancel", params: fixed(map[string]any{"loginId": "0195e7a4-7c2f-7000-8000-000000000000"})},
 	{method: "account/logout", params: fixed(nil)},
 	{method: "account/gatewayOAuth/read", params: fixed(map[string]any{})},
 	{method: "account/gatewayOAuth/login", params: fixed(map[string]any{})},
@@ -224,7 +224,7 @@ var walkSteps = []walkStep{
 	{method: "windowsSandbox/readiness", params: fixed(nil)},
 	{method: "windowsSandbox/setupStart", params: fixed(map[string]any{"mode": "unelevated"})},
 	// Thread methods another helper is building.
-	{method: "thread/goal/set", params: onThread(map[string]any{"objective": "Finish the walk", "status": "paused"})}, // an active goal is refused: gocodex has no goal-continuation turns
+	{method: "thread/goal/set", params: onThread(map[string]any{"objective": "Finish the walk", "status": "paused"})}, // gocodex refuses active goals: it has no goal-continuation turns
 	{method: "thread/goal/get", params: onThread(nil)},
 	{method: "thread/goal/clear", params: onThread(nil)},
 	{method: "thread/metadata/update", params: onThread(map[string]any{"gitInfo": map[string]any{"branch": "main"}})},
@@ -323,25 +323,7 @@ func TestAppServerStableMethodsWalk(t *testing.T) {
 		t.Fatalf("steps without a schema method %v; schema methods without a step %v", stepOf, missing)
 	}
 
-	e := newEnv(t)
-	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{RequestMaxRetries: tk.Int(0), StreamMaxRetries: tk.Int(0),
-		Extra: "chatgpt_base_url = \"" + offlineBackend + "\""})
-	e.addMcpConfig(fmt.Sprintf("[mcp_servers.good]\ncommand = %q\n\n[mcp_servers.web]\nurl = \"http://127.0.0.1:9/mcp\"\n", mcpTestServer(t)))
-	c, stop := e.startAppServer()
-	defer stop()
-	w := &walk{t: t, e: e, c: c}
-	for _, s := range walkSteps {
-		if t.Failed() {
-			t.Fatalf("stopped before %s", s.method)
-		}
-		if s.before != nil {
-			s.before(w)
-		}
-		var params any
-		if s.params != nil {
-			params = s.params(w)
-		}
-		res, em := c.call(s.method, params)
+	walkMethods(t, binary, func(s walkStep, res json.RawMessage, em *rpcMsg) {
 		switch {
 		case em == nil && (needsInternet[s.method] != "" || answersError[s.method] != ""):
 			t.Errorf("%s answered success offline: %s", s.method, res)
@@ -354,11 +336,101 @@ func TestAppServerStableMethodsWalk(t *testing.T) {
 		case em != nil:
 			t.Errorf("%s: %d %s", s.method, em.Error.Code, em.Error.Message)
 		}
+	})
+	t.Logf("%d stable methods walked", len(schema))
+}
+
+// walkMethods runs every step on bin in one app-server and hands each answer to check.
+func walkMethods(t *testing.T, bin string, check func(s walkStep, res json.RawMessage, em *rpcMsg)) {
+	e := newEnv(t)
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{RequestMaxRetries: tk.Int(0), StreamMaxRetries: tk.Int(0),
+		Extra: "chatgpt_base_url = \"" + offlineBackend + "\""})
+	e.addMcpConfig(fmt.Sprintf("[mcp_servers.good]\ncommand = %q\n\n[mcp_servers.web]\nurl = \"http://127.0.0.1:9/mcp\"\n", mcpTestServer(t)))
+	// Requests beyond the scripted ones (Codex follows a steered, interrupted turn with
+	// another) get a plain answer.
+	e.Model.SetDefault(answer("ok"))
+	c, stop := e.startAppServerOf(bin)
+	defer stop()
+	w := &walk{t: t, e: e, c: c}
+	for _, s := range walkSteps {
+		if t.Failed() {
+			t.Logf("stopped before %s", s.method)
+			return
+		}
+		if s.before != nil {
+			s.before(w)
+		}
+		var params any
+		if s.params != nil {
+			params = s.params(w)
+		}
+		res, em := c.call(s.method, params)
+		check(s, res, em)
 		if s.after != nil {
 			s.after(w, res)
 		}
 	}
-	t.Logf("%d stable methods walked", len(schema))
+}
+
+// The walk's params are valid for Codex 0.169 itself: where the reference is installed, it
+// is walked the same way and must answer success wherever gocodex is expected to.
+func TestStableMethodsWalkOnReference(t *testing.T) {
+	ref := referenceBinary(t)
+	var failed []string
+	walkMethods(t, ref, func(s walkStep, res json.RawMessage, em *rpcMsg) {
+		if em != nil && needsInternet[s.method] == "" && answersError[s.method] == "" {
+			failed = append(failed, fmt.Sprintf("%s: %d %s", s.method, em.Error.Code, em.Error.Message))
+		}
+	})
+	for _, f := range failed {
+		t.Errorf("Codex 0.169 refused the walk's params: %s", f)
+	}
+}
+
+// shapeGaps are the methods whose answers in the walk still differ from Codex 0.169's in
+// their keys, and why. Thread objects and turns belong to the thread methods' work.
+var shapeGaps = map[string]string{
+	"config/read":            "gocodex lists the keys that are set; Codex every key it knows, null when unset",
+	"model/list":             "the catalog lacks Codex's upgradeInfo, availabilityNux, service tiers and speed tiers",
+	"skills/list":            "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
+	"modelProvider/list":     "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
+	"review/start":           "turn objects lack rootTurnId (thread methods)",
+	"thread/start":           "thread objects lack Codex's newer keys (thread methods)",
+	"thread/resume":          "thread objects lack Codex's newer keys (thread methods)",
+	"thread/fork":            "thread objects lack Codex's newer keys (thread methods)",
+	"thread/read":            "thread objects lack Codex's newer keys (thread methods)",
+	"thread/list":            "thread objects and backwardsCursor (thread methods)",
+	"thread/unarchive":       "thread objects lack Codex's newer keys (thread methods)",
+	"thread/turns/list":      "backwardsCursor and agent message keys (thread methods)",
+	"thread/items/list":      "backwardsCursor and agent message keys (thread methods)",
+	"thread/metadata/update": "thread objects lack Codex's newer keys (thread methods)",
+	"thread/revert":          "thread objects lack Codex's newer keys (thread methods)",
+}
+
+// Walked the same way, gocodex's answers carry the same keys of the same kinds as Codex
+// 0.169's (errors: the same code), method by method, but for shapeGaps.
+func TestStableMethodsWalkShapesMatchReference(t *testing.T) {
+	ref := referenceBinary(t)
+	shapes := func(bin string) map[string]string {
+		out := map[string]string{}
+		walkMethods(t, bin, func(s walkStep, res json.RawMessage, em *rpcMsg) {
+			if em != nil {
+				out[s.method] = "error " + itoa(em.Error.Code)
+				return
+			}
+			out[s.method] = shapeOf(res)
+		})
+		return out
+	}
+	ours, theirs := shapes(binary), shapes(ref)
+	for _, s := range walkSteps {
+		if shapeGaps[s.method] != "" {
+			continue
+		}
+		if ours[s.method] != theirs[s.method] {
+			t.Errorf("%s:\n codex: %s\n  ours: %s", s.method, theirs[s.method], ours[s.method])
+		}
+	}
 }
 
 // The methods the walk expects to fail offline fail in Codex 0.169 too (where the recording

@@ -10,7 +10,7 @@ import (
 // SkillOptions says where the skills of a session are looked for.
 func SkillOptions(cfg *config.Config, getenv func(string) string) skills.Options {
 	return skills.Options{Cwd: cfg.Cwd, ProjectRoot: cfg.ProjectRoot, CodexHome: cfg.CodexHome, Home: getenv("HOME"),
-		Rules: skills.RulesFromConfig(cfg.Effective)}
+		ExtraRoots: cfg.SkillExtraRoots, Rules: skills.RulesFromConfig(cfg.Effective)}
 }
 
 // threadSkills discovers the skills for the thread's cwd once, at start, as Codex does; the

@@ -92,6 +92,8 @@ type Server struct {
 	nextConn atomic.Int64
 	threads  *threads // the loaded threads, unloaded by Close
 
+	skillRoots skillExtraRoots // skills/extraRoots/set, for the server's life
+
 	connMu sync.Mutex
 	conns  map[*Conn]struct{} // connections being served
 

@@ -142,6 +142,10 @@ func registerAccountMethods(s *Server) {
 		return loginResponse{}, InvalidRequest("Invalid request: unknown variant `" + p.Type + "`, expected one of `apiKey`, `chatgpt`, `chatgptDeviceCode`, `chatgptAuthTokens`, `amazonBedrock`, `amazonBedrockAccessKeys`")
 	}))
 	s.Handle("account/login/cancel", Typed(func(ctx context.Context, c *Conn, p cancelLoginParams) (cancelLoginResponse, error) {
+		// As Codex: login ids are UUIDs, anything else is refused before the lookup.
+		if _, err := uuid.Parse(p.LoginID); err != nil {
+			return cancelLoginResponse{}, InvalidRequest("invalid login id: " + p.LoginID)
+		}
 		ls.mu.Lock()
 		cancel, ok := ls.active[p.LoginID]
 		delete(ls.active, p.LoginID)

@@ -93,9 +93,13 @@ func TestAccountAPIKeyFlow(t *testing.T) {
 		}
 	}
 	var cancel map[string]any
-	cl.call("account/login/cancel", map[string]any{"loginId": "nope"}, &cancel)
+	cl.call("account/login/cancel", map[string]any{"loginId": "0195e7a4-7c2f-7000-8000-000000000000"}, &cancel)
 	if cancel["status"] != "notFound" {
 		t.Errorf("cancel unknown = %v", cancel)
+	}
+	// As Codex 0.169: an id that is not a UUID is refused.
+	if e := cl.callErr("account/login/cancel", map[string]any{"loginId": "nope"}); e.Code != -32600 || e.Message != "invalid login id: nope" {
+		t.Errorf("cancel of a malformed id: %d %s", e.Code, e.Message)
 	}
 }
 

@@ -98,6 +98,7 @@ func (s *Server) loadThreadConfigWarn(o threadOverrides) (*config.Config, []conf
 	if err != nil {
 		return nil, nil, InvalidRequest(err.Error())
 	}
+	cfg.SkillExtraRoots = s.skillRoots.get()
 	return cfg, warnings, nil
 }
 

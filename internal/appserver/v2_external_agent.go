@@ -132,26 +132,31 @@ func registerExternalAgentMethods(s *Server) {
 		if len(items) == 0 {
 			return map[string]string{"importId": id}, nil
 		}
+		// After the answer, on a goroutine the connection owns.
 		context.AfterFunc(ctx, func() {
-			var results []importTypeResult
-			for _, it := range items {
-				r := importItem(s, it)
-				if n := len(results); n > 0 && results[n-1].ItemType == it.ItemType {
-					results[n-1].Successes = append(results[n-1].Successes, r.Successes...)
-					results[n-1].Failures = append(results[n-1].Failures, r.Failures...)
-				} else {
-					results = append(results, r)
+			c.Go(func() {
+				var results []importTypeResult
+				for _, it := range items {
+					r := importItem(s, it)
+					if n := len(results); n > 0 && results[n-1].ItemType == it.ItemType {
+						results[n-1].Successes = append(results[n-1].Successes, r.Successes...)
+						results[n-1].Failures = append(results[n-1].Failures, r.Failures...)
+					} else {
+						results = append(results, r)
+					}
 				}
-			}
-			for _, r := range results {
-				_ = c.Notify(c.Context(), "externalAgentConfig/import/progress", importNotification{ImportID: id, ItemTypeResults: []importTypeResult{r}})
-			}
-			// The summary lists the kinds in Codex's order of them.
-			sort.SliceStable(results, func(i, j int) bool {
-				return migrationKindRank(results[i].ItemType) < migrationKindRank(results[j].ItemType)
+				for _, r := range results {
+					_ = c.Notify(c.Context(), "externalAgentConfig/import/progress", importNotification{ImportID: id, ItemTypeResults: []importTypeResult{r}})
+				}
+				// The summary lists the kinds in Codex's order of them.
+				sort.SliceStable(results, func(i, j int) bool {
+					return migrationKindRank(results[i].ItemType) < migrationKindRank(results[j].ItemType)
+				})
+				if err := h.add(id, p.ProviderID, results); err != nil {
+					s.opts.Logger.Warn("external agent import history not written", "err", err)
+				}
+				_ = c.Notify(c.Context(), "externalAgentConfig/import/completed", importNotification{ImportID: id, ItemTypeResults: results})
 			})
-			h.add(id, p.ProviderID, results)
-			_ = c.Notify(c.Context(), "externalAgentConfig/import/completed", importNotification{ImportID: id, ItemTypeResults: results})
 		})
 		return map[string]string{"importId": id}, nil
 	}))

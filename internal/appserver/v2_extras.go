@@ -14,16 +14,21 @@ func (r *threads) registerExtras(s *Server) {
 	emptyPage := func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		return map[string]any{"data": []any{}, "nextCursor": nil}, nil
 	}
-	for _, m := range []string{"mcpServerStatus/list", "app/list", "permissionProfile/list"} {
+	for _, m := range []string{"mcpServerStatus/list"} {
 		s.Handle(m, TypedOptional(emptyPage))
 	}
 	s.Handle("plugin/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		return map[string]any{"marketplaces": []any{}, "featuredPluginIds": []any{}, "marketplaceLoadErrors": []any{}}, nil
 	}))
 	s.Handle("configRequirements/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		return map[string]any{"requirements": nil}, nil
+		// gocodex has one speed per service tier, not speed modes apart from it.
+		return map[string]any{"requirements": nil, "supportsIndependentSpeedModes": false}, nil
 	}))
 	s.Handle("account/rateLimits/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
+		// As Codex: rate limits are a ChatGPT account's; other sign-ins have none to read.
+		if _, ok := accountBackend(s); !ok {
+			return nil, errNoChatGPTAccount("to read rate limits")
+		}
 		r.mu.Lock()
 		limits := r.limits
 		r.mu.Unlock()

@@ -2,10 +2,14 @@ package appserver
 
 import (
 	"archive/zip"
+	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,15 +17,17 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/logging"
+	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
 )
 
 // feedback/save writes a feedback report as Codex 0.169 does: a zip holding report.json (the
 // event Codex would send), manifest.json and, with includeLogs, the server's log and any
-// extra files as attachments. feedback/upload would send it to OpenAI's error tracker, a
-// service gocodex has no business reporting to: it answers an error pointing to
-// feedback/save.
+// extra files as attachments. feedback/upload posts the same zip to the collector named in
+// GOCODEX_FEEDBACK_URL (Codex sends it to OpenAI's error tracker, which is not gocodex's to
+// report to); without one it answers an error pointing to feedback/save.
 
 type feedbackParams struct {
 	Classification *string           `json:"classification"`
@@ -59,40 +65,114 @@ func registerFeedbackMethods(s *Server) {
 			return feedbackSaveResponse{}, InvalidRequest("Invalid request: missing field `savePath`")
 		}
 		if !filepath.IsAbs(*p.SavePath) {
-			return feedbackSaveResponse{}, InvalidRequest("Invalid request: AbsolutePathBuf deserialized without a base path")
+			return feedbackSaveResponse{}, InvalidRequest("feedback savePath must be an absolute host path")
 		}
 		threadID := "no-active-thread-" + newSubmissionID()
 		if p.ThreadID != nil && *p.ThreadID != "" {
 			threadID = *p.ThreadID
 		}
-		var atts []feedbackAttachment
-		if p.IncludeLogs {
-			if s.opts.Config != nil && s.opts.Config.LogDir != "" {
-				if name, err := logging.FileName("app-server"); err == nil {
-					if path := filepath.Join(s.opts.Config.LogDir, name); isFile(path) {
-						atts = append(atts, feedbackAttachment{Filename: "codex-logs.log", ContentType: "text/plain", path: path, tail: true})
-					}
-				}
-			}
-			for _, f := range p.ExtraLogFiles {
-				atts = append(atts, feedbackAttachment{Filename: filepath.Base(f), ContentType: contentTypeOf(f), path: f})
-			}
+		atts := feedbackAttachments(s, p)
+		var hash *string
+		if p.ThreadID != nil && *p.ThreadID != "" {
+			hash = promptHash(codexHome(s), threadID)
 		}
-		for i := range atts {
-			atts[i].Entry = fmt.Sprintf("attachments/%04d/%s", i, atts[i].Filename)
-		}
-		report := feedbackReport(*p.Classification, p.Reason, threadID, p.Tags)
+		report := feedbackReport(*p.Classification, p.Reason, threadID, p.Tags, hash)
 		if err := writeFeedbackZip(*p.SavePath, report, atts); err != nil {
 			return feedbackSaveResponse{}, internalError("failed to save feedback: " + err.Error())
 		}
-		return feedbackSaveResponse{SavedPath: *p.SavePath, ThreadID: threadID}, nil
+		return feedbackSaveResponse{PromptHash: hash, SavedPath: *p.SavePath, ThreadID: threadID}, nil
 	}))
-	s.Handle("feedback/upload", Typed(func(ctx context.Context, c *Conn, p feedbackParams) (struct{}, error) {
+	s.Handle("feedback/upload", Typed(func(ctx context.Context, c *Conn, p feedbackParams) (feedbackUploadResponse, error) {
 		if p.Classification == nil {
-			return struct{}{}, InvalidRequest("Invalid request: missing field `classification`")
+			return feedbackUploadResponse{}, missingField("classification")
 		}
-		return struct{}{}, internalError("failed to upload feedback: gocodex does not upload feedback; save the report with feedback/save and attach it to an issue")
+		target := s.opts.Getenv(feedbackURLEnv)
+		if target == "" {
+			return feedbackUploadResponse{}, internalError("failed to upload feedback: gocodex sends feedback only to a collector you name in " + feedbackURLEnv + "; none is set (feedback/save writes the report to a file)")
+		}
+		threadID := "no-active-thread-" + newSubmissionID()
+		var hash *string
+		if p.ThreadID != nil && *p.ThreadID != "" {
+			threadID = *p.ThreadID
+			hash = promptHash(codexHome(s), threadID)
+		}
+		atts := feedbackAttachments(s, p)
+		dir, err := os.MkdirTemp("", "gocodex-feedback-")
+		if err != nil {
+			return feedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
+		}
+		defer os.RemoveAll(dir)
+		zipPath := filepath.Join(dir, "feedback.zip")
+		if err := writeFeedbackZip(zipPath, feedbackReport(*p.Classification, p.Reason, threadID, p.Tags, hash), atts); err != nil {
+			return feedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
+		}
+		if err := postFeedback(ctx, s, target, zipPath); err != nil {
+			return feedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
+		}
+		return feedbackUploadResponse{PromptHash: hash, ThreadID: threadID}, nil
 	}))
+}
+
+// feedbackURLEnv names the collector feedback/upload posts reports to. Codex sends them to
+// OpenAI's error tracker; gocodex sends them nowhere unless told where.
+const feedbackURLEnv = "GOCODEX_FEEDBACK_URL"
+
+type feedbackUploadResponse struct {
+	PromptHash *string `json:"promptHash"`
+	ThreadID   string  `json:"threadId"`
+}
+
+// feedbackAttachments are the files a report carries: with includeLogs, the end of the
+// app-server's log and the extra files named.
+func feedbackAttachments(s *Server, p feedbackParams) []feedbackAttachment {
+	var atts []feedbackAttachment
+	if !p.IncludeLogs {
+		return nil
+	}
+	if s.opts.Config != nil && s.opts.Config.LogDir != "" {
+		if name, err := logging.FileName("app-server"); err == nil {
+			if path := filepath.Join(s.opts.Config.LogDir, name); isFile(path) {
+				atts = append(atts, feedbackAttachment{Filename: "codex-logs.log", ContentType: "text/plain", path: path, tail: true})
+			}
+		}
+	}
+	for _, f := range p.ExtraLogFiles {
+		atts = append(atts, feedbackAttachment{Filename: filepath.Base(f), ContentType: contentTypeOf(f), path: f})
+	}
+	for i := range atts {
+		atts[i].Entry = fmt.Sprintf("attachments/%04d/%s", i, atts[i].Filename)
+	}
+	return atts
+}
+
+// postFeedback sends the report's zip to target in one POST (application/zip).
+func postFeedback(ctx context.Context, s *Server, target, zipPath string) error {
+	body, err := os.Open(zipPath)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	ctx, cancel := context.WithTimeout(ctx, backendTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/zip")
+	hc, _ := auth.HTTPClient(s.opts.Getenv)
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("%s answered %s", target, resp.Status)
+	}
+	return nil
 }
 
 func contentTypeOf(name string) string {
@@ -106,7 +186,7 @@ func contentTypeOf(name string) string {
 }
 
 // feedbackReport is the event Codex would send, in the shape of its report.json.
-func feedbackReport(classification string, reason *string, threadID string, extra map[string]string) map[string]any {
+func feedbackReport(classification string, reason *string, threadID string, extra map[string]string, hash *string) map[string]any {
 	title := "[" + feedbackTitle(classification) + "]: Codex session " + threadID
 	tags := map[string]string{"classification": classification, "cli_version": version.CodexProtocol, "gocodex_version": version.Version,
 		"session_source": "vscode", "thread_id": threadID}
@@ -114,6 +194,9 @@ func feedbackReport(classification string, reason *string, threadID string, extr
 	if reason != nil && *reason != "" {
 		tags["reason"] = *reason
 		value = *reason
+	}
+	if hash != nil {
+		tags["prompt_hash"] = *hash
 	}
 	for k, v := range extra {
 		if _, taken := tags[k]; !taken {
@@ -128,6 +211,41 @@ func feedbackReport(classification string, reason *string, threadID string, extr
 		"exception": map[string]any{"values": []any{map[string]any{"type": title, "value": value}}},
 		"tags":      tags,
 	}
+}
+
+// promptHash is Codex's prompt_hash of a thread: the SHA-256 of its base instructions with
+// whitespace runs made single spaces, from its rollout's session_meta line; nil when the
+// thread has no rollout yet or it names no instructions.
+func promptHash(codexHome, threadID string) *string {
+	path, _, err := rollout.Find(codexHome, threadID)
+	if err != nil {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	for i := 0; i < 8 && sc.Scan(); i++ {
+		var line struct {
+			Type    string `json:"type"`
+			Payload struct {
+				BaseInstructions *rollout.BaseInstructions `json:"base_instructions"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Type != "session_meta" {
+			continue
+		}
+		if line.Payload.BaseInstructions == nil || line.Payload.BaseInstructions.Text == "" {
+			return nil
+		}
+		sum := sha256.Sum256([]byte(strings.Join(strings.Fields(line.Payload.BaseInstructions.Text), " ")))
+		h := hex.EncodeToString(sum[:])
+		return &h
+	}
+	return nil
 }
 
 func feedbackTitle(classification string) string {

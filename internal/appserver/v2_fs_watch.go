@@ -10,9 +10,9 @@ import (
 )
 
 // fs/watch and fs/unwatch: a connection asks to hear fs/changed when a file, or the entries
-// of a folder (not deeper, as Codex 0.169 watches), change. Each watch polls its path: no
-// watcher handle per folder, and a path that does not exist yet is seen when it appears.
-// The polls live as long as the watch and never longer than the connection.
+// of a folder (not deeper, as Codex 0.169 watches), change. On Linux a watch is an inotify
+// watch (v2_fs_watch_linux.go); elsewhere, and for a path that does not exist yet, it polls.
+// A watch lives as long as it is wanted and never longer than the connection.
 
 const (
 	fsWatchInterval = 200 * time.Millisecond
@@ -21,8 +21,8 @@ const (
 )
 
 type fsWatchParams struct {
-	Path    string `json:"path"`
-	WatchID string `json:"watchId"`
+	Path    string  `json:"path"`
+	WatchID *string `json:"watchId"`
 }
 
 type fsUnwatchParams struct {
@@ -119,8 +119,11 @@ func changedPaths(root string, before, after map[string]fileState) []string {
 
 func registerFSWatchMethods(s *Server) {
 	s.Handle("fs/watch", Typed(func(ctx context.Context, c *Conn, p fsWatchParams) (map[string]string, error) {
-		if err := absPath(p.Path); err != nil {
-			return nil, err
+		if p.WatchID == nil {
+			return nil, missingField("watchId")
+		}
+		if !filepath.IsAbs(p.Path) {
+			return nil, errNotAbsolute()
 		}
 		path := filepath.Clean(p.Path)
 		if real, err := filepath.EvalSymlinks(path); err == nil {
@@ -128,17 +131,17 @@ func registerFSWatchMethods(s *Server) {
 		}
 		w := connWatches(c)
 		w.mu.Lock()
-		if old, ok := w.stop[p.WatchID]; ok {
+		if old, ok := w.stop[*p.WatchID]; ok {
 			old()
 		} else if len(w.stop) >= maxFSWatches {
 			w.mu.Unlock()
 			return nil, InvalidRequest("too many filesystem watches on this connection (at most 64); fs/unwatch some first")
 		}
 		pollCtx, cancel := context.WithCancel(c.Context())
-		w.stop[p.WatchID] = cancel
+		w.stop[*p.WatchID] = cancel
 		w.mu.Unlock()
 		before := watchSnapshot(path)
-		c.Go(func() { pollPath(pollCtx, c, p.WatchID, path, before) })
+		c.Go(beginWatch(pollCtx, c, *p.WatchID, path, before))
 		return map[string]string{"path": path}, nil
 	}))
 	s.Handle("fs/unwatch", Typed(func(ctx context.Context, c *Conn, p fsUnwatchParams) (struct{}, error) {

@@ -187,8 +187,12 @@ func TestStartupExtras(t *testing.T) {
 	w := newWorld(t, tk.ConfigOptions{})
 	cl := w.connect(w.Srv)
 	for _, m := range []string{"mcpServerStatus/list", "experimentalFeature/list", "app/list", "permissionProfile/list", "skills/list",
-		"hooks/list", "plugin/list", "configRequirements/read", "account/rateLimits/read"} {
+		"hooks/list", "plugin/list", "configRequirements/read"} {
 		var res map[string]any
 		cl.call(m, map[string]any{}, &res)
+	}
+	// As Codex 0.169: without a ChatGPT sign-in there are no rate limits to read.
+	if e := cl.callErr("account/rateLimits/read", map[string]any{}); e.Code != -32600 || e.Message != "codex account authentication required to read rate limits" {
+		t.Errorf("account/rateLimits/read: %d %s", e.Code, e.Message)
 	}
 }

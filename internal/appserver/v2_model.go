@@ -137,6 +137,12 @@ func providerList(s *Server) providerListResponse {
 		return out
 	}
 	out.DefaultProviderID = cfg.ModelProviderID
+	userDefined := map[string]bool{}
+	if t, ok := cfg.Effective["model_providers"].(map[string]any); ok {
+		for id := range t {
+			userDefined[id] = true
+		}
+	}
 	ids := make([]string, 0, len(cfg.ModelProviders))
 	for id := range cfg.ModelProviders {
 		ids = append(ids, id)
@@ -144,6 +150,12 @@ func providerList(s *Server) providerListResponse {
 	sort.Strings(ids)
 	for _, id := range ids {
 		p := cfg.ModelProviders[id]
+		// A provider of the user's config.toml is theirs to edit, as in Codex 0.169
+		// (modelProvider/config/write); the built-ins are not.
+		if userDefined[id] {
+			out.Data = append(out.Data, gatewaySummary(id, p))
+			continue
+		}
 		settings := providerSettings{Type: "openai"}
 		if id != "openai" {
 			settings = providerSettings{Type: "customGateway", Auth: &gatewayAuth{Mode: "externallyConfigured", EnvKey: strPtr(p.EnvKey)}}

@@ -106,7 +106,7 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (modelProviderConf
 		id = *p.ProviderID
 		existing, ok := cfg.ModelProviders[id]
 		if !ok {
-			return modelProviderConfigWriteResponse{}, InvalidRequest("model provider `" + id + "` is not configured")
+			return modelProviderConfigWriteResponse{}, InvalidRequest("Unknown provider ID.")
 		}
 		info = existing
 	} else {
@@ -117,11 +117,8 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (modelProviderConf
 		info.WireAPI = model.WireResponses
 	}
 	key := []string{"model_providers", id}
+	// Key by key in Codex's order (alphabetical): base_url, env_key, name, wire_api.
 	var edits []config.Edit
-	if p.Name != nil {
-		info.Name = *p.Name
-		edits = append(edits, config.Set(append(key, "name"), info.Name))
-	}
 	for _, f := range []struct {
 		raw   json.RawMessage
 		field string
@@ -139,6 +136,10 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (modelProviderConf
 			*f.dst = ""
 			edits = append(edits, config.Remove(append(key, f.field)))
 		}
+	}
+	if p.Name != nil {
+		info.Name = *p.Name
+		edits = append(edits, config.Set(append(key, "name"), info.Name))
 	}
 	if p.ProviderID == nil || *p.ProviderID == "" {
 		edits = append(edits, config.Set(append(key, "wire_api"), info.WireAPI))

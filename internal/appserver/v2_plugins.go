@@ -43,6 +43,11 @@ func missingField(name string) error {
 	return InvalidRequest("Invalid request: missing field `" + name + "`")
 }
 
+// errNotAbsolute is Codex's answer to a relative path where the protocol wants an absolute one.
+func errNotAbsolute() error {
+	return InvalidRequest("Invalid request: AbsolutePathBuf deserialized without a base path")
+}
+
 // locatePlugin checks a read or install names exactly one marketplace, as Codex does.
 func locatePlugin(method string, p pluginLocateParams) error {
 	if p.PluginName == nil {

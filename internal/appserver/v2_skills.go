@@ -43,7 +43,7 @@ type skillsListResponse struct {
 }
 
 func registerSkillMethods(s *Server) {
-	extra := &skillExtraRoots{}
+	extra := &s.skillRoots
 	registerSkillConfigMethods(s, extra)
 	s.Handle("skills/list", TypedOptional(func(ctx context.Context, c *Conn, p skillsListParams) (skillsListResponse, error) {
 		base := ""

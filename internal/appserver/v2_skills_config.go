@@ -2,10 +2,19 @@ package appserver
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/skills"
 )
 
@@ -24,7 +33,8 @@ type skillsExtraRootsSetParams struct {
 	ExtraRoots *[]string `json:"extraRoots"`
 }
 
-// skillExtraRoots are the folders skills/extraRoots/set named, for the server's life.
+// skillExtraRoots are the folders skills/extraRoots/set named, for the server's life: the
+// listings look there, and so do threads started since (config.Config.SkillExtraRoots).
 type skillExtraRoots struct {
 	mu    sync.Mutex
 	roots []string
@@ -47,42 +57,111 @@ func skillOptionsAt(s *Server, cwd string, extra *skillExtraRoots) skills.Option
 	return o
 }
 
+// appendSkillRule adds entry as a [[skills.config]] table at the end of the config file, as
+// Codex 0.169 writes it; a file whose skills.config is written another way (an inline
+// array) gets the entry added to that array instead.
+func appendSkillRule(path string, entry map[string]any) error {
+	src, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	var b strings.Builder
+	b.Write(src)
+	if len(src) > 0 {
+		if !strings.HasSuffix(string(src), "\n") {
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("[[skills.config]]\n")
+	if v, ok := entry["path"].(string); ok {
+		b.WriteString("path = " + tomlBasicString(v) + "\n")
+	} else {
+		b.WriteString("name = " + tomlBasicString(entry["name"].(string)) + "\n")
+	}
+	b.WriteString("enabled = " + strconv.FormatBool(entry["enabled"].(bool)) + "\n")
+	out := []byte(b.String())
+	var check map[string]any
+	if toml.Unmarshal(out, &check) != nil {
+		// Not appendable as a table: add to the array where it is.
+		var cur map[string]any
+		if err := toml.Unmarshal(src, &cur); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		list := []any{}
+		if sk, ok := cur["skills"].(map[string]any); ok {
+			if l, ok := sk["config"].([]any); ok {
+				list = l
+			}
+		}
+		return config.EditFile(path, config.Set([]string{"skills", "config"}, append(list, entry)))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if _, err := tmp.Write(out); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// tomlBasicString quotes s as a TOML basic string.
+func tomlBasicString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
 func registerSkillConfigMethods(s *Server, extra *skillExtraRoots) {
 	s.Handle("skills/config/write", Typed(func(ctx context.Context, c *Conn, p skillsConfigWriteParams) (map[string]bool, error) {
 		if p.Enabled == nil {
 			return nil, InvalidRequest("Invalid request: missing field `enabled`")
 		}
+		hasPath, hasName := p.Path != nil && *p.Path != "", p.Name != nil && *p.Name != ""
+		if hasPath == hasName {
+			// Codex's words, as a bare -32602.
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "skills/config/write requires exactly one of path or name"}
+		}
 		entry := map[string]any{}
-		switch {
-		case p.Path != nil && *p.Path != "":
+		if hasPath {
 			if !filepath.IsAbs(*p.Path) {
-				return nil, InvalidRequest("Invalid request: AbsolutePathBuf deserialized without a base path")
+				return nil, errNotAbsolute()
 			}
 			entry["path"] = *p.Path
-		case p.Name != nil && *p.Name != "":
+		} else {
 			entry["name"] = *p.Name
-		default:
-			return nil, InvalidRequest("skills/config/write needs a skill `name` or `path`")
 		}
 		entry["enabled"] = *p.Enabled
-		path := filepath.Join(codexHome(s), "config.toml")
-		cfg, err := s.loadThreadConfig(threadOverrides{})
-		if err != nil {
-			return nil, err
-		}
-		rules := skills.RulesFromConfig(cfg.Effective)
-		var list []any
-		for _, r := range rules {
-			m := map[string]any{"enabled": r.Enabled}
-			if r.Path != "" {
-				m["path"] = r.Path
-			} else {
-				m["name"] = r.Name
-			}
-			list = append(list, m)
-		}
-		list = append(list, entry)
-		if err := config.EditFile(path, config.Set([]string{"skills", "config"}, list)); err != nil {
+		if err := appendSkillRule(filepath.Join(codexHome(s), "config.toml"), entry); err != nil {
 			return nil, internalError(err.Error())
 		}
 		return map[string]bool{"effectiveEnabled": *p.Enabled}, nil
@@ -93,7 +172,7 @@ func registerSkillConfigMethods(s *Server, extra *skillExtraRoots) {
 		}
 		for _, r := range *p.ExtraRoots {
 			if !filepath.IsAbs(r) {
-				return struct{}{}, InvalidRequest("Invalid request: AbsolutePathBuf deserialized without a base path")
+				return struct{}{}, errNotAbsolute()
 			}
 		}
 		extra.mu.Lock()

@@ -95,6 +95,10 @@ type Config struct {
 	// File is Effective decoded into the schema, for keys without a typed
 	// field above.
 	File File
+
+	// SkillExtraRoots are folders of user skills a host adds at run time (the
+	// app-server's skills/extraRoots/set); no config key sets them.
+	SkillExtraRoots []string
 }
 
 // HistoryConfig is [history].
