@@ -11,6 +11,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/patch"
 	"github.com/gocodex/gocodex/internal/sandbox"
+	"github.com/gocodex/gocodex/internal/version"
 )
 
 // The names under which the binary acts as one of its embedded programs. The sandbox package
@@ -28,6 +29,12 @@ func main() {
 func run(args []string) int {
 	if code, handled := dispatchArg0(args); handled {
 		return code
+	}
+	// `gocodex --version` alone answers before the command tree is built: launchers and
+	// editors run it to probe the binary, and it is the start-up benchmark.
+	if len(args) == 2 && (args[1] == "--version" || args[1] == "-V" || args[1] == "-v") {
+		os.Stdout.WriteString(version.Full() + "\n")
+		return 0
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
