@@ -390,21 +390,14 @@ func TestStableMethodsWalkOnReference(t *testing.T) {
 // shapeGaps are the methods whose answers in the walk still differ from Codex 0.169's in
 // their keys, and why. Thread objects and turns belong to the thread methods' work.
 var shapeGaps = map[string]string{
-	"config/read":            "gocodex lists the keys that are set; Codex every key it knows, null when unset",
-	"model/list":             "the catalog lacks Codex's upgradeInfo, availabilityNux, service tiers and speed tiers",
-	"skills/list":            "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
-	"modelProvider/list":     "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
-	"review/start":           "turn objects lack rootTurnId (thread methods)",
-	"thread/start":           "thread objects lack Codex's newer keys (thread methods)",
-	"thread/resume":          "thread objects lack Codex's newer keys (thread methods)",
-	"thread/fork":            "thread objects lack Codex's newer keys (thread methods)",
-	"thread/read":            "thread objects lack Codex's newer keys (thread methods)",
-	"thread/list":            "thread objects and backwardsCursor (thread methods)",
-	"thread/unarchive":       "thread objects lack Codex's newer keys (thread methods)",
-	"thread/turns/list":      "backwardsCursor and agent message keys (thread methods)",
-	"thread/items/list":      "backwardsCursor and agent message keys (thread methods)",
-	"thread/metadata/update": "thread objects lack Codex's newer keys (thread methods)",
-	"thread/revert":          "thread objects lack Codex's newer keys (thread methods)",
+	"config/read":        "gocodex lists the keys that are set; Codex every key it knows, null when unset",
+	"model/list":         "the catalog lacks Codex's upgradeInfo, availabilityNux, service tiers and speed tiers",
+	"skills/list":        "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
+	"modelProvider/list": "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
+	"thread/read":        "Codex adds readState (the first unread turn); gocodex keeps no read state",
+	"thread/list":        "Codex adds readStates and each thread's model (from its state database); gocodex reads only the rollout's head",
+	"thread/fork":        "Codex copies the source thread's name into the fork; gocodex's fork is unnamed",
+	"thread/unarchive":   "Codex's unarchived thread carries its name and model from its state database",
 }
 
 // Walked the same way, gocodex's answers carry the same keys of the same kinds as Codex

@@ -141,6 +141,10 @@ type threadInfo struct {
 	Source       string
 	CLIVersion   string
 	Git          *gitInfo
+	// HistoryMode is the rollout's form (rollout.HistoryModePaginated for new threads);
+	// Originator the client that started the thread.
+	HistoryMode string
+	Originator  string
 }
 
 type gitInfo struct {

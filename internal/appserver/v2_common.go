@@ -134,29 +134,64 @@ func sendWarnings(c *Conn, warnings []config.Warning) {
 	}
 }
 
-// v2Thread is the v2 Thread object.
+// v2Thread is the v2 Thread object, its keys in the order Codex 0.169 sends them. Codex also
+// sends the experimental keys (environments, extra, attachedToThreadId,
+// canAcceptDirectInput, daybreakEnabled) to every client; so does gocodex.
 type v2Thread struct {
-	ID            string        `json:"id"`
-	SessionID     string        `json:"sessionId"`
-	ForkedFromID  *string       `json:"forkedFromId"`
-	Preview       string        `json:"preview"`
-	Ephemeral     bool          `json:"ephemeral"`
-	ProjectID     *string       `json:"projectId"`
-	ModelProvider string        `json:"modelProvider"`
-	CreatedAt     int64         `json:"createdAt"`
-	UpdatedAt     int64         `json:"updatedAt"`
-	Status        any           `json:"status"`
-	Path          *string       `json:"path"`
-	Cwd           string        `json:"cwd"`
-	CLIVersion    string        `json:"cliVersion"`
-	Source        string        `json:"source"`
-	GitInfo       *gitInfo      `json:"gitInfo"`
-	Name          *string       `json:"name"`
-	Turns         []wire.V2Turn `json:"turns"`
-	Model         string        `json:"model,omitempty"`
-	// Section and SectionEnteredAt: the thread's section, if any (v2_thread_sections.go).
-	Section          *v2ThreadSection `json:"section,omitempty"`
-	SectionEnteredAt *int64           `json:"sectionEnteredAt,omitempty"`
+	ID                 string           `json:"id"`
+	Environments       []v2Environment  `json:"environments"`
+	Extra              any              `json:"extra"`
+	SessionID          string           `json:"sessionId"`
+	ForkedFromID       *string          `json:"forkedFromId"`
+	AttachedToThreadID *string          `json:"attachedToThreadId"`
+	ParentThreadID     *string          `json:"parentThreadId"`
+	Preview            string           `json:"preview"`
+	Ephemeral          bool             `json:"ephemeral"`
+	Section            *v2ThreadSection `json:"section"` // v2_thread_sections.go
+	SectionEnteredAt   *int64           `json:"sectionEnteredAt"`
+	ProjectID          *string          `json:"projectId"`
+	HistoryMode        string           `json:"historyMode"` // "paginated" or "legacy"
+	ModelProvider      string           `json:"modelProvider"`
+	Model              string           `json:"model,omitempty"`
+	ReasoningEffort    *string          `json:"reasoningEffort"`
+	CreatedAt          int64            `json:"createdAt"`
+	UpdatedAt          int64            `json:"updatedAt"`
+	RecencyAt          int64            `json:"recencyAt"`
+	Status             any              `json:"status"`
+	Path               *string          `json:"path"`
+	Cwd                string           `json:"cwd"`
+	CLIVersion         string           `json:"cliVersion"`
+	Originator         string           `json:"originator"`
+	Source             string           `json:"source"`
+	// CanAcceptDirectInput is true for a loaded thread, unknown (null) for one on disk.
+	CanAcceptDirectInput *bool         `json:"canAcceptDirectInput"`
+	ThreadSource         *string       `json:"threadSource"`
+	AgentNickname        *string       `json:"agentNickname"`
+	AgentRole            *string       `json:"agentRole"`
+	GitInfo              *gitInfo      `json:"gitInfo"`
+	Name                 *string       `json:"name"`
+	DaybreakEnabled      *bool         `json:"daybreakEnabled"`
+	Turns                []wire.V2Turn `json:"turns"`
+}
+
+// v2Environment is where a thread runs: gocodex has one, the local machine, as Codex's
+// default environment "local".
+type v2Environment struct {
+	EnvironmentID         string   `json:"environmentId"`
+	Cwd                   string   `json:"cwd"`
+	RuntimeWorkspaceRoots []string `json:"runtimeWorkspaceRoots"`
+}
+
+func localEnvironment(cwd string) []v2Environment {
+	return []v2Environment{{EnvironmentID: "local", Cwd: cwd, RuntimeWorkspaceRoots: []string{cwd}}}
+}
+
+// historyModeOf names a rollout's form as Codex's thread objects do.
+func historyModeOf(mode string) string {
+	if mode == rollout.HistoryModePaginated {
+		return "paginated"
+	}
+	return "legacy"
 }
 
 func strPtr(s string) *string {
@@ -186,9 +221,12 @@ func (lt *loadedThread) v2(withTurns bool) v2Thread {
 	if turns == nil {
 		turns = []wire.V2Turn{}
 	}
-	t := v2Thread{ID: lt.id, SessionID: lt.id, ForkedFromID: strPtr(info.ForkedFromID), Preview: info.Preview, Ephemeral: info.Ephemeral,
-		ModelProvider: lt.cfg.ModelProviderID, CreatedAt: info.CreatedAt.Unix(), UpdatedAt: info.UpdatedAt.Unix(), Status: status,
-		Path: strPtr(info.Path), Cwd: lt.cfg.Cwd, CLIVersion: version.Version, Source: "vscode", GitInfo: info.Git,
+	accepts := true
+	t := v2Thread{ID: lt.id, Environments: localEnvironment(lt.cfg.Cwd), SessionID: lt.id, ForkedFromID: strPtr(info.ForkedFromID),
+		Preview: info.Preview, Ephemeral: info.Ephemeral, HistoryMode: historyModeOf(info.HistoryMode),
+		ModelProvider: lt.cfg.ModelProviderID, CreatedAt: info.CreatedAt.Unix(), UpdatedAt: info.UpdatedAt.Unix(),
+		RecencyAt: info.UpdatedAt.Unix(), Status: status, Path: strPtr(info.Path), Cwd: lt.cfg.Cwd, CLIVersion: version.Version,
+		Originator: info.Originator, Source: "vscode", CanAcceptDirectInput: &accepts, GitInfo: info.Git,
 		Name: strPtr(info.Name), Turns: turns, Model: lt.cfg.Model}
 	if info.Ephemeral {
 		t.Path = nil
@@ -209,9 +247,11 @@ func v2ThreadFromSummary(s rollout.ThreadSummary, status any) v2Thread {
 	default:
 		src = "unknown"
 	}
-	return v2Thread{ID: s.ID, SessionID: s.ID, ForkedFromID: strPtr(s.ForkedFromID), Preview: s.Preview, ModelProvider: s.ModelProvider,
-		CreatedAt: s.CreatedAt.Unix(), UpdatedAt: s.UpdatedAt.Unix(), Status: status, Path: strPtr(s.Path), Cwd: s.Cwd,
-		CLIVersion: s.CLIVersion, Source: src, GitInfo: gitFromRollout(s.Git), Turns: []wire.V2Turn{}}
+	return v2Thread{ID: s.ID, Environments: localEnvironment(s.Cwd), SessionID: s.ID, ForkedFromID: strPtr(s.ForkedFromID),
+		Preview: s.Preview, HistoryMode: historyModeOf(s.HistoryMode), ModelProvider: s.ModelProvider,
+		CreatedAt: s.CreatedAt.Unix(), UpdatedAt: s.UpdatedAt.Unix(), RecencyAt: s.UpdatedAt.Unix(), Status: status,
+		Path: strPtr(s.Path), Cwd: s.Cwd, CLIVersion: s.CLIVersion, Originator: s.Originator, Source: src,
+		GitInfo: gitFromRollout(s.Git), Turns: []wire.V2Turn{}}
 }
 
 // threadSettings is the part of thread/start, /resume and /fork answers that describes how

@@ -75,6 +75,12 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 	if c != nil {
 		to.Originator = c.ClientInfo().Name
 	}
+	if to.Resume == nil {
+		info.HistoryMode = rollout.HistoryModePaginated // what the recorder writes for a new thread
+	}
+	if info.Originator == "" {
+		info.Originator = to.Originator
+	}
 	th, err := a.StartThread(context.WithoutCancel(ctx), to)
 	if err != nil {
 		return nil, internalError(err.Error())
@@ -154,7 +160,8 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 		o.Cwd = &ro.Meta.Cwd
 	}
 	turns, preview := replayTurns(ro)
-	info := threadInfo{Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: preview, Git: gitFromRollout(ro.Meta.Git)}
+	info := threadInfo{Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: preview, Git: gitFromRollout(ro.Meta.Git),
+		HistoryMode: ro.Meta.HistoryMode, Originator: ro.Meta.Originator}
 	if t, err := time.Parse(rollout.TimestampFormat, ro.Meta.Timestamp); err == nil {
 		info.CreatedAt = t
 	}
@@ -466,6 +473,7 @@ func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (thr
 	if err != nil {
 		return threadResponse{}, err
 	}
+	t.Environments = nil // as Codex 0.169 answers: an unarchived thread has no environment yet
 	context.AfterFunc(ctx, func() {
 		_ = c.Notify(c.Context(), "thread/unarchived", threadIDParams{p.ThreadID})
 	})

@@ -49,6 +49,9 @@ type threadResumeResponse struct {
 	CollaborationMode    protocol.CollaborationMode `json:"collaborationMode"`
 	TurnsBackwardsCursor *string                    `json:"turnsBackwardsCursor"`
 	ItemsBackwardsCursor *string                    `json:"itemsBackwardsCursor"`
+	// InitialTurnsPage is null: the turns come in thread.turns (or by the cursors), as when
+	// Codex 0.169 is not asked for a first page.
+	InitialTurnsPage any `json:"initialTurnsPage"`
 }
 
 // resumeCursors anchors at the newest turn and the newest item of turns.

@@ -68,6 +68,7 @@ func (r *threads) metadataUpdate(ctx context.Context, c *Conn, p metadataUpdateP
 		}
 	}
 	r.decorate(&t)
+	t.CanAcceptDirectInput = nil // Codex 0.169 answers from its metadata store, loaded or not
 	g := gitInfo{}
 	if t.GitInfo != nil {
 		g = *t.GitInfo

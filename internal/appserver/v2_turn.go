@@ -119,7 +119,7 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 	if err := lt.th.SubmitWithID(id, protocol.UserInputOp{Items: input, FinalOutputJSONSchema: schema}); err != nil {
 		return turnResponse{}, internalError(err.Error())
 	}
-	return turnResponse{wire.V2Turn{ID: id, RootTurnID: id, Items: []wire.V2Item{}, ItemsView: "notLoaded", Status: "inProgress"}}, nil
+	return turnResponse{wire.V2Turn{ID: id, RootTurnID: &id, Items: []wire.V2Item{}, ItemsView: "notLoaded", Status: "inProgress"}}, nil
 }
 
 type turnSteerParams struct {

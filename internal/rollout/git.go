@@ -11,7 +11,7 @@ import (
 
 // CollectGitInfo reads the repository around cwd from its files (no git process: starting a
 // thread must not wait on one): the HEAD commit, the branch, and origin's URL. It returns
-// nil outside a repository.
+// nil outside a repository, and in one with neither a commit nor an origin.
 func CollectGitInfo(cwd string) *GitInfo {
 	gitDir, commonDir := findGitDir(cwd)
 	if gitDir == "" {
@@ -29,7 +29,15 @@ func CollectGitInfo(cwd string) *GitInfo {
 	} else {
 		info.CommitHash = h
 	}
+	if info.CommitHash == "" {
+		// An unborn branch has no name git would report (`git rev-parse --abbrev-ref HEAD`
+		// fails), as Codex 0.169 sees it.
+		info.Branch = ""
+	}
 	info.RepositoryURL = originURL(filepath.Join(commonDir, "config"))
+	if *info == (GitInfo{}) {
+		return nil // a repository without a commit or an origin: nothing to tell (Codex: null)
+	}
 	return info
 }
 

@@ -18,8 +18,8 @@ const IndexFileName = ".rollout-index.json"
 // loading a cache, while a filter that rejects most threads would otherwise read every head.
 const directReads = 64
 
-// indexVersion 2 added history_mode.
-const indexVersion = 2
+// indexVersion 2 added history_mode, 3 originator.
+const indexVersion = 3
 
 type indexFile struct {
 	Version int                   `json:"version"`
@@ -38,6 +38,7 @@ type indexEntry struct {
 	CLIVersion    string    `json:"cli_version,omitempty"`
 	Git           *GitInfo  `json:"git,omitempty"`
 	HistoryMode   string    `json:"history_mode,omitempty"`
+	Originator    string    `json:"originator,omitempty"`
 	CreatedAt     time.Time `json:"created_at"`
 }
 
@@ -138,10 +139,10 @@ func writeDirIndex(dir string, ix *dirIndex) error {
 
 func entryOf(s ThreadSummary) indexEntry {
 	return indexEntry{ID: s.ID, ForkedFromID: s.ForkedFromID, Preview: s.Preview, Cwd: s.Cwd, ModelProvider: s.ModelProvider,
-		Source: s.Source, CLIVersion: s.CLIVersion, Git: s.Git, HistoryMode: s.HistoryMode, CreatedAt: s.CreatedAt}
+		Source: s.Source, CLIVersion: s.CLIVersion, Git: s.Git, HistoryMode: s.HistoryMode, Originator: s.Originator, CreatedAt: s.CreatedAt}
 }
 
 func (e indexEntry) summary(path string) ThreadSummary {
 	return ThreadSummary{ID: e.ID, Path: path, ForkedFromID: e.ForkedFromID, Preview: e.Preview, Cwd: e.Cwd,
-		ModelProvider: e.ModelProvider, Source: e.Source, CLIVersion: e.CLIVersion, Git: e.Git, HistoryMode: e.HistoryMode, CreatedAt: e.CreatedAt}
+		ModelProvider: e.ModelProvider, Source: e.Source, CLIVersion: e.CLIVersion, Git: e.Git, HistoryMode: e.HistoryMode, Originator: e.Originator, CreatedAt: e.CreatedAt}
 }

@@ -30,9 +30,11 @@ type ThreadSummary struct {
 	// HistoryMode is HistoryModePaginated or "" (the older form), as Codex's thread/list
 	// reports it (historyMode "paginated" or "legacy").
 	HistoryMode string
-	CreatedAt   time.Time
-	UpdatedAt   time.Time // the file's modification time
-	Archived    bool
+	// Originator is the client that started the thread (session_meta's originator).
+	Originator string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time // the file's modification time
+	Archived   bool
 }
 
 // ListOptions filter and page a listing.
@@ -278,7 +280,7 @@ func readSummaryWith(path string, br *bufio.Reader) (ThreadSummary, bool, error)
 					if json.Unmarshal(l.Payload, &m) == nil {
 						haveMeta = true
 						s = summaryFromMeta(SessionMeta{ID: m.ID, ForkedFromID: m.ForkedFromID, Timestamp: m.Timestamp, Cwd: m.Cwd,
-							ModelProvider: m.ModelProvider, Source: m.Source, CLIVersion: m.CLIVersion, Git: m.Git, HistoryMode: m.HistoryMode}, path)
+							ModelProvider: m.ModelProvider, Source: m.Source, CLIVersion: m.CLIVersion, Git: m.Git, HistoryMode: m.HistoryMode, Originator: m.Originator}, path)
 					}
 				} else if haveMeta {
 					if text, ok := userText(l); ok {
@@ -306,6 +308,7 @@ type metaHead struct {
 	ModelProvider string          `json:"model_provider"`
 	Git           *GitInfo        `json:"git"`
 	HistoryMode   string          `json:"history_mode"`
+	Originator    string          `json:"originator"`
 }
 
 func summaryFromMeta(m SessionMeta, path string) ThreadSummary {
@@ -319,6 +322,7 @@ func summaryFromMeta(m SessionMeta, path string) ThreadSummary {
 		CLIVersion:    m.CLIVersion,
 		Git:           m.Git,
 		HistoryMode:   m.HistoryMode,
+		Originator:    m.Originator,
 	}
 	if t, err := time.Parse(TimestampFormat, m.Timestamp); err == nil {
 		s.CreatedAt = t

@@ -96,6 +96,12 @@ type V2AgentMessage struct {
 	ID    string  `json:"id"`
 	Text  string  `json:"text"`
 	Phase *string `json:"phase"`
+	// Delivery, MemoryCitation, Moderation and Questions are always null: gocodex has no
+	// delivery channels, memories, moderation results or inline questions to report.
+	Delivery       any `json:"delivery"`
+	MemoryCitation any `json:"memoryCitation"`
+	Moderation     any `json:"moderation"`
+	Questions      any `json:"questions"`
 	times
 }
 

@@ -91,7 +91,7 @@ func rateLimits(s *protocol.RateLimitSnapshot) V2RateLimits {
 // "summary" (turn/completed carries only the agent's messages) or "notLoaded".
 type V2Turn struct {
 	ID          string       `json:"id"`
-	RootTurnID  string       `json:"rootTurnId,omitempty"`
+	RootTurnID  *string      `json:"rootTurnId"` // null for a turn not yet started (review/start)
 	Items       []V2Item     `json:"items"`
 	ItemsView   string       `json:"itemsView"`
 	Status      string       `json:"status"`

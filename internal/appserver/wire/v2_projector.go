@@ -522,7 +522,7 @@ func (p *V2Projector) turnStarted(m protocol.TurnStartedEvent) []V2Notification 
 	if m.StartedAt != nil {
 		startedAt = *m.StartedAt
 	}
-	p.turn = &V2Turn{ID: m.TurnID, RootTurnID: m.TurnID, Items: []V2Item{}, ItemsView: "full", Status: "inProgress", StartedAt: &startedAt}
+	p.turn = &V2Turn{ID: m.TurnID, RootTurnID: &m.TurnID, Items: []V2Item{}, ItemsView: "full", Status: "inProgress", StartedAt: &startedAt}
 	p.diff = ""
 	out = append(out, p.setStatus(active())...)
 	snap := *p.turn
