@@ -211,7 +211,80 @@ func threadMethodsTranscript(t *testing.T, bin string) []threadStep {
 	out = append(out, threadStep{Step: "next request's history", Result: historySummary(e.Model.Requests())})
 	call("Guardian approval without event id", "thread/approveGuardianDeniedAction", map[string]any{"threadId": "$T", "event": map[string]any{}})
 	call("interrupt of a finished turn", "turn/interrupt", map[string]any{"threadId": "$T", "turnId": "$TURN4"})
+	// What a restart keeps.
+	kept := call("section kept", "threadSection/create", map[string]any{"name": "Kept"})
+	if sec, ok := kept["section"].(map[string]any); ok {
+		vars["SEC2"], _ = sec["id"].(string)
+	}
+	call("thread moved into kept section", "thread/section/move", map[string]any{"threadId": "$T", "sectionId": "$SEC2"})
+	call("attachment kept", "thread/attachment/add", map[string]any{"threadId": "$T", "attachmentType": "pr", "identityKey": "gh/9", "payload": "kept"})
+	call("paused goal kept", "thread/goal/set", map[string]any{"threadId": "$T", "objective": "keep it", "status": "paused"})
+	call("thread read", "thread/read", map[string]any{"threadId": "$T"})
+	call("thread forked", "thread/fork", map[string]any{"threadId": "$T"})
+	stop()
+	c, stop = e.startAppServerOf(bin)
+	defer stop()
+	call("thread resumed after restart", "thread/resume", map[string]any{"threadId": "$T"})
+	out = append(out, threadStep{Step: "state after restart", Result: keptState(t, c, vars["T"])})
 	return out
+}
+
+// keptState sums up what a restarted server knows of thread id: its section, git edits,
+// goal, attachments and the section names.
+func keptState(t *testing.T, c *asClient, id string) string {
+	var read struct {
+		Thread struct {
+			Section *struct {
+				Name string `json:"name"`
+			} `json:"section"`
+			GitInfo *struct {
+				Sha    *string `json:"sha"`
+				Branch *string `json:"branch"`
+			} `json:"gitInfo"`
+		} `json:"thread"`
+	}
+	c.mustCall("thread/read", map[string]any{"threadId": id}, &read)
+	var goal struct {
+		Goal *struct {
+			Objective string `json:"objective"`
+			Status    string `json:"status"`
+		} `json:"goal"`
+	}
+	c.mustCall("thread/goal/get", map[string]any{"threadId": id}, &goal)
+	var atts, secs struct {
+		Data []struct {
+			IdentityKey string `json:"identityKey"`
+			Name        string `json:"name"`
+		} `json:"data"`
+	}
+	c.mustCall("thread/attachment/list", map[string]any{"threadId": id}, &atts)
+	c.mustCall("threadSection/list", map[string]any{}, &secs)
+	str := func(p *string) string {
+		if p == nil {
+			return "null"
+		}
+		return *p
+	}
+	var b strings.Builder
+	b.WriteString("section=")
+	if read.Thread.Section != nil {
+		b.WriteString(read.Thread.Section.Name)
+	}
+	if g := read.Thread.GitInfo; g != nil {
+		b.WriteString(" sha=" + str(g.Sha) + " branch=" + str(g.Branch))
+	}
+	if goal.Goal != nil {
+		b.WriteString(" goal=" + goal.Goal.Objective + "/" + goal.Goal.Status)
+	}
+	b.WriteString(" attachments=")
+	for _, a := range atts.Data {
+		b.WriteString(a.IdentityKey + ";")
+	}
+	b.WriteString(" sections=")
+	for _, s := range secs.Data {
+		b.WriteString(s.Name + ";")
+	}
+	return b.String()
 }
 
 // historySummary names the assistant answers and injected texts the last model request

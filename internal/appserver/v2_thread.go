@@ -102,12 +102,15 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 // announce sends the configuration's warnings and thread/started once the request's answer
 // is out. Every other connection hears thread/started too, as from Codex (thread/start
 // and thread/fork; checked against its app-server with three websocket clients).
-func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
+func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread, before ...wire.V2Notification) {
 	context.AfterFunc(ctx, func() {
 		started := struct {
 			Thread v2Thread `json:"thread"`
 		}{lt.v2(false)}
 		sendWarnings(c, lt.warnings)
+		for _, n := range before {
+			_ = c.Notify(c.Context(), n.Method, n.Params)
+		}
 		_ = c.Notify(c.Context(), "thread/started", started)
 		lt.markReady()
 		for _, o := range r.srv.initializedConns() {
@@ -130,7 +133,7 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
 		r.subscribe(c, lt)
-		r.resumeNotes(ctx, c, lt)
+		notifyAfter(ctx, c, r.resumeNotes(lt, false))
 		return resumed(lt, p), nil
 	}
 	path := p.Path
@@ -164,8 +167,12 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
 	lt.mu.Unlock()
+	notes := r.resumeNotes(lt, true)
 	context.AfterFunc(ctx, func() {
 		sendWarnings(c, lt.warnings)
+		for _, n := range notes {
+			_ = c.Notify(c.Context(), n.Method, n.Params)
+		}
 		lt.markReady()
 	})
 	return resumed(lt, p), nil
@@ -237,7 +244,8 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
 	lt.mu.Unlock()
-	r.announce(ctx, c, lt)
+	// As Codex 0.169: the fork's token usage comes before thread/started.
+	r.announce(ctx, c, lt, usageNotes(lt.id, turns, src.Reconstruct().TokenUsage)...)
 	return lt.settings(!p.ExcludeTurns), nil
 }
 

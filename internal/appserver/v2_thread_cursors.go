@@ -80,22 +80,32 @@ func tokenBreakdown(u protocol.TokenUsage) wire.V2TokenBreakdown {
 		CacheWriteInputTokens: u.CacheWriteInputTokens, OutputTokens: u.OutputTokens, ReasoningOutputTokens: u.ReasoningOutputTokens}
 }
 
-// resumeNotes is what Codex 0.169 tells a client that resumes a loaded thread, after its
-// answer: the thread's token usage as of its last turn (read back from the rollout) and its
-// goal (thread/goal/updated, or thread/goal/cleared when it has none).
-func (r *threads) resumeNotes(ctx context.Context, c *Conn, lt *loadedThread) {
+// usageNotes is thread/tokenUsage/updated for a thread's recorded usage, against its last
+// turn; none when nothing was recorded.
+func usageNotes(threadID string, turns []wire.V2Turn, u *protocol.TokenUsageInfo) []wire.V2Notification {
+	if u == nil || len(turns) == 0 {
+		return nil
+	}
+	return []wire.V2Notification{{Method: "thread/tokenUsage/updated", Params: tokenUsageUpdated{
+		ThreadID: threadID, TurnID: turns[len(turns)-1].ID,
+		TokenUsage: wire.V2TokenUsage{Total: tokenBreakdown(u.TotalTokenUsage), Last: tokenBreakdown(u.LastTokenUsage), ModelContextWindow: u.ModelContextWindow}}}}
+}
+
+// resumeNotes is what Codex 0.169 tells a client that resumes a thread, after its answer:
+// the status of a thread it loaded (idle), the thread's token usage as of its last turn
+// (read back from the rollout) and its goal (thread/goal/updated, or thread/goal/cleared
+// when it has none).
+func (r *threads) resumeNotes(lt *loadedThread, loadedNow bool) []wire.V2Notification {
 	var notes []wire.V2Notification
+	if loadedNow {
+		notes = append(notes, wire.V2Notification{Method: "thread/status/changed", Params: threadStatusChanged{lt.id, lt.status()}})
+	}
 	lt.mu.Lock()
 	path, ephemeral := lt.info.Path, lt.info.Ephemeral
 	lt.mu.Unlock()
-	turns := lt.turns()
-	if !ephemeral && path != "" && len(turns) > 0 {
+	if !ephemeral && path != "" {
 		if ro, err := rollout.ReadFile(path); err == nil {
-			if u := ro.Reconstruct().TokenUsage; u != nil {
-				notes = append(notes, wire.V2Notification{Method: "thread/tokenUsage/updated", Params: tokenUsageUpdated{
-					ThreadID: lt.id, TurnID: turns[len(turns)-1].ID,
-					TokenUsage: wire.V2TokenUsage{Total: tokenBreakdown(u.TotalTokenUsage), Last: tokenBreakdown(u.LastTokenUsage), ModelContextWindow: u.ModelContextWindow}}})
-			}
+			notes = append(notes, usageNotes(lt.id, lt.turns(), ro.Reconstruct().TokenUsage)...)
 		}
 	}
 	var goal *v2ThreadGoal
@@ -109,6 +119,11 @@ func (r *threads) resumeNotes(ctx context.Context, c *Conn, lt *loadedThread) {
 	} else {
 		notes = append(notes, wire.V2Notification{Method: "thread/goal/cleared", Params: threadIDParams{lt.id}})
 	}
+	return notes
+}
+
+// notifyAfter sends notes to c, in order, once the request's answer is out.
+func notifyAfter(ctx context.Context, c *Conn, notes []wire.V2Notification) {
 	context.AfterFunc(ctx, func() {
 		for _, n := range notes {
 			_ = c.Notify(c.Context(), n.Method, n.Params)
