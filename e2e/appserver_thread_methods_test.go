@@ -38,6 +38,8 @@ type threadStep struct {
 
 // threadMethodGaps are the differences from Codex 0.169 this implementation keeps, by step;
 // the golden comparison expects ours to differ there exactly as written.
+// (Codex 0.169 refuses to delete a thread a fork still references; gocodex's forks copy
+// their history, so the transcript deletes the fork first, where both agree.)
 var threadMethodGaps = map[string]string{}
 
 var idPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
@@ -220,12 +222,27 @@ func threadMethodsTranscript(t *testing.T, bin string) []threadStep {
 	call("attachment kept", "thread/attachment/add", map[string]any{"threadId": "$T", "attachmentType": "pr", "identityKey": "gh/9", "payload": "kept"})
 	call("paused goal kept", "thread/goal/set", map[string]any{"threadId": "$T", "objective": "keep it", "status": "paused"})
 	call("thread read", "thread/read", map[string]any{"threadId": "$T"})
-	call("thread forked", "thread/fork", map[string]any{"threadId": "$T"})
+	forked := call("thread forked", "thread/fork", map[string]any{"threadId": "$T"})
+	if th, ok := forked["thread"].(map[string]any); ok {
+		vars["F"], _ = th["id"].(string)
+	}
+	call("fork's attachments", "thread/attachment/list", map[string]any{"threadId": "$F"})
+	call("fork's goal", "thread/goal/get", map[string]any{"threadId": "$F"})
 	stop()
 	c, stop = e.startAppServerOf(bin)
 	defer stop()
 	call("thread resumed after restart", "thread/resume", map[string]any{"threadId": "$T"})
 	out = append(out, threadStep{Step: "state after restart", Result: keptState(t, c, vars["T"])})
+	call("thread archived", "thread/archive", map[string]any{"threadId": "$T"})
+	call("owners of an archived thread's attachment", "thread/attachmentOwner/list", map[string]any{"attachmentType": "pr", "identityKey": "gh/9", "archived": true})
+	call("all owners of an archived thread's attachment", "thread/attachmentOwner/list", map[string]any{"attachmentType": "pr", "identityKey": "gh/9"})
+	call("goal of an archived thread", "thread/goal/get", map[string]any{"threadId": "$T"})
+	call("archived thread moved", "thread/section/move", map[string]any{"threadId": "$T", "sectionId": nil})
+	call("fork deleted", "thread/delete", map[string]any{"threadId": "$F"})
+	call("owners after the fork's deletion", "thread/attachmentOwner/list", map[string]any{"attachmentType": "pr", "identityKey": "gh/9"})
+	call("attachments of a deleted thread", "thread/attachment/list", map[string]any{"threadId": "$F"})
+	call("goal of a deleted thread", "thread/goal/get", map[string]any{"threadId": "$F"})
+	call("forked-from thread deleted", "thread/delete", map[string]any{"threadId": "$T"})
 	return out
 }
 

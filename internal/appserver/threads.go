@@ -102,6 +102,10 @@ type loadedThread struct {
 	unloadTimer *time.Timer
 	unloadGen   int // which arming of unloadTimer is current; a stale firing does nothing
 
+	// gone says the thread was archived or deleted: its unloading tells no thread/closed,
+	// as Codex 0.169's thread/archive and thread/delete do not.
+	gone bool
+
 	// collab is the collaboration mode a turn/start switched the thread to (nil: default).
 	collab *protocol.CollaborationMode
 
@@ -489,6 +493,7 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 func (lt *loadedThread) closed() {
 	lt.mu.Lock()
 	queues := lt.queues
+	gone := lt.gone
 	lt.subs, lt.queues = nil, map[*Conn]*subscriber{}
 	lt.mu.Unlock()
 	notes := []wire.V2Notification{
@@ -496,6 +501,9 @@ func (lt *loadedThread) closed() {
 		{Method: "thread/closed", Params: struct {
 			ThreadID string `json:"threadId"`
 		}{lt.id}},
+	}
+	if gone {
+		notes = notes[:1]
 	}
 	for _, c := range lt.reg.srv.initializedConns() {
 		if q := queues[c]; q != nil {

@@ -244,6 +244,7 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
 	lt.mu.Unlock()
+	r.copyAttachments(src.Meta.ID, lt.id)
 	// As Codex 0.169: the fork's token usage comes before thread/started.
 	r.announce(ctx, c, lt, usageNotes(lt.id, turns, src.Reconstruct().TokenUsage)...)
 	return lt.settings(!p.ExcludeTurns), nil
@@ -452,15 +453,20 @@ func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty
 	} else if archived {
 		return empty{}, InvalidRequest("thread is already archived: " + p.ThreadID)
 	}
+	var after func(wire.V2Notification)
 	if lt, ok := r.get(p.ThreadID); ok {
-		r.unload(lt)
-		<-lt.pumpDone
+		after = r.unloadGone(c, lt)
 	}
 	if _, err := rollout.Archive(codexHome(r.srv), p.ThreadID); err != nil {
 		return empty{}, internalError(err.Error())
 	}
 	context.AfterFunc(ctx, func() {
-		_ = c.Notify(c.Context(), "thread/archived", threadIDParams{p.ThreadID})
+		n := wire.V2Notification{Method: "thread/archived", Params: threadIDParams{p.ThreadID}}
+		if after != nil {
+			after(n)
+			return
+		}
+		_ = c.Notify(c.Context(), n.Method, n.Params)
 	})
 	return empty{}, nil
 }
@@ -484,14 +490,23 @@ func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (
 	if err != nil {
 		return empty{}, err
 	}
+	var after func(wire.V2Notification)
 	if lt, ok := r.get(p.ThreadID); ok {
-		r.unload(lt)
-		<-lt.pumpDone
+		after = r.unloadGone(c, lt)
 	}
 	if err := os.Remove(path); err != nil {
 		return empty{}, internalError(err.Error())
 	}
 	r.pruneSnapshots(p.ThreadID)
+	r.forgetThreadState(p.ThreadID)
+	context.AfterFunc(ctx, func() {
+		n := wire.V2Notification{Method: "thread/deleted", Params: threadIDParams{p.ThreadID}}
+		if after != nil {
+			after(n)
+			return
+		}
+		_ = c.Notify(c.Context(), n.Method, n.Params)
+	})
 	return empty{}, nil
 }
 

@@ -70,7 +70,7 @@ func (r *threads) registerGoals(s *Server) {
 }
 
 func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalResponse, error) {
-	if err := r.threadExists(p.ThreadID); err != nil {
+	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalResponse{}, err
 	}
 	var out goalResponse
@@ -83,7 +83,7 @@ func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalR
 }
 
 func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSetResponse, error) {
-	if err := r.threadExists(p.ThreadID); err != nil {
+	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalSetResponse{}, err
 	}
 	if p.Objective != nil && *p.Objective == "" {
@@ -129,7 +129,7 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 }
 
 func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (goalClearResponse, error) {
-	if err := r.threadExists(p.ThreadID); err != nil {
+	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalClearResponse{}, err
 	}
 	var cleared bool
@@ -165,4 +165,17 @@ func (r *threads) notifyThread(ctx context.Context, c *Conn, threadID, method st
 			_ = c.Notify(c.Context(), method, params)
 		}
 	})
+}
+
+// threadLive is threadExists for methods that refuse an archived thread as unknown, as
+// Codex 0.169's goal methods do.
+func (r *threads) threadLive(id string) error {
+	if _, ok := r.get(id); ok {
+		return nil
+	}
+	_, archived, err := findRollout(codexHome(r.srv), id)
+	if err == nil && archived {
+		return errNoThread(id)
+	}
+	return err
 }
