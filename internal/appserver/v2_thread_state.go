@@ -88,6 +88,14 @@ func (s *threadState) read(f func(*threadStateDoc)) error {
 func (s *threadState) update(f func(*threadStateDoc) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return internalError("thread state: " + err.Error())
+	}
+	unlock, err := lockStateFile(s.path + ".lock")
+	if err != nil {
+		return internalError("lock thread state: " + err.Error())
+	}
+	defer unlock()
 	doc, err := s.load()
 	if err != nil {
 		return err
