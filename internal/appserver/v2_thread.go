@@ -339,46 +339,14 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	}
 	opts.ByUpdated = p.SortKey != nil && *p.SortKey == "updated_at"
 	opts.Ascending = p.SortDirection != nil && *p.SortDirection == "asc"
-	page, err := rollout.List(codexHome(r.srv), opts)
-	if err != nil {
-		return threadListResponse{}, internalError(err.Error())
-	}
-	out := threadListResponse{Data: make([]v2Thread, 0, len(page.Threads))}
-	for _, s := range page.Threads {
+	inSection := sectionFilter(p.SectionID)
+	keep := func(s rollout.ThreadSummary, t *v2Thread) bool {
 		if p.SearchTerm != nil && *p.SearchTerm != "" && !strings.Contains(strings.ToLower(s.Preview), strings.ToLower(*p.SearchTerm)) {
-			continue
+			return false
 		}
-		status := any(wire.V2ThreadStatus{Type: "notLoaded"})
-		if lt, ok := r.get(s.ID); ok {
-			status = lt.status()
-		}
-		out.Data = append(out.Data, v2ThreadFromSummary(s, status))
+		return inSection(t)
 	}
-	ptrs := make([]*v2Thread, len(out.Data))
-	for i := range out.Data {
-		ptrs[i] = &out.Data[i]
-	}
-	r.decorate(ptrs...)
-	keep := sectionFilter(p.SectionID)
-	kept := out.Data[:0]
-	for _, t := range out.Data {
-		if keep(&t) {
-			kept = append(kept, t)
-		}
-	}
-	out.Data = kept
-	if page.NextCursor != "" {
-		out.NextCursor = &page.NextCursor
-	}
-	if len(out.Data) > 0 {
-		for _, sum := range page.Threads {
-			if sum.ID == out.Data[0].ID {
-				out.BackwardsCursor = threadListBackwardsCursor(sum, opts)
-				break
-			}
-		}
-	}
-	return out, nil
+	return r.filteredPage(opts, keep)
 }
 
 type loadedListResponse struct {

@@ -148,3 +148,57 @@ func (lt *loadedThread) collaborationMode() protocol.CollaborationMode {
 	}
 	return protocol.CollaborationMode{Mode: "default", Settings: protocol.CollaborationModeSettings{Model: lt.cfg.Model, ReasoningEffort: strPtr(lt.cfg.ReasoningEffort)}}
 }
+
+// filteredPage is a thread/list page of the threads keep passes: pages of rollouts are
+// read until the page is full or they run out, so a filter that rejects many threads
+// (a section, a search term) still answers full pages; the next cursor continues right
+// after the last thread answered.
+func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.ThreadSummary, *v2Thread) bool) (threadListResponse, error) {
+	size := opts.PageSize
+	if size <= 0 {
+		size = 25
+	}
+	out := threadListResponse{Data: []v2Thread{}}
+	var first, last rollout.ThreadSummary
+	for {
+		page, err := rollout.List(codexHome(r.srv), opts)
+		if err != nil {
+			return threadListResponse{}, internalError(err.Error())
+		}
+		ts := make([]v2Thread, len(page.Threads))
+		ptrs := make([]*v2Thread, len(page.Threads))
+		for i, s := range page.Threads {
+			status := any(wire.V2ThreadStatus{Type: "notLoaded"})
+			if lt, ok := r.get(s.ID); ok {
+				status = lt.status()
+			}
+			ts[i] = v2ThreadFromSummary(s, status)
+			ptrs[i] = &ts[i]
+		}
+		r.decorate(ptrs...)
+		for i, s := range page.Threads {
+			if !keep(s, &ts[i]) {
+				continue
+			}
+			if len(out.Data) == size {
+				// One more passes: the next page starts after the last one answered.
+				next := rollout.CursorAfter(last, opts)
+				out.NextCursor = &next
+				break
+			}
+			if len(out.Data) == 0 {
+				first = s
+			}
+			last = s
+			out.Data = append(out.Data, ts[i])
+		}
+		if out.NextCursor != nil || page.NextCursor == "" {
+			break
+		}
+		opts.Cursor = page.NextCursor
+	}
+	if len(out.Data) > 0 {
+		out.BackwardsCursor = threadListBackwardsCursor(first, opts)
+	}
+	return out, nil
+}

@@ -244,3 +244,44 @@ func TestThreadStateFileDamaged(t *testing.T) {
 		t.Errorf("the damaged file was rewritten: %q", b)
 	}
 }
+
+// thread/list with a section fills its pages from the threads in the section, however many
+// others lie between them, and its last page has no next cursor.
+func TestThreadListSectionPages(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	var ids []string
+	for _, a := range []string{"a", "b", "c", "d"} {
+		id, _ := threadWithTurns(t, w, cl, a)
+		ids = append(ids, id)
+	}
+	var sec struct {
+		Section struct {
+			ID string `json:"id"`
+		} `json:"section"`
+	}
+	cl.call("threadSection/create", map[string]any{"name": "S"}, &sec)
+	for _, id := range []string{ids[0], ids[3]} {
+		cl.call("thread/section/move", map[string]any{"threadId": id, "sectionId": sec.Section.ID}, nil)
+	}
+	type page struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+		NextCursor *string `json:"nextCursor"`
+	}
+	var p1, p2 page
+	cl.call("thread/list", map[string]any{"sectionId": sec.Section.ID, "limit": 1}, &p1)
+	if len(p1.Data) != 1 || p1.Data[0].ID != ids[3] || p1.NextCursor == nil {
+		t.Fatalf("first page: %+v", p1)
+	}
+	cl.call("thread/list", map[string]any{"sectionId": sec.Section.ID, "limit": 1, "cursor": *p1.NextCursor}, &p2)
+	if len(p2.Data) != 1 || p2.Data[0].ID != ids[0] || p2.NextCursor != nil {
+		t.Fatalf("second page: %+v", p2)
+	}
+	var all page
+	cl.call("thread/list", map[string]any{"limit": 4}, &all)
+	if len(all.Data) != 4 || all.NextCursor != nil {
+		t.Errorf("a page holding every thread: %d threads, next %v", len(all.Data), all.NextCursor)
+	}
+}
