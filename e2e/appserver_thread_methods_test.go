@@ -213,6 +213,13 @@ func threadMethodsTranscript(t *testing.T, bin string) []threadStep {
 	out = append(out, threadStep{Step: "next request's history", Result: historySummary(e.Model.Requests())})
 	call("Guardian approval without event id", "thread/approveGuardianDeniedAction", map[string]any{"threadId": "$T", "event": map[string]any{}})
 	call("interrupt of a finished turn", "turn/interrupt", map[string]any{"threadId": "$T", "turnId": "$TURN4"})
+	// Names.
+	call("thread named", "thread/name/set", map[string]any{"threadId": "$T", "name": "Lighthouse keeper"})
+	call("empty name", "thread/name/set", map[string]any{"threadId": "$T", "name": ""})
+	call("unknown thread named", "thread/name/set", map[string]any{"threadId": zeroID, "name": "x"})
+	call("threads found by name", "thread/list", map[string]any{"searchTerm": "Lighthouse"})
+	call("search is case-sensitive", "thread/list", map[string]any{"searchTerm": "lighthouse"})
+	call("threads found by first message", "thread/list", map[string]any{"searchTerm": "hello"})
 	// What a restart keeps.
 	kept := call("section kept", "threadSection/create", map[string]any{"name": "Kept"})
 	if sec, ok := kept["section"].(map[string]any); ok {
@@ -251,6 +258,7 @@ func threadMethodsTranscript(t *testing.T, bin string) []threadStep {
 func keptState(t *testing.T, c *asClient, id string) string {
 	var read struct {
 		Thread struct {
+			Name    *string `json:"name"`
 			Section *struct {
 				Name string `json:"name"`
 			} `json:"section"`
@@ -283,7 +291,7 @@ func keptState(t *testing.T, c *asClient, id string) string {
 		return *p
 	}
 	var b strings.Builder
-	b.WriteString("section=")
+	b.WriteString("name=" + str(read.Thread.Name) + " section=")
 	if read.Thread.Section != nil {
 		b.WriteString(read.Thread.Section.Name)
 	}

@@ -3,8 +3,8 @@ package appserver
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
+	"os"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/app"
@@ -307,7 +307,7 @@ type threadListParams struct {
 	Cwd            any      `json:"cwd"`
 	Limit          *uint32  `json:"limit"`
 	ModelProviders []string `json:"modelProviders"`
-	// SearchTerm keeps threads whose preview contains it (case-insensitive).
+	// SearchTerm keeps threads whose first message or name contains it.
 	SearchTerm *string `json:"searchTerm"`
 	// SectionID is kept raw: absent, null and an id filter differently (sectionFilter).
 	SectionID json.RawMessage `json:"sectionId"`
@@ -341,7 +341,8 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	opts.Ascending = p.SortDirection != nil && *p.SortDirection == "asc"
 	inSection := sectionFilter(p.SectionID)
 	keep := func(s rollout.ThreadSummary, t *v2Thread) bool {
-		if p.SearchTerm != nil && *p.SearchTerm != "" && !strings.Contains(strings.ToLower(s.Preview), strings.ToLower(*p.SearchTerm)) {
+		// Case-sensitive, in the first message or the name, as Codex 0.169 searches.
+		if q := p.SearchTerm; q != nil && *q != "" && !strings.Contains(s.Preview, *q) && (t.Name == nil || !strings.Contains(*t.Name, *q)) {
 			return false
 		}
 		return inSection(t)
@@ -491,31 +492,6 @@ func (r *threads) unsubscribeMethod(ctx context.Context, c *Conn, p threadIDPara
 		return unsubscribeResponse{"notSubscribed"}, nil
 	}
 	return unsubscribeResponse{"unsubscribed"}, nil
-}
-
-type setNameParams struct {
-	ThreadID string `json:"threadId"`
-	Name     string `json:"name"`
-}
-
-func (r *threads) setName(ctx context.Context, c *Conn, p setNameParams) (empty, error) {
-	lt, ok := r.get(p.ThreadID)
-	if !ok {
-		return empty{}, errNoThread(p.ThreadID)
-	}
-	lt.mu.Lock()
-	lt.info.Name = p.Name
-	subs := append([]*Conn(nil), lt.subs...)
-	lt.mu.Unlock()
-	context.AfterFunc(ctx, func() {
-		for _, s := range subs {
-			_ = s.Notify(s.Context(), "thread/name/updated", struct {
-				ThreadID   string `json:"threadId"`
-				ThreadName string `json:"threadName"`
-			}{p.ThreadID, p.Name})
-		}
-	})
-	return empty{}, nil
 }
 
 func (r *threads) loadedOrErr(id string) (*loadedThread, error) {

@@ -285,3 +285,44 @@ func TestThreadListSectionPages(t *testing.T) {
 		t.Errorf("a page holding every thread: %d threads, next %v", len(all.Data), all.NextCursor)
 	}
 }
+
+// Thread names live in CODEX_HOME/session_index.jsonl as Codex 0.169 keeps them: a name
+// Codex wrote shows in thread/read, and thread/name/set appends a line Codex reads, for a
+// thread that is not loaded too.
+func TestThreadNamesInSessionIndex(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id, _ := threadWithTurns(t, w, cl, "one")
+	index := filepath.Join(w.Home, "session_index.jsonl")
+	codexLine := `{"id":"` + id + `","thread_name":"From Codex","updated_at":"2026-11-27T20:48:50.985303965Z"}` + "\n"
+	if err := os.WriteFile(index, []byte(codexLine), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var read struct {
+		Thread struct {
+			Name *string `json:"name"`
+		} `json:"thread"`
+	}
+	cl.call("thread/read", map[string]any{"threadId": id}, &read)
+	if read.Thread.Name == nil || *read.Thread.Name != "From Codex" {
+		t.Errorf("name from Codex's index: %v", read.Thread.Name)
+	}
+	restart(t, w)
+	cl2 := w.connect(w.Srv)
+	cl2.call("thread/name/set", map[string]any{"threadId": id, "name": "From gocodex"}, nil)
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], `{"id":"`+id+`","thread_name":"From gocodex","updated_at":"`) {
+		t.Errorf("session index after rename:\n%s", b)
+	}
+	cl2.call("thread/read", map[string]any{"threadId": id}, &read)
+	if read.Thread.Name == nil || *read.Thread.Name != "From gocodex" {
+		t.Errorf("name after rename: %v", read.Thread.Name)
+	}
+	if e := cl2.callErr("thread/name/set", map[string]any{"threadId": id, "name": ""}); e.Message != "thread name must not be empty" {
+		t.Errorf("empty name: %q", e.Message)
+	}
+}
