@@ -3,8 +3,8 @@ package appserver
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/app"
