@@ -213,6 +213,16 @@ func threadMethodsTranscript(t *testing.T, bin string) []threadStep {
 	out = append(out, threadStep{Step: "next request's history", Result: historySummary(e.Model.Requests())})
 	call("Guardian approval without event id", "thread/approveGuardianDeniedAction", map[string]any{"threadId": "$T", "event": map[string]any{}})
 	call("interrupt of a finished turn", "turn/interrupt", map[string]any{"threadId": "$T", "turnId": "$TURN4"})
+	// The other thread methods on a thread that does not exist.
+	for _, m := range []string{"thread/read", "thread/turns/list", "thread/items/list", "thread/unsubscribe", "thread/compact/start",
+		"thread/archive", "thread/unarchive", "thread/delete", "thread/fork", "thread/resume"} {
+		call(m+" of unknown thread", m, map[string]any{"threadId": zeroID})
+	}
+	call("thread/shellCommand of unknown thread", "thread/shellCommand", map[string]any{"threadId": zeroID, "command": "true"})
+	call("turn/start of unknown thread", "turn/start", map[string]any{"threadId": zeroID, "input": []any{map[string]any{"type": "text", "text": "x"}}})
+	call("turn/steer of unknown thread", "turn/steer", map[string]any{"threadId": zeroID, "expectedTurnId": "x", "input": []any{map[string]any{"type": "text", "text": "x"}}})
+	call("turn/interrupt of unknown thread", "turn/interrupt", map[string]any{"threadId": zeroID, "turnId": "x"})
+	call("thread/read of malformed id", "thread/read", map[string]any{"threadId": "nope"})
 	// Names.
 	call("thread named", "thread/name/set", map[string]any{"threadId": "$T", "name": "Lighthouse keeper"})
 	call("empty name", "thread/name/set", map[string]any{"threadId": "$T", "name": ""})

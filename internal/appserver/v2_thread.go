@@ -9,7 +9,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
-	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -140,7 +139,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	if path == "" {
 		found, archived, err := findRollout(codexHome(r.srv), p.ThreadID)
 		if err != nil {
-			return threadResumeResponse{}, err
+			return threadResumeResponse{}, asNoRollout(err, p.ThreadID)
 		}
 		if archived {
 			return threadResumeResponse{}, InvalidRequest("thread is archived: " + p.ThreadID)
@@ -189,7 +188,7 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	home := codexHome(r.srv)
 	path, _, err := findRollout(home, p.ThreadID)
 	if err != nil {
-		return threadSettings{}, err
+		return threadSettings{}, asNoRollout(err, p.ThreadID)
 	}
 	src, err := rollout.ReadFile(path)
 	if err != nil {
@@ -264,11 +263,7 @@ func (r *threads) read(ctx context.Context, c *Conn, p threadReadParams) (thread
 		return threadResponse{lt.v2(p.IncludeTurns)}, nil
 	}
 	t, err := r.stored(p.ThreadID, p.IncludeTurns)
-	if e, ok := err.(*jsonrpc.Error); ok && e.Message == errNoThread(p.ThreadID).(*jsonrpc.Error).Message {
-		// Codex's wording for thread/read.
-		return threadResponse{}, InvalidRequest("thread not loaded: " + p.ThreadID)
-	}
-	return threadResponse{t}, err
+	return threadResponse{t}, asNotLoaded(err, p.ThreadID)
 }
 
 // stored describes a thread that is not loaded from its rollout.
@@ -383,7 +378,7 @@ func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (tu
 	} else {
 		t, err := r.stored(p.ThreadID, true)
 		if err != nil {
-			return turnsListResponse{}, err
+			return turnsListResponse{}, asNotLoaded(err, p.ThreadID)
 		}
 		turns = t.Turns
 	}
@@ -418,7 +413,7 @@ type empty struct{}
 
 func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
 	if _, archived, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
-		return empty{}, err
+		return empty{}, asNoRollout(err, p.ThreadID)
 	} else if archived {
 		return empty{}, InvalidRequest("thread is already archived: " + p.ThreadID)
 	}
@@ -441,6 +436,12 @@ func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty
 }
 
 func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (threadResponse, error) {
+	if _, _, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
+		if isNoThread(err, p.ThreadID) {
+			return threadResponse{}, InvalidRequest("no archived rollout found for thread id " + p.ThreadID)
+		}
+		return threadResponse{}, err
+	}
 	if _, err := rollout.Unarchive(codexHome(r.srv), p.ThreadID); err != nil {
 		return threadResponse{}, InvalidRequest("failed to unarchive thread " + p.ThreadID + ": " + err.Error())
 	}
@@ -457,7 +458,7 @@ func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (thr
 func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
 	path, _, err := findRollout(codexHome(r.srv), p.ThreadID)
 	if err != nil {
-		return empty{}, err
+		return empty{}, asNoRollout(err, p.ThreadID)
 	}
 	var after func(wire.V2Notification)
 	if lt, ok := r.get(p.ThreadID); ok {

@@ -84,12 +84,12 @@ func (r *threads) setName(ctx context.Context, c *Conn, p setNameParams) (empty,
 		return empty{}, InvalidRequest("thread name must not be empty")
 	}
 	if _, err := uuid.Parse(p.ThreadID); err != nil {
-		return empty{}, InvalidRequest("invalid thread id: " + err.Error())
+		return empty{}, InvalidRequest("invalid thread id: " + uuidError(p.ThreadID))
 	}
 	lt, loaded := r.get(p.ThreadID)
 	if !loaded {
 		if _, _, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
-			return empty{}, InvalidRequest("no rollout found for thread id " + p.ThreadID)
+			return empty{}, errNoRollout(p.ThreadID)
 		}
 	}
 	if err := appendThreadName(codexHome(r.srv), p.ThreadID, p.Name); err != nil {
