@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocodex/gocodex/internal/appserver"
+	"github.com/gocodex/gocodex/internal/appserver/schematest"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
@@ -324,5 +326,75 @@ func TestThreadNamesInSessionIndex(t *testing.T) {
 	}
 	if e := cl2.callErr("thread/name/set", map[string]any{"threadId": id, "name": ""}); e.Message != "thread name must not be empty" {
 		t.Errorf("empty name: %q", e.Message)
+	}
+}
+
+// Bad params to the thread state methods: a JSON-RPC error each, the server answering on.
+func TestThreadStateMethodsBadParams(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id, _ := threadWithTurns(t, w, cl, "one")
+	cases := []struct {
+		method string
+		params any
+	}{
+		{"threadSection/create", map[string]any{}},
+		{"threadSection/create", map[string]any{"name": 5}},
+		{"threadSection/update", map[string]any{"name": "x"}},
+		{"threadSection/delete", map[string]any{"sectionId": []int{1}}},
+		{"threadSection/list", map[string]any{"limit": -1}},
+		{"thread/section/move", map[string]any{"threadId": id, "sectionId": 7}},
+		{"thread/section/move", map[string]any{"sectionId": nil}},
+		{"thread/attachment/add", map[string]any{"threadId": id}},
+		{"thread/attachment/add", map[string]any{"threadId": "nope", "attachmentType": "a", "identityKey": "k", "payload": 1}},
+		{"thread/attachment/list", map[string]any{"threadId": id, "cursor": "garbage"}},
+		{"thread/attachmentOwner/list", map[string]any{"attachmentType": "", "identityKey": "k"}},
+		{"thread/attachment/remove", map[string]any{"threadId": id, "attachmentType": "a"}},
+		{"thread/goal/set", map[string]any{"threadId": id, "status": "sleeping"}},
+		{"thread/goal/set", map[string]any{"threadId": id, "tokenBudget": "many"}},
+		{"thread/goal/set", map[string]any{"threadId": id, "status": "paused"}}, // no goal yet, no objective
+		{"thread/goal/clear", map[string]any{"threadId": "nope"}},
+		{"thread/metadata/update", map[string]any{"threadId": id, "gitInfo": map[string]any{"sha": 12}}},
+		{"thread/metadata/update", map[string]any{"threadId": id, "gitInfo": "main"}},
+		{"thread/revert", map[string]any{"threadId": id}},
+		{"thread/inject_items", map[string]any{"threadId": id, "items": "x"}},
+		{"thread/inject_items", map[string]any{"threadId": id, "items": []any{map[string]any{"type": "message", "role": 3}}}},
+		{"thread/approveGuardianDeniedAction", map[string]any{"threadId": id, "event": "x"}},
+		{"thread/approveGuardianDeniedAction", map[string]any{"threadId": id, "event": map[string]any{"id": "e1"}}},
+		{"thread/name/set", map[string]any{"threadId": "nope", "name": "x"}},
+	}
+	for _, c := range cases {
+		e := cl.callErr(c.method, c.params)
+		if e.Code != jsonrpc.CodeInvalidRequest && e.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("%s %v: code %d %q", c.method, c.params, e.Code, e.Message)
+		}
+	}
+	var list struct {
+		Data []any `json:"data"`
+	}
+	cl.call("threadSection/list", map[string]any{}, &list)
+	if len(list.Data) != 1 {
+		t.Errorf("sections after bad calls: %v", list.Data)
+	}
+}
+
+// thread/rollback drops the turns from the thread as shown too, not only from the history.
+func TestRollbackDropsShownTurns(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	// thread/rollback left the schema with Codex 0.169 (replaced by thread/revert).
+	cl := &client{t: t}
+	ctx, cancel := context.WithCancel(context.Background())
+	sess := schematest.Wrap(t).Unschematized("thread/rollback")
+	cl.c = appserver.Connect(ctx, w.Srv, appserver.ClientOptions{Tap: sess, HandleRequest: cl.handle, Notifications: 1 << 14})
+	t.Cleanup(func() { cancel(); cl.c.Close() })
+	if _, err := cl.c.Initialize(ctx, clientInfo("test", "1.0")); err != nil {
+		t.Fatal(err)
+	}
+	id, turns := threadWithTurns(t, w, cl, "one", "two")
+	cl.call("thread/rollback", map[string]any{"threadId": id, "numTurns": 1}, nil)
+	var read threadView
+	cl.call("thread/read", map[string]any{"threadId": id, "includeTurns": true}, &read)
+	if len(read.Thread.Turns) != 1 || read.Thread.Turns[0].ID != turns[0] {
+		t.Errorf("turns after rollback: %+v", read.Thread.Turns)
 	}
 }
