@@ -363,6 +363,7 @@ var eventDecoders = map[string]func([]byte) (EventMsg, error){
 	"deprecation_notice":                decodeEventAs[DeprecationNoticeEvent],
 	"context_compacted":                 decodeEventAs[ContextCompactedEvent],
 	"thread_rolled_back":                decodeEventAs[ThreadRolledBackEvent],
+	"thread_goal_updated":               decodeEventAs[ThreadGoalUpdatedEvent],
 	"entered_review_mode":               decodeEventAs[EnteredReviewModeEvent],
 	"plan_delta":                        decodeEventAs[PlanDeltaEvent],
 	"exited_review_mode":                decodeEventAs[ExitedReviewModeEvent],

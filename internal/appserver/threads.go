@@ -36,6 +36,11 @@ type threads struct {
 	// stateStore keeps sections, attachments, goals and git edits (v2_thread_state.go).
 	stateOnce  sync.Once
 	stateStore *threadState
+	// syncs are the goal tools waiting for the event pump (v2_thread_goal_pursuit.go).
+	syncMu sync.Mutex
+	syncs  map[string]chan struct{}
+	// completing are the threads whose goal a response just completed: its usage counts.
+	completing map[string]bool
 }
 
 // DefaultThreadUnloadDelay is Codex's default thread_unload_delay_secs.
@@ -434,7 +439,13 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	lt.sendMu.Lock()
 	defer lt.sendMu.Unlock()
 	lt.mu.Lock()
-	notes := lt.proj.Apply(ev)
+	turnID, _ := lt.proj.TurnRunning()
+	lt.mu.Unlock()
+	// The goal's notifications go out ahead of the event's (v2_thread_goal_pursuit.go).
+	goalNotes := lt.reg.goalNotes(lt, ev, turnID)
+	defer lt.reg.afterGoalEvent(lt, ev)
+	lt.mu.Lock()
+	notes := append(goalNotes, lt.proj.Apply(ev)...)
 	subs := append([]*Conn(nil), lt.subs...)
 	queues := lt.queuesLocked()
 	var listeners, owners []*Conn

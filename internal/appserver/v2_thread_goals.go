@@ -7,13 +7,8 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 
-// Thread goals (thread/goal/get, /set, /clear). Codex 0.169 pursues an active goal on its
-// own: setting one on an idle thread starts a turn with a goal-continuation prompt and
-// keeps starting turns until the model marks the goal complete (with its get_goal,
-// create_goal and update_goal tools). gocodex has no goal continuation, so it keeps and
-// answers goals in every other status (paused, blocked, usageLimited, budgetLimited,
-// complete) as Codex does, and refuses to make a goal active with a clear error instead of
-// pretending to pursue it.
+// Thread goals (thread/goal/get, /set, /clear), kept in the thread state file. Setting an
+// active goal on an idle loaded thread starts pursuing it (v2_thread_goal_pursuit.go).
 
 type v2ThreadGoal struct {
 	ThreadID        string `json:"threadId"`
@@ -59,9 +54,6 @@ type goalUpdated struct {
 
 // goalStatuses are ThreadGoalStatus's values.
 var goalStatuses = map[string]bool{"active": true, "paused": true, "blocked": true, "usageLimited": true, "budgetLimited": true, "complete": true}
-
-// errGoalContinuation is gocodex's answer for a goal that would have to be pursued.
-const errGoalContinuation = "gocodex does not support active thread goals (Codex pursues them with automatic goal-continuation turns); set the goal with another status, e.g. \"paused\""
 
 func (r *threads) registerGoals(s *Server) {
 	s.Handle("thread/goal/get", Typed(r.goalGet))
@@ -110,9 +102,6 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 			b := *p.TokenBudget
 			g.TokenBudget = &b
 		}
-		if g.Status == "active" {
-			return InvalidRequest(errGoalContinuation)
-		}
 		g.UpdatedAt = now
 		if d.Goals == nil {
 			d.Goals = map[string]v2ThreadGoal{}
@@ -125,6 +114,16 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		return goalSetResponse{}, err
 	}
 	r.notifyThread(ctx, c, p.ThreadID, "thread/goal/updated", goalUpdated{ThreadID: p.ThreadID, Goal: goal})
+	if goal.Status == "active" {
+		if lt, ok := r.get(p.ThreadID); ok {
+			// After thread/goal/updated: an idle thread starts pursuing the goal.
+			context.AfterFunc(ctx, func() {
+				if _, running := lt.runningTurn(); !running {
+					r.pursueGoal(lt, true)
+				}
+			})
+		}
+	}
 	return goalSetResponse{goal}, nil
 }
 

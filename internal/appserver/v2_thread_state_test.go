@@ -2,6 +2,7 @@ package appserver_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,25 +116,85 @@ func TestThreadStateSurvivesRestart(t *testing.T) {
 	}
 }
 
-// An active goal would need Codex's goal-continuation turns: refused with a clear error,
-// and nothing is stored.
-func TestActiveGoalRefused(t *testing.T) {
+// An active goal set on an idle thread is pursued as Codex 0.169 pursues it: a goal turn
+// opened by the objective and the continuation message, the goal tools offered, each
+// response's tokens counted, and no further turn once the model marks the goal complete.
+func TestActiveGoalPursued(t *testing.T) {
 	w := newWorld(t, tk.ConfigOptions{})
 	cl := w.connect(w.Srv)
 	id, _ := threadWithTurns(t, w, cl, "one")
-	e := cl.callErr("thread/goal/set", map[string]any{"threadId": id, "objective": "ship it"})
-	if e.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(e.Message, "does not support active thread goals") {
-		t.Errorf("active goal: %d %q", e.Code, e.Message)
+	w.Model.Enqueue(
+		tk.SSE(tk.Created(), tk.FunctionCall("call_g1", "get_goal", `{}`), tk.Completed(tk.Usage{Input: 10, Output: 1, Total: 11})),
+		tk.SSE(tk.Created(), tk.FunctionCall("call_g2", "update_goal", `{"status":"complete"}`), tk.Completed(tk.Usage{Input: 10, Output: 1, Total: 11})),
+		answer("done"))
+	var set struct {
+		Goal struct {
+			Status string `json:"status"`
+		} `json:"goal"`
+	}
+	cl.call("thread/goal/set", map[string]any{"threadId": id, "objective": "ship it", "tokenBudget": 100000}, &set)
+	if set.Goal.Status != "active" {
+		t.Fatalf("goal set: %+v", set)
+	}
+	got := cl.until("turn/completed")
+	var goals []string
+	for _, g := range find(got, "thread/goal/updated") {
+		goal := g["goal"].(map[string]any)
+		goals = append(goals, fmt.Sprintf("%v/%v", goal["status"], goal["tokensUsed"]))
+	}
+	// Codex 0.169 tells active/22 then complete/22: its usage report comes before the tool.
+	if want := []string{"active/0", "active/11", "complete/11", "complete/22"}; strings.Join(goals, " ") != strings.Join(want, " ") {
+		t.Errorf("goal updates %v, want %v", goals, want)
+	}
+	for _, m := range methods(got) {
+		if m == "item/started" && len(find(got, "item/started")) > 1 {
+			t.Errorf("goal tool calls showed as items: %v", methods(got))
+			break
+		}
+	}
+	reqs := w.Model.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want the first turn's and the goal turn's three", len(reqs))
+	}
+	first := string(reqs[1].Body)
+	for _, want := range []string{`"name":"goal_objective"`, `"namespace":"agent"`, `<codex_internal_context source=\"goal\">`, `Token budget: 100000`, `"name":"update_goal"`, `"name":"get_goal"`, `"name":"create_goal"`} {
+		if !strings.Contains(first, want) {
+			t.Errorf("goal turn's request lacks %s", want)
+		}
+	}
+	if strings.Contains(first, `"type":"message","role":"user","content":[{"type":"input_text","text":"say one"}]}],`) {
+		t.Errorf("unexpected layout")
+	}
+	last := string(reqs[3].Body)
+	if !strings.Contains(last, `completionBudgetReport`) || !strings.Contains(last, `\"status\":\"complete\"`) {
+		t.Errorf("update_goal's output: %s", last)
 	}
 	var goal struct {
-		Goal any `json:"goal"`
+		Goal struct {
+			Status     string `json:"status"`
+			TokensUsed int64  `json:"tokensUsed"`
+		} `json:"goal"`
 	}
 	cl.call("thread/goal/get", map[string]any{"threadId": id}, &goal)
-	if goal.Goal != nil {
-		t.Errorf("a refused goal was stored: %v", goal.Goal)
+	if goal.Goal.Status != "complete" || goal.Goal.TokensUsed != 22 {
+		t.Errorf("goal after the turn: %+v", goal.Goal)
 	}
-	if n := len(w.Model.Requests()); n != 1 {
-		t.Errorf("%d model requests, want the one turn's", n)
+}
+
+// A goal over its token budget becomes budgetLimited and no further goal turn starts.
+func TestGoalBudgetLimit(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id, _ := threadWithTurns(t, w, cl, "one")
+	w.Model.Enqueue(answer("working"))
+	cl.call("thread/goal/set", map[string]any{"threadId": id, "objective": "ship it", "tokenBudget": 5}, nil)
+	got := cl.until("turn/completed")
+	ups := find(got, "thread/goal/updated")
+	if last := ups[len(ups)-1]["goal"].(map[string]any); last["status"] != "budgetLimited" {
+		t.Errorf("last goal update: %v", last)
+	}
+	if n := len(w.Model.Requests()); n != 2 {
+		t.Errorf("%d model requests, want 2 (no turn after the budget ran out)", n)
 	}
 }
 
