@@ -484,6 +484,9 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 		}
 	}
 	lt.broadcastStatus(notes)
+	if g, ok := ev.Msg.(protocol.ThreadGoalUpdatedEvent); ok && g.Sync != "" {
+		listeners = nil // a goal tool's wait, nothing to tell
+	}
 	for _, c := range listeners {
 		sendV1Event(c, lt.id, ev)
 	}
