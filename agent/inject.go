@@ -36,8 +36,7 @@ func (t *Thread) injectItems(id string, raw []json.RawMessage) {
 }
 
 // startGoalTurn starts a turn opened by items instead of user input (protocol.GoalTurnOp).
-// A function_call_output with no call id is a context item of Codex's own ("goal_objective",
-// with a name and a namespace) and goes to the model as written. Dropped while a turn runs.
+// Dropped while a turn runs.
 func (t *Thread) startGoalTurn(id string, raw []json.RawMessage) {
 	if t.turn != nil && !t.turn.isEnded() {
 		t.log.Info("goal turn not started: a turn is running", "thread", t.id)
@@ -49,9 +48,6 @@ func (t *Thread) startGoalTurn(id string, raw []json.RawMessage) {
 		if err != nil {
 			t.emit(id, protocol.ErrorEvent{Message: fmt.Sprintf("goal turn item %d: %v", i, err), CodexErrorInfo: injectFailed})
 			return
-		}
-		if out, ok := it.(protocol.FunctionCallOutputItem); ok && out.CallID == "" {
-			it = protocol.OtherItem{Raw: append(json.RawMessage(nil), r...)}
 		}
 		items = append(items, it)
 	}

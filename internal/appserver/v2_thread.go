@@ -174,6 +174,8 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 			_ = c.Notify(c.Context(), n.Method, n.Params)
 		}
 		lt.markReady()
+		// As Codex 0.169: a resumed thread goes on pursuing its active goal.
+		r.pursueGoal(lt, true)
 	})
 	return resumed(lt, p), nil
 }

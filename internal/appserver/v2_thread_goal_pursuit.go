@@ -287,11 +287,24 @@ func (r *threads) pursueGoal(lt *loadedThread, first bool) {
 	}
 	var items []json.RawMessage
 	if first {
-		obj, _ := json.Marshal(map[string]any{"type": "function_call_output", "name": "goal_objective", "namespace": "agent", "output": goal.Objective})
+		// Codex's context item, its fields in Codex's order (type first).
+		obj, _ := json.Marshal(struct {
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+			Output    string `json:"output"`
+		}{"function_call_output", "goal_objective", "agent", goal.Objective})
 		items = append(items, obj)
 	}
-	msg, _ := json.Marshal(map[string]any{"type": "message", "role": "user",
-		"content": []any{map[string]any{"type": "input_text", "text": continuationText(*goal)}}})
+	type text struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	msg, _ := json.Marshal(struct {
+		Type    string `json:"type"`
+		Role    string `json:"role"`
+		Content []text `json:"content"`
+	}{"message", "user", []text{{"input_text", continuationText(*goal)}}})
 	items = append(items, msg)
 	if _, err := lt.th.Submit(protocol.GoalTurnOp{Items: items}); err != nil {
 		r.srv.logger.Warn("goal turn not started", "thread", lt.id, "err", err)

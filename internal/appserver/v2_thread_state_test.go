@@ -459,3 +459,34 @@ func TestRollbackDropsShownTurns(t *testing.T) {
 		t.Errorf("turns after rollback: %+v", read.Thread.Turns)
 	}
 }
+
+// A thread resumed with an active goal goes on pursuing it, the objective given again, as
+// Codex 0.169 does; an interrupted goal turn starts no other.
+func TestGoalPursuitAfterInterruptAndResume(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id, _ := threadWithTurns(t, w, cl, "one")
+	w.Model.Enqueue(tk.Stall(3, tk.Created(), tk.AssistantMessageStream("msg_1", "thinking"), tk.Completed(tk.Usage{})))
+	cl.call("thread/goal/set", map[string]any{"threadId": id, "objective": "ship it"}, nil)
+	started := find(cl.until("item/agentMessage/delta"), "turn/started")
+	turn := started[0]["turn"].(map[string]any)["id"]
+	cl.call("turn/interrupt", map[string]any{"threadId": id, "turnId": turn}, nil)
+	cl.until("turn/completed")
+	if n := len(w.Model.Requests()); n != 2 {
+		t.Fatalf("%d requests after the interrupt, want 2", n)
+	}
+	restart(t, w)
+	cl2 := w.connect(w.Srv)
+	w.Model.Enqueue(tk.SSE(tk.Created(), tk.FunctionCall("call_g", "update_goal", `{"status":"complete"}`), tk.Completed(tk.Usage{Input: 1, Output: 1, Total: 2})), answer("done"))
+	cl2.call("thread/resume", map[string]any{"threadId": id}, nil)
+	cl2.until("turn/completed")
+	reqs := w.Model.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	// (The first goal turn's objective item does not survive the restart: the rollout
+	// reader drops an output with no call. The resumed goal turn gives it again.)
+	if body := string(reqs[2].Body); !strings.Contains(body[strings.Index(body, "<turn_aborted>"):], `"name":"goal_objective"`) {
+		t.Errorf("the resumed goal turn does not give the objective again")
+	}
+}
