@@ -78,3 +78,54 @@ func goalPursuit(t *testing.T, bin string) ([]string, int, int) {
 	seq = append(seq, "goal "+goal.Goal.Status)
 	return seq, usage, len(e.Model.Requests())
 }
+
+// With [features] goals = false the goal methods answer Codex 0.169's error and the model
+// gets no goal tools.
+func TestAppServerGoalsDisabledLikeCodex(t *testing.T) {
+	want := []string{"-32600 goals feature is disabled", "-32600 goals feature is disabled", "-32600 goals feature is disabled", "goal tools: none"}
+	if diff := cmp.Diff(want, goalsDisabled(t, binary)); diff != "" {
+		t.Errorf("(-codex 0.169 +ours):\n%s", diff)
+	}
+	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
+		if diff := cmp.Diff(goalsDisabled(t, ref), goalsDisabled(t, binary)); diff != "" {
+			t.Errorf("(-live codex +ours):\n%s", diff)
+		}
+	}
+}
+
+func goalsDisabled(t *testing.T, bin string) []string {
+	e := newEnv(t)
+	path := tk.WriteConfig(t, e.CodexHome, e.Model.URL())
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("goals = false\n") // the file ends in its [features] table
+	f.Close()
+	e.Model.Enqueue(answer("one"))
+	c, stop := e.startAppServerOf(bin)
+	defer stop()
+	id := c.startThread(map[string]any{"cwd": e.Workdir})
+	c.turn(id, "hello")
+	c.until("turn/completed")
+	var out []string
+	for _, call := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"thread/goal/get", map[string]any{"threadId": id}},
+		{"thread/goal/set", map[string]any{"threadId": id, "objective": "x"}},
+		{"thread/goal/clear", map[string]any{"threadId": id}},
+	} {
+		if _, er := c.call(call.method, call.params); er != nil {
+			out = append(out, errorClass(er.Error.Code, er.Error.Message))
+		} else {
+			out = append(out, call.method+" succeeded")
+		}
+	}
+	tools := "none"
+	if body := string(e.Model.Requests()[0].Body); strings.Contains(body, `"get_goal"`) {
+		tools = "offered"
+	}
+	return append(out, "goal tools: "+tools)
+}

@@ -74,7 +74,9 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 	if c != nil {
 		to.Originator = c.ClientInfo().Name
 	}
-	to.ExtraTools = append(to.ExtraTools, r.goalTools()...)
+	if cfg.FeatureEnabled("goals", true) {
+		to.ExtraTools = append(to.ExtraTools, r.goalTools()...)
+	}
 	th, err := a.StartThread(context.WithoutCancel(ctx), to)
 	if err != nil {
 		return nil, internalError(err.Error())

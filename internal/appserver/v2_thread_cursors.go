@@ -108,6 +108,9 @@ func (r *threads) resumeNotes(lt *loadedThread, loadedNow bool) []wire.V2Notific
 			notes = append(notes, usageNotes(lt.id, lt.turns(), ro.Reconstruct().TokenUsage)...)
 		}
 	}
+	if !lt.cfg.FeatureEnabled("goals", true) {
+		return notes
+	}
 	var goal *v2ThreadGoal
 	_ = r.state().read(func(d *threadStateDoc) {
 		if g, ok := d.Goals[lt.id]; ok {

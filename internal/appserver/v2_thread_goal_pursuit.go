@@ -281,6 +281,9 @@ func (r *threads) afterGoalEvent(lt *loadedThread, ev protocol.Event) {
 // pursueGoal submits a goal turn if the thread's goal is active; first says the goal was
 // just set (the turn then carries the objective as context).
 func (r *threads) pursueGoal(lt *loadedThread, first bool) {
+	if !lt.cfg.FeatureEnabled("goals", true) {
+		return
+	}
 	goal, err := r.goalOf(lt.id)
 	if err != nil || goal == nil || goal.Status != "active" {
 		return

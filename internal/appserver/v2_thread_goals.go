@@ -62,6 +62,9 @@ func (r *threads) registerGoals(s *Server) {
 }
 
 func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalResponse, error) {
+	if err := r.goalsEnabled(p.ThreadID); err != nil {
+		return goalResponse{}, err
+	}
 	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalResponse{}, err
 	}
@@ -75,6 +78,9 @@ func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalR
 }
 
 func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSetResponse, error) {
+	if err := r.goalsEnabled(p.ThreadID); err != nil {
+		return goalSetResponse{}, err
+	}
 	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalSetResponse{}, err
 	}
@@ -128,6 +134,9 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 }
 
 func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (goalClearResponse, error) {
+	if err := r.goalsEnabled(p.ThreadID); err != nil {
+		return goalClearResponse{}, err
+	}
 	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalClearResponse{}, err
 	}
@@ -177,4 +186,17 @@ func (r *threads) threadLive(id string) error {
 		return errNoThread(id)
 	}
 	return err
+}
+
+// goalsEnabled is Codex's answer when the goals feature is off ([features] goals = false):
+// for the loaded thread's configuration, else the server's.
+func (r *threads) goalsEnabled(threadID string) error {
+	cfg := r.srv.opts.Config
+	if lt, ok := r.get(threadID); ok {
+		cfg = lt.cfg
+	}
+	if cfg != nil && !cfg.FeatureEnabled("goals", true) {
+		return InvalidRequest("goals feature is disabled")
+	}
+	return nil
 }
