@@ -243,6 +243,9 @@ func (r *threads) goalNotes(lt *loadedThread, ev protocol.Event, turnID string) 
 		completing := r.completing[lt.id]
 		delete(r.completing, lt.id)
 		r.syncMu.Unlock()
+		if cur, err := r.goalOf(lt.id); err != nil || cur == nil || (cur.Status != "active" && !completing) {
+			return nil // the common case: no goal to count for, nothing locked or written
+		}
 		var goal *v2ThreadGoal
 		_ = r.state().update(func(d *threadStateDoc) error {
 			g, ok := d.Goals[lt.id]
