@@ -138,6 +138,7 @@ func (g goalTool) create(env *tool.Env, objective *string, budget *int64) (tool.
 		now := time.Now().Unix()
 		goal = v2ThreadGoal{ThreadID: env.ThreadID, Objective: *objective, Status: "active", TokenBudget: budget, CreatedAt: now, UpdatedAt: now}
 		setGoal(d, goal)
+		delete(d.GoalTimeMs, env.ThreadID)
 		return nil
 	})
 	if err != nil {
@@ -274,11 +275,38 @@ var errNoChange = fmt.Errorf("no change")
 // afterGoalEvent starts the next goal turn when a turn has completed, the goal is still
 // active and the thread is idle.
 func (r *threads) afterGoalEvent(lt *loadedThread, ev protocol.Event) {
-	tc, ok := ev.Msg.(protocol.TurnCompleteEvent)
-	if !ok || tc.Error != nil {
+	// (An interrupted turn reports no duration; its time is not counted.)
+	switch m := ev.Msg.(type) {
+	case protocol.TurnCompleteEvent:
+		r.countGoalTime(lt, m.DurationMs)
+		if m.Error == nil {
+			r.pursueGoal(lt, false)
+		}
+	}
+}
+
+// countGoalTime adds a turn's duration to the time the thread's active goal has taken
+// (timeUsedSeconds, whole seconds; the milliseconds are kept so short turns add up).
+func (r *threads) countGoalTime(lt *loadedThread, durationMs *int64) {
+	if durationMs == nil || *durationMs <= 0 {
 		return
 	}
-	r.pursueGoal(lt, false)
+	if cur, err := r.goalOf(lt.id); err != nil || cur == nil || cur.Status != "active" {
+		return
+	}
+	_ = r.state().update(func(d *threadStateDoc) error {
+		g, ok := d.Goals[lt.id]
+		if !ok || g.Status != "active" {
+			return errNoChange
+		}
+		if d.GoalTimeMs == nil {
+			d.GoalTimeMs = map[string]int64{}
+		}
+		d.GoalTimeMs[lt.id] += *durationMs
+		g.TimeUsedSeconds = d.GoalTimeMs[lt.id] / 1000
+		setGoal(d, g)
+		return nil
+	})
 }
 
 // pursueGoal submits a goal turn if the thread's goal is active; first says the goal was

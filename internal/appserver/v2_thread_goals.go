@@ -98,6 +98,7 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		case p.Objective != nil && (!ok || g.Objective != *p.Objective):
 			// A new objective is a new goal: usage starts again, active unless told.
 			g = v2ThreadGoal{ThreadID: p.ThreadID, Objective: *p.Objective, Status: "active", CreatedAt: now}
+			delete(d.GoalTimeMs, p.ThreadID)
 		case !ok:
 			return InvalidRequest("thread has no goal to update; set an objective")
 		}
@@ -144,6 +145,7 @@ func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (go
 	err := r.state().update(func(d *threadStateDoc) error {
 		_, cleared = d.Goals[p.ThreadID]
 		delete(d.Goals, p.ThreadID)
+		delete(d.GoalTimeMs, p.ThreadID)
 		return nil
 	})
 	if err != nil {

@@ -32,6 +32,8 @@ type threadStateDoc struct {
 	Attachments    []storedAttachment            `json:"attachments,omitempty"`
 	Git            map[string]gitInfo            `json:"git,omitempty"`
 	Goals          map[string]v2ThreadGoal       `json:"goals,omitempty"`
+	// GoalTimeMs is the time each active goal's turns took, to the millisecond.
+	GoalTimeMs map[string]int64 `json:"goalTimeMs,omitempty"`
 }
 
 type threadSectionEntry struct {
@@ -185,6 +187,7 @@ func (r *threads) forgetThreadState(id string) {
 	err := r.state().update(func(d *threadStateDoc) error {
 		delete(d.ThreadSections, id)
 		delete(d.Goals, id)
+		delete(d.GoalTimeMs, id)
 		delete(d.Git, id)
 		kept := d.Attachments[:0]
 		for _, a := range d.Attachments {
