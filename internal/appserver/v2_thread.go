@@ -347,7 +347,8 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 		}
 		return inSection(t)
 	}
-	return r.filteredPage(opts, keep)
+	filtered := len(p.SectionID) > 0 || (p.SearchTerm != nil && *p.SearchTerm != "")
+	return r.filteredPage(opts, keep, filtered)
 }
 
 type loadedListResponse struct {

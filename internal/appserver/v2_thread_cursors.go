@@ -156,7 +156,10 @@ func (lt *loadedThread) collaborationMode() protocol.CollaborationMode {
 // read until the page is full or they run out, so a filter that rejects many threads
 // (a section, a search term) still answers full pages; the next cursor continues right
 // after the last thread answered.
-func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.ThreadSummary, *v2Thread) bool) (threadListResponse, error) {
+//
+// Unfiltered, a full page only looks one thread further (a page of one) to know whether a
+// next page exists.
+func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.ThreadSummary, *v2Thread) bool, filtered bool) (threadListResponse, error) {
 	size := opts.PageSize
 	if size <= 0 {
 		size = 25
@@ -199,6 +202,9 @@ func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.Threa
 			break
 		}
 		opts.Cursor = page.NextCursor
+		if !filtered && len(out.Data) == size {
+			opts.PageSize = 1
+		}
 	}
 	if len(out.Data) > 0 {
 		out.BackwardsCursor = threadListBackwardsCursor(first, opts)
