@@ -290,6 +290,25 @@ func TestThreadListBackwardsCursor(t *testing.T) {
 	if turns.BackwardsCursor == nil || *turns.BackwardsCursor != turns.Data[0].ID {
 		t.Errorf("turns backwards cursor: %+v", turns)
 	}
+	type itemsPage struct {
+		Data []struct {
+			Item struct {
+				ID string `json:"id"`
+			} `json:"item"`
+		} `json:"data"`
+		NextCursor      *string `json:"nextCursor"`
+		BackwardsCursor *string `json:"backwardsCursor"`
+	}
+	var p1, p2, itemsBack itemsPage
+	cl.call("thread/items/list", map[string]any{"threadId": ids[0], "limit": 1}, &p1)
+	cl.call("thread/items/list", map[string]any{"threadId": ids[0], "limit": 1, "cursor": *p1.NextCursor}, &p2)
+	if len(p2.Data) != 1 || p2.BackwardsCursor == nil {
+		t.Fatalf("second items page: %+v", p2)
+	}
+	cl.call("thread/items/list", map[string]any{"threadId": ids[0], "sortDirection": "desc", "cursor": *p2.BackwardsCursor}, &itemsBack)
+	if len(itemsBack.Data) != 2 || itemsBack.Data[0].Item.ID != p2.Data[0].Item.ID || itemsBack.Data[1].Item.ID != p1.Data[0].Item.ID {
+		t.Errorf("items backwards from the second page: %+v", itemsBack.Data)
+	}
 }
 
 // A damaged state file is a clear error, not a panic or a silent reset.
