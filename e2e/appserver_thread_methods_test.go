@@ -44,9 +44,9 @@ var threadMethodGaps = map[string]string{}
 
 var idPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
-// ignoredResultKeys are keys of Codex's experimental API it sends to every client, which
-// gocodex sends only where the stable schema has them.
-var ignoredResultKeys = map[string]bool{"readState": true, "readStates": true, "initialTurnsPage": true}
+// ignoredResultKeys are keys of Codex's experimental API it sends to every client that
+// gocodex does not send.
+var ignoredResultKeys = map[string]bool{"initialTurnsPage": true}
 
 // opaqueKeys are not descended into: Thread, Turn and item objects carry experimental
 // fields in Codex's answers (compared elsewhere).
@@ -70,7 +70,7 @@ func shapeOf(v any, opaqueData bool) string {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			b.WriteString(k)
+			b.WriteString(idPattern.ReplaceAllString(k, "<id>")) // a map by thread id
 			if opaqueKeys[k] || (k == "data" && opaqueData) {
 				if arr, ok := x[k].([]any); ok {
 					b.WriteString(":" + countClass(len(arr)))
@@ -223,6 +223,7 @@ func threadMethodsTranscript(t *testing.T, bin string) []threadStep {
 	call("turn/steer of unknown thread", "turn/steer", map[string]any{"threadId": zeroID, "expectedTurnId": "x", "input": []any{map[string]any{"type": "text", "text": "x"}}})
 	call("turn/interrupt of unknown thread", "turn/interrupt", map[string]any{"threadId": zeroID, "turnId": "x"})
 	call("thread/read of malformed id", "thread/read", map[string]any{"threadId": "nope"})
+	call("read state update without experimentalApi", "thread/readState/update", map[string]any{"threadId": "$T", "expectedRevision": "x", "operation": map[string]any{"type": "read"}})
 	// Names.
 	call("thread named", "thread/name/set", map[string]any{"threadId": "$T", "name": "Lighthouse keeper"})
 	call("empty name", "thread/name/set", map[string]any{"threadId": "$T", "name": ""})

@@ -444,6 +444,7 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	// The goal's notifications go out ahead of the event's (v2_thread_goal_pursuit.go).
 	goalNotes := lt.reg.goalNotes(lt, ev, turnID)
 	defer lt.reg.afterGoalEvent(lt, ev)
+	defer lt.reg.readStateEvent(lt, ev)
 	lt.mu.Lock()
 	notes := append(goalNotes, lt.proj.Apply(ev)...)
 	subs := append([]*Conn(nil), lt.subs...)

@@ -263,12 +263,23 @@ type threadResponse struct {
 	Thread v2Thread `json:"thread"`
 }
 
-func (r *threads) read(ctx context.Context, c *Conn, p threadReadParams) (threadResponse, error) {
+// threadReadResponse is thread/read's answer: the thread and its read state (null until
+// the thread is recorded), as Codex 0.169 sends them.
+type threadReadResponse struct {
+	Thread    v2Thread     `json:"thread"`
+	ReadState *v2ReadState `json:"readState"`
+}
+
+func (r *threads) read(ctx context.Context, c *Conn, p threadReadParams) (threadReadResponse, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
-		return threadResponse{lt.v2(p.IncludeTurns)}, nil
+		t := lt.v2(p.IncludeTurns)
+		return threadReadResponse{t, r.readStateFor(t)}, nil
 	}
 	t, err := r.stored(p.ThreadID, p.IncludeTurns)
-	return threadResponse{t}, asNotLoaded(err, p.ThreadID)
+	if err != nil {
+		return threadReadResponse{}, asNotLoaded(err, p.ThreadID)
+	}
+	return threadReadResponse{t, r.readStateFor(t)}, nil
 }
 
 // stored describes a thread that is not loaded from its rollout.
@@ -321,6 +332,8 @@ type threadListResponse struct {
 	NextCursor *string    `json:"nextCursor"`
 	// BackwardsCursor is set when the page holds a thread (v2_thread_cursors.go).
 	BackwardsCursor *string `json:"backwardsCursor"`
+	// ReadStates are the listed threads' read states (v2_thread_read_state.go).
+	ReadStates map[string]v2ReadState `json:"readStates"`
 }
 
 func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error) {

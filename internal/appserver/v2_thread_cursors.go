@@ -209,5 +209,6 @@ func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.Threa
 	if len(out.Data) > 0 {
 		out.BackwardsCursor = threadListBackwardsCursor(first, opts)
 	}
+	out.ReadStates = r.readStates(out.Data)
 	return out, nil
 }

@@ -34,6 +34,8 @@ type threadStateDoc struct {
 	Goals          map[string]v2ThreadGoal       `json:"goals,omitempty"`
 	// GoalTimeMs is the time each active goal's turns took, to the millisecond.
 	GoalTimeMs map[string]int64 `json:"goalTimeMs,omitempty"`
+	// ReadStates are the threads' read states (v2_thread_read_state.go).
+	ReadStates map[string]v2ReadState `json:"readStates,omitempty"`
 }
 
 type threadSectionEntry struct {
@@ -156,6 +158,7 @@ func (r *threads) registerThreadFamilies(s *Server) {
 	r.registerGoals(s)
 	r.registerMetadata(s)
 	r.registerRevert(s)
+	r.registerReadState(s)
 }
 
 // unloadGone unloads a thread being archived or deleted: its connections hear its status
@@ -188,6 +191,7 @@ func (r *threads) forgetThreadState(id string) {
 		delete(d.ThreadSections, id)
 		delete(d.Goals, id)
 		delete(d.GoalTimeMs, id)
+		delete(d.ReadStates, id)
 		delete(d.Git, id)
 		kept := d.Attachments[:0]
 		for _, a := range d.Attachments {
