@@ -36,6 +36,8 @@ type threads struct {
 	// stateStore keeps sections, attachments, goals and git edits (v2_thread_state.go).
 	stateOnce  sync.Once
 	stateStore *threadState
+	readOnce   sync.Once
+	readLog    *readStateLog
 	// syncs are the goal tools waiting for the event pump (v2_thread_goal_pursuit.go).
 	syncMu sync.Mutex
 	syncs  map[string]chan struct{}

@@ -3,6 +3,8 @@ package appserver
 import (
 	"context"
 
+	"github.com/gocodex/gocodex/internal/jsonrpc"
+
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -49,28 +51,34 @@ func defaultReadState(threadID string) v2ReadState {
 	return v2ReadState{Revision: threadID}
 }
 
+// reads is the server's read state log, opened on first use.
+func (r *threads) reads() *readStateLog {
+	r.readOnce.Do(func() { r.readLog = newReadStateLog(codexHome(r.srv)) })
+	return r.readLog
+}
+
 // readStateOf is a thread's read state; recorded says whether the thread has a rollout.
-func readStateOf(d *threadStateDoc, threadID string, recorded bool) *v2ReadState {
-	if rs, ok := d.ReadStates[threadID]; ok {
+func (r *threads) readStateOf(threadID string, recorded bool) *v2ReadState {
+	rs, ok, err := r.reads().get(threadID)
+	if err != nil {
+		r.srv.logger.Warn("read state unreadable", "err", err)
+	}
+	if ok {
 		return &rs
 	}
 	if !recorded {
 		return nil
 	}
-	rs := defaultReadState(threadID)
+	rs = defaultReadState(threadID)
 	return &rs
 }
 
-// readStates are the read states of threads, by id.
+// readStates are the read states of listed threads, by id.
 func (r *threads) readStates(ts []v2Thread) map[string]v2ReadState {
 	out := map[string]v2ReadState{}
-	_ = r.state().read(func(d *threadStateDoc) {
-		for _, t := range ts {
-			if rs := readStateOf(d, t.ID, true); rs != nil {
-				out[t.ID] = *rs
-			}
-		}
-	})
+	for _, t := range ts {
+		out[t.ID] = *r.readStateOf(t.ID, true)
+	}
 	return out
 }
 
@@ -81,9 +89,7 @@ func (r *threads) readStateFor(t v2Thread) *v2ReadState {
 		_, _, err := findRollout(codexHome(r.srv), t.ID)
 		recorded = err == nil
 	}
-	var rs *v2ReadState
-	_ = r.state().read(func(d *threadStateDoc) { rs = readStateOf(d, t.ID, recorded) })
-	return rs
+	return r.readStateOf(t.ID, recorded)
 }
 
 // turnCompletedUnread marks a completed turn as the first unread one unless an earlier
@@ -95,17 +101,12 @@ func (r *threads) turnCompletedUnread(lt *loadedThread, turnID string) {
 	if ephemeral || turnID == "" {
 		return
 	}
-	err := r.state().update(func(d *threadStateDoc) error {
-		rs := d.ReadStates[lt.id]
-		if rs.FirstUnread == nil {
-			rs.FirstUnread = &unreadPosition{Type: "turn", TurnID: turnID}
+	_, err := r.reads().update(lt.id, func(cur v2ReadState, _ bool) (v2ReadState, error) {
+		if cur.FirstUnread == nil {
+			cur.FirstUnread = &unreadPosition{Type: "turn", TurnID: turnID}
 		}
-		rs.Revision = newSubmissionID()
-		if d.ReadStates == nil {
-			d.ReadStates = map[string]v2ReadState{}
-		}
-		d.ReadStates[lt.id] = rs
-		return nil
+		cur.Revision = newSubmissionID()
+		return cur, nil
 	})
 	if err != nil {
 		r.srv.logger.Warn("read state not updated", "thread", lt.id, "err", err)
@@ -123,24 +124,24 @@ func (r *threads) readStateUpdate(ctx context.Context, c *Conn, p readStateUpdat
 	if err := r.threadExists(p.ThreadID); err != nil {
 		return readStateResponse{}, err
 	}
-	var out v2ReadState
-	err := r.state().update(func(d *threadStateDoc) error {
-		cur := readStateOf(d, p.ThreadID, true)
+	out, err := r.reads().update(p.ThreadID, func(cur v2ReadState, ok bool) (v2ReadState, error) {
+		if !ok {
+			cur = defaultReadState(p.ThreadID)
+		}
 		if cur.Revision != p.ExpectedRevision {
-			return InvalidRequest("read state changed")
+			return v2ReadState{}, InvalidRequest("read state changed")
 		}
-		out = v2ReadState{Revision: newSubmissionID()}
+		next := v2ReadState{Revision: newSubmissionID()}
 		if p.Operation.Type == "unread" {
-			out.FirstUnread = &unreadPosition{Type: "threadStart"}
+			next.FirstUnread = &unreadPosition{Type: "threadStart"}
 		}
-		if d.ReadStates == nil {
-			d.ReadStates = map[string]v2ReadState{}
-		}
-		d.ReadStates[p.ThreadID] = out
-		return nil
+		return next, nil
 	})
 	if err != nil {
-		return readStateResponse{}, err
+		if _, isRPC := err.(*jsonrpc.Error); isRPC {
+			return readStateResponse{}, err
+		}
+		return readStateResponse{}, internalError("read state: " + err.Error())
 	}
 	r.notifyThread(ctx, c, p.ThreadID, "thread/readState/changed", readStateChanged{p.ThreadID, out})
 	return readStateResponse{out}, nil

@@ -34,8 +34,6 @@ type threadStateDoc struct {
 	Goals          map[string]v2ThreadGoal       `json:"goals,omitempty"`
 	// GoalTimeMs is the time each active goal's turns took, to the millisecond.
 	GoalTimeMs map[string]int64 `json:"goalTimeMs,omitempty"`
-	// ReadStates are the threads' read states (v2_thread_read_state.go).
-	ReadStates map[string]v2ReadState `json:"readStates,omitempty"`
 }
 
 type threadSectionEntry struct {
@@ -191,7 +189,6 @@ func (r *threads) forgetThreadState(id string) {
 		delete(d.ThreadSections, id)
 		delete(d.Goals, id)
 		delete(d.GoalTimeMs, id)
-		delete(d.ReadStates, id)
 		delete(d.Git, id)
 		kept := d.Attachments[:0]
 		for _, a := range d.Attachments {
