@@ -34,3 +34,26 @@ func (t *Thread) injectItems(id string, raw []json.RawMessage) {
 	t.recordItems(items...)
 	t.flushRecorder()
 }
+
+// startGoalTurn starts a turn opened by items instead of user input (protocol.GoalTurnOp).
+// Dropped while a turn runs.
+func (t *Thread) startGoalTurn(id string, raw []json.RawMessage) {
+	if t.turn != nil && !t.turn.isEnded() {
+		t.log.Info("goal turn not started: a turn is running", "thread", t.id)
+		return
+	}
+	var items []protocol.ResponseItem
+	for i, r := range raw {
+		it, err := protocol.DecodeResponseItem(r)
+		if err != nil {
+			t.emit(id, protocol.ErrorEvent{Message: fmt.Sprintf("goal turn item %d: %v", i, err), CodexErrorInfo: injectFailed})
+			return
+		}
+		items = append(items, it)
+	}
+	s := t.settings
+	tr := t.newTurn(id, s)
+	tr.opening = items
+	prelude := t.contextItems(s)
+	t.launch(tr, func() { tr.run(prelude, nil) })
+}

@@ -237,6 +237,8 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 		t.rollback(sub.ID, op.NumTurns)
 	case protocol.InjectItemsOp:
 		t.injectItems(sub.ID, op.Items)
+	case protocol.GoalTurnOp:
+		t.startGoalTurn(sub.ID, op.Items)
 	case protocol.ReviewOp:
 		t.startReview(sub.ID, op.ReviewRequest)
 	case protocol.RunUserShellCommandOp:

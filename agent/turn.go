@@ -23,6 +23,8 @@ type turn struct {
 	finished chan struct{}
 	started  time.Time
 	registry *tools.Registry
+	// opening, for a goal turn, are the items that open it in place of user input.
+	opening []protocol.ResponseItem
 	// firstToken is when the first output of the turn arrived (only the turn goroutine
 	// writes it; complete reads it on the same goroutine or after it).
 	firstToken time.Time
@@ -233,14 +235,19 @@ func (tr *turn) run(prelude []protocol.ResponseItem, items []protocol.InputItem)
 	}
 	tr.record(prelude...)
 	tr.sessionStartHooks()
-	prompted, ok := tr.userPromptHooks(items)
-	if !ok {
-		// A UserPromptSubmit hook blocked the prompt: it never reaches the model.
-		tr.complete(nil, true)
-		return
+	if tr.opening != nil {
+		// A goal turn: its opening items stand for the prompt (no user message, no hooks).
+		tr.record(tr.opening...)
+	} else {
+		prompted, ok := tr.userPromptHooks(items)
+		if !ok {
+			// A UserPromptSubmit hook blocked the prompt: it never reaches the model.
+			tr.complete(nil, true)
+			return
+		}
+		tr.recordUser(items)
+		tr.recordHookContext(prompted.Context)
 	}
-	tr.recordUser(items)
-	tr.recordHookContext(prompted.Context)
 	var last *string
 	for {
 		for _, p := range tr.takePending() {

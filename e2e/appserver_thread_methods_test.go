@@ -38,13 +38,15 @@ type threadStep struct {
 
 // threadMethodGaps are the differences from Codex 0.169 this implementation keeps, by step;
 // the golden comparison expects ours to differ there exactly as written.
+// (Codex 0.169 refuses to delete a thread a fork still references; gocodex's forks copy
+// their history, so the transcript deletes the fork first, where both agree.)
 var threadMethodGaps = map[string]string{}
 
 var idPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
-// ignoredResultKeys are keys of Codex's experimental API it sends to every client, which
-// gocodex sends only where the stable schema has them.
-var ignoredResultKeys = map[string]bool{"readState": true, "readStates": true, "initialTurnsPage": true}
+// ignoredResultKeys are keys of Codex's experimental API it sends to every client that
+// gocodex does not send.
+var ignoredResultKeys = map[string]bool{"initialTurnsPage": true}
 
 // opaqueKeys are not descended into: Thread, Turn and item objects carry experimental
 // fields in Codex's answers (compared elsewhere).
@@ -68,7 +70,7 @@ func threadShapeOf(v any, opaqueData bool) string {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			b.WriteString(k)
+			b.WriteString(idPattern.ReplaceAllString(k, "<id>")) // a map by thread id
 			if opaqueKeys[k] || (k == "data" && opaqueData) {
 				if arr, ok := x[k].([]any); ok {
 					b.WriteString(":" + countClass(len(arr)))
@@ -214,7 +216,114 @@ func threadMethodsTranscript(t *testing.T, bin string) []threadStep {
 	out = append(out, threadStep{Step: "next request's history", Result: historySummary(e.Model.Requests())})
 	call("Guardian approval without event id", "thread/approveGuardianDeniedAction", map[string]any{"threadId": "$T", "event": map[string]any{}})
 	call("interrupt of a finished turn", "turn/interrupt", map[string]any{"threadId": "$T", "turnId": "$TURN4"})
+	// The other thread methods on a thread that does not exist.
+	for _, m := range []string{"thread/read", "thread/turns/list", "thread/items/list", "thread/unsubscribe", "thread/compact/start",
+		"thread/archive", "thread/unarchive", "thread/delete", "thread/fork", "thread/resume"} {
+		call(m+" of unknown thread", m, map[string]any{"threadId": zeroID})
+	}
+	call("thread/shellCommand of unknown thread", "thread/shellCommand", map[string]any{"threadId": zeroID, "command": "true"})
+	call("turn/start of unknown thread", "turn/start", map[string]any{"threadId": zeroID, "input": []any{map[string]any{"type": "text", "text": "x"}}})
+	call("turn/steer of unknown thread", "turn/steer", map[string]any{"threadId": zeroID, "expectedTurnId": "x", "input": []any{map[string]any{"type": "text", "text": "x"}}})
+	call("turn/interrupt of unknown thread", "turn/interrupt", map[string]any{"threadId": zeroID, "turnId": "x"})
+	call("thread/read of malformed id", "thread/read", map[string]any{"threadId": "nope"})
+	call("read state update without experimentalApi", "thread/readState/update", map[string]any{"threadId": "$T", "expectedRevision": "x", "operation": map[string]any{"type": "read"}})
+	// Names.
+	call("thread named", "thread/name/set", map[string]any{"threadId": "$T", "name": "Lighthouse keeper"})
+	call("empty name", "thread/name/set", map[string]any{"threadId": "$T", "name": ""})
+	call("unknown thread named", "thread/name/set", map[string]any{"threadId": zeroID, "name": "x"})
+	call("threads found by name", "thread/list", map[string]any{"searchTerm": "Lighthouse"})
+	call("search is case-sensitive", "thread/list", map[string]any{"searchTerm": "lighthouse"})
+	call("threads found by first message", "thread/list", map[string]any{"searchTerm": "hello"})
+	// What a restart keeps.
+	kept := call("section kept", "threadSection/create", map[string]any{"name": "Kept"})
+	if sec, ok := kept["section"].(map[string]any); ok {
+		vars["SEC2"], _ = sec["id"].(string)
+	}
+	call("thread moved into kept section", "thread/section/move", map[string]any{"threadId": "$T", "sectionId": "$SEC2"})
+	call("attachment kept", "thread/attachment/add", map[string]any{"threadId": "$T", "attachmentType": "pr", "identityKey": "gh/9", "payload": "kept"})
+	call("paused goal kept", "thread/goal/set", map[string]any{"threadId": "$T", "objective": "keep it", "status": "paused"})
+	call("thread read", "thread/read", map[string]any{"threadId": "$T"})
+	forked := call("thread forked", "thread/fork", map[string]any{"threadId": "$T"})
+	if th, ok := forked["thread"].(map[string]any); ok {
+		vars["F"], _ = th["id"].(string)
+	}
+	call("fork's attachments", "thread/attachment/list", map[string]any{"threadId": "$F"})
+	call("fork's goal", "thread/goal/get", map[string]any{"threadId": "$F"})
+	stop()
+	c, stop = e.startAppServerOf(bin)
+	defer stop()
+	call("thread resumed after restart", "thread/resume", map[string]any{"threadId": "$T"})
+	out = append(out, threadStep{Step: "state after restart", Result: keptState(t, c, vars["T"])})
+	call("thread archived", "thread/archive", map[string]any{"threadId": "$T"})
+	call("owners of an archived thread's attachment", "thread/attachmentOwner/list", map[string]any{"attachmentType": "pr", "identityKey": "gh/9", "archived": true})
+	call("all owners of an archived thread's attachment", "thread/attachmentOwner/list", map[string]any{"attachmentType": "pr", "identityKey": "gh/9"})
+	call("goal of an archived thread", "thread/goal/get", map[string]any{"threadId": "$T"})
+	call("archived thread moved", "thread/section/move", map[string]any{"threadId": "$T", "sectionId": nil})
+	call("fork deleted", "thread/delete", map[string]any{"threadId": "$F"})
+	call("owners after the fork's deletion", "thread/attachmentOwner/list", map[string]any{"attachmentType": "pr", "identityKey": "gh/9"})
+	call("attachments of a deleted thread", "thread/attachment/list", map[string]any{"threadId": "$F"})
+	call("goal of a deleted thread", "thread/goal/get", map[string]any{"threadId": "$F"})
+	call("forked-from thread deleted", "thread/delete", map[string]any{"threadId": "$T"})
 	return out
+}
+
+// keptState sums up what a restarted server knows of thread id: its section, git edits,
+// goal, attachments and the section names.
+func keptState(t *testing.T, c *asClient, id string) string {
+	var read struct {
+		Thread struct {
+			Name    *string `json:"name"`
+			Section *struct {
+				Name string `json:"name"`
+			} `json:"section"`
+			GitInfo *struct {
+				Sha    *string `json:"sha"`
+				Branch *string `json:"branch"`
+			} `json:"gitInfo"`
+		} `json:"thread"`
+	}
+	c.mustCall("thread/read", map[string]any{"threadId": id}, &read)
+	var goal struct {
+		Goal *struct {
+			Objective string `json:"objective"`
+			Status    string `json:"status"`
+		} `json:"goal"`
+	}
+	c.mustCall("thread/goal/get", map[string]any{"threadId": id}, &goal)
+	var atts, secs struct {
+		Data []struct {
+			IdentityKey string `json:"identityKey"`
+			Name        string `json:"name"`
+		} `json:"data"`
+	}
+	c.mustCall("thread/attachment/list", map[string]any{"threadId": id}, &atts)
+	c.mustCall("threadSection/list", map[string]any{}, &secs)
+	str := func(p *string) string {
+		if p == nil {
+			return "null"
+		}
+		return *p
+	}
+	var b strings.Builder
+	b.WriteString("name=" + str(read.Thread.Name) + " section=")
+	if read.Thread.Section != nil {
+		b.WriteString(read.Thread.Section.Name)
+	}
+	if g := read.Thread.GitInfo; g != nil {
+		b.WriteString(" sha=" + str(g.Sha) + " branch=" + str(g.Branch))
+	}
+	if goal.Goal != nil {
+		b.WriteString(" goal=" + goal.Goal.Objective + "/" + goal.Goal.Status)
+	}
+	b.WriteString(" attachments=")
+	for _, a := range atts.Data {
+		b.WriteString(a.IdentityKey + ";")
+	}
+	b.WriteString(" sections=")
+	for _, s := range secs.Data {
+		b.WriteString(s.Name + ";")
+	}
+	return b.String()
 }
 
 // historySummary names the assistant answers and injected texts the last model request

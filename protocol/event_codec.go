@@ -372,6 +372,7 @@ var eventDecoders = map[string]func([]byte) (EventMsg, error){
 	"model_reroute":                     decodeEventAs[ModelRerouteEvent],
 	"context_compacted":                 decodeEventAs[ContextCompactedEvent],
 	"thread_rolled_back":                decodeEventAs[ThreadRolledBackEvent],
+	"thread_goal_updated":               decodeEventAs[ThreadGoalUpdatedEvent],
 	"entered_review_mode":               decodeEventAs[EnteredReviewModeEvent],
 	"plan_delta":                        decodeEventAs[PlanDeltaEvent],
 	"exited_review_mode":                decodeEventAs[ExitedReviewModeEvent],

@@ -279,6 +279,8 @@ func DecodeOp(data []byte) (Op, error) {
 		op, err = decodeInto[ThreadRollbackOp](data)
 	case "inject_items":
 		op, err = decodeInto[InjectItemsOp](data)
+	case "goal_turn":
+		op, err = decodeInto[GoalTurnOp](data)
 	case "list_mcp_tools":
 		op, err = decodeInto[ListMcpToolsOp](data)
 	case "clean_background_terminals":

@@ -174,15 +174,25 @@ func (o OtherItem) MarshalJSON() ([]byte, error) {
 //
 // The tag is found by a short top-level scan (Codex writes it first); the variant, its id
 // included, is then decoded in a single json.Unmarshal.
+//
+// A function_call_output with no call id answers no call: it is a context item of Codex's
+// own (its thread goal's "goal_objective", with a name and a namespace) and is kept as an
+// OtherItem, written back as read, so that nothing takes it for a lost call's output.
 func DecodeResponseItem(data []byte) (ResponseItem, error) {
 	tag, err := readTag(data, "type")
 	if err != nil {
 		return nil, fmt.Errorf("response item: %w", err)
 	}
-	if it, ok := decodeItemFast(tag, data); ok {
-		return it, nil
+	it, ok := decodeItemFast(tag, data)
+	if !ok {
+		if it, err = decodeResponseItemSlow(tag, data); err != nil {
+			return nil, err
+		}
 	}
-	return decodeResponseItemSlow(tag, data)
+	if out, isOut := it.(FunctionCallOutputItem); isOut && out.CallID == "" {
+		return OtherItem{Raw: bytes.Clone(data)}, nil
+	}
+	return it, nil
 }
 
 // decodeResponseItemSlow is the general path: encoding/json into the variant's struct.

@@ -34,6 +34,7 @@ import (
 	"github.com/gocodex/gocodex/internal/tools/unifiedexec"
 	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // OriginatorOverrideEnv lets SDKs name themselves in the originator header, as with Codex.
@@ -239,6 +240,8 @@ type ThreadOptions struct {
 	// Snapshots records the working tree around each turn; a recorded thread gets the
 	// journal under CODEX_HOME/snapshots (see openSnapshots).
 	Snapshots agent.TurnSnapshotter
+	// ExtraTools are offered after the built-in tools (the app-server's thread goal tools).
+	ExtraTools []tool.Handler
 }
 
 // StartThread starts a thread with the app's configuration. Its tool processes end when
@@ -359,6 +362,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		ToolHandlers:      handlers,
 		UserShell:         shellCfg,
 		OutputSchema:      to.OutputSchema,
+		ExtraTools:        to.ExtraTools,
 		ThreadID:          to.ThreadID,
 		InitialHistory:    to.InitialHistory,
 		Recorder:          to.Recorder,

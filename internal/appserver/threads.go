@@ -36,6 +36,13 @@ type threads struct {
 	// stateStore keeps sections, attachments, goals and git edits (v2_thread_state.go).
 	stateOnce  sync.Once
 	stateStore *threadState
+	readOnce   sync.Once
+	readLog    *readStateLog
+	// syncs are the goal tools waiting for the event pump (v2_thread_goal_pursuit.go).
+	syncMu sync.Mutex
+	syncs  map[string]chan struct{}
+	// completing are the threads whose goal a response just completed: its usage counts.
+	completing map[string]bool
 }
 
 // DefaultThreadUnloadDelay is Codex's default thread_unload_delay_secs.
@@ -101,6 +108,10 @@ type loadedThread struct {
 	// unloadTimer runs while nobody is subscribed, until the unload delay has passed.
 	unloadTimer *time.Timer
 	unloadGen   int // which arming of unloadTimer is current; a stale firing does nothing
+
+	// gone says the thread was archived or deleted: its unloading tells no thread/closed,
+	// as Codex 0.169's thread/archive and thread/delete do not.
+	gone bool
 
 	// collab is the collaboration mode a turn/start switched the thread to (nil: default).
 	collab *protocol.CollaborationMode
@@ -434,7 +445,14 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	lt.sendMu.Lock()
 	defer lt.sendMu.Unlock()
 	lt.mu.Lock()
-	notes := lt.proj.Apply(ev)
+	turnID, _ := lt.proj.TurnRunning()
+	lt.mu.Unlock()
+	// The goal's notifications go out ahead of the event's (v2_thread_goal_pursuit.go).
+	goalNotes := lt.reg.goalNotes(lt, ev, turnID)
+	defer lt.reg.afterGoalEvent(lt, ev)
+	defer lt.reg.readStateEvent(lt, ev)
+	lt.mu.Lock()
+	notes := append(goalNotes, lt.proj.Apply(ev)...)
 	subs := append([]*Conn(nil), lt.subs...)
 	queues := lt.queuesLocked()
 	var listeners, owners []*Conn
@@ -473,6 +491,9 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 		}
 	}
 	lt.broadcastStatus(notes)
+	if g, ok := ev.Msg.(protocol.ThreadGoalUpdatedEvent); ok && g.Sync != "" {
+		listeners = nil // a goal tool's wait, nothing to tell
+	}
 	for _, c := range listeners {
 		sendV1Event(c, lt.id, ev)
 	}
@@ -493,6 +514,7 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 func (lt *loadedThread) closed() {
 	lt.mu.Lock()
 	queues := lt.queues
+	gone := lt.gone
 	lt.subs, lt.queues = nil, map[*Conn]*subscriber{}
 	lt.mu.Unlock()
 	notes := []wire.V2Notification{
@@ -500,6 +522,9 @@ func (lt *loadedThread) closed() {
 		{Method: "thread/closed", Params: struct {
 			ThreadID string `json:"threadId"`
 		}{lt.id}},
+	}
+	if gone {
+		notes = notes[:1]
 	}
 	for _, c := range lt.reg.srv.initializedConns() {
 		if q := queues[c]; q != nil {

@@ -292,7 +292,7 @@ func errNoThread(id string) error {
 // findRollout locates a thread's rollout (live or archived).
 func findRollout(codexHome, id string) (string, bool, error) {
 	if _, err := uuid.Parse(id); err != nil {
-		return "", false, InvalidRequest("invalid thread id: " + err.Error())
+		return "", false, InvalidRequest("invalid thread id: " + uuidError(id))
 	}
 	p, archived, err := rollout.Find(codexHome, id)
 	if errors.Is(err, rollout.ErrNotFound) {

@@ -47,6 +47,10 @@ func (r *threads) rollback(ctx context.Context, c *Conn, p threadRollbackParams)
 	if err := lt.th.SubmitWithID(newSubmissionID(), protocol.ThreadRollbackOp{NumTurns: p.NumTurns}); err != nil {
 		return threadResponse{}, internalError(err.Error())
 	}
+	// The thread's turns drop the same turns the history did (as a reload would show).
+	lt.mu.Lock()
+	lt.proj = dropUserTurns(lt.id, lt.proj.Turns(), p.NumTurns)
+	lt.mu.Unlock()
 	return threadResponse{lt.v2(false)}, nil
 }
 

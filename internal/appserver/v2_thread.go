@@ -9,7 +9,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
-	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -81,6 +80,9 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 	if info.Originator == "" {
 		info.Originator = to.Originator
 	}
+	if cfg.FeatureEnabled("goals", true) {
+		to.ExtraTools = append(to.ExtraTools, r.goalTools()...)
+	}
 	th, err := a.StartThread(context.WithoutCancel(ctx), to)
 	if err != nil {
 		return nil, internalError(err.Error())
@@ -108,12 +110,15 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 // announce sends the configuration's warnings and thread/started once the request's answer
 // is out. Every other connection hears thread/started too, as from Codex (thread/start
 // and thread/fork; checked against its app-server with three websocket clients).
-func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
+func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread, before ...wire.V2Notification) {
 	context.AfterFunc(ctx, func() {
 		started := struct {
 			Thread v2Thread `json:"thread"`
 		}{lt.v2(false)}
 		sendWarnings(c, lt.warnings)
+		for _, n := range before {
+			_ = c.Notify(c.Context(), n.Method, n.Params)
+		}
 		_ = c.Notify(c.Context(), "thread/started", started)
 		sendDeprecations(c, lt.cfg)
 		lt.markReady()
@@ -137,14 +142,14 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
 		r.subscribe(c, lt)
-		r.resumeNotes(ctx, c, lt)
+		notifyAfter(ctx, c, r.resumeNotes(lt, false))
 		return resumed(lt, p), nil
 	}
 	path := p.Path
 	if path == "" {
 		found, archived, err := findRollout(codexHome(r.srv), p.ThreadID)
 		if err != nil {
-			return threadResumeResponse{}, err
+			return threadResumeResponse{}, asNoRollout(err, p.ThreadID)
 		}
 		if archived {
 			return threadResumeResponse{}, InvalidRequest("thread is archived: " + p.ThreadID)
@@ -172,9 +177,15 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
 	lt.mu.Unlock()
+	notes := r.resumeNotes(lt, true)
 	context.AfterFunc(ctx, func() {
 		sendWarnings(c, lt.warnings)
+		for _, n := range notes {
+			_ = c.Notify(c.Context(), n.Method, n.Params)
+		}
 		lt.markReady()
+		// As Codex 0.169: a resumed thread goes on pursuing its active goal.
+		r.pursueGoal(lt, true)
 	})
 	return resumed(lt, p), nil
 }
@@ -190,7 +201,7 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	home := codexHome(r.srv)
 	path, _, err := findRollout(home, p.ThreadID)
 	if err != nil {
-		return threadSettings{}, err
+		return threadSettings{}, asNoRollout(err, p.ThreadID)
 	}
 	src, err := rollout.ReadFile(path)
 	if err != nil {
@@ -245,7 +256,9 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
 	lt.mu.Unlock()
-	r.announce(ctx, c, lt)
+	r.copyAttachments(src.Meta.ID, lt.id)
+	// As Codex 0.169: the fork's token usage comes before thread/started.
+	r.announce(ctx, c, lt, usageNotes(lt.id, turns, src.Reconstruct().TokenUsage)...)
 	return lt.settings(!p.ExcludeTurns), nil
 }
 
@@ -258,16 +271,23 @@ type threadResponse struct {
 	Thread v2Thread `json:"thread"`
 }
 
-func (r *threads) read(ctx context.Context, c *Conn, p threadReadParams) (threadResponse, error) {
+// threadReadResponse is thread/read's answer: the thread and its read state (null until
+// the thread is recorded), as Codex 0.169 sends them.
+type threadReadResponse struct {
+	Thread    v2Thread     `json:"thread"`
+	ReadState *v2ReadState `json:"readState"`
+}
+
+func (r *threads) read(ctx context.Context, c *Conn, p threadReadParams) (threadReadResponse, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
-		return threadResponse{lt.v2(p.IncludeTurns)}, nil
+		t := lt.v2(p.IncludeTurns)
+		return threadReadResponse{t, r.readStateFor(t)}, nil
 	}
 	t, err := r.stored(p.ThreadID, p.IncludeTurns)
-	if e, ok := err.(*jsonrpc.Error); ok && e.Message == errNoThread(p.ThreadID).(*jsonrpc.Error).Message {
-		// Codex's wording for thread/read.
-		return threadResponse{}, InvalidRequest("thread not loaded: " + p.ThreadID)
+	if err != nil {
+		return threadReadResponse{}, asNotLoaded(err, p.ThreadID)
 	}
-	return threadResponse{t}, err
+	return threadReadResponse{t, r.readStateFor(t)}, nil
 }
 
 // stored describes a thread that is not loaded from its rollout.
@@ -306,7 +326,7 @@ type threadListParams struct {
 	Cwd            any      `json:"cwd"`
 	Limit          *uint32  `json:"limit"`
 	ModelProviders []string `json:"modelProviders"`
-	// SearchTerm keeps threads whose preview contains it (case-insensitive).
+	// SearchTerm keeps threads whose first message or name contains it.
 	SearchTerm *string `json:"searchTerm"`
 	// SectionID is kept raw: absent, null and an id filter differently (sectionFilter).
 	SectionID json.RawMessage `json:"sectionId"`
@@ -320,6 +340,8 @@ type threadListResponse struct {
 	NextCursor *string    `json:"nextCursor"`
 	// BackwardsCursor is set when the page holds a thread (v2_thread_cursors.go).
 	BackwardsCursor *string `json:"backwardsCursor"`
+	// ReadStates are the listed threads' read states (v2_thread_read_state.go).
+	ReadStates map[string]v2ReadState `json:"readStates"`
 }
 
 func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error) {
@@ -338,46 +360,16 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	}
 	opts.ByUpdated = p.SortKey != nil && *p.SortKey == "updated_at"
 	opts.Ascending = p.SortDirection != nil && *p.SortDirection == "asc"
-	page, err := rollout.List(codexHome(r.srv), opts)
-	if err != nil {
-		return threadListResponse{}, internalError(err.Error())
-	}
-	out := threadListResponse{Data: make([]v2Thread, 0, len(page.Threads))}
-	for _, s := range page.Threads {
-		if p.SearchTerm != nil && *p.SearchTerm != "" && !strings.Contains(strings.ToLower(s.Preview), strings.ToLower(*p.SearchTerm)) {
-			continue
+	inSection := sectionFilter(p.SectionID)
+	keep := func(s rollout.ThreadSummary, t *v2Thread) bool {
+		// Case-sensitive, in the first message or the name, as Codex 0.169 searches.
+		if q := p.SearchTerm; q != nil && *q != "" && !strings.Contains(s.Preview, *q) && (t.Name == nil || !strings.Contains(*t.Name, *q)) {
+			return false
 		}
-		status := any(wire.V2ThreadStatus{Type: "notLoaded"})
-		if lt, ok := r.get(s.ID); ok {
-			status = lt.status()
-		}
-		out.Data = append(out.Data, v2ThreadFromSummary(s, status))
+		return inSection(t)
 	}
-	ptrs := make([]*v2Thread, len(out.Data))
-	for i := range out.Data {
-		ptrs[i] = &out.Data[i]
-	}
-	r.decorate(ptrs...)
-	keep := sectionFilter(p.SectionID)
-	kept := out.Data[:0]
-	for _, t := range out.Data {
-		if keep(&t) {
-			kept = append(kept, t)
-		}
-	}
-	out.Data = kept
-	if page.NextCursor != "" {
-		out.NextCursor = &page.NextCursor
-	}
-	if len(out.Data) > 0 {
-		for _, sum := range page.Threads {
-			if sum.ID == out.Data[0].ID {
-				out.BackwardsCursor = threadListBackwardsCursor(sum, opts)
-				break
-			}
-		}
-	}
-	return out, nil
+	filtered := len(p.SectionID) > 0 || (p.SearchTerm != nil && *p.SearchTerm != "")
+	return r.filteredPage(opts, keep, filtered)
 }
 
 type loadedListResponse struct {
@@ -413,7 +405,7 @@ func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (tu
 	} else {
 		t, err := r.stored(p.ThreadID, true)
 		if err != nil {
-			return turnsListResponse{}, err
+			return turnsListResponse{}, asNotLoaded(err, p.ThreadID)
 		}
 		turns = t.Turns
 	}
@@ -448,24 +440,35 @@ type empty struct{}
 
 func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
 	if _, archived, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
-		return empty{}, err
+		return empty{}, asNoRollout(err, p.ThreadID)
 	} else if archived {
 		return empty{}, InvalidRequest("thread is already archived: " + p.ThreadID)
 	}
+	var after func(wire.V2Notification)
 	if lt, ok := r.get(p.ThreadID); ok {
-		r.unload(lt)
-		<-lt.pumpDone
+		after = r.unloadGone(c, lt)
 	}
 	if _, err := rollout.Archive(codexHome(r.srv), p.ThreadID); err != nil {
 		return empty{}, internalError(err.Error())
 	}
 	context.AfterFunc(ctx, func() {
-		_ = c.Notify(c.Context(), "thread/archived", threadIDParams{p.ThreadID})
+		n := wire.V2Notification{Method: "thread/archived", Params: threadIDParams{p.ThreadID}}
+		if after != nil {
+			after(n)
+			return
+		}
+		_ = c.Notify(c.Context(), n.Method, n.Params)
 	})
 	return empty{}, nil
 }
 
 func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (threadResponse, error) {
+	if _, _, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
+		if isNoThread(err, p.ThreadID) {
+			return threadResponse{}, InvalidRequest("no archived rollout found for thread id " + p.ThreadID)
+		}
+		return threadResponse{}, err
+	}
 	if _, err := rollout.Unarchive(codexHome(r.srv), p.ThreadID); err != nil {
 		return threadResponse{}, InvalidRequest("failed to unarchive thread " + p.ThreadID + ": " + err.Error())
 	}
@@ -483,16 +486,25 @@ func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (thr
 func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
 	path, _, err := findRollout(codexHome(r.srv), p.ThreadID)
 	if err != nil {
-		return empty{}, err
+		return empty{}, asNoRollout(err, p.ThreadID)
 	}
+	var after func(wire.V2Notification)
 	if lt, ok := r.get(p.ThreadID); ok {
-		r.unload(lt)
-		<-lt.pumpDone
+		after = r.unloadGone(c, lt)
 	}
 	if err := os.Remove(path); err != nil {
 		return empty{}, internalError(err.Error())
 	}
 	r.pruneSnapshots(p.ThreadID)
+	r.forgetThreadState(p.ThreadID)
+	context.AfterFunc(ctx, func() {
+		n := wire.V2Notification{Method: "thread/deleted", Params: threadIDParams{p.ThreadID}}
+		if after != nil {
+			after(n)
+			return
+		}
+		_ = c.Notify(c.Context(), n.Method, n.Params)
+	})
 	return empty{}, nil
 }
 
@@ -509,31 +521,6 @@ func (r *threads) unsubscribeMethod(ctx context.Context, c *Conn, p threadIDPara
 		return unsubscribeResponse{"notSubscribed"}, nil
 	}
 	return unsubscribeResponse{"unsubscribed"}, nil
-}
-
-type setNameParams struct {
-	ThreadID string `json:"threadId"`
-	Name     string `json:"name"`
-}
-
-func (r *threads) setName(ctx context.Context, c *Conn, p setNameParams) (empty, error) {
-	lt, ok := r.get(p.ThreadID)
-	if !ok {
-		return empty{}, errNoThread(p.ThreadID)
-	}
-	lt.mu.Lock()
-	lt.info.Name = p.Name
-	subs := append([]*Conn(nil), lt.subs...)
-	lt.mu.Unlock()
-	context.AfterFunc(ctx, func() {
-		for _, s := range subs {
-			_ = s.Notify(s.Context(), "thread/name/updated", struct {
-				ThreadID   string `json:"threadId"`
-				ThreadName string `json:"threadName"`
-			}{p.ThreadID, p.Name})
-		}
-	})
-	return empty{}, nil
 }
 
 func (r *threads) loadedOrErr(id string) (*loadedThread, error) {

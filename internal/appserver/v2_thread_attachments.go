@@ -207,8 +207,8 @@ func (r *threads) attachmentList(ctx context.Context, c *Conn, p attachmentListP
 	return out, nil
 }
 
-// attachmentOwnerList lists the threads holding an attachment, filtered by archived
-// (absent or false: live threads only, as thread/list). Pages by thread id.
+// attachmentOwnerList lists the threads holding an attachment, archived or not unless
+// archived says which. Pages by thread id.
 func (r *threads) attachmentOwnerList(ctx context.Context, c *Conn, p attachmentOwnerListParams) (attachmentOwnerListResponse, error) {
 	if err := attachmentKeyErr(p.AttachmentType, p.IdentityKey); err != nil {
 		return attachmentOwnerListResponse{}, err
@@ -224,7 +224,7 @@ func (r *threads) attachmentOwnerList(ctx context.Context, c *Conn, p attachment
 	if err != nil {
 		return attachmentOwnerListResponse{}, err
 	}
-	wantArchived := p.Archived != nil && *p.Archived
+	// archived absent lists every owner; true or false only those archived or live.
 	out := attachmentOwnerListResponse{Data: []attachmentOwner{}}
 	started := p.Cursor == nil
 	for _, id := range ids {
@@ -240,7 +240,7 @@ func (r *threads) attachmentOwnerList(ctx context.Context, c *Conn, p attachment
 			}
 			archived = a
 		}
-		if archived != wantArchived {
+		if p.Archived != nil && archived != *p.Archived {
 			continue
 		}
 		if p.Limit != nil && *p.Limit > 0 && len(out.Data) == int(*p.Limit) {

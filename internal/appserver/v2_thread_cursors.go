@@ -83,23 +83,36 @@ func tokenBreakdown(u protocol.TokenUsage) wire.V2TokenBreakdown {
 		CacheWriteInputTokens: u.CacheWriteInputTokens, OutputTokens: u.OutputTokens, ReasoningOutputTokens: u.ReasoningOutputTokens}
 }
 
-// resumeNotes is what Codex 0.169 tells a client that resumes a loaded thread, after its
-// answer: the thread's token usage as of its last turn (read back from the rollout) and its
-// goal (thread/goal/updated, or thread/goal/cleared when it has none).
-func (r *threads) resumeNotes(ctx context.Context, c *Conn, lt *loadedThread) {
+// usageNotes is thread/tokenUsage/updated for a thread's recorded usage, against its last
+// turn; none when nothing was recorded.
+func usageNotes(threadID string, turns []wire.V2Turn, u *protocol.TokenUsageInfo) []wire.V2Notification {
+	if u == nil || len(turns) == 0 {
+		return nil
+	}
+	return []wire.V2Notification{{Method: "thread/tokenUsage/updated", Params: tokenUsageUpdated{
+		ThreadID: threadID, TurnID: turns[len(turns)-1].ID,
+		TokenUsage: wire.V2TokenUsage{Total: tokenBreakdown(u.TotalTokenUsage), Last: tokenBreakdown(u.LastTokenUsage), ModelContextWindow: u.ModelContextWindow}}}}
+}
+
+// resumeNotes is what Codex 0.169 tells a client that resumes a thread, after its answer:
+// the status of a thread it loaded (idle), the thread's token usage as of its last turn
+// (read back from the rollout) and its goal (thread/goal/updated, or thread/goal/cleared
+// when it has none).
+func (r *threads) resumeNotes(lt *loadedThread, loadedNow bool) []wire.V2Notification {
 	var notes []wire.V2Notification
+	if loadedNow {
+		notes = append(notes, wire.V2Notification{Method: "thread/status/changed", Params: threadStatusChanged{lt.id, lt.status()}})
+	}
 	lt.mu.Lock()
 	path, ephemeral := lt.info.Path, lt.info.Ephemeral
 	lt.mu.Unlock()
-	turns := lt.turns()
-	if !ephemeral && path != "" && len(turns) > 0 {
+	if !ephemeral && path != "" {
 		if ro, err := rollout.ReadFile(path); err == nil {
-			if u := ro.Reconstruct().TokenUsage; u != nil {
-				notes = append(notes, wire.V2Notification{Method: "thread/tokenUsage/updated", Params: tokenUsageUpdated{
-					ThreadID: lt.id, TurnID: turns[len(turns)-1].ID,
-					TokenUsage: wire.V2TokenUsage{Total: tokenBreakdown(u.TotalTokenUsage), Last: tokenBreakdown(u.LastTokenUsage), ModelContextWindow: u.ModelContextWindow}}})
-			}
+			notes = append(notes, usageNotes(lt.id, lt.turns(), ro.Reconstruct().TokenUsage)...)
 		}
+	}
+	if !lt.cfg.FeatureEnabled("goals", true) {
+		return notes
 	}
 	var goal *v2ThreadGoal
 	_ = r.state().read(func(d *threadStateDoc) {
@@ -112,6 +125,11 @@ func (r *threads) resumeNotes(ctx context.Context, c *Conn, lt *loadedThread) {
 	} else {
 		notes = append(notes, wire.V2Notification{Method: "thread/goal/cleared", Params: threadIDParams{lt.id}})
 	}
+	return notes
+}
+
+// notifyAfter sends notes to c, in order, once the request's answer is out.
+func notifyAfter(ctx context.Context, c *Conn, notes []wire.V2Notification) {
 	context.AfterFunc(ctx, func() {
 		for _, n := range notes {
 			_ = c.Notify(c.Context(), n.Method, n.Params)
@@ -135,4 +153,65 @@ func (lt *loadedThread) collaborationMode() protocol.CollaborationMode {
 		return *lt.collab
 	}
 	return protocol.CollaborationMode{Mode: "default", Settings: protocol.CollaborationModeSettings{Model: lt.cfg.Model, ReasoningEffort: strPtr(lt.cfg.ReasoningEffort)}}
+}
+
+// filteredPage is a thread/list page of the threads keep passes: pages of rollouts are
+// read until the page is full or they run out, so a filter that rejects many threads
+// (a section, a search term) still answers full pages; the next cursor continues right
+// after the last thread answered.
+//
+// Unfiltered, a full page only looks one thread further (a page of one) to know whether a
+// next page exists.
+func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.ThreadSummary, *v2Thread) bool, filtered bool) (threadListResponse, error) {
+	size := opts.PageSize
+	if size <= 0 {
+		size = 25
+	}
+	out := threadListResponse{Data: []v2Thread{}}
+	var first, last rollout.ThreadSummary
+	for {
+		page, err := rollout.List(codexHome(r.srv), opts)
+		if err != nil {
+			return threadListResponse{}, internalError(err.Error())
+		}
+		ts := make([]v2Thread, len(page.Threads))
+		ptrs := make([]*v2Thread, len(page.Threads))
+		for i, s := range page.Threads {
+			status := any(wire.V2ThreadStatus{Type: "notLoaded"})
+			if lt, ok := r.get(s.ID); ok {
+				status = lt.status()
+			}
+			ts[i] = v2ThreadFromSummary(s, status)
+			ptrs[i] = &ts[i]
+		}
+		r.decorate(ptrs...)
+		for i, s := range page.Threads {
+			if !keep(s, &ts[i]) {
+				continue
+			}
+			if len(out.Data) == size {
+				// One more passes: the next page starts after the last one answered.
+				next := rollout.CursorAfter(last, opts)
+				out.NextCursor = &next
+				break
+			}
+			if len(out.Data) == 0 {
+				first = s
+			}
+			last = s
+			out.Data = append(out.Data, ts[i])
+		}
+		if out.NextCursor != nil || page.NextCursor == "" {
+			break
+		}
+		opts.Cursor = page.NextCursor
+		if !filtered && len(out.Data) == size {
+			opts.PageSize = 1
+		}
+	}
+	if len(out.Data) > 0 {
+		out.BackwardsCursor = threadListBackwardsCursor(first, opts)
+	}
+	out.ReadStates = r.readStates(out.Data)
+	return out, nil
 }

@@ -7,13 +7,8 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 
-// Thread goals (thread/goal/get, /set, /clear). Codex 0.169 pursues an active goal on its
-// own: setting one on an idle thread starts a turn with a goal-continuation prompt and
-// keeps starting turns until the model marks the goal complete (with its get_goal,
-// create_goal and update_goal tools). gocodex has no goal continuation, so it keeps and
-// answers goals in every other status (paused, blocked, usageLimited, budgetLimited,
-// complete) as Codex does, and refuses to make a goal active with a clear error instead of
-// pretending to pursue it.
+// Thread goals (thread/goal/get, /set, /clear), kept in the thread state file. Setting an
+// active goal on an idle loaded thread starts pursuing it (v2_thread_goal_pursuit.go).
 
 type v2ThreadGoal struct {
 	ThreadID        string `json:"threadId"`
@@ -60,9 +55,6 @@ type goalUpdated struct {
 // goalStatuses are ThreadGoalStatus's values.
 var goalStatuses = map[string]bool{"active": true, "paused": true, "blocked": true, "usageLimited": true, "budgetLimited": true, "complete": true}
 
-// errGoalContinuation is gocodex's answer for a goal that would have to be pursued.
-const errGoalContinuation = "gocodex does not support active thread goals (Codex pursues them with automatic goal-continuation turns); set the goal with another status, e.g. \"paused\""
-
 func (r *threads) registerGoals(s *Server) {
 	s.Handle("thread/goal/get", Typed(r.goalGet))
 	s.Handle("thread/goal/set", Typed(r.goalSet))
@@ -70,7 +62,10 @@ func (r *threads) registerGoals(s *Server) {
 }
 
 func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalResponse, error) {
-	if err := r.threadExists(p.ThreadID); err != nil {
+	if err := r.goalsEnabled(p.ThreadID); err != nil {
+		return goalResponse{}, err
+	}
+	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalResponse{}, err
 	}
 	var out goalResponse
@@ -83,7 +78,10 @@ func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalR
 }
 
 func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSetResponse, error) {
-	if err := r.threadExists(p.ThreadID); err != nil {
+	if err := r.goalsEnabled(p.ThreadID); err != nil {
+		return goalSetResponse{}, err
+	}
+	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalSetResponse{}, err
 	}
 	if p.Objective != nil && *p.Objective == "" {
@@ -100,6 +98,7 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		case p.Objective != nil && (!ok || g.Objective != *p.Objective):
 			// A new objective is a new goal: usage starts again, active unless told.
 			g = v2ThreadGoal{ThreadID: p.ThreadID, Objective: *p.Objective, Status: "active", CreatedAt: now}
+			delete(d.GoalTimeMs, p.ThreadID)
 		case !ok:
 			return InvalidRequest("thread has no goal to update; set an objective")
 		}
@@ -109,9 +108,6 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		if p.TokenBudget != nil {
 			b := *p.TokenBudget
 			g.TokenBudget = &b
-		}
-		if g.Status == "active" {
-			return InvalidRequest(errGoalContinuation)
 		}
 		g.UpdatedAt = now
 		if d.Goals == nil {
@@ -125,17 +121,31 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		return goalSetResponse{}, err
 	}
 	r.notifyThread(ctx, c, p.ThreadID, "thread/goal/updated", goalUpdated{ThreadID: p.ThreadID, Goal: goal})
+	if goal.Status == "active" {
+		if lt, ok := r.get(p.ThreadID); ok {
+			// After thread/goal/updated: an idle thread starts pursuing the goal.
+			context.AfterFunc(ctx, func() {
+				if _, running := lt.runningTurn(); !running {
+					r.pursueGoal(lt, true)
+				}
+			})
+		}
+	}
 	return goalSetResponse{goal}, nil
 }
 
 func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (goalClearResponse, error) {
-	if err := r.threadExists(p.ThreadID); err != nil {
+	if err := r.goalsEnabled(p.ThreadID); err != nil {
+		return goalClearResponse{}, err
+	}
+	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalClearResponse{}, err
 	}
 	var cleared bool
 	err := r.state().update(func(d *threadStateDoc) error {
 		_, cleared = d.Goals[p.ThreadID]
 		delete(d.Goals, p.ThreadID)
+		delete(d.GoalTimeMs, p.ThreadID)
 		return nil
 	})
 	if err != nil {
@@ -165,4 +175,30 @@ func (r *threads) notifyThread(ctx context.Context, c *Conn, threadID, method st
 			_ = c.Notify(c.Context(), method, params)
 		}
 	})
+}
+
+// threadLive is threadExists for methods that refuse an archived thread as unknown, as
+// Codex 0.169's goal methods do.
+func (r *threads) threadLive(id string) error {
+	if _, ok := r.get(id); ok {
+		return nil
+	}
+	_, archived, err := findRollout(codexHome(r.srv), id)
+	if err == nil && archived {
+		return errNoThread(id)
+	}
+	return err
+}
+
+// goalsEnabled is Codex's answer when the goals feature is off ([features] goals = false):
+// for the loaded thread's configuration, else the server's.
+func (r *threads) goalsEnabled(threadID string) error {
+	cfg := r.srv.opts.Config
+	if lt, ok := r.get(threadID); ok {
+		cfg = lt.cfg
+	}
+	if cfg != nil && !cfg.FeatureEnabled("goals", true) {
+		return InvalidRequest("goals feature is disabled")
+	}
+	return nil
 }

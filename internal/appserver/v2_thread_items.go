@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
 type itemsListParams struct {
@@ -37,6 +38,10 @@ func (r *threads) itemsList(ctx context.Context, c *Conn, p itemsListParams) (it
 		turns = lt.turns()
 	} else {
 		t, err := r.stored(p.ThreadID, true)
+		if isNoThread(err, p.ThreadID) {
+			// Codex 0.169's words for a thread it has neither loaded nor stored.
+			return itemsListResponse{}, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "thread/items/list is not supported yet"}
+		}
 		if err != nil {
 			return itemsListResponse{}, err
 		}

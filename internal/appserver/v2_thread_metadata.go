@@ -55,7 +55,7 @@ func (r *threads) metadataUpdate(ctx context.Context, c *Conn, p metadataUpdateP
 		return threadResponse{}, InvalidRequest("gitInfo must include at least one field")
 	}
 	if _, err := uuid.Parse(p.ThreadID); err != nil {
-		return threadResponse{}, InvalidRequest("invalid thread id: " + err.Error())
+		return threadResponse{}, InvalidRequest("invalid thread id: " + uuidError(p.ThreadID))
 	}
 	lt, loaded := r.get(p.ThreadID)
 	var t v2Thread
@@ -64,7 +64,7 @@ func (r *threads) metadataUpdate(ctx context.Context, c *Conn, p metadataUpdateP
 	} else {
 		var err error
 		if t, err = r.stored(p.ThreadID, false); err != nil {
-			return threadResponse{}, InvalidRequest("no rollout found for thread id " + p.ThreadID)
+			return threadResponse{}, errNoRollout(p.ThreadID)
 		}
 	}
 	r.decorate(&t)

@@ -214,9 +214,17 @@ func (r *threads) notifyAll(ctx context.Context, c *Conn, method string, params 
 	})
 }
 
-// decorate adds what the state file knows about a thread to its v2 object: its section and
-// edited git metadata.
+// decorate adds what CODEX_HOME knows about a thread to its v2 object: its name (the
+// session index), its section and edited git metadata (the state file).
 func (r *threads) decorate(ts ...*v2Thread) {
+	if names := threadNames(codexHome(r.srv)); len(names) > 0 {
+		for _, t := range ts {
+			if n, ok := names[t.ID]; ok && n != "" {
+				n := n
+				t.Name = &n
+			}
+		}
+	}
 	_ = r.state().read(func(d *threadStateDoc) {
 		for _, t := range ts {
 			if e, ok := d.ThreadSections[t.ID]; ok {

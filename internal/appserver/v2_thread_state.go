@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
+
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 
 // threadStateFileName is where gocodex keeps what Codex 0.169 keeps about threads in its
@@ -29,6 +32,8 @@ type threadStateDoc struct {
 	Attachments    []storedAttachment            `json:"attachments,omitempty"`
 	Git            map[string]gitInfo            `json:"git,omitempty"`
 	Goals          map[string]v2ThreadGoal       `json:"goals,omitempty"`
+	// GoalTimeMs is the time each active goal's turns took, to the millisecond.
+	GoalTimeMs map[string]int64 `json:"goalTimeMs,omitempty"`
 }
 
 type threadSectionEntry struct {
@@ -85,6 +90,14 @@ func (s *threadState) read(f func(*threadStateDoc)) error {
 func (s *threadState) update(f func(*threadStateDoc) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return internalError("thread state: " + err.Error())
+	}
+	unlock, err := lockStateFile(s.path + ".lock")
+	if err != nil {
+		return internalError("lock thread state: " + err.Error())
+	}
+	defer unlock()
 	doc, err := s.load()
 	if err != nil {
 		return err
@@ -143,4 +156,69 @@ func (r *threads) registerThreadFamilies(s *Server) {
 	r.registerGoals(s)
 	r.registerMetadata(s)
 	r.registerRevert(s)
+	r.registerReadState(s)
+}
+
+// unloadGone unloads a thread being archived or deleted: its connections hear its status
+// go notLoaded and no thread/closed (Codex 0.169's order). The function it returns sends
+// c the method's own notification after that status, on the path the status took.
+func (r *threads) unloadGone(c *Conn, lt *loadedThread) func(wire.V2Notification) {
+	lt.mu.Lock()
+	lt.gone = true
+	q := lt.queues[c]
+	lt.mu.Unlock()
+	r.unload(lt)
+	<-lt.pumpDone
+	return func(n wire.V2Notification) {
+		if q == nil {
+			c.broadcast().push(n) // the status went this way too
+			return
+		}
+		select { // the subscriber queue sends its last notifications, then stops
+		case <-q.quit:
+		case <-c.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+		_ = c.Notify(c.Context(), n.Method, n.Params)
+	}
+}
+
+// forgetThreadState drops a deleted thread's section, attachments, goal and git edits.
+func (r *threads) forgetThreadState(id string) {
+	err := r.state().update(func(d *threadStateDoc) error {
+		delete(d.ThreadSections, id)
+		delete(d.Goals, id)
+		delete(d.GoalTimeMs, id)
+		delete(d.Git, id)
+		kept := d.Attachments[:0]
+		for _, a := range d.Attachments {
+			if a.ThreadID != id {
+				kept = append(kept, a)
+			}
+		}
+		d.Attachments = kept
+		return nil
+	})
+	if err != nil {
+		r.srv.logger.Warn("thread state not cleaned after delete", "thread", id, "err", err)
+	}
+}
+
+// copyAttachments gives a fork its source's attachments, as new ones (Codex 0.169 copies
+// attachments to a fork, not its goal or section).
+func (r *threads) copyAttachments(from, to string) {
+	err := r.state().update(func(d *threadStateDoc) error {
+		now := time.Now().Unix()
+		for _, a := range d.Attachments {
+			if a.ThreadID == from {
+				c := a
+				c.ThreadID, c.ID, c.CreatedAt = to, newSubmissionID(), now
+				d.Attachments = append(d.Attachments, c)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		r.srv.logger.Warn("attachments not copied to the fork", "thread", to, "err", err)
+	}
 }

@@ -29,3 +29,15 @@ func BackwardsCursor(s ThreadSummary, opts ListOptions) string {
 	raw := "o:" + strconv.FormatInt(s.UpdatedAt.UnixNano(), 10) + "|" + anchor
 	return base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
+
+// CursorAfter is List's cursor for the page after s in the order of opts: s's own position,
+// which List's exclusive cursors skip. A caller that filters a page itself ends its page
+// at s with it.
+func CursorAfter(s ThreadSummary, opts ListOptions) string {
+	name := filepath.Base(s.Path)
+	if !opts.Ascending && !opts.ByUpdated {
+		return base64.RawURLEncoding.EncodeToString([]byte(name))
+	}
+	raw := "o:" + strconv.FormatInt(s.UpdatedAt.UnixNano(), 10) + "|" + name
+	return base64.RawURLEncoding.EncodeToString([]byte(raw))
+}
