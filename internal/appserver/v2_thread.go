@@ -8,7 +8,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
-	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -247,11 +246,10 @@ func (r *threads) read(ctx context.Context, c *Conn, p threadReadParams) (thread
 		return threadResponse{lt.v2(p.IncludeTurns)}, nil
 	}
 	t, err := r.stored(p.ThreadID, p.IncludeTurns)
-	if e, ok := err.(*jsonrpc.Error); ok && e.Message == errNoThread(p.ThreadID).(*jsonrpc.Error).Message {
-		// Codex's wording for thread/read.
-		return threadResponse{}, InvalidRequest("thread not loaded: " + p.ThreadID)
+	if err != nil {
+		return threadResponse{}, notLoadedIfNoRollout(err)
 	}
-	return threadResponse{t}, err
+	return threadResponse{t}, nil
 }
 
 // stored describes a thread that is not loaded from its rollout.
@@ -365,7 +363,7 @@ func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (tu
 	} else {
 		t, err := r.stored(p.ThreadID, true)
 		if err != nil {
-			return turnsListResponse{}, err
+			return turnsListResponse{}, notLoadedIfNoRollout(err)
 		}
 		turns = t.Turns
 	}
