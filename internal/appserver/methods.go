@@ -22,4 +22,5 @@ func (s *Server) registerMethods() {
 	registerFSMethods(s)
 	registerCommandMethods(s)
 	registerSkillMethods(s)
+	r.registerExperimental(s)
 }
