@@ -17,7 +17,7 @@ import (
 
 // appServerScenarios run against our binary and Codex 0.169 with the same script; the
 // notification sequences must match (methods, item types and statuses).
-var appServerScenarios = []struct {
+type appServerScenario struct {
 	name     string
 	approval string // with the read-only sandbox; default "never" with full access
 	// usageGap names an engine difference in token_count events (not the app-server's).
@@ -28,7 +28,15 @@ var appServerScenarios = []struct {
 	config func(t *testing.T) string
 	script func() []tk.Response
 	run    func(c *asClient, threadID string)
-}{
+	// experimental initializes with the experimentalApi capability.
+	experimental bool
+	// last is the notification that ends the sequence (default turn/completed).
+	last string
+	// ignore are notifications left out of this scenario, each with the reason.
+	ignore map[string]string
+}
+
+var appServerScenarios = []appServerScenario{
 	{name: "streamed message", script: func() []tk.Response {
 		return []tk.Response{tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", "Hel", "lo"), tk.Completed(tk.Usage{Input: 10, Output: 2, Total: 12}))}
 	}, run: func(c *asClient, id string) {
@@ -118,6 +126,16 @@ var appServerScenarios = []struct {
 		}
 		c.turn(id, "echo")
 	}},
+	{name: "background terminal cleaned", experimental: true, last: "item/completed",
+		ignore: map[string]string{"thread/readState/changed": "gocodex has no read state yet (issue 18)"},
+		script: func() []tk.Response {
+			return []tk.Response{tk.SSE(tk.Created(), tk.FunctionCall("call_7", "exec_command", `{"cmd":"sleep 30","yield_time_ms":200}`), tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6})),
+				answer("left it running")}
+		}, run: func(c *asClient, id string) {
+			c.turn(id, "sleep")
+			c.until("turn/completed") // the command is still running
+			c.mustCall("thread/backgroundTerminals/clean", map[string]any{"threadId": id}, nil)
+		}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},
@@ -137,17 +155,22 @@ const sequencesFile = "testdata/codex_appserver_sequences.json"
 // runAppServerScenario returns what the server sent from thread/start to the turn's
 // turn/completed: each notification's method with its item's type and status, the thread's or
 // turn's status; server requests as "request:" and their method.
-func runAppServerScenario(t *testing.T, bin, approval string, threadParams map[string]any, config func(*testing.T) string, script []tk.Response, run func(*asClient, string)) []string {
+func runAppServerScenario(t *testing.T, bin string, sc appServerScenario) []string {
 	e := newEnv(t)
 	co := tk.ConfigOptions{RequestMaxRetries: tk.Int(1), StreamMaxRetries: tk.Int(0)}
-	if approval != "" {
-		co.ApprovalPolicy, co.SandboxMode = approval, "read-only"
+	if sc.approval != "" {
+		co.ApprovalPolicy, co.SandboxMode = sc.approval, "read-only"
 	}
 	path := tk.WriteConfig(t, e.CodexHome, e.Model.URL(), co)
-	if config != nil {
-		appendFile(t, path, config(t)+"\n")
+	if sc.config != nil {
+		appendFile(t, path, sc.config(t)+"\n")
 	}
-	e.Model.Enqueue(script...)
+	if sc.script != nil {
+		e.Model.Enqueue(sc.script()...)
+	}
+	if sc.experimental {
+		e.capabilities = map[string]any{"experimentalApi": true}
+	}
 	c, stop := e.startAppServerOf(bin)
 	defer stop()
 	c.keepRequests = true
@@ -159,16 +182,16 @@ func runAppServerScenario(t *testing.T, bin, approval string, threadParams map[s
 	var msgs []rpcMsg
 	c.traced = &msgs
 	tp := map[string]any{"cwd": e.Workdir}
-	for k, v := range threadParams {
+	for k, v := range sc.threadParams {
 		tp[k] = v
 	}
 	c.mustCall("thread/start", tp, &res)
 	c.until("thread/started")
-	run(c, res.Thread.ID)
-	c.until("turn/completed")
+	sc.run(c, res.Thread.ID)
+	c.until(sc.lastMethod())
 	var seq []string
 	for _, m := range msgs {
-		if ignoredMethods[m.Method] {
+		if _, skip := sc.ignore[m.Method]; skip || ignoredMethods[m.Method] {
 			continue
 		}
 		s := m.Method
@@ -208,25 +231,19 @@ func TestAppServerMatchesReference(t *testing.T) {
 	}
 	for _, sc := range appServerScenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			script := func() []tk.Response {
-				if sc.script == nil {
-					return nil
-				}
-				return sc.script()
-			}
 			if *recordSequences {
-				recorded[sc.name] = runAppServerScenario(t, ref, sc.approval, sc.threadParams, sc.config, script(), sc.run)
+				recorded[sc.name] = runAppServerScenario(t, ref, sc)
 				return
 			}
 			theirs, ok := recorded[sc.name]
 			if !ok {
 				t.Fatalf("no recording for %q in %s", sc.name, sequencesFile)
 			}
-			ours := runAppServerScenario(t, binary, sc.approval, sc.threadParams, sc.config, script(), sc.run)
-			compareSequences(t, "codex 0.169 (recorded)", theirs, ours, sc.usageGap)
+			ours := runAppServerScenario(t, binary, sc)
+			compareSequences(t, "codex 0.169 (recorded)", theirs, ours, sc)
 			if ref != "" {
-				live := runAppServerScenario(t, ref, sc.approval, sc.threadParams, sc.config, script(), sc.run)
-				compareSequences(t, "codex 0.169 (live)", live, ours, sc.usageGap)
+				live := runAppServerScenario(t, ref, sc)
+				compareSequences(t, "codex 0.169 (live)", live, ours, sc)
 			}
 		})
 	}
@@ -241,11 +258,19 @@ func TestAppServerMatchesReference(t *testing.T) {
 	}
 }
 
+// lastMethod is the notification that ends the scenario's sequence.
+func (sc appServerScenario) lastMethod() string {
+	if sc.last != "" {
+		return sc.last
+	}
+	return "turn/completed"
+}
+
 // compareSequences compares notification sequences, usage notifications in place, except
 // where the scenario names an engine difference in usage reports: then they are left out.
-func compareSequences(t *testing.T, who string, theirs, ours []string, usageGap string) {
+func compareSequences(t *testing.T, who string, theirs, ours []string, sc appServerScenario) {
 	t.Helper()
-	if usageGap != "" {
+	if sc.usageGap != "" {
 		ours, _ = splitUsage(ours)
 		theirs, _ = splitUsage(theirs)
 	}
@@ -253,8 +278,8 @@ func compareSequences(t *testing.T, who string, theirs, ours []string, usageGap 
 	if diff := cmp.Diff(theirs, ours); diff != "" {
 		t.Errorf("notifications (-%s +ours):\n%s", who, diff)
 	}
-	if len(ours) == 0 || !strings.HasPrefix(ours[len(ours)-1], "turn/completed") {
-		t.Errorf("no turn/completed: %v", ours)
+	if len(ours) == 0 || !strings.HasPrefix(ours[len(ours)-1], sc.lastMethod()) {
+		t.Errorf("no %s at the end: %v", sc.lastMethod(), ours)
 	}
 }
 

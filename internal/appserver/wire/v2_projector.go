@@ -21,14 +21,17 @@ type V2Projector struct {
 	now      func() time.Time
 	newID    func() string
 
-	status  V2ThreadStatus
-	turns   []*V2Turn
-	turn    *V2Turn
-	open    map[string]V2Item // started, not completed, by item id
-	agent   *V2AgentMessage
-	reason  *V2Reasoning
-	started time.Time
-	summary int
+	status V2ThreadStatus
+	turns  []*V2Turn
+	turn   *V2Turn
+	open   map[string]V2Item // started, not completed, by item id
+	// background are the commands a completed turn left running (exec_command sessions), by
+	// item id, with their turn's id: they complete when their process ends or is cleaned.
+	background map[string]string
+	agent      *V2AgentMessage
+	reason     *V2Reasoning
+	started    time.Time
+	summary    int
 	// text collects the streamed text of the open agent message and reasoning: appending
 	// deltas to a string would copy it whole on each one (quadratic for a long answer).
 	text streamText
@@ -52,8 +55,9 @@ func NewV2Projector(threadID string, now func() time.Time) *V2Projector {
 			}
 			return id.String()
 		},
-		status: V2ThreadStatus{Type: "idle"},
-		open:   map[string]V2Item{},
+		status:     V2ThreadStatus{Type: "idle"},
+		open:       map[string]V2Item{},
+		background: map[string]string{},
 	}
 }
 
@@ -123,11 +127,16 @@ func (p *V2Projector) itemCompleted(it V2Item) []V2Notification {
 	}
 	it.setTimes(nil, &now)
 	delete(p.open, it.ItemID())
+	turnID := p.turnID()
+	if bg, ok := p.background[it.ItemID()]; ok {
+		turnID = bg // a command its turn left running ends: it belongs to that turn
+		delete(p.background, it.ItemID())
+	}
 	it = it.clone()
 	if p.turn != nil {
 		p.turn.Items = append(p.turn.Items, it)
 	}
-	return []V2Notification{{"item/completed", V2ItemCompleted{Item: it, ThreadID: p.threadID, TurnID: p.turnID(), CompletedAtMs: now}}}
+	return []V2Notification{{"item/completed", V2ItemCompleted{Item: it, ThreadID: p.threadID, TurnID: turnID, CompletedAtMs: now}}}
 }
 
 // closeStreams completes the agent message or reasoning still being streamed.
@@ -549,8 +558,13 @@ func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notificati
 	if p.turn == nil {
 		return out
 	}
-	// Items still open (a command cut short) end with the turn.
-	for _, it := range p.open {
+	// Items still open (a command cut short) end with the turn, except, as in Codex 0.169,
+	// the exec_command sessions a completed turn leaves running in the background.
+	for id, it := range p.open {
+		if x, ok := it.(*V2CommandExecution); ok && x.ProcessID != nil && status == "completed" && terr == nil && p.turn.Error == nil {
+			p.background[id] = p.turn.ID
+			continue
+		}
 		switch x := it.(type) {
 		case *V2CommandExecution:
 			x.Status = "failed"

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/process"
@@ -114,6 +115,9 @@ type session struct {
 	notify  chan struct{}
 	// ended is closed once exec_command_end has been emitted.
 	ended chan struct{}
+	// cleaned is set when CleanBackgroundTerminals ended the process: Codex 0.169 reports
+	// such a process with exit code -1.
+	cleaned atomic.Bool
 }
 
 // push queues output for the next call, keeping the newest MaxRetainedOutput bytes.
@@ -144,10 +148,14 @@ func (m *Manager) watch(s *session) {
 	<-s.proc.Done()
 	agg, _, _ := s.proc.Output()
 	text := agg.Text()
+	code := s.proc.ExitCode()
+	if s.cleaned.Load() {
+		code = -1
+	}
 	s.emit(protocol.ExecCommandEndEvent{
 		CallID: s.callID, ProcessID: fmt.Sprint(s.id), TurnID: s.turnID, Command: s.argv, Cwd: s.cwd,
 		ParsedCmd: shell.ParsedCommand(s.argv), Source: protocol.SourceUnifiedExecStartup,
-		Stdout: text, AggregatedOutput: text, ExitCode: s.proc.ExitCode(),
+		Stdout: text, AggregatedOutput: text, ExitCode: code,
 		Duration:        protocol.Duration(s.proc.Duration()),
 		FormattedOutput: process.FormattedTruncate(text, m.cfg.TruncationPolicy()),
 	})
@@ -257,6 +265,7 @@ func (m *Manager) CleanBackgroundTerminals() {
 	}
 	m.mu.Unlock()
 	for _, s := range all {
+		s.cleaned.Store(true)
 		s.proc.Kill()
 	}
 	for _, s := range all {
