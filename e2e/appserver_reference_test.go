@@ -196,7 +196,12 @@ func runAppServerScenario(t *testing.T, bin string, sc appServerScenario) []stri
 		}
 		s := m.Method
 		if m.ID != nil {
-			s = "request:" + s
+			// A server request shows its params' keys in order and the decisions it offers.
+			s = "request:" + s + "(" + strings.Join(topLevelKeys(m.Params), ",") + ")"
+			if d, ok := params(m)["availableDecisions"]; ok {
+				b, _ := json.Marshal(d)
+				s += string(b)
+			}
 		}
 		p := params(m)
 		if it, ok := p["item"].(map[string]any); ok {
@@ -275,6 +280,7 @@ func compareSequences(t *testing.T, who string, theirs, ours []string, sc appSer
 		theirs, _ = splitUsage(theirs)
 	}
 	ours, theirs = threadStartSettled(ours), threadStartSettled(theirs)
+	ours, theirs = declineSettled(ours), declineSettled(theirs)
 	if diff := cmp.Diff(theirs, ours); diff != "" {
 		t.Errorf("notifications (-%s +ours):\n%s", who, diff)
 	}
@@ -313,6 +319,19 @@ func threadStartSettled(seq []string) []string {
 	return append(out, seq[i:]...)
 }
 
+// declineSettled orders the two notifications that follow a declined command's
+// serverRequest/resolved: Codex 0.169 sends the thread active again and the item completed
+// as declined from two tasks, in either order from run to run (both seen when recording).
+func declineSettled(seq []string) []string {
+	out := slices.Clone(seq)
+	for i := 0; i+2 < len(out); i++ {
+		if out[i] == "serverRequest/resolved" && out[i+1] == "item/completed:commandExecution:declined" && out[i+2] == "thread/status/changed:active" {
+			out[i+1], out[i+2] = out[i+2], out[i+1]
+		}
+	}
+	return out
+}
+
 func splitUsage(seq []string) ([]string, int) {
 	var out []string
 	n := 0
@@ -336,4 +355,25 @@ func appendFile(t *testing.T, path, text string) {
 	if _, err := f.WriteString(text); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// topLevelKeys lists a JSON object's keys in the order they were written.
+func topLevelKeys(raw json.RawMessage) []string {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		keys = append(keys, t.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return keys
+		}
+	}
+	return keys
 }

@@ -468,8 +468,8 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 
 // ApprovalResolved is what follows the person's answer to an approval request: the
 // thread is no longer waiting and, when the answer refused the call, its item is completed
-// as declined (the engine reports no end for a refused command). Codex 0.169 completes a
-// refused item before it reports the thread active again.
+// as declined (the engine reports no end for a refused command). Codex 0.169 sends these two
+// from different tasks, in either order; the item comes first here.
 func (p *V2Projector) ApprovalResolved(itemID string, declined bool) []V2Notification {
 	var out []V2Notification
 	if declined {
