@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -136,6 +137,16 @@ var appServerScenarios = []appServerScenario{
 			c.until("turn/completed") // the command is still running
 			c.mustCall("thread/backgroundTerminals/clean", map[string]any{"threadId": id}, nil)
 		}},
+	{name: "terminal input", script: func() []tk.Response {
+		return stdinScript(`{"cmd":"read x; echo got:$x","yield_time_ms":300,"tty":true}`, `"chars":"hi\n","yield_time_ms":500`)
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "type")
+	}},
+	{name: "terminal poll", script: func() []tk.Response {
+		return stdinScript(`{"cmd":"sleep 1; echo done","yield_time_ms":100}`, `"chars":"","yield_time_ms":3000`)
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "wait")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},
@@ -281,6 +292,8 @@ func compareSequences(t *testing.T, who string, theirs, ours []string, sc appSer
 	}
 	ours, theirs = threadStartSettled(ours), threadStartSettled(theirs)
 	ours, theirs = declineSettled(ours), declineSettled(theirs)
+	// How a process's output is cut into reads is the kernel's: runs of output deltas count once.
+	ours, theirs = compactOutputDeltas(ours), compactOutputDeltas(theirs)
 	if diff := cmp.Diff(theirs, ours); diff != "" {
 		t.Errorf("notifications (-%s +ours):\n%s", who, diff)
 	}
@@ -332,6 +345,17 @@ func declineSettled(seq []string) []string {
 	return out
 }
 
+func compactOutputDeltas(seq []string) []string {
+	var out []string
+	for i, s := range seq {
+		if s == "item/commandExecution/outputDelta" && i > 0 && seq[i-1] == s {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 func splitUsage(seq []string) ([]string, int) {
 	var out []string
 	n := 0
@@ -376,4 +400,22 @@ func topLevelKeys(raw json.RawMessage) []string {
 		}
 	}
 	return keys
+}
+
+// stdinScript is an exec_command that keeps running, a write_stdin to its session (whose id
+// the first tool output tells) with the given arguments, and an answer.
+func stdinScript(command, write string) []tk.Response {
+	usage := tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6})
+	return []tk.Response{
+		tk.SSE(tk.Created(), tk.FunctionCall("call_8", "exec_command", command), usage),
+		tk.Replying(func(r tk.Request) tk.Response {
+			out, _ := r.ToolOutput("call_8")
+			id := "0"
+			if m := regexp.MustCompile(`session ID (\d+)`).FindStringSubmatch(fmt.Sprint(out)); m != nil {
+				id = m[1]
+			}
+			return tk.SSE(tk.Created(), tk.FunctionCall("call_9", "write_stdin", `{"session_id":`+id+`,`+write+`}`), usage)
+		}),
+		answer("done"),
+	}
 }

@@ -201,6 +201,15 @@ type (
 		ThreadID *string `json:"threadId"`
 		Message  string  `json:"message"`
 	}
+	// V2TerminalInteraction is item/commandExecution/terminalInteraction: the model wrote to
+	// a running command's terminal (write_stdin).
+	V2TerminalInteraction struct {
+		ThreadID  string `json:"threadId"`
+		TurnID    string `json:"turnId"`
+		ItemID    string `json:"itemId"`
+		ProcessID string `json:"processId"`
+		Stdin     string `json:"stdin"`
+	}
 	// V2ModelRerouted is model/rerouted: the server answered the turn with another model.
 	V2ModelRerouted struct {
 		ThreadID  string `json:"threadId"`

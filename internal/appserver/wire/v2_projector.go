@@ -459,6 +459,9 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 	case protocol.WarningEvent:
 		id := p.threadID
 		return []V2Notification{{"warning", V2Warning{ThreadID: &id, Message: m.Message}}}
+	case protocol.TerminalInteractionEvent:
+		return []V2Notification{{"item/commandExecution/terminalInteraction", V2TerminalInteraction{ThreadID: p.threadID, TurnID: p.turnID(),
+			ItemID: m.CallID, ProcessID: m.ProcessID, Stdin: m.Stdin}}}
 	case protocol.ModelRerouteEvent:
 		return []V2Notification{{"model/rerouted", V2ModelRerouted{ThreadID: p.threadID, TurnID: p.turnID(),
 			FromModel: m.FromModel, ToModel: m.ToModel, Reason: v2RerouteReason(m.Reason)}}}

@@ -118,6 +118,9 @@ type session struct {
 	// cleaned is set when CleanBackgroundTerminals ended the process: Codex 0.169 reports
 	// such a process with exit code -1.
 	cleaned atomic.Bool
+	// writeMu is held by a write_stdin until it reported its interaction, so the end of a
+	// process that exits meanwhile comes after it.
+	writeMu sync.Mutex
 }
 
 // push queues output for the next call, keeping the newest MaxRetainedOutput bytes.
@@ -146,6 +149,8 @@ func (s *session) take() []byte {
 // single place the end event comes from, so it follows every delta.
 func (m *Manager) watch(s *session) {
 	<-s.proc.Done()
+	s.writeMu.Lock()
+	s.writeMu.Unlock() //nolint:staticcheck // waits for a write_stdin in progress to report its interaction
 	agg, _, _ := s.proc.Output()
 	text := agg.Text()
 	code := s.proc.ExitCode()
