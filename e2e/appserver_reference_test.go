@@ -147,6 +147,13 @@ var appServerScenarios = []appServerScenario{
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "wait")
 	}},
+	{name: "compacted", script: func() []tk.Response {
+		return []tk.Response{answer("first"), answer("SUMMARY")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "hi")
+		c.until("turn/completed")
+		c.mustCall("thread/compact/start", map[string]any{"threadId": id}, nil)
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},
