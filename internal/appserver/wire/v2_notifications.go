@@ -129,10 +129,12 @@ type (
 	}
 	// V2ItemCompleted is item/completed.
 	V2ItemCompleted struct {
-		Item          V2Item `json:"item"`
-		ThreadID      string `json:"threadId"`
-		TurnID        string `json:"turnId"`
-		CompletedAtMs int64  `json:"completedAtMs"`
+		Item     V2Item `json:"item"`
+		ThreadID string `json:"threadId"`
+		TurnID   string `json:"turnId"`
+		// ContentTokenCount is null, as from Codex 0.169 in every case seen.
+		ContentTokenCount *int64 `json:"contentTokenCount"`
+		CompletedAtMs     int64  `json:"completedAtMs"`
 	}
 	// V2Delta is item/agentMessage/delta, item/commandExecution/outputDelta and
 	// item/fileChange/outputDelta.

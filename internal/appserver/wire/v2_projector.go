@@ -367,6 +367,8 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 	case protocol.McpToolCallEndEvent:
 		it := &V2McpToolCall{Type: "mcpToolCall", ID: m.CallID, Server: m.Invocation.Server, Tool: m.Invocation.Tool,
 			Status: "completed", Arguments: nullIfEmpty(m.Invocation.Arguments), Result: json.RawMessage("null")}
+		dur := time.Duration(m.Duration).Milliseconds()
+		it.DurationMs = &dur
 		if m.Result.Err != nil {
 			it.Status, it.Error = "failed", &V2McpError{Message: *m.Result.Err}
 		} else {
