@@ -154,6 +154,14 @@ var appServerScenarios = []appServerScenario{
 		c.until("turn/completed")
 		c.mustCall("thread/compact/start", map[string]any{"threadId": id}, nil)
 	}},
+	{name: "loaded thread archived", last: "thread/archived", script: func() []tk.Response {
+		return []tk.Response{answer("hi")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "hi")
+		c.until("turn/completed")
+		c.mustCall("thread/name/set", map[string]any{"threadId": id, "name": "named"}, nil)
+		c.mustCall("thread/archive", map[string]any{"threadId": id}, nil)
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocodex/gocodex/agent"
@@ -77,6 +78,10 @@ type loadedThread struct {
 	warnings []config.Warning
 
 	pumpDone chan struct{}
+	// archivedBy is the connection archiving the thread, set before it is unloaded: as from
+	// Codex 0.169, the unload then ends with thread/archived (to that connection) instead of
+	// thread/closed.
+	archivedBy atomic.Pointer[Conn]
 	// ready is closed once the request that loaded the thread has been answered (and
 	// thread/started sent): the thread's events follow them.
 	ready     chan struct{}
@@ -484,19 +489,28 @@ func (lt *loadedThread) closed() {
 	queues := lt.queues
 	lt.subs, lt.queues = nil, map[*Conn]*subscriber{}
 	lt.mu.Unlock()
+	idParams := struct {
+		ThreadID string `json:"threadId"`
+	}{lt.id}
 	notes := []wire.V2Notification{
 		{Method: "thread/status/changed", Params: wire.V2ThreadStatusChanged{ThreadID: lt.id, Status: wire.V2ThreadStatus{Type: "notLoaded"}}},
-		{Method: "thread/closed", Params: struct {
-			ThreadID string `json:"threadId"`
-		}{lt.id}},
+		{Method: "thread/closed", Params: idParams},
+	}
+	archiver := lt.archivedBy.Load()
+	if archiver != nil {
+		notes = notes[:1]
 	}
 	for _, c := range lt.reg.srv.initializedConns() {
+		mine := notes
+		if c == archiver {
+			mine = append(notes[:1:1], wire.V2Notification{Method: "thread/archived", Params: idParams})
+		}
 		if q := queues[c]; q != nil {
-			q.finish(notes...)
+			q.finish(mine...)
 			continue
 		}
 		q := c.broadcast()
-		for _, n := range notes {
+		for _, n := range mine {
 			q.push(n)
 		}
 	}

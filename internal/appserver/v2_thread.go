@@ -401,16 +401,20 @@ func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty
 	} else if archived {
 		return empty{}, InvalidRequest("thread is already archived: " + p.ThreadID)
 	}
-	if lt, ok := r.get(p.ThreadID); ok {
+	lt, loaded := r.get(p.ThreadID)
+	if loaded {
+		lt.archivedBy.Store(c) // its unload says thread/archived, not thread/closed
 		r.unload(lt)
 		<-lt.pumpDone
 	}
 	if _, err := rollout.Archive(codexHome(r.srv), p.ThreadID); err != nil {
 		return empty{}, internalError(err.Error())
 	}
-	context.AfterFunc(ctx, func() {
-		_ = c.Notify(c.Context(), "thread/archived", threadIDParams{p.ThreadID})
-	})
+	if !loaded {
+		context.AfterFunc(ctx, func() {
+			_ = c.Notify(c.Context(), "thread/archived", threadIDParams{p.ThreadID})
+		})
+	}
 	return empty{}, nil
 }
 
