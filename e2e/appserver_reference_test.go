@@ -162,6 +162,17 @@ var appServerScenarios = []appServerScenario{
 		c.mustCall("thread/name/set", map[string]any{"threadId": id, "name": "named"}, nil)
 		c.mustCall("thread/archive", map[string]any{"threadId": id}, nil)
 	}},
+	{name: "settings changed", experimental: true,
+		ignore: map[string]string{"thread/readState/changed": "gocodex has no read state yet (issue 18)"},
+		script: func() []tk.Response { return []tk.Response{answer("a"), answer("b")} },
+		run: func(c *asClient, id string) {
+			turn := func(effort string) {
+				c.mustCall("turn/start", map[string]any{"threadId": id, "input": []map[string]any{{"type": "text", "text": "x"}}, "effort": effort}, nil)
+			}
+			turn("low")
+			c.until("turn/completed")
+			turn("low") // no change: no notification
+		}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},

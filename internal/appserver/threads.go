@@ -82,6 +82,8 @@ type loadedThread struct {
 	// Codex 0.169, the unload then ends with thread/archived (to that connection) instead of
 	// thread/closed.
 	archivedBy atomic.Pointer[Conn]
+	// settingsState follows turn/start's overrides (thread/settings/updated).
+	settingsState threadSettingsState
 	// ready is closed once the request that loaded the thread has been answered (and
 	// thread/started sent): the thread's events follow them.
 	ready     chan struct{}
