@@ -173,13 +173,18 @@ var appServerScenarios = []appServerScenario{
 			c.until("turn/completed")
 			turn("low") // no change: no notification
 		}},
+	{name: "unknown config key", config: func(*testing.T) string { return "\n[not_a_codex_table]\nx = 1" }, script: func() []tk.Response {
+		return []tk.Response{answer("hi")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "hi")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},
 }
 
 // ignoredMethods are notifications of Codex features this implementation does not have.
-var ignoredMethods = map[string]bool{"configWarning": true}
+var ignoredMethods = map[string]bool{}
 
 // Codex 0.169's sequence for each scenario is recorded in testdata/codex_appserver_sequences.json
 // (regenerate with `GOCODEX_REFERENCE_CODEX=$(../shared/tools/reference-codex) go test ./e2e
@@ -331,7 +336,7 @@ func compareSequences(t *testing.T, who string, theirs, ours []string, sc appSer
 // sessionStartNotes are what a thread's session says as it starts. Codex 0.169 sends them
 // from the session's own task, racing its thread/started (seen on both sides of it from run
 // to run): they are compared as if sent just after thread/started, in their own order.
-var sessionStartNotes = map[string]bool{"deprecationNotice": true, "mcpServer/startupStatus/updated": true}
+var sessionStartNotes = map[string]bool{"deprecationNotice": true, "mcpServer/startupStatus/updated": true, "warning": true}
 
 func threadStartSettled(seq []string) []string {
 	started := slices.Index(seq, "thread/started")

@@ -76,6 +76,9 @@ type loadedThread struct {
 	info threadInfo
 	// warnings are the configuration warnings this thread's start has to report.
 	warnings []config.Warning
+	// unknownSettings is Codex's warning about the configuration's unknown keys, said at
+	// every start of the thread ("" when there are none).
+	unknownSettings string
 
 	pumpDone chan struct{}
 	// archivedBy is the connection archiving the thread, set before it is unloaded: as from

@@ -92,7 +92,8 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 	if info.Git == nil {
 		info.Git = gitFromRollout(rollout.CollectGitInfo(cfg.Cwd))
 	}
-	lt := &loadedThread{id: th.ID(), th: th, app: a, cfg: cfg, info: info, warnings: freshWarnings(c, warnings)}
+	unknown, warnings := UnknownSettingsMessage(warnings, cfg.CodexHome)
+	lt := &loadedThread{id: th.ID(), th: th, app: a, cfg: cfg, info: info, warnings: freshWarnings(c, warnings), unknownSettings: unknown}
 	r.add(c, lt)
 	return lt, nil
 }
@@ -107,6 +108,7 @@ func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
 		}{lt.v2(false)}
 		sendWarnings(c, lt.warnings)
 		_ = c.Notify(c.Context(), "thread/started", started)
+		sendUnknownSettings(c, lt)
 		sendDeprecations(c, lt.cfg)
 		lt.markReady()
 		for _, o := range r.srv.initializedConns() {
@@ -164,6 +166,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	lt.mu.Unlock()
 	context.AfterFunc(ctx, func() {
 		sendWarnings(c, lt.warnings)
+		sendUnknownSettings(c, lt)
 		lt.markReady()
 	})
 	return lt.settings(!p.ExcludeTurns), nil
