@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/features"
 )
 
 // Keys the configuration has and neither gocodex nor Codex knows are reported to app-server
@@ -64,15 +65,25 @@ func UnknownSettingsWarning(ws []config.Warning, codexHome string) (ConfigWarnin
 	return ConfigWarningParams{Summary: msg}, msg != "", rest
 }
 
-// sendUnknownSettings is the warning at a thread's start about its configuration's unknown
-// keys.
+// sendUnknownSettings sends the warnings of a thread's start, in Codex 0.169's words and order:
+// its configuration's unknown keys, then the under-development features it turns on (unless
+// suppress_unstable_features_warning is set).
 func sendUnknownSettings(c *Conn, lt *loadedThread) {
-	if lt.unknownSettings == "" {
-		return
-	}
 	id := lt.id
-	_ = c.Notify(c.Context(), "warning", struct {
-		ThreadID *string `json:"threadId"`
-		Message  string  `json:"message"`
-	}{&id, lt.unknownSettings})
+	warn := func(msg string) {
+		_ = c.Notify(c.Context(), "warning", struct {
+			ThreadID *string `json:"threadId"`
+			Message  string  `json:"message"`
+		}{&id, msg})
+	}
+	if lt.unknownSettings != "" {
+		warn(lt.unknownSettings)
+	}
+	if cfg := lt.cfg; cfg != nil && cfg.Effective["suppress_unstable_features_warning"] != true {
+		if names := features.UnderDevelopmentEnabled(cfg.Features); len(names) > 0 {
+			warn("Under-development features enabled: " + strings.Join(names, ", ") +
+				". Under-development features are incomplete and may behave unpredictably. To suppress this warning, set `suppress_unstable_features_warning = true` in " +
+				filepath.Join(cfg.CodexHome, "config.toml") + ".")
+		}
+	}
 }
