@@ -183,6 +183,13 @@ var appServerScenarios = []appServerScenario{
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "hi")
 	}},
+	{name: "model without metadata", threadParams: map[string]any{"model": "zzz-model"}, script: func() []tk.Response {
+		return []tk.Response{answer("a"), answer("b")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "one")
+		c.until("turn/completed")
+		c.mustCall("turn/start", map[string]any{"threadId": id, "input": []map[string]any{{"type": "text", "text": "two"}}, "model": "gpt-5.5"}, nil)
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -120,5 +121,28 @@ func (lt *loadedThread) settingsChange(p turnStartParams, sandbox *protocol.Sand
 		if c.Capabilities().ExperimentalAPI {
 			lt.notifySub(c, n)
 		}
+	}
+}
+
+// warnUnknownModel tells the thread's subscribers, before each turn, that its model has no
+// metadata in the catalog, in Codex 0.169's words (it says so at every turn).
+func (lt *loadedThread) warnUnknownModel() {
+	lt.settingsState.mu.Lock()
+	m := lt.cfg.Model
+	if cur := lt.settingsState.current; cur != nil {
+		m = cur.Model
+	}
+	lt.settingsState.mu.Unlock()
+	if m == "" || model.LookupModel(m, model.CatalogOverrides{}).Known {
+		return
+	}
+	id := lt.id
+	n := wire.V2Notification{Method: "warning", Params: wire.V2Warning{ThreadID: &id,
+		Message: "Model metadata for `" + m + "` not found. Defaulting to fallback metadata; this can degrade performance and cause issues."}}
+	lt.mu.Lock()
+	subs := append([]*Conn(nil), lt.subs...)
+	lt.mu.Unlock()
+	for _, c := range subs {
+		lt.notifySub(c, n)
 	}
 }

@@ -110,6 +110,7 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 			return turnResponse{}, internalError(err.Error())
 		}
 	}
+	lt.warnUnknownModel()
 	var schema json.RawMessage
 	if len(p.OutputSchema) > 0 && string(p.OutputSchema) != "null" {
 		schema = p.OutputSchema
