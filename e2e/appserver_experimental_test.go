@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/gocodex/gocodex/internal/appserver/schematest"
+	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
 // The experimental methods, walked from Codex 0.169's experimental ClientRequest schema (the
@@ -18,13 +21,15 @@ import (
 // experimentalImplemented are the experimental methods gocodex answers, with valid params
 // ("$THREAD" is a loaded thread's id, "$WD" the working directory).
 var experimentalImplemented = map[string]map[string]any{
-	"collaborationMode/list":           {},
-	"mock/experimentalMethod":          {"value": "v"},
-	"remoteControl/status/read":        nil,
-	"fuzzyFileSearch/sessionStart":     {"sessionId": "s1", "roots": []any{"$WD"}},
-	"fuzzyFileSearch/sessionUpdate":    {"sessionId": "s1", "query": "rea"},
-	"fuzzyFileSearch/sessionStop":      {"sessionId": "s0"}, // stopping an unknown session is fine, as in Codex
-	"thread/backgroundTerminals/clean": {"threadId": "$THREAD"},
+	"collaborationMode/list":               {},
+	"mock/experimentalMethod":              {"value": "v"},
+	"remoteControl/status/read":            nil,
+	"fuzzyFileSearch/sessionStart":         {"sessionId": "s1", "roots": []any{"$WD"}},
+	"fuzzyFileSearch/sessionUpdate":        {"sessionId": "s1", "query": "rea"},
+	"fuzzyFileSearch/sessionStop":          {"sessionId": "s0"}, // stopping an unknown session is fine, as in Codex
+	"thread/backgroundTerminals/clean":     {"threadId": "$THREAD"},
+	"thread/backgroundTerminals/list":      {"threadId": "$THREAD"},
+	"thread/backgroundTerminals/terminate": {"threadId": "$THREAD", "processId": "999999"},
 }
 
 func experimentalMethods(t *testing.T) []string {
@@ -108,5 +113,48 @@ func TestAppServerExperimentalMethods(t *testing.T) {
 	// A method no Codex knows stays unknown.
 	if _, rerr := plain.call("made/up", map[string]any{}); rerr == nil || !strings.Contains(rerr.Error.Message, "unknown variant `made/up`") {
 		t.Errorf("made/up: %+v", rerr)
+	}
+}
+
+// A command the model left running is listed as Codex 0.169 lists it (observed: the command
+// as written, no pid or usage figures), terminated on request (its item completes as failed
+// with exit code -1), and gone from the list after.
+func TestAppServerBackgroundTerminalsListAndTerminate(t *testing.T) {
+	e := appServerEnv(t, "never")
+	e.Model.Enqueue(tk.SSE(tk.Created(), tk.FunctionCall("call_1", "exec_command", `{"cmd":"sleep 30","yield_time_ms":200}`), tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6})),
+		answer("left it running"))
+	e.capabilities = map[string]any{"experimentalApi": true}
+	c, _ := e.startAppServer()
+	id := c.startThread(map[string]any{"cwd": e.Workdir})
+	c.turn(id, "sleep")
+	c.until("turn/completed")
+	var list struct {
+		Data       []map[string]any `json:"data"`
+		NextCursor *string          `json:"nextCursor"`
+	}
+	c.mustCall("thread/backgroundTerminals/list", map[string]any{"threadId": id}, &list)
+	if len(list.Data) != 1 || list.NextCursor != nil {
+		t.Fatalf("list = %+v", list)
+	}
+	got := list.Data[0]
+	pid, _ := got["processId"].(string)
+	want := map[string]any{"itemId": "call_1", "processId": pid, "command": "sleep 30", "cwd": e.Workdir, "osPid": nil, "cpuPercent": nil, "rssKb": nil}
+	if diff := cmp.Diff(want, got); diff != "" || pid == "" {
+		t.Errorf("terminal (-want +got):\n%s", diff)
+	}
+	var term struct {
+		Terminated bool `json:"terminated"`
+	}
+	c.mustCall("thread/backgroundTerminals/terminate", map[string]any{"threadId": id, "processId": pid}, &term)
+	if !term.Terminated {
+		t.Errorf("terminate answered %+v", term)
+	}
+	ms := c.until("item/completed")
+	if it := params(ms[len(ms)-1])["item"].(map[string]any); it["id"] != "call_1" || it["status"] != "failed" || it["exitCode"] != -1.0 {
+		t.Errorf("terminated item = %v", it)
+	}
+	c.mustCall("thread/backgroundTerminals/list", map[string]any{"threadId": id}, &list)
+	if len(list.Data) != 0 {
+		t.Errorf("list after terminate = %+v", list.Data)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -102,5 +103,83 @@ func (r *threads) registerExperimental(s *Server) {
 		}
 		return struct{}{}, nil
 	}))
+	s.Handle("thread/backgroundTerminals/list", Typed(func(ctx context.Context, c *Conn, p backgroundTerminalsListParams) (backgroundTerminalsList, error) {
+		if err := requireExperimental(c, "thread/backgroundTerminals/list"); err != nil {
+			return backgroundTerminalsList{}, err
+		}
+		lt, err := r.loadedOrErr(p.ThreadID)
+		if err != nil {
+			return backgroundTerminalsList{}, err
+		}
+		return listBackgroundTerminals(lt, p)
+	}))
+	s.Handle("thread/backgroundTerminals/terminate", Typed(func(ctx context.Context, c *Conn, p struct {
+		ThreadID  string `json:"threadId"`
+		ProcessID string `json:"processId"`
+	}) (any, error) {
+		if err := requireExperimental(c, "thread/backgroundTerminals/terminate"); err != nil {
+			return nil, err
+		}
+		lt, err := r.loadedOrErr(p.ThreadID)
+		if err != nil {
+			return nil, err
+		}
+		terms := lt.th.BackgroundTerminals()
+		return struct {
+			Terminated bool `json:"terminated"`
+		}{terms != nil && terms.Terminate(p.ProcessID)}, nil
+	}))
 	registerFuzzySessions(s)
+}
+
+type backgroundTerminalsListParams struct {
+	ThreadID string  `json:"threadId"`
+	Cursor   *string `json:"cursor"`
+	Limit    *uint32 `json:"limit"`
+}
+
+// backgroundTerminal is ThreadBackgroundTerminal; gocodex does not sample the process's pid,
+// CPU or memory (null, as Codex 0.169 answered here too).
+type backgroundTerminal struct {
+	ItemID     string   `json:"itemId"`
+	ProcessID  string   `json:"processId"`
+	Command    string   `json:"command"`
+	Cwd        string   `json:"cwd"`
+	OsPid      *uint32  `json:"osPid"`
+	CPUPercent *float64 `json:"cpuPercent"`
+	RssKb      *uint64  `json:"rssKb"`
+}
+
+type backgroundTerminalsList struct {
+	Data       []backgroundTerminal `json:"data"`
+	NextCursor *string              `json:"nextCursor"`
+}
+
+// listBackgroundTerminals pages the thread's running sessions (a limit of 0 or none lists all,
+// as Codex answers; the cursor is the index to continue from).
+func listBackgroundTerminals(lt *loadedThread, p backgroundTerminalsListParams) (backgroundTerminalsList, error) {
+	out := backgroundTerminalsList{Data: []backgroundTerminal{}}
+	terms := lt.th.BackgroundTerminals()
+	if terms == nil {
+		return out, nil
+	}
+	all := terms.Terminals()
+	start := 0
+	if p.Cursor != nil {
+		n, err := strconv.Atoi(*p.Cursor)
+		if err != nil || n < 0 || n > len(all) {
+			return out, InvalidRequest("invalid cursor: " + *p.Cursor)
+		}
+		start = n
+	}
+	end := len(all)
+	if p.Limit != nil && *p.Limit > 0 && start+int(*p.Limit) < end {
+		end = start + int(*p.Limit)
+		next := strconv.Itoa(end)
+		out.NextCursor = &next
+	}
+	for _, t := range all[start:end] {
+		out.Data = append(out.Data, backgroundTerminal{ItemID: t.CallID, ProcessID: t.ProcessID, Command: t.Command, Cwd: t.Cwd})
+	}
+	return out, nil
 }

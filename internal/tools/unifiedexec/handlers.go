@@ -174,7 +174,7 @@ func (m *Manager) run(ctx context.Context, env *tools.Env, call tools.Call, args
 	}
 	id := m.allocateID()
 	s := &session{
-		id: id, tty: args.TTY, argv: argv, cwd: cwd, callID: call.CallID, turnID: env.TurnID, emit: emit,
+		id: id, tty: args.TTY, argv: argv, cmd: args.Cmd, cwd: cwd, callID: call.CallID, turnID: env.TurnID, emit: emit,
 		notify: make(chan struct{}, 1), ended: make(chan struct{}),
 	}
 	emit(protocol.ExecCommandBeginEvent{

@@ -104,6 +104,7 @@ type session struct {
 	proc    *process.Process
 	tty     bool
 	argv    []string
+	cmd     string // the command as the model wrote it
 	cwd     string
 	callID  string
 	turnID  string
@@ -276,6 +277,54 @@ func (m *Manager) CleanBackgroundTerminals() {
 	for _, s := range all {
 		<-s.ended
 	}
+}
+
+// Terminal is a process the model left running (thread/backgroundTerminals/list).
+type Terminal struct {
+	ProcessID string
+	CallID    string // the exec_command call that started it
+	Command   string // as the model wrote it
+	Cwd       string
+}
+
+// Terminals lists the running processes, oldest session id first.
+func (m *Manager) Terminals() []Terminal {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ids := make([]int, 0, len(m.sessions))
+	for id := range m.sessions {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	out := make([]Terminal, 0, len(ids))
+	for _, id := range ids {
+		s := m.sessions[id]
+		out = append(out, Terminal{ProcessID: fmt.Sprint(id), CallID: s.callID, Command: s.cmd, Cwd: s.cwd})
+	}
+	return out
+}
+
+// Terminate ends one running process as CleanBackgroundTerminals does (its end reports exit
+// code -1) and waits for its end event; false when no process has that id.
+func (m *Manager) Terminate(processID string) bool {
+	m.mu.Lock()
+	var s *session
+	for id, cand := range m.sessions {
+		if fmt.Sprint(id) == processID {
+			s = cand
+			delete(m.sessions, id)
+			delete(m.reserved, id)
+			break
+		}
+	}
+	m.mu.Unlock()
+	if s == nil {
+		return false
+	}
+	s.cleaned.Store(true)
+	s.proc.Kill()
+	<-s.ended
+	return true
 }
 
 // Close ends every process for good (the thread is over); later calls fail.
