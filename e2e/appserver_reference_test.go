@@ -61,7 +61,7 @@ var appServerScenarios = []appServerScenario{
 		c.answer = func(rpcMsg) any { return map[string]any{"decision": "decline"} }
 		c.turn(id, "patch")
 	}},
-	{name: "interrupted", usageGap: "Codex reports usage when a turn is interrupted; the engine does not", script: func() []tk.Response {
+	{name: "interrupted", script: func() []tk.Response {
 		return []tk.Response{tk.Stall(3, tk.Created(), tk.AssistantMessageStream("msg_1", "thinking"), tk.Completed(tk.Usage{}))}
 	}, run: func(c *asClient, id string) {
 		turn := c.turn(id, "slow")
@@ -79,7 +79,7 @@ var appServerScenarios = []appServerScenario{
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "search")
 	}},
-	{name: "cut stream", usageGap: "Codex reports usage for a response cut short; the engine does not", script: func() []tk.Response {
+	{name: "cut stream", script: func() []tk.Response {
 		return []tk.Response{tk.Cut(2, tk.Created(), tk.AssistantMessageStream("msg_1", "partial"), tk.Completed(tk.Usage{}))}
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "cut")
@@ -198,6 +198,12 @@ var appServerScenarios = []appServerScenario{
 // ignoredMethods are notifications of Codex features this implementation does not have.
 var ignoredMethods = map[string]bool{}
 
+// codexEnvironmentNote reports Codex's note that its own sandbox helper (bubblewrap) is not
+// installed on this machine: about Codex's installation, not the session.
+func codexEnvironmentNote(m rpcMsg) bool {
+	return m.Method == "configWarning" && strings.Contains(string(m.Params), "bubblewrap")
+}
+
 // Codex 0.169's sequence for each scenario is recorded in testdata/codex_appserver_sequences.json
 // (regenerate with `GOCODEX_REFERENCE_CODEX=$(../shared/tools/reference-codex) go test ./e2e
 // -run TestAppServerMatchesReference -record-appserver-sequences`); where the reference binary is
@@ -248,8 +254,8 @@ func runAppServerScenario(t *testing.T, bin string, sc appServerScenario) []stri
 		if _, skip := sc.ignore[m.Method]; skip || ignoredMethods[m.Method] {
 			continue
 		}
-		if m.Method == "configWarning" && strings.Contains(string(m.Params), "bubblewrap") {
-			continue // Codex's note that its own sandbox helper is not installed here
+		if codexEnvironmentNote(m) {
+			continue
 		}
 		s := m.Method
 		if m.ID != nil {

@@ -438,12 +438,15 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 		if m.Info != nil {
 			out = append(out, V2Notification{"thread/tokenUsage/updated", V2TokenUsageUpdated{p.threadID, p.turnID(), V2TokenUsage{
 				Total: breakdown(m.Info.TotalTokenUsage), Last: breakdown(m.Info.LastTokenUsage), ModelContextWindow: m.Info.ModelContextWindow}}})
-			// Codex 0.169 follows every usage report with the account's rate limits (all null
-			// when the server sent none).
+		}
+		// Codex 0.169 follows every usage report with the account's rate limits (all null
+		// when the server sent none), and reports them alone for a response that ended
+		// before it reported usage (cut short or interrupted).
+		if m.Info != nil || m.RateLimits != nil {
 			out = append(out, V2Notification{"account/rateLimits/updated", V2RateLimitsUpdated{RateLimits: rateLimits(m.RateLimits)}})
-			if p.diff != "" && p.turn != nil {
-				out = append(out, V2Notification{"turn/diff/updated", V2TurnDiffUpdated{p.threadID, p.turnID(), p.diff}})
-			}
+		}
+		if m.Info != nil && p.diff != "" && p.turn != nil {
+			out = append(out, V2Notification{"turn/diff/updated", V2TurnDiffUpdated{p.threadID, p.turnID(), p.diff}})
 		}
 		return out
 	case protocol.ErrorEvent:
