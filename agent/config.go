@@ -235,6 +235,9 @@ type ThreadConfig struct {
 	// OnCleanBackgroundTerminals is called for clean_background_terminals: the owner of the
 	// tool resources (the unified-exec manager) kills the sessions the model left running.
 	OnCleanBackgroundTerminals func()
+	// BackgroundTerminals lists and ends those sessions one by one (the app-server's
+	// thread/backgroundTerminals/list and terminate); nil when the tools keep none.
+	BackgroundTerminals BackgroundTerminals
 	// OnStarted, when set, is called once right after session_configured with a function
 	// that emits events outside any turn (MCP startup progress) until the thread ends; it
 	// may be called from any goroutine.
@@ -255,4 +258,17 @@ type ThreadConfig struct {
 	Logger   *slog.Logger
 	// Now is the clock (current_date, timestamps); nil means time.Now.
 	Now func() time.Time
+}
+
+// BackgroundTerminals are the exec_command sessions a thread's model left running.
+type BackgroundTerminals interface {
+	Terminals() []BackgroundTerminal
+	// Terminate ends one, reported as ended (exit code -1); false when none has the id.
+	Terminate(processID string) bool
+}
+
+// BackgroundTerminal is one running session: its id, the call that started it, the command
+// as the model wrote it, and where it runs.
+type BackgroundTerminal struct {
+	ProcessID, CallID, Command, Cwd string
 }

@@ -183,9 +183,12 @@ func (tr *turn) sample() (sampleResult, error) {
 	for _, r := range runs {
 		<-r.done
 	}
-	// Like Codex, the response's usage is reported once its tool calls have run.
+	// Like Codex, the response's usage is reported once its tool calls have run; a response
+	// cut short or interrupted reports what is known (the rate limits) all the same.
 	if completed != nil {
 		tr.emit(tr.t.addUsage(completed.Usage, tr.s.info.window()))
+	} else {
+		tr.emit(tr.t.addUsage(nil, tr.s.info.window()))
 	}
 	if len(runs) > 0 {
 		res.followUp = true

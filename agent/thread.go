@@ -67,6 +67,10 @@ type Thread struct {
 // ID returns the thread id (a UUIDv7), which is also the session id.
 func (t *Thread) ID() string { return t.id }
 
+// BackgroundTerminals are the thread's running exec_command sessions (nil without any tools
+// that keep them).
+func (t *Thread) BackgroundTerminals() BackgroundTerminals { return t.cfg.BackgroundTerminals }
+
 // Done is closed when the thread has shut down.
 func (t *Thread) Done() <-chan struct{} { return t.done }
 

@@ -30,7 +30,7 @@ func accountTranscript(t *testing.T, bin string) []string {
 	}
 	notes := func(until string) {
 		for _, m := range c.until(until) {
-			if ignoredMethods[m.Method] || m.Method == "remoteControl/status/changed" {
+			if ignoredMethods[m.Method] || codexEnvironmentNote(m) || m.Method == "remoteControl/status/changed" {
 				continue
 			}
 			out = append(out, m.Method+" "+string(normalize(t, m.Params)))

@@ -394,8 +394,7 @@ var shapeGaps = map[string]string{
 	"model/list":         "the catalog lacks Codex's upgradeInfo, availabilityNux, service tiers and speed tiers",
 	"skills/list":        "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
 	"modelProvider/list": "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
-	"thread/read":        "Codex adds readState (the first unread turn); gocodex keeps no read state",
-	"thread/list":        "Codex adds readStates and each thread's model (from its state database); gocodex reads only the rollout's head",
+	"thread/list":        "Codex adds each thread's model (from its state database); gocodex reads only the rollout's head",
 	"thread/fork":        "Codex copies the source thread's name into the fork; gocodex's fork is unnamed",
 	"thread/unarchive":   "Codex's unarchived thread carries its name and model from its state database",
 }

@@ -264,6 +264,10 @@ func (e *env) startAppServer(args ...string) (*asClient, func()) {
 		_, err := stdin.Write(append(b, '\n'))
 		return err
 	})
+	if e.capabilities["experimentalApi"] == true {
+		// An experimental client may hear experimental methods and fields.
+		c.sess = schematest.WrapExperimental(e.t).Unschematized(e2eV1Methods...)
+	}
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)

@@ -143,7 +143,7 @@ func threadMethodsTranscript(t *testing.T, bin string) []threadStep {
 		// Codex 0.169: it lands in whichever step is listening; the recorded sequences
 		// check it.
 		for _, n := range c.settle(250 * time.Millisecond) {
-			if !ignoredMethods[n.Method] && n.Method != "deprecationNotice" {
+			if !ignoredMethods[n.Method] && n.Method != "deprecationNotice" && n.Method != "remoteControl/status/changed" {
 				rec.Notifications = append(rec.Notifications, n.Method)
 			}
 		}

@@ -170,7 +170,10 @@ func TestAppServerWarnsAboutConfigKeys(t *testing.T) {
 		}
 	}
 	all := strings.Join(summaries, "\n")
-	for _, w := range honestyWarnings {
+	// Keys no one knows are summed up in Codex 0.169's words; the rest are gocodex's own.
+	want := append([]string{"Codex is ignoring 1 unrecognized configuration setting. Check for typos or deprecated settings.\n  user (" +
+		filepath.Join(e.CodexHome, "config.toml") + "): `modle` is ignored."}, honestyWarnings[1:]...)
+	for _, w := range want {
 		if n := strings.Count(all, w); n != 1 {
 			t.Errorf("%q in %d configWarning notifications:\n%s", w, n, all)
 		}

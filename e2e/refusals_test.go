@@ -69,6 +69,18 @@ var appServerRefusalLines = []string{
 	`{"id":14}`,
 	`[1,2]`,
 	`{"id":15,"method":"model/list"}`,
+	// Threads that are not there, and ids that are not UUIDs (Codex answers in its uuid
+	// parser's words).
+	`{"id":16,"method":"thread/resume","params":{"threadId":"00000000-0000-0000-0000-000000000000"}}`,
+	`{"id":17,"method":"thread/fork","params":{"threadId":"00000000-0000-0000-0000-000000000000"}}`,
+	`{"id":18,"method":"thread/archive","params":{"threadId":"00000000-0000-0000-0000-000000000000"}}`,
+	`{"id":19,"method":"thread/turns/list","params":{"threadId":"00000000-0000-0000-0000-000000000000"}}`,
+	`{"id":20,"method":"turn/interrupt","params":{"threadId":"00000000-0000-0000-0000-000000000000","turnId":"x"}}`,
+	`{"id":21,"method":"thread/read","params":{"threadId":"not-a-uuid"}}`,
+	`{"id":22,"method":"turn/start","params":{"threadId":"not-a-uuid","input":[]}}`,
+	`{"id":23,"method":"thread/read","params":{"threadId":"00000000-0000-0000-0000-00000000000"}}`,
+	`{"id":24,"method":"thread/read","params":{"threadId":"{00000000-0000-0000-0000-000000000000}"}}`,
+	`{"id":25,"method":"thread/unsubscribe","params":{"threadId":"00000000-0000-0000-0000-000000000000"}}`,
 }
 
 func TestExecRefusesLikeCodex(t *testing.T) {

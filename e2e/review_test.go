@@ -238,7 +238,7 @@ func TestAppServerReviewStart(t *testing.T) {
 		resp = nil
 		c.mustCall("review/start", map[string]any{"threadId": id, "target": map[string]any{"type": "uncommittedChanges"}, "delivery": "inline"}, &resp)
 	}
-	ours := runAppServerScenario(t, binary, "", nil, nil, reviewScript(), run)
+	ours := runAppServerScenario(t, binary, appServerScenario{script: reviewScript, run: run})
 	want := []string{"remoteControl/status/changed", "thread/started", "thread/status/changed:active", "turn/started:inProgress", "item/started:enteredReviewMode", "item/completed:enteredReviewMode",
 		"item/started:userMessage", "item/completed:userMessage", "item/started:commandExecution:inProgress", "item/completed:commandExecution:completed",
 		"item/started:exitedReviewMode", "item/completed:exitedReviewMode", "item/started:agentMessage", "item/completed:agentMessage",
@@ -250,7 +250,7 @@ func TestAppServerReviewStart(t *testing.T) {
 		t.Errorf("review/start answered %v", resp)
 	}
 	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
-		theirs := runAppServerScenario(t, ref, "", nil, nil, reviewScript(), run)
+		theirs := runAppServerScenario(t, ref, appServerScenario{script: reviewScript, run: run})
 		if diff := cmp.Diff(asCodexOrdersReview(withoutUsage(theirs)), withoutUsage(ours)); diff != "" {
 			t.Errorf("notifications (-codex +ours):\n%s", diff)
 		}

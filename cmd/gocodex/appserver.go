@@ -252,7 +252,11 @@ func loadAppServerConfig(lo config.LoadOptions) (*config.Config, []config.Warnin
 		startup = append(startup, appserver.InvalidConfigWarning(pe))
 		warnings = append([]config.Warning{{File: pe.File, Line: pe.Line, Column: pe.Column, Message: "invalid configuration; using defaults: " + pe.Message}}, warnings...)
 	}
-	for _, w := range warnings[len(startup):] {
+	unknown, ok, rest := appserver.UnknownSettingsWarning(warnings[len(startup):], cfg.CodexHome)
+	if ok { // Codex's one summary of the keys it does not know
+		startup = append(startup, unknown)
+	}
+	for _, w := range rest {
 		// A legacy flag name is a deprecationNotice at each thread start, as from Codex.
 		if len(w.Key) == 2 && w.Key[0] == "features" && features.IsLegacyName(w.Key[1]) {
 			continue

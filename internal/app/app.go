@@ -379,6 +379,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		Logger:            a.opts.Logger,
 
 		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,
+		BackgroundTerminals:        backgroundTerminals{uexec},
 	}
 	tc, release, err := a.withMcp(cfg, tc, uexec.Close)
 	if err != nil {
@@ -476,3 +477,17 @@ func firstNonEmpty(ss ...string) string {
 	}
 	return ""
 }
+
+// backgroundTerminals shows the unified-exec manager to the engine as agent.BackgroundTerminals.
+type backgroundTerminals struct{ m *unifiedexec.Manager }
+
+func (b backgroundTerminals) Terminals() []agent.BackgroundTerminal {
+	ts := b.m.Terminals()
+	out := make([]agent.BackgroundTerminal, len(ts))
+	for i, t := range ts {
+		out[i] = agent.BackgroundTerminal{ProcessID: t.ProcessID, CallID: t.CallID, Command: t.Command, Cwd: t.Cwd}
+	}
+	return out
+}
+
+func (b backgroundTerminals) Terminate(processID string) bool { return b.m.Terminate(processID) }

@@ -29,13 +29,18 @@ func (c *Conn) numberedRequest(method string, params any) (int64, json.RawMessag
 	return pr.ID(), raw, err
 }
 
+// execApprovalParams is item/commandExecution/requestApproval's params, keys in Codex
+// 0.169's order (kind and environmentId as it sends them for a local command; no reason key
+// when there is none).
 type execApprovalParams struct {
+	Kind                        string                 `json:"kind"`
 	ThreadID                    string                 `json:"threadId"`
 	TurnID                      string                 `json:"turnId"`
 	ItemID                      string                 `json:"itemId"`
 	StartedAtMs                 int64                  `json:"startedAtMs"`
 	ApprovalID                  *string                `json:"approvalId,omitempty"`
-	Reason                      *string                `json:"reason"`
+	EnvironmentID               string                 `json:"environmentId"`
+	Reason                      *string                `json:"reason,omitempty"`
 	Command                     string                 `json:"command"`
 	Cwd                         string                 `json:"cwd"`
 	CommandActions              []wire.V2CommandAction `json:"commandActions"`
@@ -159,19 +164,22 @@ func (lt *loadedThread) askExec(subs, listeners []*Conn, subID string, m protoco
 		var reqID int64
 		if v2 {
 			cmd := items.JoinCommand(m.Command)
-			p := execApprovalParams{ThreadID: lt.id, TurnID: turnID, ItemID: m.CallID, StartedAtMs: time.Now().UnixMilli(),
+			p := execApprovalParams{Kind: "command", EnvironmentID: "local", ThreadID: lt.id, TurnID: turnID, ItemID: m.CallID, StartedAtMs: time.Now().UnixMilli(),
 				Reason: m.Reason, Command: cmd, Cwd: m.Cwd, CommandActions: wire.V2CommandActions(m.ParsedCmd, cmd),
 				ProposedExecpolicyAmendment: m.ProposedExecpolicyAmendment}
 			if m.ApprovalID != "" {
 				p.ApprovalID = &m.ApprovalID
 			}
-			p.AvailableDecisions = []any{"accept", "acceptForSession"}
+			// What Codex 0.169 offers (on-request escalations, untrusted, prompt rules): accept,
+			// the rule amendment when there is one, cancel. acceptForSession and decline are
+			// still taken as answers.
+			p.AvailableDecisions = []any{"accept"}
 			if len(m.ProposedExecpolicyAmendment) > 0 {
 				var amend execpolicyAmendmentDecision
 				amend.AcceptWithExecpolicyAmendment.ExecpolicyAmendment = m.ProposedExecpolicyAmendment
 				p.AvailableDecisions = append(p.AvailableDecisions, amend)
 			}
-			p.AvailableDecisions = append(p.AvailableDecisions, "decline", "cancel")
+			p.AvailableDecisions = append(p.AvailableDecisions, "cancel")
 			id, raw, err := c.numberedRequest("item/commandExecution/requestApproval", p)
 			reqID = id
 			if err == nil {

@@ -231,7 +231,7 @@ func (c *Conn) handleRequest(ctx context.Context, rpc *jsonrpc.Conn, req *jsonrp
 	}
 	h, ok := c.srv.handler(req.Method)
 	if !ok {
-		rpc.Reply(ctx, req.ID, nil, errUnknownMethod(req.Method))
+		rpc.Reply(ctx, req.ID, nil, c.unhandledMethod(req.Method))
 		return
 	}
 	if !c.Initialized() {

@@ -33,4 +33,5 @@ func (s *Server) registerMethods() {
 	registerPluginMethods(s)
 	registerAppMethods(s)
 	r.registerThreadFamilies(s)
+	r.registerExperimental(s)
 }

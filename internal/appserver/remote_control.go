@@ -64,13 +64,18 @@ func installationID(codexHome string) string {
 	return id
 }
 
-// sendRemoteControlStatus tells c that remote control is disabled.
-func (c *Conn) sendRemoteControlStatus() {
+// remoteControlStatus is the status gocodex reports: disabled.
+func (c *Conn) remoteControlStatus() remoteControlStatus {
 	s := c.srv
 	s.installation.once.Do(func() { s.installation.id = installationID(codexHome(s)) })
 	host, err := os.Hostname()
 	if err != nil {
 		host = ""
 	}
-	_ = c.Notify(c.ctx, "remoteControl/status/changed", remoteControlStatus{Status: "disabled", ServerName: host, InstallationID: s.installation.id})
+	return remoteControlStatus{Status: "disabled", ServerName: host, InstallationID: s.installation.id}
+}
+
+// sendRemoteControlStatus tells c that remote control is disabled.
+func (c *Conn) sendRemoteControlStatus() {
+	_ = c.Notify(c.ctx, "remoteControl/status/changed", c.remoteControlStatus())
 }

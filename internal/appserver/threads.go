@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocodex/gocodex/agent"
@@ -86,8 +87,17 @@ type loadedThread struct {
 	info threadInfo
 	// warnings are the configuration warnings this thread's start has to report.
 	warnings []config.Warning
+	// unknownSettings is Codex's warning about the configuration's unknown keys, said at
+	// every start of the thread ("" when there are none).
+	unknownSettings string
 
 	pumpDone chan struct{}
+	// archivedBy is the connection archiving the thread, set before it is unloaded: as from
+	// Codex 0.169, the unload then ends with thread/archived (to that connection) instead of
+	// thread/closed.
+	archivedBy atomic.Pointer[Conn]
+	// settingsState follows turn/start's overrides (thread/settings/updated).
+	settingsState threadSettingsState
 	// ready is closed once the request that loaded the thread has been answered (and
 	// thread/started sent): the thread's events follow them.
 	ready     chan struct{}
@@ -517,22 +527,31 @@ func (lt *loadedThread) closed() {
 	gone := lt.gone
 	lt.subs, lt.queues = nil, map[*Conn]*subscriber{}
 	lt.mu.Unlock()
+	idParams := struct {
+		ThreadID string `json:"threadId"`
+	}{lt.id}
 	notes := []wire.V2Notification{
 		{Method: "thread/status/changed", Params: wire.V2ThreadStatusChanged{ThreadID: lt.id, Status: wire.V2ThreadStatus{Type: "notLoaded"}}},
-		{Method: "thread/closed", Params: struct {
-			ThreadID string `json:"threadId"`
-		}{lt.id}},
+		{Method: "thread/closed", Params: idParams},
+	}
+	archiver := lt.archivedBy.Load()
+	if archiver != nil {
+		notes = notes[:1]
 	}
 	if gone {
 		notes = notes[:1]
 	}
 	for _, c := range lt.reg.srv.initializedConns() {
+		mine := notes
+		if c == archiver {
+			mine = append(notes[:1:1], wire.V2Notification{Method: "thread/archived", Params: idParams})
+		}
 		if q := queues[c]; q != nil {
-			q.finish(notes...)
+			q.finish(mine...)
 			continue
 		}
 		q := c.broadcast()
-		for _, n := range notes {
+		for _, n := range mine {
 			q.push(n)
 		}
 	}

@@ -286,17 +286,25 @@ func (lt *loadedThread) settings(withTurns bool) threadSettings {
 
 // errNoThread is Codex's answer for an unknown thread id.
 func errNoThread(id string) error {
+	if msg := threadIDError(id); msg != "" { // Codex parses the id first
+		return InvalidRequest("invalid thread id: " + msg)
+	}
 	return InvalidRequest("thread not found: " + id)
 }
 
+const noRolloutPrefix = "no rollout found for thread id "
+
 // findRollout locates a thread's rollout (live or archived).
 func findRollout(codexHome, id string) (string, bool, error) {
-	if _, err := uuid.Parse(id); err != nil {
-		return "", false, InvalidRequest("invalid thread id: " + uuidError(id))
+	if msg := threadIDError(id); msg != "" {
+		return "", false, InvalidRequest("invalid thread id: " + msg)
+	}
+	if u, err := uuid.Parse(id); err == nil {
+		id = u.String() // Codex names the id in its canonical form
 	}
 	p, archived, err := rollout.Find(codexHome, id)
 	if errors.Is(err, rollout.ErrNotFound) {
-		return "", false, errNoThread(id)
+		return "", false, errNoThread(id) // each method rewords it (v2_thread_errors.go)
 	}
 	if err != nil {
 		return "", false, internalError(err.Error())

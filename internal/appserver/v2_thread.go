@@ -102,7 +102,8 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 	if info.Git == nil {
 		info.Git = gitFromRollout(rollout.CollectGitInfo(cfg.Cwd))
 	}
-	lt := &loadedThread{id: th.ID(), th: th, app: a, cfg: cfg, info: info, warnings: freshWarnings(c, warnings)}
+	unknown, warnings := UnknownSettingsMessage(warnings, cfg.CodexHome)
+	lt := &loadedThread{id: th.ID(), th: th, app: a, cfg: cfg, info: info, warnings: freshWarnings(c, warnings), unknownSettings: unknown}
 	r.add(c, lt)
 	return lt, nil
 }
@@ -120,6 +121,7 @@ func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread, befor
 			_ = c.Notify(c.Context(), n.Method, n.Params)
 		}
 		_ = c.Notify(c.Context(), "thread/started", started)
+		sendUnknownSettings(c, lt)
 		sendDeprecations(c, lt.cfg)
 		lt.markReady()
 		for _, o := range r.srv.initializedConns() {
@@ -180,6 +182,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	notes := r.resumeNotes(lt, true)
 	context.AfterFunc(ctx, func() {
 		sendWarnings(c, lt.warnings)
+		sendUnknownSettings(c, lt)
 		for _, n := range notes {
 			_ = c.Notify(c.Context(), n.Method, n.Params)
 		}

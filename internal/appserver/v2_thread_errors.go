@@ -15,28 +15,38 @@ import (
 // errNoRollout is the answer of thread/archive, /delete, /fork, /resume and
 // /metadata/update.
 func errNoRollout(id string) error {
-	return InvalidRequest("no rollout found for thread id " + id)
+	return InvalidRequest(noRolloutPrefix + id)
 }
 
 // asNoRollout rewords a thread-not-found error as errNoRollout; others pass.
-func asNoRollout(err error, id string) error {
-	if isNoThread(err, id) {
+func asNoRollout(err error, _ string) error {
+	if id, ok := missingThread(err); ok {
 		return errNoRollout(id)
 	}
 	return err
 }
 
 // asNotLoaded rewords a thread-not-found error as thread/read's "thread not loaded".
-func asNotLoaded(err error, id string) error {
-	if isNoThread(err, id) {
+func asNotLoaded(err error, _ string) error {
+	if id, ok := missingThread(err); ok {
 		return InvalidRequest("thread not loaded: " + id)
 	}
 	return err
 }
 
-func isNoThread(err error, id string) bool {
+// missingThread reads the id out of a thread-not-found error (either wording), in the
+// canonical form findRollout put it in.
+func missingThread(err error) (string, bool) {
 	e, ok := err.(*jsonrpc.Error)
-	return ok && e.Message == "thread not found: "+id
+	if !ok {
+		return "", false
+	}
+	for _, prefix := range []string{"thread not found: ", noRolloutPrefix} {
+		if id, ok := strings.CutPrefix(e.Message, prefix); ok {
+			return id, true
+		}
+	}
+	return "", false
 }
 
 // uuidError words a malformed thread id as Codex's uuid parser does, for the mistakes
@@ -61,4 +71,9 @@ func uuidError(s string) string {
 		}
 	}
 	return "invalid UUID"
+}
+
+func isNoThread(err error, _ string) bool {
+	_, ok := missingThread(err)
+	return ok
 }

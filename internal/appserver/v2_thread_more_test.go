@@ -114,16 +114,28 @@ func TestSteerAndCompact(t *testing.T) {
 	}
 }
 
-func TestConfigWarningOncePerConnection(t *testing.T) {
+// Unknown keys are said at every thread start, after thread/started, as a warning in Codex
+// 0.169's words (the startup configWarning is the face's, cmd/gocodex).
+func TestUnknownConfigKeyWarnsAtEveryThreadStart(t *testing.T) {
 	w := newWorld(t, tk.ConfigOptions{Extra: "not_a_codex_key = 1\n"})
 	cl := w.connect(w.Srv)
-	warnings := 0
 	for range 2 {
-		cl.call("thread/start", map[string]any{"cwd": w.Work}, nil)
-		warnings += len(find(cl.until("thread/started"), "configWarning"))
-	}
-	if warnings != 1 {
-		t.Errorf("%d configWarning notifications, want 1", warnings)
+		var res struct {
+			Thread struct {
+				ID string `json:"id"`
+			} `json:"thread"`
+		}
+		cl.call("thread/start", map[string]any{"cwd": w.Work}, &res)
+		ns := cl.until("warning")
+		if got := find(ns, "configWarning"); len(got) != 0 {
+			t.Errorf("configWarning at thread start: %v", got)
+		}
+		warn := find(ns, "warning")[0]
+		want := "Codex is ignoring 1 unrecognized configuration setting. Check for typos or deprecated settings.\n  user (" +
+			filepath.Join(w.Home, "config.toml") + "): `not_a_codex_key` is ignored."
+		if warn["threadId"] != res.Thread.ID || warn["message"] != want {
+			t.Errorf("warning = %v, want %q for thread %s", warn, want, res.Thread.ID)
+		}
 	}
 }
 

@@ -104,12 +104,14 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 		lt.setCollaborationMode(cm)
 	}
 	if p.Cwd != nil || p.ApprovalPolicy != nil || sb != nil || p.Model != nil || p.Effort != nil || p.Summary != nil || p.CollaborationMode != nil {
+		lt.settingsChange(p, sb)
 		op := protocol.OverrideTurnContextOp{Cwd: p.Cwd, ApprovalPolicy: p.ApprovalPolicy, SandboxPolicy: sb, Model: p.Model, Effort: p.Effort, Summary: p.Summary,
 			CollaborationMode: p.CollaborationMode}
 		if err := lt.th.SubmitWithID(newSubmissionID(), op); err != nil {
 			return turnResponse{}, internalError(err.Error())
 		}
 	}
+	lt.warnUnknownModel()
 	var schema json.RawMessage
 	if len(p.OutputSchema) > 0 && string(p.OutputSchema) != "null" {
 		schema = p.OutputSchema

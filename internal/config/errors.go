@@ -45,6 +45,9 @@ type Warning struct {
 	Column  int
 	Key     []string
 	Message string
+	// Unknown marks a key gocodex does not know (the app-server reports these together, in
+	// Codex's words).
+	Unknown bool
 }
 
 func (w Warning) String() string {

@@ -177,7 +177,7 @@ func tomlFields(t reflect.Type) map[string]reflect.Type {
 }
 
 func unknownKeyWarning(file string, src []byte, key []string) Warning {
-	w := Warning{File: file, Key: key}
+	w := Warning{File: file, Key: key, Unknown: true}
 	what := "key"
 	if len(key) > 0 {
 		switch key[0] {

@@ -262,3 +262,17 @@ func CheckFeature(name string) (Feature, error) {
 	}
 	return f, nil
 }
+
+// UnderDevelopmentEnabled lists, sorted, the under-development flags the configuration turns
+// on explicitly (Codex 0.169 warns about them at every thread start; one on by default, such
+// as instant_interrupt, is not named).
+func UnderDevelopmentEnabled(table map[string]any) []string {
+	var out []string
+	for _, f := range codexFeatures {
+		if on, set := Value(table[f.Name]); set && on && f.Stage == StageUnderDevelopment {
+			out = append(out, f.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -43,7 +43,13 @@ type Response struct {
 	Abort bool `json:"abort,omitempty"`
 	// EventDelay paces the events (simulating a slow model); 0 sends as fast as possible.
 	EventDelay Duration `json:"event_delay,omitempty"`
+	// Reply, when set, makes the response from the request it answers (a call that needs
+	// what an earlier tool output said, such as a session id); the rest is then ignored.
+	Reply func(Request) Response `json:"-"`
 }
+
+// Replying is a response made from the request it answers.
+func Replying(f func(Request) Response) Response { return Response{Reply: f} }
 
 // Duration is a time.Duration that reads and writes as a Go duration string in scripts.
 type Duration time.Duration
@@ -290,6 +296,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	resp, ok := s.next()
 	s.mu.Unlock()
+	if ok && resp.Reply != nil {
+		resp = resp.Reply(rec)
+	}
 	if !ok {
 		if s.t != nil {
 			s.t.Errorf("testkit: request %d to %s found no scripted response", len(s.Requests()), r.URL.Path)

@@ -13,6 +13,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,14 @@ import (
 var schemaJSON []byte
 
 const schemaURL = "mem:///codex_app_server_protocol.schemas.json"
+
+// experimentalSchemaJSON is Codex 0.169's schema with its experimental methods and fields
+// (generate-json-schema --experimental), for tests of the methods behind experimentalApi.
+//
+//go:embed schema/codex_app_server_protocol.experimental.schemas.json
+var experimentalSchemaJSON []byte
+
+const experimentalSchemaURL = "mem:///codex_app_server_protocol.experimental.schemas.json"
 
 // Kind says which side of the protocol a schema describes.
 type Kind int
@@ -53,6 +62,8 @@ type Options struct {
 // Validator compiles schemas lazily, per method, and is safe for concurrent use.
 type Validator struct {
 	opts Options
+	doc  []byte // the schema document
+	url  string // its location for the compiler
 
 	mu    sync.Mutex
 	c     *jsonschema.Compiler
@@ -77,20 +88,33 @@ var responseOverrides = map[string]string{
 	"configRequirements/read":                  "ConfigRequirementsReadResponse",
 	"config/value/write":                       "ConfigWriteResponse",
 	"config/batchWrite":                        "ConfigWriteResponse",
+	// experimental methods without params
+	"memory/reset":              "MemoryResetResponse",
+	"rollout/compress":          "RolloutCompressResponse",
+	"remoteControl/status/read": "RemoteControlStatusReadResponse",
+	"accountSession/list":       "AccountSessionsResponse",
 }
 
 // New loads the embedded schema.
-func New(opts Options) (*Validator, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
+func New(opts Options) (*Validator, error) { return loadValidator(opts, schemaJSON, schemaURL) }
+
+// NewExperimental loads the embedded experimental schema (stable methods and the experimental
+// ones).
+func NewExperimental(opts Options) (*Validator, error) {
+	return loadValidator(opts, experimentalSchemaJSON, experimentalSchemaURL)
+}
+
+func loadValidator(opts Options, schema []byte, url string) (*Validator, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil, fmt.Errorf("parse schema: %w", err)
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft7)
-	if err := c.AddResource(schemaURL, doc); err != nil {
+	if err := c.AddResource(url, doc); err != nil {
 		return nil, err
 	}
-	v := &Validator{opts: opts, c: c, cache: make(map[string]*jsonschema.Schema),
+	v := &Validator{opts: opts, doc: schema, url: url, c: c, cache: make(map[string]*jsonschema.Schema),
 		locs: make(map[Kind]map[string]string), topDefs: make(map[string]bool), v2Defs: make(map[string]bool)}
 	if err := v.index(); err != nil {
 		return nil, err
@@ -117,7 +141,7 @@ type unionSchema struct {
 // request method to its result schema.
 func (v *Validator) index() error {
 	var root rawSchema
-	if err := json.Unmarshal(schemaJSON, &root); err != nil {
+	if err := json.Unmarshal(v.doc, &root); err != nil {
 		return err
 	}
 	for name := range root.Definitions {
@@ -158,7 +182,7 @@ func (v *Validator) index() error {
 				v.locs[u.params][method] = noParams
 				continue
 			}
-			v.locs[u.params][method] = fmt.Sprintf("%s#/definitions/%s/oneOf/%d/properties/params", schemaURL, u.name, i)
+			v.locs[u.params][method] = fmt.Sprintf("%s#/definitions/%s/oneOf/%d/properties/params", v.url, u.name, i)
 			if u.result < 0 {
 				continue
 			}
@@ -197,12 +221,22 @@ func paramsTypeName(raw json.RawMessage) string {
 
 func (v *Validator) definition(name string) (string, bool) {
 	if v.topDefs[name] {
-		return schemaURL + "#/definitions/" + name, true
+		return v.url + "#/definitions/" + name, true
 	}
 	if v.v2Defs[name] {
-		return schemaURL + "#/definitions/v2/" + name, true
+		return v.url + "#/definitions/v2/" + name, true
 	}
 	return "", false
+}
+
+// Methods lists the methods of one kind's union, sorted.
+func (v *Validator) Methods(kind Kind) []string {
+	out := make([]string, 0, len(v.locs[kind]))
+	for m := range v.locs[kind] {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Known reports whether the schema defines method for kind.
@@ -274,6 +308,28 @@ func ForTest(tb testing.TB) *Validator {
 	}
 	return shared.v
 }
+
+var sharedExperimental struct {
+	once sync.Once
+	v    *Validator
+	err  error
+}
+
+// ForTestExperimental is ForTest with the experimental schema: for a client that initialized
+// with the experimentalApi capability.
+func ForTestExperimental(tb testing.TB) *Validator {
+	tb.Helper()
+	sharedExperimental.once.Do(func() {
+		sharedExperimental.v, sharedExperimental.err = NewExperimental(Options{Unschematized: DefaultUnschematized})
+	})
+	if sharedExperimental.err != nil {
+		tb.Fatalf("schematest: %v", sharedExperimental.err)
+	}
+	return sharedExperimental.v
+}
+
+// WrapExperimental is Wrap with the experimental schema.
+func WrapExperimental(tb testing.TB) *Session { return ForTestExperimental(tb).NewSession(tb) }
 
 // DefaultUnschematized are the method prefixes Codex 0.169's schema does not describe: the
 // per-event notifications of the 0.63 conversation API.

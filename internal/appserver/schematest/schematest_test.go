@@ -131,3 +131,25 @@ func TestSession(t *testing.T) {
 		})
 	}
 }
+
+// The experimental schema loads, every experimental request compiles and has a result type.
+func TestExperimentalSchemaLoads(t *testing.T) {
+	ref, err := os.ReadFile("../../../../shared/reference/app-server-schema-json-experimental/codex_app_server_protocol.schemas.json")
+	if err == nil && !bytes.Equal(ref, experimentalSchemaJSON) {
+		t.Fatal("schema/codex_app_server_protocol.experimental.schemas.json differs from ../shared/reference; copy it again")
+	}
+	v, err := NewExperimental(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"fuzzyFileSearch/sessionStart", "thread/backgroundTerminals/clean", "collaborationMode/list"} {
+		if !v.Known(ClientRequestParams, m) || !v.Known(ClientRequestResult, m) {
+			t.Errorf("%s: not in the experimental schema", m)
+		}
+	}
+	for method, loc := range v.locs[ClientRequestResult] {
+		if _, err := v.schema(loc); err != nil {
+			t.Errorf("%s: %v", method, err)
+		}
+	}
+}

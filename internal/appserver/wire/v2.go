@@ -92,16 +92,16 @@ type V2UserMessage struct {
 
 // V2AgentMessage is an assistant message.
 type V2AgentMessage struct {
-	Type  string  `json:"type"`
-	ID    string  `json:"id"`
-	Text  string  `json:"text"`
-	Phase *string `json:"phase"`
-	// Delivery, MemoryCitation, Moderation and Questions are always null: gocodex has no
-	// delivery channels, memories, moderation results or inline questions to report.
-	Delivery       any `json:"delivery"`
-	MemoryCitation any `json:"memoryCitation"`
-	Moderation     any `json:"moderation"`
-	Questions      any `json:"questions"`
+	Type string `json:"type"`
+	// Moderation, MemoryCitation, Delivery and Questions are Codex 0.169 features gocodex
+	// does not have: always null, as Codex sends them when unused.
+	Moderation     *json.RawMessage `json:"moderation"`
+	ID             string           `json:"id"`
+	Text           string           `json:"text"`
+	Phase          *string          `json:"phase"`
+	MemoryCitation *json.RawMessage `json:"memoryCitation"`
+	Delivery       *json.RawMessage `json:"delivery"`
+	Questions      *json.RawMessage `json:"questions"`
 	times
 }
 
@@ -125,8 +125,11 @@ type V2CommandAction struct {
 
 // V2CommandExecution is a command the agent (or the user) ran.
 type V2CommandExecution struct {
-	Type             string            `json:"type"`
-	ID               string            `json:"id"`
+	Type string `json:"type"`
+	ID   string `json:"id"`
+	// PluginID and ScriptPath name a plugin's script: null (gocodex has no plugins).
+	PluginID         *string           `json:"pluginId"`
+	ScriptPath       *string           `json:"scriptPath"`
 	Command          string            `json:"command"`
 	Cwd              string            `json:"cwd"`
 	ProcessID        *string           `json:"processId"`
@@ -195,8 +198,14 @@ type V2McpToolCall struct {
 	Tool      string          `json:"tool"`
 	Status    string          `json:"status"`
 	Arguments json.RawMessage `json:"arguments"`
-	Result    json.RawMessage `json:"result"`
-	Error     *V2McpError     `json:"error"`
+	// AppContext, McpAppUI, PluginID and ReadOnlyHint belong to apps and plugins: null here.
+	AppContext   *json.RawMessage `json:"appContext"`
+	McpAppUI     *json.RawMessage `json:"mcpAppUi"`
+	PluginID     *string          `json:"pluginId"`
+	ReadOnlyHint *bool            `json:"readOnlyHint"`
+	Result       json.RawMessage  `json:"result"`
+	Error        *V2McpError      `json:"error"`
+	DurationMs   *int64           `json:"durationMs"`
 	times
 }
 

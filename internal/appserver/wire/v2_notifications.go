@@ -129,10 +129,12 @@ type (
 	}
 	// V2ItemCompleted is item/completed.
 	V2ItemCompleted struct {
-		Item          V2Item `json:"item"`
-		ThreadID      string `json:"threadId"`
-		TurnID        string `json:"turnId"`
-		CompletedAtMs int64  `json:"completedAtMs"`
+		Item     V2Item `json:"item"`
+		ThreadID string `json:"threadId"`
+		TurnID   string `json:"turnId"`
+		// ContentTokenCount is null, as from Codex 0.169 in every case seen.
+		ContentTokenCount *int64 `json:"contentTokenCount"`
+		CompletedAtMs     int64  `json:"completedAtMs"`
 	}
 	// V2Delta is item/agentMessage/delta, item/commandExecution/outputDelta and
 	// item/fileChange/outputDelta.
@@ -200,6 +202,15 @@ type (
 	V2Warning struct {
 		ThreadID *string `json:"threadId"`
 		Message  string  `json:"message"`
+	}
+	// V2TerminalInteraction is item/commandExecution/terminalInteraction: the model wrote to
+	// a running command's terminal (write_stdin).
+	V2TerminalInteraction struct {
+		ThreadID  string `json:"threadId"`
+		TurnID    string `json:"turnId"`
+		ItemID    string `json:"itemId"`
+		ProcessID string `json:"processId"`
+		Stdin     string `json:"stdin"`
 	}
 	// V2ModelRerouted is model/rerouted: the server answered the turn with another model.
 	V2ModelRerouted struct {

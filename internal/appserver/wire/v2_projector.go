@@ -21,14 +21,17 @@ type V2Projector struct {
 	now      func() time.Time
 	newID    func() string
 
-	status  V2ThreadStatus
-	turns   []*V2Turn
-	turn    *V2Turn
-	open    map[string]V2Item // started, not completed, by item id
-	agent   *V2AgentMessage
-	reason  *V2Reasoning
-	started time.Time
-	summary int
+	status V2ThreadStatus
+	turns  []*V2Turn
+	turn   *V2Turn
+	open   map[string]V2Item // started, not completed, by item id
+	// background are the commands a completed turn left running (exec_command sessions), by
+	// item id, with their turn's id: they complete when their process ends or is cleaned.
+	background map[string]string
+	agent      *V2AgentMessage
+	reason     *V2Reasoning
+	started    time.Time
+	summary    int
 	// text collects the streamed text of the open agent message and reasoning: appending
 	// deltas to a string would copy it whole on each one (quadratic for a long answer).
 	text streamText
@@ -52,8 +55,9 @@ func NewV2Projector(threadID string, now func() time.Time) *V2Projector {
 			}
 			return id.String()
 		},
-		status: V2ThreadStatus{Type: "idle"},
-		open:   map[string]V2Item{},
+		status:     V2ThreadStatus{Type: "idle"},
+		open:       map[string]V2Item{},
+		background: map[string]string{},
 	}
 }
 
@@ -123,11 +127,16 @@ func (p *V2Projector) itemCompleted(it V2Item) []V2Notification {
 	}
 	it.setTimes(nil, &now)
 	delete(p.open, it.ItemID())
+	turnID := p.turnID()
+	if bg, ok := p.background[it.ItemID()]; ok {
+		turnID = bg // a command its turn left running ends: it belongs to that turn
+		delete(p.background, it.ItemID())
+	}
 	it = it.clone()
 	if p.turn != nil {
 		p.turn.Items = append(p.turn.Items, it)
 	}
-	return []V2Notification{{"item/completed", V2ItemCompleted{Item: it, ThreadID: p.threadID, TurnID: p.turnID(), CompletedAtMs: now}}}
+	return []V2Notification{{"item/completed", V2ItemCompleted{Item: it, ThreadID: p.threadID, TurnID: turnID, CompletedAtMs: now}}}
 }
 
 // closeStreams completes the agent message or reasoning still being streamed.
@@ -358,6 +367,8 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 	case protocol.McpToolCallEndEvent:
 		it := &V2McpToolCall{Type: "mcpToolCall", ID: m.CallID, Server: m.Invocation.Server, Tool: m.Invocation.Tool,
 			Status: "completed", Arguments: nullIfEmpty(m.Invocation.Arguments), Result: json.RawMessage("null")}
+		dur := time.Duration(m.Duration).Milliseconds()
+		it.DurationMs = &dur
 		if m.Result.Err != nil {
 			it.Status, it.Error = "failed", &V2McpError{Message: *m.Result.Err}
 		} else {
@@ -427,12 +438,15 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 		if m.Info != nil {
 			out = append(out, V2Notification{"thread/tokenUsage/updated", V2TokenUsageUpdated{p.threadID, p.turnID(), V2TokenUsage{
 				Total: breakdown(m.Info.TotalTokenUsage), Last: breakdown(m.Info.LastTokenUsage), ModelContextWindow: m.Info.ModelContextWindow}}})
-			// Codex 0.169 follows every usage report with the account's rate limits (all null
-			// when the server sent none).
+		}
+		// Codex 0.169 follows every usage report with the account's rate limits (all null
+		// when the server sent none), and reports them alone for a response that ended
+		// before it reported usage (cut short or interrupted).
+		if m.Info != nil || m.RateLimits != nil {
 			out = append(out, V2Notification{"account/rateLimits/updated", V2RateLimitsUpdated{RateLimits: rateLimits(m.RateLimits)}})
-			if p.diff != "" && p.turn != nil {
-				out = append(out, V2Notification{"turn/diff/updated", V2TurnDiffUpdated{p.threadID, p.turnID(), p.diff}})
-			}
+		}
+		if m.Info != nil && p.diff != "" && p.turn != nil {
+			out = append(out, V2Notification{"turn/diff/updated", V2TurnDiffUpdated{p.threadID, p.turnID(), p.diff}})
 		}
 		return out
 	case protocol.ErrorEvent:
@@ -450,6 +464,9 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 	case protocol.WarningEvent:
 		id := p.threadID
 		return []V2Notification{{"warning", V2Warning{ThreadID: &id, Message: m.Message}}}
+	case protocol.TerminalInteractionEvent:
+		return []V2Notification{{"item/commandExecution/terminalInteraction", V2TerminalInteraction{ThreadID: p.threadID, TurnID: p.turnID(),
+			ItemID: m.CallID, ProcessID: m.ProcessID, Stdin: m.Stdin}}}
 	case protocol.ModelRerouteEvent:
 		return []V2Notification{{"model/rerouted", V2ModelRerouted{ThreadID: p.threadID, TurnID: p.turnID(),
 			FromModel: m.FromModel, ToModel: m.ToModel, Reason: v2RerouteReason(m.Reason)}}}
@@ -459,8 +476,8 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 
 // ApprovalResolved is what follows the person's answer to an approval request: the
 // thread is no longer waiting and, when the answer refused the call, its item is completed
-// as declined (the engine reports no end for a refused command). Codex 0.169 completes a
-// refused item before it reports the thread active again.
+// as declined (the engine reports no end for a refused command). Codex 0.169 sends these two
+// from different tasks, in either order; the item comes first here.
 func (p *V2Projector) ApprovalResolved(itemID string, declined bool) []V2Notification {
 	var out []V2Notification
 	if declined {
@@ -549,8 +566,13 @@ func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notificati
 	if p.turn == nil {
 		return out
 	}
-	// Items still open (a command cut short) end with the turn.
-	for _, it := range p.open {
+	// Items still open (a command cut short) end with the turn, except, as in Codex 0.169,
+	// the exec_command sessions a completed turn leaves running in the background.
+	for id, it := range p.open {
+		if x, ok := it.(*V2CommandExecution); ok && x.ProcessID != nil && status == "completed" && terr == nil && p.turn.Error == nil {
+			p.background[id] = p.turn.ID
+			continue
+		}
 		switch x := it.(type) {
 		case *V2CommandExecution:
 			x.Status = "failed"

@@ -174,7 +174,7 @@ func (m *Manager) run(ctx context.Context, env *tools.Env, call tools.Call, args
 	}
 	id := m.allocateID()
 	s := &session{
-		id: id, tty: args.TTY, argv: argv, cwd: cwd, callID: call.CallID, turnID: env.TurnID, emit: emit,
+		id: id, tty: args.TTY, argv: argv, cmd: args.Cmd, cwd: cwd, callID: call.CallID, turnID: env.TurnID, emit: emit,
 		notify: make(chan struct{}, 1), ended: make(chan struct{}),
 	}
 	emit(protocol.ExecCommandBeginEvent{
@@ -238,9 +238,21 @@ func (m *Manager) writeStdin(ctx context.Context, env *tools.Env, call tools.Cal
 	if args.Chars != "" && !s.tty {
 		return tools.Result{Output: "write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true to keep stdin open"}, nil
 	}
-	if env.Emit != nil {
-		env.Emit(protocol.TerminalInteractionEvent{CallID: call.CallID, ProcessID: strconv.Itoa(s.id), Stdin: args.Chars})
+	// As in Codex 0.169: the interaction is reported once the output it caused is collected,
+	// under the session's command (its exec_command call), and before the process's end when
+	// it exits meanwhile (watch waits for writeMu).
+	s.writeMu.Lock()
+	interacted := false
+	interaction := func() {
+		if !interacted {
+			interacted = true
+			if env.Emit != nil && args.Chars != "" { // a poll writes nothing and reports nothing
+				env.Emit(protocol.TerminalInteractionEvent{CallID: s.callID, ProcessID: strconv.Itoa(s.id), Stdin: args.Chars})
+			}
+			s.writeMu.Unlock()
+		}
 	}
+	defer interaction()
 	yield := pollYield(args.YieldTimeMs)
 	if args.Chars != "" {
 		if err := s.proc.Write([]byte(args.Chars)); err != nil && !s.proc.HasExited() {
@@ -250,6 +262,7 @@ func (m *Manager) writeStdin(ctx context.Context, env *tools.Env, call tools.Cal
 	}
 	start := time.Now()
 	collected, err := collect(ctx, s, start.Add(yield))
+	interaction()
 	if err != nil {
 		return tools.Result{Output: "aborted by user"}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/process"
@@ -103,6 +104,7 @@ type session struct {
 	proc    *process.Process
 	tty     bool
 	argv    []string
+	cmd     string // the command as the model wrote it
 	cwd     string
 	callID  string
 	turnID  string
@@ -114,6 +116,12 @@ type session struct {
 	notify  chan struct{}
 	// ended is closed once exec_command_end has been emitted.
 	ended chan struct{}
+	// cleaned is set when CleanBackgroundTerminals ended the process: Codex 0.169 reports
+	// such a process with exit code -1.
+	cleaned atomic.Bool
+	// writeMu is held by a write_stdin until it reported its interaction, so the end of a
+	// process that exits meanwhile comes after it.
+	writeMu sync.Mutex
 }
 
 // push queues output for the next call, keeping the newest MaxRetainedOutput bytes.
@@ -142,12 +150,18 @@ func (s *session) take() []byte {
 // single place the end event comes from, so it follows every delta.
 func (m *Manager) watch(s *session) {
 	<-s.proc.Done()
+	s.writeMu.Lock()
+	s.writeMu.Unlock() //nolint:staticcheck // waits for a write_stdin in progress to report its interaction
 	agg, _, _ := s.proc.Output()
 	text := agg.Text()
+	code := s.proc.ExitCode()
+	if s.cleaned.Load() {
+		code = -1
+	}
 	s.emit(protocol.ExecCommandEndEvent{
 		CallID: s.callID, ProcessID: fmt.Sprint(s.id), TurnID: s.turnID, Command: s.argv, Cwd: s.cwd,
 		ParsedCmd: shell.ParsedCommand(s.argv), Source: protocol.SourceUnifiedExecStartup,
-		Stdout: text, AggregatedOutput: text, ExitCode: s.proc.ExitCode(),
+		Stdout: text, AggregatedOutput: text, ExitCode: code,
 		Duration:        protocol.Duration(s.proc.Duration()),
 		FormattedOutput: process.FormattedTruncate(text, m.cfg.TruncationPolicy()),
 	})
@@ -257,11 +271,60 @@ func (m *Manager) CleanBackgroundTerminals() {
 	}
 	m.mu.Unlock()
 	for _, s := range all {
+		s.cleaned.Store(true)
 		s.proc.Kill()
 	}
 	for _, s := range all {
 		<-s.ended
 	}
+}
+
+// Terminal is a process the model left running (thread/backgroundTerminals/list).
+type Terminal struct {
+	ProcessID string
+	CallID    string // the exec_command call that started it
+	Command   string // as the model wrote it
+	Cwd       string
+}
+
+// Terminals lists the running processes, oldest session id first.
+func (m *Manager) Terminals() []Terminal {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ids := make([]int, 0, len(m.sessions))
+	for id := range m.sessions {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	out := make([]Terminal, 0, len(ids))
+	for _, id := range ids {
+		s := m.sessions[id]
+		out = append(out, Terminal{ProcessID: fmt.Sprint(id), CallID: s.callID, Command: s.cmd, Cwd: s.cwd})
+	}
+	return out
+}
+
+// Terminate ends one running process as CleanBackgroundTerminals does (its end reports exit
+// code -1) and waits for its end event; false when no process has that id.
+func (m *Manager) Terminate(processID string) bool {
+	m.mu.Lock()
+	var s *session
+	for id, cand := range m.sessions {
+		if fmt.Sprint(id) == processID {
+			s = cand
+			delete(m.sessions, id)
+			delete(m.reserved, id)
+			break
+		}
+	}
+	m.mu.Unlock()
+	if s == nil {
+		return false
+	}
+	s.cleaned.Store(true)
+	s.proc.Kill()
+	<-s.ended
+	return true
 }
 
 // Close ends every process for good (the thread is over); later calls fail.
