@@ -3,8 +3,10 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -65,6 +67,7 @@ func Run(ctx context.Context, o Options) error {
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Out)}
@@ -76,20 +79,34 @@ func Run(ctx context.Context, o Options) error {
 	// One pump per engine: a pump ends when its thread closes or ctx is cancelled, and
 	// Run waits for all of them.
 	var wg sync.WaitGroup
+	var pumpPanic atomic.Value
 	m.startPump = func(e Engine, gen int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A panic here is outside bubbletea's own recovery: end the program so the
+			// terminal is restored, and report it.
+			defer func() {
+				if r := recover(); r != nil {
+					pumpPanic.Store(fmt.Errorf("terminal UI: the event pump panicked: %v", r))
+					cancel()
+				}
+			}()
 			pump(ctx, e, gen, p.Send)
 		}()
 	}
 	m.startPump(o.Engine, 0)
-	stopHangup := onHangup(cancel)
+	var hungUp atomic.Bool
+	stopHangup := onHangup(func() { hungUp.Store(true); cancel() })
 	defer stopHangup()
 	_, err := p.Run()
 	cancel()
 	wg.Wait()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	if perr, ok := pumpPanic.Load().(error); ok {
+		return perr
+	}
+	// Killed by the caller's context (SIGTERM) or a hangup: a normal end. A panic is not.
+	if errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrProgramPanic) && (parent.Err() != nil || hungUp.Load()) {
 		err = nil
 	}
 	if err != nil {

@@ -179,14 +179,18 @@ func TestModelPicker(t *testing.T) {
 	h.key(runeKey('2'))
 	mini := "gpt-mini"
 	checkOps(t, h, []protocol.Op{protocol.OverrideTurnContextOp{Model: &mini}})
-	// While a turn runs /model waits.
+	// While a turn runs /model waits in the queue, and opens when the turn ends.
 	h.typeText("work")
 	h.key(keyEnter)
 	h.eng.takeOps()
 	h.event(protocol.TurnStartedEvent{TurnID: "t1"})
 	h.command("/model")
-	if h.m.picker != nil || !strings.Contains(h.screen(), "'/model' is disabled while a task is in progress.") {
-		t.Errorf("/model during a turn:\n%s", h.screen())
+	if h.m.picker != nil || len(h.m.queued) != 1 {
+		t.Errorf("/model during a turn: picker %v, queued %q", h.m.picker != nil, h.m.queued)
+	}
+	h.event(protocol.TurnCompleteEvent{TurnID: "t1"})
+	if h.m.picker == nil {
+		t.Error("the queued /model did not open its picker when the turn ended")
 	}
 	checkOps(t, h, nil)
 }
@@ -377,5 +381,16 @@ func TestPatchCellShowsDiff(t *testing.T) {
 	h.golden("diff_80")
 	if view := h.m.View().Content; !strings.Contains(view, "\x1b[") {
 		t.Error("the diff is not coloured")
+	}
+}
+
+// A panic while opening a thread is reported as that command's error; the UI goes on.
+func TestSessionOpenPanicIsAnError(t *testing.T) {
+	h := newHarness(t, "")
+	h.m.hooks.ListThreads = func(context.Context) ([]ThreadEntry, error) { panic("listing exploded") }
+	h.m.hooks.ResumeThread = func(context.Context, string) (Session, error) { return Session{}, nil }
+	h.command("/resume")
+	if !strings.Contains(h.screen(), "/resume: internal error: listing exploded") {
+		t.Errorf("screen:\n%s", h.screen())
 	}
 }
