@@ -3,6 +3,7 @@ package tui
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -392,5 +393,24 @@ func TestSessionOpenPanicIsAnError(t *testing.T) {
 	h.command("/resume")
 	if !strings.Contains(h.screen(), "/resume: internal error: listing exploded") {
 		t.Errorf("screen:\n%s", h.screen())
+	}
+}
+
+func TestMcpListShown(t *testing.T) {
+	h := newHarness(t, "")
+	h.command("/mcp")
+	h.event(protocol.McpListToolsResponseEvent{
+		Tools: map[string]json.RawMessage{"mcp__docs__search": json.RawMessage(`{}`), "mcp__docs__fetch": json.RawMessage(`{}`)},
+		AuthStatuses: map[string]json.RawMessage{"docs": json.RawMessage(`"unsupported"`), "idle": json.RawMessage(`"unsupported"`)}})
+	scr := h.screen()
+	for _, want := range []string{"MCP Tools", "• docs", "• Tools: fetch, search", "• idle", "• Tools: (none)"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("missing %q:\n%s", want, scr)
+		}
+	}
+	h.command("/mcp")
+	h.event(protocol.McpListToolsResponseEvent{})
+	if !strings.Contains(h.screen(), "No MCP servers configured.") {
+		t.Errorf("no servers:\n%s", h.screen())
 	}
 }

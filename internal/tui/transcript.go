@@ -168,6 +168,8 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 		t.add(cell{kind: cellWarning, body: m.Summary})
 	case protocol.BackgroundEventEvent:
 		t.add(cell{kind: cellInfo, body: m.Message})
+	case protocol.McpListToolsResponseEvent:
+		t.add(cell{kind: cellCard, body: mcpToolsText(m)})
 	case protocol.ContextCompactedEvent:
 		t.add(cell{kind: cellInfo, body: "Context compacted"})
 	case protocol.ItemCompletedEvent:
