@@ -527,7 +527,8 @@ func (m *Model) refresh() {
 		return // the live area is drawn from the cells at View time
 	}
 	follow := m.vp.atBottom()
-	m.vp.setContent(m.tr.render(m.width, m.st))
+	head, key, tail := m.tr.renderSplit(m.width, m.st)
+	m.vp.setSplit(key, head, tail)
 	m.layout()
 	if follow {
 		m.vp.gotoBottom()

@@ -58,7 +58,7 @@ type transcript struct {
 	renderedWidth int
 	// prefix is the joined drawing of the first prefixCells cells, all closed: the part of
 	// a long conversation a delta never touches.
-	prefix      string
+	prefix      []string // its lines
 	prefixCells int
 }
 
@@ -357,20 +357,35 @@ func newStyles() styles {
 
 // render draws the transcript for a terminal width; cells are separated by a blank line.
 func (t *transcript) render(width int, st styles) string {
+	head, _, tail := t.renderSplit(width, st)
+	switch {
+	case len(head) == 0:
+		return tail
+	case tail == "":
+		return strings.Join(head, "\n")
+	}
+	return strings.Join(head, "\n") + "\n" + tail
+}
+
+// renderSplit draws the transcript as its finished prefix (the first cells, all closed,
+// cached) and the rest; the lines of tail follow those of head. key changes exactly when
+// head does.
+func (t *transcript) renderSplit(width int, st styles) (head []string, key [2]int, tail string) {
 	if width < 10 {
 		width = 10
 	}
 	if width != t.renderedWidth {
 		t.rendered, t.renderedWidth = nil, width
-		t.prefix, t.prefixCells = "", 0
+		t.prefix, t.prefixCells = nil, 0
 	}
 	t.extendPrefix(width, st)
 	var b strings.Builder
-	b.WriteString(t.prefix)
 	for i := t.prefixCells; i < len(t.cells); i++ {
 		c := t.cells[i]
-		if i > 0 {
+		if i > t.prefixCells {
 			b.WriteString("\n\n")
+		} else if i > 0 {
+			b.WriteString("\n") // the blank line after the prefix
 		}
 		if i < len(t.rendered) && t.rendered[i] != "" {
 			b.WriteString(t.rendered[i])
@@ -385,23 +400,18 @@ func (t *transcript) render(width int, st styles) string {
 		}
 		b.WriteString(r)
 	}
-	return b.String()
+	return t.prefix, [2]int{t.prefixCells, width}, b.String()
 }
 
-// extendPrefix adds the closed cells that follow the prefix to it.
+// extendPrefix adds the closed cells that follow the prefix to it: appended lines, so a
+// long conversation is never copied again.
 func (t *transcript) extendPrefix(width int, st styles) {
-	var b strings.Builder
-	b.WriteString(t.prefix)
-	n := t.prefixCells
-	for n < len(t.cells) && !t.cells[n].open {
-		if n > 0 {
-			b.WriteString("\n\n")
+	for t.prefixCells < len(t.cells) && !t.cells[t.prefixCells].open {
+		if t.prefixCells > 0 {
+			t.prefix = append(t.prefix, "")
 		}
-		b.WriteString(renderCell(t.cells[n], width, st))
-		n++
-	}
-	if n != t.prefixCells {
-		t.prefix, t.prefixCells = b.String(), n
+		t.prefix = append(t.prefix, strings.Split(renderCell(t.cells[t.prefixCells], width, st), "\n")...)
+		t.prefixCells++
 	}
 }
 

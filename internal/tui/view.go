@@ -31,6 +31,9 @@ func (m *Model) View() tea.View {
 
 // chromeHeight is every line that is not the transcript.
 func (m *Model) chromeHeight() int {
+	if len(m.approvals) == 0 && m.question == nil && m.picker == nil && len(m.popup.items) == 0 {
+		return headerHeight + 1 + inputHeight + 3 // the composer, its border and the footer
+	}
 	return headerHeight + 1 + lipgloss.Height(m.bottomView())
 }
 
