@@ -400,7 +400,7 @@ func TestMcpListShown(t *testing.T) {
 	h := newHarness(t, "")
 	h.command("/mcp")
 	h.event(protocol.McpListToolsResponseEvent{
-		Tools: map[string]json.RawMessage{"mcp__docs__search": json.RawMessage(`{}`), "mcp__docs__fetch": json.RawMessage(`{}`)},
+		Tools:        map[string]json.RawMessage{"mcp__docs__search": json.RawMessage(`{}`), "mcp__docs__fetch": json.RawMessage(`{}`)},
 		AuthStatuses: map[string]json.RawMessage{"docs": json.RawMessage(`"unsupported"`), "idle": json.RawMessage(`"unsupported"`)}})
 	scr := h.screen()
 	for _, want := range []string{"MCP Tools", "• docs", "• Tools: fetch, search", "• idle", "• Tools: (none)"} {
