@@ -86,7 +86,13 @@ type Model struct {
 	// index being shown (len(sent) when none).
 	sent   []string
 	recall int
-	usage  *protocol.TokenUsageInfo
+	// histLogID and histCount locate the persistent history (session_configured);
+	// histCache holds the entries fetched so far, histWaiting the one asked for (-1: none).
+	histLogID   uint64
+	histCount   int
+	histCache   map[int]string
+	histWaiting int
+	usage       *protocol.TokenUsageInfo
 
 	// question is an open request_user_input (questions.go).
 	question *questionPrompt
@@ -128,6 +134,8 @@ type Model struct {
 	done        bool
 	// pager is the open transcript pager (Ctrl+T).
 	pager *scroller
+	// pastes are the large pastes behind composer placeholders (paste.go).
+	pastes map[string]string
 }
 
 const (
@@ -157,6 +165,8 @@ func NewModel(engine Engine, h Header, prompt string) *Model {
 		input:  in,
 		prompt: prompt,
 		now:    time.Now,
+		// no persistent entry is awaited
+		histWaiting: -1,
 	}
 	m.resize(defaultWidth, defaultHeight)
 	return m
@@ -221,7 +231,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {
-			m.input.InsertString(msg.Content)
+			m.pasted(msg.Content)
 		}
 		return nil
 	}
@@ -290,35 +300,74 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 // remember keeps text for Up/Down recall.
 func (m *Model) remember(text string) {
 	m.sent = append(m.sent, text)
-	m.recall = len(m.sent)
+	m.recall = m.histCount + len(m.sent)
 }
 
-// recallHistory puts an earlier (or later) message of this session into the composer. It
-// only acts while the composer is empty or still shows a recalled message, so Up and Down
-// keep moving the cursor inside text being written.
+// recallHistory puts an earlier (or later) message into the composer: first this
+// session's, then, further up, those of earlier sessions from history.jsonl (fetched one
+// at a time with get_history_entry_request, as Codex's composer does). It only acts while
+// the composer is empty or still shows a recalled message, so Up and Down keep moving the
+// cursor inside text being written.
 func (m *Model) recallHistory(older bool) bool {
+	total := m.histCount + len(m.sent)
 	cur := m.input.Value()
-	browsing := m.recall < len(m.sent) && cur == m.sent[m.recall]
+	shown, _ := m.historyEntry(m.recall)
+	browsing := m.recall < total && (cur == shown || (m.histWaiting == m.recall && cur == ""))
 	if cur != "" && !browsing {
 		return false
 	}
 	if !browsing {
-		m.recall = len(m.sent) // a cleared composer starts again from the newest
+		m.recall = total // a cleared composer starts again from the newest
 	}
 	next := m.recall + 1
 	if older {
 		next = m.recall - 1
 	}
-	if next < 0 || next > len(m.sent) {
+	if next < 0 || next > total {
 		return true
 	}
 	m.recall = next
-	if next == len(m.sent) {
+	m.histWaiting = -1
+	if next == total {
 		m.input.Reset()
 		return true
 	}
-	m.input.SetValue(m.sent[next])
+	text, ok := m.historyEntry(next)
+	if !ok {
+		m.input.Reset()
+		m.histWaiting = next
+		m.submitOp(protocol.GetHistoryEntryRequestOp{Offset: next, LogID: m.histLogID})
+		return true
+	}
+	m.input.SetValue(text)
 	return true
+}
+
+// historyEntry is entry i of the persistent history followed by this session's messages.
+func (m *Model) historyEntry(i int) (string, bool) {
+	if i >= m.histCount {
+		if j := i - m.histCount; j < len(m.sent) {
+			return m.sent[j], true
+		}
+		return "", false
+	}
+	text, ok := m.histCache[i]
+	return text, ok
+}
+
+// historyArrived fills the composer with a fetched entry if it is still the one wanted.
+func (m *Model) historyArrived(e protocol.GetHistoryEntryResponseEvent) {
+	if e.LogID != m.histLogID || e.Entry == nil {
+		return
+	}
+	if m.histCache == nil {
+		m.histCache = map[int]string{}
+	}
+	m.histCache[e.Offset] = e.Entry.Text
+	if m.histWaiting == e.Offset && m.input.Value() == "" {
+		m.histWaiting = -1
+		m.input.SetValue(e.Entry.Text)
+	}
 }
 
 // ctrlC clears the composer or arms quitting on the first press; the second press shuts the
@@ -355,8 +404,9 @@ func (m *Model) submit(text string) {
 	m.tr.closeStreams()
 	m.tr.add(cell{kind: cellUser, body: text})
 	m.running = true
-	m.submitOp(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(text)}})
-	m.submitOp(protocol.AddToHistoryOp{Text: text})
+	full := m.expandPastes(text)
+	m.submitOp(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(full)}})
+	m.submitOp(protocol.AddToHistoryOp{Text: full})
 	m.refresh()
 }
 
@@ -410,6 +460,10 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		if e.SessionID != "" {
 			m.threadID = e.SessionID
 		}
+		if e.HistoryLogID != 0 || e.HistoryEntryCount > 0 {
+			m.histLogID, m.histCount, m.histCache = e.HistoryLogID, e.HistoryEntryCount, nil
+			m.recall = m.histCount + len(m.sent)
+		}
 		if len(e.InitialMessages) > 0 {
 			m.replayHistory(e.InitialMessages)
 			m.refresh()
@@ -418,6 +472,8 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.approvals = append(m.approvals, approval{exec: &e})
 	case protocol.ApplyPatchApprovalRequestEvent:
 		m.approvals = append(m.approvals, approval{patch: &e})
+	case protocol.GetHistoryEntryResponseEvent:
+		m.historyArrived(e)
 	case protocol.RequestUserInputEvent:
 		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:

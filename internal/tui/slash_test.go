@@ -414,3 +414,60 @@ func TestMcpListShown(t *testing.T) {
 		t.Errorf("no servers:\n%s", h.screen())
 	}
 }
+
+// Up goes past this session's messages into history.jsonl's, fetched one at a time.
+func TestComposerHistoryAcrossSessions(t *testing.T) {
+	h := newHarness(t, "")
+	h.event(protocol.SessionConfiguredEvent{SessionID: "s", Model: "gpt-test", HistoryLogID: 77, HistoryEntryCount: 2})
+	h.typeText("this session")
+	h.key(keyEnter)
+	h.eng.takeOps()
+	h.event(protocol.TurnCompleteEvent{})
+	up := tea.Key{Code: tea.KeyUp}
+	h.key(up)
+	if got := h.m.input.Value(); got != "this session" {
+		t.Fatalf("first Up shows %q", got)
+	}
+	h.key(up)
+	checkOps(t, h, []protocol.Op{protocol.GetHistoryEntryRequestOp{Offset: 1, LogID: 77}})
+	h.event(protocol.GetHistoryEntryResponseEvent{Offset: 1, LogID: 77, Entry: &protocol.HistoryEntry{Text: "from yesterday"}})
+	if got := h.m.input.Value(); got != "from yesterday" {
+		t.Fatalf("second Up shows %q", got)
+	}
+	h.key(up)
+	checkOps(t, h, []protocol.Op{protocol.GetHistoryEntryRequestOp{Offset: 0, LogID: 77}})
+	h.event(protocol.GetHistoryEntryResponseEvent{Offset: 0, LogID: 77, Entry: &protocol.HistoryEntry{Text: "from last week"}})
+	h.key(tea.Key{Code: tea.KeyDown})
+	if got := h.m.input.Value(); got != "from yesterday" {
+		t.Errorf("Down shows %q (cached, no new request)", got)
+	}
+	checkOps(t, h, nil)
+	h.key(tea.Key{Code: tea.KeyDown})
+	h.key(tea.Key{Code: tea.KeyDown})
+	if got := h.m.input.Value(); got != "" {
+		t.Errorf("past the newest the composer is %q", got)
+	}
+}
+
+// A large paste is a placeholder in the composer and the whole text in the request; binary
+// bytes are dropped.
+func TestLargePasteCollapsed(t *testing.T) {
+	h := newHarness(t, "")
+	big := strings.Repeat("0123456789", 200*1024) // 2 MB
+	h.typeText("see ")
+	h.send(tea.PasteMsg{Content: big + "\x00\x1b[31m"})
+	want := "see [Pasted Content 2048004 chars]"
+	if got := h.m.input.Value(); got != want {
+		t.Fatalf("composer = %.80q", got)
+	}
+	h.send(tea.PasteMsg{Content: "small\x07 paste"})
+	h.key(keyEnter)
+	ops := h.eng.takeOps()
+	sent := ops[0].(protocol.UserInputOp).Items[0].Text
+	if sent != "see "+big+"[31msmall paste" {
+		t.Errorf("sent %d chars, starting %.40q", len(sent), sent)
+	}
+	if !strings.Contains(h.screen(), "[Pasted Content 2048004 chars]") {
+		t.Error("the transcript does not show the placeholder")
+	}
+}
