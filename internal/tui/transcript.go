@@ -339,6 +339,7 @@ func planText(m protocol.PlanUpdateEvent) string {
 type styles struct {
 	user, agent, dim, ok, bad, warn, bold lipgloss.Style
 	added, removed                        lipgloss.Style
+	md                                    mdStyles
 }
 
 func newStyles() styles {
@@ -352,6 +353,7 @@ func newStyles() styles {
 		bold:    lipgloss.NewStyle().Bold(true),
 		added:   lipgloss.NewStyle().Foreground(lipgloss.Green),
 		removed: lipgloss.NewStyle().Foreground(lipgloss.Red),
+		md:      newMDStyles(),
 	}
 }
 
@@ -423,7 +425,7 @@ func renderCell(c cell, width int, st styles) string {
 	case cellUser:
 		return prefixLines(wrap(c.body, 2), st.user.Render("› "), "  ")
 	case cellAgent:
-		return prefixLines(wrap(c.body, 2), "• ", "  ")
+		return prefixLines(renderMarkdown(c.body, width-2, st.md), "• ", "  ")
 	case cellReasoning:
 		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))
 	case cellCommand, cellPatch, cellTool:
