@@ -136,6 +136,9 @@ type Model struct {
 	pager *scroller
 	// pastes are the large pastes behind composer placeholders (paste.go).
 	pastes map[string]string
+	// mentions is the @file list; files the work tree's files, read on the first @.
+	mentions mentionPopup
+	files    []string
 }
 
 const (
@@ -222,6 +225,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
 		m.syncPopup()
+		m.syncMentions()
 		return cmd
 	case sessionOpenedMsg:
 		m.sessionOpened(msg)
@@ -264,6 +268,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.pickerKey(k)
 	}
 	if len(m.popup.items) > 0 && m.popupKey(ks) {
+		return nil
+	}
+	if len(m.mentions.items) > 0 && m.mentionKey(ks) {
 		return nil
 	}
 	switch ks {

@@ -471,3 +471,41 @@ func TestLargePasteCollapsed(t *testing.T) {
 		t.Error("the transcript does not show the placeholder")
 	}
 }
+
+// @ and part of a path offers matching files; Tab puts the path in place of the @word.
+func TestFileMentions(t *testing.T) {
+	h := newHarness(t, "")
+	dir := t.TempDir()
+	for _, f := range []string{"internal/parser/lexer.go", "internal/parser/parser.go", "README.md", "node_modules/x/index.js", ".git/HEAD"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+	}
+	h.m.header.Cwd = dir
+	files := h.m.workTreeFiles()
+	h.m.header.Cwd = "/work/project" // the listing is kept; the frame stays the same across runs
+	if len(files) != 3 {
+		t.Errorf("files %v (node_modules and .git are skipped)", files)
+	}
+	h.typeText("look at @plex")
+	if got := h.m.mentions.items; len(got) != 1 || got[0] != "internal/parser/lexer.go" {
+		t.Fatalf("@plex offers %v", got)
+	}
+	h.golden("mention_popup")
+	h.key(tea.Key{Code: tea.KeyTab})
+	if got := h.m.input.Value(); got != "look at internal/parser/lexer.go " {
+		t.Errorf("composer = %q", got)
+	}
+	h.typeText("and @")
+	if got := h.m.mentions.items; len(got) != 3 {
+		t.Errorf("a bare @ offers %v", got)
+	}
+	h.key(keyEsc)
+	if len(h.m.mentions.items) != 0 {
+		t.Error("Esc left the list open")
+	}
+	h.m.input.Reset()
+	h.command("/mention")
+	if len(h.m.mentions.items) == 0 {
+		t.Error("/mention did not open the file list")
+	}
+}

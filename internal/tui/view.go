@@ -31,7 +31,7 @@ func (m *Model) View() tea.View {
 
 // chromeHeight is every line that is not the transcript.
 func (m *Model) chromeHeight() int {
-	if len(m.approvals) == 0 && m.question == nil && m.picker == nil && len(m.popup.items) == 0 {
+	if len(m.approvals) == 0 && m.question == nil && m.picker == nil && len(m.popup.items) == 0 && len(m.mentions.items) == 0 {
 		return headerHeight + 1 + inputHeight + 3 // the composer, its border and the footer
 	}
 	return headerHeight + 1 + lipgloss.Height(m.bottomView())
@@ -118,8 +118,11 @@ func (m *Model) bottomView() string {
 	}
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
 	out := box.Render(m.input.View()) + "\n" + m.footerView()
-	if len(m.popup.items) > 0 {
+	switch {
+	case len(m.popup.items) > 0:
 		out = m.popupView() + "\n" + out
+	case len(m.mentions.items) > 0:
+		out = m.mentionView() + "\n" + out
 	}
 	return out
 }
