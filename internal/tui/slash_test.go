@@ -509,3 +509,23 @@ func TestFileMentions(t *testing.T) {
 		t.Error("/mention did not open the file list")
 	}
 }
+
+// The main states at 120 columns (their 80-column frames are in the tests above).
+func TestMainStatesAt120(t *testing.T) {
+	h := newHarness(t, "")
+	h.resize(120, 32)
+	h.typeText("say hello")
+	h.key(keyEnter)
+	h.event(protocol.TurnStartedEvent{TurnID: "t1"})
+	h.event(protocol.AgentReasoningEvent{Text: "**Greeting** the person politely"})
+	h.event(protocol.AgentMessageDeltaEvent{Delta: "Hello, wor"})
+	h.golden("streaming_120")
+	h.event(protocol.AgentMessageEvent{Message: "Hello, world!"})
+	argv := []string{"bash", "-lc", "go test ./..."}
+	h.event(protocol.ExecCommandBeginEvent{CallID: "c1", TurnID: "t1", Command: argv, Cwd: "/work/project"})
+	h.event(protocol.ExecCommandOutputDeltaEvent{CallID: "c1", Chunk: []byte("ok  \tpkg/a\n")})
+	h.golden("command_running_120")
+	reason := "needs network"
+	h.event(protocol.ExecApprovalRequestEvent{CallID: "c2", TurnID: "t1", Command: []string{"curl", "https://example.com"}, Cwd: "/work/project", Reason: &reason})
+	h.golden("approval_exec_120")
+}
