@@ -134,6 +134,8 @@ type Model struct {
 	done        bool
 	// pager is the open transcript pager (Ctrl+T).
 	pager *scroller
+	// startWithPicker opens the /resume picker from Init.
+	startWithPicker bool
 	// pastes are the large pastes behind composer placeholders (paste.go).
 	pastes map[string]string
 	// mentions is the @file list; files the work tree's files, read on the first @.
@@ -177,6 +179,12 @@ func NewModel(engine Engine, h Header, prompt string) *Model {
 
 // Init sends the initial prompt, if any, through Update like a typed message.
 func (m *Model) Init() tea.Cmd {
+	if m.startWithPicker {
+		m.openResumePicker("/resume", "")
+		cmd := m.pending
+		m.pending = nil
+		return cmd
+	}
 	if strings.TrimSpace(m.prompt) == "" {
 		return nil
 	}

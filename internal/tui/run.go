@@ -47,6 +47,10 @@ type Options struct {
 	Models []ModelChoice
 	// AgentsFiles are the AGENTS.md files the thread reads, shown by /status.
 	AgentsFiles []string
+	// ResumePicker opens the /resume picker when the UI starts (`resume` without an id, or
+	// with one that was not found: a Notice can say so); Esc leaves the picker for Engine's
+	// thread.
+	ResumePicker bool
 	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
 	// default is inline: finished cells go into the terminal's scrollback.
 	AltScreen bool
@@ -64,6 +68,7 @@ func Run(ctx context.Context, o Options) error {
 	m.models = o.Models
 	m.agentsFiles = o.AgentsFiles
 	m.inline = !o.AltScreen
+	m.startWithPicker = o.ResumePicker
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}

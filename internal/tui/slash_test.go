@@ -529,3 +529,17 @@ func TestMainStatesAt120(t *testing.T) {
 	h.event(protocol.ExecApprovalRequestEvent{CallID: "c2", TurnID: "t1", Command: []string{"curl", "https://example.com"}, Cwd: "/work/project", Reason: &reason})
 	h.golden("approval_exec_120")
 }
+
+// Options.ResumePicker opens the picker as the UI starts.
+func TestStartWithResumePicker(t *testing.T) {
+	h := newHarness(t, "")
+	h.m.startWithPicker = true
+	h.m.hooks.ListThreads = func(context.Context) ([]ThreadEntry, error) {
+		return []ThreadEntry{{ID: "a", Preview: "an earlier chat"}}, nil
+	}
+	h.m.hooks.ResumeThread = func(context.Context, string) (Session, error) { return Session{}, errors.New("gone") }
+	h.runCmd(h.m.Init())
+	if h.m.picker == nil || h.m.picker.items[0].label != "an earlier chat" {
+		t.Fatalf("no picker at start: %+v", h.m.picker)
+	}
+}
