@@ -13,6 +13,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -543,3 +544,42 @@ func TestStartWithResumePicker(t *testing.T) {
 		t.Fatalf("no picker at start: %+v", h.m.picker)
 	}
 }
+
+// At 40 columns no line of any state is wider than the terminal.
+func TestNarrowTerminal(t *testing.T) {
+	for _, inline := range []bool{false, true} {
+		h := newHarness(t, "")
+		h.m.inline = inline
+		h.m.scrollback = func(string) {}
+		h.m.models = []ModelChoice{{Slug: "gpt-test", DisplayName: "GPT Test", Description: "a model with a long description that must be cut"}}
+		h.resize(40, 30)
+		check := func(state string) {
+			t.Helper()
+			for _, l := range strings.Split(h.m.View().Content, "\n") {
+				if w := ansi.StringWidth(l); w > 40 {
+					t.Errorf("inline=%v %s: a line of %d columns: %q", inline, state, w, ansi.Strip(l))
+				}
+			}
+		}
+		check("empty")
+		h.typeText("/")
+		check("popup")
+		h.m.input.Reset()
+		h.syncAll()
+		h.command("/model")
+		check("model picker")
+		h.key(keyEsc)
+		h.command("/status")
+		check("status")
+		h.typeText("go")
+		h.key(keyEnter)
+		h.event(protocol.TurnStartedEvent{TurnID: "t"})
+		h.event(protocol.AgentMessageDeltaEvent{Delta: "## A heading that is longer than forty columns\n```go\nfunc aVeryLongFunctionName(withArguments string) {}\n```"})
+		check("streaming")
+		reason := "a reason that is quite long as well"
+		h.event(protocol.ExecApprovalRequestEvent{CallID: "c", Command: []string{"bash", "-lc", "echo a very long command line that goes on"}, Cwd: "/work/project/deep/inside", Reason: &reason, ProposedExecpolicyAmendment: []string{"echo"}})
+		check("approval")
+	}
+}
+
+func (h *harness) syncAll() { h.m.syncPopup(); h.m.syncMentions() }
