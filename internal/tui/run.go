@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -72,14 +73,18 @@ func Run(ctx context.Context, o Options) error {
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}
+	if isDumb(o.Env, os.Getenv) {
+		return runPlain(ctx, o, m)
+	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Out)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(serialOutput(o.Out))}
 	if o.Env != nil {
 		opts = append(opts, tea.WithEnvironment(o.Env))
 	}
 	p := tea.NewProgram(m, opts...)
+	m.print = func(s string) { p.Send(tea.Println(s)()) }
 
 	// One pump per engine: a pump ends when its thread closes or ctx is cancelled, and
 	// Run waits for all of them.
