@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -583,3 +584,33 @@ func TestNarrowTerminal(t *testing.T) {
 }
 
 func (h *harness) syncAll() { h.m.syncPopup(); h.m.syncMentions() }
+
+// /diff shows the work tree's changes, untracked files included, as a coloured diff.
+func TestDiffCommand(t *testing.T) {
+	dir := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644)
+	git("add", ".")
+	git("commit", "-qm", "init")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("two\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "new.txt"), []byte("x\n"), 0o644)
+	h := newHarness(t, "")
+	h.m.header.Cwd = dir
+	h.command("/diff")
+	checkOps(t, h, nil)
+	scr := h.screen()
+	for _, want := range []string{"diff --git a/a.txt b/a.txt", "-one", "+two", "new file (untracked): new.txt"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("missing %q:\n%s", want, scr)
+		}
+	}
+	if !strings.Contains(h.m.View().Content, h.m.st.added.Render("+two")) {
+		t.Error("the added line is not coloured")
+	}
+}

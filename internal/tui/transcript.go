@@ -27,6 +27,7 @@ const (
 	cellInfo
 	cellNote // a line of the UI's own, like the answer to an approval
 	cellCard // a block of the UI's own, like /status, indented as a whole
+	cellDiff // /diff's output, coloured as a diff
 )
 
 // cell is one entry of the conversation as the person sees it. Cells are plain text; the
@@ -457,6 +458,9 @@ func renderCell(c cell, width int, st styles) string {
 		return st.bad.Render(prefixLines(wrap(c.body, 2), "■ ", "  "))
 	case cellNote:
 		return prefixLines(wrap(c.body, 2), "", "  ")
+	case cellDiff:
+		lines := strings.Split(strings.ReplaceAll(c.body, "\t", "    "), "\n")
+		return prefixLines(renderDiff(lines, st, width-2), "  ", "  ")
 	case cellCard:
 		return prefixLines(wrap(c.body, 2), "  ", "  ")
 	default:
