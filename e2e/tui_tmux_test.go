@@ -159,7 +159,7 @@ func TestTUITmuxCompact(t *testing.T) {
 func waitIdle(u *tmuxUI) {
 	u.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for strings.Contains(u.pane.capture(), "Working (esc to interrupt)") {
+	for strings.Contains(u.pane.capture(), "esc to interrupt)") {
 		if time.Now().After(deadline) {
 			u.t.Fatal("the turn did not end")
 		}

@@ -140,6 +140,10 @@ type Model struct {
 	quitPending bool
 	// pager is the open transcript pager (Ctrl+T).
 	pager *scroller
+	// runStart is when the running turn started, for the status line's elapsed time;
+	// liveClock (set by the programs, not by tests) ticks it every second.
+	runStart  time.Time
+	liveClock bool
 	// startWithPicker opens the /resume picker from Init.
 	startWithPicker bool
 	// pastes are the large pastes behind composer placeholders (paste.go).
@@ -209,7 +213,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.printing = false
 		cmd = tea.Batch(cmd, m.nextPrint())
 	}
-	cmd = tea.Batch(cmd, m.flushScrollback(), m.quitWhenWritten())
+	cmd = tea.Batch(cmd, m.flushScrollback(), m.quitWhenWritten(), m.workingClock(msg))
 	// The bottom pane changes height (composer or approval modal): the transcript takes
 	// whatever is left.
 	m.layout()

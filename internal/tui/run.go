@@ -70,6 +70,7 @@ func Run(ctx context.Context, o Options) error {
 	m.agentsFiles = o.AgentsFiles
 	m.inline = !o.AltScreen
 	m.startWithPicker = o.ResumePicker
+	m.liveClock = true
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}

@@ -70,7 +70,7 @@ func (m *Model) statusView() string {
 	case m.quitArmed:
 		s = "Press Ctrl+C again to quit"
 	case m.running:
-		s = "• Working (esc to interrupt)"
+		s = "• Working (" + elapsed(m.now().Sub(m.runStart)) + " • esc to interrupt)"
 		if n := len(m.queued); n > 0 {
 			s += fmt.Sprintf(" · %d queued", n)
 		}
