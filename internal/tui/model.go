@@ -610,8 +610,7 @@ func (m *Model) refresh() {
 		return // the live area is drawn from the cells at View time
 	}
 	follow := m.vp.atBottom()
-	head, key, tail := m.tr.renderSplit(m.width, m.st)
-	m.vp.setSplit(key, head, tail)
+	m.vp.setSplit(m.tr.renderSplit(m.width, m.st))
 	m.layout()
 	if follow {
 		m.vp.gotoBottom()

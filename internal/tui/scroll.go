@@ -6,13 +6,12 @@ import "strings"
 // terminal width, so unlike a general viewport it never measures them: a streaming delta
 // costs a split, not a width computation over the whole conversation.
 type scroller struct {
-	// The lines are head then tail: head is the finished part of the transcript, split
-	// once per headKey; tail (the cells still open) is split per frame.
-	head    []string
-	headKey [2]int
-	tail    []string
-	off     int
-	height  int
+	// The lines are head then tail: head is the finished part of the transcript (the
+	// transcript's own lines, appended to); tail (the cells still open) is split per frame.
+	head   []string
+	tail   []string
+	off    int
+	height int
 }
 
 func (s *scroller) count() int { return len(s.head) + len(s.tail) }
@@ -30,15 +29,15 @@ func (s *scroller) maxOffset() int { return max(0, s.count()-s.height) }
 func (s *scroller) atBottom() bool { return s.off >= s.maxOffset() }
 
 func (s *scroller) setContent(content string) {
-	s.head, s.headKey = nil, [2]int{}
+	s.head = nil
 	s.tail = strings.Split(content, "\n")
 	s.off = min(s.off, s.maxOffset())
 }
 
 // setSplit shows the lines of head then those of tail (either may be empty); head is
 // the transcript's own slice, only read.
-func (s *scroller) setSplit(key [2]int, head []string, tail string) {
-	s.head, s.headKey = head, key
+func (s *scroller) setSplit(head []string, tail string) {
+	s.head = head
 	s.tail = nil
 	if tail != "" || len(head) == 0 {
 		s.tail = strings.Split(tail, "\n")

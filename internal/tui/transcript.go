@@ -360,7 +360,7 @@ func newStyles() styles {
 
 // render draws the transcript for a terminal width; cells are separated by a blank line.
 func (t *transcript) render(width int, st styles) string {
-	head, _, tail := t.renderSplit(width, st)
+	head, tail := t.renderSplit(width, st)
 	switch {
 	case len(head) == 0:
 		return tail
@@ -370,10 +370,9 @@ func (t *transcript) render(width int, st styles) string {
 	return strings.Join(head, "\n") + "\n" + tail
 }
 
-// renderSplit draws the transcript as its finished prefix (the first cells, all closed,
-// cached) and the rest; the lines of tail follow those of head. key changes exactly when
-// head does.
-func (t *transcript) renderSplit(width int, st styles) (head []string, key [2]int, tail string) {
+// renderSplit draws the transcript as the lines of its finished prefix (the first cells,
+// all closed, cached) and the rest; the lines of tail follow those of head.
+func (t *transcript) renderSplit(width int, st styles) (head []string, tail string) {
 	if width < 10 {
 		width = 10
 	}
@@ -403,7 +402,7 @@ func (t *transcript) renderSplit(width int, st styles) (head []string, key [2]in
 		}
 		b.WriteString(r)
 	}
-	return t.prefix, [2]int{t.prefixCells, width}, b.String()
+	return t.prefix, b.String()
 }
 
 // extendPrefix adds the closed cells that follow the prefix to it: appended lines, so a
