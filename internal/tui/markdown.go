@@ -66,8 +66,19 @@ func renderMarkdown(text string, width int, ms mdStyles) string {
 	wrap := func(s string, w int) []string { return strings.Split(lipgloss.Wrap(s, max(1, w), ""), "\n") }
 	re := mdRe()
 	inFence, lang := false, ""
-	for _, line := range strings.Split(text, "\n") {
+	src := strings.Split(text, "\n")
+	for i := 0; i < len(src); i++ {
+		line := src[i]
 		trimmed := strings.TrimSpace(line)
+		if !inFence && isTableRow(trimmed) {
+			j := i
+			for j < len(src) && isTableRow(strings.TrimSpace(src[j])) {
+				j++
+			}
+			out = append(out, renderTable(src[i:j], width, ms)...)
+			i = j - 1
+			continue
+		}
 		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
 			if !inFence {
 				inFence, lang = true, strings.ToLower(strings.TrimSpace(trimmed[3:]))
@@ -197,4 +208,102 @@ func highlight(line, lang string, ms mdStyles) string {
 		}
 		return t
 	})
+}
+
+// isTableRow reports a line of a pipe table.
+func isTableRow(trimmed string) bool {
+	return len(trimmed) > 1 && strings.HasPrefix(trimmed, "|")
+}
+
+// renderTable draws a pipe table in box lines, its columns narrowed (the widest first) and
+// their cells wrapped until the table fits width.
+func renderTable(rows []string, width int, ms mdStyles) []string {
+	var cells [][]string
+	header := -1
+	for _, r := range rows {
+		r = strings.Trim(strings.TrimSpace(r), "|")
+		parts := strings.Split(r, "|")
+		sep := true
+		for i := range parts {
+			parts[i] = strings.TrimSpace(parts[i])
+			if strings.Trim(parts[i], ":-") != "" || parts[i] == "" {
+				sep = false
+			}
+		}
+		if sep && len(cells) == 1 {
+			header = 0
+			continue
+		}
+		cells = append(cells, parts)
+	}
+	cols := 0
+	for _, r := range cells {
+		cols = max(cols, len(r))
+	}
+	widths := make([]int, cols)
+	for _, r := range cells {
+		for c, v := range r {
+			widths[c] = max(widths[c], lipgloss.Width(inline(v, ms)))
+		}
+	}
+	// Borders and padding take 3 columns a cell, plus one.
+	for sum(widths)+3*cols+1 > width {
+		w := 0
+		for c := range widths {
+			if widths[c] > widths[w] {
+				w = c
+			}
+		}
+		if widths[w] <= 3 {
+			break
+		}
+		widths[w]--
+	}
+	line := func(l, m, r string) string {
+		parts := make([]string, cols)
+		for c := range parts {
+			parts[c] = strings.Repeat("─", widths[c]+2)
+		}
+		return ms.rule.Render(l + strings.Join(parts, m) + r)
+	}
+	out := []string{line("┌", "┬", "┐")}
+	for ri, r := range cells {
+		wrapped := make([][]string, cols)
+		height := 1
+		for c := range cols {
+			v := ""
+			if c < len(r) {
+				v = inline(r[c], ms)
+				if ri == header {
+					v = ms.bold.Render(r[c])
+				}
+			}
+			wrapped[c] = strings.Split(lipgloss.Wrap(v, widths[c], ""), "\n")
+			height = max(height, len(wrapped[c]))
+		}
+		for k := range height {
+			var b strings.Builder
+			b.WriteString(ms.rule.Render("│"))
+			for c := range cols {
+				v := ""
+				if k < len(wrapped[c]) {
+					v = wrapped[c][k]
+				}
+				b.WriteString(" " + v + strings.Repeat(" ", max(0, widths[c]-lipgloss.Width(v))) + " " + ms.rule.Render("│"))
+			}
+			out = append(out, b.String())
+		}
+		if ri == header {
+			out = append(out, line("├", "┼", "┤"))
+		}
+	}
+	return append(out, line("└", "┴", "┘"))
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
 }

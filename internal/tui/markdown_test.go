@@ -43,3 +43,24 @@ func TestMarkdownAnswer(t *testing.T) {
 		t.Errorf("open fence: %q", got)
 	}
 }
+
+// A pipe table is drawn in box lines and wrapped to fit the width.
+func TestMarkdownTable(t *testing.T) {
+	table := "| Flag | Meaning |\n|---|:--|\n| `-m` | the model to use for this session and the ones it starts |\n| `-s` | sandbox |\n"
+	ms := newMDStyles()
+	for _, w := range []int{80, 40} {
+		out := ansi.Strip(renderMarkdown(table, w, ms))
+		lines := strings.Split(out, "\n")
+		for _, l := range lines {
+			if ansi.StringWidth(l) > w {
+				t.Errorf("width %d: line of %d columns: %q", w, ansi.StringWidth(l), l)
+			}
+		}
+		if !strings.HasPrefix(lines[0], "┌") || !strings.Contains(out, "│ Flag │ Meaning") || !strings.Contains(out, "├") {
+			t.Errorf("width %d:\n%s", w, out)
+		}
+		if strings.Contains(out, "---") {
+			t.Errorf("the separator row was drawn:\n%s", out)
+		}
+	}
+}
