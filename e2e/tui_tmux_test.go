@@ -159,7 +159,7 @@ func TestTUITmuxCompact(t *testing.T) {
 func waitIdle(u *tmuxUI) {
 	u.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for strings.Contains(u.pane.capture(), "Working (esc to interrupt)") {
+	for strings.Contains(u.pane.capture(), "esc to interrupt)") {
 		if time.Now().After(deadline) {
 			u.t.Fatal("the turn did not end")
 		}
@@ -238,5 +238,75 @@ func TestTUITmuxTerminalRestoredOnSignals(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// /model picks a model and an effort; the next request asks for them.
+func TestTUITmuxModelPicker(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("PICKEDANSWER"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/model")
+	u.waitFor("Select Model and Effort", "(current)")
+	scr := u.pane.capture()
+	// The first model that is not the current one, and its highest effort.
+	var pick string
+	for _, line := range strings.Split(scr, "\n") {
+		line = strings.Trim(line, "│ ›")
+		if strings.HasPrefix(line, "1. ") && !strings.Contains(line, "(current)") {
+			pick = strings.TrimSpace(strings.SplitN(strings.TrimPrefix(line, "1. "), "  ", 2)[0])
+		}
+	}
+	if pick == "" {
+		t.Skipf("the first listed model is the current one; screen:\n%s", scr)
+	}
+	u.pane.sendKeys(true, "1")
+	u.waitFor("Select Reasoning Level for")
+	u.pane.sendKeys(false, "Up") // from the default to the one above it
+	u.pane.sendKeys(false, "Enter")
+	scr = u.waitFor("Model changed to ")
+	u.typeLine("hello")
+	u.waitFor("PICKEDANSWER")
+	u.quit()
+	reqs := e.Model.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	model, _ := reqs[0].JSON["model"].(string)
+	if model == "gpt-5.5" || !strings.Contains(scr, "Model changed to "+model) {
+		t.Errorf("the request asked for %q; screen:\n%s", model, scr)
+	}
+}
+
+// /fork continues a copy of the thread: a new rollout that names its source, with its history.
+func TestTUITmuxFork(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("BEFOREFORK"), answer("AFTERFORK"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("remember the word FIG")
+	u.waitFor("BEFOREFORK")
+	waitIdle(u)
+	u.typeLine("/fork")
+	u.waitFor("Forked into session", "› remember the word FIG")
+	u.typeLine("and now?")
+	u.waitFor("AFTERFORK")
+	u.quit()
+	reqs := e.Model.Requests()
+	if last := strings.Join(reqs[len(reqs)-1].MessageTexts("user"), "\n"); !strings.Contains(last, "remember the word FIG") {
+		t.Errorf("the fork's request lacks the history: %q", last)
+	}
+	forks := 0
+	filepath.WalkDir(filepath.Join(e.CodexHome, "sessions"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			if data, _ := os.ReadFile(p); strings.Contains(string(data), `"forked_from_id"`) {
+				forks++
+			}
+		}
+		return nil
+	})
+	if forks != 1 {
+		t.Errorf("%d forked rollouts, want 1", forks)
 	}
 }

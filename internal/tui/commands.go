@@ -20,9 +20,7 @@ func (m *Model) slashCommand(text string) bool {
 	args = strings.TrimSpace(args)
 	if c, ok := findBuiltin(strings.TrimPrefix(name, "/")); ok {
 		if m.running && !c.whileRunning {
-			m.tr.add(cell{kind: cellError, body: "'" + name + "' is disabled while a task is in progress."})
-			m.refresh()
-			return true
+			return false // queued, and run when the turn ends
 		}
 		c.run(m, text, args)
 		return true

@@ -78,6 +78,10 @@ func renderDiff(lines []string, st styles, width int) string {
 	for i, l := range lines {
 		l = truncate(l, width)
 		switch {
+		case strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "diff --git"):
+			out[i] = st.bold.Render(l)
+		case strings.HasPrefix(l, "index ") || strings.HasPrefix(l, "new file") || strings.HasPrefix(l, "deleted file"):
+			out[i] = st.dim.Render(l)
 		case strings.HasPrefix(l, "+"):
 			out[i] = st.added.Render(l)
 		case strings.HasPrefix(l, "-"):

@@ -12,9 +12,37 @@ import (
 // scrollback, search and copy-paste, and a long session costs no more to draw than a short
 // one. The alternate-screen mode instead draws the whole transcript in a viewport.
 
-// quit ends the program; the last frame keeps only the cells not yet in the scrollback.
+// quit ends the program once what is being written to the scrollback is there (see
+// Update); the last frame keeps only the cells not yet in the scrollback.
 func (m *Model) quit() tea.Cmd {
-	m.done = true
+	m.done, m.quitPending = true, true
+	return nil
+}
+
+// printedMsg says the scrollback text in flight has been written.
+type printedMsg struct{}
+
+// nextPrint writes the queued scrollback text, one write in flight at a time: commands run
+// concurrently, so two prints issued by consecutive updates could otherwise land in the
+// scrollback in the wrong order.
+func (m *Model) nextPrint() tea.Cmd {
+	if m.printing || len(m.printQueue) == 0 {
+		return nil
+	}
+	text, print := strings.Join(m.printQueue, "\n"), m.print
+	m.printQueue, m.printing = nil, true
+	return func() tea.Msg {
+		print(text)
+		return printedMsg{}
+	}
+}
+
+// quitWhenWritten ends the program once quit was asked for and nothing is left to write.
+func (m *Model) quitWhenWritten() tea.Cmd {
+	if !m.quitPending || m.printing || len(m.printQueue) > 0 {
+		return nil
+	}
+	m.quitPending = false
 	return tea.Quit
 }
 
@@ -45,7 +73,8 @@ func (m *Model) flushScrollback() tea.Cmd {
 		m.scrollback(text)
 		return nil
 	}
-	return tea.Println(text)
+	m.printQueue = append(m.printQueue, text)
+	return m.nextPrint()
 }
 
 // liveView is the inline frame: the cells not yet in the scrollback, the status line and the

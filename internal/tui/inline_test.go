@@ -78,3 +78,65 @@ func (h *harness) screenInline() string {
 	}
 	return strings.Join(lines, "\n") + "\n"
 }
+
+// Scrollback text is written one piece at a time, in order, and the program ends only once
+// everything is written.
+func TestInlinePrintsInOrderBeforeQuitting(t *testing.T) {
+	h := newHarness(t, "")
+	h.m.inline = true
+	var printed []string
+	h.m.print = func(s string) { printed = append(printed, ansi.Strip(s)) }
+	first := h.send(eventMsg{ev: protocol.Event{Msg: protocol.WarningEvent{Message: "one"}}}) // header + "one" in flight
+	h.send(eventMsg{ev: protocol.Event{Msg: protocol.WarningEvent{Message: "two"}}})
+	h.send(eventMsg{ev: protocol.Event{Msg: protocol.ShutdownCompleteEvent{}}}) // asks to quit
+	if first == nil {
+		t.Fatal("nothing was printed")
+	}
+	msg := runUntilPrinted(first)
+	if len(printed) != 1 || !strings.Contains(printed[0], "one") || strings.Contains(printed[0], "two") {
+		t.Fatalf("first write %q", printed)
+	}
+	next := h.send(msg) // the write is done: the next one starts
+	msg = runUntilPrinted(next)
+	if len(printed) != 2 || !strings.Contains(printed[1], "two") {
+		t.Fatalf("second write %q", printed)
+	}
+	if !isQuitIn(h.send(msg)) {
+		t.Error("the program did not end once everything was written")
+	}
+}
+
+// runUntilPrinted runs cmd (a batch included) and returns the printedMsg it produced.
+func runUntilPrinted(cmd tea.Cmd) tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if m := runUntilPrinted(c); m != nil {
+				return m
+			}
+		}
+	case printedMsg:
+		return msg
+	}
+	return nil
+}
+
+func isQuitIn(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	switch msg := cmd().(type) {
+	case tea.QuitMsg:
+		return true
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if isQuitIn(c) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -86,7 +86,13 @@ type Model struct {
 	// index being shown (len(sent) when none).
 	sent   []string
 	recall int
-	usage  *protocol.TokenUsageInfo
+	// histLogID and histCount locate the persistent history (session_configured);
+	// histCache holds the entries fetched so far, histWaiting the one asked for (-1: none).
+	histLogID   uint64
+	histCount   int
+	histCache   map[int]string
+	histWaiting int
+	usage       *protocol.TokenUsageInfo
 
 	// question is an open request_user_input (questions.go).
 	question *questionPrompt
@@ -126,8 +132,25 @@ type Model struct {
 	headerShown bool
 	scrollback  func(string)
 	done        bool
+	// print writes above the program (Run sets it); printQueue waits for the write in
+	// flight (printing); quitPending ends the program once both are empty.
+	print       func(string)
+	printQueue  []string
+	printing    bool
+	quitPending bool
 	// pager is the open transcript pager (Ctrl+T).
 	pager *scroller
+	// runStart is when the running turn started, for the status line's elapsed time;
+	// liveClock (set by the programs, not by tests) ticks it every second.
+	runStart  time.Time
+	liveClock bool
+	// startWithPicker opens the /resume picker from Init.
+	startWithPicker bool
+	// pastes are the large pastes behind composer placeholders (paste.go).
+	pastes map[string]string
+	// mentions is the @file list; files the work tree's files, read on the first @.
+	mentions mentionPopup
+	files    []string
 }
 
 const (
@@ -157,6 +180,8 @@ func NewModel(engine Engine, h Header, prompt string) *Model {
 		input:  in,
 		prompt: prompt,
 		now:    time.Now,
+		// no persistent entry is awaited
+		histWaiting: -1,
 	}
 	m.resize(defaultWidth, defaultHeight)
 	return m
@@ -164,6 +189,12 @@ func NewModel(engine Engine, h Header, prompt string) *Model {
 
 // Init sends the initial prompt, if any, through Update like a typed message.
 func (m *Model) Init() tea.Cmd {
+	if m.startWithPicker {
+		m.openResumePicker("/resume", "")
+		cmd := m.pending
+		m.pending = nil
+		return cmd
+	}
 	if strings.TrimSpace(m.prompt) == "" {
 		return nil
 	}
@@ -178,9 +209,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.pending)
 		m.pending = nil
 	}
-	if fl := m.flushScrollback(); fl != nil {
-		cmd = tea.Sequence(fl, cmd) // written out before anything else, a quit included
+	if _, ok := msg.(printedMsg); ok {
+		m.printing = false
+		cmd = tea.Batch(cmd, m.nextPrint())
 	}
+	cmd = tea.Batch(cmd, m.flushScrollback(), m.quitWhenWritten(), m.workingClock(msg))
 	// The bottom pane changes height (composer or approval modal): the transcript takes
 	// whatever is left.
 	m.layout()
@@ -212,6 +245,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
 		m.syncPopup()
+		m.syncMentions()
 		return cmd
 	case sessionOpenedMsg:
 		m.sessionOpened(msg)
@@ -221,7 +255,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {
-			m.input.InsertString(msg.Content)
+			m.pasted(msg.Content)
 		}
 		return nil
 	}
@@ -254,6 +288,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.pickerKey(k)
 	}
 	if len(m.popup.items) > 0 && m.popupKey(ks) {
+		return nil
+	}
+	if len(m.mentions.items) > 0 && m.mentionKey(ks) {
 		return nil
 	}
 	switch ks {
@@ -290,35 +327,74 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 // remember keeps text for Up/Down recall.
 func (m *Model) remember(text string) {
 	m.sent = append(m.sent, text)
-	m.recall = len(m.sent)
+	m.recall = m.histCount + len(m.sent)
 }
 
-// recallHistory puts an earlier (or later) message of this session into the composer. It
-// only acts while the composer is empty or still shows a recalled message, so Up and Down
-// keep moving the cursor inside text being written.
+// recallHistory puts an earlier (or later) message into the composer: first this
+// session's, then, further up, those of earlier sessions from history.jsonl (fetched one
+// at a time with get_history_entry_request, as Codex's composer does). It only acts while
+// the composer is empty or still shows a recalled message, so Up and Down keep moving the
+// cursor inside text being written.
 func (m *Model) recallHistory(older bool) bool {
+	total := m.histCount + len(m.sent)
 	cur := m.input.Value()
-	browsing := m.recall < len(m.sent) && cur == m.sent[m.recall]
+	shown, _ := m.historyEntry(m.recall)
+	browsing := m.recall < total && (cur == shown || (m.histWaiting == m.recall && cur == ""))
 	if cur != "" && !browsing {
 		return false
 	}
 	if !browsing {
-		m.recall = len(m.sent) // a cleared composer starts again from the newest
+		m.recall = total // a cleared composer starts again from the newest
 	}
 	next := m.recall + 1
 	if older {
 		next = m.recall - 1
 	}
-	if next < 0 || next > len(m.sent) {
+	if next < 0 || next > total {
 		return true
 	}
 	m.recall = next
-	if next == len(m.sent) {
+	m.histWaiting = -1
+	if next == total {
 		m.input.Reset()
 		return true
 	}
-	m.input.SetValue(m.sent[next])
+	text, ok := m.historyEntry(next)
+	if !ok {
+		m.input.Reset()
+		m.histWaiting = next
+		m.submitOp(protocol.GetHistoryEntryRequestOp{Offset: next, LogID: m.histLogID})
+		return true
+	}
+	m.input.SetValue(text)
 	return true
+}
+
+// historyEntry is entry i of the persistent history followed by this session's messages.
+func (m *Model) historyEntry(i int) (string, bool) {
+	if i >= m.histCount {
+		if j := i - m.histCount; j < len(m.sent) {
+			return m.sent[j], true
+		}
+		return "", false
+	}
+	text, ok := m.histCache[i]
+	return text, ok
+}
+
+// historyArrived fills the composer with a fetched entry if it is still the one wanted.
+func (m *Model) historyArrived(e protocol.GetHistoryEntryResponseEvent) {
+	if e.LogID != m.histLogID || e.Entry == nil {
+		return
+	}
+	if m.histCache == nil {
+		m.histCache = map[int]string{}
+	}
+	m.histCache[e.Offset] = e.Entry.Text
+	if m.histWaiting == e.Offset && m.input.Value() == "" {
+		m.histWaiting = -1
+		m.input.SetValue(e.Entry.Text)
+	}
 }
 
 // ctrlC clears the composer or arms quitting on the first press; the second press shuts the
@@ -355,8 +431,9 @@ func (m *Model) submit(text string) {
 	m.tr.closeStreams()
 	m.tr.add(cell{kind: cellUser, body: text})
 	m.running = true
-	m.submitOp(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(text)}})
-	m.submitOp(protocol.AddToHistoryOp{Text: text})
+	full := m.expandPastes(text)
+	m.submitOp(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(full)}})
+	m.submitOp(protocol.AddToHistoryOp{Text: full})
 	m.refresh()
 }
 
@@ -410,6 +487,10 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		if e.SessionID != "" {
 			m.threadID = e.SessionID
 		}
+		if e.HistoryLogID != 0 || e.HistoryEntryCount > 0 {
+			m.histLogID, m.histCount, m.histCache = e.HistoryLogID, e.HistoryEntryCount, nil
+			m.recall = m.histCount + len(m.sent)
+		}
 		if len(e.InitialMessages) > 0 {
 			m.replayHistory(e.InitialMessages)
 			m.refresh()
@@ -418,6 +499,8 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.approvals = append(m.approvals, approval{exec: &e})
 	case protocol.ApplyPatchApprovalRequestEvent:
 		m.approvals = append(m.approvals, approval{patch: &e})
+	case protocol.GetHistoryEntryResponseEvent:
+		m.historyArrived(e)
 	case protocol.RequestUserInputEvent:
 		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:
@@ -527,7 +610,7 @@ func (m *Model) refresh() {
 		return // the live area is drawn from the cells at View time
 	}
 	follow := m.vp.atBottom()
-	m.vp.setContent(m.tr.render(m.width, m.st))
+	m.vp.setSplit(m.tr.renderSplit(m.width, m.st))
 	m.layout()
 	if follow {
 		m.vp.gotoBottom()

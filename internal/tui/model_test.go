@@ -21,7 +21,15 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden views under testdata/")
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// A program killed after a panic (TestPanicRestoresTerminal) leaves bubbletea's input
+// reader and a cursor blink behind: the process is about to end, so bubbletea does not
+// wait for them. Those are the only goroutines let through.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreAnyFunction("github.com/muesli/cancelreader.(*epollCancelReader).wait"),
+		goleak.IgnoreAnyFunction("github.com/charmbracelet/ultraviolet.(*TerminalReader).StreamEvents"),
+		goleak.IgnoreAnyFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"))
+}
 
 // fakeEngine records submitted ops and serves events from a channel.
 type fakeEngine struct {

@@ -3,8 +3,11 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"sync"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -45,6 +48,10 @@ type Options struct {
 	Models []ModelChoice
 	// AgentsFiles are the AGENTS.md files the thread reads, shown by /status.
 	AgentsFiles []string
+	// ResumePicker opens the /resume picker when the UI starts (`resume` without an id, or
+	// with one that was not found: a Notice can say so); Esc leaves the picker for Engine's
+	// thread.
+	ResumePicker bool
 	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
 	// default is inline: finished cells go into the terminal's scrollback.
 	AltScreen bool
@@ -62,34 +69,55 @@ func Run(ctx context.Context, o Options) error {
 	m.models = o.Models
 	m.agentsFiles = o.AgentsFiles
 	m.inline = !o.AltScreen
+	m.startWithPicker = o.ResumePicker
+	m.liveClock = true
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}
+	if isDumb(o.Env, os.Getenv) {
+		return runPlain(ctx, o, m)
+	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(o.Out)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(o.In), tea.WithOutput(serialOutput(o.Out))}
 	if o.Env != nil {
 		opts = append(opts, tea.WithEnvironment(o.Env))
 	}
 	p := tea.NewProgram(m, opts...)
+	m.print = func(s string) { p.Send(tea.Println(s)()) }
 
 	// One pump per engine: a pump ends when its thread closes or ctx is cancelled, and
 	// Run waits for all of them.
 	var wg sync.WaitGroup
+	var pumpPanic atomic.Value
 	m.startPump = func(e Engine, gen int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A panic here is outside bubbletea's own recovery: end the program so the
+			// terminal is restored, and report it.
+			defer func() {
+				if r := recover(); r != nil {
+					pumpPanic.Store(fmt.Errorf("terminal UI: the event pump panicked: %v", r))
+					cancel()
+				}
+			}()
 			pump(ctx, e, gen, p.Send)
 		}()
 	}
 	m.startPump(o.Engine, 0)
-	stopHangup := onHangup(cancel)
+	var hungUp atomic.Bool
+	stopHangup := onHangup(func() { hungUp.Store(true); cancel() })
 	defer stopHangup()
 	_, err := p.Run()
 	cancel()
 	wg.Wait()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	if perr, ok := pumpPanic.Load().(error); ok {
+		return perr
+	}
+	// Killed by the caller's context (SIGTERM) or a hangup: a normal end. A panic is not.
+	if errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrProgramPanic) && (parent.Err() != nil || hungUp.Load()) {
 		err = nil
 	}
 	if err != nil {

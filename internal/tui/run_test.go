@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,7 +35,7 @@ func TestRunPumpsEventsAndShutsDown(t *testing.T) {
 	var out bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(context.Background(), Options{Engine: eng, Header: Header{Model: "m"}, Prompt: "ping", In: inR, Out: &out, Env: []string{"TERM=dumb"}})
+		done <- Run(context.Background(), Options{Engine: eng, Header: Header{Model: "m"}, Prompt: "ping", In: inR, Out: &out, Env: []string{"TERM=xterm-256color"}})
 	}()
 	select {
 	case <-answered:
@@ -63,4 +65,79 @@ func TestRunPumpsEventsAndShutsDown(t *testing.T) {
 	if !sawInput || !sawShutdown {
 		t.Errorf("ops: user_input %v, shutdown %v; want both", sawInput, sawShutdown)
 	}
+}
+
+// With TERM=dumb the UI is a plain line mode: cells are printed once as plain text, an
+// approval is answered by a line, and the end of input shuts the thread down.
+func TestPlainLineMode(t *testing.T) {
+	eng := newFakeEngine()
+	eng.onSubmit = func(op protocol.Op) {
+		switch op := op.(type) {
+		case protocol.UserInputOp:
+			eng.events <- protocol.Event{ID: "1", Msg: protocol.TurnStartedEvent{TurnID: "t1"}}
+			eng.events <- protocol.Event{ID: "1", Msg: protocol.ExecApprovalRequestEvent{CallID: "c1", TurnID: "t1", Command: []string{"touch", "x"}, Cwd: "/w"}}
+		case protocol.ExecApprovalOp:
+			eng.events <- protocol.Event{ID: "1", Msg: protocol.AgentMessageEvent{Message: "**done** with " + string(op.Decision.Kind)}}
+			eng.events <- protocol.Event{ID: "1", Msg: protocol.TurnCompleteEvent{TurnID: "t1"}}
+		case protocol.ShutdownOp:
+			eng.events <- protocol.Event{ID: "2", Msg: protocol.ShutdownCompleteEvent{}}
+			close(eng.events)
+		}
+	}
+	inR, inW := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), Options{Engine: eng, Header: Header{Model: "m", Cwd: "/w"}, In: inR, Out: out, Env: []string{"TERM=dumb"}})
+	}()
+	waitOut := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(out.String(), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%q never printed; output:\n%s", want, out.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	io.WriteString(inW, "make x\n")
+	waitOut("Would you like to run the following command?")
+	waitOut("Answer with y, a, p, n or esc:")
+	io.WriteString(inW, "a\n")
+	waitOut("done with approved_for_session")
+	io.WriteString(inW, "/status\n")
+	waitOut("Collaboration mode:")
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not end at the end of input")
+	}
+	if strings.Contains(out.String(), "\x1b") {
+		t.Errorf("escape sequences on a dumb terminal:\n%q", out.String())
+	}
+	if !strings.Contains(out.String(), "• done with approved_for_session") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while Run writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -50,9 +50,20 @@ func openSession(verb string, open func(ctx context.Context) (Session, error)) t
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 		defer cancel()
-		s, err := open(ctx)
+		s, err := guarded(func() (Session, error) { return open(ctx) })
 		return sessionOpenedMsg{s: s, err: err, verb: verb}
 	}
+}
+
+// guarded runs f, turning a panic into an error: f runs in a command goroutine, where a
+// panic would end the whole UI for one failed thread lookup.
+func guarded[T any](f func() (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return f()
 }
 
 // newThread is /new: a fresh thread with the same settings; the old one shuts down.
@@ -84,7 +95,7 @@ func (m *Model) openResumePicker(typed, _ string) {
 	m.pending = func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 		defer cancel()
-		threads, err := list(ctx)
+		threads, err := guarded(func() ([]ThreadEntry, error) { return list(ctx) })
 		return threadsListedMsg{threads: threads, err: err}
 	}
 }

@@ -3,8 +3,10 @@ package tui
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -179,14 +182,18 @@ func TestModelPicker(t *testing.T) {
 	h.key(runeKey('2'))
 	mini := "gpt-mini"
 	checkOps(t, h, []protocol.Op{protocol.OverrideTurnContextOp{Model: &mini}})
-	// While a turn runs /model waits.
+	// While a turn runs /model waits in the queue, and opens when the turn ends.
 	h.typeText("work")
 	h.key(keyEnter)
 	h.eng.takeOps()
 	h.event(protocol.TurnStartedEvent{TurnID: "t1"})
 	h.command("/model")
-	if h.m.picker != nil || !strings.Contains(h.screen(), "'/model' is disabled while a task is in progress.") {
-		t.Errorf("/model during a turn:\n%s", h.screen())
+	if h.m.picker != nil || len(h.m.queued) != 1 {
+		t.Errorf("/model during a turn: picker %v, queued %q", h.m.picker != nil, h.m.queued)
+	}
+	h.event(protocol.TurnCompleteEvent{TurnID: "t1"})
+	if h.m.picker == nil {
+		t.Error("the queued /model did not open its picker when the turn ended")
 	}
 	checkOps(t, h, nil)
 }
@@ -377,5 +384,233 @@ func TestPatchCellShowsDiff(t *testing.T) {
 	h.golden("diff_80")
 	if view := h.m.View().Content; !strings.Contains(view, "\x1b[") {
 		t.Error("the diff is not coloured")
+	}
+}
+
+// A panic while opening a thread is reported as that command's error; the UI goes on.
+func TestSessionOpenPanicIsAnError(t *testing.T) {
+	h := newHarness(t, "")
+	h.m.hooks.ListThreads = func(context.Context) ([]ThreadEntry, error) { panic("listing exploded") }
+	h.m.hooks.ResumeThread = func(context.Context, string) (Session, error) { return Session{}, nil }
+	h.command("/resume")
+	if !strings.Contains(h.screen(), "/resume: internal error: listing exploded") {
+		t.Errorf("screen:\n%s", h.screen())
+	}
+}
+
+func TestMcpListShown(t *testing.T) {
+	h := newHarness(t, "")
+	h.command("/mcp")
+	h.event(protocol.McpListToolsResponseEvent{
+		Tools:        map[string]json.RawMessage{"mcp__docs__search": json.RawMessage(`{}`), "mcp__docs__fetch": json.RawMessage(`{}`)},
+		AuthStatuses: map[string]json.RawMessage{"docs": json.RawMessage(`"unsupported"`), "idle": json.RawMessage(`"unsupported"`)}})
+	scr := h.screen()
+	for _, want := range []string{"MCP Tools", "• docs", "• Tools: fetch, search", "• idle", "• Tools: (none)"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("missing %q:\n%s", want, scr)
+		}
+	}
+	h.command("/mcp")
+	h.event(protocol.McpListToolsResponseEvent{})
+	if !strings.Contains(h.screen(), "No MCP servers configured.") {
+		t.Errorf("no servers:\n%s", h.screen())
+	}
+}
+
+// Up goes past this session's messages into history.jsonl's, fetched one at a time.
+func TestComposerHistoryAcrossSessions(t *testing.T) {
+	h := newHarness(t, "")
+	h.event(protocol.SessionConfiguredEvent{SessionID: "s", Model: "gpt-test", HistoryLogID: 77, HistoryEntryCount: 2})
+	h.typeText("this session")
+	h.key(keyEnter)
+	h.eng.takeOps()
+	h.event(protocol.TurnCompleteEvent{})
+	up := tea.Key{Code: tea.KeyUp}
+	h.key(up)
+	if got := h.m.input.Value(); got != "this session" {
+		t.Fatalf("first Up shows %q", got)
+	}
+	h.key(up)
+	checkOps(t, h, []protocol.Op{protocol.GetHistoryEntryRequestOp{Offset: 1, LogID: 77}})
+	h.event(protocol.GetHistoryEntryResponseEvent{Offset: 1, LogID: 77, Entry: &protocol.HistoryEntry{Text: "from yesterday"}})
+	if got := h.m.input.Value(); got != "from yesterday" {
+		t.Fatalf("second Up shows %q", got)
+	}
+	h.key(up)
+	checkOps(t, h, []protocol.Op{protocol.GetHistoryEntryRequestOp{Offset: 0, LogID: 77}})
+	h.event(protocol.GetHistoryEntryResponseEvent{Offset: 0, LogID: 77, Entry: &protocol.HistoryEntry{Text: "from last week"}})
+	h.key(tea.Key{Code: tea.KeyDown})
+	if got := h.m.input.Value(); got != "from yesterday" {
+		t.Errorf("Down shows %q (cached, no new request)", got)
+	}
+	checkOps(t, h, nil)
+	h.key(tea.Key{Code: tea.KeyDown})
+	h.key(tea.Key{Code: tea.KeyDown})
+	if got := h.m.input.Value(); got != "" {
+		t.Errorf("past the newest the composer is %q", got)
+	}
+}
+
+// A large paste is a placeholder in the composer and the whole text in the request; binary
+// bytes are dropped.
+func TestLargePasteCollapsed(t *testing.T) {
+	h := newHarness(t, "")
+	big := strings.Repeat("0123456789", 200*1024) // 2 MB
+	h.typeText("see ")
+	h.send(tea.PasteMsg{Content: big + "\x00\x1b[31m"})
+	want := "see [Pasted Content 2048004 chars]"
+	if got := h.m.input.Value(); got != want {
+		t.Fatalf("composer = %.80q", got)
+	}
+	h.send(tea.PasteMsg{Content: "small\x07 paste"})
+	h.key(keyEnter)
+	ops := h.eng.takeOps()
+	sent := ops[0].(protocol.UserInputOp).Items[0].Text
+	if sent != "see "+big+"[31msmall paste" {
+		t.Errorf("sent %d chars, starting %.40q", len(sent), sent)
+	}
+	if !strings.Contains(h.screen(), "[Pasted Content 2048004 chars]") {
+		t.Error("the transcript does not show the placeholder")
+	}
+}
+
+// @ and part of a path offers matching files; Tab puts the path in place of the @word.
+func TestFileMentions(t *testing.T) {
+	h := newHarness(t, "")
+	dir := t.TempDir()
+	for _, f := range []string{"internal/parser/lexer.go", "internal/parser/parser.go", "README.md", "node_modules/x/index.js", ".git/HEAD"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+	}
+	h.m.header.Cwd = dir
+	files := h.m.workTreeFiles()
+	h.m.header.Cwd = "/work/project" // the listing is kept; the frame stays the same across runs
+	if len(files) != 3 {
+		t.Errorf("files %v (node_modules and .git are skipped)", files)
+	}
+	h.typeText("look at @plex")
+	if got := h.m.mentions.items; len(got) != 1 || got[0] != "internal/parser/lexer.go" {
+		t.Fatalf("@plex offers %v", got)
+	}
+	h.golden("mention_popup")
+	h.key(tea.Key{Code: tea.KeyTab})
+	if got := h.m.input.Value(); got != "look at internal/parser/lexer.go " {
+		t.Errorf("composer = %q", got)
+	}
+	h.typeText("and @")
+	if got := h.m.mentions.items; len(got) != 3 {
+		t.Errorf("a bare @ offers %v", got)
+	}
+	h.key(keyEsc)
+	if len(h.m.mentions.items) != 0 {
+		t.Error("Esc left the list open")
+	}
+	h.m.input.Reset()
+	h.command("/mention")
+	if len(h.m.mentions.items) == 0 {
+		t.Error("/mention did not open the file list")
+	}
+}
+
+// The main states at 120 columns (their 80-column frames are in the tests above).
+func TestMainStatesAt120(t *testing.T) {
+	h := newHarness(t, "")
+	h.resize(120, 32)
+	h.typeText("say hello")
+	h.key(keyEnter)
+	h.event(protocol.TurnStartedEvent{TurnID: "t1"})
+	h.event(protocol.AgentReasoningEvent{Text: "**Greeting** the person politely"})
+	h.event(protocol.AgentMessageDeltaEvent{Delta: "Hello, wor"})
+	h.golden("streaming_120")
+	h.event(protocol.AgentMessageEvent{Message: "Hello, world!"})
+	argv := []string{"bash", "-lc", "go test ./..."}
+	h.event(protocol.ExecCommandBeginEvent{CallID: "c1", TurnID: "t1", Command: argv, Cwd: "/work/project"})
+	h.event(protocol.ExecCommandOutputDeltaEvent{CallID: "c1", Chunk: []byte("ok  \tpkg/a\n")})
+	h.golden("command_running_120")
+	reason := "needs network"
+	h.event(protocol.ExecApprovalRequestEvent{CallID: "c2", TurnID: "t1", Command: []string{"curl", "https://example.com"}, Cwd: "/work/project", Reason: &reason})
+	h.golden("approval_exec_120")
+}
+
+// Options.ResumePicker opens the picker as the UI starts.
+func TestStartWithResumePicker(t *testing.T) {
+	h := newHarness(t, "")
+	h.m.startWithPicker = true
+	h.m.hooks.ListThreads = func(context.Context) ([]ThreadEntry, error) {
+		return []ThreadEntry{{ID: "a", Preview: "an earlier chat"}}, nil
+	}
+	h.m.hooks.ResumeThread = func(context.Context, string) (Session, error) { return Session{}, errors.New("gone") }
+	h.runCmd(h.m.Init())
+	if h.m.picker == nil || h.m.picker.items[0].label != "an earlier chat" {
+		t.Fatalf("no picker at start: %+v", h.m.picker)
+	}
+}
+
+// At 40 columns no line of any state is wider than the terminal.
+func TestNarrowTerminal(t *testing.T) {
+	for _, inline := range []bool{false, true} {
+		h := newHarness(t, "")
+		h.m.inline = inline
+		h.m.scrollback = func(string) {}
+		h.m.models = []ModelChoice{{Slug: "gpt-test", DisplayName: "GPT Test", Description: "a model with a long description that must be cut"}}
+		h.resize(40, 30)
+		check := func(state string) {
+			t.Helper()
+			for _, l := range strings.Split(h.m.View().Content, "\n") {
+				if w := ansi.StringWidth(l); w > 40 {
+					t.Errorf("inline=%v %s: a line of %d columns: %q", inline, state, w, ansi.Strip(l))
+				}
+			}
+		}
+		check("empty")
+		h.typeText("/")
+		check("popup")
+		h.m.input.Reset()
+		h.syncAll()
+		h.command("/model")
+		check("model picker")
+		h.key(keyEsc)
+		h.command("/status")
+		check("status")
+		h.typeText("go")
+		h.key(keyEnter)
+		h.event(protocol.TurnStartedEvent{TurnID: "t"})
+		h.event(protocol.AgentMessageDeltaEvent{Delta: "## A heading that is longer than forty columns\n```go\nfunc aVeryLongFunctionName(withArguments string) {}\n```"})
+		check("streaming")
+		reason := "a reason that is quite long as well"
+		h.event(protocol.ExecApprovalRequestEvent{CallID: "c", Command: []string{"bash", "-lc", "echo a very long command line that goes on"}, Cwd: "/work/project/deep/inside", Reason: &reason, ProposedExecpolicyAmendment: []string{"echo"}})
+		check("approval")
+	}
+}
+
+func (h *harness) syncAll() { h.m.syncPopup(); h.m.syncMentions() }
+
+// /diff shows the work tree's changes, untracked files included, as a coloured diff.
+func TestDiffCommand(t *testing.T) {
+	dir := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644)
+	git("add", ".")
+	git("commit", "-qm", "init")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("two\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "new.txt"), []byte("x\n"), 0o644)
+	h := newHarness(t, "")
+	h.m.header.Cwd = dir
+	h.command("/diff")
+	checkOps(t, h, nil)
+	scr := h.screen()
+	for _, want := range []string{"diff --git a/a.txt b/a.txt", "-one", "+two", "new file (untracked): new.txt"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("missing %q:\n%s", want, scr)
+		}
+	}
+	if !strings.Contains(h.m.View().Content, h.m.st.added.Render("+two")) {
+		t.Error("the added line is not coloured")
 	}
 }

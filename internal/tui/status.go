@@ -126,5 +126,5 @@ func (m *Model) showDiff(typed string) {
 	if lines := strings.Split(text, "\n"); len(lines) > maxDiffLines {
 		text = strings.Join(lines[:maxDiffLines], "\n") + fmt.Sprintf("\n… %d more lines", len(lines)-maxDiffLines)
 	}
-	m.tr.add(cell{kind: cellNote, body: text})
+	m.tr.add(cell{kind: cellDiff, body: text})
 }

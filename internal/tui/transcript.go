@@ -27,6 +27,7 @@ const (
 	cellInfo
 	cellNote // a line of the UI's own, like the answer to an approval
 	cellCard // a block of the UI's own, like /status, indented as a whole
+	cellDiff // /diff's output, coloured as a diff
 )
 
 // cell is one entry of the conversation as the person sees it. Cells are plain text; the
@@ -58,7 +59,7 @@ type transcript struct {
 	renderedWidth int
 	// prefix is the joined drawing of the first prefixCells cells, all closed: the part of
 	// a long conversation a delta never touches.
-	prefix      string
+	prefix      []string // its lines
 	prefixCells int
 }
 
@@ -168,6 +169,8 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 		t.add(cell{kind: cellWarning, body: m.Summary})
 	case protocol.BackgroundEventEvent:
 		t.add(cell{kind: cellInfo, body: m.Message})
+	case protocol.McpListToolsResponseEvent:
+		t.add(cell{kind: cellCard, body: mcpToolsText(m)})
 	case protocol.ContextCompactedEvent:
 		t.add(cell{kind: cellInfo, body: "Context compacted"})
 	case protocol.ItemCompletedEvent:
@@ -337,6 +340,7 @@ func planText(m protocol.PlanUpdateEvent) string {
 type styles struct {
 	user, agent, dim, ok, bad, warn, bold lipgloss.Style
 	added, removed                        lipgloss.Style
+	md                                    mdStyles
 }
 
 func newStyles() styles {
@@ -350,25 +354,40 @@ func newStyles() styles {
 		bold:    lipgloss.NewStyle().Bold(true),
 		added:   lipgloss.NewStyle().Foreground(lipgloss.Green),
 		removed: lipgloss.NewStyle().Foreground(lipgloss.Red),
+		md:      newMDStyles(),
 	}
 }
 
 // render draws the transcript for a terminal width; cells are separated by a blank line.
 func (t *transcript) render(width int, st styles) string {
+	head, tail := t.renderSplit(width, st)
+	switch {
+	case len(head) == 0:
+		return tail
+	case tail == "":
+		return strings.Join(head, "\n")
+	}
+	return strings.Join(head, "\n") + "\n" + tail
+}
+
+// renderSplit draws the transcript as the lines of its finished prefix (the first cells,
+// all closed, cached) and the rest; the lines of tail follow those of head.
+func (t *transcript) renderSplit(width int, st styles) (head []string, tail string) {
 	if width < 10 {
 		width = 10
 	}
 	if width != t.renderedWidth {
 		t.rendered, t.renderedWidth = nil, width
-		t.prefix, t.prefixCells = "", 0
+		t.prefix, t.prefixCells = nil, 0
 	}
 	t.extendPrefix(width, st)
 	var b strings.Builder
-	b.WriteString(t.prefix)
 	for i := t.prefixCells; i < len(t.cells); i++ {
 		c := t.cells[i]
-		if i > 0 {
+		if i > t.prefixCells {
 			b.WriteString("\n\n")
+		} else if i > 0 {
+			b.WriteString("\n") // the blank line after the prefix
 		}
 		if i < len(t.rendered) && t.rendered[i] != "" {
 			b.WriteString(t.rendered[i])
@@ -383,23 +402,18 @@ func (t *transcript) render(width int, st styles) string {
 		}
 		b.WriteString(r)
 	}
-	return b.String()
+	return t.prefix, b.String()
 }
 
-// extendPrefix adds the closed cells that follow the prefix to it.
+// extendPrefix adds the closed cells that follow the prefix to it: appended lines, so a
+// long conversation is never copied again.
 func (t *transcript) extendPrefix(width int, st styles) {
-	var b strings.Builder
-	b.WriteString(t.prefix)
-	n := t.prefixCells
-	for n < len(t.cells) && !t.cells[n].open {
-		if n > 0 {
-			b.WriteString("\n\n")
+	for t.prefixCells < len(t.cells) && !t.cells[t.prefixCells].open {
+		if t.prefixCells > 0 {
+			t.prefix = append(t.prefix, "")
 		}
-		b.WriteString(renderCell(t.cells[n], width, st))
-		n++
-	}
-	if n != t.prefixCells {
-		t.prefix, t.prefixCells = b.String(), n
+		t.prefix = append(t.prefix, strings.Split(renderCell(t.cells[t.prefixCells], width, st), "\n")...)
+		t.prefixCells++
 	}
 }
 
@@ -411,7 +425,7 @@ func renderCell(c cell, width int, st styles) string {
 	case cellUser:
 		return prefixLines(wrap(c.body, 2), st.user.Render("› "), "  ")
 	case cellAgent:
-		return prefixLines(wrap(c.body, 2), "• ", "  ")
+		return prefixLines(renderMarkdown(c.body, width-2, st.md), "• ", "  ")
 	case cellReasoning:
 		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))
 	case cellCommand, cellPatch, cellTool:
@@ -443,6 +457,9 @@ func renderCell(c cell, width int, st styles) string {
 		return st.bad.Render(prefixLines(wrap(c.body, 2), "■ ", "  "))
 	case cellNote:
 		return prefixLines(wrap(c.body, 2), "", "  ")
+	case cellDiff:
+		lines := strings.Split(strings.ReplaceAll(c.body, "\t", "    "), "\n")
+		return prefixLines(renderDiff(lines, st, width-2), "  ", "  ")
 	case cellCard:
 		return prefixLines(wrap(c.body, 2), "  ", "  ")
 	default:

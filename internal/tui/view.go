@@ -31,6 +31,9 @@ func (m *Model) View() tea.View {
 
 // chromeHeight is every line that is not the transcript.
 func (m *Model) chromeHeight() int {
+	if len(m.approvals) == 0 && m.question == nil && m.picker == nil && len(m.popup.items) == 0 && len(m.mentions.items) == 0 {
+		return headerHeight + 1 + inputHeight + 3 // the composer, its border and the footer
+	}
 	return headerHeight + 1 + lipgloss.Height(m.bottomView())
 }
 
@@ -67,7 +70,7 @@ func (m *Model) statusView() string {
 	case m.quitArmed:
 		s = "Press Ctrl+C again to quit"
 	case m.running:
-		s = "• Working (esc to interrupt)"
+		s = "• Working (" + elapsed(m.now().Sub(m.runStart)) + " • esc to interrupt)"
 		if n := len(m.queued); n > 0 {
 			s += fmt.Sprintf(" · %d queued", n)
 		}
@@ -115,8 +118,11 @@ func (m *Model) bottomView() string {
 	}
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
 	out := box.Render(m.input.View()) + "\n" + m.footerView()
-	if len(m.popup.items) > 0 {
+	switch {
+	case len(m.popup.items) > 0:
 		out = m.popupView() + "\n" + out
+	case len(m.mentions.items) > 0:
+		out = m.mentionView() + "\n" + out
 	}
 	return out
 }
