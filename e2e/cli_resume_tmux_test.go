@@ -116,3 +116,32 @@ func TestCLIResumeLastInTmux(t *testing.T) {
 		t.Errorf("%d rollouts, want the one resumed", n)
 	}
 }
+
+// TestCLIResumePickerInTmux: `gocodex resume` without an id opens the picker of saved
+// sessions, each shown by its first message, and choosing one continues it; an unknown id
+// says so above the same picker.
+func TestCLIResumePickerInTmux(t *testing.T) {
+	e := newEnv(t)
+	ts := newTmux(t, e)
+	e.Model.Enqueue(answer("PICKFIRSTANSWER"), answer("PICKSECONDANSWER"))
+	ts.start("first", "PICKFIRSTQUESTION")
+	ts.waitScreen("first", "PICKFIRSTQUESTION", "PICKFIRSTANSWER")
+	ts.quit("first")
+
+	ts.start("unknown", "resume", "00000000-0000-0000-0000-000000000000")
+	ts.waitScreen("unknown", "No saved session found with ID 00000000-0000-0000-0000-000000000000", "Resume a previous session", "PICKFIRSTQUESTION")
+	ts.quit("unknown")
+
+	ts.start("picker", "resume")
+	ts.waitScreen("picker", "Resume a previous session", "PICKFIRSTQUESTION")
+	ts.tmux("send-keys", "-t", "picker", "Enter")
+	ts.waitScreen("picker", "PICKFIRSTANSWER", "Ask gocodex to do anything")
+	ts.tmux("send-keys", "-t", "picker", "-l", "PICKSECONDQUESTION")
+	ts.tmux("send-keys", "-t", "picker", "Enter")
+	ts.waitScreen("picker", "PICKSECONDANSWER")
+	ts.quit("picker")
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "PICKFIRSTANSWER") {
+		t.Errorf("the picked thread was not continued (%d requests)", len(reqs))
+	}
+}

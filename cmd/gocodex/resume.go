@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/cli"
-	"github.com/gocodex/gocodex/internal/config"
 )
 
 // newResumeCommand is `gocodex resume [SESSION_ID] [PROMPT] [--last] [--all]`, as `codex
@@ -20,7 +17,7 @@ func newResumeCommand(s streams, run tuiRunner) *cobra.Command {
 		Long: "Resume a previous interactive session.\n\n" +
 			"SESSION_ID is a session id (UUID) or session name; a UUID takes precedence if it parses.\n" +
 			"With --last the most recent session of this directory is resumed (any directory with --all).\n" +
-			"Without either, gocodex lists the sessions it could resume (it has no picker yet).",
+			"Without either (or with an unknown one), a picker of the saved sessions opens; without a terminal they are listed.",
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			resumeArgs(&req, &opts, args)
@@ -46,14 +43,4 @@ func resumeArgs(req *cli.ResumeRequest, opts *tuiOptions, args []string) {
 			opts.Prompt = args[1]
 		}
 	}
-}
-
-// findResumed is the thread the interactive UI continues ("" for a new one); without a
-// session or --last it prints the sessions the picker would offer and stops.
-func findResumed(cfg *config.Config, req cli.ResumeRequest, s streams) (string, error) {
-	id, err := cli.FindForUI(cfg, req)
-	if errors.Is(err, cli.ErrNoPicker) {
-		return "", exitWith(cli.PrintSessionList(cfg, req, s.Out, s.ErrOut))
-	}
-	return id, err
 }

@@ -94,8 +94,21 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		}
 	}
 	var resumed *rollout.Rollout
+	var openPicker bool
+	var pickerNotices []string
 	if opts.Resume != nil {
-		id, err := findResumed(cfg, *opts.Resume, s)
+		id, err := cli.FindForUI(cfg, *opts.Resume)
+		// A resume without a session, or of one that does not exist, opens the picker at a
+		// terminal (with the reason for an unknown one), as Codex does.
+		if !opts.Resume.Fork && faceopts.IsTerminal(s.In) && (errors.Is(err, cli.ErrNoPicker) || errors.Is(err, cli.ErrUnknownSession)) {
+			openPicker = true
+			if errors.Is(err, cli.ErrUnknownSession) {
+				pickerNotices = append(pickerNotices, err.Error())
+			}
+			err, id = nil, ""
+		} else if errors.Is(err, cli.ErrNoPicker) {
+			return exitWith(cli.PrintSessionList(cfg, *opts.Resume, s.Out, s.ErrOut))
+		}
 		if err != nil {
 			return err
 		}
@@ -103,8 +116,10 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		if !faceopts.IsTerminal(s.In) {
 			return errors.New("stdin is not a terminal")
 		}
-		if resumed, err = cli.OpenForUI(cfg, *opts.Resume, id); err != nil {
-			return err
+		if id != "" {
+			if resumed, err = cli.OpenForUI(cfg, *opts.Resume, id); err != nil {
+				return err
+			}
 		}
 	}
 	// The configuration warnings are warning lines of the transcript (Notices), once the UI is up.
@@ -135,8 +150,10 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 		return err
 	}
 	cmds, notices := commands.Load(commands.Dirs(cfg.CodexHome, cfg.ProjectRoot)...)
+	notices = append(notices, pickerNotices...)
 	return tui.Run(ctx, withSessions(tui.Options{
-		Engine: th,
+		ResumePicker: openPicker,
+		Engine:       th,
 		Header: tui.Header{
 			Version:  version.Version,
 			Model:    cfg.Model,

@@ -34,9 +34,18 @@ func (r ResumeRequest) verb() string {
 	return "resume"
 }
 
-// ErrNoPicker means neither a session nor --last was given: Codex opens a picker there,
-// which gocodex's terminal UI does not have yet.
+// ErrNoPicker means neither a session nor --last was given: at a terminal the UI opens its
+// picker of saved sessions (a resume) or the sessions are listed (a fork, or no terminal).
 var ErrNoPicker = errors.New("no session picker")
+
+// ErrUnknownSession matches FindForUI's error for an id or name no saved session has.
+var ErrUnknownSession = errors.New("unknown session")
+
+// unknownSessionError keeps FindForUI's message for a person and is ErrUnknownSession.
+type unknownSessionError struct{ msg string }
+
+func (e unknownSessionError) Error() string        { return e.msg }
+func (e unknownSessionError) Is(target error) bool { return target == ErrUnknownSession }
 
 // interactiveSources are the faces a person drives; resume --last and the session list
 // consider only their threads unless asked otherwise, as Codex does.
@@ -54,7 +63,7 @@ func FindForUI(cfg *config.Config, r ResumeRequest) (string, error) {
 			if errors.Is(err, ErrSessionNotFound) && s.Archived {
 				return "", fmt.Errorf("session %s is archived; run `gocodex unarchive %s` to %s it", s.ID, s.ID, r.verb())
 			}
-			return "", fmt.Errorf("No saved session found with ID %s. Run `gocodex %s` without an ID to choose from existing sessions.", r.Session, r.verb())
+			return "", unknownSessionError{fmt.Sprintf("No saved session found with ID %s. Run `gocodex %s` without an ID to choose from existing sessions.", r.Session, r.verb())}
 		}
 		return s.ID, nil
 	case r.Last:
