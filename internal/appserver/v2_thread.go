@@ -350,6 +350,9 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	if p.Archived != nil {
 		opts.Archived = *p.Archived
 	}
+	if p.SortKey != nil && *p.SortKey == "section_position" {
+		return r.listBySectionPosition(p, opts)
+	}
 	opts.ByUpdated = p.SortKey != nil && *p.SortKey == "updated_at"
 	opts.Ascending = p.SortDirection != nil && *p.SortDirection == "asc"
 	inSection := sectionFilter(p.SectionID)
