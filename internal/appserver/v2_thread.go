@@ -177,7 +177,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 		}
 		lt.markReady()
 		// As Codex 0.169: a resumed thread goes on pursuing its active goal.
-		r.pursueGoal(lt, true)
+		r.pursueGoalIfIdle(lt, true)
 	})
 	return resumed(lt, p), nil
 }
