@@ -44,6 +44,12 @@ type threads struct {
 	syncs  map[string]chan struct{}
 	// completing are the threads whose goal a response just completed: its usage counts.
 	completing map[string]bool
+	// goalQueued are the threads with a goal turn submitted and not yet started; goalFresh
+	// those whose next goal turn gives the objective again.
+	goalQueued map[string]bool
+	goalFresh  map[string]bool
+	// goalSettings counts the thread/goal/set calls in flight per thread.
+	goalSettings map[string]int
 }
 
 // DefaultThreadUnloadDelay is Codex's default thread_unload_delay_secs.

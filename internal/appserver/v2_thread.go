@@ -188,7 +188,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 		}
 		lt.markReady()
 		// As Codex 0.169: a resumed thread goes on pursuing its active goal.
-		r.pursueGoal(lt, true)
+		r.pursueGoalIfIdle(lt, true)
 	})
 	return resumed(lt, p), nil
 }
@@ -360,6 +360,9 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	}
 	if p.Archived != nil {
 		opts.Archived = *p.Archived
+	}
+	if p.SortKey != nil && *p.SortKey == "section_position" {
+		return r.listBySectionPosition(p, opts)
 	}
 	opts.ByUpdated = p.SortKey != nil && *p.SortKey == "updated_at"
 	opts.Ascending = p.SortDirection != nil && *p.SortDirection == "asc"

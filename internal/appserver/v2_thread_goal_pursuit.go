@@ -277,9 +277,16 @@ var errNoChange = fmt.Errorf("no change")
 func (r *threads) afterGoalEvent(lt *loadedThread, ev protocol.Event) {
 	// (An interrupted turn reports no duration; its time is not counted.)
 	switch m := ev.Msg.(type) {
+	case protocol.TurnStartedEvent:
+		r.syncMu.Lock()
+		delete(r.goalQueued, lt.id) // the goal turn asked for (if any) has begun
+		r.syncMu.Unlock()
 	case protocol.TurnCompleteEvent:
 		r.countGoalTime(lt, m.DurationMs)
-		if m.Error == nil {
+		r.syncMu.Lock()
+		setting := r.goalSettings[lt.id] > 0
+		r.syncMu.Unlock()
+		if m.Error == nil && !setting { // a thread/goal/set in flight decides itself
 			r.pursueGoal(lt, false)
 		}
 	}
@@ -309,14 +316,23 @@ func (r *threads) countGoalTime(lt *loadedThread, durationMs *int64) {
 	})
 }
 
-// pursueGoal submits a goal turn if the thread's goal is active; first says the goal was
-// just set (the turn then carries the objective as context).
+// pursueGoal submits a goal turn if the thread's goal is active and none is asked for
+// already; first says the goal was just set (the turn then carries the objective as
+// context). The caller holds lt.sendMu: decisions are taken in the order of the thread's
+// events, so a turn's end and a thread/goal/set never both start a goal turn.
 func (r *threads) pursueGoal(lt *loadedThread, first bool) {
 	if !lt.cfg.FeatureEnabled("goals", true) {
 		return
 	}
 	goal, err := r.goalOf(lt.id)
 	if err != nil || goal == nil || goal.Status != "active" {
+		return
+	}
+	r.syncMu.Lock()
+	queued := r.goalQueued[lt.id]
+	first = first || r.goalFresh[lt.id] // a goal set since the last goal turn
+	r.syncMu.Unlock()
+	if queued {
 		return
 	}
 	var items []json.RawMessage
@@ -342,6 +358,33 @@ func (r *threads) pursueGoal(lt *loadedThread, first bool) {
 	items = append(items, msg)
 	if _, err := lt.th.Submit(protocol.GoalTurnOp{Items: items}); err != nil {
 		r.srv.logger.Warn("goal turn not started", "thread", lt.id, "err", err)
+		return
+	}
+	r.syncMu.Lock()
+	if r.goalQueued == nil {
+		r.goalQueued = map[string]bool{}
+	}
+	r.goalQueued[lt.id] = true
+	delete(r.goalFresh, lt.id)
+	r.syncMu.Unlock()
+}
+
+// markGoalFresh says the thread's next goal turn gives the objective (a goal was set).
+func (r *threads) markGoalFresh(threadID string) {
+	r.syncMu.Lock()
+	if r.goalFresh == nil {
+		r.goalFresh = map[string]bool{}
+	}
+	r.goalFresh[threadID] = true
+	r.syncMu.Unlock()
+}
+
+// pursueGoalIfIdle is pursueGoal from outside the event pump (thread/goal/set, resume).
+func (r *threads) pursueGoalIfIdle(lt *loadedThread, first bool) {
+	lt.sendMu.Lock()
+	defer lt.sendMu.Unlock()
+	if _, running := lt.runningTurn(); !running {
+		r.pursueGoal(lt, first)
 	}
 }
 
@@ -387,6 +430,26 @@ func (r *threads) goalSynced(token string) {
 	if ch, ok := r.syncs[token]; ok {
 		close(ch)
 		delete(r.syncs, token)
+	}
+	r.syncMu.Unlock()
+}
+
+// goalSetting and goalSettingDone bracket a thread/goal/set of a loaded thread.
+func (r *threads) goalSetting(threadID string) {
+	r.syncMu.Lock()
+	if r.goalSettings == nil {
+		r.goalSettings = map[string]int{}
+	}
+	r.goalSettings[threadID]++
+	r.syncMu.Unlock()
+}
+
+func (r *threads) goalSettingDone(threadID string) {
+	r.syncMu.Lock()
+	if r.goalSettings[threadID] > 1 {
+		r.goalSettings[threadID]--
+	} else {
+		delete(r.goalSettings, threadID)
 	}
 	r.syncMu.Unlock()
 }

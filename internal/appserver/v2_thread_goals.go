@@ -90,6 +90,10 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 	if p.Status != nil && !goalStatuses[*p.Status] {
 		return goalSetResponse{}, InvalidRequest("unknown goal status: " + *p.Status)
 	}
+	if _, loaded := r.get(p.ThreadID); loaded {
+		// Cleared once the answer is out (below), or at once if the set fails.
+		r.goalSetting(p.ThreadID)
+	}
 	var goal v2ThreadGoal
 	err := r.state().update(func(d *threadStateDoc) error {
 		now := time.Now().Unix()
@@ -118,19 +122,36 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		return nil
 	})
 	if err != nil {
+		r.goalSettingDone(p.ThreadID)
 		return goalSetResponse{}, err
 	}
-	r.notifyThread(ctx, c, p.ThreadID, "thread/goal/updated", goalUpdated{ThreadID: p.ThreadID, Goal: goal})
-	if goal.Status == "active" {
-		if lt, ok := r.get(p.ThreadID); ok {
-			// After thread/goal/updated: an idle thread starts pursuing the goal.
-			context.AfterFunc(ctx, func() {
-				if _, running := lt.runningTurn(); !running {
-					r.pursueGoal(lt, true)
-				}
-			})
-		}
+	note := wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: p.ThreadID, Goal: goal}}
+	lt, loaded := r.get(p.ThreadID)
+	if !loaded {
+		r.goalSettingDone(p.ThreadID)
+		notifyAfter(ctx, c, []wire.V2Notification{note})
+		return goalSetResponse{goal}, nil
 	}
+	if goal.Status == "active" {
+		r.markGoalFresh(p.ThreadID)
+	}
+	// In the thread's event order: thread/goal/updated, then (an active goal on an idle
+	// thread) the goal turn. Until then the event pump starts none (goalSetting).
+	context.AfterFunc(ctx, func() {
+		lt.sendMu.Lock()
+		lt.mu.Lock()
+		_, subscribed := lt.queues[c]
+		lt.mu.Unlock()
+		r.notifyThreadNow(lt, note)
+		if !subscribed {
+			_ = c.Notify(c.Context(), note.Method, note.Params)
+		}
+		r.goalSettingDone(p.ThreadID)
+		if _, running := lt.runningTurn(); !running && goal.Status == "active" {
+			r.pursueGoal(lt, true)
+		}
+		lt.sendMu.Unlock()
+	})
 	return goalSetResponse{goal}, nil
 }
 

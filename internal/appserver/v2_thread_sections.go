@@ -3,11 +3,14 @@ package appserver
 import (
 	"context"
 	"encoding/json"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
+	"github.com/gocodex/gocodex/internal/rollout"
 )
 
 // Thread sections (threadSection/*, thread/section/move), as Codex 0.169 answers them: the
@@ -167,11 +170,7 @@ func (r *threads) sectionMove(ctx context.Context, c *Conn, p sectionMoveParams)
 		if findSection(d, *p.SectionID) == nil {
 			return InvalidRequest("section " + *p.SectionID + " does not exist")
 		}
-		if d.ThreadSections == nil {
-			d.ThreadSections = map[string]threadSectionEntry{}
-		}
-		d.ThreadSections[p.ThreadID] = threadSectionEntry{SectionID: *p.SectionID, EnteredAt: time.Now().Unix()}
-		return nil
+		return placeInSection(d, p.ThreadID, *p.SectionID, p.BeforeThreadID)
 	})
 	if err != nil {
 		return empty{}, err
@@ -263,4 +262,124 @@ func errorMessage(err error) string {
 		return e.Message
 	}
 	return err.Error()
+}
+
+// sectionOrder is a section's threads in their order.
+func sectionOrder(d *threadStateDoc, sectionID string) []string {
+	var ids []string
+	for id, e := range d.ThreadSections {
+		if e.SectionID == sectionID {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := d.ThreadSections[ids[i]], d.ThreadSections[ids[j]]
+		if a.Position != b.Position {
+			return a.Position < b.Position
+		}
+		return ids[i] < ids[j]
+	})
+	return ids
+}
+
+// placeInSection puts a thread into a section, before another thread of it or last, and
+// numbers the section's threads again. A thread that was in the section keeps the time it
+// entered it.
+func placeInSection(d *threadStateDoc, threadID, sectionID string, before *string) error {
+	order := sectionOrder(d, sectionID)
+	if before != nil && *before != "" {
+		if e, ok := d.ThreadSections[*before]; !ok || e.SectionID != sectionID || *before == threadID {
+			return InvalidRequest("before thread " + *before + " is not in section " + sectionID)
+		}
+	}
+	entry := threadSectionEntry{SectionID: sectionID, EnteredAt: time.Now().Unix()}
+	if cur, ok := d.ThreadSections[threadID]; ok && cur.SectionID == sectionID {
+		entry.EnteredAt = cur.EnteredAt
+	}
+	kept := order[:0:0]
+	for _, id := range order {
+		if id != threadID {
+			kept = append(kept, id)
+		}
+	}
+	at := len(kept)
+	if before != nil && *before != "" {
+		for i, id := range kept {
+			if id == *before {
+				at = i
+			}
+		}
+	}
+	order = append(kept[:at:at], append([]string{threadID}, kept[at:]...)...)
+	if d.ThreadSections == nil {
+		d.ThreadSections = map[string]threadSectionEntry{}
+	}
+	d.ThreadSections[threadID] = entry
+	for i, id := range order {
+		e := d.ThreadSections[id]
+		e.Position = i
+		d.ThreadSections[id] = e
+	}
+	return nil
+}
+
+// listBySectionPosition is thread/list with sortKey section_position: a section's threads
+// in the order thread/section/move gave them (either sortDirection), paged by position.
+func (r *threads) listBySectionPosition(p threadListParams, opts rollout.ListOptions) (threadListResponse, error) {
+	var sectionID *string
+	if len(p.SectionID) > 0 {
+		_ = json.Unmarshal(p.SectionID, &sectionID)
+	}
+	if sectionID == nil {
+		return threadListResponse{}, InvalidRequest("section-position sorting requires a section filter")
+	}
+	var order []string
+	if err := r.state().read(func(d *threadStateDoc) { order = sectionOrder(d, *sectionID) }); err != nil {
+		return threadListResponse{}, err
+	}
+	start := 0
+	if p.Cursor != nil {
+		n, err := strconv.Atoi(*p.Cursor)
+		if err != nil || n < 0 || n > len(order) {
+			return threadListResponse{}, InvalidRequest("invalid cursor: " + *p.Cursor)
+		}
+		start = n
+	}
+	size := opts.PageSize
+	if size <= 0 {
+		size = 25
+	}
+	out := threadListResponse{Data: []v2Thread{}}
+	for i := start; i < len(order); i++ {
+		t, ok := r.listedThread(order[i], opts.Archived)
+		if !ok || (p.SearchTerm != nil && *p.SearchTerm != "" && !strings.Contains(t.Preview, *p.SearchTerm) && (t.Name == nil || !strings.Contains(*t.Name, *p.SearchTerm))) {
+			continue
+		}
+		if len(out.Data) == size {
+			next := strconv.Itoa(i)
+			out.NextCursor = &next
+			break
+		}
+		if len(out.Data) == 0 {
+			back := strconv.Itoa(i)
+			out.BackwardsCursor = &back
+		}
+		out.Data = append(out.Data, t)
+	}
+	out.ReadStates = r.readStates(out.Data)
+	return out, nil
+}
+
+// listedThread is a thread as thread/list shows it, if it is on disk and archived or not
+// as asked (a thread not yet recorded is not listed).
+func (r *threads) listedThread(id string, archived bool) (v2Thread, bool) {
+	_, isArchived, err := findRollout(codexHome(r.srv), id)
+	if err != nil || isArchived != archived {
+		return v2Thread{}, false
+	}
+	if lt, ok := r.get(id); ok {
+		return lt.v2(false), true
+	}
+	t, err := r.stored(id, false)
+	return t, err == nil
 }

@@ -39,6 +39,8 @@ type threadStateDoc struct {
 type threadSectionEntry struct {
 	SectionID string `json:"sectionId"`
 	EnteredAt int64  `json:"enteredAt"`
+	// Position orders the threads of a section (thread/list's section_position).
+	Position int `json:"position"`
 }
 
 type storedAttachment struct {
