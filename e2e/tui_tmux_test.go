@@ -310,3 +310,26 @@ func TestTUITmuxFork(t *testing.T) {
 		t.Errorf("%d forked rollouts, want 1", forks)
 	}
 }
+
+// A turn that runs a command and applies a patch, in a real terminal: the command's cell
+// with its output and exit, the patch as a diff, the answer, and the file on disk.
+func TestTUITmuxCommandAndPatchTurn(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(
+		commandCall("call_1", "echo TMUXCMDOUT"),
+		patchCall("call_2", "made-by-patch.txt"),
+		answer("BOTHDONE"),
+	)
+	u := e.startTmuxUI("-a", "never", "-s", "workspace-write")
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("run and patch")
+	u.waitFor("echo TMUXCMDOUT", "TMUXCMDOUT", "made-by-patch.txt", "+hello", "BOTHDONE")
+	u.quit()
+	data, err := os.ReadFile(filepath.Join(e.Workdir, "made-by-patch.txt"))
+	if err != nil || string(data) != "hello\n" {
+		t.Errorf("the patch did not write the file: %q %v", data, err)
+	}
+	if n := len(e.Model.Requests()); n != 3 {
+		t.Errorf("%d model requests, want 3", n)
+	}
+}
