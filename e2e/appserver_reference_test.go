@@ -190,6 +190,13 @@ var appServerScenarios = []appServerScenario{
 		c.until("turn/completed")
 		c.mustCall("turn/start", map[string]any{"threadId": id, "input": []map[string]any{{"type": "text", "text": "two"}}, "model": "gpt-5.5"}, nil)
 	}},
+	{name: "loaded thread deleted", last: "thread/deleted", script: func() []tk.Response {
+		return []tk.Response{answer("hi")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "hi")
+		c.until("turn/completed")
+		c.mustCall("thread/delete", map[string]any{"threadId": id}, nil)
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},

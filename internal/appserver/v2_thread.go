@@ -406,7 +406,7 @@ func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty
 	}
 	lt, loaded := r.get(p.ThreadID)
 	if loaded {
-		lt.archivedBy.Store(c) // its unload says thread/archived, not thread/closed
+		lt.endedBy.Store(&threadEnd{c, "thread/archived"}) // its unload says so, not thread/closed
 		r.unload(lt)
 		<-lt.pumpDone
 	}
@@ -440,7 +440,9 @@ func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (
 	if err != nil {
 		return empty{}, err
 	}
-	if lt, ok := r.get(p.ThreadID); ok {
+	lt, loaded := r.get(p.ThreadID)
+	if loaded {
+		lt.endedBy.Store(&threadEnd{c, "thread/deleted"}) // its unload says so, not thread/closed
 		r.unload(lt)
 		<-lt.pumpDone
 	}
@@ -448,6 +450,11 @@ func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (
 		return empty{}, internalError(err.Error())
 	}
 	r.pruneSnapshots(p.ThreadID)
+	if !loaded {
+		context.AfterFunc(ctx, func() {
+			_ = c.Notify(c.Context(), "thread/deleted", threadIDParams{p.ThreadID})
+		})
+	}
 	return empty{}, nil
 }
 
