@@ -197,6 +197,15 @@ var appServerScenarios = []appServerScenario{
 		c.until("turn/completed")
 		c.mustCall("thread/delete", map[string]any{"threadId": id}, nil)
 	}},
+	{name: "unsubscribed and resumed", ignore: map[string]string{"thread/goal/cleared": "gocodex has no thread goals yet (issue 18)"}, script: func() []tk.Response {
+		return []tk.Response{answer("one"), answer("two")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "one")
+		c.until("turn/completed")
+		c.mustCall("thread/unsubscribe", map[string]any{"threadId": id}, nil)
+		c.mustCall("thread/resume", map[string]any{"threadId": id}, nil) // still loaded: Codex keeps it
+		c.turn(id, "two")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},

@@ -131,6 +131,7 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadSettings, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
 		r.subscribe(c, lt)
+		context.AfterFunc(ctx, func() { sendResumeNotes(c, lt, p.ExcludeTurns) })
 		return lt.settings(!p.ExcludeTurns), nil
 	}
 	path := p.Path
@@ -161,12 +162,17 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	if err != nil {
 		return threadSettings{}, err
 	}
+	usage, hasUsage := storedUsage(ro)
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
+	if hasUsage {
+		lt.proj.SetLastUsage(usage)
+	}
 	lt.mu.Unlock()
 	context.AfterFunc(ctx, func() {
 		sendWarnings(c, lt.warnings)
 		sendUnknownSettings(c, lt)
+		sendResumeNotes(c, lt, p.ExcludeTurns)
 		lt.markReady()
 	})
 	return lt.settings(!p.ExcludeTurns), nil
