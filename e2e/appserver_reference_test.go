@@ -206,6 +206,27 @@ var appServerScenarios = []appServerScenario{
 		c.mustCall("thread/resume", map[string]any{"threadId": id}, nil) // still loaded: Codex keeps it
 		c.turn(id, "two")
 	}},
+	{name: "forked", script: func() []tk.Response {
+		return []tk.Response{answer("one"), answer("two")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "one")
+		c.until("turn/completed")
+		var fork struct {
+			Thread struct {
+				ID string `json:"id"`
+			} `json:"thread"`
+		}
+		c.mustCall("thread/fork", map[string]any{"threadId": id}, &fork)
+		c.turn(fork.Thread.ID, "two")
+	}},
+	{name: "resumed without turns", ignore: map[string]string{"thread/goal/cleared": "gocodex has no thread goals yet (issue 18)"}, script: func() []tk.Response {
+		return []tk.Response{answer("one"), answer("two")}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "one")
+		c.until("turn/completed")
+		c.mustCall("thread/resume", map[string]any{"threadId": id, "excludeTurns": true}, nil)
+		c.turn(id, "two")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},

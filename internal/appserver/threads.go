@@ -85,6 +85,8 @@ type loadedThread struct {
 	// 0.169, the unload then ends with thread/archived or thread/deleted (to the connection
 	// that asked) instead of thread/closed.
 	endedBy atomic.Pointer[threadEnd]
+	// beforeStarted, when set, sends what must precede thread/started (a fork's notes).
+	beforeStarted func(c *Conn)
 	// settingsState follows turn/start's overrides (thread/settings/updated).
 	settingsState threadSettingsState
 	// ready is closed once the request that loaded the thread has been answered (and

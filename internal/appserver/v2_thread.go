@@ -107,6 +107,9 @@ func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread) {
 			Thread v2Thread `json:"thread"`
 		}{lt.v2(false)}
 		sendWarnings(c, lt.warnings)
+		if lt.beforeStarted != nil {
+			lt.beforeStarted(c)
+		}
 		_ = c.Notify(c.Context(), "thread/started", started)
 		sendUnknownSettings(c, lt)
 		sendDeprecations(c, lt.cfg)
@@ -234,9 +237,14 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	if err != nil {
 		return threadSettings{}, err
 	}
+	usage, hasUsage := storedUsage(src)
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
+	if hasUsage {
+		lt.proj.SetLastUsage(usage)
+	}
 	lt.mu.Unlock()
+	lt.beforeStarted = func(c *Conn) { sendForkNotes(c, lt, p.ExcludeTurns) }
 	r.announce(ctx, c, lt)
 	return lt.settings(!p.ExcludeTurns), nil
 }
