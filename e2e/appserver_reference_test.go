@@ -227,6 +227,25 @@ var appServerScenarios = []appServerScenario{
 		c.mustCall("thread/resume", map[string]any{"threadId": id, "excludeTurns": true}, nil)
 		c.turn(id, "two")
 	}},
+	{name: "mcp tool call asked", approval: "on-request", config: func(t *testing.T) string {
+		return fmt.Sprintf("\n[mcp_servers.ts]\ncommand = %q\n", mcpTestServer(t))
+	}, script: func() []tk.Response {
+		return callThenAnswer(namespacedCall("call_6", "mcp__ts", "echo", `{"text":"hi"}`))
+	}, run: func(c *asClient, id string) {
+		for { // until the server is up
+			ms := c.until("mcpServer/startupStatus/updated")
+			if params(ms[len(ms)-1])["status"] != "starting" {
+				break
+			}
+		}
+		c.answer = func(m rpcMsg) any {
+			if m.Method == "mcpServer/elicitation/request" {
+				return map[string]any{"action": "accept", "content": map[string]any{}}
+			}
+			return map[string]any{"decision": "accept"}
+		}
+		c.turn(id, "echo")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},
