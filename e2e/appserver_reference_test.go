@@ -119,12 +119,7 @@ var appServerScenarios = []appServerScenario{
 	}, script: func() []tk.Response {
 		return callThenAnswer(namespacedCall("call_6", "mcp__ts", "echo", `{"text":"hi"}`))
 	}, run: func(c *asClient, id string) {
-		for { // until the server is up
-			ms := c.until("mcpServer/startupStatus/updated")
-			if params(ms[len(ms)-1])["status"] != "starting" {
-				break
-			}
-		}
+		awaitMcpReady(c)
 		c.turn(id, "echo")
 	}},
 	{name: "background terminal cleaned", experimental: true, last: "item/completed",
@@ -232,12 +227,7 @@ var appServerScenarios = []appServerScenario{
 	}, script: func() []tk.Response {
 		return callThenAnswer(namespacedCall("call_6", "mcp__ts", "echo", `{"text":"hi"}`))
 	}, run: func(c *asClient, id string) {
-		for { // until the server is up
-			ms := c.until("mcpServer/startupStatus/updated")
-			if params(ms[len(ms)-1])["status"] != "starting" {
-				break
-			}
-		}
+		awaitMcpReady(c)
 		c.answer = func(m rpcMsg) any {
 			if m.Method == "mcpServer/elicitation/request" {
 				return map[string]any{"action": "accept", "content": map[string]any{}}
@@ -525,5 +515,22 @@ func stdinScript(command, write string) []tk.Response {
 			return tk.SSE(tk.Created(), tk.FunctionCall("call_9", "write_stdin", `{"session_id":`+id+`,`+write+`}`), usage)
 		}),
 		answer("done"),
+	}
+}
+
+// awaitMcpReady waits until an MCP server reported it is up (or failed), looking first at what
+// already arrived: Codex may say so before thread/started.
+func awaitMcpReady(c *asClient) {
+	up := func(m rpcMsg) bool {
+		return m.Method == "mcpServer/startupStatus/updated" && params(m)["status"] != "starting"
+	}
+	if c.traced != nil && slices.ContainsFunc(*c.traced, up) {
+		return
+	}
+	for {
+		ms := c.until("mcpServer/startupStatus/updated")
+		if up(ms[len(ms)-1]) {
+			return
+		}
 	}
 }
