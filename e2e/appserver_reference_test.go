@@ -236,6 +236,15 @@ var appServerScenarios = []appServerScenario{
 		}
 		c.turn(id, "echo")
 	}},
+	{name: "mcp tool call declined", approval: "on-request", config: func(t *testing.T) string {
+		return fmt.Sprintf("\n[mcp_servers.ts]\ncommand = %q\n", mcpTestServer(t))
+	}, script: func() []tk.Response {
+		return callThenAnswer(namespacedCall("call_6", "mcp__ts", "echo", `{"text":"hi"}`))
+	}, run: func(c *asClient, id string) {
+		awaitMcpReady(c)
+		c.answer = func(m rpcMsg) any { return map[string]any{"action": "decline"} }
+		c.turn(id, "echo")
+	}},
 	{name: "user shell command", run: func(c *asClient, id string) {
 		c.mustCall("thread/shellCommand", map[string]any{"threadId": id, "command": "echo hi"}, nil)
 	}},
