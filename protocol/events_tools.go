@@ -212,6 +212,18 @@ type ExecApprovalRequestEvent struct {
 	Reason                      *string         `json:"reason,omitempty"`
 	ProposedExecpolicyAmendment []string        `json:"proposed_execpolicy_amendment,omitempty"`
 	ParsedCmd                   []ParsedCommand `json:"parsed_cmd"`
+	// McpToolCall, set when the request is about an MCP tool call (a gocodex addition: the
+	// command is then "mcp <server> <tool> <arguments>"), lets an app-server put it to its
+	// client as Codex 0.169 does, an MCP elicitation.
+	McpToolCall *McpToolCallApproval `json:"mcp_tool_call,omitempty"`
+}
+
+// McpToolCallApproval is the MCP tool call an approval request is about.
+type McpToolCallApproval struct {
+	Server      string          `json:"server"`
+	Tool        string          `json:"tool"`
+	Description string          `json:"description,omitempty"`
+	Arguments   json.RawMessage `json:"arguments,omitempty"`
 }
 
 // ApplyPatchApprovalRequestEvent asks the person whether a patch may be applied.

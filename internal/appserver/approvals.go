@@ -162,7 +162,19 @@ func (lt *loadedThread) askExec(subs, listeners []*Conn, subID string, m protoco
 		<-flushed
 		var dec protocol.ReviewDecision
 		var reqID int64
-		if v2 {
+		if v2 && m.McpToolCall != nil {
+			id, raw, err := c.numberedRequest("mcpServer/elicitation/request", mcpElicitationFor(lt.id, turnID, m))
+			reqID = id
+			if err == nil {
+				dec, err = mcpElicitationDecision(raw)
+			}
+			if err != nil {
+				if c.Context().Err() != nil {
+					return
+				}
+				dec = protocol.ReviewDecision{Kind: protocol.DecisionDenied}
+			}
+		} else if v2 {
 			cmd := items.JoinCommand(m.Command)
 			p := execApprovalParams{Kind: "command", EnvironmentID: "local", ThreadID: lt.id, TurnID: turnID, ItemID: m.CallID, StartedAtMs: time.Now().UnixMilli(),
 				Reason: m.Reason, Command: cmd, Cwd: m.Cwd, CommandActions: wire.V2CommandActions(m.ParsedCmd, cmd),

@@ -98,10 +98,12 @@ type loadedThread struct {
 	unknownSettings string
 
 	pumpDone chan struct{}
-	// archivedBy is the connection archiving the thread, set before it is unloaded: as from
-	// Codex 0.169, the unload then ends with thread/archived (to that connection) instead of
-	// thread/closed.
-	archivedBy atomic.Pointer[Conn]
+	// endedBy is set before the thread is unloaded to be archived or deleted: as from Codex
+	// 0.169, the unload then ends with thread/archived or thread/deleted (to the connection
+	// that asked) instead of thread/closed.
+	endedBy atomic.Pointer[threadEnd]
+	// beforeStarted, when set, sends what must precede thread/started (a fork's notes).
+	beforeStarted func(c *Conn)
 	// settingsState follows turn/start's overrides (thread/settings/updated).
 	settingsState threadSettingsState
 	// ready is closed once the request that loaded the thread has been answered (and
@@ -525,6 +527,12 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	}
 }
 
+// threadEnd is who is archiving or deleting a loaded thread, and the notification that says so.
+type threadEnd struct {
+	by     *Conn
+	method string // thread/archived or thread/deleted
+}
+
 // closed tells every connection the thread is gone, subscribed or not, as Codex does: a
 // subscriber after what its queue still holds.
 func (lt *loadedThread) closed() {
@@ -540,8 +548,8 @@ func (lt *loadedThread) closed() {
 		{Method: "thread/status/changed", Params: wire.V2ThreadStatusChanged{ThreadID: lt.id, Status: wire.V2ThreadStatus{Type: "notLoaded"}}},
 		{Method: "thread/closed", Params: idParams},
 	}
-	archiver := lt.archivedBy.Load()
-	if archiver != nil {
+	end := lt.endedBy.Load()
+	if end != nil {
 		notes = notes[:1]
 	}
 	if gone {
@@ -549,8 +557,8 @@ func (lt *loadedThread) closed() {
 	}
 	for _, c := range lt.reg.srv.initializedConns() {
 		mine := notes
-		if c == archiver {
-			mine = append(notes[:1:1], wire.V2Notification{Method: "thread/archived", Params: idParams})
+		if end != nil && c == end.by {
+			mine = append(notes[:1:1], wire.V2Notification{Method: end.method, Params: idParams})
 		}
 		if q := queues[c]; q != nil {
 			q.finish(mine...)

@@ -144,7 +144,7 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
 		r.subscribe(c, lt)
-		notifyAfter(ctx, c, r.resumeNotes(lt, false))
+		notifyAfter(ctx, c, historyNotes(r.resumeNotes(lt, false), p.ExcludeTurns))
 		return resumed(lt, p), nil
 	}
 	path := p.Path
@@ -176,10 +176,14 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	if err != nil {
 		return threadResumeResponse{}, err
 	}
+	usage, hasUsage := storedUsage(ro)
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
+	if hasUsage {
+		lt.proj.SetLastUsage(usage)
+	}
 	lt.mu.Unlock()
-	notes := r.resumeNotes(lt, true)
+	notes := historyNotes(r.resumeNotes(lt, true), p.ExcludeTurns)
 	context.AfterFunc(ctx, func() {
 		sendWarnings(c, lt.warnings)
 		sendUnknownSettings(c, lt)
@@ -256,12 +260,16 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	if err != nil {
 		return threadSettings{}, err
 	}
+	usage, hasUsage := storedUsage(src)
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
+	if hasUsage {
+		lt.proj.SetLastUsage(usage)
+	}
 	lt.mu.Unlock()
 	r.copyAttachments(src.Meta.ID, lt.id)
 	// As Codex 0.169: the fork's token usage comes before thread/started.
-	r.announce(ctx, c, lt, usageNotes(lt.id, turns, src.Reconstruct().TokenUsage)...)
+	r.announce(ctx, c, lt, historyNotes(usageNotes(lt.id, turns, src.Reconstruct().TokenUsage), p.ExcludeTurns)...)
 	return lt.settings(!p.ExcludeTurns), nil
 }
 

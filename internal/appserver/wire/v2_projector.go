@@ -20,6 +20,8 @@ type V2Projector struct {
 	threadID string
 	now      func() time.Time
 	newID    func() string
+	// lastUsage is the latest thread/tokenUsage/updated (a resumed thread's is said again).
+	lastUsage *V2TokenUsageUpdated
 
 	status V2ThreadStatus
 	turns  []*V2Turn
@@ -436,8 +438,10 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 	case protocol.TokenCountEvent:
 		var out []V2Notification
 		if m.Info != nil {
-			out = append(out, V2Notification{"thread/tokenUsage/updated", V2TokenUsageUpdated{p.threadID, p.turnID(), V2TokenUsage{
-				Total: breakdown(m.Info.TotalTokenUsage), Last: breakdown(m.Info.LastTokenUsage), ModelContextWindow: m.Info.ModelContextWindow}}})
+			u := V2TokenUsageUpdated{p.threadID, p.turnID(), V2TokenUsage{
+				Total: breakdown(m.Info.TotalTokenUsage), Last: breakdown(m.Info.LastTokenUsage), ModelContextWindow: m.Info.ModelContextWindow}}
+			p.lastUsage = &u
+			out = append(out, V2Notification{"thread/tokenUsage/updated", u})
 		}
 		// Codex 0.169 follows every usage report with the account's rate limits (all null
 		// when the server sent none), and reports them alone for a response that ended
@@ -683,4 +687,19 @@ func nullIfEmpty(r json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return r
+}
+
+// LastUsage is the thread's latest token usage notification, if any (said again to a client
+// that resumes the thread, as Codex 0.169 does).
+func (p *V2Projector) LastUsage() (V2TokenUsageUpdated, bool) {
+	if p.lastUsage == nil {
+		return V2TokenUsageUpdated{}, false
+	}
+	return *p.lastUsage, true
+}
+
+// SetLastUsage carries a stored thread's latest usage into a fresh projection.
+func (p *V2Projector) SetLastUsage(u V2TokenUsageUpdated) {
+	u.ThreadID = p.threadID
+	p.lastUsage = &u
 }

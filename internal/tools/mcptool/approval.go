@@ -3,6 +3,7 @@ package mcptool
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -73,6 +74,10 @@ func (n *Namespace) approve(ctx context.Context, env *tools.Env, call tools.Call
 	// The engine's approval channel carries command approvals; an MCP call is put to the
 	// person as the command it amounts to.
 	reason := fmt.Sprintf("Allow the %s MCP server to run tool \"%s\"?", n.server, tool.Name)
+	var args json.RawMessage
+	if a := json.RawMessage(call.Arguments); len(a) > 0 && json.Valid(a) {
+		args = a
+	}
 	d, err := env.RequestApproval(ctx, tools.ApprovalRequest{Exec: &protocol.ExecApprovalRequestEvent{
 		CallID:    call.CallID,
 		TurnID:    env.TurnID,
@@ -80,6 +85,8 @@ func (n *Namespace) approve(ctx context.Context, env *tools.Env, call tools.Call
 		Cwd:       env.Cwd,
 		Reason:    &reason,
 		ParsedCmd: []protocol.ParsedCommand{},
+		McpToolCall: &protocol.McpToolCallApproval{Server: n.server, Tool: tool.Name, Description: tool.Description,
+			Arguments: args},
 	}})
 	if err != nil {
 		return denyUser, err
