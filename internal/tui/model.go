@@ -82,6 +82,8 @@ type Model struct {
 	// approvalSel is the highlighted answer of the approval modal.
 	approvalSel int
 	queued      []string // messages typed while a turn ran, sent when it ends
+	// steers were sent into the running turn and wait for the engine to take them (steer.go).
+	steers []steered
 	// sent are this session's messages, oldest first, for Up/Down recall; recall is the
 	// index being shown (len(sent) when none).
 	sent   []string
@@ -306,8 +308,20 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.input.Reset()
 		m.remember(text)
+		if m.running && !strings.HasPrefix(text, "/") {
+			m.steer(text)
+			return nil
+		}
 		m.submit(text)
 		return nil
+	case "tab":
+		// While a turn runs Tab queues the message for after it, as Codex's does.
+		if text := m.input.Value(); m.running && strings.TrimSpace(text) != "" {
+			m.input.Reset()
+			m.remember(text)
+			m.queued = append(m.queued, text)
+			return nil
+		}
 	case "up", "down":
 		if m.recallHistory(ks == "up") {
 			return nil
@@ -455,6 +469,9 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.running = false
 		m.approvals = nil
 		m.question = nil
+		if _, aborted := e.(protocol.TurnAbortedEvent); aborted {
+			m.steersDropped()
+		}
 		m.tr.apply(e)
 		m.refresh()
 		if len(m.queued) > 0 && !m.shuttingDown {
@@ -501,6 +518,8 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.approvals = append(m.approvals, approval{patch: &e})
 	case protocol.GetHistoryEntryResponseEvent:
 		m.historyArrived(e)
+	case protocol.UserMessageEvent:
+		m.steerRecorded(e)
 	case protocol.RequestUserInputEvent:
 		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:

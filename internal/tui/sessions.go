@@ -162,7 +162,7 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 	m.gen++
 	m.threadID = msg.s.ThreadID
 	m.rewindFiles = msg.s.RewindFiles
-	m.running, m.approvals, m.question, m.queued = false, nil, nil, nil
+	m.running, m.approvals, m.question, m.queued, m.steers = false, nil, nil, nil, nil
 	m.usage, m.planMode = nil, false
 	m.clearTranscript()
 	if m.startPump != nil {
