@@ -304,7 +304,7 @@ func TestExecAttachesImage(t *testing.T) {
 	e := newEnv(t)
 	e.Model.Enqueue(answer("a pixel"))
 	// A 1×1 PNG.
-	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
+	png := []byte(onePixelPNG)
 	img := filepath.Join(t.TempDir(), "pixel.png")
 	if err := os.WriteFile(img, png, 0o644); err != nil {
 		t.Fatal(err)

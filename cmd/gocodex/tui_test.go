@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -123,5 +124,23 @@ func TestTUINeedsATerminal(t *testing.T) {
 	err := runTUI(context.Background(), tuiOptions{}, streams{In: strings.NewReader("hi\n")})
 	if err == nil || err.Error() != "stdin is not a terminal" {
 		t.Errorf("runTUI without a terminal: %v", err)
+	}
+}
+
+// An -i/--image file that cannot be read is refused before the UI starts; a relative path
+// is the thread's (-C).
+func TestCheckImages(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.png"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkImages(dir, []string{"a.png", filepath.Join(dir, "a.png")}); err != nil {
+		t.Errorf("readable images refused: %v", err)
+	}
+	for _, bad := range []string{"nope.png", "."} {
+		err := checkImages(dir, []string{"a.png", bad})
+		if err == nil || !strings.Contains(err.Error(), "cannot attach image "+bad) {
+			t.Errorf("%s: err = %v", bad, err)
+		}
 	}
 }

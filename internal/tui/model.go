@@ -57,7 +57,10 @@ type sessionHooks struct {
 }
 
 // submitMsg sends text as the person's next message; the initial PROMPT arrives this way.
-type submitMsg struct{ text string }
+type submitMsg struct {
+	text   string
+	images []string // -i/--image files, attached to the first message
+}
 
 // approval is a pending exec or patch approval request.
 type approval struct {
@@ -82,6 +85,10 @@ type Model struct {
 	// approvalSel is the highlighted answer of the approval modal.
 	approvalSel int
 	queued      []string // messages typed while a turn ran, sent when it ends
+	// images are the -i/--image files of the first message; attached the images pasted
+	// into the composer (images.go), sent with the next message.
+	images   []string
+	attached []string
 	// steers were sent into the running turn and wait for the engine to take them (steer.go).
 	steers []steered
 	// sent are this session's messages, oldest first, for Up/Down recall; recall is the
@@ -197,11 +204,11 @@ func (m *Model) Init() tea.Cmd {
 		m.pending = nil
 		return cmd
 	}
-	if strings.TrimSpace(m.prompt) == "" {
+	if strings.TrimSpace(m.prompt) == "" && len(m.images) == 0 {
 		return nil
 	}
-	text := m.prompt
-	return func() tea.Msg { return submitMsg{text: text} }
+	text, images := m.prompt, m.images
+	return func() tea.Msg { return submitMsg{text: text, images: images} }
 }
 
 // Update handles keys, window sizes and engine events.
@@ -241,6 +248,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.quit()
 	case submitMsg:
+		if len(msg.images) > 0 {
+			m.sendWithImages(msg.text, msg.images)
+			return nil
+		}
 		m.remember(msg.text)
 		m.submit(msg.text)
 		return nil
@@ -442,12 +453,18 @@ func (m *Model) submit(text string) {
 		m.queued = append(m.queued, text)
 		return
 	}
+	m.send(text, m.expandPastes(text))
+}
+
+// send shows a message and starts a turn with it (and the attached images).
+func (m *Model) send(shown, full string) {
 	m.tr.closeStreams()
-	m.tr.add(cell{kind: cellUser, body: text})
+	m.tr.add(cell{kind: cellUser, body: shown})
 	m.running = true
-	full := m.expandPastes(text)
-	m.submitOp(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(full)}})
-	m.submitOp(protocol.AddToHistoryOp{Text: full})
+	m.submitOp(protocol.UserInputOp{Items: m.messageItems(shown, full)})
+	if full != "" {
+		m.submitOp(protocol.AddToHistoryOp{Text: full})
+	}
 	m.refresh()
 }
 

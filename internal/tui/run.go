@@ -20,8 +20,10 @@ import (
 type Options struct {
 	Engine Engine
 	Header Header
-	// Prompt, when not empty, is sent as the first message.
+	// Prompt, when not empty, is sent as the first message; Images (-i/--image files) go
+	// with it, or alone when there is no prompt, as in Codex.
 	Prompt string
+	Images []string
 	In     io.Reader
 	Out    io.Writer
 	// Env is the environment the terminal capabilities are read from (TERM, COLORTERM…).
@@ -62,6 +64,7 @@ type Options struct {
 // returns.
 func Run(ctx context.Context, o Options) error {
 	m := NewModel(o.Engine, o.Header, o.Prompt)
+	m.images = o.Images
 	m.rewindFiles = o.RewindFiles
 	m.commands = o.Commands
 	m.threadID = o.ThreadID

@@ -17,7 +17,7 @@ type steered struct {
 // records it.
 func (m *Model) steer(text string) {
 	full := m.expandPastes(text)
-	if !m.submitOp(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(full)}}) {
+	if !m.submitOp(protocol.UserInputOp{Items: m.messageItems(text, full)}) {
 		return
 	}
 	m.submitOp(protocol.AddToHistoryOp{Text: full})
