@@ -127,6 +127,14 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	if err := checkImages(cfg.Cwd, opts.Flags.Images); err != nil {
 		return err
 	}
+	if trusted, err := askTrust(ctx, cfg, s); err != nil {
+		return err
+	} else if trusted {
+		// Trust changes the defaults and loads the project's own config: load again.
+		if cfg, warnings, err = loadTUIConfig(opts, os.Getenv); err != nil {
+			return err
+		}
+	}
 	// The configuration warnings are warning lines of the transcript (Notices), once the UI is up.
 	var warningLines []string
 	for _, w := range warnings {
@@ -243,4 +251,26 @@ func checkImages(cwd string, paths []string) error {
 		}
 	}
 	return nil
+}
+
+// askTrust shows the first-run trust screen when the working directory is in a Git
+// repository whose trust config.toml does not decide, as Codex does, and saves a "trusted"
+// answer for the repository root (comments and the rest of the file kept; written
+// atomically). It reports whether it saved one; leaving the screen is an error.
+func askTrust(ctx context.Context, cfg *config.Config, s streams) (bool, error) {
+	if cfg.TrustLevel != "" || !faceopts.InGitRepo(cfg.Cwd) || !faceopts.IsTerminal(s.In) {
+		return false, nil
+	}
+	root := cfg.ProjectRoot
+	if root == "" {
+		root = cfg.Cwd
+	}
+	if err := tui.AskTrust(ctx, tui.TrustOptions{Cwd: cfg.Cwd, Root: root, In: s.In, Out: s.Out, Env: os.Environ()}); err != nil {
+		return false, err
+	}
+	path := filepath.Join(cfg.CodexHome, "config.toml")
+	if err := config.EditFile(path, config.Set([]string{"projects", root, "trust_level"}, config.TrustTrusted)); err != nil {
+		return false, fmt.Errorf("save the folder's trust: %w", err)
+	}
+	return true, nil
 }
