@@ -54,6 +54,8 @@ type sessionHooks struct {
 	ListThreads  func(ctx context.Context) ([]ThreadEntry, error)
 	ResumeThread func(ctx context.Context, id string) (Session, error)
 	ForkThread   func(ctx context.Context, id string) (Session, error)
+	// SwitchProvider continues thread id on another model provider (/model).
+	SwitchProvider func(ctx context.Context, id, provider string) (Session, error)
 }
 
 // submitMsg sends text as the person's next message; the initial PROMPT arrives this way.
@@ -123,6 +125,7 @@ type Model struct {
 	startPump func(e Engine, gen int)
 	hooks     sessionHooks
 	models    []ModelChoice
+	providers []ProviderChoice
 	// agentsFiles are the AGENTS.md files the thread reads (/status).
 	agentsFiles []string
 	// popup is the slash-command list; picker a chooser drawn instead of the composer.
