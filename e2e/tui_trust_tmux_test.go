@@ -74,3 +74,33 @@ func addConfigComment(t *testing.T, path string) string {
 	}
 	return text
 }
+
+// A first run with neither trust nor credentials: the trust screen, then the sign-in
+// screen, then the UI, as Codex's onboarding goes.
+func TestTUITmuxTrustThenSignIn(t *testing.T) {
+	e := newEnv(t)
+	cfg := "# first run\nmodel = \"gpt-5.5\"\nopenai_base_url = \"" + e.Model.URL() + "/v1\"\n"
+	path := filepath.Join(e.CodexHome, "config.toml")
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.Model.Enqueue(answer("ONBOARDED"))
+	u := e.startTmuxUIUntrusted()
+	u.waitFor("Folder access", "1. Trust and continue")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("Sign in with ChatGPT", "Provide your own API key")
+	u.typeLine("3")
+	u.waitFor("Paste your API key")
+	u.typeLine("sk-onboard-0123456789")
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("hello")
+	u.waitFor("ONBOARDED")
+	u.quit()
+	after, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(after), cfg) || !strings.Contains(string(after), fmt.Sprintf("[projects.%q]\ntrust_level = \"trusted\"", e.Workdir)) {
+		t.Errorf("config.toml:\n%s", after)
+	}
+	if _, err := os.Stat(filepath.Join(e.CodexHome, "auth.json")); err != nil {
+		t.Errorf("no credentials stored: %v", err)
+	}
+}
