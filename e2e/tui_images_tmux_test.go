@@ -19,7 +19,7 @@ func TestTUITmuxImages(t *testing.T) {
 	}
 	e.Model.Enqueue(answer("FIRST-SEEN"), answer("SECOND-SEEN"))
 	u := e.startTmuxUI("-i", "pixel.png", "what is this?")
-	u.waitFor("[Image #1]", "FIRST-SEEN")
+	u.waitFor("[Image #1]", "what is this?", "FIRST-SEEN")
 	waitIdle(u)
 
 	pasted := filepath.Join(e.Workdir, "pixel.png")
