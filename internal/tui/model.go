@@ -336,6 +336,13 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			m.queued = append(m.queued, text)
 			return nil
 		}
+	case "shift+left":
+		// Codex's "edit last queued message": back into the composer.
+		if n := len(m.queued); n > 0 && strings.TrimSpace(m.input.Value()) == "" {
+			m.input.SetValue(m.queued[n-1])
+			m.queued = m.queued[:n-1]
+			return nil
+		}
 	case "up", "down":
 		if m.recallHistory(ks == "up") {
 			return nil

@@ -71,6 +71,7 @@ func (m *Model) pendingView() string {
 		for _, q := range m.queued {
 			item(q)
 		}
+		lines = append(lines, m.st.dim.Render("    shift+← edit last queued message"))
 	}
 	return strings.Join(lines, "\n")
 }

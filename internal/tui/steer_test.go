@@ -32,6 +32,13 @@ func TestSteerMidTurnAndTabQueues(t *testing.T) {
 	checkOps(t, h, nil)
 	h.golden("steer_pending")
 
+	// Shift+Left takes the last queued message back to edit; Tab queues it again.
+	h.key(tea.Key{Code: tea.KeyLeft, Mod: tea.ModShift})
+	if got := h.m.input.Value(); got != "then write a summary" || len(h.m.queued) != 0 {
+		t.Fatalf("composer %q, queued %q", got, h.m.queued)
+	}
+	h.key(tea.Key{Code: tea.KeyTab})
+
 	h.event(protocol.UserMessageEvent{Message: "use the race detector"})
 	scr := h.screen()
 	if strings.Contains(scr, "Messages to be submitted after next tool call") || !strings.Contains(scr, "› use the race detector") {
