@@ -86,13 +86,20 @@ func TestLocalImageInput(t *testing.T) {
 	}
 	in := h.requestInput(0)
 	content := in[len(in)-1]["content"].([]any)
-	if len(content) != 3 {
+	// As Codex 0.169 sends it: the image between its label and a closing tag.
+	if len(content) != 5 {
 		t.Fatalf("content = %v", content)
 	}
-	if c := content[1].(map[string]any); c["type"] != "input_image" || !strings.HasPrefix(c["image_url"].(string), "data:image/png;base64,") {
+	if c := content[1].(map[string]any); c["text"] != `<image name=[Image #1] path="in.png">` {
+		t.Errorf("image label = %v", c)
+	}
+	if c := content[2].(map[string]any); c["type"] != "input_image" || !strings.HasPrefix(c["image_url"].(string), "data:image/png;base64,") {
 		t.Errorf("image content = %v", c)
 	}
-	if c := content[2].(map[string]any); c["type"] != "input_text" || !strings.Contains(c["text"].(string), "could not be attached") {
+	if c := content[3].(map[string]any); c["text"] != "</image>" {
+		t.Errorf("image end = %v", c)
+	}
+	if c := content[4].(map[string]any); c["type"] != "input_text" || !strings.Contains(c["text"].(string), "could not be attached") {
 		t.Errorf("missing image content = %v", c)
 	}
 }

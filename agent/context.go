@@ -149,8 +149,18 @@ func userInput(items []protocol.InputItem, cwd string) (protocol.MessageItem, pr
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(cwd, path)
 			}
-			msg.Content = append(msg.Content, localImageContent(path))
 			ev.LocalImages = append(ev.LocalImages, it.Path)
+			img := localImageContent(path)
+			if img.Type != protocol.ContentInputImage {
+				msg.Content = append(msg.Content, img)
+				continue
+			}
+			// Codex labels each attached file as its composer shows it ([Image #N]) and
+			// names the path as given.
+			label := fmt.Sprintf("<image name=[Image #%d] path=%q>", len(ev.LocalImages), it.Path)
+			msg.Content = append(msg.Content,
+				protocol.ContentItem{Type: protocol.ContentInputText, Text: label}, img,
+				protocol.ContentItem{Type: protocol.ContentInputText, Text: "</image>"})
 		default:
 			msg.Content = append(msg.Content, protocol.ContentItem{Type: protocol.ContentInputText, Text: it.Text})
 			texts = append(texts, it.Text)

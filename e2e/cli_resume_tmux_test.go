@@ -16,6 +16,7 @@ type tmuxServer struct {
 }
 
 func newTmux(t *testing.T, e *env) *tmuxServer {
+	e.trustWorkdir()
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -303,7 +304,7 @@ func TestExecAttachesImage(t *testing.T) {
 	e := newEnv(t)
 	e.Model.Enqueue(answer("a pixel"))
 	// A 1×1 PNG.
-	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
+	png := []byte(onePixelPNG)
 	img := filepath.Join(t.TempDir(), "pixel.png")
 	if err := os.WriteFile(img, png, 0o644); err != nil {
 		t.Fatal(err)
@@ -312,9 +313,21 @@ func TestExecAttachesImage(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 	}
-	input, _ := json.Marshal(e.Model.Requests()[0].JSON["input"])
-	if !strings.Contains(string(input), `"type":"input_image"`) || !strings.Contains(string(input), "data:image/png;base64,") {
-		t.Errorf("the image is not in the request: %.400s", input)
+	checkImageMessage(t, e.Model.Requests()[0], img, "what is this?")
+}
+
+// checkImageMessage checks the request's last user message is Codex 0.169's shape for one
+// attached file then the text: the label naming the path, the image, a closing tag.
+func checkImageMessage(t *testing.T, req tk.Request, path, text string) {
+	t.Helper()
+	in := req.Input()
+	content, _ := json.Marshal(in[len(in)-1]["content"])
+	var items []map[string]any
+	_ = json.Unmarshal(content, &items)
+	if len(items) != 4 || items[0]["text"] != `<image name=[Image #1] path="`+path+`">` ||
+		items[1]["type"] != "input_image" || !strings.HasPrefix(fmt.Sprint(items[1]["image_url"]), "data:image/png;base64,") ||
+		items[2]["text"] != "</image>" || items[3]["text"] != text {
+		t.Errorf("the user message is not the image then the text: %.600s", content)
 	}
 }
 

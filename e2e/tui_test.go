@@ -90,6 +90,7 @@ type tuiSession struct {
 
 func (e *env) startTUI(args ...string) *tuiSession {
 	e.t.Helper()
+	e.trustWorkdir()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	e.t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, binary, args...)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,31 @@ type tmuxUI struct {
 
 // startTmuxUI runs gocodex args in a 100×40 tmux pane, in the env's work tree and CODEX_HOME.
 func (e *env) startTmuxUI(args ...string) *tmuxUI {
+	e.t.Helper()
+	e.trustWorkdir()
+	return e.startTmuxUIUntrusted(args...)
+}
+
+// trustWorkdir records the work tree as trusted in config.toml (once), so the UI starts
+// without the first-run trust screen.
+func (e *env) trustWorkdir() {
+	e.t.Helper()
+	path := filepath.Join(e.CodexHome, "config.toml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	entry := fmt.Sprintf("\n[projects.%q]\ntrust_level = \"trusted\"\n", e.Workdir)
+	if strings.Contains(string(data), entry) {
+		return
+	}
+	if err := os.WriteFile(path, append(data, entry...), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// startTmuxUIUntrusted is startTmuxUI leaving the work tree's trust undecided.
+func (e *env) startTmuxUIUntrusted(args ...string) *tmuxUI {
 	e.t.Helper()
 	env := append(e.environ(), "TERM=xterm-256color")
 	if path := os.Getenv("PATH"); path != "" {
@@ -207,6 +233,7 @@ func TestTUITmuxTerminalRestoredOnSignals(t *testing.T) {
 	for _, sig := range []string{"TERM", "HUP"} {
 		t.Run(sig, func(t *testing.T) {
 			e := newEnv(t)
+			e.trustWorkdir()
 			// A shell runs the UI, then reports the terminal's state once it has ended.
 			state := filepath.Join(t.TempDir(), "stty.txt")
 			script := "'" + binary + "' -c 'tui.alternate_screen=\"always\"'; stty -a > '" + state + "'; echo SHELLBACK; sleep 30"

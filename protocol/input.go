@@ -32,6 +32,15 @@ type InputItem struct {
 // TextInput is a shorthand for a text item.
 func TextInput(text string) InputItem { return InputItem{Type: InputText, Text: text} }
 
+// LocalImageInputs attaches image files by path; Codex puts them before the message's text.
+func LocalImageInputs(paths []string) []InputItem {
+	items := make([]InputItem, 0, len(paths)+1)
+	for _, p := range paths {
+		items = append(items, InputItem{Type: InputLocalImage, Path: p})
+	}
+	return items
+}
+
 type textInputWire struct {
 	Text         string            `json:"text"`
 	TextElements []json.RawMessage `json:"text_elements"`

@@ -60,6 +60,6 @@ func refuseCodexOnlyExecFlags(cmd *cobra.Command) {
 	f.BoolVar(&approveForMe, "approve-for-me", false, "not supported by gocodex: route approvals through automatic review")
 	f.BoolVar(&worktree, "worktree", false, "not supported by gocodex: run in a new managed Git worktree")
 	cmd.PersistentPreRunE = func(*cobra.Command, []string) error {
-		return interactiveExtras{ApproveForMe: approveForMe, Worktree: worktree}.check(nil)
+		return interactiveExtras{ApproveForMe: approveForMe, Worktree: worktree}.check()
 	}
 }

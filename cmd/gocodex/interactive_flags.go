@@ -31,7 +31,7 @@ func (x *interactiveExtras) register(f *pflag.FlagSet) {
 }
 
 // check refuses the flags gocodex cannot honour, before anything starts.
-func (x interactiveExtras) check(images []string) error {
+func (x interactiveExtras) check() error {
 	if err := checkNoRemote(x.Remote, x.RemoteTokenEnv); err != nil {
 		return err
 	}
@@ -40,8 +40,6 @@ func (x interactiveExtras) check(images []string) error {
 		return fmt.Errorf("gocodex does not support --approve-for-me (automatic approval review); use -a and -s to choose approvals and sandbox")
 	case x.Worktree:
 		return fmt.Errorf("gocodex does not support --worktree (managed Git worktrees); create one with `git worktree add` and use -C")
-	case len(images) > 0:
-		return fmt.Errorf("gocodex's terminal UI cannot attach images to the first prompt yet: -i/--image is not supported here (exec supports it)")
 	}
 	return nil
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -75,7 +77,7 @@ func (opts *tuiOptions) registerFlags(f *pflag.FlagSet) {
 }
 
 func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
-	if err := opts.Extras.check(opts.Flags.Images); err != nil {
+	if err := opts.Extras.check(); err != nil {
 		return err
 	}
 	// Without a terminal there is nobody to type or approve; say so before starting a
@@ -122,6 +124,17 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 			}
 		}
 	}
+	if err := checkImages(cfg.Cwd, opts.Flags.Images); err != nil {
+		return err
+	}
+	if trusted, err := askTrust(ctx, cfg, s); err != nil {
+		return err
+	} else if trusted {
+		// Trust changes the defaults and loads the project's own config: load again.
+		if cfg, warnings, err = loadTUIConfig(opts, os.Getenv); err != nil {
+			return err
+		}
+	}
 	// The configuration warnings are warning lines of the transcript (Notices), once the UI is up.
 	var warningLines []string
 	for _, w := range warnings {
@@ -162,6 +175,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 			Sandbox:  string(cfg.SandboxPolicy.Mode),
 		},
 		Prompt:   opts.Prompt,
+		Images:   opts.Flags.Images,
 		In:       s.In,
 		Out:      s.Out,
 		Env:      os.Environ(),
@@ -218,4 +232,45 @@ func signIn(ctx context.Context, cfg *config.Config, s streams) error {
 		Store: auth.NewStore(cfg.CodexHome, mode, nil), Login: lo, In: s.In, Out: s.Out,
 		AllowChatGPT: cfg.ForcedLoginMethod != "api", AllowAPIKey: cfg.ForcedLoginMethod != "chatgpt",
 	})
+}
+
+// checkImages refuses an -i/--image file that cannot be read before the UI starts, rather
+// than sending the model a note that it is missing. Relative paths are the thread's (-C).
+func checkImages(cwd string, paths []string) error {
+	for _, p := range paths {
+		full := p
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(cwd, full)
+		}
+		info, err := os.Stat(full)
+		if err == nil && !info.Mode().IsRegular() {
+			err = errors.New("not a regular file")
+		}
+		if err != nil {
+			return fmt.Errorf("cannot attach image %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// askTrust shows the first-run trust screen when the working directory is in a Git
+// repository whose trust config.toml does not decide, as Codex does, and saves a "trusted"
+// answer for the repository root (comments and the rest of the file kept; written
+// atomically). It reports whether it saved one; leaving the screen is an error.
+func askTrust(ctx context.Context, cfg *config.Config, s streams) (bool, error) {
+	if cfg.TrustLevel != "" || !faceopts.InGitRepo(cfg.Cwd) || !faceopts.IsTerminal(s.In) {
+		return false, nil
+	}
+	root := cfg.ProjectRoot
+	if root == "" {
+		root = cfg.Cwd
+	}
+	if err := tui.AskTrust(ctx, tui.TrustOptions{Cwd: cfg.Cwd, Root: root, In: s.In, Out: s.Out, Env: os.Environ()}); err != nil {
+		return false, err
+	}
+	path := filepath.Join(cfg.CodexHome, "config.toml")
+	if err := config.EditFile(path, config.Set([]string{"projects", root, "trust_level"}, config.TrustTrusted)); err != nil {
+		return false, fmt.Errorf("save the folder's trust: %w", err)
+	}
+	return true, nil
 }

@@ -81,6 +81,31 @@ func withSessions(o tui.Options, a *app.App, cfg *config.Config, noAltScreen boo
 		}
 		return open(ctx, app.ThreadOptions{Resume: ro})
 	}
+	o.Providers = usableProviders(cfg, os.Getenv)
+	o.SwitchProvider = func(ctx context.Context, id, provider string) (tui.Session, error) {
+		pcfg, err := withProvider(cfg, provider)
+		if err != nil {
+			return tui.Session{}, err
+		}
+		to := app.ThreadOptions{Config: pcfg}
+		if id != "" {
+			// A thread's provider is fixed once it runs: the conversation continues in a fork.
+			src, err := read(id)
+			if err != nil {
+				return tui.Session{}, err
+			}
+			forked, err := rollout.Fork(cfg.CodexHome, src, rollout.ForkOptions{NewID: uuid.Must(uuid.NewV7()).String()})
+			if err != nil {
+				return tui.Session{}, err
+			}
+			if to.Resume, err = rollout.ReadFile(forked); err != nil {
+				return tui.Session{}, err
+			}
+		}
+		s, err := open(ctx, to)
+		s.Provider = provider
+		return s, err
+	}
 	for _, m := range model.ListedModels() {
 		o.Models = append(o.Models, tui.ModelChoice{Slug: m.Slug, DisplayName: m.DisplayName,
 			Efforts: m.SupportedReasoningLevels, DefaultEffort: m.DefaultReasoningLevel})

@@ -107,10 +107,7 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 		log.Logger().Error("start thread", "err", err)
 		return err
 	}
-	items := []protocol.InputItem{protocol.TextInput(prompt)}
-	for _, img := range opts.Images {
-		items = append(items, protocol.InputItem{Type: protocol.InputLocalImage, Path: img})
-	}
+	items := append(protocol.LocalImageInputs(opts.Images), protocol.TextInput(prompt))
 	if reviewReq != nil {
 		if _, err := th.Submit(protocol.ReviewOp{ReviewRequest: *reviewReq}); err != nil {
 			return err

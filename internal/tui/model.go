@@ -54,10 +54,15 @@ type sessionHooks struct {
 	ListThreads  func(ctx context.Context) ([]ThreadEntry, error)
 	ResumeThread func(ctx context.Context, id string) (Session, error)
 	ForkThread   func(ctx context.Context, id string) (Session, error)
+	// SwitchProvider continues thread id on another model provider (/model).
+	SwitchProvider func(ctx context.Context, id, provider string) (Session, error)
 }
 
 // submitMsg sends text as the person's next message; the initial PROMPT arrives this way.
-type submitMsg struct{ text string }
+type submitMsg struct {
+	text   string
+	images []string // -i/--image files, attached to the first message
+}
 
 // approval is a pending exec or patch approval request.
 type approval struct {
@@ -82,6 +87,12 @@ type Model struct {
 	// approvalSel is the highlighted answer of the approval modal.
 	approvalSel int
 	queued      []string // messages typed while a turn ran, sent when it ends
+	// images are the -i/--image files of the first message; attached the images pasted
+	// into the composer (images.go), sent with the next message.
+	images   []string
+	attached []string
+	// steers were sent into the running turn and wait for the engine to take them (steer.go).
+	steers []steered
 	// sent are this session's messages, oldest first, for Up/Down recall; recall is the
 	// index being shown (len(sent) when none).
 	sent   []string
@@ -114,6 +125,7 @@ type Model struct {
 	startPump func(e Engine, gen int)
 	hooks     sessionHooks
 	models    []ModelChoice
+	providers []ProviderChoice
 	// agentsFiles are the AGENTS.md files the thread reads (/status).
 	agentsFiles []string
 	// popup is the slash-command list; picker a chooser drawn instead of the composer.
@@ -195,11 +207,11 @@ func (m *Model) Init() tea.Cmd {
 		m.pending = nil
 		return cmd
 	}
-	if strings.TrimSpace(m.prompt) == "" {
+	if strings.TrimSpace(m.prompt) == "" && len(m.images) == 0 {
 		return nil
 	}
-	text := m.prompt
-	return func() tea.Msg { return submitMsg{text: text} }
+	text, images := m.prompt, m.images
+	return func() tea.Msg { return submitMsg{text: text, images: images} }
 }
 
 // Update handles keys, window sizes and engine events.
@@ -239,6 +251,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.quit()
 	case submitMsg:
+		if len(msg.images) > 0 {
+			m.sendWithImages(msg.text, msg.images)
+			return nil
+		}
 		m.remember(msg.text)
 		m.submit(msg.text)
 		return nil
@@ -306,8 +322,27 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.input.Reset()
 		m.remember(text)
+		if m.running && !strings.HasPrefix(text, "/") {
+			m.steer(text)
+			return nil
+		}
 		m.submit(text)
 		return nil
+	case "tab":
+		// While a turn runs Tab queues the message for after it, as Codex's does.
+		if text := m.input.Value(); m.running && strings.TrimSpace(text) != "" {
+			m.input.Reset()
+			m.remember(text)
+			m.queued = append(m.queued, text)
+			return nil
+		}
+	case "shift+left":
+		// Codex's "edit last queued message": back into the composer.
+		if n := len(m.queued); n > 0 && strings.TrimSpace(m.input.Value()) == "" {
+			m.input.SetValue(m.queued[n-1])
+			m.queued = m.queued[:n-1]
+			return nil
+		}
 	case "up", "down":
 		if m.recallHistory(ks == "up") {
 			return nil
@@ -428,12 +463,18 @@ func (m *Model) submit(text string) {
 		m.queued = append(m.queued, text)
 		return
 	}
+	m.send(text, m.expandPastes(text))
+}
+
+// send shows a message and starts a turn with it (and the attached images).
+func (m *Model) send(shown, full string) {
 	m.tr.closeStreams()
-	m.tr.add(cell{kind: cellUser, body: text})
+	m.tr.add(cell{kind: cellUser, body: shown})
 	m.running = true
-	full := m.expandPastes(text)
-	m.submitOp(protocol.UserInputOp{Items: []protocol.InputItem{protocol.TextInput(full)}})
-	m.submitOp(protocol.AddToHistoryOp{Text: full})
+	m.submitOp(protocol.UserInputOp{Items: m.messageItems(shown, full)})
+	if full != "" {
+		m.submitOp(protocol.AddToHistoryOp{Text: full})
+	}
 	m.refresh()
 }
 
@@ -455,6 +496,9 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.running = false
 		m.approvals = nil
 		m.question = nil
+		if _, aborted := e.(protocol.TurnAbortedEvent); aborted {
+			m.steersDropped()
+		}
 		m.tr.apply(e)
 		m.refresh()
 		if len(m.queued) > 0 && !m.shuttingDown {
@@ -501,6 +545,8 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.approvals = append(m.approvals, approval{patch: &e})
 	case protocol.GetHistoryEntryResponseEvent:
 		m.historyArrived(e)
+	case protocol.UserMessageEvent:
+		m.steerRecorded(e)
 	case protocol.RequestUserInputEvent:
 		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:

@@ -214,9 +214,9 @@ func TestInitialPromptAndMultilineInput(t *testing.T) {
 	h.key(keyEnter)
 	checkOps(t, h, userInput("one\ntwo\nthree"))
 
-	// Typed while the turn runs: queued, sent when it ends.
+	// Queued with Tab while the turn runs, sent when it ends.
 	h.typeText("next")
-	h.key(keyEnter)
+	h.key(tea.Key{Code: tea.KeyTab})
 	checkOps(t, h, nil)
 	h.event(protocol.TurnCompleteEvent{TurnID: "t2"})
 	checkOps(t, h, userInput("next"))

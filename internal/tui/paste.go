@@ -16,6 +16,9 @@ const largePasteChars = 1000
 // placeholder that submit expands.
 func (m *Model) pasted(content string) {
 	content = cleanPaste(content)
+	if m.attachPastedImage(content) {
+		return
+	}
 	n := utf8.RuneCountInString(content)
 	if n < largePasteChars {
 		m.input.InsertString(content)

@@ -20,8 +20,10 @@ import (
 type Options struct {
 	Engine Engine
 	Header Header
-	// Prompt, when not empty, is sent as the first message.
+	// Prompt, when not empty, is sent as the first message; Images (-i/--image files) go
+	// with it, or alone when there is no prompt, as in Codex.
 	Prompt string
+	Images []string
 	In     io.Reader
 	Out    io.Writer
 	// Env is the environment the terminal capabilities are read from (TERM, COLORTERM…).
@@ -44,8 +46,11 @@ type Options struct {
 	ListThreads  func(ctx context.Context) ([]ThreadEntry, error)
 	ResumeThread func(ctx context.Context, id string) (Session, error)
 	ForkThread   func(ctx context.Context, id string) (Session, error)
-	// Models are what /model offers.
-	Models []ModelChoice
+	// Models are what /model offers; Providers too when more than one is usable, switched
+	// to with SwitchProvider.
+	Models         []ModelChoice
+	Providers      []ProviderChoice
+	SwitchProvider func(ctx context.Context, id, provider string) (Session, error)
 	// AgentsFiles are the AGENTS.md files the thread reads, shown by /status.
 	AgentsFiles []string
 	// ResumePicker opens the /resume picker when the UI starts (`resume` without an id, or
@@ -62,11 +67,13 @@ type Options struct {
 // returns.
 func Run(ctx context.Context, o Options) error {
 	m := NewModel(o.Engine, o.Header, o.Prompt)
+	m.images = o.Images
 	m.rewindFiles = o.RewindFiles
 	m.commands = o.Commands
 	m.threadID = o.ThreadID
-	m.hooks = sessionHooks{NewThread: o.NewThread, ListThreads: o.ListThreads, ResumeThread: o.ResumeThread, ForkThread: o.ForkThread}
+	m.hooks = sessionHooks{NewThread: o.NewThread, ListThreads: o.ListThreads, ResumeThread: o.ResumeThread, ForkThread: o.ForkThread, SwitchProvider: o.SwitchProvider}
 	m.models = o.Models
+	m.providers = o.Providers
 	m.agentsFiles = o.AgentsFiles
 	m.inline = !o.AltScreen
 	m.startWithPicker = o.ResumePicker

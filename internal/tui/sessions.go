@@ -16,6 +16,8 @@ import (
 type Session struct {
 	Engine   Engine
 	ThreadID string
+	// Provider is the thread's model provider when it differs from the UI's (/model).
+	Provider string
 	// RewindFiles restores the files of the thread's last n turns (/undo); nil when the
 	// thread keeps no snapshots.
 	RewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
@@ -162,7 +164,10 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 	m.gen++
 	m.threadID = msg.s.ThreadID
 	m.rewindFiles = msg.s.RewindFiles
-	m.running, m.approvals, m.question, m.queued = false, nil, nil, nil
+	if msg.s.Provider != "" {
+		m.header.Provider = msg.s.Provider
+	}
+	m.running, m.approvals, m.question, m.queued, m.steers = false, nil, nil, nil, nil
 	m.usage, m.planMode = nil, false
 	m.clearTranscript()
 	if m.startPump != nil {
@@ -173,6 +178,8 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 		m.tr.add(cell{kind: cellInfo, body: "Resumed session " + m.threadID})
 	case "fork":
 		m.tr.add(cell{kind: cellInfo, body: "Forked into session " + m.threadID})
+	case "model":
+		m.tr.add(cell{kind: cellNote, body: "Model provider changed to " + msg.s.Provider + " (continuing in session " + m.threadID + ")"})
 	default:
 		m.tr.add(cell{kind: cellInfo, body: "Started a new session " + m.threadID})
 	}

@@ -24,7 +24,7 @@ type ModelChoice struct {
 // openModelPicker is /model: a model, then (when it reasons) an effort; the choice applies to
 // the next turns through override_turn_context, as Codex's picker does.
 func (m *Model) openModelPicker(typed, _ string) {
-	if len(m.models) == 0 {
+	if len(m.models) == 0 && len(m.providers) < 2 {
 		m.commandError(typed, "/model: no model catalog is known for this provider; set `model` in config.toml or pass -m.")
 		return
 	}
@@ -36,12 +36,16 @@ func (m *Model) openModelPicker(typed, _ string) {
 		}
 		p.items = append(p.items, pickerItem{label: label, desc: c.Description, value: c.Slug, current: c.Slug == m.header.Model})
 	}
+	m.addProviderItems(p)
 	for i, it := range p.items {
-		if it.current {
+		if it.current && !strings.HasPrefix(it.value, providerValue) {
 			p.selected = i
 		}
 	}
 	p.onPick = func(m *Model, it pickerItem) tea.Cmd {
+		if strings.HasPrefix(it.value, providerValue) {
+			return m.pickProvider(it.value)
+		}
 		for _, c := range m.models {
 			if c.Slug == it.value {
 				m.pickEffort(c)

@@ -31,7 +31,7 @@ func (m *Model) View() tea.View {
 
 // chromeHeight is every line that is not the transcript.
 func (m *Model) chromeHeight() int {
-	if len(m.approvals) == 0 && m.question == nil && m.picker == nil && len(m.popup.items) == 0 && len(m.mentions.items) == 0 {
+	if len(m.approvals) == 0 && m.question == nil && m.picker == nil && len(m.popup.items) == 0 && len(m.mentions.items) == 0 && len(m.steers) == 0 && len(m.queued) == 0 {
 		return headerHeight + 1 + inputHeight + 3 // the composer, its border and the footer
 	}
 	return headerHeight + 1 + lipgloss.Height(m.bottomView())
@@ -118,6 +118,9 @@ func (m *Model) bottomView() string {
 	}
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
 	out := box.Render(m.input.View()) + "\n" + m.footerView()
+	if pending := m.pendingView(); pending != "" {
+		out = pending + "\n" + out
+	}
 	switch {
 	case len(m.popup.items) > 0:
 		out = m.popupView() + "\n" + out
@@ -136,7 +139,10 @@ func (m *Model) footerView() string {
 	}
 	parts = append(parts, m.header.Cwd)
 	left := strings.Join(parts, " · ")
-	const hint = "/ for commands · esc interrupt · ctrl+c quit"
+	hint := "/ for commands · esc interrupt · ctrl+c quit"
+	if m.running && strings.TrimSpace(m.input.Value()) != "" {
+		hint = "tab to queue message"
+	}
 	if gap := m.width - lipgloss.Width(left) - lipgloss.Width(hint) - 1; gap >= 2 {
 		left += strings.Repeat(" ", gap) + hint
 	}

@@ -763,6 +763,21 @@ func (s *cursedRenderer) insertAbove(str string) error {
 	}
 
 	var sb strings.Builder
+	if s.lastView == nil && !s.cellbuf.Bounds().Empty() {
+		// gocodex: nothing is drawn yet, so there is no frame to make room above (the
+		// code below assumes one as tall as the screen, and a second early insert
+		// overwrote the first): write the lines where the cursor is.
+		for _, line := range strings.Split(str, "\n") {
+			sb.WriteString(line)
+			sb.WriteString(ansi.EraseLineRight)
+			sb.WriteString("\r\n")
+		}
+		_, err := io.WriteString(s.w, sb.String())
+		if err != nil {
+			return fmt.Errorf("bubbletea: error writing insert above to the writer: %w", err)
+		}
+		return nil
+	}
 	w, h := s.cellbuf.Width(), s.cellbuf.Height()
 	_, y := s.scr.Position()
 
