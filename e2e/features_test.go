@@ -128,7 +128,7 @@ func honestyEnv(t *testing.T) *env {
 
 var honestyWarnings = []string{
 	"unknown key `modle` ignored (gocodex does not know it); did you mean `model`?",
-	"`tui` is a Codex setting gocodex does not support: it is ignored",
+	"`tui.animations` is a Codex setting gocodex does not support: it is ignored",
 	"feature `memories` is turned on but is not supported by gocodex: it has no effect",
 }
 
@@ -198,7 +198,7 @@ func TestTUIWarnsAboutConfigKeys(t *testing.T) {
 	e := honestyEnv(t)
 	s := e.startTUI("-a", "never", "-s", "read-only")
 	pos := 0
-	for _, w := range []string{"unknown key `modle` ignored", "`tui` is a Codex setting gocodex does not support", "feature `memories` is turned on but is not supported"} {
+	for _, w := range []string{"unknown key `modle` ignored", "`tui.animations` is a Codex setting gocodex does not support", "feature `memories` is turned on but is not supported"} {
 		s.screen.waitFor(t, w, pos)
 	}
 	pos = s.screen.waitFor(t, "Ask gocodex to do anything", pos)

@@ -43,7 +43,7 @@ anything_goes = true
 		{path, 3, 1, "frobnicate"},
 		{path, 7, 1, "mcp_servers.docs.colour"},
 		{path, 11, 1, "model_providers.local.bogus_field"},
-		{path, 2, 1, "tui"},
+		{path, 2, 9, "tui.notifications"},
 		{"-c", 0, 0, "nonsense"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -101,5 +101,19 @@ func TestLoadErrors(t *testing.T) {
 				t.Errorf("file error without a line: %v", err)
 			}
 		})
+	}
+}
+
+// The terminal UI reads tui.alternate_screen: no warning for it, one for each other [tui] key.
+func TestTUIAlternateScreenIsKnown(t *testing.T) {
+	f := newFixture(t)
+	f.userConfig("[tui]\nalternate_screen = \"always\"\nanimations = false\n")
+	_, warns := f.load(f.opts())
+	var keys []string
+	for _, w := range warns {
+		keys = append(keys, strings.Join(w.Key, "."))
+	}
+	if len(keys) != 1 || keys[0] != "tui.animations" {
+		t.Errorf("warnings for keys %q, want only tui.animations", keys)
 	}
 }

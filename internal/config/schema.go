@@ -24,7 +24,7 @@ var codexOnlyKeys = map[string]bool{
 	"model_reasoning_summary_format": true, "notice": true, "otel": true, "permission_profile": true,
 	"permissions": true, "personality": true, "plugins": true, "preferred_auth_method": true, "realtime": true,
 	"responses_originator_header_internal_override": true, "review": true, "sandbox": true,
-	"tui": true, "windows": true, "zsh_path": true, "marketplaces": true, "experimental_thread_store_endpoint": true,
+	"windows": true, "zsh_path": true, "marketplaces": true, "experimental_thread_store_endpoint": true,
 	"model_post_turn_compact_threshold_percent": true, "goals": true,
 	"web_search_mode": true, "chatgpt_auth": true, "instructions_file": true, "browser_use": true,
 	"client_search_provider": true, "computer_use": true, "desktop": true, "model_auto_compact_token_limit_scope": true,
@@ -128,6 +128,19 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 		ft, ok := fields[k]
 		topLevel := t == fileType
 		switch {
+		case topLevel && k == "tui":
+			// The terminal UI reads tui.alternate_screen; Codex's other [tui] keys
+			// (notifications, animations, ...) are named one by one.
+			if tbl, isTable := v.(map[string]any); isTable {
+				for sub := range tbl {
+					if sub != "alternate_screen" {
+						*out = append(*out, keyFinding{append(append([]string(nil), p...), sub), keyUnsupported})
+					}
+				}
+			} else {
+				*out = append(*out, keyFinding{p, keyUnsupported})
+			}
+			continue
 		case topLevel && readElsewhere[k]:
 			continue
 		case topLevel && (codexOnlyKeys[k] || ignoredFileKeys[k] || ignoredUnlessDefault(k, v)):
