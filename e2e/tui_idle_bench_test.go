@@ -58,25 +58,36 @@ func cpuTicks(b *testing.B, pid int) int64 {
 	return utime + stime
 }
 
-// contextSwitches sums the voluntary and involuntary switches of every thread: each is a
-// wake-up of the process.
-func contextSwitches(b *testing.B, pid int) int64 {
+// contextSwitches is each thread's voluntary plus involuntary switches (each one a wake-up
+// of the process), by thread id.
+func contextSwitches(b *testing.B, pid int) map[string]int64 {
 	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
 	if err != nil {
 		b.Fatal(err)
 	}
-	var n int64
+	out := map[string]int64{}
 	for _, p := range tasks {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			continue // a thread that ended
 		}
+		tid := filepath.Base(filepath.Dir(p))
 		for _, line := range strings.Split(string(data), "\n") {
 			if strings.Contains(line, "ctxt_switches:") {
 				v, _ := strconv.ParseInt(strings.TrimSpace(line[strings.IndexByte(line, ':')+1:]), 10, 64)
-				n += v
+				out[tid] += v
 			}
 		}
+	}
+	return out
+}
+
+// wakeups is how many switches happened between two readings: threads that ended in
+// between are left out (their counts are gone), threads that started count whole.
+func wakeups(before, after map[string]int64) int64 {
+	var n int64
+	for tid, v := range after {
+		n += v - before[tid]
 	}
 	return n
 }
@@ -95,7 +106,7 @@ func BenchmarkTUIIdle(b *testing.B) {
 			uis["codex"] = startIdleUI(b, ref)
 		}
 		time.Sleep(5 * time.Second) // start-up, first frames, background loading
-		cpu0, sw0 := map[string]int64{}, map[string]int64{}
+		cpu0, sw0 := map[string]int64{}, map[string]map[string]int64{}
 		for name, ui := range uis {
 			cpu0[name], sw0[name] = cpuTicks(b, ui.pid), contextSwitches(b, ui.pid)
 		}
@@ -109,7 +120,7 @@ func BenchmarkTUIIdle(b *testing.B) {
 			cpu := float64(cpuTicks(b, ui.pid)-cpu0[name]) / clockTicks
 			pct[name] = 100 * cpu / window.Seconds()
 			b.ReportMetric(pct[name], name+"-%core")
-			b.ReportMetric(float64(contextSwitches(b, ui.pid)-sw0[name])/window.Seconds(), name+"-wakeups/s")
+			b.ReportMetric(float64(wakeups(sw0[name], contextSwitches(b, ui.pid)))/window.Seconds(), name+"-wakeups/s")
 			b.Logf("%s's screen:\n%s", name, ui.pane.capture())
 			ui.pane.kill()
 		}
