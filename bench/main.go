@@ -88,9 +88,9 @@ func publish(res *Results, out, readme string) error {
 		return err
 	}
 	if readme != "" {
-		rel, err := filepath.Rel(filepath.Dir(readme), out)
+		rel, err := chartsFrom(readme, out)
 		if err != nil {
-			rel = out
+			return err
 		}
 		if err := rewriteReadme(readme, readmeSection(res, filepath.ToSlash(rel))); err != nil {
 			return err
@@ -247,4 +247,18 @@ func firstLines(s string, n int) string {
 		lines = lines[:n]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// chartsFrom is the results folder as the README at readme links it (both made absolute
+// first: filepath.Rel of two relative paths with ".." cannot know the folders' names).
+func chartsFrom(readme, out string) (string, error) {
+	dir, err := filepath.Abs(filepath.Dir(readme))
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Rel(dir, abs)
 }

@@ -174,3 +174,11 @@ func TestGoalsTable(t *testing.T) {
 		}
 	}
 }
+
+// The README one folder up links the charts through bench/results.
+func TestChartsFromParentReadme(t *testing.T) {
+	got, err := chartsFrom("../README.md", "results")
+	if err != nil || got != "bench/results" {
+		t.Errorf("chartsFrom = %q, %v; want bench/results", got, err)
+	}
+}
