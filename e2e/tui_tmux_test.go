@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -358,5 +359,46 @@ func TestTUITmuxCommandAndPatchTurn(t *testing.T) {
 	}
 	if n := len(e.Model.Requests()); n != 3 {
 		t.Errorf("%d model requests, want 3", n)
+	}
+}
+
+// sgr matches one Select Graphic Rendition escape sequence and its parameters.
+var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
+
+// colourSequences counts the SGR sequences in text that set a colour (30–38, 40–48,
+// 90–97, 100–107); resets to the default colours (39, 49) and bold or dim do not count.
+func colourSequences(text string) int {
+	n := 0
+	for _, m := range sgr.FindAllStringSubmatch(text, -1) {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' }) {
+			c, err := strconv.Atoi(p)
+			if err == nil && ((c >= 30 && c <= 38) || (c >= 40 && c <= 48) || (c >= 90 && c <= 97) || (c >= 100 && c <= 107)) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// NO_COLOR=1 draws the same UI without colours; without it the same screen has some.
+func TestTUITmuxNoColor(t *testing.T) {
+	colours := func(extra ...string) int {
+		e := newEnv(t)
+		e.ExtraEnv = append(e.ExtraEnv, extra...)
+		e.Model.Enqueue(answer("COLOURCHECK"))
+		u := e.startTmuxUI("-a", "never")
+		u.waitFor("Ask gocodex to do anything")
+		u.typeLine("hello")
+		u.waitFor("COLOURCHECK")
+		screen := u.pane.tmux("capture-pane", "-p", "-e", "-S", "-400")
+		u.quit()
+		return colourSequences(screen)
+	}
+	if n := colours(); n == 0 {
+		t.Fatal("the coloured UI shows no colour: the check cannot see colours")
+	}
+	if n := colours("NO_COLOR=1"); n != 0 {
+		t.Errorf("with NO_COLOR=1 the screen still has %d colour sequences", n)
 	}
 }

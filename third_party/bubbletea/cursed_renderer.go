@@ -761,6 +761,15 @@ func (s *cursedRenderer) insertAbove(str string) error {
 	if len(str) == 0 {
 		return nil
 	}
+	// gocodex: printed lines are styled like the view, so they follow the terminal's colour
+	// profile too (NO_COLOR, 16 or 256 colours); upstream wrote them as styled.
+	if s.profile != colorprofile.TrueColor && s.profile > colorprofile.NoTTY {
+		var buf strings.Builder
+		cw := &colorprofile.Writer{Forward: &buf, Profile: s.profile}
+		if _, err := cw.WriteString(str); err == nil {
+			str = buf.String()
+		}
+	}
 
 	var sb strings.Builder
 	if s.lastView == nil && !s.cellbuf.Bounds().Empty() {
