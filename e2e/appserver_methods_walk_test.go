@@ -395,7 +395,6 @@ var shapeGaps = map[string]string{
 	"skills/list":        "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
 	"modelProvider/list": "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
 	"thread/list":        "Codex adds each thread's model (from its state database); gocodex reads only the rollout's head",
-	"thread/fork":        "Codex copies the source thread's name into the fork; gocodex's fork is unnamed",
 	"thread/unarchive":   "Codex's unarchived thread carries its name and model from its state database",
 }
 

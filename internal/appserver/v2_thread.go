@@ -255,10 +255,18 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 			return threadSettings{}, internalError(err.Error())
 		}
 		to = app.ThreadOptions{Resume: ro}
+		info.HistoryMode = ro.Meta.HistoryMode // the copy keeps its source's form
 	}
+	// As Codex 0.169: the fork carries its source's name.
+	info.Name = r.nameOf(src.Meta.ID)
 	lt, err := r.startThread(ctx, c, o, to, info)
 	if err != nil {
 		return threadSettings{}, err
+	}
+	if info.Name != "" && !p.Ephemeral {
+		if err := appendThreadName(home, lt.id, info.Name); err != nil {
+			r.srv.logger.Warn("fork name not recorded", "thread", lt.id, "err", err)
+		}
 	}
 	usage, hasUsage := storedUsage(src)
 	lt.mu.Lock()

@@ -106,3 +106,17 @@ func (r *threads) setName(ctx context.Context, c *Conn, p setNameParams) (empty,
 	}{p.ThreadID, p.Name})
 	return empty{}, nil
 }
+
+// nameOf is a thread's name: a loaded thread's own, else the latest in the index ("" when
+// it has none).
+func (r *threads) nameOf(id string) string {
+	if lt, ok := r.get(id); ok {
+		lt.mu.Lock()
+		name := lt.info.Name
+		lt.mu.Unlock()
+		if name != "" {
+			return name
+		}
+	}
+	return threadNames(codexHome(r.srv))[id]
+}

@@ -509,3 +509,32 @@ func TestGoalPursuitAfterInterruptAndResume(t *testing.T) {
 		t.Errorf("the resumed goal turn does not give the objective again")
 	}
 }
+
+// A fork carries its source's name, as Codex 0.169's does, and keeps it across a restart.
+func TestForkKeepsName(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.Srv)
+	id, _ := threadWithTurns(t, w, cl, "one")
+	cl.call("thread/name/set", map[string]any{"threadId": id, "name": "Named"}, nil)
+	var fork struct {
+		Thread struct {
+			ID   string  `json:"id"`
+			Name *string `json:"name"`
+		} `json:"thread"`
+	}
+	cl.call("thread/fork", map[string]any{"threadId": id}, &fork)
+	if fork.Thread.Name == nil || *fork.Thread.Name != "Named" {
+		t.Fatalf("fork's name: %v", fork.Thread.Name)
+	}
+	restart(t, w)
+	cl2 := w.connect(w.Srv)
+	var read struct {
+		Thread struct {
+			Name *string `json:"name"`
+		} `json:"thread"`
+	}
+	cl2.call("thread/read", map[string]any{"threadId": fork.Thread.ID}, &read)
+	if read.Thread.Name == nil || *read.Thread.Name != "Named" {
+		t.Errorf("fork's name after a restart: %v", read.Thread.Name)
+	}
+}
