@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/gocodex/gocodex/internal/filelock"
 )
 
 // Thread names (thread/name/set), kept where Codex 0.169 keeps them: CODEX_HOME's
@@ -33,7 +35,7 @@ func appendThreadName(codexHome, id, name string) error {
 	if err := os.MkdirAll(codexHome, 0o700); err != nil {
 		return err
 	}
-	unlock, err := lockStateFile(path + ".lock")
+	unlock, err := filelock.Exclusive(path + ".lock")
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/gocodex/gocodex/internal/filelock"
 )
 
 // readStateLogName keeps the threads' read states: they change with every completed turn of
@@ -99,7 +101,7 @@ func (l *readStateLog) update(id string, f func(cur v2ReadState, ok bool) (v2Rea
 	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
 		return v2ReadState{}, err
 	}
-	unlock, err := lockStateFile(l.path + ".lock")
+	unlock, err := filelock.Exclusive(l.path + ".lock")
 	if err != nil {
 		return v2ReadState{}, err
 	}

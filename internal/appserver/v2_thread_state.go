@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/filelock"
 )
 
 // threadStateFileName is where gocodex keeps what Codex 0.169 keeps about threads in its
@@ -95,7 +96,7 @@ func (s *threadState) update(f func(*threadStateDoc) error) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return internalError("thread state: " + err.Error())
 	}
-	unlock, err := lockStateFile(s.path + ".lock")
+	unlock, err := filelock.Exclusive(s.path + ".lock")
 	if err != nil {
 		return internalError("lock thread state: " + err.Error())
 	}

@@ -81,6 +81,7 @@ var packages = map[string]room{
 	"internal/sandbox":           {layer: edge},
 	"internal/sandbox/seccomp":   {layer: edge},
 	"internal/snapshot":          {layer: edge},
+	"internal/filelock":          {layer: edge},
 	"internal/skills":            {layer: edge},
 	"internal/tools":             {layer: edge},
 	"internal/tools/...":         {layer: edge},

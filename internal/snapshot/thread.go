@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gocodex/gocodex/internal/filelock"
 )
 
 // Refusals a caller may branch on; the error text says the particular reason.
@@ -108,7 +110,7 @@ func (t *Thread) begin() (end func(), err error) {
 		t.mu.Unlock()
 		return nil, err
 	}
-	unlock, err := lockFile(filepath.Join(t.dir, "lock"))
+	unlock, err := filelock.Exclusive(filepath.Join(t.dir, "lock"))
 	if err != nil {
 		t.mu.Unlock()
 		return nil, fmt.Errorf("snapshot: lock %s: %w", t.dir, err)

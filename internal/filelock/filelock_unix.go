@@ -1,6 +1,6 @@
 //go:build unix
 
-package snapshot
+package filelock
 
 import (
 	"os"
@@ -8,9 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockFile holds an exclusive flock on path until unlock: two processes driving the same
-// thread (a TUI and an app-server) take turns instead of losing each other's journal updates.
-func lockFile(path string) (unlock func(), err error) {
+// Exclusive holds an exclusive flock on path (created 0600 if missing) until unlock: two
+// processes over one CODEX_HOME (a TUI and an app-server, two app-servers) take turns
+// instead of losing each other's changes to a shared file.
+func Exclusive(path string) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
