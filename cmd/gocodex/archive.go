@@ -9,11 +9,21 @@ import (
 
 // newArchiveCommand is `gocodex archive SESSION`, as `codex archive`.
 func newArchiveCommand(s streams) *cobra.Command {
+	return newMoveSessionCommand(s, "archive", "Archive", cli.RunArchive)
+}
+
+// newUnarchiveCommand is `gocodex unarchive SESSION`, as `codex unarchive`.
+func newUnarchiveCommand(s streams) *cobra.Command {
+	return newMoveSessionCommand(s, "unarchive", "Unarchive", cli.RunUnarchive)
+}
+
+// newMoveSessionCommand is archive or unarchive: one saved session, by id or name, moved.
+func newMoveSessionCommand(s streams, name, verb string, run func(home, session string, io cli.SessionCommandIO) int) *cobra.Command {
 	var flags sessionCommandFlags
 	cmd := &cobra.Command{
-		Use:   "archive SESSION",
-		Short: "Archive a saved session by id or session name",
-		Long: "Archive a saved session by id or session name.\n\n" +
+		Use:   name + " SESSION",
+		Short: verb + " a saved session by id or session name",
+		Long: verb + " a saved session by id or session name.\n\n" +
 			"SESSION is a session id (UUID) or session name; a UUID takes precedence if it parses.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -21,7 +31,7 @@ func newArchiveCommand(s streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return exitWith(cli.RunArchive(home, args[0], sessionIO(s)))
+			return exitWith(run(home, args[0], sessionIO(s)))
 		},
 	}
 	flags.register(cmd.Flags())
