@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // persist fills in what a thread needs to be recorded and to read the message history: the
@@ -91,7 +93,11 @@ func (a *App) persist(to *ThreadOptions) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	to.Recorder, to.RolloutPath = settingsFollower{rec, settings.Timezone}, rec.Path()
+	index := &codexStateIndex{codexHome: cfg.CodexHome, logger: a.opts.Logger, now: time.Now}
+	if to.InitialUsage != nil {
+		index.tokens = to.InitialUsage.TotalTokenUsage.TotalTokens
+	}
+	to.Recorder, to.RolloutPath = &threadRecorder{rec, settings.Timezone, index}, rec.Path()
 	return func() {
 		if err := rec.Close(); err != nil {
 			a.opts.Logger.Error("close rollout", "path", rec.Path(), "err", err)
@@ -118,14 +124,24 @@ var (
 	_ agent.MessageHistory     = (*history.History)(nil)
 )
 
-// settingsFollower lets the engine tell the rollout recorder about setting changes, so
-// turn_context lines show what each turn ran with.
-type settingsFollower struct {
+// threadRecorder is the thread's rollout recorder as the engine sees it: it tells the
+// recorder about setting changes, so turn_context lines show what each turn ran with, and
+// keeps Codex's state database told about the thread.
+type threadRecorder struct {
 	*rollout.Recorder
 	timezone string
+	index    *codexStateIndex
 }
 
-func (f settingsFollower) RecordTurnSettings(s agent.TurnSettings) {
-	f.SetSettings(rollout.Settings{Cwd: s.Cwd, Model: s.Model, ApprovalPolicy: s.ApprovalPolicy,
-		SandboxPolicy: s.SandboxPolicy, Effort: s.Effort, Summary: s.Summary, Timezone: f.timezone})
+func (r *threadRecorder) RecordTurnSettings(s agent.TurnSettings) {
+	r.SetSettings(rollout.Settings{Cwd: s.Cwd, Model: s.Model, ApprovalPolicy: s.ApprovalPolicy,
+		SandboxPolicy: s.SandboxPolicy, Effort: s.Effort, Summary: s.Summary, Timezone: r.timezone})
+}
+
+func (r *threadRecorder) RecordEvent(ev protocol.Event) error {
+	if err := r.Recorder.RecordEvent(ev); err != nil {
+		return err
+	}
+	r.index.observe(ev, r.Path(), r.Settings)
+	return nil
 }

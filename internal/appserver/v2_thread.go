@@ -470,9 +470,11 @@ func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty
 	if lt, ok := r.get(p.ThreadID); ok {
 		after = r.unloadGone(c, lt)
 	}
-	if _, err := rollout.Archive(codexHome(r.srv), p.ThreadID); err != nil {
+	path, err := rollout.Archive(codexHome(r.srv), p.ThreadID)
+	if err != nil {
 		return empty{}, internalError(err.Error())
 	}
+	r.codexStateArchived(p.ThreadID, path, true)
 	context.AfterFunc(ctx, func() {
 		n := wire.V2Notification{Method: "thread/archived", Params: threadIDParams{p.ThreadID}}
 		if after != nil {
@@ -491,9 +493,11 @@ func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (thr
 		}
 		return threadResponse{}, err
 	}
-	if _, err := rollout.Unarchive(codexHome(r.srv), p.ThreadID); err != nil {
+	path, err := rollout.Unarchive(codexHome(r.srv), p.ThreadID)
+	if err != nil {
 		return threadResponse{}, InvalidRequest("failed to unarchive thread " + p.ThreadID + ": " + err.Error())
 	}
+	r.codexStateArchived(p.ThreadID, path, false)
 	t, err := r.stored(p.ThreadID, false)
 	if err != nil {
 		return threadResponse{}, err
@@ -519,6 +523,7 @@ func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (
 	}
 	r.pruneSnapshots(p.ThreadID)
 	r.forgetThreadState(p.ThreadID)
+	r.codexStateDeleted(p.ThreadID)
 	context.AfterFunc(ctx, func() {
 		n := wire.V2Notification{Method: "thread/deleted", Params: threadIDParams{p.ThreadID}}
 		if after != nil {

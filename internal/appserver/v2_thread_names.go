@@ -97,6 +97,7 @@ func (r *threads) setName(ctx context.Context, c *Conn, p setNameParams) (empty,
 	if err := appendThreadName(codexHome(r.srv), p.ThreadID, p.Name); err != nil {
 		return empty{}, internalError("record thread name: " + err.Error())
 	}
+	r.codexStateNamed(p.ThreadID, p.Name)
 	if loaded {
 		lt.mu.Lock()
 		lt.info.Name = p.Name

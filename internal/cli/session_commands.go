@@ -25,7 +25,7 @@ func RunArchive(codexHome, arg string, sio SessionCommandIO) int {
 	if err != nil {
 		return sessionError(sio.ErrOut, "archive", err)
 	}
-	if err := ArchiveSession(codexHome, s); err != nil {
+	if err := ArchiveSession(codexHome, s, sio.ErrOut); err != nil {
 		return sessionError(sio.ErrOut, "archive", err)
 	}
 	fmt.Fprintf(sio.Out, "Archived session %s.\n", s.userLabel())
@@ -38,7 +38,7 @@ func RunUnarchive(codexHome, arg string, sio SessionCommandIO) int {
 	if err != nil {
 		return sessionError(sio.ErrOut, "unarchive", err)
 	}
-	if err := UnarchiveSession(codexHome, s); err != nil {
+	if err := UnarchiveSession(codexHome, s, sio.ErrOut); err != nil {
 		return sessionError(sio.ErrOut, "unarchive", err)
 	}
 	fmt.Fprintf(sio.Out, "Unarchived session %s.\n", s.Label())
@@ -78,7 +78,7 @@ func RunDelete(ctx context.Context, codexHome, arg string, force bool, sio Sessi
 			return 0
 		}
 	}
-	if err := DeleteSession(codexHome, s); err != nil {
+	if err := DeleteSession(codexHome, s, sio.ErrOut); err != nil {
 		return sessionError(sio.ErrOut, "delete", err)
 	}
 	fmt.Fprintf(sio.Out, "Deleted session %s.\n", s.userLabel())

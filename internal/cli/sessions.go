@@ -9,9 +9,11 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/gocodex/gocodex/internal/codexstate"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/snapshot"
 )
@@ -142,24 +144,43 @@ func interactiveSource(path string) bool {
 	return false
 }
 
-// ArchiveSession moves the session to CODEX_HOME/archived_sessions.
-func ArchiveSession(codexHome string, s Session) error {
-	_, err := rollout.Archive(codexHome, s.ID)
-	return err
+// ArchiveSession moves the session to CODEX_HOME/archived_sessions, and tells Codex's state
+// database (a failure there goes to warn: the session is archived all the same).
+func ArchiveSession(codexHome string, s Session, warn io.Writer) error {
+	path, err := rollout.Archive(codexHome, s.ID)
+	if err != nil {
+		return err
+	}
+	warnCodexState(warn, codexstate.SetArchived(codexHome, s.ID, path, true, time.Now()))
+	return nil
 }
 
-// UnarchiveSession moves the session back under CODEX_HOME/sessions.
-func UnarchiveSession(codexHome string, s Session) error {
-	_, err := rollout.Unarchive(codexHome, s.ID)
-	return err
+// UnarchiveSession moves the session back under CODEX_HOME/sessions, and tells Codex's state
+// database.
+func UnarchiveSession(codexHome string, s Session, warn io.Writer) error {
+	path, err := rollout.Unarchive(codexHome, s.ID)
+	if err != nil {
+		return err
+	}
+	warnCodexState(warn, codexstate.SetArchived(codexHome, s.ID, path, false, time.Now()))
+	return nil
 }
 
-// DeleteSession removes the session's rollout, its name in session_index.jsonl and the
-// snapshots its turns took of the files they changed.
-func DeleteSession(codexHome string, s Session) error {
+// warnCodexState reports a failed update of Codex's state database: Codex's own lists may
+// show the session as it was until Codex repairs its row.
+func warnCodexState(w io.Writer, err error) {
+	if err != nil {
+		fmt.Fprintf(w, "Warning: Codex's state database was not updated: %v\n", err)
+	}
+}
+
+// DeleteSession removes the session's rollout, its name in session_index.jsonl, the
+// snapshots its turns took of the files they changed and its row in Codex's state database.
+func DeleteSession(codexHome string, s Session, warn io.Writer) error {
 	if err := os.Remove(s.Path); err != nil {
 		return err
 	}
+	warnCodexState(warn, codexstate.DeleteThread(codexHome, s.ID))
 	if err := dropSessionNames(codexHome, s.ID); err != nil {
 		return fmt.Errorf("session deleted, but its name stays in %s: %w", SessionIndexFile, err)
 	}

@@ -82,6 +82,7 @@ var packages = map[string]room{
 	"internal/sandbox/seccomp":   {layer: edge},
 	"internal/snapshot":          {layer: edge},
 	"internal/filelock":          {layer: edge},
+	"internal/codexstate":        {layer: edge},
 	"internal/skills":            {layer: edge},
 	"internal/tools":             {layer: edge},
 	"internal/tools/...":         {layer: edge},

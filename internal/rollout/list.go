@@ -251,9 +251,9 @@ func nameTime(name string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// readSummary reads the head of a rollout: the session_meta and the first user message.
-// UpdatedAt is left to the caller.
-func readSummary(path string) (ThreadSummary, bool, error) {
+// ReadSummary reads the head of a rollout: the session_meta and the first user message
+// (ok is false until there is one). UpdatedAt is left to the caller.
+func ReadSummary(path string) (s ThreadSummary, ok bool, err error) {
 	return readSummaryWith(path, nil)
 }
 

@@ -128,7 +128,7 @@ func TestMigrate(t *testing.T) {
 	if !r.Meta.Paginated() || r.Meta.SessionID != fixtureID {
 		t.Errorf("migrated meta = %+v", r.Meta)
 	}
-	if s, ok, _ := readSummary(oldPath); !ok || s.Preview != "gocodex only thread" {
+	if s, ok, _ := ReadSummary(oldPath); !ok || s.Preview != "gocodex only thread" {
 		t.Errorf("migrated summary = %+v", s)
 	}
 	if st, _ := os.Stat(oldPath); st.Mode().Perm() != 0o600 {
@@ -219,7 +219,7 @@ func TestMigrateRefreshesTheListingCache(t *testing.T) {
 	_ = os.MkdirAll(day, 0o700)
 	_ = os.WriteFile(filepath.Join(day, "rollout-2026-11-27T20-20-59-"+fixtureID+".jsonl"), legacy, 0o600)
 	ix := &dirIndex{entries: map[string]indexEntry{}}
-	s, _, _ := readSummary(filepath.Join(day, "rollout-2026-11-27T20-20-59-"+fixtureID+".jsonl"))
+	s, _, _ := ReadSummary(filepath.Join(day, "rollout-2026-11-27T20-20-59-"+fixtureID+".jsonl"))
 	ix.entries["rollout-2026-11-27T20-20-59-"+fixtureID+".jsonl"] = entryOf(s)
 	if err := writeDirIndex(day, ix); err != nil {
 		t.Fatal(err)

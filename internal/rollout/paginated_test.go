@@ -51,7 +51,7 @@ func TestReadsBothForms(t *testing.T) {
 		t.Errorf("resumed history (-legacy +paginated):\n%s", diff)
 	}
 	for _, p := range []string{legacy.Path, paginated.Path} {
-		s, ok, err := readSummary(p)
+		s, ok, err := ReadSummary(p)
 		if err != nil || !ok || s.Preview != "gocodex only thread" {
 			t.Errorf("%s: summary %+v, %v, %v", p, s, ok, err)
 		}

@@ -87,7 +87,7 @@ func TestResumeCodexRollout(t *testing.T) {
 		t.Errorf("initial messages = %v", kinds)
 	}
 	// The listing reads the same file: preview from Codex's UserMessage item.
-	s, ok, err := readSummary(r.Path)
+	s, ok, err := ReadSummary(r.Path)
 	if err != nil || !ok || s.Preview != "run echo hi" {
 		t.Errorf("summary = %+v, %v, %v", s, ok, err)
 	}

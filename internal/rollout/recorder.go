@@ -216,6 +216,13 @@ func (r *Recorder) SetSettings(s Settings) {
 	r.mu.Unlock()
 }
 
+// Settings are the settings the next turn_context line will carry.
+func (r *Recorder) Settings() Settings {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.settings
+}
+
 // RecordItems writes response items. Items of kinds protocol does not model are written as
 // they came: the model produced them and a resume must give them back.
 func (r *Recorder) RecordItems(items []protocol.ResponseItem) error {
