@@ -3,6 +3,7 @@ package e2e
 import (
 	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -137,5 +138,22 @@ func TestOurThreadChangesReachCodexState(t *testing.T) {
 	}
 	if stateRow(t, db, ourID) != nil {
 		t.Error("the deleted thread's row is still in Codex's state database")
+	}
+}
+
+// TestCodexPickerShowsOurNewThread: Codex's own session picker (`codex resume`, a TUI read in
+// tmux) lists a thread gocodex wrote after Codex made its database, by its first message.
+func TestCodexPickerShowsOurNewThread(t *testing.T) {
+	ref := referenceBinary(t)
+	e := newEnv(t)
+	e.Model.Enqueue(answer("codex one"), answer("ours"))
+	threadStarted(t, codexExec(t, e, ref, "from codex first"))
+	threadStarted(t, e.run("", "exec", "--json", "a thread only gocodex wrote"))
+
+	env := append(e.environ(), "TERM=xterm-256color")
+	ui := &tmuxUI{t: t, pane: startTmux(t, env, e.Workdir, 100, 30, ref, "resume", "--include-non-interactive")}
+	scr := ui.waitFor("Resume a previous session", "a thread only gocodex wrote", "from codex first")
+	if strings.Index(scr, "a thread only gocodex wrote") > strings.Index(scr, "from codex first") {
+		t.Errorf("codex's picker does not show our newer thread first:\n%s", scr)
 	}
 }
