@@ -26,7 +26,7 @@ type Subject struct {
 	Bin  string
 }
 
-// buildPrograms builds gocodex (as a static binary, as it ships) and the two baselines into
+// buildPrograms builds gocodex (as a static, stripped binary, as it ships) and the baselines (built the same way) into
 // dir. repo is the root of the gocodex checkout; the baselines live in this module.
 func buildPrograms(repo, dir string) (map[string]string, error) {
 	bins := map[string]string{}
@@ -38,7 +38,7 @@ func buildPrograms(repo, dir string) (map[string]string, error) {
 	}
 	for _, b := range builds {
 		out := filepath.Join(dir, b.name)
-		cmd := exec.Command("go", "build", "-trimpath", "-o", out, b.pkg)
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, b.pkg)
 		cmd.Dir = b.pkgDir
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if msg, err := cmd.CombinedOutput(); err != nil {

@@ -28,7 +28,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "gocodex")
-	build := exec.Command("go", "build", "-o", binary, "github.com/gocodex/gocodex/cmd/gocodex")
+	// Built as it ships (README): static, without the symbol table and DWARF (stack traces keep
+	// their function names and lines).
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", binary, "github.com/gocodex/gocodex/cmd/gocodex")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build gocodex: %v\n%s", err, out)

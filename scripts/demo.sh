@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bin
-CGO_ENABLED=0 go build -o bin/gocodex ./cmd/gocodex
+CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o bin/gocodex ./cmd/gocodex
 CGO_ENABLED=0 go build -o bin/mockmodel ./internal/testkit/cmd/mockmodel
 
 work=$(mktemp -d)

@@ -18,7 +18,7 @@ echo "examples: vet and test (embedded agent)"
 (cd examples && go vet ./... && go test -count=1 ./...)
 
 echo "examples: app-server client against the scripted model"
-CGO_ENABLED=0 go build -o "$tmp/gocodex" ./cmd/gocodex
+CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$tmp/gocodex" ./cmd/gocodex
 go build -o "$tmp/mockmodel" ./internal/testkit/cmd/mockmodel
 (cd examples && go build -o "$tmp/appserver-example" ./appserver)
 mkdir -p "$tmp/home" "$tmp/work"
