@@ -394,8 +394,6 @@ var shapeGaps = map[string]string{
 	"model/list":         "the catalog lacks Codex's upgradeInfo, availabilityNux, service tiers and speed tiers",
 	"skills/list":        "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
 	"modelProvider/list": "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
-	"thread/list":        "Codex adds each thread's model (from its state database); gocodex reads only the rollout's head",
-	"thread/unarchive":   "Codex's unarchived thread carries its name and model from its state database",
 }
 
 // Walked the same way, gocodex's answers carry the same keys of the same kinds as Codex
