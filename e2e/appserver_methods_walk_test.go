@@ -393,7 +393,6 @@ var shapeGaps = map[string]string{
 	// config/read itself answers as Codex (TestConfigReadMatchesReference); in the walk,
 	// Codex's thread/start has written its cwd's trust into config.toml first.
 	"config/read":        "Codex's thread/start (with a cwd and a writable sandbox) trusts the cwd in config.toml ([projects]); gocodex's does not",
-	"model/list":         "the catalog lacks Codex's upgradeInfo, availabilityNux, service tiers and speed tiers",
 	"skills/list":        "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
 	"modelProvider/list": "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
 }
