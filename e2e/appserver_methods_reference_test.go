@@ -248,8 +248,9 @@ func shapeOf(raw json.RawMessage) string {
 	return walk(v)
 }
 
-// shapeKey is a key as a shape names it: a thread id (readStates' keys) or a temp path
-// (config's projects) differs from run to run, so it is named by its kind.
+// shapeKey is a key as a shape names it: a thread id (readStates' keys) or a test's temp
+// folder (config's projects, in a key or within an origin's dotted key) differs from run to
+// run, so it is named by its kind.
 func shapeKey(k string) string {
 	switch {
 	case uuidKey.MatchString(k):
@@ -257,10 +258,13 @@ func shapeKey(k string) string {
 	case filepath.IsAbs(k):
 		return "<path>"
 	}
-	return k
+	return tempFolder.ReplaceAllString(k, "<path>")
 }
 
-var uuidKey = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+var (
+	uuidKey    = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	tempFolder = regexp.MustCompile(`/\S*?/\d{3}\b`) // t.TempDir's folders end in /001, /002, …
+)
 
 // summary is what the differential test compares: per call its error code or result shape,
 // then the notifications' methods.

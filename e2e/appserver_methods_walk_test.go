@@ -390,9 +390,6 @@ func TestStableMethodsWalkOnReference(t *testing.T) {
 // shapeGaps are the methods whose answers in the walk still differ from Codex 0.169's in
 // their keys, and why. Thread objects and turns belong to the thread methods' work.
 var shapeGaps = map[string]string{
-	// config/read itself answers as Codex (TestConfigReadMatchesReference); in the walk,
-	// Codex's thread/start has written its cwd's trust into config.toml first.
-	"config/read":        "Codex's thread/start (with a cwd and a writable sandbox) trusts the cwd in config.toml ([projects]); gocodex's does not",
 	"skills/list":        "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
 	"modelProvider/list": "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
 }

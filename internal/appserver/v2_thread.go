@@ -137,6 +137,7 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 	if err != nil {
 		return threadSettings{}, err
 	}
+	r.trustStartedProject(p, lt.cfg) // v2_thread_trust.go
 	r.announce(ctx, c, lt)
 	return lt.settings(false), nil
 }
