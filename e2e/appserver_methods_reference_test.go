@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -166,7 +167,7 @@ func TestRecordMethodsReference(t *testing.T) {
 	if _, err := os.Stat(methodsGolden); err == nil {
 		out = loadMethodsGolden(t)
 	}
-	for _, mc := range append(append([]methodCase(nil), newMethodCases...), badParamCases...) {
+	for _, mc := range allMethodCases() {
 		t.Run(mc.name, func(t *testing.T) { out[mc.name] = recordMethodCase(t, ref, mc) })
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
@@ -176,6 +177,12 @@ func TestRecordMethodsReference(t *testing.T) {
 	if err := os.WriteFile(methodsGolden, append(b, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// allMethodCases are the recorded cases: the new methods', the bad params', and the
+// answer shapes of existing methods (appserver_shape_cases_test.go).
+func allMethodCases() []methodCase {
+	return append(append(append([]methodCase(nil), newMethodCases...), badParamCases...), shapeCases...)
 }
 
 func loadMethodsGolden(t *testing.T) map[string]methodRecord {
@@ -212,8 +219,9 @@ func shapeOf(raw json.RawMessage) string {
 			sort.Strings(keys)
 			parts := make([]string, len(keys))
 			for i, k := range keys {
-				parts[i] = k + ":" + walk(x[k])
+				parts[i] = shapeKey(k) + ":" + walk(x[k])
 			}
+			sort.Strings(parts)
 			return "{" + strings.Join(parts, ",") + "}"
 		case []any:
 			seen := map[string]bool{}
@@ -239,6 +247,24 @@ func shapeOf(raw json.RawMessage) string {
 	}
 	return walk(v)
 }
+
+// shapeKey is a key as a shape names it: a thread id (readStates' keys) or a test's temp
+// folder (config's projects, in a key or within an origin's dotted key) differs from run to
+// run, so it is named by its kind.
+func shapeKey(k string) string {
+	switch {
+	case uuidKey.MatchString(k):
+		return "<id>"
+	case filepath.IsAbs(k):
+		return "<path>"
+	}
+	return tempFolder.ReplaceAllString(k, "<path>")
+}
+
+var (
+	uuidKey    = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	tempFolder = regexp.MustCompile(`/\S*?/\d{3}\b`) // t.TempDir's folders end in /001, /002, …
+)
 
 // summary is what the differential test compares: per call its error code or result shape,
 // then the notifications' methods.
@@ -282,7 +308,7 @@ func (r methodRecord) summary(mc methodCase) []string {
 func TestAppServerNewMethodsMatchReference(t *testing.T) {
 	golden := loadMethodsGolden(t)
 	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
-	for _, mc := range append(append([]methodCase(nil), newMethodCases...), badParamCases...) {
+	for _, mc := range allMethodCases() {
 		t.Run(mc.name, func(t *testing.T) {
 			want, ok := golden[mc.name]
 			if !ok {

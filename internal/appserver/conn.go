@@ -235,7 +235,7 @@ func (c *Conn) handleRequest(ctx context.Context, rpc *jsonrpc.Conn, req *jsonrp
 		return
 	}
 	if !c.Initialized() {
-		rpc.Reply(ctx, req.ID, nil, errNotInitialized())
+		rpc.Reply(ctx, req.ID, nil, beforeInitialize(h, req.Params))
 		return
 	}
 	rpc.Go(func() {
@@ -246,14 +246,26 @@ func (c *Conn) handleRequest(ctx context.Context, rpc *jsonrpc.Conn, req *jsonrp
 
 // call runs a handler, turning a panic into an internal error so one bad request cannot take
 // the server down.
-func (c *Conn) call(ctx context.Context, h HandlerFunc, req *jsonrpc.Request) (res any, err error) {
+func (c *Conn) call(ctx context.Context, h Handler, req *jsonrpc.Request) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.log.Error("handler panicked", "method", req.Method, "panic", p)
 			res, err = nil, internalError(fmt.Sprintf("internal error in %s", req.Method))
 		}
 	}()
-	return h(ctx, c, req.Params)
+	return h.ServeRequest(ctx, c, req.Params)
+}
+
+// beforeInitialize answers a request that came before initialize as Codex 0.169 does: it
+// decodes the params first, so params that do not fit get their decode error; the others
+// "Not initialized".
+func beforeInitialize(h Handler, params json.RawMessage) error {
+	if th, ok := h.(TypedHandler); ok {
+		if err := th.CheckParams(params); err != nil {
+			return err
+		}
+	}
+	return errNotInitialized()
 }
 
 func (c *Conn) handleNotification(ctx context.Context, _ *jsonrpc.Conn, n *jsonrpc.Notification) {

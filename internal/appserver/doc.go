@@ -16,7 +16,7 @@
 //
 // # Contract for method files
 //
-//   - Register with Server.Handle(method, HandlerFunc) before Serve; Typed / TypedOptional wrap
+//   - Register with Server.Handle(method, Handler) before Serve; Typed / TypedOptional wrap
 //     a func(ctx, *Conn, P) (R, error) so params are decoded into P (absent or null params
 //     are -32600 "Invalid request: missing field `params`" for Typed, as Codex answers, and
 //     the zero P for TypedOptional, which only the methods whose params Codex makes optional use). A handler runs on its own goroutine owned by the
@@ -26,9 +26,11 @@
 //     -32603 with its text.
 //   - Requests are dispatched only after `initialize` succeeded ("Not initialized", -32600,
 //     before; "Already initialized", -32600, for a second one). As in Codex 0.169, unknown
-//     methods, missing params and params of the wrong type are -32600 worded as serde words
-//     them ("Invalid request: unknown variant `x`, expected one of …"), and a line that is
-//     no JSON-RPC message is logged and not answered.
+//     methods, missing params, params of the wrong type and params without a field the
+//     method requires (paramsRequired, from the schema) are -32600 worded as serde words
+//     them ("Invalid request: unknown variant `x`, expected one of …", "missing field `y`"),
+//     before initialize too: Codex decodes a request before it looks at the handshake. A
+//     line that is no JSON-RPC message is logged and not answered.
 //   - Conn is the per-connection state: ClientInfo, Capabilities (experimentalApi,
 //     optOutNotificationMethods), Value/SetValue for a method family's own state, OnClose
 //     hooks, Go for connection-lifetime goroutines (event pumps), Context for their ctx.

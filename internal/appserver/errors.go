@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gocodex/gocodex/internal/jsonrpc"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // Error texts Codex answers with (checked against codex 0.169's app-server).
@@ -71,31 +72,84 @@ func errMissingParams() *jsonrpc.Error {
 	return InvalidRequest("Invalid request: missing field `params`")
 }
 
+// TypedHandler is a handler whose params decode into a Go type (Typed, TypedOptional). As
+// in Codex, params lacking a field the method requires are refused after the decode
+// (Server.Handle sets required from paramsRequired).
+type TypedHandler struct {
+	serve    func(ctx context.Context, c *Conn, raw json.RawMessage, required []string) (any, error)
+	check    func(raw json.RawMessage, required []string) error
+	required []string
+}
+
+// ServeRequest decodes the params and runs the handler.
+func (h TypedHandler) ServeRequest(ctx context.Context, c *Conn, raw json.RawMessage) (any, error) {
+	return h.serve(ctx, c, raw, h.required)
+}
+
+// CheckParams decodes the params as ServeRequest would, without running the handler.
+func (h TypedHandler) CheckParams(raw json.RawMessage) error { return h.check(raw, h.required) }
+
+// missingRequired is Codex's error for params (an object) without one of the required
+// fields, the first in declaration order.
+func missingRequired(raw json.RawMessage, required []string) error {
+	if len(required) == 0 {
+		return nil
+	}
+	present := make(map[string]bool, len(required))
+	if protocol.ObjectMembers(raw, func(key string, _ []byte) bool { present[key] = true; return true }) != nil {
+		return nil // not an object: the decode said so already, or the type takes other forms
+	}
+	for _, f := range required {
+		if !present[f] {
+			return InvalidRequest("Invalid request: missing field `" + f + "`")
+		}
+	}
+	return nil
+}
+
 // Typed adapts a handler with typed params and result. Absent or null params are an error,
 // as in Codex ("missing field `params`"); JSON that does not fit P is -32600 (see DecodeParams).
-func Typed[P, R any](f func(ctx context.Context, c *Conn, p P) (R, error)) HandlerFunc {
-	return func(ctx context.Context, c *Conn, raw json.RawMessage) (any, error) {
-		if raw == nil || string(raw) == "null" {
-			return nil, errMissingParams()
-		}
+func Typed[P, R any](f func(ctx context.Context, c *Conn, p P) (R, error)) TypedHandler {
+	decode := func(raw json.RawMessage) (P, error) {
 		var p P
-		if err := DecodeParams(raw, &p); err != nil {
-			return nil, err
+		if raw == nil || string(raw) == "null" {
+			return p, errMissingParams()
 		}
-		return f(ctx, c, p)
+		return p, DecodeParams(raw, &p)
 	}
+	return typedHandler(decode, f)
 }
 
 // TypedOptional is Typed for methods whose params may be absent or null (the zero P).
-func TypedOptional[P, R any](f func(ctx context.Context, c *Conn, p P) (R, error)) HandlerFunc {
-	return func(ctx context.Context, c *Conn, raw json.RawMessage) (any, error) {
+func TypedOptional[P, R any](f func(ctx context.Context, c *Conn, p P) (R, error)) TypedHandler {
+	decode := func(raw json.RawMessage) (P, error) {
 		var p P
-		if raw != nil {
-			if err := DecodeParams(raw, &p); err != nil {
+		if raw == nil {
+			return p, nil
+		}
+		return p, DecodeParams(raw, &p)
+	}
+	return typedHandler(decode, f)
+}
+
+func typedHandler[P, R any](decode func(json.RawMessage) (P, error), f func(ctx context.Context, c *Conn, p P) (R, error)) TypedHandler {
+	return TypedHandler{
+		serve: func(ctx context.Context, c *Conn, raw json.RawMessage, required []string) (any, error) {
+			p, err := decode(raw)
+			if err != nil {
 				return nil, err
 			}
-		}
-		return f(ctx, c, p)
+			if err := missingRequired(raw, required); err != nil {
+				return nil, err
+			}
+			return f(ctx, c, p)
+		},
+		check: func(raw json.RawMessage, required []string) error {
+			if _, err := decode(raw); err != nil {
+				return err
+			}
+			return missingRequired(raw, required)
+		},
 	}
 }
 

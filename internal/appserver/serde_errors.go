@@ -86,10 +86,17 @@ func serdeUnexpected(v any) string {
 	return "value"
 }
 
+// pathString is a params field Codex declares as an absolute path (AbsolutePathBuf), which
+// serde calls a "path string".
+type pathString string
+
 // serdeExpected names a Go type as serde names the Rust type Codex declares for it.
 func serdeExpected(t reflect.Type) string {
 	if t == nil {
 		return "a value"
+	}
+	if t == reflect.TypeOf(pathString("")) {
+		return "path string"
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()

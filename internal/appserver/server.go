@@ -20,6 +20,17 @@ import (
 // HandlerFunc answers one request. params is the raw params member (nil when absent).
 type HandlerFunc func(ctx context.Context, c *Conn, params json.RawMessage) (any, error)
 
+// Handler answers one request: a HandlerFunc, or a TypedHandler (Typed, TypedOptional),
+// which can also check a request's params without answering it.
+type Handler interface {
+	ServeRequest(ctx context.Context, c *Conn, params json.RawMessage) (any, error)
+}
+
+// ServeRequest calls f.
+func (f HandlerFunc) ServeRequest(ctx context.Context, c *Conn, params json.RawMessage) (any, error) {
+	return f(ctx, c, params)
+}
+
 // NotificationFunc handles a client notification.
 type NotificationFunc func(ctx context.Context, c *Conn, params json.RawMessage)
 
@@ -79,7 +90,7 @@ type Server struct {
 	platform Platform
 
 	mu       sync.RWMutex
-	methods  map[string]HandlerFunc
+	methods  map[string]Handler
 	notifies map[string]NotificationFunc
 
 	appMu sync.Mutex // guards app; apart from mu so building it never stalls dispatch
@@ -124,7 +135,7 @@ func New(opts Options) *Server {
 	s := &Server{
 		opts:     opts,
 		logger:   opts.Logger,
-		methods:  make(map[string]HandlerFunc),
+		methods:  make(map[string]Handler),
 		notifies: make(map[string]NotificationFunc),
 		conns:    make(map[*Conn]struct{}),
 	}
@@ -144,7 +155,11 @@ func (s *Server) Options() Options { return s.opts }
 func (s *Server) Logger() *slog.Logger { return s.logger }
 
 // Handle registers (or replaces) the handler of a request method.
-func (s *Server) Handle(method string, h HandlerFunc) {
+func (s *Server) Handle(method string, h Handler) {
+	if th, ok := h.(TypedHandler); ok {
+		th.required = paramsRequired[method]
+		h = th
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.methods[method] = h
@@ -157,7 +172,7 @@ func (s *Server) HandleNotification(method string, h NotificationFunc) {
 	s.notifies[method] = h
 }
 
-func (s *Server) handler(method string) (HandlerFunc, bool) {
+func (s *Server) handler(method string) (Handler, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	h, ok := s.methods[method]

@@ -152,7 +152,7 @@ type v2Thread struct {
 	ProjectID          *string          `json:"projectId"`
 	HistoryMode        string           `json:"historyMode"` // "paginated" or "legacy"
 	ModelProvider      string           `json:"modelProvider"`
-	Model              string           `json:"model,omitempty"`
+	Model              *string          `json:"model"` // v2_thread_model.go
 	ReasoningEffort    *string          `json:"reasoningEffort"`
 	CreatedAt          int64            `json:"createdAt"`
 	UpdatedAt          int64            `json:"updatedAt"`
@@ -202,7 +202,7 @@ func strPtr(s string) *string {
 }
 
 func gitFromRollout(g *rollout.GitInfo) *gitInfo {
-	if g == nil {
+	if g == nil || *g == (rollout.GitInfo{}) { // Codex 0.169 writes "git":{} outside a repository
 		return nil
 	}
 	return &gitInfo{Sha: strPtr(g.CommitHash), Branch: strPtr(g.Branch), OriginURL: strPtr(g.RepositoryURL)}
@@ -227,7 +227,8 @@ func (lt *loadedThread) v2(withTurns bool) v2Thread {
 		ModelProvider: lt.cfg.ModelProviderID, CreatedAt: info.CreatedAt.Unix(), UpdatedAt: info.UpdatedAt.Unix(),
 		RecencyAt: info.UpdatedAt.Unix(), Status: status, Path: strPtr(info.Path), Cwd: lt.cfg.Cwd, CLIVersion: version.Version,
 		Originator: info.Originator, Source: "vscode", CanAcceptDirectInput: &accepts, GitInfo: info.Git,
-		Name: strPtr(info.Name), Turns: turns, Model: lt.cfg.Model}
+		Name: strPtr(info.Name), Turns: turns}
+	t.Model, t.ReasoningEffort = lt.modelAndEffort()
 	if info.Ephemeral {
 		t.Path = nil
 	}
@@ -237,7 +238,8 @@ func (lt *loadedThread) v2(withTurns bool) v2Thread {
 	return t
 }
 
-// v2ThreadFromSummary describes a thread on disk.
+// v2ThreadFromSummary describes a thread on disk: no environment (Codex 0.169 gives one
+// to loaded threads only), model and effort left to the caller (v2_thread_model.go).
 func v2ThreadFromSummary(s rollout.ThreadSummary, status any) v2Thread {
 	src := s.Source
 	switch src {
@@ -247,7 +249,7 @@ func v2ThreadFromSummary(s rollout.ThreadSummary, status any) v2Thread {
 	default:
 		src = "unknown"
 	}
-	return v2Thread{ID: s.ID, Environments: localEnvironment(s.Cwd), SessionID: s.ID, ForkedFromID: strPtr(s.ForkedFromID),
+	return v2Thread{ID: s.ID, SessionID: s.ID, ForkedFromID: strPtr(s.ForkedFromID),
 		Preview: s.Preview, HistoryMode: historyModeOf(s.HistoryMode), ModelProvider: s.ModelProvider,
 		CreatedAt: s.CreatedAt.Unix(), UpdatedAt: s.UpdatedAt.Unix(), RecencyAt: s.UpdatedAt.Unix(), Status: status,
 		Path: strPtr(s.Path), Cwd: s.Cwd, CLIVersion: s.CLIVersion, Originator: s.Originator, Source: src,

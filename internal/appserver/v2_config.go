@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -44,13 +43,15 @@ type configLayer struct {
 	Name     configLayerSource `json:"name"`
 	Version  string            `json:"version"`
 	Config   map[string]any    `json:"config"`
-	Disabled *string           `json:"disabledReason"`
+	Disabled *string           `json:"disabledReason,omitempty"`
 }
 
+// configReadResponse: config is every key Codex knows (v2_config_read.go); layers only
+// when asked for, as Codex sends them.
 type configReadResponse struct {
-	Config  map[string]any       `json:"config"`
+	Config  orderedObject        `json:"config"`
 	Origins map[string]layerMeta `json:"origins"`
-	Layers  []configLayer        `json:"layers"`
+	Layers  []configLayer        `json:"layers,omitempty"`
 }
 
 func configRead(s *Server, p configReadParams) (configReadResponse, error) {
@@ -59,10 +60,7 @@ func configRead(s *Server, p configReadParams) (configReadResponse, error) {
 	if err != nil {
 		return configReadResponse{}, err
 	}
-	out := configReadResponse{Config: cfg.Effective, Origins: map[string]layerMeta{}}
-	if out.Config == nil {
-		out.Config = map[string]any{}
-	}
+	out := configReadResponse{Config: configReadValue(cfg.Effective), Origins: map[string]layerMeta{}}
 	for _, l := range cfg.Layers {
 		name := layerName(l)
 		version := l.Version
@@ -85,24 +83,6 @@ func configRead(s *Server, p configReadParams) (configReadResponse, error) {
 		out.Layers[i], out.Layers[j] = out.Layers[j], out.Layers[i]
 	}
 	return out, nil
-}
-
-// flatKeys lists the dotted paths of a TOML tree's leaves.
-func flatKeys(prefix string, m map[string]any) []string {
-	var out []string
-	for k, v := range m {
-		key := k
-		if prefix != "" {
-			key = prefix + "." + k
-		}
-		if sub, ok := v.(map[string]any); ok && len(sub) > 0 {
-			out = append(out, flatKeys(key, sub)...)
-			continue
-		}
-		out = append(out, key)
-	}
-	sort.Strings(out)
-	return out
 }
 
 type configEdit struct {

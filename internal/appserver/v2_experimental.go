@@ -84,12 +84,12 @@ func (r *threads) registerExperimental(s *Server) {
 			Echoed json.RawMessage `json:"echoed"`
 		}{echoed}, nil
 	}))
-	s.Handle("remoteControl/status/read", func(ctx context.Context, c *Conn, _ json.RawMessage) (any, error) {
+	s.Handle("remoteControl/status/read", HandlerFunc(func(ctx context.Context, c *Conn, _ json.RawMessage) (any, error) {
 		if err := requireExperimental(c, "remoteControl/status/read"); err != nil {
 			return nil, err
 		}
 		return c.remoteControlStatus(), nil
-	})
+	}))
 	s.Handle("thread/backgroundTerminals/clean", Typed(func(ctx context.Context, c *Conn, p threadIDParams) (struct{}, error) {
 		if err := requireExperimental(c, "thread/backgroundTerminals/clean"); err != nil {
 			return struct{}{}, err

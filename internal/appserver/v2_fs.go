@@ -18,59 +18,59 @@ import (
 
 func registerFSMethods(s *Server) {
 	s.Handle("fs/readFile", Typed(func(ctx context.Context, c *Conn, p fsPathParams) (map[string]string, error) {
-		if err := absPath(p.Path); err != nil {
+		if err := absPath(string(p.Path)); err != nil {
 			return nil, err
 		}
-		b, err := os.ReadFile(p.Path)
+		b, err := os.ReadFile(string(p.Path))
 		if err != nil {
 			return nil, fsError(err)
 		}
 		return map[string]string{"dataBase64": base64.StdEncoding.EncodeToString(b)}, nil
 	}))
 	s.Handle("fs/writeFile", Typed(func(ctx context.Context, c *Conn, p fsWriteParams) (struct{}, error) {
-		if err := absPath(p.Path); err != nil {
+		if err := absPath(string(p.Path)); err != nil {
 			return struct{}{}, err
 		}
 		b, err := base64.StdEncoding.DecodeString(p.DataBase64)
 		if err != nil {
 			return struct{}{}, InvalidParams("invalid dataBase64: " + err.Error())
 		}
-		return struct{}{}, fsError(os.WriteFile(p.Path, b, 0o644))
+		return struct{}{}, fsError(os.WriteFile(string(p.Path), b, 0o644))
 	}))
 	s.Handle("fs/createDirectory", Typed(func(ctx context.Context, c *Conn, p fsDirParams) (struct{}, error) {
-		if err := absPath(p.Path); err != nil {
+		if err := absPath(string(p.Path)); err != nil {
 			return struct{}{}, err
 		}
 		if p.Recursive == nil || *p.Recursive {
-			return struct{}{}, fsError(os.MkdirAll(p.Path, 0o755))
+			return struct{}{}, fsError(os.MkdirAll(string(p.Path), 0o755))
 		}
-		return struct{}{}, fsError(os.Mkdir(p.Path, 0o755))
+		return struct{}{}, fsError(os.Mkdir(string(p.Path), 0o755))
 	}))
 	s.Handle("fs/getMetadata", Typed(func(ctx context.Context, c *Conn, p fsPathParams) (fsMetadata, error) {
-		if err := absPath(p.Path); err != nil {
+		if err := absPath(string(p.Path)); err != nil {
 			return fsMetadata{}, err
 		}
-		return getMetadata(p.Path)
+		return getMetadata(string(p.Path))
 	}))
 	s.Handle("fs/readDirectory", Typed(func(ctx context.Context, c *Conn, p fsPathParams) (fsDirResponse, error) {
-		if err := absPath(p.Path); err != nil {
+		if err := absPath(string(p.Path)); err != nil {
 			return fsDirResponse{}, err
 		}
-		return readDirectory(p.Path)
+		return readDirectory(string(p.Path))
 	}))
 	s.Handle("fs/remove", Typed(func(ctx context.Context, c *Conn, p fsRemoveParams) (struct{}, error) {
-		if err := absPath(p.Path); err != nil {
+		if err := absPath(string(p.Path)); err != nil {
 			return struct{}{}, err
 		}
 		var err error
 		if p.Recursive == nil || *p.Recursive {
-			if _, serr := os.Lstat(p.Path); serr != nil {
+			if _, serr := os.Lstat(string(p.Path)); serr != nil {
 				err = serr
 			} else {
-				err = os.RemoveAll(p.Path)
+				err = os.RemoveAll(string(p.Path))
 			}
 		} else {
-			err = os.Remove(p.Path)
+			err = os.Remove(string(p.Path))
 		}
 		if errors.Is(err, fs.ErrNotExist) && (p.Force == nil || *p.Force) {
 			err = nil
@@ -78,13 +78,13 @@ func registerFSMethods(s *Server) {
 		return struct{}{}, fsError(err)
 	}))
 	s.Handle("fs/copy", Typed(func(ctx context.Context, c *Conn, p fsCopyParams) (struct{}, error) {
-		if err := absPath(p.SourcePath); err != nil {
+		if err := absPath(string(p.SourcePath)); err != nil {
 			return struct{}{}, err
 		}
-		if err := absPath(p.DestinationPath); err != nil {
+		if err := absPath(string(p.DestinationPath)); err != nil {
 			return struct{}{}, err
 		}
-		return struct{}{}, fsError(copyPath(p.SourcePath, p.DestinationPath, p.Recursive))
+		return struct{}{}, fsError(copyPath(string(p.SourcePath), string(p.DestinationPath), p.Recursive))
 	}))
 	s.Handle("fuzzyFileSearch", Typed(func(ctx context.Context, c *Conn, p fuzzyParams) (fuzzyResponse, error) {
 		return fuzzySearch(ctx, p), nil
@@ -92,29 +92,29 @@ func registerFSMethods(s *Server) {
 }
 
 type fsPathParams struct {
-	Path string `json:"path"`
+	Path pathString `json:"path"`
 }
 
 type fsWriteParams struct {
-	Path       string `json:"path"`
-	DataBase64 string `json:"dataBase64"`
+	Path       pathString `json:"path"`
+	DataBase64 string     `json:"dataBase64"`
 }
 
 type fsDirParams struct {
-	Path      string `json:"path"`
-	Recursive *bool  `json:"recursive"`
+	Path      pathString `json:"path"`
+	Recursive *bool      `json:"recursive"`
 }
 
 type fsRemoveParams struct {
-	Path      string `json:"path"`
-	Recursive *bool  `json:"recursive"`
-	Force     *bool  `json:"force"`
+	Path      pathString `json:"path"`
+	Recursive *bool      `json:"recursive"`
+	Force     *bool      `json:"force"`
 }
 
 type fsCopyParams struct {
-	SourcePath      string `json:"sourcePath"`
-	DestinationPath string `json:"destinationPath"`
-	Recursive       bool   `json:"recursive"`
+	SourcePath      pathString `json:"sourcePath"`
+	DestinationPath pathString `json:"destinationPath"`
+	Recursive       bool       `json:"recursive"`
 }
 
 type fsMetadata struct {

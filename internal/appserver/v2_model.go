@@ -34,18 +34,66 @@ type reasoningEffortOption struct {
 	Description     string `json:"description"`
 }
 
+// v2Model is a model/list entry, keys in Codex 0.169's order; the picker metadata comes
+// from model.ListingOf.
 type v2Model struct {
 	ID                        string                  `json:"id"`
 	Model                     string                  `json:"model"`
 	Upgrade                   *string                 `json:"upgrade"`
+	UpgradeInfo               *modelUpgradeInfo       `json:"upgradeInfo"`
+	AvailabilityNux           *modelAvailabilityNux   `json:"availabilityNux"`
 	DisplayName               string                  `json:"displayName"`
 	Description               string                  `json:"description"`
+	ModelSpecialty            *string                 `json:"modelSpecialty"`
 	Hidden                    bool                    `json:"hidden"`
 	SupportedReasoningEfforts []reasoningEffortOption `json:"supportedReasoningEfforts"`
 	DefaultReasoningEffort    string                  `json:"defaultReasoningEffort"`
 	InputModalities           []string                `json:"inputModalities"`
 	SupportsPersonality       bool                    `json:"supportsPersonality"`
-	IsDefault                 bool                    `json:"isDefault"`
+	MultiAgentVersion         *string                 `json:"multiAgentVersion"`
+	AdditionalSpeedTiers      []string                `json:"additionalSpeedTiers"`
+	ServiceTiers              []modelServiceTier      `json:"serviceTiers"`
+	DefaultServiceTier        *string                 `json:"defaultServiceTier"`
+	// AvailableAccessPrograms is null: the catalog has no access-program metadata.
+	AvailableAccessPrograms *struct{} `json:"availableAccessPrograms"`
+	IsDefault               bool      `json:"isDefault"`
+}
+
+type modelUpgradeInfo struct {
+	Model             string  `json:"model"`
+	UpgradeCopy       *string `json:"upgradeCopy"`
+	ModelLink         *string `json:"modelLink"`
+	MigrationMarkdown *string `json:"migrationMarkdown"`
+	RetirementAt      *int64  `json:"retirementAt"`
+}
+
+type modelAvailabilityNux struct {
+	Message string `json:"message"`
+}
+
+type modelServiceTier struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// withListing adds a model's picker metadata.
+func withListing(m v2Model, l model.Listing) v2Model {
+	m.Description = l.Description
+	if l.Upgrade != "" {
+		m.Upgrade = &l.Upgrade
+		m.UpgradeInfo = &modelUpgradeInfo{Model: l.Upgrade, MigrationMarkdown: strPtr(l.MigrationMarkdown)}
+	}
+	if l.AvailabilityNux != "" {
+		m.AvailabilityNux = &modelAvailabilityNux{Message: l.AvailabilityNux}
+	}
+	m.ModelSpecialty, m.MultiAgentVersion, m.DefaultServiceTier = strPtr(l.Specialty), strPtr(l.MultiAgentVersion), strPtr(l.DefaultServiceTier)
+	m.AdditionalSpeedTiers = append([]string{}, l.SpeedTiers...)
+	m.ServiceTiers = []modelServiceTier{}
+	for _, t := range l.ServiceTiers {
+		m.ServiceTiers = append(m.ServiceTiers, modelServiceTier{ID: t.ID, Name: t.Name, Description: t.Description})
+	}
+	return m
 }
 
 type modelListResponse struct {
@@ -61,6 +109,8 @@ var effortText = map[string]string{
 	"medium":  "Balances speed and reasoning depth for everyday tasks",
 	"high":    "Greater reasoning depth for complex problems",
 	"xhigh":   "Extra high reasoning depth for complex problems",
+	"max":     "Maximum reasoning depth for the hardest problems",
+	"ultra":   "Maximum reasoning with automatic task delegation",
 }
 
 func modelList(ctx context.Context, s *Server, p modelListParams) modelListResponse {
@@ -84,9 +134,9 @@ func modelList(ctx context.Context, s *Server, p modelListParams) modelListRespo
 		if name == "" {
 			name = m.Slug
 		}
-		all = append(all, v2Model{ID: m.Slug, Model: m.Slug, DisplayName: name, Hidden: hidden,
+		all = append(all, withListing(v2Model{ID: m.Slug, Model: m.Slug, DisplayName: name, Hidden: hidden,
 			SupportedReasoningEfforts: efforts, DefaultReasoningEffort: orDefault(m.DefaultReasoningLevel, "medium"),
-			InputModalities: mods, IsDefault: i == 0})
+			InputModalities: mods, IsDefault: i == 0}, model.ListingOf(m.Slug)))
 	}
 	start := 0
 	if p.Cursor != nil {
@@ -172,7 +222,7 @@ func providerList(s *Server) providerListResponse {
 func providerModels(ctx context.Context, s *Server) []model.ModelInfo {
 	cfg := s.opts.Config
 	if cfg == nil || cfg.ModelProviderID == model.ProviderOpenAI {
-		return model.ListedModels()
+		return model.CatalogModels()
 	}
 	hc, _ := auth.HTTPClient(s.opts.Getenv)
 	if hc == nil {
@@ -190,7 +240,7 @@ func providerModels(ctx context.Context, s *Server) []model.ModelInfo {
 	}
 	if err != nil || len(served) == 0 {
 		s.logger.Warn("model/list: the provider's models could not be listed; listing the catalog", "provider", cfg.ModelProviderID, "err", err)
-		return model.ListedModels()
+		return model.CatalogModels()
 	}
 	// The configured model first: it is the default.
 	sort.SliceStable(served, func(i, j int) bool { return served[i] == cfg.Model && served[j] != cfg.Model })

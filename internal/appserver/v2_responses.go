@@ -1,6 +1,7 @@
 package appserver
 
 import (
+	"encoding/json"
 	"path/filepath"
 
 	"github.com/gocodex/gocodex/internal/config"
@@ -42,13 +43,27 @@ type configLayerSource struct {
 	Type           string `json:"type"`
 	File           string `json:"file,omitempty"`
 	DotCodexFolder string `json:"dotCodexFolder,omitempty"`
+	// Profile is the profile a user layer is for; Codex 0.169 always sends it there (null).
+	Profile string `json:"-"`
+}
+
+func (s configLayerSource) MarshalJSON() ([]byte, error) {
+	type plain configLayerSource
+	if s.Type != "user" {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		Type    string  `json:"type"`
+		File    string  `json:"file"`
+		Profile *string `json:"profile"`
+	}{s.Type, s.File, strPtr(s.Profile)})
 }
 
 // layerName is a layer's v2 ConfigLayerSource.
 func layerName(l config.Layer) configLayerSource {
 	switch l.Source {
 	case config.SourceUser, config.SourceProfileFile, config.SourceProfileTable:
-		return configLayerSource{Type: "user", File: l.Path}
+		return configLayerSource{Type: "user", File: l.Path, Profile: l.Profile}
 	case config.SourceProject:
 		return configLayerSource{Type: "project", DotCodexFolder: filepath.Dir(l.Path)}
 	case config.SourceManaged:

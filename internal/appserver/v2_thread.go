@@ -137,6 +137,7 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 	if err != nil {
 		return threadSettings{}, err
 	}
+	r.trustStartedProject(p, lt.cfg) // v2_thread_trust.go
 	r.announce(ctx, c, lt)
 	return lt.settings(false), nil
 }
@@ -321,7 +322,8 @@ func (r *threads) stored(id string, withTurns bool) (v2Thread, error) {
 	}
 	turns, preview := replayTurns(ro)
 	sum := rollout.ThreadSummary{ID: ro.Meta.ID, Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: preview, Cwd: ro.Meta.Cwd,
-		ModelProvider: ro.Meta.ModelProvider, CLIVersion: ro.Meta.CLIVersion, Git: ro.Meta.Git, Archived: archived}
+		ModelProvider: ro.Meta.ModelProvider, CLIVersion: ro.Meta.CLIVersion, Git: ro.Meta.Git, HistoryMode: ro.Meta.HistoryMode,
+		Originator: ro.Meta.Originator, Archived: archived}
 	if len(ro.Meta.Source) > 0 {
 		sum.Source = string(ro.Meta.Source[1 : len(ro.Meta.Source)-1])
 	}
@@ -332,6 +334,9 @@ func (r *threads) stored(id string, withTurns bool) (v2Thread, error) {
 		sum.UpdatedAt = st.ModTime()
 	}
 	t := v2ThreadFromSummary(sum, wire.V2ThreadStatus{Type: "notLoaded"})
+	withPersistedSettings(&t, sum)
+	// Codex 0.169 shows session_meta's thread_source here, though not in its listings.
+	t.ThreadSource = strPtr(ro.Meta.ThreadSource)
 	r.decorate(&t)
 	if withTurns {
 		t.Turns = turns
@@ -352,6 +357,11 @@ type threadListParams struct {
 	// SortKey "updated_at" orders by last update; SortDirection "asc" puts the oldest first.
 	SortKey       *string `json:"sortKey"`
 	SortDirection *string `json:"sortDirection"`
+	// SourceKinds, ExcludedThreadIDs and Originators: v2_thread_list_sources.go.
+	SourceKinds        []string `json:"sourceKinds"`
+	ExcludedThreadIDs  []string `json:"excludedThreadIds"`
+	Originators        []string `json:"originators"`
+	CurrentAccountOnly *bool    `json:"currentAccountOnly"` // every local thread is the account's
 }
 
 type threadListResponse struct {
@@ -377,6 +387,10 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	if p.Archived != nil {
 		opts.Archived = *p.Archived
 	}
+	keepSource, err := applyListFilters(p, &opts)
+	if err != nil {
+		return threadListResponse{}, err
+	}
 	if p.SortKey != nil && *p.SortKey == "section_position" {
 		return r.listBySectionPosition(p, opts)
 	}
@@ -388,9 +402,12 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 		if q := p.SearchTerm; q != nil && *q != "" && !strings.Contains(s.Preview, *q) && (t.Name == nil || !strings.Contains(*t.Name, *q)) {
 			return false
 		}
+		if keepSource != nil && !keepSource(t) {
+			return false
+		}
 		return inSection(t)
 	}
-	filtered := len(p.SectionID) > 0 || (p.SearchTerm != nil && *p.SearchTerm != "")
+	filtered := len(p.SectionID) > 0 || (p.SearchTerm != nil && *p.SearchTerm != "") || keepSource != nil
 	return r.filteredPage(opts, keep, filtered)
 }
 
@@ -502,7 +519,6 @@ func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (thr
 	if err != nil {
 		return threadResponse{}, err
 	}
-	t.Environments = nil // as Codex 0.169 answers: an unarchived thread has no environment yet
 	context.AfterFunc(ctx, func() {
 		_ = c.Notify(c.Context(), "thread/unarchived", threadIDParams{p.ThreadID})
 	})

@@ -176,12 +176,16 @@ func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.Threa
 		}
 		ts := make([]v2Thread, len(page.Threads))
 		ptrs := make([]*v2Thread, len(page.Threads))
+		loaded := make([]bool, len(page.Threads))
 		for i, s := range page.Threads {
-			status := any(wire.V2ThreadStatus{Type: "notLoaded"})
 			if lt, ok := r.get(s.ID); ok {
-				status = lt.status()
+				loaded[i] = true
+				ts[i] = v2ThreadFromSummary(s, lt.status())
+				ts[i].Environments = localEnvironment(s.Cwd)
+				ts[i].Model, ts[i].ReasoningEffort = lt.modelAndEffort()
+			} else {
+				ts[i] = v2ThreadFromSummary(s, wire.V2ThreadStatus{Type: "notLoaded"})
 			}
-			ts[i] = v2ThreadFromSummary(s, status)
 			ptrs[i] = &ts[i]
 		}
 		r.decorate(ptrs...)
@@ -199,6 +203,9 @@ func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.Threa
 				first = s
 			}
 			last = s
+			if !loaded[i] { // only the answered threads' tails are read
+				withPersistedSettings(&ts[i], s)
+			}
 			out.Data = append(out.Data, ts[i])
 		}
 		if out.NextCursor != nil || page.NextCursor == "" {

@@ -224,6 +224,17 @@ func ListedModels() []ModelInfo {
 	return out
 }
 
+// CatalogModels are every model of the catalog, hidden ones included, by priority (model/list
+// leaves the hidden out unless asked).
+func CatalogModels() []ModelInfo {
+	out := make([]ModelInfo, 0, len(catalog))
+	for _, e := range catalog {
+		out = append(out, LookupModel(e.slug, CatalogOverrides{}))
+	}
+	slices.SortStableFunc(out, func(a, b ModelInfo) int { return a.Priority - b.Priority })
+	return out
+}
+
 // CatalogSlugs lists the models the catalog knows, in table order.
 func CatalogSlugs() []string {
 	out := make([]string, len(catalog))

@@ -18,8 +18,8 @@ const IndexFileName = ".rollout-index.json"
 // loading a cache, while a filter that rejects most threads would otherwise read every head.
 const directReads = 64
 
-// indexVersion 2 added history_mode, 3 originator.
-const indexVersion = 3
+// indexVersion 2 added history_mode, 3 originator, 4 the first turn's model and effort.
+const indexVersion = 4
 
 type indexFile struct {
 	Version int                   `json:"version"`
@@ -39,6 +39,8 @@ type indexEntry struct {
 	Git           *GitInfo  `json:"git,omitempty"`
 	HistoryMode   string    `json:"history_mode,omitempty"`
 	Originator    string    `json:"originator,omitempty"`
+	Model         string    `json:"model,omitempty"`
+	Effort        string    `json:"effort,omitempty"`
 	CreatedAt     time.Time `json:"created_at"`
 }
 
@@ -139,10 +141,12 @@ func writeDirIndex(dir string, ix *dirIndex) error {
 
 func entryOf(s ThreadSummary) indexEntry {
 	return indexEntry{ID: s.ID, ForkedFromID: s.ForkedFromID, Preview: s.Preview, Cwd: s.Cwd, ModelProvider: s.ModelProvider,
-		Source: s.Source, CLIVersion: s.CLIVersion, Git: s.Git, HistoryMode: s.HistoryMode, Originator: s.Originator, CreatedAt: s.CreatedAt}
+		Source: s.Source, CLIVersion: s.CLIVersion, Git: s.Git, HistoryMode: s.HistoryMode, Originator: s.Originator,
+		Model: s.Model, Effort: s.ReasoningEffort, CreatedAt: s.CreatedAt}
 }
 
 func (e indexEntry) summary(path string) ThreadSummary {
 	return ThreadSummary{ID: e.ID, Path: path, ForkedFromID: e.ForkedFromID, Preview: e.Preview, Cwd: e.Cwd,
-		ModelProvider: e.ModelProvider, Source: e.Source, CLIVersion: e.CLIVersion, Git: e.Git, HistoryMode: e.HistoryMode, Originator: e.Originator, CreatedAt: e.CreatedAt}
+		ModelProvider: e.ModelProvider, Source: e.Source, CLIVersion: e.CLIVersion, Git: e.Git, HistoryMode: e.HistoryMode, Originator: e.Originator,
+		Model: e.Model, ReasoningEffort: e.Effort, CreatedAt: e.CreatedAt}
 }

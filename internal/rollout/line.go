@@ -87,6 +87,9 @@ type SessionMeta struct {
 	// for the older one (see paginated.go).
 	HistoryMode string   `json:"history_mode,omitempty"`
 	Git         *GitInfo `json:"git,omitempty"`
+	// ThreadSource is who started the thread ("user", …), as Codex 0.169 writes it; gocodex
+	// reads it and writes none.
+	ThreadSource string `json:"thread_source,omitempty"`
 	// HistoryBase is how Codex 0.169 records a fork: instead of copying, the new rollout
 	// starts from a prefix of the source's (see Load). We copy, and never write it.
 	HistoryBase *HistoryBase `json:"history_base,omitempty"`

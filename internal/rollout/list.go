@@ -32,9 +32,13 @@ type ThreadSummary struct {
 	HistoryMode string
 	// Originator is the client that started the thread (session_meta's originator).
 	Originator string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time // the file's modification time
-	Archived   bool
+	// Model and ReasoningEffort are the first turn's (its turn_context, read with the head);
+	// LatestTurnSettings reads the latest from the tail.
+	Model           string
+	ReasoningEffort string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time // the file's modification time
+	Archived        bool
 }
 
 // ListOptions filter and page a listing.
@@ -281,6 +285,10 @@ func readSummaryWith(path string, br *bufio.Reader) (ThreadSummary, bool, error)
 						haveMeta = true
 						s = summaryFromMeta(SessionMeta{ID: m.ID, ForkedFromID: m.ForkedFromID, Timestamp: m.Timestamp, Cwd: m.Cwd,
 							ModelProvider: m.ModelProvider, Source: m.Source, CLIVersion: m.CLIVersion, Git: m.Git, HistoryMode: m.HistoryMode, Originator: m.Originator}, path)
+					}
+				} else if haveMeta && l.Type == TypeTurnContext && s.Model == "" {
+					if ts, ok := turnSettingsOf(l.Payload); ok {
+						s.Model, s.ReasoningEffort = ts.Model, ts.Effort
 					}
 				} else if haveMeta {
 					if text, ok := userText(l); ok {

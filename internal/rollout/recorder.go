@@ -336,9 +336,9 @@ func (r *Recorder) configured(m protocol.SessionConfiguredEvent) {
 	if m.SandboxPolicy != nil {
 		s.SandboxPolicy = *m.SandboxPolicy
 	}
-	if m.ReasoningEffort != "" {
-		s.Effort = m.ReasoningEffort
-	}
+	// The effort is not taken from the event: it names the model's default when none was
+	// asked for, and turn_context records the effort asked for (none: no "effort"), as
+	// Codex 0.169's does; thread listings show it (null when unset).
 }
 
 func (r *Recorder) turnContext(turnID string, now time.Time) TurnContext {

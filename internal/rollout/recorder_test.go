@@ -109,7 +109,7 @@ func recordScript(t *testing.T, r *Recorder) {
 
 func TestRecorderGoldenLines(t *testing.T) {
 	home := t.TempDir()
-	r, err := Create(home, Options{Meta: testMeta(), Settings: Settings{Summary: "auto", Timezone: "Etc/UTC"}, Now: tick(), NewItemID: seqIDs()})
+	r, err := Create(home, Options{Meta: testMeta(), Settings: Settings{Effort: "medium", Summary: "auto", Timezone: "Etc/UTC"}, Now: tick(), NewItemID: seqIDs()})
 	if err != nil {
 		t.Fatal(err)
 	}

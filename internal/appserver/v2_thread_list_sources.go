@@ -1,0 +1,73 @@
+package appserver
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gocodex/gocodex/internal/jsonrpc"
+	"github.com/gocodex/gocodex/internal/rollout"
+)
+
+// thread/list's sourceKinds, excludedThreadIds and originators, as Codex 0.169 takes them:
+// without sourceKinds it lists the interactive threads only (cli and vscode, not exec).
+
+// threadSourceKinds are ThreadSourceKind's values, in the schema's order.
+var threadSourceKinds = []string{"cli", "vscode", "exec", "appServer", "subAgent", "subAgentReview",
+	"subAgentCompact", "subAgentThreadSpawn", "subAgentOther", "unknown"}
+
+// interactiveSources are what thread/list lists when sourceKinds is omitted or empty.
+var interactiveSources = []string{"cli", "vscode"}
+
+// rolloutSources are the session_meta sources of the kinds a rollout names by a plain
+// string; the other kinds are recognised after the head is read (sourceKindFilter).
+var rolloutSources = map[string][]string{
+	"cli":       {"cli"},
+	"vscode":    {"vscode"},
+	"exec":      {"exec"},
+	"appServer": {"appServer", "app-server", "app_server"},
+}
+
+// filterError is the -32602 error Codex 0.169 answers a filter it refuses with (its words,
+// without the "Invalid params: " of a params that do not decode).
+func filterError(msg string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+}
+
+// maxExcludedThreadIDs is Codex's limit on excludedThreadIds.
+const maxExcludedThreadIDs = 100
+
+// applyListFilters checks the filters and puts them into opts; keep, when not nil, is a
+// filter the listing applies to each thread after reading it.
+func applyListFilters(p threadListParams, opts *rollout.ListOptions) (keep func(*v2Thread) bool, err error) {
+	if len(p.Originators) > 0 {
+		return nil, filterError("originator filtering is not supported by the local app-server")
+	}
+	if len(p.ExcludedThreadIDs) > maxExcludedThreadIDs {
+		return nil, filterError("excludedThreadIds accepts at most 100 entries")
+	}
+	for _, id := range p.ExcludedThreadIDs {
+		if msg := threadIDError(id); msg != "" {
+			return nil, filterError("invalid excluded thread id: " + msg)
+		}
+	}
+	opts.ExcludeIDs = p.ExcludedThreadIDs
+	kinds := p.SourceKinds
+	for _, k := range kinds {
+		if !slices.Contains(threadSourceKinds, k) {
+			return nil, InvalidRequest("Invalid request: unknown variant `" + k + "`, expected one of `" + strings.Join(threadSourceKinds, "`, `") + "`")
+		}
+	}
+	if len(kinds) == 0 {
+		kinds = interactiveSources
+	}
+	var sources []string
+	for _, k := range kinds {
+		raw, ok := rolloutSources[k]
+		if !ok { // a sub-agent or unknown source: told apart only once the thread is read
+			return func(t *v2Thread) bool { return slices.Contains(kinds, t.Source) }, nil
+		}
+		sources = append(sources, raw...)
+	}
+	opts.Sources = sources
+	return nil, nil
+}
