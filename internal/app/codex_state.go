@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/codexstate"
 	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/sessionindex"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -23,6 +24,7 @@ type codexStateIndex struct {
 
 	mu     sync.Mutex
 	head   *rollout.ThreadSummary // the rollout's head, once it holds the first user message
+	name   string                 // the thread's name when its head was read
 	tokens int64                  // the thread's total token count
 	warned bool
 }
@@ -45,12 +47,19 @@ func (x *codexStateIndex) observe(ev protocol.Event, path string, settings func(
 func (x *codexStateIndex) index(path string, s rollout.Settings) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if !codexstate.Exists(x.codexHome) {
+		return
+	}
 	if x.head == nil {
 		s, ok, err := rollout.ReadSummary(path)
 		if err != nil || !ok {
 			return // no first user message yet: Codex would hide the row anyway
 		}
 		x.head = &s
+		// A fork may be named before its row exists (it carries its source's name).
+		if names, err := sessionindex.Read(x.codexHome); err == nil {
+			x.name = names[s.ID].Name
+		}
 	}
 	h := x.head
 	approval, _ := json.Marshal(s.ApprovalPolicy)
@@ -63,7 +72,7 @@ func (x *codexStateIndex) index(path string, s rollout.Settings) {
 		Source: h.Source, ModelProvider: h.ModelProvider, Cwd: h.Cwd, FirstUserMessage: h.Preview,
 		SandboxPolicy: codexstate.PermissionProfile(s.SandboxPolicy, s.Cwd), ApprovalMode: mode,
 		TokensUsed: x.tokens, CLIVersion: h.CLIVersion, Model: s.Model, ReasoningEffort: s.Effort,
-		HistoryMode: h.HistoryMode, Originator: h.Originator,
+		HistoryMode: h.HistoryMode, Originator: h.Originator, Name: x.name,
 	}
 	if h.Git != nil {
 		row.GitSHA, row.GitBranch, row.GitOriginURL = h.Git.CommitHash, h.Git.Branch, h.Git.RepositoryURL

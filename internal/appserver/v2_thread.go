@@ -10,6 +10,7 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/sessionindex"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -265,7 +266,7 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 		return threadSettings{}, err
 	}
 	if info.Name != "" && !p.Ephemeral {
-		if err := appendThreadName(home, lt.id, info.Name); err != nil {
+		if err := sessionindex.Append(home, lt.id, info.Name); err != nil {
 			r.srv.logger.Warn("fork name not recorded", "thread", lt.id, "err", err)
 		}
 	}
@@ -539,6 +540,9 @@ func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (
 	}
 	r.pruneSnapshots(p.ThreadID)
 	r.forgetThreadState(p.ThreadID)
+	if err := sessionindex.Drop(codexHome(r.srv), p.ThreadID); err != nil {
+		r.srv.logger.Warn("the deleted thread's name stays in the session index", "thread", p.ThreadID, "err", err)
+	}
 	r.codexStateDeleted(p.ThreadID)
 	context.AfterFunc(ctx, func() {
 		n := wire.V2Notification{Method: "thread/deleted", Params: threadIDParams{p.ThreadID}}

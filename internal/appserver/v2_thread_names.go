@@ -1,78 +1,15 @@
 package appserver
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/gocodex/gocodex/internal/filelock"
+	"github.com/gocodex/gocodex/internal/sessionindex"
 )
 
-// Thread names (thread/name/set), kept where Codex 0.169 keeps them: CODEX_HOME's
-// session_index.jsonl, one {"id","thread_name","updated_at"} line per rename, the last
-// line of a thread winning, appended under an flock of session_index.jsonl.lock. Codex's
-// own pickers and thread/list read the same file, so a name set through either shows in both.
-
-const sessionIndexName = "session_index.jsonl"
-
-type sessionIndexLine struct {
-	ID         string `json:"id"`
-	ThreadName string `json:"thread_name"`
-	UpdatedAt  string `json:"updated_at"`
-}
-
-func sessionIndexPath(codexHome string) string { return filepath.Join(codexHome, sessionIndexName) }
-
-// appendThreadName records a rename.
-func appendThreadName(codexHome, id, name string) error {
-	path := sessionIndexPath(codexHome)
-	if err := os.MkdirAll(codexHome, 0o700); err != nil {
-		return err
-	}
-	unlock, err := filelock.Exclusive(path + ".lock")
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	line, err := json.Marshal(sessionIndexLine{ID: id, ThreadName: name, UpdatedAt: time.Now().UTC().Format(time.RFC3339Nano)})
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(line, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// threadNames reads the index: each thread's latest name. A missing file is no names; a
-// line that does not parse (a torn last line) is skipped.
-func threadNames(codexHome string) map[string]string {
-	b, err := os.ReadFile(sessionIndexPath(codexHome))
-	if err != nil {
-		return nil
-	}
-	names := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		var l sessionIndexLine
-		if json.Unmarshal(sc.Bytes(), &l) == nil && l.ID != "" {
-			names[l.ID] = l.ThreadName
-		}
-	}
-	return names
-}
+// Thread names (thread/name/set) live where Codex 0.169 keeps them, CODEX_HOME's
+// session_index.jsonl (internal/sessionindex).
 
 type setNameParams struct {
 	ThreadID string `json:"threadId"`
@@ -94,7 +31,7 @@ func (r *threads) setName(ctx context.Context, c *Conn, p setNameParams) (empty,
 			return empty{}, errNoRollout(p.ThreadID)
 		}
 	}
-	if err := appendThreadName(codexHome(r.srv), p.ThreadID, p.Name); err != nil {
+	if err := sessionindex.Append(codexHome(r.srv), p.ThreadID, p.Name); err != nil {
 		return empty{}, internalError("record thread name: " + err.Error())
 	}
 	r.codexStateNamed(p.ThreadID, p.Name)
@@ -121,5 +58,5 @@ func (r *threads) nameOf(id string) string {
 			return name
 		}
 	}
-	return threadNames(codexHome(r.srv))[id]
+	return sessionindex.Names(codexHome(r.srv))[id]
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/sessionindex"
 )
 
 // Thread sections (threadSection/*, thread/section/move), as Codex 0.169 answers them: the
@@ -216,7 +217,7 @@ func (r *threads) notifyAll(ctx context.Context, c *Conn, method string, params 
 // decorate adds what CODEX_HOME knows about a thread to its v2 object: its name (the
 // session index), its section and edited git metadata (the state file).
 func (r *threads) decorate(ts ...*v2Thread) {
-	if names := threadNames(codexHome(r.srv)); len(names) > 0 {
+	if names := sessionindex.Names(codexHome(r.srv)); len(names) > 0 {
 		for _, t := range ts {
 			if n, ok := names[t.ID]; ok && n != "" {
 				n := n

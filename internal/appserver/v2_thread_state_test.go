@@ -407,6 +407,11 @@ func TestThreadNamesInSessionIndex(t *testing.T) {
 	if e := cl2.callErr("thread/name/set", map[string]any{"threadId": id, "name": ""}); e.Message != "thread name must not be empty" {
 		t.Errorf("empty name: %q", e.Message)
 	}
+	// As Codex 0.169's thread/delete (observed): the thread's names leave the index.
+	cl2.call("thread/delete", map[string]any{"threadId": id}, nil)
+	if b, _ := os.ReadFile(index); strings.Contains(string(b), id) {
+		t.Errorf("session index after thread/delete:\n%s", b)
+	}
 }
 
 // Bad params to the thread state methods: a JSON-RPC error each, the server answering on.

@@ -11,6 +11,7 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/sessionindex"
 )
 
 // ResumeRequest is what `gocodex resume` and `gocodex fork` were asked to open.
@@ -115,7 +116,7 @@ func PrintSessionList(cfg *config.Config, r ResumeRequest, out, errOut io.Writer
 		fmt.Fprintln(errOut, "Error:", err)
 		return 1
 	}
-	names, err := readSessionNames(cfg.CodexHome)
+	names, err := sessionindex.Read(cfg.CodexHome)
 	if err != nil {
 		fmt.Fprintln(errOut, "Error:", err)
 		return 1

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/codexstate"
 	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/sessionindex"
 	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
@@ -84,7 +85,7 @@ func ResolveSessionAnySource(codexHome, arg string, state SessionState) (Session
 }
 
 func resolveSession(codexHome, arg string, state SessionState, interactiveOnly bool) (Session, error) {
-	names, err := readSessionNames(codexHome)
+	names, err := sessionindex.Read(codexHome)
 	if err != nil {
 		return Session{}, err
 	}
@@ -99,7 +100,7 @@ func resolveSession(codexHome, arg string, state SessionState, interactiveOnly b
 		}
 		return s, nil
 	}
-	var named []sessionName
+	var named []sessionindex.Name
 	for _, n := range names {
 		if n.Name == arg {
 			named = append(named, n)
@@ -181,8 +182,8 @@ func DeleteSession(codexHome string, s Session, warn io.Writer) error {
 		return err
 	}
 	warnCodexState(warn, codexstate.DeleteThread(codexHome, s.ID))
-	if err := dropSessionNames(codexHome, s.ID); err != nil {
-		return fmt.Errorf("session deleted, but its name stays in %s: %w", SessionIndexFile, err)
+	if err := sessionindex.Drop(codexHome, s.ID); err != nil {
+		return fmt.Errorf("session deleted, but its name stays in %s: %w", sessionindex.FileName, err)
 	}
 	if err := snapshot.Prune(codexHome, s.ID); err != nil {
 		return fmt.Errorf("session deleted, but not its file snapshots: %w", err)

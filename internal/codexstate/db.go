@@ -34,6 +34,13 @@ const busyTimeoutMS = 1000
 // threads table lacks columns written here. Nothing is written then.
 var ErrOldSchema = errors.New("codex state database is older than schema version 62")
 
+// Exists reports whether Codex has made its state database in codexHome: without it there
+// is nothing to keep told (Codex indexes every rollout when it creates it).
+func Exists(codexHome string) bool {
+	_, err := os.Stat(filepath.Join(codexHome, FileName))
+	return err == nil
+}
+
 // open opens CODEX_HOME's state database for writing, or returns nil when there is none.
 func open(codexHome string) (*sql.DB, error) {
 	path := filepath.Join(codexHome, FileName)

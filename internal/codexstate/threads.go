@@ -33,6 +33,9 @@ type Thread struct {
 	GitOriginURL    string
 	HistoryMode     string // "paginated" or "legacy"
 	Originator      string
+	// Name is the thread's name (session_index.jsonl) when it has one; a name already in
+	// the row (Codex's, or a later rename's) stays.
+	Name string
 }
 
 // upsertThread inserts the row, or brings an existing one up to date: what changes from
@@ -40,9 +43,9 @@ type Thread struct {
 const upsertThread = `INSERT INTO threads (id, rollout_path, created_at, updated_at, source, model_provider, cwd,
 	title, sandbox_policy, approval_mode, tokens_used, has_user_event, archived, git_sha, git_branch,
 	git_origin_url, cli_version, first_user_message, memory_mode, model, reasoning_effort,
-	created_at_ms, updated_at_ms, preview, recency_at, recency_at_ms, history_mode, originator)
+	created_at_ms, updated_at_ms, preview, recency_at, recency_at_ms, history_mode, originator, name)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, 0, ?12, ?13, ?14, ?15, ?8, 'enabled', ?16, ?17,
-	?18, ?19, ?8, ?4, ?19, ?20, ?21)
+	?18, ?19, ?8, ?4, ?19, ?20, ?21, ?22)
 ON CONFLICT(id) DO UPDATE SET
 	rollout_path = excluded.rollout_path,
 	updated_at = excluded.updated_at, updated_at_ms = excluded.updated_at_ms,
@@ -50,6 +53,7 @@ ON CONFLICT(id) DO UPDATE SET
 	sandbox_policy = excluded.sandbox_policy, approval_mode = excluded.approval_mode,
 	tokens_used = excluded.tokens_used, model = excluded.model,
 	reasoning_effort = excluded.reasoning_effort,
+	name = COALESCE(threads.name, excluded.name),
 	title = CASE WHEN threads.title = '' THEN excluded.title ELSE threads.title END,
 	first_user_message = CASE WHEN threads.first_user_message = '' THEN excluded.first_user_message ELSE threads.first_user_message END,
 	preview = CASE WHEN threads.preview = '' THEN excluded.preview ELSE threads.preview END`
@@ -66,7 +70,7 @@ func IndexThread(codexHome string, t Thread) error {
 		t.FirstUserMessage, t.SandboxPolicy, t.ApprovalMode, t.TokensUsed,
 		orNull(t.GitSHA), orNull(t.GitBranch), orNull(t.GitOriginURL), t.CLIVersion,
 		orNull(t.Model), orNull(t.ReasoningEffort),
-		t.CreatedAt.UnixMilli(), t.UpdatedAt.UnixMilli(), historyMode, orNull(t.Originator))
+		t.CreatedAt.UnixMilli(), t.UpdatedAt.UnixMilli(), historyMode, orNull(t.Originator), orNull(t.Name))
 }
 
 // SetArchived records that gocodex archived (or unarchived) the thread and where its

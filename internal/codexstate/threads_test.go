@@ -183,3 +183,26 @@ func TestArchiveUnarchiveDelete(t *testing.T) {
 		t.Error("the row outlived DeleteThread")
 	}
 }
+
+// A thread named before its row existed (a fork carries its source's name) gets the name
+// with its row; a name the row already has (Codex's, or a later rename's) stays.
+func TestIndexThreadNames(t *testing.T) {
+	home, db := codexDB(t)
+	th := sampleThread(home)
+	th.Name = "forked name"
+	if err := IndexThread(home, th); err != nil {
+		t.Fatal(err)
+	}
+	if got := row(t, db, th.ID)["name"]; got != "forked name" {
+		t.Errorf("name = %v", got)
+	}
+	if err := SetName(home, th.ID, "renamed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := IndexThread(home, th); err != nil {
+		t.Fatal(err)
+	}
+	if got := row(t, db, th.ID)["name"]; got != "renamed" {
+		t.Errorf("after a rename and a turn, name = %v", got)
+	}
+}

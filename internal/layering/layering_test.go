@@ -83,6 +83,7 @@ var packages = map[string]room{
 	"internal/snapshot":          {layer: edge},
 	"internal/filelock":          {layer: edge},
 	"internal/codexstate":        {layer: edge},
+	"internal/sessionindex":      {layer: edge},
 	"internal/skills":            {layer: edge},
 	"internal/tools":             {layer: edge},
 	"internal/tools/...":         {layer: edge},
