@@ -206,3 +206,30 @@ func TestIndexThreadNames(t *testing.T) {
 		t.Errorf("after a rename and a turn, name = %v", got)
 	}
 }
+
+// While Codex holds a write transaction longer than the busy timeout, IndexThread gives up
+// with an error (the caller logs it) instead of stalling the turn, and writes nothing.
+func TestIndexThreadGivesUpOnABusyDatabase(t *testing.T) {
+	home, db := codexDB(t)
+	conn, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(t.Context(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	th := sampleThread(home)
+	if err := IndexThread(home, th); err == nil {
+		t.Fatal("IndexThread wrote through Codex's open write transaction")
+	}
+	if _, err := conn.ExecContext(t.Context(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if row(t, db, th.ID) != nil {
+		t.Error("a row appeared")
+	}
+	if err := IndexThread(home, th); err != nil {
+		t.Fatalf("after Codex's transaction ended: %v", err)
+	}
+}
