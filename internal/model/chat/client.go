@@ -33,6 +33,8 @@ type Client struct {
 	log   *slog.Logger
 	url   string
 
+	streams model.StreamConfig
+
 	mu      sync.Mutex
 	dropped map[string]bool // tool types already reported as not sendable
 }
@@ -63,6 +65,7 @@ func New(opts model.ClientOptions) (*Client, error) {
 		c.log = slog.New(slog.DiscardHandler)
 	}
 	c.url = opts.Provider.EndpointURL("chat/completions")
+	c.streams = c.streamConfig()
 	return c, nil
 }
 
@@ -106,16 +109,11 @@ func (c *Client) Stream(ctx context.Context, p model.Prompt, obs model.RetryObse
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{c: c, ctx: ctx, prompt: p, tools: ts, body: body, obs: obs}
-	for {
-		err := s.connect(ctx)
-		if err == nil {
-			return s, nil
-		}
-		if err := s.retryOrFail(ctx, err); err != nil {
-			return nil, err
-		}
+	s := &Stream{c: c, prompt: p, tools: ts, body: body}
+	if err := s.conn.Open(ctx, &c.streams, chatWire{s}, body, obs); err != nil {
+		return nil, err
 	}
+	return s, nil
 }
 
 // Streamer adapts c to the modelstream.Streamer a thread reads responses from.
