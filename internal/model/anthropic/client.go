@@ -36,6 +36,7 @@ type Client struct {
 	name      string // the provider's name, in error messages
 	maxTokens int    // 0: the model's limit from the table
 	warned    sync.Map
+	streams   model.StreamConfig
 }
 
 // Option adjusts a Client beyond model.ClientOptions.
@@ -79,6 +80,7 @@ func New(opts model.ClientOptions, options ...Option) (*Client, error) {
 	for _, o := range options {
 		o(c)
 	}
+	c.streams = c.streamConfig()
 	return c, nil
 }
 
