@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/gocodex/gocodex/modelstream"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"time"
 
@@ -40,6 +39,14 @@ type ClientOptions struct {
 	SSEFixture string
 }
 
+// Log is Logger, or a logger that discards when it is nil.
+func (o ClientOptions) Log() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
+}
+
 // DefaultOriginator is the `originator` header Codex sends unless overridden. Codex's exec
 // face sends "codex_exec".
 const DefaultOriginator = "codex_cli_rs"
@@ -57,9 +64,6 @@ func OriginatorFromEnv(getenv func(string) string, def string) string {
 // Client sends Responses requests to one provider. It is safe for concurrent use.
 type Client struct {
 	opts       ClientOptions
-	http       *http.Client
-	clock      Clock
-	rand       func() float64
 	log        *slog.Logger
 	originator string
 	userAgent  string
@@ -76,19 +80,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 	if opts.Provider.Wire() != WireResponses {
 		return nil, fmt.Errorf("%w (%q)", ErrNotResponsesWire, opts.Provider.WireAPI)
 	}
-	c := &Client{opts: opts, http: opts.HTTPClient, clock: opts.Clock, rand: opts.Rand, log: opts.Logger}
-	if c.http == nil {
-		c.http = &http.Client{}
-	}
-	if c.clock == nil {
-		c.clock = RealClock{}
-	}
-	if c.rand == nil {
-		c.rand = rand.Float64
-	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
-	}
+	c := &Client{opts: opts, log: opts.Log()}
 	c.originator = opts.Originator
 	if c.originator == "" {
 		c.originator = DefaultOriginator
@@ -98,8 +90,7 @@ func NewClient(opts ClientOptions) (*Client, error) {
 		c.userAgent = DefaultUserAgent(c.originator)
 	}
 	c.url = opts.Provider.ResponsesURL()
-	c.streams = StreamConfig{Provider: opts.Provider, HTTP: c.http, Clock: c.clock, Rand: c.rand, URL: c.url,
-		SSEFixture: opts.SSEFixture, Auth: opts.Auth, CutMessage: ReasonStreamClosed}
+	c.streams = NewStreamConfig(opts, c.url)
 	return c, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"sync"
@@ -66,6 +67,24 @@ type StreamConfig struct {
 	// Next check the response's context as well before reading (the Anthropic wire).
 	// Otherwise a Next context stays watched until Close or a Next with another context.
 	NextContextPerCall bool
+}
+
+// NewStreamConfig is the Responses API's StreamConfig for a client with opts sending to url,
+// with the defaults of opts applied: an HTTP client without a total timeout (streams are
+// long), the wall clock, math/rand/v2 jitter. Another wire adjusts what differs.
+func NewStreamConfig(opts ClientOptions, url string) StreamConfig {
+	cfg := StreamConfig{Provider: opts.Provider, HTTP: opts.HTTPClient, Clock: opts.Clock, Rand: opts.Rand, URL: url,
+		SSEFixture: opts.SSEFixture, Auth: opts.Auth, CutMessage: ReasonStreamClosed}
+	if cfg.HTTP == nil {
+		cfg.HTTP = &http.Client{}
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	if cfg.Rand == nil {
+		cfg.Rand = rand.Float64
+	}
+	return cfg
 }
 
 // StreamConn is one streamed response's connection and retry machinery: request retries

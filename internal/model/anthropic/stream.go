@@ -51,9 +51,12 @@ func (s *Stream) Close() error { return s.conn.Close() }
 // classification, and a Next context that counts only during its call. A ChatGPT Authorizer
 // in the options is not used: the key goes in x-api-key.
 func (c *Client) streamConfig() model.StreamConfig {
-	return model.StreamConfig{Provider: c.opts.Provider, HTTP: c.http, Clock: c.clock, Rand: c.rand, URL: c.url,
-		SSEFixture: c.opts.SSEFixture, ClassifyStatus: c.classifyStatus,
-		CutMessage: "stream closed before message_stop", NextContextPerCall: true}
+	cfg := model.NewStreamConfig(c.opts, c.url)
+	cfg.Auth = nil
+	cfg.ClassifyStatus = c.classifyStatus
+	cfg.CutMessage = "stream closed before message_stop"
+	cfg.NextContextPerCall = true
+	return cfg
 }
 
 // messagesWire is what the Messages API adds to a model.StreamConn.

@@ -15,8 +15,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
-	"net/http"
 	"strings"
 	"sync"
 
@@ -26,12 +24,9 @@ import (
 
 // Client sends Chat Completions requests to one provider. It is safe for concurrent use.
 type Client struct {
-	opts  model.ClientOptions
-	http  *http.Client
-	clock model.Clock
-	rand  func() float64
-	log   *slog.Logger
-	url   string
+	opts model.ClientOptions
+	log  *slog.Logger
+	url  string
 
 	streams model.StreamConfig
 
@@ -51,19 +46,7 @@ func New(opts model.ClientOptions) (*Client, error) {
 	if opts.SSEFixture != "" {
 		return nil, fmt.Errorf("model provider %q: SSE fixtures are only read by the Responses client", opts.Provider.Name)
 	}
-	c := &Client{opts: opts, http: opts.HTTPClient, clock: opts.Clock, rand: opts.Rand, log: opts.Logger, dropped: map[string]bool{}}
-	if c.http == nil {
-		c.http = &http.Client{}
-	}
-	if c.clock == nil {
-		c.clock = model.RealClock{}
-	}
-	if c.rand == nil {
-		c.rand = rand.Float64
-	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
-	}
+	c := &Client{opts: opts, log: opts.Log(), dropped: map[string]bool{}}
 	c.url = opts.Provider.EndpointURL("chat/completions")
 	c.streams = c.streamConfig()
 	return c, nil

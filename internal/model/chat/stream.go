@@ -40,8 +40,9 @@ func (s *Stream) Close() error { return s.conn.Close() }
 // streamConfig is the chat wire's retry rules: the Responses client's, except that a
 // cancelled context ends the stream for good and a client error is never retried.
 func (c *Client) streamConfig() model.StreamConfig {
-	return model.StreamConfig{Provider: c.opts.Provider, HTTP: c.http, Clock: c.clock, Rand: c.rand, URL: c.url,
-		CutMessage: reasonCut, StreamRetryable: retryable, CancelEndsStream: true}
+	cfg := model.NewStreamConfig(c.opts, c.url)
+	cfg.CutMessage, cfg.StreamRetryable, cfg.CancelEndsStream = reasonCut, retryable, true
+	return cfg
 }
 
 // retryable is model.Error.Retryable, except that a client error (401, 403, 404, ...) is
