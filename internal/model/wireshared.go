@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 )
 
 // The exports of this file let the other wires (internal/model/chat) send requests and read
@@ -30,6 +31,10 @@ func SetRequestHeaders(req *http.Request, opts ClientOptions, p Prompt) {
 func ClassifyHTTPError(status int, header http.Header, body []byte, url string) *Error {
 	return classifyHTTP(status, header, body, url)
 }
+
+// RetryAfterHeader reads retry-after-ms or Retry-After (seconds or an HTTP date), as the
+// Responses client does for a 429.
+func RetryAfterHeader(h http.Header) (time.Duration, bool) { return retryAfterHeader(h) }
 
 // ClassifyStreamError turns an `error` object received inside a stream (response.failed, or
 // a chat chunk carrying "error") into an *Error by its code.

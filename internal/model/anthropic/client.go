@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"sort"
@@ -27,15 +26,13 @@ const (
 // Client sends streaming Messages requests to one provider. It is safe for concurrent use.
 type Client struct {
 	opts      model.ClientOptions
-	http      *http.Client
-	clock     model.Clock
-	rand      func() float64
 	log       *slog.Logger
 	userAgent string
 	url       string
 	name      string // the provider's name, in error messages
 	maxTokens int    // 0: the model's limit from the table
 	warned    sync.Map
+	streams   model.StreamConfig
 }
 
 // Option adjusts a Client beyond model.ClientOptions.
@@ -50,19 +47,7 @@ func New(opts model.ClientOptions, options ...Option) (*Client, error) {
 	if w := opts.Provider.WireAPI; w != "" && w != WireAPI {
 		return nil, fmt.Errorf("model provider %q has wire_api %q; the Anthropic client needs %q", opts.Provider.Name, w, WireAPI)
 	}
-	c := &Client{opts: opts, http: opts.HTTPClient, clock: opts.Clock, rand: opts.Rand, log: opts.Logger}
-	if c.http == nil {
-		c.http = &http.Client{}
-	}
-	if c.clock == nil {
-		c.clock = model.RealClock{}
-	}
-	if c.rand == nil {
-		c.rand = rand.Float64
-	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
-	}
+	c := &Client{opts: opts, log: opts.Log()}
 	c.userAgent = opts.UserAgent
 	if c.userAgent == "" {
 		orig := opts.Originator
@@ -79,6 +64,7 @@ func New(opts model.ClientOptions, options ...Option) (*Client, error) {
 	for _, o := range options {
 		o(c)
 	}
+	c.streams = c.streamConfig()
 	return c, nil
 }
 

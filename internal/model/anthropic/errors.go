@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gocodex/gocodex/internal/model"
 )
@@ -69,7 +68,7 @@ func (c *Client) classifyStatus(status int, header http.Header, body []byte) *mo
 	switch {
 	case status == http.StatusTooManyRequests:
 		e.Kind = model.KindRetryLimit
-		e.RetryAfter, e.HasRetryAfter = retryAfter(header)
+		e.RetryAfter, e.HasRetryAfter = model.RetryAfterHeader(header)
 	case status == http.StatusInternalServerError:
 		e.Kind = model.KindInternalServerError
 	case status >= 500:
@@ -80,26 +79,6 @@ func (c *Client) classifyStatus(status int, header http.Header, body []byte) *mo
 		e.Kind = model.KindInvalidRequest
 	}
 	return e
-}
-
-// retryAfter reads retry-after-ms or retry-after (seconds or an HTTP date).
-func retryAfter(h http.Header) (time.Duration, bool) {
-	if v := h.Get("retry-after-ms"); v != "" {
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 {
-			return time.Duration(f * float64(time.Millisecond)), true
-		}
-	}
-	v := strings.TrimSpace(h.Get("retry-after"))
-	if v == "" {
-		return 0, false
-	}
-	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 {
-		return time.Duration(f * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0), true
-	}
-	return 0, false
 }
 
 // scrub removes the API key from text that came from the server (a proxy may echo headers).

@@ -15,8 +15,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
-	"net/http"
 	"strings"
 	"sync"
 
@@ -26,12 +24,11 @@ import (
 
 // Client sends Chat Completions requests to one provider. It is safe for concurrent use.
 type Client struct {
-	opts  model.ClientOptions
-	http  *http.Client
-	clock model.Clock
-	rand  func() float64
-	log   *slog.Logger
-	url   string
+	opts model.ClientOptions
+	log  *slog.Logger
+	url  string
+
+	streams model.StreamConfig
 
 	mu      sync.Mutex
 	dropped map[string]bool // tool types already reported as not sendable
@@ -49,20 +46,9 @@ func New(opts model.ClientOptions) (*Client, error) {
 	if opts.SSEFixture != "" {
 		return nil, fmt.Errorf("model provider %q: SSE fixtures are only read by the Responses client", opts.Provider.Name)
 	}
-	c := &Client{opts: opts, http: opts.HTTPClient, clock: opts.Clock, rand: opts.Rand, log: opts.Logger, dropped: map[string]bool{}}
-	if c.http == nil {
-		c.http = &http.Client{}
-	}
-	if c.clock == nil {
-		c.clock = model.RealClock{}
-	}
-	if c.rand == nil {
-		c.rand = rand.Float64
-	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
-	}
+	c := &Client{opts: opts, log: opts.Log(), dropped: map[string]bool{}}
 	c.url = opts.Provider.EndpointURL("chat/completions")
+	c.streams = c.streamConfig()
 	return c, nil
 }
 
@@ -106,16 +92,11 @@ func (c *Client) Stream(ctx context.Context, p model.Prompt, obs model.RetryObse
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{c: c, ctx: ctx, prompt: p, tools: ts, body: body, obs: obs}
-	for {
-		err := s.connect(ctx)
-		if err == nil {
-			return s, nil
-		}
-		if err := s.retryOrFail(ctx, err); err != nil {
-			return nil, err
-		}
+	s := &Stream{c: c, prompt: p, tools: ts, body: body}
+	if err := s.conn.Open(ctx, &c.streams, chatWire{s}, body, obs); err != nil {
+		return nil, err
 	}
+	return s, nil
 }
 
 // Streamer adapts c to the modelstream.Streamer a thread reads responses from.
