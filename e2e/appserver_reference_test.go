@@ -123,7 +123,7 @@ var appServerScenarios = []appServerScenario{
 		c.turn(id, "echo")
 	}},
 	{name: "background terminal cleaned", experimental: true, last: "item/completed",
-		ignore: map[string]string{"thread/readState/changed": "gocodex has no read state yet (issue 18)"},
+
 		script: func() []tk.Response {
 			return []tk.Response{tk.SSE(tk.Created(), tk.FunctionCall("call_7", "exec_command", `{"cmd":"sleep 30","yield_time_ms":200}`), tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6})),
 				answer("left it running")}
@@ -158,7 +158,7 @@ var appServerScenarios = []appServerScenario{
 		c.mustCall("thread/archive", map[string]any{"threadId": id}, nil)
 	}},
 	{name: "settings changed", experimental: true,
-		ignore: map[string]string{"thread/readState/changed": "gocodex has no read state yet (issue 18)"},
+
 		script: func() []tk.Response { return []tk.Response{answer("a"), answer("b")} },
 		run: func(c *asClient, id string) {
 			turn := func(effort string) {
@@ -192,7 +192,7 @@ var appServerScenarios = []appServerScenario{
 		c.until("turn/completed")
 		c.mustCall("thread/delete", map[string]any{"threadId": id}, nil)
 	}},
-	{name: "unsubscribed and resumed", ignore: map[string]string{"thread/goal/cleared": "gocodex has no thread goals yet (issue 18)"}, script: func() []tk.Response {
+	{name: "unsubscribed and resumed", script: func() []tk.Response {
 		return []tk.Response{answer("one"), answer("two")}
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "one")
@@ -214,7 +214,7 @@ var appServerScenarios = []appServerScenario{
 		c.mustCall("thread/fork", map[string]any{"threadId": id}, &fork)
 		c.turn(fork.Thread.ID, "two")
 	}},
-	{name: "resumed without turns", ignore: map[string]string{"thread/goal/cleared": "gocodex has no thread goals yet (issue 18)"}, script: func() []tk.Response {
+	{name: "resumed without turns", script: func() []tk.Response {
 		return []tk.Response{answer("one"), answer("two")}
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "one")

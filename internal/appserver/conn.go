@@ -130,11 +130,15 @@ func (c *Conn) Go(f func()) {
 	}()
 }
 
+// experimentalNotifications go only to clients with the experimental API, as Codex 0.169
+// sends them (observed: a turn's thread/readState/changed reaches only such a client).
+var experimentalNotifications = map[string]bool{"thread/readState/changed": true}
+
 // Notify sends a notification unless the client opted out of the method. It blocks while the
 // connection's outgoing queue is full (backpressure) and fails once the connection ended.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	c.mu.Lock()
-	skip := c.optOut[method]
+	skip := c.optOut[method] || (experimentalNotifications[method] && !c.caps.ExperimentalAPI)
 	c.mu.Unlock()
 	if skip {
 		return nil

@@ -38,9 +38,10 @@
 //     that method at initialize. Conn.Request(ctx, method, params) sends a server→client
 //     request (ids are integers counting from 0 per connection) and returns the raw result;
 //     a JSON-RPC error answer comes back as *jsonrpc.Error; ctx ending returns ctx.Err().
-//   - A request's ctx is cancelled right after its answer is queued, so
-//     context.AfterFunc(ctx, f) runs f after the response is on its way: use it for
-//     notifications that must follow the answer (thread/started after thread/start).
+//   - jsonrpc.AfterReply(ctx, f) runs f right after the request's answer is queued, in the
+//     goroutine that answered: use it for notifications that must follow the answer
+//     (thread/started after thread/start), so they also come before anything the client's
+//     next request causes. The request's ctx is cancelled right after that.
 //   - Conn.StartRequest sends a server request and returns at once with its id
 //     (PendingRequest.ID, for serverRequest/resolved's requestId) and Wait for the answer;
 //     concurrent approvals never wait for each other.

@@ -468,7 +468,6 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	// The goal's notifications go out ahead of the event's (v2_thread_goal_pursuit.go).
 	goalNotes := lt.reg.goalNotes(lt, ev, turnID)
 	defer lt.reg.afterGoalEvent(lt, ev)
-	defer lt.reg.readStateEvent(lt, ev)
 	lt.mu.Lock()
 	notes := append(goalNotes, lt.proj.Apply(ev)...)
 	subs := append([]*Conn(nil), lt.subs...)
@@ -497,6 +496,7 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 		lt.info.UpdatedAt = time.Now()
 	}
 	lt.mu.Unlock()
+	notes = lt.reg.readStateNotes(lt, ev, notes)
 	if tc, ok := ev.Msg.(protocol.TokenCountEvent); ok && tc.RateLimits != nil {
 		lt.reg.mu.Lock()
 		lt.reg.limits = tc.RateLimits

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
@@ -122,7 +123,7 @@ func (r *threads) newConversation(ctx context.Context, c *Conn, p newConversatio
 		return newConversationResponse{}, err
 	}
 	r.subscribeV1(c, lt)
-	context.AfterFunc(ctx, lt.markReady)
+	jsonrpc.AfterReply(ctx, lt.markReady)
 	return newConversationResponse{ConversationID: lt.id, Model: lt.cfg.Model, ReasoningEffort: strPtr(lt.cfg.ReasoningEffort), RolloutPath: lt.info.Path}, nil
 }
 
@@ -173,7 +174,7 @@ func (r *threads) resumeConversation(ctx context.Context, c *Conn, p resumeConve
 	lt.proj.Seed(turns)
 	lt.mu.Unlock()
 	r.subscribeV1(c, lt)
-	context.AfterFunc(ctx, lt.markReady)
+	jsonrpc.AfterReply(ctx, lt.markReady)
 	msgs := []json.RawMessage{}
 	for _, m := range ro.InitialMessages() {
 		if raw, err := protocol.MarshalEventMsg(m); err == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/auth"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
 // Accounts, as Codex 0.169's app-server answers them: account/read, account/login/start
@@ -103,7 +104,7 @@ func registerAccountMethods(s *Server) {
 		}
 		out, mode, plan := accountRead(s)
 		if mode == auth.ModeChatGPT || mode == "chatgptAuthTokens" {
-			context.AfterFunc(ctx, func() { notifyAccount(c, string(mode), plan) })
+			jsonrpc.AfterReply(ctx, func() { notifyAccount(c, string(mode), plan) })
 		}
 		return out, nil
 	}))
@@ -117,7 +118,7 @@ func registerAccountMethods(s *Server) {
 			if err := accountStore(s).Save(&auth.File{Mode: auth.ModeAPIKey, APIKey: &key}); err != nil {
 				return loginResponse{}, internalError(err.Error())
 			}
-			context.AfterFunc(ctx, func() {
+			jsonrpc.AfterReply(ctx, func() {
 				_ = c.Notify(c.Context(), "account/login/completed", loginCompleted{Success: true})
 				notifyAccount(c, string(auth.ModeAPIKey), nil)
 			})
@@ -131,7 +132,7 @@ func registerAccountMethods(s *Server) {
 				return loginResponse{}, InvalidRequest("Invalid request: chatgptAuthTokens needs `accessToken` and `chatgptAccountId`")
 			}
 			s.setExternalAuth(&externalAuth{conn: c, access: *p.AccessToken, accountID: *p.ChatgptAccountID, plan: p.ChatgptPlanType})
-			context.AfterFunc(ctx, func() {
+			jsonrpc.AfterReply(ctx, func() {
 				_ = c.Notify(c.Context(), "account/login/completed", loginCompleted{Success: true})
 				notifyAccount(c, "chatgptAuthTokens", p.ChatgptPlanType)
 			})
@@ -167,7 +168,7 @@ func registerAccountMethods(s *Server) {
 		if _, err := store.Delete(); err != nil {
 			return struct{}{}, internalError(err.Error())
 		}
-		context.AfterFunc(ctx, func() { notifyAccount(c, "", nil) })
+		jsonrpc.AfterReply(ctx, func() { notifyAccount(c, "", nil) })
 		return struct{}{}, nil
 	}))
 }

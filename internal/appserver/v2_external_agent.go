@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
 // externalAgentConfig/*: find another coding agent's setup (Claude Code's CLAUDE.md, skills
@@ -133,7 +134,7 @@ func registerExternalAgentMethods(s *Server) {
 			return map[string]string{"importId": id}, nil
 		}
 		// After the answer, on a goroutine the connection owns.
-		context.AfterFunc(ctx, func() {
+		jsonrpc.AfterReply(ctx, func() {
 			c.Go(func() {
 				var results []importTypeResult
 				for _, it := range items {

@@ -178,7 +178,7 @@ func registerSkillConfigMethods(s *Server, extra *skillExtraRoots) {
 		extra.mu.Lock()
 		extra.roots = append([]string(nil), *p.ExtraRoots...)
 		extra.mu.Unlock()
-		context.AfterFunc(ctx, func() { _ = c.Notify(c.Context(), "skills/changed", struct{}{}) })
+		jsonrpc.AfterReply(ctx, func() { _ = c.Notify(c.Context(), "skills/changed", struct{}{}) })
 		return struct{}{}, nil
 	}))
 }

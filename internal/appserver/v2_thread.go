@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/sessionindex"
 	"github.com/gocodex/gocodex/protocol"
@@ -113,7 +114,7 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 // is out. Every other connection hears thread/started too, as from Codex (thread/start
 // and thread/fork; checked against its app-server with three websocket clients).
 func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread, before ...wire.V2Notification) {
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		started := struct {
 			Thread v2Thread `json:"thread"`
 		}{lt.v2(false)}
@@ -186,7 +187,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	}
 	lt.mu.Unlock()
 	notes := historyNotes(r.resumeNotes(lt, true), p.ExcludeTurns)
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		sendWarnings(c, lt.warnings)
 		sendUnknownSettings(c, lt)
 		for _, n := range notes {
@@ -493,7 +494,7 @@ func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty
 		return empty{}, internalError(err.Error())
 	}
 	r.codexStateArchived(p.ThreadID, path, true)
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		n := wire.V2Notification{Method: "thread/archived", Params: threadIDParams{p.ThreadID}}
 		if after != nil {
 			after(n)
@@ -520,7 +521,7 @@ func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (thr
 	if err != nil {
 		return threadResponse{}, err
 	}
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		_ = c.Notify(c.Context(), "thread/unarchived", threadIDParams{p.ThreadID})
 	})
 	return threadResponse{t}, nil
@@ -544,7 +545,7 @@ func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (
 		r.srv.logger.Warn("the deleted thread's name stays in the session index", "thread", p.ThreadID, "err", err)
 	}
 	r.codexStateDeleted(p.ThreadID)
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		n := wire.V2Notification{Method: "thread/deleted", Params: threadIDParams{p.ThreadID}}
 		if after != nil {
 			after(n)

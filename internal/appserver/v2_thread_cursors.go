@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -130,7 +131,7 @@ func (r *threads) resumeNotes(lt *loadedThread, loadedNow bool) []wire.V2Notific
 
 // notifyAfter sends notes to c, in order, once the request's answer is out.
 func notifyAfter(ctx context.Context, c *Conn, notes []wire.V2Notification) {
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		for _, n := range notes {
 			_ = c.Notify(c.Context(), n.Method, n.Params)
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
 // Thread goals (thread/goal/get, /set, /clear), kept in the thread state file. Setting an
@@ -137,7 +138,7 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 	}
 	// In the thread's event order: thread/goal/updated, then (an active goal on an idle
 	// thread) the goal turn. Until then the event pump starts none (goalSetting).
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		lt.sendMu.Lock()
 		lt.mu.Lock()
 		_, subscribed := lt.queues[c]
@@ -183,7 +184,7 @@ func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (go
 // caller directly when the caller is not subscribed.
 func (r *threads) notifyThread(ctx context.Context, c *Conn, threadID, method string, params any) {
 	n := wire.V2Notification{Method: method, Params: params}
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		lt, loaded := r.get(threadID)
 		subscribed := false
 		if loaded {

@@ -3,8 +3,8 @@ package appserver
 import (
 	"context"
 
+	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -93,15 +93,16 @@ func (r *threads) readStateFor(t v2Thread) *v2ReadState {
 }
 
 // turnCompletedUnread marks a completed turn as the first unread one unless an earlier
-// position is unread already; the revision changes either way.
-func (r *threads) turnCompletedUnread(lt *loadedThread, turnID string) {
+// position is unread already; the revision changes either way. ok is false when nothing
+// changed (an ephemeral thread, or the state could not be written).
+func (r *threads) turnCompletedUnread(lt *loadedThread, turnID string) (_ v2ReadState, ok bool) {
 	lt.mu.Lock()
 	ephemeral := lt.info.Ephemeral
 	lt.mu.Unlock()
 	if ephemeral || turnID == "" {
-		return
+		return v2ReadState{}, false
 	}
-	_, err := r.reads().update(lt.id, func(cur v2ReadState, _ bool) (v2ReadState, error) {
+	out, err := r.reads().update(lt.id, func(cur v2ReadState, _ bool) (v2ReadState, error) {
 		if cur.FirstUnread == nil {
 			cur.FirstUnread = &unreadPosition{Type: "turn", TurnID: turnID}
 		}
@@ -110,7 +111,9 @@ func (r *threads) turnCompletedUnread(lt *loadedThread, turnID string) {
 	})
 	if err != nil {
 		r.srv.logger.Warn("read state not updated", "thread", lt.id, "err", err)
+		return v2ReadState{}, false
 	}
+	return out, true
 }
 
 // readStateUpdate marks a thread read or unread, if the caller saw its current revision.
@@ -147,9 +150,25 @@ func (r *threads) readStateUpdate(ctx context.Context, c *Conn, p readStateUpdat
 	return readStateResponse{out}, nil
 }
 
-// readStateEvent keeps the read state of a loaded thread as its turns complete.
-func (r *threads) readStateEvent(lt *loadedThread, ev protocol.Event) {
-	if tc, ok := ev.Msg.(protocol.TurnCompleteEvent); ok {
-		r.turnCompletedUnread(lt, tc.TurnID)
+// readStateNotes keeps the read state of a loaded thread as its turns complete, and puts
+// the change among the turn's last notifications where Codex 0.169 tells it: before the
+// thread goes idle (for clients with the experimental API: experimentalNotifications).
+func (r *threads) readStateNotes(lt *loadedThread, ev protocol.Event, notes []wire.V2Notification) []wire.V2Notification {
+	tc, ok := ev.Msg.(protocol.TurnCompleteEvent)
+	if !ok {
+		return notes
 	}
+	rs, ok := r.turnCompletedUnread(lt, tc.TurnID)
+	if !ok {
+		return notes
+	}
+	at := len(notes)
+	for i, n := range notes {
+		if n.Method == "thread/status/changed" || n.Method == "turn/completed" {
+			at = i
+			break
+		}
+	}
+	note := wire.V2Notification{Method: "thread/readState/changed", Params: readStateChanged{lt.id, rs}}
+	return append(notes[:at], append([]wire.V2Notification{note}, notes[at:]...)...)
 }

@@ -204,7 +204,7 @@ func (r *threads) threadExists(id string) error {
 // notifyAll sends a notification to every initialized connection once the request's
 // answer is out.
 func (r *threads) notifyAll(ctx context.Context, c *Conn, method string, params any) {
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		_ = c.Notify(c.Context(), method, params)
 		for _, o := range r.srv.initializedConns() {
 			if o != c {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -31,7 +32,7 @@ func (r *threads) shellCommand(ctx context.Context, c *Conn, p shellCommandParam
 	default:
 	}
 	// Submitted once the answer is out, so its notifications follow the response.
-	context.AfterFunc(ctx, func() {
+	jsonrpc.AfterReply(ctx, func() {
 		_ = lt.th.SubmitWithID(newSubmissionID(), protocol.RunUserShellCommandOp{Command: p.Command})
 	})
 	return empty{}, nil

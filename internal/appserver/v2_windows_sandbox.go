@@ -3,6 +3,8 @@ package appserver
 import (
 	"context"
 	"runtime"
+
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
 // windowsSandbox/readiness and windowsSandbox/setupStart: gocodex has no Windows sandbox.
@@ -36,7 +38,7 @@ func registerWindowsSandboxMethods(s *Server) {
 		if runtime.GOOS == "windows" {
 			msg = "gocodex does not support the Windows sandbox"
 		}
-		context.AfterFunc(ctx, func() {
+		jsonrpc.AfterReply(ctx, func() {
 			_ = c.Notify(c.Context(), "windowsSandbox/setupCompleted", windowsSandboxSetupCompleted{Error: &msg, Mode: p.Mode})
 		})
 		return map[string]bool{"started": true}, nil

@@ -59,7 +59,7 @@ type Conn struct {
 	nextID   int64
 	peerGone bool // the peer's input ended: nobody will answer a new call
 	pending  map[ID]chan *Response
-	inflight map[ID]context.CancelFunc
+	inflight map[ID]inflightRequest
 
 	work sync.WaitGroup // goroutines started by Go
 }
@@ -78,7 +78,7 @@ func NewConn(f Framer, opts ConnOptions) *Conn {
 		out:      make(chan []byte, opts.OutgoingQueue),
 		done:     make(chan struct{}),
 		pending:  make(map[ID]chan *Response),
-		inflight: make(map[ID]context.CancelFunc),
+		inflight: make(map[ID]inflightRequest),
 	}
 }
 
@@ -227,9 +227,22 @@ func (c *Conn) dispatch(ctx context.Context, req *Request) {
 		return
 	}
 	rctx, cancel := context.WithCancel(ctx)
-	c.inflight[req.ID] = cancel
+	after := &afterReply{}
+	rctx = context.WithValue(rctx, afterReplyKey{}, after)
+	// Ending the request's ctx without an answer (the connection closed) still runs what
+	// AfterReply registered, as context.AfterFunc would.
+	stop := context.AfterFunc(rctx, after.run)
+	c.inflight[req.ID] = inflightRequest{cancel: cancel, after: after, stopAfter: stop}
 	c.mu.Unlock()
 	c.opts.Handle(rctx, c, req)
+}
+
+// inflightRequest is a request being served: its ctx's cancel and what runs after its
+// answer.
+type inflightRequest struct {
+	cancel    context.CancelFunc
+	after     *afterReply
+	stopAfter func() bool
 }
 
 func (c *Conn) cancelIncoming(params json.RawMessage) {
@@ -241,10 +254,10 @@ func (c *Conn) cancelIncoming(params json.RawMessage) {
 		return
 	}
 	c.mu.Lock()
-	cancel := c.inflight[p.ID]
+	in, ok := c.inflight[p.ID]
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if ok {
+		in.cancel()
 	}
 }
 
@@ -252,13 +265,13 @@ func (c *Conn) cancelIncoming(params json.RawMessage) {
 // second reply to the same id is an error and sends nothing.
 func (c *Conn) Reply(ctx context.Context, id ID, result any, err error) error {
 	c.mu.Lock()
-	cancel, ok := c.inflight[id]
+	in, ok := c.inflight[id]
 	delete(c.inflight, id)
 	c.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("jsonrpc: reply to %s: no such request in flight", id)
 	}
-	defer cancel()
+	defer in.cancel()
 	resp := &Response{ID: id}
 	if err != nil {
 		resp.Error = AsError(err)
@@ -271,7 +284,10 @@ func (c *Conn) Reply(ctx context.Context, id ID, result any, err error) error {
 		}
 	}
 	// The request's own ctx may be cancelled already; the answer must still go out.
-	return c.send(context.WithoutCancel(ctx), resp)
+	err = c.send(context.WithoutCancel(ctx), resp)
+	in.stopAfter()
+	in.after.run()
+	return err
 }
 
 // Notify sends a notification. It blocks while the outgoing queue is full.

@@ -1,0 +1,50 @@
+package jsonrpc
+
+import (
+	"context"
+	"sync"
+)
+
+// afterReply holds what runs once a request's answer is queued.
+type afterReply struct {
+	mu   sync.Mutex
+	fns  []func()
+	done bool // the answer is queued: later registrations run at once
+}
+
+type afterReplyKey struct{}
+
+// AfterReply runs f right after the answer to ctx's request is queued, in the goroutine
+// that queued it. Notifications f sends therefore come straight after the answer, ahead of
+// anything a later request causes: the client can send that request only once it has the
+// answer, and f's frames are queued by then. (context.AfterFunc runs f in a goroutine of
+// its own, which under load may be scheduled after the client's next request is served.)
+// Registered after the answer, f runs at once; outside a request's ctx, or when the request
+// ends without an answer (the connection closed), f runs when ctx ends, as with
+// context.AfterFunc.
+func AfterReply(ctx context.Context, f func()) {
+	a, ok := ctx.Value(afterReplyKey{}).(*afterReply)
+	if !ok {
+		context.AfterFunc(ctx, f)
+		return
+	}
+	a.mu.Lock()
+	if a.done {
+		a.mu.Unlock()
+		f()
+		return
+	}
+	a.fns = append(a.fns, f)
+	a.mu.Unlock()
+}
+
+// run runs what was registered, once; later registrations run at once.
+func (a *afterReply) run() {
+	a.mu.Lock()
+	fns := a.fns
+	a.fns, a.done = nil, true
+	a.mu.Unlock()
+	for _, f := range fns {
+		f()
+	}
+}
