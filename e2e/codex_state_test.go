@@ -150,6 +150,7 @@ func TestCodexPickerShowsOurNewThread(t *testing.T) {
 	threadStarted(t, codexExec(t, e, ref, "from codex first"))
 	threadStarted(t, e.run("", "exec", "--json", "a thread only gocodex wrote"))
 
+	withoutCodexDaemon(t, e.CodexHome)
 	env := append(e.environ(), "TERM=xterm-256color")
 	ui := &tmuxUI{t: t, pane: startTmux(t, env, e.Workdir, 100, 30, ref, "resume", "--include-non-interactive")}
 	scr := ui.waitFor("Resume a previous session", "a thread only gocodex wrote", "from codex first")

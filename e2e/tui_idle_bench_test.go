@@ -38,6 +38,7 @@ func startIdleUI(b *testing.B, bin string) idleUI {
 	// Codex 0.169 first offers a newer model on a screen of its own; this records it as seen.
 	fmt.Fprintf(f, "\n[projects.%q]\ntrust_level = \"trusted\"\n\n[notice.model_migrations]\n\"gpt-5.5\" = \"gpt-6-sol\"\n\n[tui.model_availability_nux]\n\"gpt-6.1-sol\" = 1\n", e.Workdir)
 	f.Close()
+	withoutCodexDaemon(b, e.CodexHome)
 	env := append(e.environ(), "HOME="+home, "TERM=xterm-256color")
 	if path := os.Getenv("PATH"); path != "" {
 		env = append(env, "PATH="+path)
