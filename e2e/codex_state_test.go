@@ -10,6 +10,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/gocodex/gocodex/internal/codexstate"
+	"github.com/gocodex/gocodex/internal/testkit"
 )
 
 // Codex 0.169's `resume --last` and pickers list threads from its state database only. A
@@ -77,28 +78,7 @@ func TestOurStateRowMatchesCodexRepair(t *testing.T) {
 // stateRow is every column of the thread's row in Codex's threads table, or nil.
 func stateRow(t *testing.T, db *sql.DB, id string) map[string]any {
 	t.Helper()
-	rows, err := db.Query(`SELECT * FROM threads WHERE id = ?`, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		return nil
-	}
-	cols, _ := rows.Columns()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]any{}
-	for i, c := range cols {
-		out[c] = vals[i]
-	}
-	return out
+	return testkit.SQLRow(t, db, `SELECT * FROM threads WHERE id = ?`, id)
 }
 
 // TestOurThreadChangesReachCodexState: archiving, naming and deleting a thread through

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gocodex/gocodex/internal/testkit"
 )
 
 // codexDB makes a CODEX_HOME holding a state database with Codex 0.169's threads table
@@ -45,31 +47,10 @@ func sampleThread(home string) Thread {
 // row reads the columns Codex's lists and resume use.
 func row(t *testing.T, db *sql.DB, id string) map[string]any {
 	t.Helper()
-	rows, err := db.Query(`SELECT rollout_path, created_at, updated_at, created_at_ms, updated_at_ms, recency_at, recency_at_ms,
+	return testkit.SQLRow(t, db, `SELECT rollout_path, created_at, updated_at, created_at_ms, updated_at_ms, recency_at, recency_at_ms,
 		source, model_provider, cwd, title, first_user_message, preview, sandbox_policy, approval_mode, tokens_used,
 		archived, archived_at, model, reasoning_effort, history_mode, originator, memory_mode, cli_version, git_sha, name
 		FROM threads WHERE id = ?`, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		return nil
-	}
-	cols, _ := rows.Columns()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]any{}
-	for i, c := range cols {
-		out[c] = vals[i]
-	}
-	return out
 }
 
 func TestIndexThreadWritesCodexsRow(t *testing.T) {
