@@ -15,10 +15,10 @@ type afterReply struct {
 type afterReplyKey struct{}
 
 // AfterReply runs f right after the answer to ctx's request is queued, in the goroutine
-// that queued it. Notifications f sends therefore come straight after the answer, ahead of
-// anything a later request causes: the client can send that request only once it has the
-// answer, and f's frames are queued by then. (context.AfterFunc runs f in a goroutine of
-// its own, which under load may be scheduled after the client's next request is served.)
+// that queued it, while the connection holds back new requests. Notifications f sends
+// therefore come straight after the answer, ahead of anything a later request causes.
+// (context.AfterFunc runs f in a goroutine of its own, which under load may be scheduled
+// after the client's next request is served.) f must not wait for the client.
 // Registered after the answer, f runs at once; outside a request's ctx, or when the request
 // ends without an answer (the connection closed), f runs when ctx ends, as with
 // context.AfterFunc.
@@ -36,6 +36,13 @@ func AfterReply(ctx context.Context, f func()) {
 	}
 	a.fns = append(a.fns, f)
 	a.mu.Unlock()
+}
+
+// pending reports whether something waits to run after the answer.
+func (a *afterReply) pending() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.fns) > 0
 }
 
 // run runs what was registered, once; later registrations run at once.

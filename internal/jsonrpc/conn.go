@@ -61,6 +61,11 @@ type Conn struct {
 	pending  map[ID]chan *Response
 	inflight map[ID]inflightRequest
 
+	// replyGate holds a new request back while an answer and what AfterReply registered
+	// for it are being queued, so that nothing the client's next request causes comes
+	// between them.
+	replyGate sync.RWMutex
+
 	work sync.WaitGroup // goroutines started by Go
 }
 
@@ -182,6 +187,9 @@ func (c *Conn) readLoop(ctx context.Context) error {
 		}
 		switch m := msg.(type) {
 		case *Request:
+			// Wait out an answer being queued with what must follow it (AfterReply).
+			c.replyGate.RLock()
+			c.replyGate.RUnlock()
 			c.dispatch(ctx, m)
 		case *Notification:
 			if m.Method == CancelMethod {
@@ -283,9 +291,13 @@ func (c *Conn) Reply(ctx context.Context, id ID, result any, err error) error {
 			resp.Result = raw
 		}
 	}
+	in.stopAfter()
+	if in.after.pending() {
+		c.replyGate.Lock()
+		defer c.replyGate.Unlock()
+	}
 	// The request's own ctx may be cancelled already; the answer must still go out.
 	err = c.send(context.WithoutCancel(ctx), resp)
-	in.stopAfter()
 	in.after.run()
 	return err
 }
