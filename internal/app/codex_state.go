@@ -51,14 +51,14 @@ func (x *codexStateIndex) index(path string, s rollout.Settings) {
 		return
 	}
 	if x.head == nil {
-		s, ok, err := rollout.ReadSummary(path)
+		head, ok, err := rollout.ReadSummary(path)
 		if err != nil || !ok {
 			return // no first user message yet: Codex would hide the row anyway
 		}
-		x.head = &s
+		x.head = &head
 		// A fork may be named before its row exists (it carries its source's name).
 		if names, err := sessionindex.Read(x.codexHome); err == nil {
-			x.name = names[s.ID].Name
+			x.name = names[head.ID].Name
 		}
 	}
 	h := x.head
