@@ -228,3 +228,27 @@ func (a *appServer) pid() int {
 	fmt.Sscanf(string(b), "%d", &pid)
 	return pid
 }
+
+// onAppServer spawns bin's app-server, initializes it and runs body on it; then it closes
+// the server and returns body's metrics with the server's peak RSS ("rss_mib") and its usage.
+func onAppServer(sb Sandbox, bin string, onNote func(string, json.RawMessage, time.Time), body func(a *appServer) (Metrics, error)) (Metrics, Usage, error) {
+	a, err := spawnAppServer(sb, bin, onNote)
+	if err != nil {
+		return nil, Usage{}, err
+	}
+	m, err := func() (Metrics, error) {
+		if _, err := a.initialize(); err != nil {
+			return nil, err
+		}
+		return body(a)
+	}()
+	u, cerr := a.close()
+	if err != nil {
+		return nil, u, err
+	}
+	if cerr != nil {
+		return nil, u, cerr
+	}
+	m["rss_mib"] = mib(u.PeakRSS)
+	return m, u, nil
+}

@@ -83,14 +83,7 @@ func runList(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 	if !onlyAgents(s) {
 		return nil, errSkip
 	}
-	a, err := spawnAppServer(sb, s.Bin, nil)
-	if err != nil {
-		return nil, err
-	}
-	m, err := func() (Metrics, error) {
-		if _, err := a.initialize(); err != nil {
-			return nil, err
-		}
+	m, _, err := onAppServer(sb, s.Bin, nil, func(a *appServer) (Metrics, error) {
 		t0 := time.Now()
 		res, at, err := a.call("thread/list", map[string]any{"limit": 25, "sourceKinds": []string{"cli", "vscode", "exec", "appServer"}}, 2*time.Minute)
 		if err != nil {
@@ -106,16 +99,8 @@ func runList(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 			return nil, fmt.Errorf("thread/list listed none of the %d threads: %s", b.Sizes.Rollouts, tail(res, 400))
 		}
 		return Metrics{"list_ms": ms(at.Sub(t0)), "listed": float64(len(page.Data))}, nil
-	}()
-	u, cerr := a.close()
-	if err != nil {
-		return nil, err
-	}
-	if cerr != nil {
-		return nil, cerr
-	}
-	m["rss_mib"] = mib(u.PeakRSS)
-	return m, nil
+	})
+	return m, err
 }
 
 // resumeIDs remembers, per subject, the thread prepareResume made.
@@ -167,28 +152,13 @@ func runResume(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 	if !onlyAgents(s) {
 		return nil, errSkip
 	}
-	a, err := spawnAppServer(sb, s.Bin, nil)
-	if err != nil {
-		return nil, err
-	}
-	m, err := func() (Metrics, error) {
-		if _, err := a.initialize(); err != nil {
-			return nil, err
-		}
+	m, _, err := onAppServer(sb, s.Bin, nil, func(a *appServer) (Metrics, error) {
 		t0 := time.Now()
-		if _, at, err := a.call("thread/resume", map[string]any{"threadId": resumeIDs[s.Name]}, 2*time.Minute); err != nil {
+		_, at, err := a.call("thread/resume", map[string]any{"threadId": resumeIDs[s.Name]}, 2*time.Minute)
+		if err != nil {
 			return nil, err
-		} else {
-			return Metrics{"resume_ms": ms(at.Sub(t0))}, nil
 		}
-	}()
-	u, cerr := a.close()
-	if err != nil {
-		return nil, err
-	}
-	if cerr != nil {
-		return nil, cerr
-	}
-	m["rss_mib"] = mib(u.PeakRSS)
-	return m, nil
+		return Metrics{"resume_ms": ms(at.Sub(t0))}, nil
+	})
+	return m, err
 }

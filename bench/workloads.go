@@ -234,22 +234,16 @@ func runAppServerTurn(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 		return nil, errSkip
 	}
 	completed := make(chan time.Time, 1)
-	a, err := spawnAppServer(sb, s.Bin, func(method string, _ json.RawMessage, at time.Time) {
+	onNote := func(method string, _ json.RawMessage, at time.Time) {
 		if method == "turn/completed" {
 			select {
 			case completed <- at:
 			default:
 			}
 		}
-	})
-	if err != nil {
-		return nil, err
 	}
 	var doneAt time.Time
-	m, err := func() (Metrics, error) {
-		if _, err := a.initialize(); err != nil {
-			return nil, err
-		}
+	m, u, err := onAppServer(sb, s.Bin, onNote, func(a *appServer) (Metrics, error) {
 		id, err := a.startThread(sb.Work, false)
 		if err != nil {
 			return nil, err
@@ -263,17 +257,12 @@ func runAppServerTurn(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 		case <-time.After(time.Minute):
 			return nil, fmt.Errorf("no turn/completed within a minute")
 		}
-	}()
-	u, cerr := a.close()
+	})
 	if err != nil {
 		return nil, err
 	}
-	if cerr != nil {
-		return nil, cerr
-	}
 	// The launcher's clock starts at spawn; wall time runs to turn/completed, not to exit.
-	m["wall_ms"] = ms(doneAt.Sub(u.Start))
-	m["cpu_ms"], m["rss_mib"] = ms(u.CPU), mib(u.PeakRSS)
+	m["wall_ms"], m["cpu_ms"] = ms(doneAt.Sub(u.Start)), ms(u.CPU)
 	return m, nil
 }
 
@@ -299,7 +288,7 @@ func runThreads(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 	var lat []float64
 	var deltas, completed int
 	allDone := make(chan struct{})
-	a, err := spawnAppServer(own, s.Bin, func(method string, params json.RawMessage, at time.Time) {
+	onNote := func(method string, params json.RawMessage, at time.Time) {
 		switch method {
 		case "item/agentMessage/delta":
 			var p struct {
@@ -321,14 +310,8 @@ func runThreads(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 			}
 			mu.Unlock()
 		}
-	})
-	if err != nil {
-		return nil, err
 	}
-	m, err := func() (Metrics, error) {
-		if _, err := a.initialize(); err != nil {
-			return nil, err
-		}
+	m, _, err := onAppServer(own, s.Bin, onNote, func(a *appServer) (Metrics, error) {
 		base := currentRSS(a.pid())
 		ids := make([]string, n)
 		for i := range ids {
@@ -369,16 +352,8 @@ func runThreads(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 			"deltas_per_s":    float64(deltas) / wall.Seconds(),
 			"idle_kib_thread": float64(idle-base) / 1024 / float64(n),
 		}, nil
-	}()
-	u, cerr := a.close()
-	if err != nil {
-		return nil, err
-	}
-	if cerr != nil {
-		return nil, cerr
-	}
-	m["rss_mib"] = mib(u.PeakRSS)
-	return m, nil
+	})
+	return m, err
 }
 
 // runSession runs b.Sizes.Turns one-message turns one after the other on one thread and
@@ -388,18 +363,12 @@ func runSession(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 		return nil, errSkip
 	}
 	completed := make(chan struct{}, 1)
-	a, err := spawnAppServer(sb, s.Bin, func(method string, _ json.RawMessage, _ time.Time) {
+	onNote := func(method string, _ json.RawMessage, _ time.Time) {
 		if method == "turn/completed" {
 			completed <- struct{}{}
 		}
-	})
-	if err != nil {
-		return nil, err
 	}
-	m, err := func() (Metrics, error) {
-		if _, err := a.initialize(); err != nil {
-			return nil, err
-		}
+	m, _, err := onAppServer(sb, s.Bin, onNote, func(a *appServer) (Metrics, error) {
 		id, err := a.startThread(sb.Work, true)
 		if err != nil {
 			return nil, err
@@ -424,16 +393,8 @@ func runSession(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
 		late := currentRSS(a.pid())
 		return Metrics{"rss10_mib": mib(early), "rssN_mib": mib(late), "growth": Ratio(float64(late), float64(early)),
 			"turn_ms": Summarize(turns).Median}, nil
-	}()
-	u, cerr := a.close()
-	if err != nil {
-		return nil, err
-	}
-	if cerr != nil {
-		return nil, cerr
-	}
-	m["rss_mib"] = mib(u.PeakRSS)
-	return m, nil
+	})
+	return m, err
 }
 
 func runSize(b *Bench, s Subject, sb Sandbox) (Metrics, error) {
