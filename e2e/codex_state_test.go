@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"database/sql"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,5 +138,49 @@ func TestCodexPickerShowsOurNewThread(t *testing.T) {
 	scr := ui.waitFor("Resume a previous session", "a thread only gocodex wrote", "from codex first")
 	if strings.Index(scr, "a thread only gocodex wrote") > strings.Index(scr, "from codex first") {
 		t.Errorf("codex's picker does not show our newer thread first:\n%s", scr)
+	}
+}
+
+// TestThreadChangesInStateMatchCodex: the same app-server calls (rename, archive, unarchive,
+// delete) change a thread's row in Codex's state database and its names in
+// session_index.jsonl the same way whether Codex 0.169 or gocodex serves them.
+func TestThreadChangesInStateMatchCodex(t *testing.T) {
+	ref := referenceBinary(t)
+	trace := func(bin string) []string {
+		e := newEnv(t)
+		e.Model.Enqueue(answer("codex one"), answer("the thread"))
+		threadStarted(t, codexExec(t, e, ref, "from codex first"))
+		var id string
+		if bin == ref {
+			id = threadStarted(t, codexExec(t, e, ref, "the thread"))
+		} else {
+			id = threadStarted(t, e.run("", "exec", "--json", "the thread"))
+		}
+		db, err := sql.Open("sqlite", filepath.Join(e.CodexHome, codexstate.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var out []string
+		for _, call := range []string{"thread/name/set", "thread/archive", "thread/unarchive", "thread/delete"} {
+			params := map[string]any{"threadId": id}
+			if call == "thread/name/set" {
+				params["name"] = "named"
+			}
+			e.appServerCall(bin, call, params)
+			row := stateRow(t, db, id)
+			index, _ := os.ReadFile(filepath.Join(e.CodexHome, "session_index.jsonl"))
+			state := fmt.Sprintf("%s: named in index %v", call, strings.Contains(string(index), id))
+			if row != nil {
+				state += fmt.Sprintf(", row name %v archived %v archived_at set %v in %s", row["name"], row["archived"],
+					row["archived_at"] != nil, filepath.Base(filepath.Dir(row["rollout_path"].(string))))
+			}
+			out = append(out, state)
+		}
+		return out
+	}
+	theirs, ours := trace(ref), trace(binary)
+	if diff := cmp.Diff(theirs, ours); diff != "" {
+		t.Errorf("state after each call (-codex +gocodex):\n%s", diff)
 	}
 }
