@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textarea"
-	tea "charm.land/bubbletea/v2"
+	"github.com/gocodex/gocodex/third_party/bubbles/key"
+	"github.com/gocodex/gocodex/third_party/bubbles/textarea"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/snapshot"

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/commands"

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/protocol"
 )
