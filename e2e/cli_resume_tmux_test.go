@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +146,42 @@ func TestCLIResumePickerInTmux(t *testing.T) {
 	reqs := e.Model.Requests()
 	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "PICKFIRSTANSWER") {
 		t.Errorf("the picked thread was not continued (%d requests)", len(reqs))
+	}
+}
+
+// TestCLIForkPickerInTmux: `gocodex fork` without an id opens the picker of saved sessions
+// too (the README promises it, as Codex has it); choosing one continues a copy, and the
+// original rollout is left as it was.
+func TestCLIForkPickerInTmux(t *testing.T) {
+	e := newEnv(t)
+	ts := newTmux(t, e)
+	e.Model.Enqueue(answer("FORKPICKFIRSTANSWER"), answer("FORKPICKSECONDANSWER"))
+	ts.start("first", "FORKPICKFIRSTQUESTION")
+	ts.waitScreen("first", "FORKPICKFIRSTQUESTION", "FORKPICKFIRSTANSWER")
+	ts.quit("first")
+	original := rolloutFiles(t, e.CodexHome)
+	if len(original) != 1 {
+		t.Fatalf("rollouts before the fork: %v", original)
+	}
+	before, _ := os.ReadFile(filepath.Join(e.CodexHome, original[0]))
+
+	ts.start("picker", "fork")
+	ts.waitScreen("picker", "Fork a previous session", "FORKPICKFIRSTQUESTION")
+	ts.tmux("send-keys", "-t", "picker", "Enter")
+	ts.waitScreen("picker", "FORKPICKFIRSTANSWER", "Ask gocodex to do anything")
+	ts.tmux("send-keys", "-t", "picker", "-l", "FORKPICKSECONDQUESTION")
+	ts.tmux("send-keys", "-t", "picker", "Enter")
+	ts.waitScreen("picker", "FORKPICKSECONDANSWER")
+	ts.quit("picker")
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "FORKPICKFIRSTANSWER") {
+		t.Errorf("the picked thread's history was not carried into the fork (%d requests)", len(reqs))
+	}
+	after, _ := os.ReadFile(filepath.Join(e.CodexHome, original[0]))
+	if string(after) != string(before) {
+		t.Errorf("the fork wrote into the original rollout")
+	}
+	if n := len(rolloutFiles(t, e.CodexHome)); n < 2 {
+		t.Errorf("%d rollouts, want the original and the fork", n)
 	}
 }
