@@ -111,6 +111,7 @@ var packages = map[string]room{
 	"internal/cli":             {layer: command},
 	"e2e":                      {layer: testSupport},
 	"internal/layering":        {layer: testSupport},
+	"internal/releasetest":     {layer: testSupport},
 	"internal/testkit":         {layer: testSupport},
 	"internal/testkit/cmd/...": {layer: testSupport},
 
