@@ -1,5 +1,6 @@
-// Package releasetest checks what a user installs: the archives scripts/release.sh writes,
-// and `go install github.com/gocodex/gocodex/cmd/gocodex@latest` from a module proxy. Both
+// Package releasetest checks what a user installs and reads: the archives scripts/release.sh
+// writes, `go install github.com/gocodex/gocodex/cmd/gocodex@latest` from a module proxy, and
+// the user guide's lists of configuration keys and environment variables. The first two
 // build gocodex for several targets or from scratch, minutes on a cold cache, so they run
 // only when GOCODEX_RELEASE_TESTS=1 (scripts/test.sh sets it for its release step, after
 // the main suite).
