@@ -20,7 +20,8 @@ func TestExplain(t *testing.T) {
 		t.Fatalf("no line for %s in %+v", name, gs)
 		return Guarantee{}
 	}
-	all := []string{"seccomp", "no_new_privs", "new session", "landlock", "landlock scoping", "user namespace", "mount namespace", "PID namespace", "network namespace", "capabilities"}
+	all := []string{"seccomp", "no_new_privs", "new session", "landlock", "landlock scoping", "user namespace", "mount namespace", "PID namespace", "network namespace", "capabilities",
+		"setuid refusal", "nosuid", "placeholders", "credential hiding", "unix datagrams"}
 
 	full := ProbeResult{LandlockABI: 7, UserNamespaces: true, Mechanism: MechanismLandlockNamespaces}.Explain(1000)
 	for _, name := range all {
@@ -41,15 +42,30 @@ func TestExplain(t *testing.T) {
 		t.Errorf("old kernel: the network namespace stands in for scoping: %+v", g)
 	}
 
+	if g := find(full, "unix datagrams"); !strings.Contains(g.Detail, "no AF_UNIX datagram socket") {
+		t.Errorf("ABI 7: datagram sockets are refused: %q", g.Detail)
+	}
+	if g := find(ProbeResult{LandlockABI: 9, UserNamespaces: true, Mechanism: MechanismLandlockNamespaces}.Explain(1000), "unix datagrams"); !g.Active || !strings.Contains(g.Detail, "RESOLVE_UNIX") {
+		t.Errorf("ABI 9: Landlock confines pathname sockets: %+v", g)
+	}
+	if g := find(ProbeResult{LandlockABI: 9, UserNamespaces: true, Mechanism: MechanismNamespaces}.Explain(1000), "unix datagrams"); strings.Contains(g.Detail, "RESOLVE_UNIX") {
+		t.Errorf("without Landlock the ABI does not count: %+v", g)
+	}
+
 	container := ProbeResult{LandlockABI: 7, UserNamespacesError: "operation not permitted", Mechanism: MechanismLandlock}.Explain(1000)
 	for name, says := range map[string]string{
-		"user namespace":  "operation not permitted",
-		"mount namespace": "chmod, chown, utime, xattr",
-		"PID namespace":   "daemons",
-		"capabilities":    "bounding set stays",
+		"user namespace":    "operation not permitted",
+		"mount namespace":   "chmod, chown, utime, xattr",
+		"PID namespace":     "daemons",
+		"capabilities":      "bounding set stays",
+		"nosuid":            "host's mount flags",
+		"placeholders":      "can create it",
+		"credential hiding": "stay readable",
+		"setuid refusal":    "EPERM",
+		"unix datagrams":    "no AF_UNIX datagram socket",
 	} {
 		g := find(container, name)
-		if name != "capabilities" && g.Active {
+		if name != "capabilities" && name != "setuid refusal" && name != "unix datagrams" && g.Active {
 			t.Errorf("unprivileged container: %s active", name)
 		}
 		if !strings.Contains(g.Detail, says) {

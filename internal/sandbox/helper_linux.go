@@ -26,6 +26,13 @@ func HelperMain(args []string) int {
 	if h.probeUserNS {
 		return probeMain()
 	}
+	if h.lifelineFD >= 0 {
+		// Tell gocodex the helper holds its copy of the lifeline; keep it from the command.
+		unix.CloseOnExec(h.lifelineFD)
+		if _, err := unix.Write(h.lifelineFD, []byte{1}); err != nil {
+			return refuse(fmt.Errorf("lifeline to gocodex: %w", err))
+		}
+	}
 	if err := ownSession(); err != nil {
 		return refuse(err)
 	}
@@ -93,11 +100,14 @@ func confineThread(h helperArgs, roots []WritableRoot) error {
 		if !h.mechanism.usesNamespaces() {
 			devices = append(stdTerminals(), hostWritableDevices...)
 		}
-		if err := applyLandlock(landlockRules{roots: roots, devices: devices, scopeAbstractSockets: restrictNet}); err != nil {
+		if err := applyLandlock(landlockRules{roots: roots, devices: devices, scopeAbstractSockets: restrictNet, confineUnixSockets: restrictNet}); err != nil {
 			return err
 		}
 	}
-	return seccomp.Install(seccomp.Options{AllowNetwork: !restrictNet})
+	return seccomp.Install(seccomp.Options{
+		AllowNetwork:       !restrictNet,
+		AllowUnixDatagrams: confinesUnixSockets(h.mechanism, LandlockABI(), restrictNet),
+	})
 }
 
 // hostWritableDevices are the devices Landlock leaves writable when the command shares the

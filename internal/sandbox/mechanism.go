@@ -40,6 +40,9 @@ type Options struct {
 	DisableUserNamespaces bool
 	// Executable is the binary that acts as the helper; empty means os.Executable().
 	Executable string
+	// CodexHome is the CODEX_HOME whose credential files confined commands must not read;
+	// empty means $CODEX_HOME, else ~/.codex.
+	CodexHome string
 }
 
 // ProbeResult says what this machine can enforce. Mechanism is the best available; Err is set
