@@ -76,7 +76,7 @@ func TestExplain(t *testing.T) {
 		t.Errorf("root without namespaces empties the bounding set: %q", g.Detail)
 	}
 	msg := ProbeResult{LandlockABI: 7, UserNamespacesError: "EPERM", Mechanism: MechanismLandlock}.Message()
-	for _, want := range []string{"user namespaces unavailable (EPERM)", "metadata", ".agents", "renice", "daemons"} {
+	for _, want := range []string{"user namespaces unavailable (EPERM)", "metadata", ".agents", "credential", "renice", "daemons"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q does not mention %q", msg, want)
 		}

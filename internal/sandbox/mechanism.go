@@ -69,7 +69,7 @@ func (r ProbeResult) Message() string {
 	case MechanismLandlockNamespaces:
 		return fmt.Sprintf("Linux sandbox: Landlock ABI %d, user/mount/PID namespaces (read-only /), seccomp", r.LandlockABI)
 	case MechanismLandlock:
-		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; user namespaces unavailable (%s), so metadata outside the writable roots, protected names (.git, .codex, .agents, .aws), processes outside (renice) and daemons that outlive a command are not confined", r.LandlockABI, r.UserNamespacesError)
+		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; user namespaces unavailable (%s), so metadata outside the writable roots, protected names (.git, .codex, .agents, .aws), CODEX_HOME's credential files (readable), processes outside (renice) and daemons that outlive a command are not confined", r.LandlockABI, r.UserNamespacesError)
 	case MechanismNamespaces:
 		return "Linux sandbox: Landlock unavailable; user/mount/PID/network namespaces (read-only /) with seccomp"
 	}
