@@ -527,17 +527,7 @@ func attempts() []attempt {
 			p := filepath.Join(e.outside, "sock")
 			return unixListenAndTry(e, p, "unix-connect="+p)
 		}},
-		{name: "datagram to a pathname unix socket outside the roots", class: "network", try: func(e *attackEnv) bool {
-			p := filepath.Join(e.outside, "dgram")
-			ln, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: p, Net: "unixgram"})
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			defer ln.Close()
-			_ = os.Chmod(p, 0o777)
-			e.run("unix-send=" + p)
-			return received(ln)
-		}},
+		datagramAttempt("datagram to a pathname unix socket outside the roots", "unix-send"),
 		{name: "open a netlink socket", class: "network", try: kernelSays("socket=netlink")},
 		{name: "open a packet socket", class: "network", try: kernelSays("socket=packet")},
 		{name: "open a raw IP socket", class: "network", try: kernelSays("socket=inet-raw")},

@@ -37,10 +37,10 @@ type heldName struct {
 }
 
 // holdPlaceholder makes sure an absent protected name has a placeholder and returns a
-// descriptor of it holding the shared lock. exists is false when the name exists as
-// something else (the user's own .git), which the caller binds as it is, and when no
+// descriptor of it holding the shared lock. held is false (and err nil) when the name exists
+// as something else (the user's own .git), which the caller binds as it is, and when no
 // placeholder can be made because the root is read-only or gone, in which case the command
-// cannot create the name either (err is nil then too).
+// cannot create the name either.
 func holdPlaceholder(path string) (fd int, held bool, err error) {
 	for attempt := 0; attempt < 100; attempt++ {
 		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
@@ -54,8 +54,8 @@ func holdPlaceholder(path string) (fd int, held bool, err error) {
 			default:
 				return -1, false, fmt.Errorf("placeholder for %s: %w", path, err)
 			}
-		case errors.Is(err, unix.ENOTDIR), errors.Is(err, unix.ELOOP):
-			return -1, false, nil // a file or a symlink of the user's
+		case errors.Is(err, unix.ENOTDIR), errors.Is(err, unix.ELOOP), errors.Is(err, unix.EACCES):
+			return -1, false, nil // a file, a symlink, or a directory of someone else's
 		case err != nil:
 			return -1, false, fmt.Errorf("open %s: %w", path, err)
 		}
