@@ -49,10 +49,6 @@ func handledRights(abi int) uint64 {
 	return r
 }
 
-// landlockResolveUnixABI is the first ABI with LANDLOCK_ACCESS_FS_RESOLVE_UNIX: connect and
-// sendmsg to a pathname unix socket need the right on the socket's place.
-const landlockResolveUnixABI = 9
-
 // confinesUnixSockets reports whether Landlock keeps pathname unix sockets outside the roots
 // out of reach: with the network restricted, on ABI 9 and later.
 func confinesUnixSockets(m Mechanism, abi int, restrictNet bool) bool {

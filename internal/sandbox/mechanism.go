@@ -45,6 +45,11 @@ type Options struct {
 	CodexHome string
 }
 
+// landlockResolveUnixABI is the first Landlock ABI with LANDLOCK_ACCESS_FS_RESOLVE_UNIX:
+// connect and sendmsg to a pathname unix socket need the right on the socket's place. (Here,
+// not in landlock_linux.go, because Explain's wording depends on it on every platform.)
+const landlockResolveUnixABI = 9
+
 // ProbeResult says what this machine can enforce. Mechanism is the best available; Err is set
 // (and Mechanism is MechanismNone) when nothing is.
 type ProbeResult struct {
