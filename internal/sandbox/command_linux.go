@@ -17,7 +17,8 @@ import (
 // The helper starts in a session of its own (cmd.SysProcAttr.Setsid), so the command has no
 // controlling terminal to inject keystrokes into; callers may give it a terminal of its own
 // (Setctty) but must neither replace SysProcAttr, which may carry the namespace flags, nor set
-// Setpgid, which fails for a session leader.
+// Setpgid, which fails for a session leader, nor replace ExtraFiles, which carries the
+// helper's lifeline.
 func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
 	if len(req.Argv) == 0 {
 		return nil, errors.New("sandbox: empty command")

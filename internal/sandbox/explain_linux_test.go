@@ -3,7 +3,9 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -108,5 +110,25 @@ func TestHelperFailsClosed(t *testing.T) {
 		if err == nil || strings.Contains(string(out), "ran\n") || !strings.Contains(string(out), tc.want) || !strings.Contains(string(out), "refusing to run the command unconfined") {
 			t.Errorf("%s without namespaces: %v: %q", tc.mechanism, err, out)
 		}
+	}
+}
+
+// TestHelperRefusesForeignLifeline: a descriptor 3 that is not the lifeline pipe (a caller
+// replaced cmd.ExtraFiles) is refused, not written to.
+func TestHelperRefusesForeignLifeline(t *testing.T) {
+	cwd := t.TempDir()
+	f, err := os.Create(filepath.Join(cwd, "not-a-pipe"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := exec.Command(testExe(t), HelperArg, "--sandbox-policy", `{"type":"workspace-write"}`, "--command-cwd", cwd, "--mechanism", string(MechanismLandlockNamespaces), "--lifeline-fd", "3", "--", "/bin/sh", "-c", "echo ran")
+	cmd.ExtraFiles = []*os.File{f}
+	out, err := cmd.CombinedOutput()
+	if err == nil || strings.Contains(string(out), "ran\n") || !strings.Contains(string(out), "not gocodex's lifeline pipe") {
+		t.Errorf("helper with a file as lifeline: %v: %q", err, out)
+	}
+	if b, _ := os.ReadFile(f.Name()); len(b) != 0 {
+		t.Errorf("the helper wrote %q into the file", b)
 	}
 }

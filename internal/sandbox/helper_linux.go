@@ -28,6 +28,10 @@ func HelperMain(args []string) int {
 	}
 	if h.lifelineFD >= 0 {
 		// Tell gocodex the helper holds its copy of the lifeline; keep it from the command.
+		var st unix.Stat_t
+		if err := unix.Fstat(h.lifelineFD, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
+			return refuse(fmt.Errorf("descriptor %d is not gocodex's lifeline pipe (the caller replaced cmd.ExtraFiles)", h.lifelineFD))
+		}
 		unix.CloseOnExec(h.lifelineFD)
 		if _, err := unix.Write(h.lifelineFD, []byte{1}); err != nil {
 			return refuse(fmt.Errorf("lifeline to gocodex: %w", err))
