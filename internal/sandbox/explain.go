@@ -80,7 +80,7 @@ func (r ProbeResult) hardening(ns bool) []Guarantee {
 	if ns {
 		g = append(g,
 			Guarantee{"nosuid", true, "every mount the command sees, the writable roots included, is nosuid"},
-			Guarantee{"placeholders", true, "an absent .git .codex .agents .aws is held by an empty read-only directory (mode 0555) while the command runs; sandboxes sharing a root share it under a flock and the last one out removes it; gocodex removes those of a helper killed with its turn, and the next sandbox in that root reuses and removes any left by a crash of both"},
+			Guarantee{"placeholders", true, "an absent .git .codex .agents .aws is held by an empty read-only directory without write bits while the command runs; sandboxes sharing a root share it under a flock and the last one out removes it; gocodex removes those of a helper killed with its turn, and the next sandbox in that root reuses and removes any left by a crash of both"},
 			Guarantee{"credential hiding", true, "CODEX_HOME's auth.json, .credentials.json (MCP OAuth tokens) and secrets/ are covered by empty, unreadable, read-only entries"},
 		)
 	} else {
