@@ -11,14 +11,15 @@ import (
 // hideCredentials covers each existing path with an empty entry of its kind (a file or a
 // directory) that has no permission bits, on a read-only private tmpfs: the command, which
 // has no capability left to override permissions, gets EACCES, and cannot remove, rename or
-// replace what is a mount point. Paths that do not exist are left alone.
+// replace what is a mount point. Paths that do not exist, or that the helper cannot reach
+// (the command, with fewer rights, cannot either), are left alone.
 func hideCredentials(paths []string) error {
 	var files, dirs []string
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		switch {
-		case errors.Is(err, os.ErrNotExist):
-			continue
+		case errors.Is(err, os.ErrNotExist), errors.Is(err, os.ErrPermission):
+			continue // nothing to hide, or out of the command's reach as it is of the helper's
 		case err != nil:
 			return fmt.Errorf("hide %s: %w", p, err)
 		case fi.IsDir():
