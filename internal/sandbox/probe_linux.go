@@ -67,7 +67,6 @@ func probeUserNamespace(ctx context.Context, opts Options) error {
 	return nil
 }
 
-
 // probeMain is the helper started by probeUserNamespace: it builds the view the command would
 // get (without writable roots), so that a kernel or container that refuses any part of it is
 // found once per session, not at the first command.
