@@ -284,3 +284,49 @@ func copyBinaryFor(t *testing.T, credential *syscall.Credential) string {
 	}
 	return bin
 }
+
+// A patch run through exec_command with a workdir outside the work tree resolves its paths
+// there, but the sandbox's roots stay the session's: the workdir does not become writable.
+// Codex 0.169 answers the same (run where it is installed).
+func TestAttackPatchFromAnOutsideWorkdir(t *testing.T) {
+	bins := map[string]string{"gocodex": binary}
+	if ref := tk.ReferenceCodex(); ref != "" {
+		bins["codex"] = ref
+	}
+	for who, bin := range bins {
+		for _, approval := range []string{"on-request", "never"} {
+			t.Run(who+"/"+approval, func(t *testing.T) {
+				e := attackEnv(t, nil)
+				tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
+					ApprovalPolicy: approval,
+					SandboxMode:    "workspace-write",
+					Extra:          "sandbox_workspace_write = { exclude_slash_tmp = true, exclude_tmpdir_env_var = true }",
+				})
+				outside := filepath.Join(filepath.Dir(e.Workdir), "outside")
+				args, _ := json.Marshal(map[string]string{
+					"cmd":     "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: planted.txt\n+x\n*** End Patch\nEOF",
+					"workdir": outside,
+				})
+				e.Model.Enqueue(tk.SSE(tk.Created(), tk.FunctionCall("c_patch", "exec_command", string(args)), tk.Completed(tk.Usage{})), answer("done"))
+				c, stop := e.startAppServerOf(bin)
+				defer stop()
+				var asked int
+				c.answer = func(rpcMsg) any { asked++; return map[string]any{"decision": "decline"} }
+				id := c.startThread(map[string]any{"cwd": e.Workdir})
+				c.turn(id, "attack")
+				c.until("turn/completed")
+				if _, err := os.Stat(filepath.Join(outside, "planted.txt")); !os.IsNotExist(err) {
+					t.Errorf("the patch wrote in the outside workdir (%v)", err)
+				}
+				out := functionOutput(t, e.Model.Requests()[1].JSON, "c_patch")
+				want := "patch rejected: writing outside of the project; rejected by user approval settings"
+				if approval == "on-request" {
+					want = "patch rejected by user"
+				}
+				if !strings.Contains(out, want) || (approval == "on-request") != (asked == 1) {
+					t.Errorf("asked %d times; the model received %q, want %q", asked, out, want)
+				}
+			})
+		}
+	}
+}
