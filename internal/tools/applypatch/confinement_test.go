@@ -84,21 +84,21 @@ func TestConfinedPatchOutcomes(t *testing.T) {
 		{
 			name:     "a hidden escape is offered to the person, who declines",
 			decision: Decision{Verdict: AutoApprove, Confinement: &Confinement{Blocked: hidden}}, mayAsk: true, answer: protocol.DecisionDenied,
-			output:  "patch rejected by user", endStatus: protocol.PatchDeclined,
+			output: "patch rejected by user", endStatus: protocol.PatchDeclined,
 			reasons: []string{escapeMsg + "; retry without sandbox?"},
 			events:  []string{"patch_apply_begin", "apply_patch_approval_request", "patch_apply_end"},
 		},
 		{
 			name:     "a hidden escape the person lets through is written here",
 			decision: Decision{Verdict: AutoApprove, Confinement: &Confinement{Blocked: hidden}}, mayAsk: true, answer: protocol.DecisionApproved,
-			output:  successOut, success: true, applied: true, endStatus: protocol.PatchCompleted,
+			output: successOut, success: true, applied: true, endStatus: protocol.PatchCompleted,
 			reasons: []string{escapeMsg + "; retry without sandbox?"},
 			events:  []string{"patch_apply_begin", "apply_patch_approval_request", "patch_apply_end", "turn_diff"},
 		},
 		{
 			name:     "approved up front with the escape named: written here",
 			decision: Decision{Verdict: AskUser, Reason: escapeMsg, Confinement: &Confinement{Blocked: hidden}}, answer: protocol.DecisionApproved,
-			output:  successOut, success: true, applied: true, endStatus: protocol.PatchCompleted,
+			output: successOut, success: true, applied: true, endStatus: protocol.PatchCompleted,
 			reasons: []string{escapeMsg},
 			events:  []string{"patch_apply_begin", "apply_patch_approval_request", "patch_apply_end", "turn_diff"},
 		},
@@ -117,7 +117,7 @@ func TestConfinedPatchOutcomes(t *testing.T) {
 		{
 			name:     "approved up front with nothing blocked: still the sandbox",
 			decision: Decision{Verdict: AskUser}, answer: protocol.DecisionApproved,
-			output:  successOut, success: true, applied: true, sandboxCalls: 1, endStatus: protocol.PatchCompleted,
+			output: successOut, success: true, applied: true, sandboxCalls: 1, endStatus: protocol.PatchCompleted,
 			reasons: []string{""},
 			events:  []string{"patch_apply_begin", "apply_patch_approval_request", "patch_apply_end", "turn_diff"},
 		},
