@@ -16,30 +16,11 @@ import (
 // the model see exactly what they see when it is written in-process under
 // danger-full-access: the same events with the same contents, the same output.
 func TestSandboxedPatchKeepsItsEvents(t *testing.T) {
-	text := strings.Join([]string{
-		"*** Begin Patch",
-		"*** Add File: added.txt",
-		"+brand new",
-		"*** Update File: update.txt",
-		"@@",
-		" one",
-		"-two",
-		"+TWO",
-		"*** Update File: old/name.txt",
-		"*** Move to: new/name.txt",
-		"@@",
-		"-moving",
-		"+moved",
-		"*** Delete File: gone.txt",
-		"*** End Patch",
-	}, "\n")
 	run := func(sandbox string) (events []string, output string) {
 		e := newEnv(t)
 		tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{SandboxMode: sandbox})
-		writeFile(t, filepath.Join(e.Workdir, "update.txt"), "one\ntwo\nthree\n")
-		writeFile(t, filepath.Join(e.Workdir, "old/name.txt"), "moving\n")
-		writeFile(t, filepath.Join(e.Workdir, "gone.txt"), "bye\n")
-		e.Model.Enqueue(tk.SSE(tk.Created(), tk.CustomToolCall("call_p", "apply_patch", text), tk.Completed(tk.Usage{})), answer("patched"))
+		seedPatchFiles(t, e.Workdir)
+		e.Model.Enqueue(tk.SSE(tk.Created(), tk.CustomToolCall("call_p", "apply_patch", addUpdateMoveDeletePatch), tk.Completed(tk.Usage{})), answer("patched"))
 		p := e.startProto()
 		p.until("session_configured")
 		p.send("1", userInput("edit files"))
