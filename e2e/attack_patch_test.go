@@ -47,11 +47,7 @@ type symlinkAttack struct {
 // tree its only writable root) and approval, as credential when set.
 func runSymlinkAttack(t *testing.T, bin, approval string, credential *syscall.Credential) *symlinkAttack {
 	e := attackEnv(t, credential)
-	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
-		ApprovalPolicy: approval,
-		SandboxMode:    "workspace-write",
-		Extra:          "sandbox_workspace_write = { exclude_slash_tmp = true, exclude_tmpdir_env_var = true }",
-	})
+	e.confineToWorkdir(approval)
 	a := &symlinkAttack{e: e, outside: filepath.Join(filepath.Dir(e.Workdir), "outside"), outputs: map[string]string{}, statuses: map[string]string{}}
 	mustWriteAs(t, filepath.Join(a.outside, "victim.txt"), "original\n", credential)
 	var err error
@@ -297,11 +293,7 @@ func TestAttackPatchFromAnOutsideWorkdir(t *testing.T) {
 		for _, approval := range []string{"on-request", "never"} {
 			t.Run(who+"/"+approval, func(t *testing.T) {
 				e := attackEnv(t, nil)
-				tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
-					ApprovalPolicy: approval,
-					SandboxMode:    "workspace-write",
-					Extra:          "sandbox_workspace_write = { exclude_slash_tmp = true, exclude_tmpdir_env_var = true }",
-				})
+				e.confineToWorkdir(approval)
 				outside := filepath.Join(filepath.Dir(e.Workdir), "outside")
 				args, _ := json.Marshal(map[string]string{
 					"cmd":     "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: planted.txt\n+x\n*** End Patch\nEOF",
