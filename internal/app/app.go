@@ -320,9 +320,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(patches)
 	// A model that runs apply_patch through a command tool gets the patch tool, as in Codex.
 	shellCfg.Intercept = func(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (tools.Result, bool, error) {
-		e := g.RememberingEnv(env)
-		e.Cwd = cwd
-		return patches.Intercept(ctx, e, callID, argv)
+		return patches.Intercept(ctx, g.RememberingEnv(env), callID, cwd, argv)
 	}
 	addExtraHandlers(handlers, cfg)
 
