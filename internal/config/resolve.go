@@ -22,16 +22,19 @@ func (l *loader) resolve(o Overrides) (*Config, error) {
 	l.overrides = o
 	f := &l.file
 	c := &Config{
-		CodexHome:   l.home,
-		Cwd:         l.cwd,
-		ProjectRoot: l.projectRoot,
-		TrustLevel:  l.trust,
-		Profile:     l.profile,
-		Effective:   l.merged,
-		File:        *f,
-		Projects:    f.Projects,
-		Features:    f.Features,
-		Notify:      f.Notify,
+		CodexHome:      l.home,
+		Cwd:            l.cwd,
+		ProjectRoot:    l.projectRoot,
+		TrustLevel:     l.trust,
+		TrustRoot:      l.trustRoot,
+		ProjectFolders: l.projectFolders,
+		writes:         l.journal,
+		Profile:        l.profile,
+		Effective:      l.merged,
+		File:           *f,
+		Projects:       f.Projects,
+		Features:       f.Features,
+		Notify:         f.Notify,
 	}
 	for _, layer := range l.layers {
 		c.Layers = append(c.Layers, *layer)
