@@ -258,16 +258,19 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 		release()
 		return nil, err
 	}
+	endWindow := a.openWriteWindow(a.configOf(to), &tc)
 	th, err := a.Manager.StartThread(ctx, tc)
 	if err != nil {
 		closeTools()
+		endWindow()
 		release()
 		return nil, err
 	}
 	go func() { // owned by the thread: ends when the thread is done
 		<-th.Done()
 		a.Manager.RemoveThread(th.ID())
-		closeTools()
+		closeTools() // its background processes end before its window closes
+		endWindow()
 		release()
 	}()
 	return th, nil
@@ -286,7 +289,9 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 
 	policy := execpolicy.Empty()
 	if !a.opts.IgnoreRules {
-		p, err := execpolicy.Load(cfg.CodexHome, cfg.ProjectRoot)
+		// A project's rules load only from its trusted .codex folders, and not a file a
+		// session of an untrusted project wrote (config.Load has said which do not).
+		p, err := execpolicy.Load(cfg.CodexHome, cfg.TrustedProjectFolders(), func(path string) bool { return cfg.ProjectFileRefused(path) == "" })
 		if err != nil {
 			return agent.ThreadConfig{}, nil, fmt.Errorf("load execpolicy rules: %w", err)
 		}

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"time"
+
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/writejournal"
@@ -31,8 +33,10 @@ type Config struct {
 	// here, rules, hooks and custom commands by their loaders, each file
 	// through ProjectFileRefused.
 	ProjectFolders []ProjectFolder
-	// writes is CODEX_HOME's write journal (see ProjectFileRefused).
-	writes *writejournal.Journal
+	// writes is CODEX_HOME's write journal (see ProjectFileRefused); loadedAt is when
+	// Load ran.
+	writes   *writejournal.Journal
+	loadedAt time.Time
 	// Profile is the active profile name, if any.
 	Profile string
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/process"
@@ -29,6 +30,7 @@ func (l *loader) resolve(o Overrides) (*Config, error) {
 		TrustRoot:      l.trustRoot,
 		ProjectFolders: l.projectFolders,
 		writes:         l.journal,
+		loadedAt:       time.Now(),
 		Profile:        l.profile,
 		Effective:      l.merged,
 		File:           *f,

@@ -242,6 +242,9 @@ func (c *Config) TrustTargetSuspect() string {
 	if err != nil {
 		return err.Error()
 	}
+	// Sessions that began after this configuration was loaded (the thread being started)
+	// have written nothing the client chose to start in.
+	windows = windows.Before(c.loadedAt)
 	for _, p := range []string{dotGit, filepath.Join(root, ".codex")} {
 		if ch, ok, err := windows.ChangedIn(p, false); err != nil {
 			return err.Error()

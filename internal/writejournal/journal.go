@@ -32,9 +32,9 @@ import (
 const FileName = "gocodex_write_windows.jsonl"
 
 // early widens every window at its start: the kernel stamps change times from a coarse clock
-// that can lag the one Begin reads by a tick. (At the end no widening is needed: what the
-// session wrote was stamped no later than End read the clock.)
-const early = time.Second
+// that can lag the one Begin reads by a tick (10 ms at most). (At the end no widening is
+// needed: what the session wrote was stamped no later than End read the clock.)
+const early = 100 * time.Millisecond
 
 // Journal is the write journal of one CODEX_HOME.
 type Journal struct {
@@ -208,6 +208,17 @@ func (c Change) String() string {
 		who = "a session"
 	}
 	return fmt.Sprintf("%s changed at %s, while %s could write there", c.Path, c.At.Format(time.RFC3339), who)
+}
+
+// Before returns the windows that began before t (those of sessions already running then).
+func (w *Windows) Before(t time.Time) *Windows {
+	out := &Windows{}
+	for _, s := range w.spans {
+		if s.From.Before(t) {
+			out.spans = append(out.spans, s)
+		}
+	}
+	return out
 }
 
 // ChangedIn reports whether path itself (not what a symbolic link points to) was last

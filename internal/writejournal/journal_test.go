@@ -40,7 +40,7 @@ func TestChangedInsideAWindow(t *testing.T) {
 	elsewhere := filepath.Join(other, ".codex", "config.toml")
 	write(t, elsewhere)
 
-	ws1, err := at(home, now).Read()
+	ws1, err := at(home, now.Add(time.Minute)).Read()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestTrustedWindows(t *testing.T) {
 	}
 	marker := filepath.Join(ws, "sub", ".git")
 	write(t, marker)
-	w, err := at(home, now).Read()
+	w, err := at(home, now.Add(time.Minute)).Read()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +96,10 @@ func TestTrustedWindows(t *testing.T) {
 	}
 	if c, ok, _ := w.ChangedIn(marker, false); !ok || !c.Span.Trusted {
 		t.Errorf("a trusted session's window: %v %+v", ok, c)
+	}
+	// Sessions that began later than a moment are left out of what was written before it.
+	if _, ok, _ := w.Before(now.Add(-2*time.Minute)).ChangedIn(marker, false); ok {
+		t.Error("a window that began later counts")
 	}
 }
 
