@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,21 +120,11 @@ func TestRecordThreadStartTrustReference(t *testing.T) {
 	for _, tc := range trustCases {
 		out[tc.name] = trustAdded(t, ref, tc)
 	}
-	b, _ := json.MarshalIndent(out, "", "  ")
-	if err := os.WriteFile(trustGolden, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeGolden(t, trustGolden, out)
 }
 
 func TestThreadStartTrustMatchesReference(t *testing.T) {
-	data, err := os.ReadFile(trustGolden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want map[string]string
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
-	}
+	want := readGolden[string](t, trustGolden)
 	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
 	for _, tc := range trustCases {
 		t.Run(tc.name, func(t *testing.T) {

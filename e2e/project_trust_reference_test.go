@@ -60,6 +60,19 @@ func (w *trustWorld) config(t *testing.T, dir, marker string) {
 
 func (w *trustWorld) trust(t *testing.T, dir, level string) { trustProject(t, w.e, dir, level) }
 
+// trustedRepoSub is the layout of the nested cases: a trusted repository whose sub/ (made a
+// project root by mark, when set) holds a rule and a config; the session runs in sub/.
+func (w *trustWorld) trustedRepoSub(t *testing.T, mark func(sub string)) string {
+	sub := filepath.Join(w.repo, "sub")
+	if mark != nil {
+		mark(sub)
+	}
+	w.rules(t, sub)
+	w.config(t, sub, "sub")
+	w.trust(t, w.repo, "trusted")
+	return sub
+}
+
 func (w *trustWorld) git(t *testing.T, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
@@ -95,30 +108,17 @@ var projectTrustCases = []projectTrustCase{
 		return sub
 	}},
 	{"empty .git file in a trusted repository", func(t *testing.T, w *trustWorld) string {
-		sub := filepath.Join(w.repo, "sub")
-		plant(t, sub, ".git", "")
-		w.rules(t, sub)
-		w.config(t, sub, "sub")
-		w.trust(t, w.repo, "trusted")
-		return sub
+		return w.trustedRepoSub(t, func(sub string) { plant(t, sub, ".git", "") })
 	}},
 	{"empty .git folder in a trusted repository", func(t *testing.T, w *trustWorld) string {
-		sub := filepath.Join(w.repo, "sub")
-		if err := os.MkdirAll(filepath.Join(sub, ".git"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		w.rules(t, sub)
-		w.config(t, sub, "sub")
-		w.trust(t, w.repo, "trusted")
-		return sub
+		return w.trustedRepoSub(t, func(sub string) {
+			if err := os.MkdirAll(filepath.Join(sub, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}},
 	{"repository inside a trusted repository", func(t *testing.T, w *trustWorld) string {
-		sub := filepath.Join(w.repo, "sub")
-		w.git(t, "init", "-q", sub)
-		w.rules(t, sub)
-		w.config(t, sub, "sub")
-		w.trust(t, w.repo, "trusted")
-		return sub
+		return w.trustedRepoSub(t, func(sub string) { w.git(t, "init", "-q", sub) })
 	}},
 	{"only the sub-folder trusted", func(t *testing.T, w *trustWorld) string {
 		sub := filepath.Join(w.repo, "sub")
@@ -162,12 +162,9 @@ var projectTrustCases = []projectTrustCase{
 		return wt
 	}},
 	{".git file pointing into a trusted repository", func(t *testing.T, w *trustWorld) string {
-		sub := filepath.Join(w.repo, "sub")
-		plant(t, sub, ".git", "gitdir: "+filepath.Join(w.repo, ".git", "worktrees", "borrowed")+"\n")
-		w.rules(t, sub)
-		w.config(t, sub, "sub")
-		w.trust(t, w.repo, "trusted")
-		return sub
+		return w.trustedRepoSub(t, func(sub string) {
+			plant(t, sub, ".git", "gitdir: "+filepath.Join(w.repo, ".git", "worktrees", "borrowed")+"\n")
+		})
 	}},
 }
 
@@ -228,21 +225,37 @@ func TestRecordProjectTrustReference(t *testing.T) {
 	for _, tc := range projectTrustCases {
 		out[tc.name] = observeProjectTrust(t, ref, tc)
 	}
-	b, _ := json.MarshalIndent(out, "", "  ")
-	if err := os.WriteFile(projectTrustGolden, append(b, '\n'), 0o644); err != nil {
+	writeGolden(t, projectTrustGolden, out)
+}
+
+// writeGolden writes a recording read by readGolden.
+func writeGolden(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func TestProjectTrustMatchesReference(t *testing.T) {
-	data, err := os.ReadFile(projectTrustGolden)
+// readGolden reads a recording: each case's name to what the reference did.
+func readGolden[T any](t *testing.T, path string) map[string]T {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want map[string]projectTrustObserved
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
+	var out map[string]T
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
+	return out
+}
+
+func TestProjectTrustMatchesReference(t *testing.T) {
+	want := readGolden[projectTrustObserved](t, projectTrustGolden)
 	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
 	for _, tc := range projectTrustCases {
 		t.Run(tc.name, func(t *testing.T) {
