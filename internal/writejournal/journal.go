@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -41,6 +42,11 @@ type Journal struct {
 	path string
 	now  func() time.Time
 	pid  int
+
+	mu         sync.Mutex
+	cached     []window
+	cachedSize int64
+	cachedTime time.Time
 }
 
 // Open returns the journal under codexHome; nothing is read or written until it is used.
@@ -137,23 +143,63 @@ type Windows struct {
 
 // Read reads every window. Open windows of processes that are gone are closed now (and the
 // journal says so). A missing journal holds no windows; a line that is not a record (a
-// write cut short) is skipped.
+// write cut short) is skipped. The parsed journal is kept while the file is unchanged, so
+// the checks of one session start read it once.
 func (j *Journal) Read() (*Windows, error) {
+	windows, err := j.parse()
+	if err != nil {
+		return nil, err
+	}
+	now := j.now()
+	var closed []record
+	w := &Windows{spans: make([]Span, 0, len(windows))}
+	for _, o := range windows {
+		s := o.span
+		if s.Open {
+			s.To = now
+			if o.pid != j.pid && !processAlive(o.pid) {
+				s.Open = false
+				closed = append(closed, record{End: o.id, At: now})
+			}
+		}
+		w.spans = append(w.spans, s)
+	}
+	if len(closed) > 0 {
+		// Best effort: a reader that cannot write closes the same windows again next time.
+		_ = j.append(closed...)
+	}
+	return w, nil
+}
+
+// window is one window as the journal's lines describe it.
+type window struct {
+	span Span
+	pid  int
+	id   string
+}
+
+// parse folds the journal's lines into windows, from the cache while the file's size and
+// time are those it was parsed at.
+func (j *Journal) parse() ([]window, error) {
 	f, err := os.Open(j.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &Windows{}, nil
+		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read write journal: %w", err)
 	}
 	defer f.Close()
-	type open struct {
-		span Span
-		pid  int
-		id   string
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read write journal: %w", err)
 	}
-	byID := map[string]*open{}
-	var order []*open
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.cached != nil && fi.Size() == j.cachedSize && fi.ModTime().Equal(j.cachedTime) {
+		return j.cached, nil
+	}
+	byID := map[string]int{}
+	var out []window
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 4<<20)
 	for sc.Scan() {
@@ -163,36 +209,19 @@ func (j *Journal) Read() (*Windows, error) {
 		}
 		switch {
 		case r.Begin != "":
-			o := &open{span: Span{From: r.At, Trusted: r.Trusted, Roots: r.Roots, Open: true}, pid: r.PID, id: r.Begin}
-			byID[r.Begin] = o
-			order = append(order, o)
+			byID[r.Begin] = len(out)
+			out = append(out, window{span: Span{From: r.At, Trusted: r.Trusted, Roots: r.Roots, Open: true}, pid: r.PID, id: r.Begin})
 		case r.End != "":
-			if o := byID[r.End]; o != nil && o.span.Open {
-				o.span.To, o.span.Open = r.At, false
+			if i, ok := byID[r.End]; ok && out[i].span.Open {
+				out[i].span.To, out[i].span.Open = r.At, false
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read write journal %s: %w", j.path, err)
 	}
-	now := j.now()
-	var closed []record
-	w := &Windows{spans: make([]Span, 0, len(order))}
-	for _, o := range order {
-		if o.span.Open {
-			o.span.To = now
-			if o.pid != j.pid && !processAlive(o.pid) {
-				o.span.Open = false
-				closed = append(closed, record{End: o.id, At: now})
-			}
-		}
-		w.spans = append(w.spans, o.span)
-	}
-	if len(closed) > 0 {
-		// Best effort: a reader that cannot write closes the same windows again next time.
-		_ = j.append(closed...)
-	}
-	return w, nil
+	j.cached, j.cachedSize, j.cachedTime = out, fi.Size(), fi.ModTime()
+	return out, nil
 }
 
 // Change is a path found changed inside a window.
