@@ -54,13 +54,16 @@ func (l *loader) loadProjects(merged map[string]any) error {
 			}
 			continue
 		}
+		path := filepath.Join(codexDir, ProjectConfigFile)
+		load := false
 		for _, f := range injectableFiles(codexDir) {
-			if why := l.refusedWrite(folder, f); why != "" {
+			why := refusedWrite(l.journal, folder, f)
+			if why != "" {
 				l.warnings = append(l.warnings, Warning{File: f, Message: "project file not loaded: " + why})
 			}
+			load = load || (f == path && why == "")
 		}
-		path := filepath.Join(codexDir, ProjectConfigFile)
-		if _, err := os.Stat(path); err != nil || l.refusedWrite(folder, path) != "" {
+		if !load {
 			continue
 		}
 		layer, err := l.readFileLayer(SourceProject, path)
@@ -76,10 +79,6 @@ func (l *loader) loadProjects(merged map[string]any) error {
 
 // refusedWrite says why path, a file of a trusted folder, must not load because a session of
 // a project that was not trusted could have written it ("" when none could).
-func (l *loader) refusedWrite(folder ProjectFolder, path string) string {
-	return refusedWrite(l.journal, folder, path)
-}
-
 func refusedWrite(j *writejournal.Journal, folder ProjectFolder, path string) string {
 	windows, err := j.Read()
 	if err != nil {
