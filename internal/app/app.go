@@ -258,19 +258,16 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 		release()
 		return nil, err
 	}
-	endWindow := a.openWriteWindow(a.configOf(to), &tc)
 	th, err := a.Manager.StartThread(ctx, tc)
 	if err != nil {
 		closeTools()
-		endWindow()
 		release()
 		return nil, err
 	}
 	go func() { // owned by the thread: ends when the thread is done
 		<-th.Done()
 		a.Manager.RemoveThread(th.ID())
-		closeTools() // its background processes end before its window closes
-		endWindow()
+		closeTools()
 		release()
 	}()
 	return th, nil
@@ -297,7 +294,8 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		}
 		policy = p
 	}
-	g := guard.New(guard.Options{CodexHome: cfg.CodexHome, Policy: policy, Sandbox: a.opts.Sandbox, Getenv: a.opts.Getenv})
+	writes := a.writeWindows(cfg) // writewindow.go
+	g := guard.New(guard.Options{CodexHome: cfg.CodexHome, Policy: policy, Sandbox: a.opts.Sandbox, Getenv: a.opts.Getenv, BeforeWrite: writes.cover})
 
 	catalog := model.LookupModel(cfg.Model, catalogOverrides(cfg))
 	shellCfg := &shell.Config{
@@ -384,7 +382,8 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,
 		BackgroundTerminals:        backgroundTerminals{uexec},
 	}
-	tc, release, err := a.withMcp(cfg, tc, uexec.Close)
+	// The thread's background processes end before its write windows close.
+	tc, release, err := a.withMcp(cfg, tc, func() { uexec.Close(); writes.end() })
 	if err != nil {
 		return tc, release, err
 	}

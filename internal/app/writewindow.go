@@ -1,53 +1,67 @@
 package app
 
 import (
-	"github.com/gocodex/gocodex/agent"
+	"sync"
+
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/sandbox"
+	"github.com/gocodex/gocodex/internal/writejournal"
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// openWriteWindow records in CODEX_HOME's write journal the folders this thread may write,
-// until the returned function is called at the thread's end. A project file that a thread
-// of a project that is not trusted wrote then never loads as configuration
-// (config.ProjectFileRefused), and a project root whose .git or .codex appeared while a
-// thread could write there is not trusted on a client's behalf (thread/start).
-//
-// The folders are those of workspace-write even under read-only (the person may widen the
-// sandbox during the thread, and a read-only thread writes nothing anyway). A thread with
-// full access records nothing: it could rewrite config.toml and the journal themselves.
-// A journal that cannot be written is a warning when the thread starts, never silent.
-func (a *App) openWriteWindow(cfg *config.Config, tc *agent.ThreadConfig) (end func()) {
-	policy := cfg.SandboxPolicy
-	if policy.HasFullDiskWriteAccess() {
-		return func() {}
+// writeWindows record in CODEX_HOME's write journal the folders one thread may write, from
+// its first command or patch under a sandbox that lets it write (the guard's BeforeWrite)
+// until the thread ends. A project file that a thread of a project that is not trusted
+// wrote then never loads as configuration (config.ProjectFileRefused), and a project root
+// whose .git or .codex appeared while a thread could write there is not trusted on a
+// client's behalf (thread/start). A thread that never writes records nothing. A command
+// the person lets run outside the sandbox is theirs to judge, and a thread with full access
+// could rewrite config.toml and the journal themselves: neither is recorded.
+type writeWindows struct {
+	journal *writejournal.Journal
+	trusted bool
+	getenv  func(string) string
+
+	mu      sync.Mutex
+	covered map[string]bool
+	open    []*writejournal.Window
+}
+
+func (a *App) writeWindows(cfg *config.Config) *writeWindows {
+	return &writeWindows{journal: cfg.WriteJournal(), trusted: cfg.TrustLevel == config.TrustTrusted, getenv: a.opts.Getenv, covered: map[string]bool{}}
+}
+
+// cover opens a window over the policy's writable roots not yet covered.
+func (w *writeWindows) cover(policy protocol.SandboxPolicy, policyCwd string) error {
+	var fresh []string
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, r := range sandbox.WritableRoots(policy, policyCwd, w.getenv) {
+		if !w.covered[r.Root] {
+			fresh = append(fresh, r.Root)
+		}
 	}
-	policy.Mode = protocol.SandboxWorkspaceWrite
-	var roots []string
-	for _, r := range sandbox.WritableRoots(policy, cfg.Cwd, a.opts.Getenv) {
-		roots = append(roots, r.Root)
+	if len(fresh) == 0 {
+		return nil
 	}
-	if len(roots) == 0 {
-		return func() {}
-	}
-	w, err := cfg.WriteJournal().Begin(roots, cfg.TrustLevel == config.TrustTrusted)
+	win, err := w.journal.Begin(fresh, w.trusted)
 	if err != nil {
-		msg := "files this session writes cannot be told apart from yours later, so do not trust this project on the strength of its .codex folders: " + err.Error()
-		if l := a.opts.Logger; l != nil {
-			l.Warn(msg)
-		}
-		started := tc.OnStarted
-		tc.OnStarted = func(emit func(protocol.EventMsg)) {
-			emit(protocol.WarningEvent{Message: msg})
-			if started != nil {
-				started(emit)
-			}
-		}
-		return func() {}
+		return err
 	}
-	return func() {
-		if err := w.End(); err != nil && a.opts.Logger != nil {
-			a.opts.Logger.Warn("write journal: the thread's window stays open until the next reader closes it", "err", err)
-		}
+	for _, r := range fresh {
+		w.covered[r] = true
 	}
+	w.open = append(w.open, win)
+	return nil
+}
+
+// end closes the thread's windows, after its processes have ended. A window that cannot be
+// closed stays open until the next reader finds this process gone and closes it.
+func (w *writeWindows) end() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, win := range w.open {
+		_ = win.End()
+	}
+	w.open = nil
 }
