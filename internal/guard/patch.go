@@ -100,6 +100,9 @@ func (g *Guard) applyInSandbox(ctx context.Context, policy protocol.SandboxPolic
 			environ = append(environ, key+"="+v)
 		}
 	}
+	if err := g.beforeWrite(policy, policyCwd); err != nil {
+		return applypatch.SandboxRun{}, err
+	}
 	probe := g.probe
 	cmd, err := sandbox.Command(ctx, sandbox.Request{
 		Policy: policy, PolicyCwd: policyCwd, Cwd: dir,

@@ -88,6 +88,7 @@ var packages = map[string]room{
 	"internal/tools":             {layer: edge},
 	"internal/tools/...":         {layer: edge},
 	"internal/version":           {layer: edge},
+	"internal/writejournal":      {layer: edge},
 
 	// internal/app builds threads from config today; it becomes (or gives way to) the host.
 	"internal/app":       {layer: host},
