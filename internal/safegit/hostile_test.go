@@ -197,3 +197,37 @@ func readTree(t *testing.T, root string) string {
 	}
 	return b.String()
 }
+
+// A split index keeps entries in a shared index that AddAll's reader does not follow: it is
+// made whole first, so a gitlink kept there is left out all the same.
+func TestAddAllLeavesOutGitlinksOfASplitIndex(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	marker := testkit.NewGitMarker(t, "")
+	repo := testkit.NewHostileGitFixture(t)
+	for _, mech := range testkit.HostileGitMechanisms() {
+		if mech.Name == "nested repository with its own drivers" {
+			mech.Plant(t, repo, marker)
+		}
+	}
+	testkit.GitFixtureCmd(t, repo, "add", "sub") // a gitlink, without looking inside
+	testkit.GitFixtureCmd(t, repo, "update-index", "--split-index")
+	marker.Reset(t)
+	r := safegit.New(safegit.Options{Dir: repo, GitDir: filepath.Join(repo, ".git"), WorkTree: repo})
+	if err := r.AddAll(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if runs := marker.Runs(t); len(runs) > 0 {
+		t.Errorf("AddAll ran the nested repository's program: %q", runs)
+	}
+	if out := testkit.GitFixtureCmd(t, repo, "ls-files", "-s", "sub"); !strings.HasPrefix(out, "160000 ") {
+		t.Errorf("the gitlink went: %q", out)
+	}
+	exec.Command("git", "-C", repo, "add", "-A").Run()
+	if len(marker.Runs(t)) == 0 {
+		t.Error("the fixture is not live: plain git add ran nothing")
+	}
+}
