@@ -18,6 +18,10 @@ type repoConfig struct {
 	hashSize int
 }
 
+// canary is passed as the drivers' overrides are while the configuration is listed: a git
+// that does not list it (older than 2.31) would ignore them.
+var canary = [2]string{"safegit.canary", "1"}
+
 // trustedScopes are the configuration scopes that are not the repository's: the system's,
 // the user's (with the files they include) and this package's own overrides.
 var trustedScopes = map[string]bool{"system": true, "global": true, "command": true}
@@ -29,9 +33,9 @@ func (r *Repo) config(ctx context.Context) (*repoConfig, error) {
 	if r.cfg != nil {
 		return r.cfg, nil
 	}
-	out, err := r.exec(ctx, fixedOverrides, nil, []string{"config", "--list", "--includes", "--show-scope", "--show-origin", "-z"})
+	out, err := r.exec(ctx, [][2]string{canary}, nil, []string{"config", "--list", "--includes", "--show-scope", "--show-origin", "-z"})
 	if err != nil {
-		return nil, fmt.Errorf("safegit: read the repository's configuration before running git on it: %w", err)
+		return nil, fmt.Errorf("safegit: read the repository's configuration before running git on it (git 2.31 or later is needed): %w", err)
 	}
 	cfg, err := parseConfigList(out)
 	if err != nil {
@@ -58,9 +62,14 @@ func parseConfigList(out []byte) (*repoConfig, error) {
 	}
 	drivers := map[string]map[string]bool{"filter": {}, "diff": {}, "merge": {}}
 	cfg := &repoConfig{hashSize: 20}
+	sawCanary := false
 	for i := 0; i < len(fields); i += 3 {
 		e := configEntry{scope: string(fields[i]), origin: string(fields[i+1])}
 		e.key, e.value, _ = strings.Cut(string(fields[i+2]), "\n")
+		if e.scope == "command" && e.key == canary[0] && e.value == canary[1] {
+			sawCanary = true
+			continue
+		}
 		section, rest, ok := strings.Cut(e.key, ".")
 		if !ok {
 			continue
@@ -81,6 +90,10 @@ func parseConfigList(out []byte) (*repoConfig, error) {
 		if section == "extensions" && sub == "" && strings.EqualFold(variable, "objectformat") && strings.EqualFold(e.value, "sha256") {
 			cfg.hashSize = 32
 		}
+	}
+	if !sawCanary {
+		return nil, fmt.Errorf("safegit: this git ignores configuration passed in GIT_CONFIG_COUNT, so gocodex cannot neutralise "+
+			"the repository's filter and diff drivers; install git 2.31 or later: %w", ErrRefused)
 	}
 	for _, name := range sortedKeys(drivers["filter"]) {
 		cfg.filters = append(cfg.filters, name)

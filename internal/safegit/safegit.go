@@ -6,14 +6,15 @@
 // sandbox, as the user. Every git process gocodex starts goes through this package, which
 // neutralises each of those:
 //
-//   - fixed overrides at command-line precedence (GIT_CONFIG_COUNT, which git also passes to
-//     the git processes it starts in submodules): no fsmonitor, hooks from os.DevNull, no
-//     transport at all (protocol.allow=never, so no ssh command, remote helper or credential
-//     helper), no pager, editor, signature program or auto gc;
+//   - fixed overrides as -c options (which git hands on to the git processes it starts, in
+//     submodules too): no fsmonitor, hooks from os.DevNull, no transport at all
+//     (protocol.allow=never, so no ssh command, remote helper or credential helper), no pager,
+//     editor, signature program or auto gc;
 //   - every filter, diff and merge driver any configuration file defines (the repository's,
-//     its included files', the user's) is emptied, found with `git config --list` before a
-//     command that could run one; a filter marked required is made optional so that an
-//     emptied one stores the bytes as they are;
+//     the user's) is emptied, found with `git config --list` before a command that could run
+//     one and passed in GIT_CONFIG_COUNT (a driver's name may hold "=", which -c cannot
+//     carry; git 2.31 or later, checked by a canary in the listing); a filter marked required
+//     is made optional so that an emptied one stores the bytes as they are;
 //   - diffs always run with --no-ext-diff --no-textconv --ignore-submodules=dirty (git would
 //     otherwise run `git status`, with the submodule's own drivers, inside each submodule);
 //   - `git add` is AddAll, which keeps the index's gitlinks (submodules, nested repositories)
@@ -119,7 +120,7 @@ func baseEnv(o Options) []string {
 
 // fixedOverrides hold whatever the repository says, for every command.
 var fixedOverrides = [][2]string{
-	{"core.fsmonitor", "false"},
+	{"core.fsmonitor", ""}, // off, whether git reads it as a bool (2.36 on) or a hook path
 	{"core.hooksPath", os.DevNull},
 	{"protocol.allow", "never"},
 	{"core.sshCommand", "false"},
@@ -203,28 +204,33 @@ func (r *Repo) OutputStdin(ctx context.Context, stdin io.Reader, args ...string)
 // run starts git with the global options, the overrides and, for a content command, the
 // repository's drivers neutralised.
 func (r *Repo) run(ctx context.Context, content bool, stdin io.Reader, args []string) ([]byte, error) {
-	overrides := fixedOverrides
+	var neutralised [][2]string
 	if content {
 		cfg, err := r.config(ctx)
 		if err != nil {
 			return nil, err
 		}
-		overrides = append(append([][2]string{}, fixedOverrides...), cfg.neutralised...)
+		neutralised = cfg.neutralised
 	}
-	return r.exec(ctx, overrides, stdin, args)
+	return r.exec(ctx, neutralised, stdin, args)
 }
 
-func (r *Repo) exec(ctx context.Context, overrides [][2]string, stdin io.Reader, args []string) ([]byte, error) {
-	var global []string
+// exec runs git with the fixed overrides as -c options and env overrides in GIT_CONFIG_COUNT.
+func (r *Repo) exec(ctx context.Context, env [][2]string, stdin io.Reader, args []string) ([]byte, error) {
+	global := make([]string, 0, 2*len(fixedOverrides)+3)
+	global = append(global, "--no-pager")
+	for _, kv := range fixedOverrides {
+		global = append(global, "-c", kv[0]+"="+kv[1])
+	}
 	if r.opts.GitDir != "" {
 		global = append(global, "--git-dir="+r.opts.GitDir)
 	}
 	if r.opts.WorkTree != "" {
 		global = append(global, "--work-tree="+r.opts.WorkTree)
 	}
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{"--no-pager"}, global...), args...)...)
+	cmd := exec.CommandContext(ctx, "git", append(global, args...)...)
 	cmd.Dir = r.opts.Dir
-	cmd.Env = append(append([]string{}, r.baseEnv...), configEnv(overrides)...)
+	cmd.Env = append(append([]string{}, r.baseEnv...), configEnv(env)...)
 	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -236,9 +242,12 @@ func (r *Repo) exec(ctx context.Context, overrides [][2]string, stdin io.Reader,
 }
 
 // configEnv passes overrides as GIT_CONFIG_COUNT pairs: unlike -c, a key may hold any
-// character (a driver's name may have "=" or "."), and git hands them on to the git
-// processes it starts.
+// character (a driver's name may have "=" or "."); git hands them on to the git processes
+// it starts.
 func configEnv(overrides [][2]string) []string {
+	if len(overrides) == 0 {
+		return nil
+	}
 	env := make([]string, 0, 2*len(overrides)+1)
 	env = append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(len(overrides)))
 	for i, kv := range overrides {

@@ -22,7 +22,8 @@ func TestParseConfigList(t *testing.T) {
 		entry("worktree", "file:.git/config.worktree", "merge.m.driver", "evil") +
 		entry("global", "file:/home/u/.gitconfig", "includeif.gitdir:~/work/.path", "~/.gitconfig-work") +
 		entry("local", "file:.git/config", "extensions.objectformat", "sha256") +
-		"local\x00file:.git/config\x00core.bare\x00" // a key without a value
+		"local\x00file:.git/config\x00core.bare\x00" + // a key without a value
+		entry("command", "command line:", "safegit.canary", "1")
 	cfg, err := parseConfigList([]byte(out))
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +44,9 @@ func TestParseConfigList(t *testing.T) {
 		t.Errorf("hash size %d, want 32 for sha256", cfg.hashSize)
 	}
 
+	if _, err := parseConfigList([]byte(entry("local", "file:.git/config", "core.bare", "false"))); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "2.31") {
+		t.Errorf("a listing without the canary (a git that ignores GIT_CONFIG_COUNT): %v", err)
+	}
 	for _, inc := range []string{
 		entry("local", "file:.git/config", "include.path", "../shared.gitconfig"),
 		entry("local", "file:.git/config", "includeIf.onbranch:main.path", "/tmp/x"),
