@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -95,27 +96,18 @@ func parseConfigList(out []byte) (*repoConfig, error) {
 		return nil, fmt.Errorf("safegit: this git ignores configuration passed in GIT_CONFIG_COUNT, so gocodex cannot neutralise "+
 			"the repository's filter and diff drivers; install git 2.31 or later: %w", ErrRefused)
 	}
-	for _, name := range sortedKeys(drivers["filter"]) {
+	for _, name := range slices.Sorted(maps.Keys(drivers["filter"])) {
 		cfg.filters = append(cfg.filters, name)
 		p := "filter." + name + "."
 		cfg.neutralised = append(cfg.neutralised, [2]string{p + "clean", ""}, [2]string{p + "smudge", ""},
 			[2]string{p + "process", ""}, [2]string{p + "required", "false"})
 	}
-	for _, name := range sortedKeys(drivers["diff"]) {
+	for _, name := range slices.Sorted(maps.Keys(drivers["diff"])) {
 		p := "diff." + name + "."
 		cfg.neutralised = append(cfg.neutralised, [2]string{p + "textconv", ""}, [2]string{p + "command", ""})
 	}
-	for _, name := range sortedKeys(drivers["merge"]) {
+	for _, name := range slices.Sorted(maps.Keys(drivers["merge"])) {
 		cfg.neutralised = append(cfg.neutralised, [2]string{"merge." + name + ".driver", ""})
 	}
 	return cfg, nil
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
