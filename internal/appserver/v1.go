@@ -3,6 +3,7 @@ package appserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -431,6 +432,9 @@ func gitDiffToRemote(ctx context.Context, c *Conn, p struct {
 }) (gitDiffToRemoteResponse, error) {
 	var none gitDiffToRemoteResponse
 	sha, diff, err := safegit.New(safegit.Options{Dir: p.Cwd}).DiffToRemote(ctx)
+	if errors.Is(err, safegit.ErrRefused) { // gocodex's own refusal says why
+		return none, InvalidRequest("failed to compute git diff to remote for cwd: " + p.Cwd + ": " + err.Error())
+	}
 	if err != nil {
 		return none, InvalidRequest("failed to compute git diff to remote for cwd: " + p.Cwd)
 	}

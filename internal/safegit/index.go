@@ -6,20 +6,27 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
 // AddAll is `git add --all` of pathspecs (the whole tree when there are none) into the
-// Repo's index, leaving out every gitlink the index holds: for each, git add would run
-// `git status` inside the submodule or nested repository, which runs that repository's
-// own drivers (only the top repository's are neutralised). A nested repository that is new
-// is added as a gitlink without looking inside; the next AddAll leaves it out. Pathspecs go
-// through stdin, so their number is not bounded by the command line.
+// Repo's index, leaving out every gitlink the index holds whose directory is a repository:
+// for each, git add would run `git status` inside the submodule or nested repository, which
+// runs that repository's own drivers (only the top repository's are neutralised). A nested
+// repository that is new is added as a gitlink without looking inside; the next AddAll
+// leaves it out. A gitlink whose directory is no repository any more is dropped from the
+// index first, so that git add takes the directory's files (should a repository appear
+// there meanwhile, git add meets it as new). Pathspecs go through stdin, so their number is
+// not bounded by the command line. It needs GitDir and WorkTree.
 func (r *Repo) AddAll(ctx context.Context, pathspecs ...string) error {
 	index, err := r.indexPath()
 	if err != nil {
 		return err
+	}
+	if r.opts.WorkTree == "" {
+		return fmt.Errorf("safegit: AddAll needs the work tree: %w", ErrRefused)
 	}
 	links, split, err := gitlinks(index, r.hashSize(ctx))
 	if err != nil {
@@ -35,6 +42,22 @@ func (r *Repo) AddAll(ctx context.Context, pathspecs ...string) error {
 			return err
 		}
 	}
+	var stale bytes.Buffer
+	kept := links[:0]
+	for _, l := range links {
+		if _, err := os.Lstat(filepath.Join(r.opts.WorkTree, filepath.FromSlash(l), ".git")); errors.Is(err, fs.ErrNotExist) {
+			stale.WriteString(l)
+			stale.WriteByte(0)
+			continue
+		}
+		kept = append(kept, l)
+	}
+	if stale.Len() > 0 {
+		if _, err := r.run(ctx, true, &stale, []string{"update-index", "-z", "--force-remove", "--stdin"}); err != nil {
+			return err
+		}
+	}
+	links = kept
 	var specs bytes.Buffer
 	if len(pathspecs) == 0 {
 		pathspecs = []string{"."}

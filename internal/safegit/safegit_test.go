@@ -173,3 +173,46 @@ func TestGitlinksRefusesWhatItCannotRead(t *testing.T) {
 		}
 	}
 }
+
+// A nested repository's gitlink stays out of git add while it is a repository; once its .git
+// is gone, its files are added as any others.
+func TestAddAllTakesTheFilesOfAFormerRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	run := func(in string, args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = in
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run(dir, "init", "-q")
+	sub := filepath.Join(dir, "sub")
+	run(dir, "init", "-q", sub)
+	os.WriteFile(filepath.Join(sub, "f"), []byte("nested\n"), 0o644)
+	run(sub, "add", "f")
+	run(sub, "commit", "-q", "-m", "nested")
+	r := New(Options{Dir: dir, GitDir: filepath.Join(dir, ".git"), WorkTree: dir, Environ: append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1")})
+	ctx := context.Background()
+	if err := r.AddAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if out := run(dir, "ls-files", "-s"); !strings.HasPrefix(out, "160000 ") || !strings.HasSuffix(out, "\tsub\n") {
+		t.Fatalf("the nested repository was not added as a gitlink: %q", out)
+	}
+	if err := os.RemoveAll(filepath.Join(sub, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if err := New(r.opts).AddAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if out := run(dir, "ls-files", "-s"); !strings.HasPrefix(out, "100644 ") || !strings.HasSuffix(out, "\tsub/f\n") {
+		t.Errorf("the former repository's files were not added: %q", out)
+	}
+}
