@@ -27,6 +27,11 @@
 // The user's global and the system configuration are read as git reads them (they are the
 // user's and the administrator's); the caller's GIT_* environment is dropped but for the
 // variables that choose those files.
+//
+// What remains: the drivers are named by reading the configuration just before git runs.
+// Where the sandbox cannot keep commands out of .git (Landlock without namespaces), a command
+// left running in the background could add a driver to .git/config in between; there the
+// commands may rewrite .git/config anyway, for the user's own next git to run.
 package safegit
 
 import (
