@@ -61,6 +61,7 @@ var packages = map[string]room{
 	"internal/config":            {layer: edge},
 	"internal/features":          {layer: edge},
 	"internal/gitmarker":         {layer: edge},
+	"internal/safegit":           {layer: edge},
 	"internal/review":            {layer: edge},
 	"internal/commands":          {layer: edge},
 	"internal/guard":             {layer: edge},
