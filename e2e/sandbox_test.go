@@ -13,12 +13,17 @@ import (
 // so a scratch directory under the test's temp dir is "outside".
 func sandboxEnv(t *testing.T, approval string) *env {
 	e := newEnv(t)
-	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
+	e.confineToWorkdir(approval)
+	return e
+}
+
+// confineToWorkdir configures workspace-write with the work tree as the only writable root.
+func (e *env) confineToWorkdir(approval string) {
+	tk.WriteConfig(e.t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
 		ApprovalPolicy: approval,
 		SandboxMode:    "workspace-write",
 		Extra:          "sandbox_workspace_write = { exclude_slash_tmp = true, exclude_tmpdir_env_var = true }",
 	})
-	return e
 }
 
 func TestSandboxDenialEscalatesAndReruns(t *testing.T) {

@@ -41,7 +41,7 @@ func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
 	if policyCwd == "" {
 		policyCwd = req.Cwd
 	}
-	exe, err := executable(req.Options)
+	exe, err := Binary(req.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os"
 )
 
 // Mechanism names which kernel mechanisms confine a command besides the ones that are always
@@ -43,6 +44,20 @@ type Options struct {
 	// CodexHome is the CODEX_HOME whose credential files confined commands must not read;
 	// empty means $CODEX_HOME, else ~/.codex.
 	CodexHome string
+}
+
+// Binary is the executable the sandbox re-executes as its helper (opts.Executable, or this
+// process's own binary): the same binary is every embedded program, so a caller that runs
+// one of them inside the sandbox (the apply_patch tool) runs this.
+func Binary(opts Options) (string, error) {
+	if opts.Executable != "" {
+		return opts.Executable, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find own executable for the sandbox helper: %w", err)
+	}
+	return exe, nil
 }
 
 // landlockResolveUnixABI is the first Landlock ABI with LANDLOCK_ACCESS_FS_RESOLVE_UNIX:

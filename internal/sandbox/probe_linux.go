@@ -44,7 +44,7 @@ func Probe(ctx context.Context, opts Options) ProbeResult {
 }
 
 func probeUserNamespace(ctx context.Context, opts Options) error {
-	exe, err := executable(opts)
+	exe, err := Binary(opts)
 	if err != nil {
 		return err
 	}
@@ -65,17 +65,6 @@ func probeUserNamespace(ctx context.Context, opts Options) error {
 		return fmt.Errorf("user namespace: %w", err)
 	}
 	return nil
-}
-
-func executable(opts Options) (string, error) {
-	if opts.Executable != "" {
-		return opts.Executable, nil
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("find own executable for the sandbox helper: %w", err)
-	}
-	return exe, nil
 }
 
 // probeMain is the helper started by probeUserNamespace: it builds the view the command would
