@@ -116,7 +116,9 @@ func (g *Guard) applyInSandbox(ctx context.Context, policy protocol.SandboxPolic
 	cmd.Stdin = strings.NewReader(text)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	run := applypatch.SandboxRun{}
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	sandbox.Reclaim(cmd) // a helper cancelled with ctx leaves its placeholders to gocodex
+	if err != nil {
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) {
 			return applypatch.SandboxRun{}, err

@@ -75,7 +75,7 @@ func probeMain() int {
 		fmt.Fprintf(os.Stderr, "%s: no new PID namespace\n", HelperArg0)
 		return 1
 	}
-	if _, err := buildView(nil); err != nil {
+	if _, err := buildView(nil, nil); err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", HelperArg0, err)
 		return 1
 	}
