@@ -74,7 +74,7 @@ func newGitAttackWorld(t *testing.T, uid int, sandbox string) *gitAttackWorld {
 		w.env = &env{t: t, CodexHome: dirs["codex-home"], Workdir: dirs["work"], Model: tk.NewServer(t), ExtraEnv: []string{"HOME=" + dirs["home"]}}
 		gitAs(t, 0, w.Workdir, "init", "-q")
 		w.marker = tk.NewGitMarker(t, dirs["marker"])
-		t.Cleanup(func() { chownTree(t, base, 0) }) // so the temp dirs' removal needs no care
+		t.Cleanup(func() { chownTree(t, base, &syscall.Credential{}) }) // so the temp dirs' removal needs no care
 	}
 	tk.WriteConfig(t, w.CodexHome, w.Model.URL(), tk.ConfigOptions{ApprovalPolicy: "never", SandboxMode: sandbox,
 		Extra: "sandbox_workspace_write = { exclude_slash_tmp = true, exclude_tmpdir_env_var = true }"})
@@ -85,21 +85,8 @@ func newGitAttackWorld(t *testing.T, uid int, sandbox string) *gitAttackWorld {
 func (w *gitAttackWorld) handOver(t *testing.T) {
 	t.Helper()
 	if w.uid != 0 {
-		chownTree(t, filepath.Dir(w.Workdir), w.uid)
+		chownTree(t, filepath.Dir(w.Workdir), &syscall.Credential{Uid: uint32(w.uid), Gid: uint32(w.uid)})
 	}
-}
-
-func chownTree(t *testing.T, root string, uid int) {
-	t.Helper()
-	filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
-		if err == nil {
-			err = os.Lchown(p, uid, uid)
-		}
-		if err != nil && !os.IsNotExist(err) {
-			t.Errorf("chown %s: %v", p, err)
-		}
-		return nil
-	})
 }
 
 // gocodex runs the world's binary as its user in dir (the work tree when "").
