@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -250,6 +251,9 @@ func (e *env) startAppServer(args ...string) (*asClient, func()) {
 	cmd := exec.Command(binary, append([]string{"app-server"}, args...)...)
 	cmd.Dir = e.Workdir
 	cmd.Env = e.environ()
+	if e.credential != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: e.credential}
+	}
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder

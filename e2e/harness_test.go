@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -50,6 +51,9 @@ type env struct {
 	ExtraEnv  []string
 	// capabilities are sent at the app-server's initialize (nil: none).
 	capabilities map[string]any
+	// credential, when set, runs the app-server as that user (the attack suites run it as
+	// nobody too).
+	credential *syscall.Credential
 }
 
 func newEnv(t *testing.T) *env {

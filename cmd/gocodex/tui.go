@@ -14,7 +14,6 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/cli"
-	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/model"
@@ -162,7 +161,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	if err != nil {
 		return err
 	}
-	cmds, notices := commands.Load(commands.Dirs(cfg.CodexHome, cfg.ProjectRoot)...)
+	cmds, notices := app.CustomCommands(cfg)
 	notices = append(notices, pickerNotices...)
 	return tui.Run(ctx, withSessions(tui.Options{
 		ResumePicker: openPicker,
@@ -262,7 +261,7 @@ func askTrust(ctx context.Context, cfg *config.Config, s streams) (bool, error) 
 	if cfg.TrustLevel != "" || !faceopts.InGitRepo(cfg.Cwd) || !faceopts.IsTerminal(s.In) {
 		return false, nil
 	}
-	root := cfg.ProjectRoot
+	root := cfg.TrustRoot // the repository's root (a linked worktree's main checkout), as Codex saves it
 	if root == "" {
 		root = cfg.Cwd
 	}

@@ -64,6 +64,7 @@ var packages = map[string]room{
 	"internal/config":            {layer: edge},
 	"internal/features":          {layer: edge},
 	"internal/gitmarker":         {layer: edge},
+	"internal/safegit":           {layer: edge},
 	"internal/review":            {layer: edge},
 	"internal/commands":          {layer: edge},
 	"internal/guard":             {layer: edge},
@@ -91,6 +92,7 @@ var packages = map[string]room{
 	"internal/tools":             {layer: edge},
 	"internal/tools/...":         {layer: edge},
 	"internal/version":           {layer: edge},
+	"internal/writejournal":      {layer: edge},
 
 	// internal/app builds threads from config today; it becomes (or gives way to) the host.
 	"internal/app":       {layer: host},

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/gocodex/gocodex/internal/sandbox"
 )
 
 // Stream names where a chunk of output came from.
@@ -290,6 +292,9 @@ func (p *Process) deliver(s Stream, b []byte) {
 // finish reaps the process, then waits for the readers (bounded), then marks it done.
 func (p *Process) finish() {
 	err := p.cmd.Wait()
+	// A sandbox helper killed with its group could not remove its placeholders: do it before
+	// anyone learns the process ended (and may exit).
+	sandbox.Reclaim(p.cmd)
 	code := exitCode(p.cmd.ProcessState, err)
 	p.mu.Lock()
 	p.exitCode = code

@@ -124,3 +124,17 @@ func within(path, root string) bool {
 func WritableRoots(p protocol.SandboxPolicy, cwd string, env func(string) string) []sandbox.WritableRoot {
 	return sandbox.WritableRoots(p, cwd, env)
 }
+
+// PatchRetryMayAsk says whether a patch the sandbox refused may be put to the person for a
+// write outside the sandbox (Codex's wants_no_sandbox_approval for apply_patch): always,
+// but under never and under granular without sandbox_approval. Unlike a command's retry,
+// on-request asks too (observed with Codex 0.169).
+func PatchRetryMayAsk(approval protocol.AskForApproval) bool {
+	switch approval.Effective() {
+	case protocol.ApprovalModeNever:
+		return false
+	case protocol.ApprovalModeGranular:
+		return granular(approval).SandboxApproval
+	}
+	return true
+}

@@ -41,3 +41,6 @@ func HelperMain(args []string) int {
 	fmt.Fprintf(os.Stderr, "%s: the sandbox helper only runs on Linux\n", HelperArg0)
 	return 1
 }
+
+// Reclaim has nothing to do where there is no sandbox.
+func Reclaim(cmd *exec.Cmd) {}

@@ -15,7 +15,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
+	"github.com/google/go-cmp/cmp"
 
+	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -641,5 +643,16 @@ func TestDiffCommand(t *testing.T) {
 	}
 	if !strings.Contains(h.m.View().Content, h.m.st.added.Render("+two")) {
 		t.Error("the added line is not coloured")
+	}
+}
+
+// The names a project's prompt file may not take (commands.BuiltinNames) are the UI's own.
+func TestBuiltinNamesMatchTheCommandsPackage(t *testing.T) {
+	var names []string
+	for _, c := range builtinCommands() {
+		names = append(names, c.name)
+	}
+	if diff := cmp.Diff(commands.BuiltinNames, names); diff != "" {
+		t.Errorf("commands.BuiltinNames (-want +ours):\n%s", diff)
 	}
 }
