@@ -99,9 +99,9 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	var pickerNotices []string
 	if opts.Resume != nil {
 		id, err := cli.FindForUI(cfg, *opts.Resume)
-		// A resume without a session, or of one that does not exist, opens the picker at a
-		// terminal (with the reason for an unknown one), as Codex does.
-		if !opts.Resume.Fork && faceopts.IsTerminal(s.In) && (errors.Is(err, cli.ErrNoPicker) || errors.Is(err, cli.ErrUnknownSession)) {
+		// A resume or fork without a session, or of one that does not exist, opens the picker
+		// at a terminal (with the reason for an unknown one), as Codex does.
+		if faceopts.IsTerminal(s.In) && (errors.Is(err, cli.ErrNoPicker) || errors.Is(err, cli.ErrUnknownSession)) {
 			openPicker = true
 			if errors.Is(err, cli.ErrUnknownSession) {
 				pickerNotices = append(pickerNotices, err.Error())
@@ -165,6 +165,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	notices = append(notices, pickerNotices...)
 	return tui.Run(ctx, withSessions(tui.Options{
 		ResumePicker: openPicker,
+		ForkPicker:   openPicker && opts.Resume.Fork,
 		Engine:       th,
 		Header: tui.Header{
 			Version:  version.Version,
