@@ -89,11 +89,15 @@ const rerouteWarning = "Your account was flagged for potentially high-risk cyber
 // whatever failed (a cut stream, an idle stall or an HTTP 5xx): the stream is reconnecting.
 var retryStreamDisconnected = json.RawMessage(`{"response_stream_disconnected":{"http_status_code":null}}`)
 
-// retryObserver reports stream retries as stream_error events.
+// retryObserver reports stream retries as stream_error events. As in Codex 0.169, whose
+// retried response is a new sampling request, the failed response first reports what is
+// known (the rate limits, as a response cut short does), and what it streamed is not
+// continued: faces start the retried response's items afresh after the stream_error.
 func (tr *turn) retryObserver(ri model.RetryInfo) {
 	if !ri.Stream {
 		return
 	}
+	tr.emit(tr.t.addUsage(nil, tr.s.info.window()))
 	ev := protocol.StreamErrorEvent{Message: fmt.Sprintf("Reconnecting... %d/%d", ri.Attempt, ri.Max), CodexErrorInfo: retryStreamDisconnected}
 	if ri.Err != nil {
 		d := ri.Err.Error()

@@ -463,6 +463,10 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 		}
 		return append(out, V2Notification{"error", V2Error{Error: e, ThreadID: p.threadID, TurnID: p.turnID()}})
 	case protocol.StreamErrorEvent:
+		// The response is retried from the start: as Codex 0.169, what it was streaming stays
+		// open, never completed, and the retried response's message and reasoning are new
+		// items (item/started again).
+		p.abandonStreams()
 		e := V2TurnError{Message: m.Message, CodexErrorInfo: V2ErrorInfo(m.CodexErrorInfo), AdditionalDetails: m.AdditionalDetails}
 		return []V2Notification{{"error", V2Error{Error: e, WillRetry: true, ThreadID: p.threadID, TurnID: p.turnID()}}}
 	case protocol.WarningEvent:
@@ -556,14 +560,7 @@ func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notificati
 	if status == "interrupted" || terr != nil {
 		// Codex 0.169 leaves a message cut short by an interrupt or a failure open: it is not
 		// part of the turn.
-		for _, it := range []V2Item{p.agentItem(), p.reasonItem()} {
-			if it != nil {
-				delete(p.open, it.ItemID())
-			}
-		}
-		p.agent, p.reason = nil, nil
-		p.text.resetAgent()
-		p.text.resetReasoning()
+		p.abandonStreams()
 	} else {
 		out = p.closeStreams(false)
 	}
@@ -655,6 +652,19 @@ func planItem(raw json.RawMessage) (*V2Plan, bool) {
 		return nil, false
 	}
 	return &V2Plan{Type: "plan", ID: it.ID, Text: it.Text}, true
+}
+
+// abandonStreams forgets the agent message and reasoning being streamed without completing
+// them: they are not part of the turn (the response they came from was cut short).
+func (p *V2Projector) abandonStreams() {
+	for _, it := range []V2Item{p.agentItem(), p.reasonItem()} {
+		if it != nil {
+			delete(p.open, it.ItemID())
+		}
+	}
+	p.agent, p.reason = nil, nil
+	p.text.resetAgent()
+	p.text.resetReasoning()
 }
 
 func (p *V2Projector) agentItem() V2Item {
