@@ -31,6 +31,12 @@ type ConnOptions struct {
 	// When it is full, Notify and Call block (backpressure) and the read loop stops reading
 	// once it has an answer to write.
 	OutgoingQueue int
+	// OutgoingBytes bounds the bytes of the frames waiting for the transport, the one being
+	// written included (default DefaultOutgoingBytes): a frame that does not fit waits like
+	// one over OutgoingQueue. A frame larger than the bound goes out alone, once the queue
+	// is empty. A client that stops reading thus costs at most this much here, however
+	// large the messages.
+	OutgoingBytes int
 	// Now stamps outgoing notifications with emittedAtMs, as Codex's app-server does; nil
 	// leaves them unstamped.
 	Now func() time.Time
@@ -52,6 +58,13 @@ type Conn struct {
 
 	out     chan []byte
 	done    chan struct{} // closed when the connection ends: senders give up
+	// sendTurn (cap 1) lets one sender at a time wait for room and queue its frame, so frames
+	// leave in the order their senders got the turn.
+	sendTurn chan struct{}
+	// queuedBytes counts the frames queued or being written (under mu); room (cap 1) is
+	// signalled when the writer finished one.
+	queuedBytes int
+	room        chan struct{}
 	doneErr error
 	endOnce sync.Once
 
@@ -77,11 +90,16 @@ func NewConn(f Framer, opts ConnOptions) *Conn {
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = 256
 	}
+	if opts.OutgoingBytes <= 0 {
+		opts.OutgoingBytes = DefaultOutgoingBytes
+	}
 	return &Conn{
 		f:        f,
 		opts:     opts,
 		out:      make(chan []byte, opts.OutgoingQueue),
 		done:     make(chan struct{}),
+		sendTurn: make(chan struct{}, 1),
+		room:     make(chan struct{}, 1),
 		pending:  make(map[ID]chan *Response),
 		inflight: make(map[ID]inflightRequest),
 	}
@@ -409,6 +427,9 @@ func (c *Conn) failPending() {
 	}
 }
 
+// DefaultOutgoingBytes is the default ConnOptions.OutgoingBytes.
+const DefaultOutgoingBytes = 1 << 20
+
 func (c *Conn) send(ctx context.Context, m Message) error {
 	b, err := Encode(m)
 	if err != nil {
@@ -420,12 +441,53 @@ func (c *Conn) send(ctx context.Context, m Message) error {
 	default:
 	}
 	select {
-	case c.out <- b:
-		return nil
+	case c.sendTurn <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-c.done:
 		return ErrClosed
+	}
+	defer func() { <-c.sendTurn }()
+	for !c.reserve(len(b)) {
+		select {
+		case <-c.room:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.done:
+			return ErrClosed
+		}
+	}
+	select {
+	case c.out <- b:
+		return nil
+	case <-ctx.Done():
+		c.release(len(b))
+		return ctx.Err()
+	case <-c.done:
+		c.release(len(b))
+		return ErrClosed
+	}
+}
+
+// reserve counts n more bytes queued if they fit (or the queue is empty).
+func (c *Conn) reserve(n int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.queuedBytes > 0 && c.queuedBytes+n > c.opts.OutgoingBytes {
+		return false
+	}
+	c.queuedBytes += n
+	return true
+}
+
+// release uncounts n bytes (a frame written, or never queued) and wakes a waiting sender.
+func (c *Conn) release(n int) {
+	c.mu.Lock()
+	c.queuedBytes -= n
+	c.mu.Unlock()
+	select {
+	case c.room <- struct{}{}:
+	default:
 	}
 }
 
@@ -435,6 +497,7 @@ func (c *Conn) QueueLen() int { return len(c.out) }
 func (c *Conn) writeLoop(ctx context.Context, stop <-chan struct{}) error {
 	flusher, _ := c.f.(Flusher)
 	write := func(b []byte) error {
+		defer c.release(len(b))
 		if err := c.f.WriteFrame(ctx, b); err != nil {
 			return err
 		}
