@@ -58,6 +58,9 @@ type Conn struct {
 
 	out     chan []byte
 	done    chan struct{} // closed when the connection ends: senders give up
+	doneErr error
+	endOnce sync.Once
+
 	// sendTurn (cap 1) lets one sender at a time wait for room and queue its frame, so frames
 	// leave in the order their senders got the turn.
 	sendTurn chan struct{}
@@ -65,8 +68,6 @@ type Conn struct {
 	// signalled when the writer finished one.
 	queuedBytes int
 	room        chan struct{}
-	doneErr error
-	endOnce sync.Once
 
 	mu       sync.Mutex
 	nextID   int64
