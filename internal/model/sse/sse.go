@@ -71,11 +71,21 @@ func (r *Reader) Next() (Event, error) {
 			}
 			ev := Event{Type: r.typ, Data: r.data}
 			r.hasData = false
+			r.releaseBuf()
 			// The backing arrays are reused by the next call, which the Event contract allows.
 			r.typ = r.typ[:0]
 			return ev, nil
 		}
 		r.field(line)
+	}
+}
+
+// Release tells the reader the last event's slices are no longer used: a large event's data
+// is dropped now rather than at the next data line, so it is not kept while the event is
+// being handled. (Nothing is overwritten: a slice still held stays valid.)
+func (r *Reader) Release() {
+	if cap(r.data) > shrinkAbove && !r.hasData {
+		r.data = nil
 	}
 }
 
@@ -158,13 +168,21 @@ func splitLine(b []byte, from int, eof bool) (line []byte, n int, ok bool) {
 // shrinkAbove is the buffer size past which an emptied buffer goes back to initialBufSize.
 const shrinkAbove = 1 << 20
 
+// releaseBuf lets go of a buffer a long line (a large output item) grew, once what it holds
+// unread fits a fresh one: it is not kept for the rest of the stream, nor while the event
+// just dispatched (whose data is a copy) is being handled.
+func (r *Reader) releaseBuf() {
+	if len(r.buf) <= shrinkAbove || r.end-r.start > initialBufSize {
+		return
+	}
+	nb := make([]byte, initialBufSize)
+	r.start, r.end = 0, copy(nb, r.buf[r.start:r.end])
+	r.buf = nb
+}
+
 // fill reads more input, compacting or growing the buffer as needed.
 func (r *Reader) fill() error {
-	if r.start == r.end && len(r.buf) > shrinkAbove {
-		// A long line (a large output item) grew the buffer; do not keep it for the rest of
-		// the stream.
-		r.buf, r.start, r.end = make([]byte, initialBufSize), 0, 0
-	}
+	r.releaseBuf()
 	if r.start > 0 {
 		n := copy(r.buf, r.buf[r.start:r.end])
 		r.start, r.end = 0, n
