@@ -212,7 +212,7 @@ func (p *V2Projector) applyMessage(msg protocol.EventMsg) []V2Notification {
 			p.text.resetAgent()
 			out = append(out, p.itemStarted(&V2AgentMessage{Type: "agentMessage", ID: p.agent.ID})...)
 		}
-		p.text.agent = append(p.text.agent, m.Delta...)
+		p.text.agent.append(m.Delta)
 		return append(out, V2Notification{"item/agentMessage/delta", V2Delta{p.threadID, p.turnID(), p.agent.ID, m.Delta}})
 	case protocol.AgentMessageEvent:
 		out := p.closeStreams(true)
