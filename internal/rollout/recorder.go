@@ -407,7 +407,10 @@ func (r *Recorder) writeBuf(sync bool) error {
 	if len(r.buf) == 0 {
 		return nil
 	}
-	defer r.trimBuf()
+	// A large buffer is kept for the lines that follow while they are large (an answer is
+	// written three times over: the item, its item_completed and task_complete), and let go
+	// of after a small line or the turn's end.
+	defer r.trimBuf(sync)
 	if r.closed {
 		return errors.New("rollout recorder is closed")
 	}
@@ -445,12 +448,13 @@ func textSize(it protocol.ResponseItem) int {
 	return n
 }
 
-// keepBuf is the most line buffer the recorder keeps between writes: one large item (a long
+// keepBuf is the most line buffer the recorder keeps past a turn: one large item (a long
 // answer, a big tool output) must not pin its size for the thread's lifetime.
 const keepBuf = 256 << 10
 
-func (r *Recorder) trimBuf() {
-	if cap(r.buf) > keepBuf {
+// trimBuf lets a large line buffer go once the line written was small, or the turn ended.
+func (r *Recorder) trimBuf(turnEnd bool) {
+	if cap(r.buf) > keepBuf && (turnEnd || len(r.buf) <= keepBuf) {
 		r.buf = nil
 	}
 }
