@@ -272,12 +272,7 @@ func (q *subscriber) run() {
 			continue
 		}
 		n := e.joined()
-		params, err := n.WireParams()
-		if err != nil {
-			q.c.log.Error("encode a notification", "method", n.Method, "err", err)
-			continue
-		}
-		_ = q.c.Notify(q.c.Context(), n.Method, params)
+		_ = q.c.Notify(q.c.Context(), n.Method, n.WireParams())
 	}
 }
 

@@ -321,17 +321,30 @@ func (c *Conn) Reply(ctx context.Context, id ID, result any, err error) error {
 	return err
 }
 
+// ParamsAppender is params that append their own JSON to the frame: Notify writes them
+// straight into it, so params of megabytes are encoded once, not encoded and then copied.
+type ParamsAppender interface {
+	AppendParams(dst []byte) ([]byte, error)
+}
+
 // Notify sends a notification. It blocks while the outgoing queue is full.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	var emittedAt int64
+	if c.opts.Now != nil {
+		emittedAt = c.opts.Now().UnixMilli()
+	}
+	if pa, ok := params.(ParamsAppender); ok {
+		frame, err := encodeNotificationWith(method, pa, emittedAt)
+		if err != nil {
+			return err
+		}
+		return c.sendFrame(ctx, frame)
+	}
 	raw, err := marshalParams(params)
 	if err != nil {
 		return err
 	}
-	n := &Notification{Method: method, Params: raw}
-	if c.opts.Now != nil {
-		n.EmittedAtMs = c.opts.Now().UnixMilli()
-	}
-	return c.send(ctx, n)
+	return c.send(ctx, &Notification{Method: method, Params: raw, EmittedAtMs: emittedAt})
 }
 
 // Call sends a request and waits for its response. Ids are integers counting from 0 per
@@ -436,6 +449,11 @@ func (c *Conn) send(ctx context.Context, m Message) error {
 	if err != nil {
 		return err
 	}
+	return c.sendFrame(ctx, b)
+}
+
+// sendFrame queues an encoded frame (see ConnOptions.OutgoingQueue and OutgoingBytes).
+func (c *Conn) sendFrame(ctx context.Context, b []byte) error {
 	select {
 	case <-c.done:
 		return ErrClosed

@@ -89,3 +89,23 @@ func TestOutgoingBytesKeepOrder(t *testing.T) {
 	}
 	<-done
 }
+
+type appendedParams struct{ text string }
+
+func (p appendedParams) AppendParams(dst []byte) ([]byte, error) {
+	return append(dst, `{"text":"`+p.text+`"}`...), nil
+}
+
+// Params that append themselves make the same frame as the same params marshalled.
+func TestNotifyWithParamsAppender(t *testing.T) {
+	c, p := startConn(t, ConnOptions{Handle: echo})
+	if err := c.Notify(context.Background(), "a", appendedParams{"x"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Notify(context.Background(), "a", map[string]string{"text": "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if first, second := p.recv(), p.recv(); first != second || first != `{"method":"a","params":{"text":"x"}}` {
+		t.Errorf("frames %q and %q", first, second)
+	}
+}

@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"encoding/json"
-
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -10,20 +8,21 @@ import (
 const longAnswer = 64 << 10
 
 // WireParams is what to send as the notification's params: Params itself, or, when
-// item/completed or turn/completed carries an agent message of 64 KiB or more, the params
-// already encoded (as protocol.Marshal would) through protocol.MarshalWithTexts. An answer
-// of megabytes is then written once, into a buffer of its size, instead of into
-// encoding/json's pooled buffers, which would keep its size for two garbage collections.
-func (n V2Notification) WireParams() (any, error) {
+// item/completed or turn/completed carries an agent message of 64 KiB or more, params that
+// encode themselves (as protocol.Marshal would) through protocol.AppendWithTexts, straight
+// into the frame (jsonrpc.ParamsAppender). An answer of megabytes is then written once,
+// instead of into encoding/json's pooled buffers, which would keep its size for two garbage
+// collections, and copied again into the frame.
+func (n V2Notification) WireParams() any {
 	switch p := n.Params.(type) {
 	case V2ItemCompleted:
 		if a, ok := p.Item.(*V2AgentMessage); ok && len(a.Text) >= longAnswer {
-			return encoded(protocol.MarshalWithText(a.Text, func(text string) any {
+			return textParams{[]string{a.Text}, func(texts []string) any {
 				c := *a
-				c.Text = text
+				c.Text = texts[0]
 				p.Item = &c
 				return p
-			}))
+			}}
 		}
 	case V2TurnNotification:
 		var texts []string
@@ -36,7 +35,7 @@ func (n V2Notification) WireParams() (any, error) {
 			}
 		}
 		if long {
-			return encoded(protocol.MarshalWithTexts(texts, func(texts []string) any {
+			return textParams{texts, func(texts []string) any {
 				items := append([]V2Item(nil), p.Turn.Items...)
 				for k, i := range at {
 					c := *items[i].(*V2AgentMessage)
@@ -45,15 +44,22 @@ func (n V2Notification) WireParams() (any, error) {
 				}
 				p.Turn.Items = items
 				return p
-			}))
+			}}
 		}
 	}
-	return n.Params, nil
+	return n.Params
 }
 
-func encoded(b []byte, err error) (any, error) {
-	if err != nil {
-		return nil, err
-	}
-	return json.RawMessage(b), nil
+// textParams are params carrying long texts, encoded by protocol.AppendWithTexts.
+type textParams struct {
+	texts []string
+	build func(texts []string) any
 }
+
+// AppendParams appends the params' JSON to dst (jsonrpc.ParamsAppender).
+func (p textParams) AppendParams(dst []byte) ([]byte, error) {
+	return protocol.AppendWithTexts(dst, p.texts, p.build)
+}
+
+// MarshalJSON encodes the params (for a writer that is no jsonrpc.Conn).
+func (p textParams) MarshalJSON() ([]byte, error) { return p.AppendParams(nil) }
