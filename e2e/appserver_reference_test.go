@@ -112,6 +112,12 @@ var appServerScenarios = []appServerScenario{
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "cut")
 	}},
+	{name: "message never finished", script: func() []tk.Response {
+		evs := tk.AssistantMessageStream("msg_1", "Hel", "lo")
+		return []tk.Response{tk.SSE(tk.Created(), evs[:len(evs)-1], tk.Completed(tk.Usage{Input: 10, Output: 2, Total: 12}))}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "hi")
+	}},
 	{name: "patch applied", script: func() []tk.Response {
 		return []tk.Response{patchCall("call_3", "b.txt"), answer("patched")}
 	}, run: func(c *asClient, id string) {

@@ -1,12 +1,10 @@
 package wire
 
-import "strings"
-
-// streamText collects the text of the agent message and the reasoning being streamed, in
-// growing byte buffers, and writes it into the items only when they are read (completed):
-// each delta costs its own length, not the length of the text so far.
+// streamText collects the text of the reasoning being streamed, in growing byte buffers,
+// and writes it into the item only when it is read (completed): each delta costs its own
+// length, not the length of the text so far. (An agent message's text comes whole with the
+// engine's agent_message.)
 type streamText struct {
-	agent chunkedText
 	// summary holds r.Summary[summaryIdx] while it streams (summaryOn).
 	summary    []byte
 	summaryIdx int
@@ -24,16 +22,6 @@ func trimmed(b []byte) []byte {
 		return nil
 	}
 	return b[:0]
-}
-
-func (s *streamText) resetAgent() { s.agent.reset() }
-
-// flushAgent sets the message's text from the streamed deltas.
-func (s *streamText) flushAgent(a *V2AgentMessage) {
-	if s.agent.len() > 0 {
-		a.Text = s.agent.String()
-	}
-	s.resetAgent()
 }
 
 func (s *streamText) resetReasoning() {
@@ -72,56 +60,4 @@ func (s *streamText) flushReasoning(r *V2Reasoning) {
 		r.Content[len(r.Content)-1] = string(s.content)
 	}
 	s.content, s.contentActive = trimmed(s.content), false
-}
-
-// textChunk is the size of chunkedText's chunks after the first.
-const textChunk = 64 << 10
-
-// chunkedText is an answer's text as it streams (it can be megabytes): appended into chunks
-// of textChunk bytes, so it is never copied whole to grow, and joined once, into a string
-// of its exact size, if it is ever read.
-type chunkedText struct {
-	chunks [][]byte
-	n      int
-}
-
-func (t *chunkedText) len() int { return t.n }
-
-func (t *chunkedText) append(s string) {
-	t.n += len(s)
-	for len(s) > 0 {
-		k := len(t.chunks) - 1
-		if k < 0 || len(t.chunks[k]) >= textChunk {
-			var c []byte // the first chunk grows as needed: most answers are short
-			if k >= 0 {
-				c = make([]byte, 0, textChunk)
-			}
-			t.chunks = append(t.chunks, c)
-			k++
-		}
-		part := s[:min(len(s), textChunk-len(t.chunks[k]))]
-		t.chunks[k] = append(t.chunks[k], part...)
-		s = s[len(part):]
-	}
-}
-
-// String joins the chunks.
-func (t *chunkedText) String() string {
-	var b strings.Builder
-	b.Grow(t.n)
-	for _, c := range t.chunks {
-		b.Write(c)
-	}
-	return b.String()
-}
-
-// reset empties the text, keeping a small first chunk for the next one.
-func (t *chunkedText) reset() {
-	if len(t.chunks) > 0 {
-		t.chunks = [][]byte{trimmed(t.chunks[0])}
-		if t.chunks[0] == nil {
-			t.chunks = nil
-		}
-	}
-	t.n = 0
 }
