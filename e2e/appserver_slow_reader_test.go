@@ -280,9 +280,13 @@ func BenchmarkAppServerSlowReader(b *testing.B) {
 	}
 }
 
+// slowReaderBudget is the most the server may take for a 5 MB answer to a stalled client
+// (issue 28: it took 116 MiB; Codex 0.169 takes about 270).
+const slowReaderBudget = 64
+
 // A client that stops reading while 5 MB stream gets all the text, in order, once it reads
-// again, over stdio and websocket (the peak RSS is logged; BenchmarkAppServerSlowReader
-// reports it).
+// again, over stdio and websocket, and the server's peak RSS stays under 64 MiB
+// (BenchmarkAppServerSlowReader reports the figure).
 func TestAppServerSlowReaderGetsAllText(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 5 MB twice")
@@ -291,6 +295,9 @@ func TestAppServerSlowReaderGetsAllText(t *testing.T) {
 		t.Run(transport, func(t *testing.T) {
 			r := runSlowReader(t, binary, transport, slowReaderDeltas, false)
 			t.Logf("%s: peak RSS %.1f MiB, text in %d notifications, client silent for %v", transport, r.peakMiB, r.notes, r.stalled.Round(time.Millisecond))
+			if r.peakMiB >= slowReaderBudget {
+				t.Errorf("%s: the server peaked at %.1f MiB of RSS, want under %d MiB", transport, r.peakMiB, slowReaderBudget)
+			}
 		})
 	}
 }
