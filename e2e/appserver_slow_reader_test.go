@@ -107,15 +107,7 @@ func runSlowReader(tb testing.TB, bin, transport string, deltas int, mayDisconne
 	}
 	defer func() {
 		tr.close()
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
+		stopProcess(cmd, syscall.SIGTERM)
 	}()
 	next := func() map[string]any {
 		tb.Helper()
@@ -150,19 +142,7 @@ func runSlowReader(tb testing.TB, bin, transport string, deltas int, mayDisconne
 	// Read nothing until the server's memory settles: the model's stream is consumed (or
 	// held back) and what the server keeps for the client is at its peak.
 	pid := cmd.Process.Pid
-	start := time.Now()
-	last, stable := int64(-1), 0
-	for stable < 20 && time.Since(start) < time.Minute {
-		time.Sleep(100 * time.Millisecond)
-		rss := procMemKiB(tb, pid, "VmRSS")
-		if rss == last {
-			stable++
-		} else {
-			stable = 0
-		}
-		last = rss
-	}
-	stalled := time.Since(start)
+	stalled := awaitSteadyRSS(tb, pid, 20, 100*time.Millisecond, time.Minute)
 
 	for {
 		m := tr.next(tb)
