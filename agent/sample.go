@@ -89,11 +89,15 @@ const rerouteWarning = "Your account was flagged for potentially high-risk cyber
 // whatever failed (a cut stream, an idle stall or an HTTP 5xx): the stream is reconnecting.
 var retryStreamDisconnected = json.RawMessage(`{"response_stream_disconnected":{"http_status_code":null}}`)
 
-// retryObserver reports stream retries as stream_error events.
+// retryObserver reports stream retries as stream_error events. As in Codex 0.169, whose
+// retried response is a new sampling request, the failed response first reports what is
+// known (the rate limits, as a response cut short does), and what it streamed is not
+// continued: faces start the retried response's items afresh after the stream_error.
 func (tr *turn) retryObserver(ri model.RetryInfo) {
 	if !ri.Stream {
 		return
 	}
+	tr.emit(tr.t.addUsage(nil, tr.s.info.window()))
 	ev := protocol.StreamErrorEvent{Message: fmt.Sprintf("Reconnecting... %d/%d", ri.Attempt, ri.Max), CodexErrorInfo: retryStreamDisconnected}
 	if ri.Err != nil {
 		d := ri.Err.Error()
@@ -215,13 +219,7 @@ func (tr *turn) itemDone(ctx context.Context, item protocol.ResponseItem, res *s
 		if !tr.record(item) || it.Role != "assistant" {
 			return nil
 		}
-		var b strings.Builder
-		for _, c := range it.Content {
-			if c.Type == protocol.ContentOutputText || c.Type == protocol.ContentInputText {
-				b.WriteString(c.Text)
-			}
-		}
-		text := b.String()
+		text := answerText(it.Content)
 		if tr.s.mode == protocol.ModePlan {
 			text = tr.finishPlanMessage(text)
 		}
@@ -281,6 +279,24 @@ func webSearchQuery(action json.RawMessage) string {
 		return a.Queries[0]
 	}
 	return a.Query
+}
+
+// answerText is the text of an answer's content, its parts joined; an answer of one text part (the usual
+// answer) shares that part's string instead of copying a long answer once more.
+func answerText(content []protocol.ContentItem) string {
+	isText := func(c protocol.ContentItem) bool {
+		return c.Type == protocol.ContentOutputText || c.Type == protocol.ContentInputText
+	}
+	if len(content) == 1 && isText(content[0]) {
+		return content[0].Text
+	}
+	var b strings.Builder
+	for _, c := range content {
+		if isText(c) {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
 }
 
 // agentMessageStarted is the AgentMessage item an item_started event opens.

@@ -29,14 +29,7 @@ func (e *env) appServerOneTurn(b *testing.B, bin string) time.Duration {
 	defer func() {
 		stdin.Close()
 		go io.Copy(io.Discard, stdout)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
+		stopProcess(cmd, nil)
 	}()
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)

@@ -282,3 +282,38 @@ func procMemKiB(t testing.TB, pid int, field string) int64 {
 	t.Fatalf("no %s in /proc/%d/status", field, pid)
 	return 0
 }
+
+// awaitSteadyRSS waits until a process's resident memory has not changed for steady polls
+// in a row, interval apart (a stalled client's server has consumed the model's stream), or
+// limit has passed, and returns how long it waited.
+func awaitSteadyRSS(tb testing.TB, pid, steady int, interval, limit time.Duration) time.Duration {
+	tb.Helper()
+	start := time.Now()
+	last, stable := int64(-1), 0
+	for stable < steady && time.Since(start) < limit {
+		time.Sleep(interval)
+		rss := procMemKiB(tb, pid, "VmRSS")
+		if rss == last {
+			stable++
+		} else {
+			stable = 0
+		}
+		last = rss
+	}
+	return time.Since(start)
+}
+
+// stopProcess sends sig (none when nil) and waits for the process, killing it after 10 s.
+func stopProcess(cmd *exec.Cmd, sig os.Signal) {
+	if sig != nil {
+		cmd.Process.Signal(sig)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+	}
+}

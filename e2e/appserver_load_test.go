@@ -84,17 +84,7 @@ func streamThroughAppServer(t *testing.T, stall bool, deltas int, chunk string) 
 	pid := p.cmd.Process.Pid
 	if stall {
 		// Read nothing until the server's memory settles (the model's stream is consumed).
-		last, stable := int64(-1), 0
-		for stable < 10 {
-			time.Sleep(50 * time.Millisecond)
-			rss := procMemKiB(t, pid, "VmRSS")
-			if rss == last {
-				stable++
-			} else {
-				stable = 0
-			}
-			last = rss
-		}
+		awaitSteadyRSS(t, pid, 10, 50*time.Millisecond, time.Hour)
 	}
 	for {
 		m := next()

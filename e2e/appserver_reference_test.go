@@ -35,6 +35,9 @@ type appServerScenario struct {
 	last string
 	// ignore are notifications left out of this scenario, each with the reason.
 	ignore map[string]string
+	// streamRetries and idleMS set the provider's stream_max_retries (default 0) and
+	// stream_idle_timeout_ms (default Codex's).
+	streamRetries, idleMS int
 }
 
 var appServerScenarios = []appServerScenario{
@@ -83,6 +86,37 @@ var appServerScenarios = []appServerScenario{
 		return []tk.Response{tk.Cut(2, tk.Created(), tk.AssistantMessageStream("msg_1", "partial"), tk.Completed(tk.Usage{}))}
 	}, run: func(c *asClient, id string) {
 		c.turn(id, "cut")
+	}},
+	{name: "cut stream retried", streamRetries: 2, script: func() []tk.Response {
+		return []tk.Response{cutMidMessage(), retriedAnswer()}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "cut")
+	}},
+	{name: "stalled stream retried", streamRetries: 2, idleMS: 300, script: func() []tk.Response {
+		return []tk.Response{stallMidMessage(), retriedAnswer()}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "stall")
+	}},
+	{name: "cut before the message retried", streamRetries: 2, script: func() []tk.Response {
+		return []tk.Response{tk.Cut(1, messageThenCompleted()...), retriedAnswer()}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "cut")
+	}},
+	{name: "stalled before any event retried", streamRetries: 2, idleMS: 300, script: func() []tk.Response {
+		return []tk.Response{tk.Stall(0, messageThenCompleted()...), retriedAnswer()}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "stall")
+	}},
+	{name: "reasoning cut retried", streamRetries: 2, script: func() []tk.Response {
+		return []tk.Response{reasoningCut(), reasoningRetried()}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "cut")
+	}},
+	{name: "message never finished", script: func() []tk.Response {
+		evs := tk.AssistantMessageStream("msg_1", "Hel", "lo")
+		return []tk.Response{tk.SSE(tk.Created(), evs[:len(evs)-1], tk.Completed(tk.Usage{Input: 10, Output: 2, Total: 12}))}
+	}, run: func(c *asClient, id string) {
+		c.turn(id, "hi")
 	}},
 	{name: "patch applied", script: func() []tk.Response {
 		return []tk.Response{patchCall("call_3", "b.txt"), answer("patched")}
@@ -272,7 +306,10 @@ const sequencesFile = "testdata/codex_appserver_sequences.json"
 // turn's status; server requests as "request:" and their method.
 func runAppServerScenario(t *testing.T, bin string, sc appServerScenario) []string {
 	e := newEnv(t)
-	co := tk.ConfigOptions{RequestMaxRetries: tk.Int(1), StreamMaxRetries: tk.Int(0)}
+	co := tk.ConfigOptions{RequestMaxRetries: tk.Int(1), StreamMaxRetries: tk.Int(sc.streamRetries)}
+	if sc.idleMS > 0 {
+		co.StreamIdleTimeoutMS = tk.Int(sc.idleMS)
+	}
 	if sc.approval != "" {
 		co.ApprovalPolicy, co.SandboxMode = sc.approval, "read-only"
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
@@ -73,6 +75,65 @@ func TestWebSearchToolMatchesCodex(t *testing.T) {
 			if refEntry, _ := webSearchEntry(t, ref, args...); refEntry != entry {
 				t.Errorf("%s: codex sends %s, gocodex %s", name, refEntry, entry)
 			}
+		}
+	}
+}
+
+// webSearchThenAnswer is a turn whose model searched the web (the item as the API streams
+// it: added in progress, done with its action) and then answered.
+func webSearchThenAnswer() tk.Response {
+	started := map[string]any{"type": "web_search_call", "id": "ws_0001", "status": "in_progress"}
+	done := map[string]any{"type": "web_search_call", "id": "ws_0001", "status": "completed",
+		"action": json.RawMessage(`{"type":"search","query":"golang generics"}`)} // in the API's key order
+	return tk.SSE(tk.Created(),
+		tk.Raw("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0, "item": started}),
+		tk.Raw("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": done}),
+		tk.AssistantMessageStream("msg_1", "Found it."), tk.Completed(tk.Usage{Input: 10, Output: 5, Total: 15}))
+}
+
+// webSearchCallsSent runs a web search turn through bin, resumes the thread with a second
+// prompt and returns the web_search_call items of the resumed request's input, as sent.
+func webSearchCallsSent(t *testing.T, bin string) []string {
+	e := newEnv(t)
+	e.Model.Enqueue(webSearchThenAnswer(), answer("Again."))
+	first := e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", "search")
+	if first.Code != 0 {
+		t.Fatalf("%s exec: %+v", bin, first)
+	}
+	id, _ := jsonl(t, first.Stdout)[0]["thread_id"].(string)
+	if r := e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", "resume", id, "again"); r.Code != 0 {
+		t.Fatalf("%s exec resume: %+v", bin, r)
+	}
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%s: %d requests, want 2", bin, len(reqs))
+	}
+	var body struct {
+		Input []json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(reqs[1].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	for _, it := range body.Input {
+		if strings.Contains(string(it), `"type":"web_search_call"`) {
+			calls = append(calls, string(it))
+		}
+	}
+	return calls
+}
+
+// A resumed thread sends its web_search_call items back with their ids, as Codex 0.169 does
+// (the API rejects the item without one); compared live with the reference where installed.
+func TestWebSearchCallKeepsIDOnResume(t *testing.T) {
+	want := []string{`{"type":"web_search_call","id":"ws_0001","status":"completed","action":{"type":"search","query":"golang generics"}}`}
+	got := webSearchCallsSent(t, binary)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("web_search_call items of the resumed request (-want +got):\n%s", diff)
+	}
+	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
+		if diff := cmp.Diff(webSearchCallsSent(t, ref), got); diff != "" {
+			t.Errorf("web_search_call items (-codex +gocodex):\n%s", diff)
 		}
 	}
 }

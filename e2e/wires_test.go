@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,6 +97,56 @@ func TestSameConversationOnEveryWire(t *testing.T) {
 	}
 	if len(results["responses"]) < 4 {
 		t.Errorf("items: %v", results["responses"])
+	}
+}
+
+// On the Anthropic wire the instructions travel in the top-level system field, cached as a
+// whole (the breakpoint on its last block), not as the first user message: the request the
+// built binary sends starts its messages with the context, and its system holds the base
+// instructions and the permissions.
+func TestAnthropicInstructionsInSystem(t *testing.T) {
+	e := newEnv(t)
+	an := tk.NewAnthropicServer(t)
+	an.Enqueue(tk.AnthropicAnswer("m1", "ok"))
+	wireConfig(t, e.CodexHome, "anthropic", an.URL()+"/v1")
+	e.ExtraEnv = append(e.ExtraEnv, "WIRE_KEY=k")
+	if r := e.run("", "exec", "--skip-git-repo-check", "-s", "read-only", "hi"); r.Code != 0 {
+		t.Fatalf("exec: %+v", r)
+	}
+	reqs := an.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	var body struct {
+		System []struct {
+			Text         string         `json:"text"`
+			CacheControl map[string]any `json:"cache_control"`
+		} `json:"system"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if len(body.System) < 2 || !strings.HasPrefix(body.System[0].Text, "You are") ||
+		!strings.Contains(body.System[len(body.System)-1].Text+body.System[1].Text, "permissions") {
+		t.Fatalf("system = %+v, want the base instructions then the permissions", body.System)
+	}
+	for i, b := range body.System {
+		if cached := b.CacheControl["type"] == "ephemeral"; cached != (i == len(body.System)-1) {
+			t.Errorf("system block %d: cache_control %v, want the breakpoint on the last block only", i, b.CacheControl)
+		}
+	}
+	if len(body.Messages) == 0 || body.Messages[0].Role != "user" || len(body.Messages[0].Content) == 0 {
+		t.Fatalf("messages = %+v", body.Messages)
+	}
+	first := body.Messages[0].Content[0].Text
+	if strings.HasPrefix(first, "You are") || strings.Contains(first, "permissions") {
+		t.Errorf("the first user message carries instructions: %.120q", first)
 	}
 }
 

@@ -269,7 +269,8 @@ func FuzzDecodeResponseItem(f *testing.F) {
 	})
 }
 
-// clearIDs drops what is read but never written: item ids and a tool output's success flag.
+// clearIDs drops what is read but never written: item ids (a web_search_call's is written)
+// and a tool output's success flag.
 func clearIDs(it ResponseItem) ResponseItem {
 	switch v := it.(type) {
 	case FunctionCallOutputItem:
@@ -291,9 +292,6 @@ func clearIDs(it ResponseItem) ResponseItem {
 		v.ID = ""
 		return v
 	case LocalShellCallItem:
-		v.ID = ""
-		return v
-	case WebSearchCallItem:
 		v.ID = ""
 		return v
 	}

@@ -55,31 +55,39 @@ func decodeContentFast(data []byte) (w contentWire, tag string, ok bool) {
 			return w, "", false
 		}
 		i = skipSpace(data, i+1)
-		vend, ok := skipString(data, i)
-		if !ok {
-			return w, "", false
-		}
-		val, ok := unquoteStrict(data[i:vend])
-		if !ok {
-			return w, "", false
-		}
+		var vend int
 		switch key {
-		case "type":
-			if !tagSeen {
-				tag, tagSeen = val, true
+		case "type", "text", "image_url", "detail":
+			if vend, ok = skipString(data, i); !ok {
+				return w, "", false
 			}
-		case "text":
-			w.Text = val
-		case "image_url":
-			w.ImageURL = val
-		case "detail":
-			w.Detail = val
+			val, ok := unquoteStrict(data[i:vend])
+			if !ok {
+				return w, "", false
+			}
+			switch key {
+			case "type":
+				if !tagSeen {
+					tag, tagSeen = val, true
+				}
+			case "text":
+				w.Text = val
+			case "image_url":
+				w.ImageURL = val
+			case "detail":
+				w.Detail = val
+			}
 		default:
 			// encoding/json matches field names case-insensitively; leave those to it.
 			for _, k := range [...]string{"type", "text", "image_url", "detail"} {
 				if strings.EqualFold(key, k) {
 					return w, "", false
 				}
+			}
+			// Another member (an answer's "annotations", "logprobs"): any valid value, not
+			// read, so that a long answer is not decoded a second time by encoding/json.
+			if vend, ok = skipValid(data, i, 0); !ok {
+				return w, "", false
 			}
 		}
 		i = skipSpace(data, vend)

@@ -30,6 +30,8 @@ func seedItems(f *testing.F) {
 	f.Add([]byte(`{"type":"reasoning","summary":[{"type":"summary_text","text":"x"}],"summary":[{"text":"y"}],"encrypted_content":"e"}`))
 	f.Add([]byte(`{"type":"custom_tool_call_output","call_id":"c","output":[{"type":"input_text","text":"\u00e9"}]}`))
 	f.Add([]byte(`{"type":"input_image","image_url":"u","detail":"high","extra":1}`))
+	f.Add([]byte(`{"type":"output_text","text":"a \"long\" answer\n","annotations":[{"type":"url_citation","url":"u","start_index":0}],"logprobs":[]}`))
+	f.Add([]byte(`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"x","annotations":[]}]}`))
 }
 
 // FuzzDecodeResponseItemPaths checks the one-pass decoders against encoding/json: whenever

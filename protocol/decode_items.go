@@ -354,36 +354,41 @@ func unescapeShort(body []byte) (string, bool) {
 	if !utf8.Valid(body) {
 		return "", false
 	}
-	out := make([]byte, 0, len(body))
+	// Built in place: a long answer is allocated once, at its size.
+	var out strings.Builder
+	out.Grow(len(body))
+	start := 0
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		switch {
 		case c < 0x20 || c == '"':
 			return "", false
 		case c != '\\':
-			out = append(out, c)
 			continue
 		}
+		out.Write(body[start:i])
 		i++
 		if i >= len(body) {
 			return "", false
 		}
 		switch body[i] {
 		case '"', '\\', '/':
-			out = append(out, body[i])
+			out.WriteByte(body[i])
 		case 'b':
-			out = append(out, '\b')
+			out.WriteByte('\b')
 		case 'f':
-			out = append(out, '\f')
+			out.WriteByte('\f')
 		case 'n':
-			out = append(out, '\n')
+			out.WriteByte('\n')
 		case 'r':
-			out = append(out, '\r')
+			out.WriteByte('\r')
 		case 't':
-			out = append(out, '\t')
+			out.WriteByte('\t')
 		default:
 			return "", false
 		}
+		start = i + 1
 	}
-	return string(out), true
+	out.Write(body[start:])
+	return out.String(), true
 }

@@ -200,6 +200,7 @@ func goldenCases() []goldenCase {
 		{"item_custom_tool_call", CustomToolCallItem{CallID: "call_p", Name: "apply_patch", Input: "*** Begin Patch\n*** End Patch\n"}, decodeItem},
 		{"item_custom_tool_call_output", CustomToolCallOutputItem{CallID: "call_p", Output: FunctionCallOutputPayload{Content: "Success."}}, decodeItem},
 		{"item_local_shell_call", LocalShellCallItem{CallID: ptr("call_l"), Status: "completed", Action: LocalShellAction{Type: "exec", Command: []string{"ls"}, Env: map[string]string{}}}, decodeItem},
+		{"item_web_search_call_id", WebSearchCallItem{ID: "ws_0001", Status: ptr("completed"), Action: json.RawMessage(`{"type":"search","query":"golang generics"}`)}, decodeItem},
 		{"item_web_search_call", WebSearchCallItem{Status: ptr("completed"), Action: json.RawMessage(`{"type":"search","query":"weather"}`)}, decodeItem},
 		{"item_compaction", CompactionItem{EncryptedContent: "gAAAA"}, decodeItem},
 		{"item_other", OtherItem{Raw: json.RawMessage(`{"type":"image_generation_call","id":"ig_1","result":"AAAA"}`)}, decodeItem},

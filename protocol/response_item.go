@@ -93,9 +93,11 @@ type LocalShellCallItem struct {
 	Action LocalShellAction `json:"action"`
 }
 
-// WebSearchCallItem records a hosted web search; Action is kept raw.
+// WebSearchCallItem records a hosted web search; Action is kept raw. Unlike the other
+// items' ids, its id is written (to the rollout and back to the model), as Codex 0.169
+// writes it: the Responses API rejects a web_search_call input item without one.
 type WebSearchCallItem struct {
-	ID     string          `json:"-"`
+	ID     string          `json:"id,omitempty"`
 	Status *string         `json:"status,omitempty"`
 	Action json.RawMessage `json:"action,omitempty"`
 }

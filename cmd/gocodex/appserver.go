@@ -17,6 +17,7 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/features"
+	"github.com/gocodex/gocodex/internal/memlimit"
 )
 
 // appServerOptions are the flags of `gocodex app-server` (Codex's names).
@@ -169,6 +170,15 @@ func readSecretFile(path, flag string) (string, error) {
 	return secret, nil
 }
 
+// The app-server's soft memory limit: twice its live heap plus the headroom, never under
+// the floor (internal/memlimit). A 5 MB answer streamed to a stalled client then peaks near
+// 57 MiB of RSS (BenchmarkAppServerSlowReader), where the freed pages the collector keeps
+// took it past 63.
+const (
+	appServerMemoryFloor    = 40 << 20
+	appServerMemoryHeadroom = 4 << 20
+)
+
 func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 	target, err := parseListen(opts.Listen, opts.Stdio)
 	if err != nil {
@@ -191,6 +201,9 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 	}
 	log := faceopts.OpenLog(cfg, "app-server", s.ErrOut, slog.LevelWarn)
 	defer log.Close()
+	// A server streams answers of megabytes for hours: its memory follows what it holds
+	// (see internal/memlimit) rather than its largest burst.
+	defer memlimit.Tune(appServerMemoryFloor, appServerMemoryHeadroom).Stop()
 	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: log.Logger(), StartupWarnings: startup})
 	defer srv.Close(context.WithoutCancel(ctx))
 

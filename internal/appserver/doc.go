@@ -52,15 +52,21 @@
 //
 // # Backpressure
 //
-// Every connection has a bounded outgoing queue (Options.OutgoingQueue frames). When a client
-// stops reading, Notify blocks. A thread's event pump does not call Notify itself: each
-// subscribed connection has its own bounded queue of the thread's notifications
-// (Options.SubscriberQueue) drained by its own goroutine, so a stalled client stalls only
-// itself. Its queue merges deltas once half full; when it is full a websocket client is
-// hung up on (as Codex does) and a stdio or in-process one makes the pump wait, which then
-// stops calling NextEvent while the engine's own queue coalesces deltas and keeps
-// begin/end events (subscriber.go has the details). Request handlers replying block the
-// same way, and the read loop stops reading the client while it cannot write its answers.
-// Incoming requests not yet answered are capped (Options.MaxInFlight): the one over the cap
-// is answered -32001 "Server overloaded; retry later." at once.
+// Every connection has a bounded outgoing queue (Options.OutgoingQueue frames, and at most
+// jsonrpc.DefaultOutgoingBytes of them). When a client stops reading, Notify blocks. A
+// thread's event pump does not call Notify itself: each subscribed connection has its own
+// bounded queue of the thread's notifications (Options.SubscriberQueue) drained by its own
+// goroutine, so a stalled client stalls only itself. Its queue merges deltas once half full
+// (into deltas of at most 64 KiB, so a stalled client's backlog waits as its text, never as
+// one huge frame); when it is full a websocket client is hung up on (as Codex does) and a
+// stdio or in-process one makes the pump wait, which then stops calling NextEvent while the
+// engine's own queue coalesces deltas and keeps begin/end events (subscriber.go has the
+// details). Request handlers replying block the same way, and the read loop stops reading
+// the client while it cannot write its answers. Incoming requests not yet answered are
+// capped (Options.MaxInFlight): the one over the cap is answered -32001 "Server overloaded;
+// retry later." at once. A long answer in item/completed and turn/completed is encoded once,
+// straight into its frame (wire.V2Notification.WireParams), and the `gocodex app-server`
+// process keeps a soft memory limit that follows its live heap (internal/memlimit): a 5 MB
+// answer streamed to a stalled client peaks near 55 MiB of RSS
+// (e2e BenchmarkAppServerSlowReader; Codex 0.169: about 270).
 package appserver

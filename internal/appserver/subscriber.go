@@ -1,6 +1,7 @@
 package appserver
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -15,8 +16,11 @@ import (
 //   - Once its queue is half full, a delta (item/agentMessage/delta, item/reasoning/*Delta,
 //     item/commandExecution/outputDelta, item/fileChange/outputDelta) is appended to the
 //     queued delta before it when both belong to the same item (and summary or content
-//     part): the client gets fewer, longer deltas with the same text. Nothing else is merged
-//     or dropped.
+//     part), up to maxMergedDelta bytes: the client gets fewer, longer deltas with the same
+//     text. Nothing else is merged or dropped. (A merged delta stays small enough to be
+//     encoded and written without a copy of the whole backlog: a long answer waits here
+//     as the text itself, and the connection's outgoing queue holds at most
+//     jsonrpc.DefaultOutgoingBytes of it encoded.)
 //   - When the queue is full with notifications that cannot be merged, a websocket
 //     connection is closed, as Codex disconnects a websocket client whose outbound queue
 //     stays full: it loses the rest and can reconnect and thread/resume (or thread/read).
@@ -32,6 +36,9 @@ import (
 // DefaultSubscriberQueue is the default Options.SubscriberQueue.
 const DefaultSubscriberQueue = 8192
 
+// maxMergedDelta caps the text of one merged delta.
+const maxMergedDelta = 64 << 10
+
 type subEntry struct {
 	note wire.V2Notification
 	// more are deltas merged into note, joined when it is sent (appending to note's
@@ -45,7 +52,13 @@ func (e subEntry) joined() wire.V2Notification {
 	if len(e.more) == 0 {
 		return e.note
 	}
-	join := func(first string) string { return first + string(e.more) }
+	join := func(first string) string {
+		var b strings.Builder
+		b.Grow(len(first) + len(e.more))
+		b.WriteString(first)
+		b.Write(e.more)
+		return b.String()
+	}
 	n := e.note
 	switch p := n.Params.(type) {
 	case wire.V2Delta:
@@ -146,26 +159,30 @@ func (q *subscriber) mergeLocked(n wire.V2Notification) bool {
 		return false
 	}
 	var delta string
+	var held int // the queued delta's own text
 	switch a := last.note.Params.(type) {
 	case wire.V2Delta:
 		b, ok := n.Params.(wire.V2Delta)
 		if !ok || a.ThreadID != b.ThreadID || a.TurnID != b.TurnID || a.ItemID != b.ItemID {
 			return false
 		}
-		delta = b.Delta
+		delta, held = b.Delta, len(a.Delta)
 	case wire.V2SummaryDelta:
 		b, ok := n.Params.(wire.V2SummaryDelta)
 		if !ok || a.ThreadID != b.ThreadID || a.TurnID != b.TurnID || a.ItemID != b.ItemID || a.SummaryIndex != b.SummaryIndex {
 			return false
 		}
-		delta = b.Delta
+		delta, held = b.Delta, len(a.Delta)
 	case wire.V2ReasoningTextDelta:
 		b, ok := n.Params.(wire.V2ReasoningTextDelta)
 		if !ok || a.ThreadID != b.ThreadID || a.TurnID != b.TurnID || a.ItemID != b.ItemID || a.ContentIndex != b.ContentIndex {
 			return false
 		}
-		delta = b.Delta
+		delta, held = b.Delta, len(a.Delta)
 	default:
+		return false
+	}
+	if held+len(last.more)+len(delta) > maxMergedDelta {
 		return false
 	}
 	last.more = append(last.more, delta...)
@@ -255,7 +272,7 @@ func (q *subscriber) run() {
 			continue
 		}
 		n := e.joined()
-		_ = q.c.Notify(q.c.Context(), n.Method, n.Params)
+		_ = q.c.Notify(q.c.Context(), n.Method, n.WireParams())
 	}
 }
 

@@ -31,6 +31,12 @@ type ConnOptions struct {
 	// When it is full, Notify and Call block (backpressure) and the read loop stops reading
 	// once it has an answer to write.
 	OutgoingQueue int
+	// OutgoingBytes bounds the bytes of the frames waiting for the transport, the one being
+	// written included (default DefaultOutgoingBytes): a frame that does not fit waits like
+	// one over OutgoingQueue. A frame larger than the bound goes out alone, once the queue
+	// is empty. A client that stops reading thus costs at most this much here, however
+	// large the messages.
+	OutgoingBytes int
 	// Now stamps outgoing notifications with emittedAtMs, as Codex's app-server does; nil
 	// leaves them unstamped.
 	Now func() time.Time
@@ -55,6 +61,14 @@ type Conn struct {
 	doneErr error
 	endOnce sync.Once
 
+	// sendTurn (cap 1) lets one sender at a time wait for room and queue its frame, so frames
+	// leave in the order their senders got the turn.
+	sendTurn chan struct{}
+	// queuedBytes counts the frames queued or being written (under mu); room (cap 1) is
+	// signalled when the writer finished one.
+	queuedBytes int
+	room        chan struct{}
+
 	mu       sync.Mutex
 	nextID   int64
 	peerGone bool // the peer's input ended: nobody will answer a new call
@@ -77,11 +91,16 @@ func NewConn(f Framer, opts ConnOptions) *Conn {
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = 256
 	}
+	if opts.OutgoingBytes <= 0 {
+		opts.OutgoingBytes = DefaultOutgoingBytes
+	}
 	return &Conn{
 		f:        f,
 		opts:     opts,
 		out:      make(chan []byte, opts.OutgoingQueue),
 		done:     make(chan struct{}),
+		sendTurn: make(chan struct{}, 1),
+		room:     make(chan struct{}, 1),
 		pending:  make(map[ID]chan *Response),
 		inflight: make(map[ID]inflightRequest),
 	}
@@ -302,17 +321,30 @@ func (c *Conn) Reply(ctx context.Context, id ID, result any, err error) error {
 	return err
 }
 
+// ParamsAppender is params that append their own JSON to the frame: Notify writes them
+// straight into it, so params of megabytes are encoded once, not encoded and then copied.
+type ParamsAppender interface {
+	AppendParams(dst []byte) ([]byte, error)
+}
+
 // Notify sends a notification. It blocks while the outgoing queue is full.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	var emittedAt int64
+	if c.opts.Now != nil {
+		emittedAt = c.opts.Now().UnixMilli()
+	}
+	if pa, ok := params.(ParamsAppender); ok {
+		frame, err := encodeNotificationWith(method, pa, emittedAt)
+		if err != nil {
+			return err
+		}
+		return c.sendFrame(ctx, frame)
+	}
 	raw, err := marshalParams(params)
 	if err != nil {
 		return err
 	}
-	n := &Notification{Method: method, Params: raw}
-	if c.opts.Now != nil {
-		n.EmittedAtMs = c.opts.Now().UnixMilli()
-	}
-	return c.send(ctx, n)
+	return c.send(ctx, &Notification{Method: method, Params: raw, EmittedAtMs: emittedAt})
 }
 
 // Call sends a request and waits for its response. Ids are integers counting from 0 per
@@ -409,23 +441,72 @@ func (c *Conn) failPending() {
 	}
 }
 
+// DefaultOutgoingBytes is the default ConnOptions.OutgoingBytes.
+const DefaultOutgoingBytes = 1 << 20
+
 func (c *Conn) send(ctx context.Context, m Message) error {
 	b, err := Encode(m)
 	if err != nil {
 		return err
 	}
+	return c.sendFrame(ctx, b)
+}
+
+// sendFrame queues an encoded frame (see ConnOptions.OutgoingQueue and OutgoingBytes).
+func (c *Conn) sendFrame(ctx context.Context, b []byte) error {
 	select {
 	case <-c.done:
 		return ErrClosed
 	default:
 	}
 	select {
-	case c.out <- b:
-		return nil
+	case c.sendTurn <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-c.done:
 		return ErrClosed
+	}
+	defer func() { <-c.sendTurn }()
+	for !c.reserve(len(b)) {
+		select {
+		case <-c.room:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.done:
+			return ErrClosed
+		}
+	}
+	select {
+	case c.out <- b:
+		return nil
+	case <-ctx.Done():
+		c.release(len(b))
+		return ctx.Err()
+	case <-c.done:
+		c.release(len(b))
+		return ErrClosed
+	}
+}
+
+// reserve counts n more bytes queued if they fit (or the queue is empty).
+func (c *Conn) reserve(n int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.queuedBytes > 0 && c.queuedBytes+n > c.opts.OutgoingBytes {
+		return false
+	}
+	c.queuedBytes += n
+	return true
+}
+
+// release uncounts n bytes (a frame written, or never queued) and wakes a waiting sender.
+func (c *Conn) release(n int) {
+	c.mu.Lock()
+	c.queuedBytes -= n
+	c.mu.Unlock()
+	select {
+	case c.room <- struct{}{}:
+	default:
 	}
 }
 
@@ -435,6 +516,7 @@ func (c *Conn) QueueLen() int { return len(c.out) }
 func (c *Conn) writeLoop(ctx context.Context, stop <-chan struct{}) error {
 	flusher, _ := c.f.(Flusher)
 	write := func(b []byte) error {
+		defer c.release(len(b))
 		if err := c.f.WriteFrame(ctx, b); err != nil {
 			return err
 		}

@@ -18,9 +18,11 @@
 //     error (id null when unreadable) and the connection keeps serving. Outgoing Call/Start
 //     use integer ids from 0; a ctx ending or the peer leaving fails them at once.
 //
-// Delivery: every outgoing message passes through one bounded queue per connection drained
-// by one writer goroutine, so messages leave in the order they were queued, a client that
-// stops reading blocks senders (Notify, Call, Reply) instead of growing memory, and the read
-// loop stops reading while it cannot queue an answer. Incoming requests not yet answered are
+// Delivery: every outgoing message passes through one bounded queue per connection (at most
+// OutgoingQueue frames and OutgoingBytes of them) drained by one writer goroutine, so
+// messages leave in the order they were queued, a client that stops reading blocks senders
+// (Notify, Call, Reply) instead of growing memory, and the read loop stops reading while it
+// cannot queue an answer. Params that implement ParamsAppender are encoded straight into
+// their frame. Incoming requests not yet answered are
 // capped (MaxInFlight); the next is answered -32001 "Server overloaded; retry later.".
 package jsonrpc

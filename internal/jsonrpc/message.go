@@ -239,6 +239,23 @@ func writeID(buf *bytes.Buffer, id ID) {
 	buf.Write(b)
 }
 
+// encodeNotificationWith encodes a notification as Encode does, its params appended by p.
+func encodeNotificationWith(method string, p ParamsAppender, emittedAt int64) ([]byte, error) {
+	var head bytes.Buffer
+	head.WriteString(`{"method":`)
+	writeString(&head, method)
+	head.WriteString(`,"params":`)
+	b, err := p.AppendParams(head.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	if emittedAt != 0 {
+		b = append(b, `,"emittedAtMs":`...)
+		b = strconv.AppendInt(b, emittedAt, 10)
+	}
+	return append(b, '}'), nil
+}
+
 func writeString(buf *bytes.Buffer, s string) {
 	b, _ := json.Marshal(s)
 	buf.Write(b)

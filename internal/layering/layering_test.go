@@ -86,6 +86,7 @@ var packages = map[string]room{
 	"internal/sandbox/seccomp":   {layer: edge},
 	"internal/snapshot":          {layer: edge},
 	"internal/filelock":          {layer: edge},
+	"internal/memlimit":          {layer: edge},
 	"internal/codexstate":        {layer: edge},
 	"internal/sessionindex":      {layer: edge},
 	"internal/skills":            {layer: edge},

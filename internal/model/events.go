@@ -58,6 +58,9 @@ func (u *wireUsage) tokenUsage() *protocol.TokenUsage {
 // (response.failed, response.incomplete).
 func (s *Stream) decode(data []byte) (ResponseEvent, error) {
 	ev := &s.ev
+	// The raw members point into data: not kept past this event (a whole answer's item
+	// would stay reachable until the next one).
+	defer func() { ev.Item, ev.Response = nil, nil }()
 	err := decodeWire(data, ev, &s.scratch)
 	if err == errFallback {
 		*ev = wireEvent{}

@@ -467,6 +467,7 @@ func (c *StreamConn) read(ctx context.Context) error {
 		return &Error{Kind: KindStream, Message: err.Error(), Err: err}
 	}
 	evs, done, err := c.wire.Decode(e, c.pending)
+	c.rd.Release() // a long answer's text is decoded: its raw line need not wait for the next event
 	if err != nil {
 		return err
 	}

@@ -59,15 +59,20 @@ type Line struct {
 // appendLine writes one line (with its newline) to dst. Built by hand: it is the hot path of
 // the recorder and the field order is part of the format.
 func appendLine(dst []byte, ts string, ordinal int64, typ string, payload []byte) []byte {
+	dst = appendLineHead(dst, ts, ordinal, typ)
+	dst = append(dst, payload...)
+	return append(dst, "}\n"...)
+}
+
+// appendLineHead writes a line up to its payload, which the caller appends, then "}\n".
+func appendLineHead(dst []byte, ts string, ordinal int64, typ string) []byte {
 	dst = append(dst, `{"timestamp":"`...)
 	dst = append(dst, ts...)
 	dst = append(dst, `","ordinal":`...)
 	dst = strconv.AppendInt(dst, ordinal, 10)
 	dst = append(dst, `,"type":"`...)
 	dst = append(dst, typ...)
-	dst = append(dst, `","payload":`...)
-	dst = append(dst, payload...)
-	return append(dst, "}\n"...)
+	return append(dst, `","payload":`...)
 }
 
 // SessionMeta is the payload of the first line.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -231,11 +232,15 @@ func (r *Recorder) RecordItems(items []protocol.ResponseItem) error {
 	ts := FormatTimestamp(r.now())
 	r.buf = r.buf[:0]
 	for _, it := range items {
-		b, err := protocol.Marshal(it)
+		// Appended in place (as protocol.Marshal writes it), into room made for its text: a
+		// long answer is copied once, not encoded, compacted and copied again.
+		r.buf = slices.Grow(r.buf, textSize(it)*17/16+256)
+		line, err := protocol.AppendResponseItem(appendLineHead(r.buf, ts, r.ordinal, TypeResponseItem), it)
 		if err != nil {
 			return fmt.Errorf("encode %s item: %w", it.ItemType(), err)
 		}
-		r.buf = appendLine(r.buf, ts, r.next(), TypeResponseItem, b)
+		r.next()
+		r.buf = append(line, "}\n"...)
 	}
 	return r.writeBuf(false)
 }
@@ -257,12 +262,13 @@ func (r *Recorder) RecordEvent(ev protocol.Event) error {
 		return nil
 	}
 	now := r.now()
-	b, err := r.eventPayload(ev.Msg, now)
+	ts := FormatTimestamp(now)
+	line, err := r.appendEventPayload(appendLineHead(r.buf[:0], ts, r.ordinal, TypeEventMsg), ev.Msg, now)
 	if err != nil {
 		return fmt.Errorf("encode %s event: %w", ev.Msg.EventType(), err)
 	}
-	ts := FormatTimestamp(now)
-	r.buf = appendLine(r.buf[:0], ts, r.next(), TypeEventMsg, b)
+	r.next()
+	r.buf = append(line, "}\n"...)
 	sync := false
 	switch m := ev.Msg.(type) {
 	case protocol.TurnStartedEvent:
@@ -298,21 +304,50 @@ func (r *Recorder) RecordCompacted(message string, replacement []protocol.Respon
 // eventPayload is the event_msg payload of msg: in the paginated form, messages, reasoning,
 // finished commands and patches become item_completed thread items; everything else is
 // written as it is.
-func (r *Recorder) eventPayload(msg protocol.EventMsg, now time.Time) ([]byte, error) {
+func (r *Recorder) appendEventPayload(dst []byte, msg protocol.EventMsg, now time.Time) ([]byte, error) {
 	if r.paginated {
 		if it := r.items.item(msg); it != nil {
 			ms := now.UnixMilli()
-			return protocol.Marshal(itemCompletedLine{Type: "item_completed", ThreadID: r.meta.ID, TurnID: r.items.turnID,
-				Item: it, StartedAtMs: &ms, CompletedAtMs: ms})
+			line := func(it any) any {
+				return itemCompletedLine{Type: "item_completed", ThreadID: r.meta.ID, TurnID: r.items.turnID,
+					Item: it, StartedAtMs: &ms, CompletedAtMs: ms}
+			}
+			if am, ok := it.(agentMessageItem); ok && len(am.Content) == 1 {
+				// An answer can be megabytes: encoded without encoding/json holding it.
+				return appendWithText(dst, am.Content[0].Text, func(text string) any {
+					am.Content = []agentMessagePart{{Type: am.Content[0].Type, Text: text}}
+					return line(am)
+				})
+			}
+			return appendMarshal(dst, line(it))
 		}
 	}
-	if um, ok := msg.(protocol.UserMessageEvent); ok {
+	switch m := msg.(type) {
+	case protocol.UserMessageEvent:
 		// Codex reads a user_message whose lists are null as malformed and drops it (the
 		// thread then has no title for it); it writes [] itself.
-		um.Images, um.LocalImages, um.TextElements = orEmpty(um.Images), orEmpty(um.LocalImages), orEmpty(um.TextElements)
-		msg = um
+		m.Images, m.LocalImages, m.TextElements = orEmpty(m.Images), orEmpty(m.LocalImages), orEmpty(m.TextElements)
+		msg = m
+	case protocol.AgentMessageEvent:
+		return appendWithText(dst, m.Message, func(text string) any { m.Message = text; return m })
+	case protocol.TurnCompleteEvent:
+		if m.LastAgentMessage != nil {
+			return appendWithText(dst, *m.LastAgentMessage, func(text string) any { m.LastAgentMessage = &text; return m })
+		}
 	}
-	return protocol.MarshalEventMsg(msg)
+	b, err := protocol.MarshalEventMsg(msg)
+	return append(dst, b...), err
+}
+
+// appendWithText appends build(text) encoded, the long text copied once (see
+// protocol.AppendWithTexts).
+func appendWithText(dst []byte, text string, build func(string) any) ([]byte, error) {
+	return protocol.AppendWithTexts(dst, []string{text}, func(ts []string) any { return build(ts[0]) })
+}
+
+func appendMarshal(dst []byte, v any) ([]byte, error) {
+	b, err := protocol.Marshal(v)
+	return append(dst, b...), err
 }
 
 func orEmpty[T any](s []T) []T {
@@ -372,6 +407,10 @@ func (r *Recorder) writeBuf(sync bool) error {
 	if len(r.buf) == 0 {
 		return nil
 	}
+	// A large buffer is kept for the lines that follow while they are large (an answer is
+	// written three times over: the item, its item_completed and task_complete), and let go
+	// of after a small line or the turn's end.
+	defer r.trimBuf(sync)
 	if r.closed {
 		return errors.New("rollout recorder is closed")
 	}
@@ -387,6 +426,37 @@ func (r *Recorder) writeBuf(sync bool) error {
 		return r.syncLocked()
 	}
 	return nil
+}
+
+// textSize is the length of the text an item carries (its encoded line is about as long).
+func textSize(it protocol.ResponseItem) int {
+	n := 0
+	switch it := it.(type) {
+	case protocol.MessageItem:
+		for _, c := range it.Content {
+			n += len(c.Text) + len(c.ImageURL)
+		}
+	case protocol.FunctionCallOutputItem:
+		n = len(it.Output.Content)
+	case protocol.CustomToolCallOutputItem:
+		n = len(it.Output.Content)
+	case protocol.FunctionCallItem:
+		n = len(it.Arguments)
+	case protocol.CustomToolCallItem:
+		n = len(it.Input)
+	}
+	return n
+}
+
+// keepBuf is the most line buffer the recorder keeps past a turn: one large item (a long
+// answer, a big tool output) must not pin its size for the thread's lifetime.
+const keepBuf = 256 << 10
+
+// trimBuf lets a large line buffer go once the line written was small, or the turn ended.
+func (r *Recorder) trimBuf(turnEnd bool) {
+	if cap(r.buf) > keepBuf && (turnEnd || len(r.buf) <= keepBuf) {
+		r.buf = nil
+	}
 }
 
 // createFile creates the rollout with r.buf (its first lines) behind a session_meta line.

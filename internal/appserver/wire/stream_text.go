@@ -1,10 +1,10 @@
 package wire
 
-// streamText collects the text of the agent message and the reasoning being streamed, in
-// growing byte buffers, and writes it into the items only when they are read (completed):
-// each delta costs its own length, not the length of the text so far.
+// streamText collects the text of the reasoning being streamed, in growing byte buffers,
+// and writes it into the item only when it is read (completed): each delta costs its own
+// length, not the length of the text so far. (An agent message's text comes whole with the
+// engine's agent_message.)
 type streamText struct {
-	agent []byte
 	// summary holds r.Summary[summaryIdx] while it streams (summaryOn).
 	summary    []byte
 	summaryIdx int
@@ -22,16 +22,6 @@ func trimmed(b []byte) []byte {
 		return nil
 	}
 	return b[:0]
-}
-
-func (s *streamText) resetAgent() { s.agent = trimmed(s.agent) }
-
-// flushAgent sets the message's text from the streamed deltas.
-func (s *streamText) flushAgent(a *V2AgentMessage) {
-	if len(s.agent) > 0 {
-		a.Text = string(s.agent)
-	}
-	s.resetAgent()
 }
 
 func (s *streamText) resetReasoning() {

@@ -141,19 +141,16 @@ func (p *V2Projector) itemCompleted(it V2Item) []V2Notification {
 	return []V2Notification{{"item/completed", V2ItemCompleted{Item: it, ThreadID: p.threadID, TurnID: turnID, CompletedAtMs: now}}}
 }
 
-// closeStreams completes the agent message or reasoning still being streamed.
-func (p *V2Projector) closeStreams(keepAgent bool) []V2Notification {
-	var out []V2Notification
-	if p.reason != nil {
-		p.text.flushReasoning(p.reason)
-		out = append(out, p.itemCompleted(p.reason)...)
-		p.reason = nil
+// closeReasoning completes the reasoning still being streamed. (An agent message is
+// completed only by the engine's agent_message, with its whole text, as Codex 0.169 does:
+// one the model never finished is left open when the turn ends.)
+func (p *V2Projector) closeReasoning() []V2Notification {
+	if p.reason == nil {
+		return nil
 	}
-	if p.agent != nil && !keepAgent {
-		p.text.flushAgent(p.agent)
-		out = append(out, p.itemCompleted(p.agent)...)
-		p.agent = nil
-	}
+	p.text.flushReasoning(p.reason)
+	out := p.itemCompleted(p.reason)
+	p.reason = nil
 	return out
 }
 
@@ -206,23 +203,20 @@ func (p *V2Projector) applyMessage(msg protocol.EventMsg) []V2Notification {
 		return append(p.itemStarted(it), p.itemCompleted(it)...)
 
 	case protocol.AgentMessageDeltaEvent:
-		out := p.closeStreams(true)
+		out := p.closeReasoning()
 		if p.agent == nil {
 			p.agent = &V2AgentMessage{Type: "agentMessage", ID: p.newID()}
-			p.text.resetAgent()
 			out = append(out, p.itemStarted(&V2AgentMessage{Type: "agentMessage", ID: p.agent.ID})...)
 		}
-		p.text.agent = append(p.text.agent, m.Delta...)
 		return append(out, V2Notification{"item/agentMessage/delta", V2Delta{p.threadID, p.turnID(), p.agent.ID, m.Delta}})
 	case protocol.AgentMessageEvent:
-		out := p.closeStreams(true)
+		out := p.closeReasoning()
 		if p.agent == nil {
 			p.agent = &V2AgentMessage{Type: "agentMessage", ID: p.newID()}
 			out = append(out, p.itemStarted(&V2AgentMessage{Type: "agentMessage", ID: p.agent.ID})...)
 		}
 		a := p.agent
 		a.Text = m.Message
-		p.text.resetAgent()
 		if m.Phase != "" {
 			ph := m.Phase
 			a.Phase = &ph
@@ -279,7 +273,7 @@ func (p *V2Projector) applyMessage(msg protocol.EventMsg) []V2Notification {
 func (p *V2Projector) applyTool(msg protocol.EventMsg) []V2Notification {
 	switch m := msg.(type) {
 	case protocol.ExecApprovalRequestEvent:
-		out := p.closeStreams(false)
+		out := p.closeReasoning()
 		out = append(out, p.setStatus(active("waitingOnApproval"))...)
 		if _, ok := p.open[m.CallID]; !ok {
 			cmd := items.JoinCommand(m.Command)
@@ -288,14 +282,14 @@ func (p *V2Projector) applyTool(msg protocol.EventMsg) []V2Notification {
 		}
 		return out
 	case protocol.ApplyPatchApprovalRequestEvent:
-		out := p.closeStreams(false)
+		out := p.closeReasoning()
 		if _, ok := p.open[m.CallID]; !ok {
 			out = append(out, p.itemStarted(&V2FileChange{Type: "fileChange", ID: m.CallID, Changes: V2FileUpdates(m.Changes), Status: "inProgress"})...)
 		}
 		return append(out, p.setStatus(active("waitingOnApproval"))...)
 
 	case protocol.ExecCommandBeginEvent:
-		out := p.closeStreams(false)
+		out := p.closeReasoning()
 		cmd := items.JoinCommand(m.Command)
 		it := &V2CommandExecution{Type: "commandExecution", ID: m.CallID, Command: cmd, Cwd: m.Cwd,
 			Source: V2Source(m.Source), Status: "inProgress", CommandActions: V2CommandActions(m.ParsedCmd, cmd)}
@@ -325,7 +319,7 @@ func (p *V2Projector) applyTool(msg protocol.EventMsg) []V2Notification {
 func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notification {
 	switch m := msg.(type) {
 	case protocol.PatchApplyBeginEvent:
-		out := p.closeStreams(false)
+		out := p.closeReasoning()
 		if _, ok := p.open[m.CallID]; ok {
 			return out
 		}
@@ -356,7 +350,7 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 		it := &V2ImageView{Type: "imageView", ID: m.CallID, Path: m.Path}
 		return append(p.itemStarted(it), p.itemCompleted(it)...)
 	case protocol.WebSearchBeginEvent:
-		return append(p.closeStreams(false), p.itemStarted(&V2WebSearch{Type: "webSearch", ID: m.CallID, Action: json.RawMessage(`{"type":"other"}`)})...)
+		return append(p.closeReasoning(), p.itemStarted(&V2WebSearch{Type: "webSearch", ID: m.CallID, Action: json.RawMessage(`{"type":"other"}`)})...)
 	case protocol.WebSearchEndEvent:
 		action := json.RawMessage(`{"type":"other"}`)
 		if len(m.Action) > 0 {
@@ -364,7 +358,7 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 		}
 		return p.itemCompleted(&V2WebSearch{Type: "webSearch", ID: m.CallID, Query: m.Query, Action: action})
 	case protocol.McpToolCallBeginEvent:
-		return append(p.closeStreams(false), p.itemStarted(&V2McpToolCall{Type: "mcpToolCall", ID: m.CallID, Server: m.Invocation.Server,
+		return append(p.closeReasoning(), p.itemStarted(&V2McpToolCall{Type: "mcpToolCall", ID: m.CallID, Server: m.Invocation.Server,
 			Tool: m.Invocation.Tool, Status: "inProgress", Arguments: nullIfEmpty(m.Invocation.Arguments), Result: json.RawMessage("null")})...)
 	case protocol.McpToolCallEndEvent:
 		it := &V2McpToolCall{Type: "mcpToolCall", ID: m.CallID, Server: m.Invocation.Server, Tool: m.Invocation.Tool,
@@ -383,30 +377,31 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 
 	case protocol.EnteredReviewModeEvent:
 		it := &V2ReviewMode{Type: "enteredReviewMode", ID: p.newID(), Review: m.UserFacingHint}
-		return append(append(p.closeStreams(false), p.itemStarted(it)...), p.itemCompleted(it)...)
+		return append(append(p.closeReasoning(), p.itemStarted(it)...), p.itemCompleted(it)...)
 	case protocol.ExitedReviewModeEvent:
 		text := review.NoOutput
 		if m.ReviewOutput != nil {
 			text = review.Render(*m.ReviewOutput)
 		}
 		it := &V2ReviewMode{Type: "exitedReviewMode", ID: p.newID(), Review: text}
-		return append(append(p.closeStreams(false), p.itemStarted(it)...), p.itemCompleted(it)...)
+		return append(append(p.closeReasoning(), p.itemStarted(it)...), p.itemCompleted(it)...)
 
 	case protocol.ItemStartedEvent:
 		if id, ok := compactionID(m.Item); ok {
-			return append(p.closeStreams(false), p.itemStarted(&V2ContextCompaction{Type: "contextCompaction", ID: id})...)
+			return append(p.closeReasoning(), p.itemStarted(&V2ContextCompaction{Type: "contextCompaction", ID: id})...)
 		}
 		if plan, ok := planItem(m.Item); ok {
 			// The plan interrupts the message streaming around it, which goes on after.
 			return p.itemStarted(plan)
 		}
-		if id, ok := agentMessageStart(m.Item); ok && p.agent == nil {
+		if id, ok := agentMessageStart(m.Item); ok && (p.agent == nil || (id != "" && id != p.agent.ID)) {
 			if id == "" {
 				id = p.newID()
 			}
-			out := p.closeStreams(true)
+			// A message the model began and never finished stays open, as in Codex 0.169.
+			p.abandonAgent()
+			out := p.closeReasoning()
 			p.agent = &V2AgentMessage{Type: "agentMessage", ID: id}
-			p.text.resetAgent()
 			return append(out, p.itemStarted(&V2AgentMessage{Type: "agentMessage", ID: id})...)
 		}
 	case protocol.ItemCompletedEvent:
@@ -463,6 +458,10 @@ func (p *V2Projector) applyThread(msg protocol.EventMsg) []V2Notification {
 		}
 		return append(out, V2Notification{"error", V2Error{Error: e, ThreadID: p.threadID, TurnID: p.turnID()}})
 	case protocol.StreamErrorEvent:
+		// The response is retried from the start: as Codex 0.169, what it was streaming stays
+		// open, never completed, and the retried response's message and reasoning are new
+		// items (item/started again).
+		p.abandonStreams()
 		e := V2TurnError{Message: m.Message, CodexErrorInfo: V2ErrorInfo(m.CodexErrorInfo), AdditionalDetails: m.AdditionalDetails}
 		return []V2Notification{{"error", V2Error{Error: e, WillRetry: true, ThreadID: p.threadID, TurnID: p.turnID()}}}
 	case protocol.WarningEvent:
@@ -536,7 +535,8 @@ func (p *V2Projector) execEnded(m protocol.ExecCommandEndEvent) []V2Notification
 }
 
 func (p *V2Projector) turnStarted(m protocol.TurnStartedEvent) []V2Notification {
-	out := p.closeStreams(false)
+	p.abandonAgent()
+	out := p.closeReasoning()
 	now := p.now()
 	p.started = now
 	startedAt := now.Unix()
@@ -556,16 +556,12 @@ func (p *V2Projector) turnEnded(status string, terr *V2TurnError) []V2Notificati
 	if status == "interrupted" || terr != nil {
 		// Codex 0.169 leaves a message cut short by an interrupt or a failure open: it is not
 		// part of the turn.
-		for _, it := range []V2Item{p.agentItem(), p.reasonItem()} {
-			if it != nil {
-				delete(p.open, it.ItemID())
-			}
-		}
-		p.agent, p.reason = nil, nil
-		p.text.resetAgent()
-		p.text.resetReasoning()
+		p.abandonStreams()
 	} else {
-		out = p.closeStreams(false)
+		// As Codex 0.169, a message the model never finished is left open: not part of the
+		// turn (item/completed comes only with a whole answer).
+		p.abandonAgent()
+		out = p.closeReasoning()
 	}
 	if p.turn == nil {
 		return out
@@ -657,18 +653,23 @@ func planItem(raw json.RawMessage) (*V2Plan, bool) {
 	return &V2Plan{Type: "plan", ID: it.ID, Text: it.Text}, true
 }
 
-func (p *V2Projector) agentItem() V2Item {
-	if p.agent == nil {
-		return nil
+// abandonStreams forgets the agent message and reasoning being streamed without completing
+// them: they are not part of the turn (the response they came from was cut short).
+func (p *V2Projector) abandonStreams() {
+	p.abandonAgent()
+	if p.reason != nil {
+		delete(p.open, p.reason.ID)
 	}
-	return p.agent
+	p.reason = nil
+	p.text.resetReasoning()
 }
 
-func (p *V2Projector) reasonItem() V2Item {
-	if p.reason == nil {
-		return nil
+// abandonAgent forgets the agent message being streamed without completing it.
+func (p *V2Projector) abandonAgent() {
+	if p.agent != nil {
+		delete(p.open, p.agent.ID)
 	}
-	return p.reason
+	p.agent = nil
 }
 
 // Seed sets the turns a resumed thread had before it was loaded, so thread/read shows them.

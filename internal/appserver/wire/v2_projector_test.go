@@ -89,6 +89,18 @@ var v2Scenarios = map[string][]protocol.EventMsg{
 		protocol.ExecCommandBeginEvent{CallID: "call-9", TurnID: "turn-1", Command: []string{"sleep", "9"}, Cwd: "/w"},
 		protocol.TurnAbortedEvent{TurnID: "turn-1", Reason: protocol.AbortInterrupted},
 	},
+	"stream_retried": {
+		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000))},
+		protocol.UserMessageEvent{Message: "hi"},
+		protocol.AgentReasoningDeltaEvent{Delta: "think"},
+		protocol.AgentMessageDeltaEvent{Delta: "part"},
+		protocol.StreamErrorEvent{Message: "Reconnecting... 1/5", CodexErrorInfo: json.RawMessage(`{"response_stream_disconnected":{"http_status_code":null}}`)},
+		protocol.AgentReasoningDeltaEvent{Delta: "think again"},
+		protocol.ItemStartedEvent{ThreadID: "thread-1", TurnID: "turn-1", Item: json.RawMessage(`{"type":"AgentMessage","id":"msg_2","content":[]}`)},
+		protocol.AgentMessageDeltaEvent{Delta: "whole"},
+		protocol.AgentMessageEvent{Message: "whole"},
+		protocol.TurnCompleteEvent{TurnID: "turn-1"},
+	},
 	"failed_turn": {
 		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000))},
 		protocol.StreamErrorEvent{Message: "Reconnecting... 1/5", CodexErrorInfo: json.RawMessage(`{"response_stream_disconnected":{"http_status_code":502}}`)},

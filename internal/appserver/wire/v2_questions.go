@@ -58,6 +58,6 @@ func (p *V2Projector) applyQuestion(msg protocol.EventMsg) []V2Notification {
 	if _, ok := msg.(protocol.RequestUserInputEvent); !ok {
 		return nil
 	}
-	out := p.closeStreams(false)
+	out := p.closeReasoning()
 	return append(out, p.setStatus(active("waitingOnUserInput"))...)
 }

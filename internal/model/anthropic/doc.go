@@ -9,12 +9,15 @@
 // error text); `anthropic-version: 2023-06-01` is sent on every request.
 //
 // Request mapping:
-//   - Prompt.Instructions becomes `system` (one text block). Prompt-cache breakpoints
-//     (`cache_control: {"type":"ephemeral"}`) go on the system block, the last tool and the
-//     last block of the last user message: the stable prefix is cached and each turn reads
-//     the previous turn's cache.
-//   - The history becomes alternating user/assistant messages, consecutive items of one role
-//     merged. Developer and system messages are sent as user text. Function and custom tool
+//   - `system` holds Prompt.Instructions and the developer (or system) messages the input
+//     starts with (the engine sends the base instructions as a first developer message, as
+//     Codex 0.169 does, then the thread's permissions), one text block each. Prompt-cache
+//     breakpoints (`cache_control: {"type":"ephemeral"}`) go on the last system block, the
+//     last tool and the last block of the last user message: the stable prefix is cached and
+//     each turn reads the previous turn's cache.
+//   - The rest of the history becomes alternating user/assistant messages, consecutive items
+//     of one role merged. A developer message later in the history (settings changed
+//     mid-thread) is sent as user text in its place. Function and custom tool
 //     calls become `tool_use` blocks (input: the parsed arguments object; arguments that are
 //     not a JSON object are wrapped as {"arguments": "<text>"}); their outputs become
 //     `tool_result` blocks, first in the next user message. A call left without an output

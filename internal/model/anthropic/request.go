@@ -94,8 +94,10 @@ func (c *Client) buildRequest(p modelstream.Prompt) ([]byte, toolNames, error) {
 	if c.maxTokens > 0 {
 		body.MaxTokens = c.maxTokens
 	}
-	if p.Instructions != "" {
-		body.System = []block{{Type: "text", Text: p.Instructions, CacheControl: ephemeral}}
+	system, history := systemPrefix(p.Instructions, p.Input)
+	if len(system) > 0 {
+		system[len(system)-1].CacheControl = ephemeral
+		body.System = system
 	}
 	tools, err := c.mapTools(p.Tools, &names)
 	if err != nil {
@@ -108,7 +110,7 @@ func (c *Client) buildRequest(p modelstream.Prompt) ([]byte, toolNames, error) {
 			body.ToolChoice = &toolChoice{Type: "auto", DisableParallelToolUse: true}
 		}
 	}
-	msgs, err := c.mapHistory(p.Input)
+	msgs, err := c.mapHistory(history)
 	if err != nil {
 		return nil, names, err
 	}
@@ -145,6 +147,44 @@ func (c *Client) buildRequest(p modelstream.Prompt) ([]byte, toolNames, error) {
 		return nil, names, fmt.Errorf("anthropic: encode request: %w", err)
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), names, nil
+}
+
+// systemPrefix is the request's top-level system text: the instructions field, then the
+// developer (or system) messages the input starts with — the base instructions, which the
+// engine sends as Codex 0.169 does as a first developer message, and the thread's permissions
+// and developer instructions. The Messages API has no developer role: in messages they would
+// read as the user's words. This prefix is the same for every request of a thread, so the
+// cache breakpoint goes on its last block. A developer message later in the history (a
+// change of settings mid-thread) stays where it is, as user text, in its place in time.
+// The rest of the input is returned.
+func systemPrefix(instructions string, input []protocol.ResponseItem) ([]block, []protocol.ResponseItem) {
+	var system []block
+	if instructions != "" {
+		system = append(system, block{Type: "text", Text: instructions})
+	}
+	for len(input) > 0 {
+		m, ok := input[0].(protocol.MessageItem)
+		if !ok || (m.Role != "developer" && m.Role != "system") || !textOnly(m.Content) {
+			break
+		}
+		for _, ci := range m.Content {
+			if ci.Text != "" {
+				system = append(system, block{Type: "text", Text: ci.Text})
+			}
+		}
+		input = input[1:]
+	}
+	return system, input
+}
+
+// textOnly reports whether message content is all text (the system field takes only text).
+func textOnly(content []protocol.ContentItem) bool {
+	for _, ci := range content {
+		if ci.Type == protocol.ContentInputImage {
+			return false
+		}
+	}
+	return true
 }
 
 // toolLoopWithoutThinking reports whether the request continues an assistant turn (the last

@@ -93,6 +93,29 @@ func minimalPrompt() modelstream.Prompt {
 	}
 }
 
+// enginePrompt is a second turn's prompt as the engine builds it (agent.promptFor): no
+// instructions field, the base instructions as the first developer message, then the
+// thread's developer message (permissions, developer instructions), the context as a user
+// message, the first turn, a developer message sent when the settings changed mid-thread,
+// and the new user message.
+func enginePrompt() modelstream.Prompt {
+	return modelstream.Prompt{
+		Model: "claude-sonnet-4-5-20250929",
+		Input: []protocol.ResponseItem{
+			text("developer", "You are Codex, a coding agent."),
+			protocol.MessageItem{Role: "developer", Content: []protocol.ContentItem{
+				{Type: protocol.ContentInputText, Text: "<permissions instructions>workspace-write</permissions instructions>"},
+				{Type: protocol.ContentInputText, Text: "Answer in French."},
+			}},
+			text("user", "<environment_context>\n  <cwd>/work</cwd>\n</environment_context>"),
+			text("user", "hi"),
+			text("assistant", "Bonjour."),
+			text("developer", "<permissions instructions>read-only</permissions instructions>"),
+			text("user", "list the files"),
+		},
+	}
+}
+
 func TestRequestGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -100,6 +123,7 @@ func TestRequestGolden(t *testing.T) {
 	}{
 		{"request_full", fullPrompt()},
 		{"request_minimal", minimalPrompt()},
+		{"request_engine", enginePrompt()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, nil)

@@ -15,7 +15,17 @@ type ev struct{ Type, Data string }
 
 func readAll(t testing.TB, r io.Reader) ([]ev, error) {
 	t.Helper()
-	rd := NewReader(r)
+	return readAllFrom(t, NewReader(r))
+}
+
+// tinyReader has a 4-byte buffer that sets lines aside as soon as it is full, so that short
+// inputs take the long-line path.
+func tinyReader(r io.Reader) *Reader {
+	return &Reader{r: r, buf: make([]byte, 4), maxLine: DefaultMaxLine, spillAt: 4}
+}
+
+func readAllFrom(t testing.TB, rd *Reader) ([]ev, error) {
+	t.Helper()
 	var out []ev
 	for {
 		e, err := rd.Next()
@@ -58,15 +68,41 @@ func TestReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for rn, mk := range readers {
-			t.Run(tt.name+"/"+rn, func(t *testing.T) {
-				got, err := readAll(t, mk(tt.in))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("events (-want +got):\n%s", diff)
-				}
-			})
+			for sn, reader := range map[string]func(io.Reader) *Reader{"": NewReader, ", lines set aside": tinyReader} {
+				t.Run(tt.name+"/"+rn+sn, func(t *testing.T) {
+					got, err := readAllFrom(t, reader(mk(tt.in)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(tt.want, got); diff != "" {
+						t.Errorf("events (-want +got):\n%s", diff)
+					}
+				})
+			}
+		}
+	}
+}
+
+// A line longer than the buffer is set aside in pieces and joined once: the data arrives
+// whole, a CRLF cut between two pieces ends the line once, and the buffer never grows past
+// spillAbove.
+func TestLongLineSetAside(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", spillAbove/16*5+3)
+	for _, in := range []string{
+		"data: " + big + "\r\n\r\ndata: y\n\n",
+		"data: " + big[:spillAbove-len("data: ")-1] + "\r\ndata: z\n\n",
+		"event: big\ndata: " + big + "\ndata: " + big + "\n\n",
+	} {
+		rd := NewReader(iotest.HalfReader(strings.NewReader(in)))
+		got, err := readAllFrom(t, rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(refParse(in), got); diff != "" {
+			t.Errorf("%.40q…: events differ (-want +got):\n%.400s", in, diff)
+		}
+		if len(rd.buf) > spillAbove {
+			t.Errorf("the buffer grew to %d bytes", len(rd.buf))
 		}
 	}
 }
@@ -163,7 +199,11 @@ func FuzzSSEParse(f *testing.F) {
 		} else if chunk%4 == 2 {
 			r = iotest.HalfReader(r)
 		}
-		got, err := readAll(t, r)
+		mk := NewReader
+		if chunk&4 != 0 {
+			mk = tinyReader
+		}
+		got, err := readAllFrom(t, mk(r))
 		if err != nil {
 			t.Fatal(err)
 		}
