@@ -130,6 +130,8 @@ func (h *HumanWriter) Handle(ev protocol.Event) error {
 		b.WriteString(s.warningLabel() + " " + m.Message + "\n")
 	case protocol.RequestUserInputEvent:
 		b.WriteString(s.warningLabel() + " " + NoUserNote + "\n")
+	case protocol.ExecApprovalRequestEvent, protocol.ApplyPatchApprovalRequestEvent:
+		b.WriteString(s.warningLabel() + " " + NoApproverNote + "\n")
 	case protocol.BackgroundEventEvent:
 		b.WriteString(s.dim(m.Message) + "\n")
 	case protocol.DeprecationNoticeEvent:

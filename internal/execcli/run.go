@@ -189,6 +189,10 @@ func pump(ctx context.Context, th *agent.Thread, w Writer) error {
 			if err := answerNoUser(th, m); err != nil {
 				return err
 			}
+		case protocol.ExecApprovalRequestEvent, protocol.ApplyPatchApprovalRequestEvent:
+			if err := denyNoUser(th, m); err != nil {
+				return err
+			}
 		case protocol.TurnCompleteEvent, *protocol.TurnCompleteEvent, protocol.TurnAbortedEvent, *protocol.TurnAbortedEvent:
 			if !shuttingDown {
 				shuttingDown = true
