@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -95,26 +94,29 @@ func attackAgents(t *testing.T, codex string) []attackAgent {
 		return agents
 	}
 	nobody := attackUser{kind: "unprivileged", label: "nobody", cred: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	dir := sharedNobodyDir(t, "gocodex-attack-bin-")
-	agents = append(agents, attackAgent{name: "gocodex", bin: linkInto(t, binary, dir), tool: linkInto(t, self, dir), user: nobody})
+	dir := varTmpDir(t, "gocodex-attack-bin-")
+	tool := linkInto(t, self, dir)
+	agents = append(agents, attackAgent{name: "gocodex", bin: linkInto(t, binary, dir), tool: tool, user: nobody})
 	if codex != "" {
 		// Codex sits under /root, which nobody cannot enter: its vendor tree (the binary and
 		// its helpers) is linked where nobody can run it.
 		vendor := filepath.Dir(filepath.Dir(codex))
 		linked := filepath.Join(dir, "codex-vendor")
 		if out, err := exec.Command("cp", "-al", vendor, linked).CombinedOutput(); err != nil {
+			os.RemoveAll(linked)
 			if out, err = exec.Command("cp", "-a", vendor, linked).CombinedOutput(); err != nil {
 				t.Fatalf("copy Codex for nobody: %v %s", err, out)
 			}
 		}
 		bin := filepath.Join(linked, filepath.Base(filepath.Dir(codex)), filepath.Base(codex))
-		agents = append(agents, attackAgent{name: codexAgentName, bin: bin, tool: filepath.Join(dir, filepath.Base(self)), user: nobody})
+		agents = append(agents, attackAgent{name: codexAgentName, bin: bin, tool: tool, user: nobody})
 	}
 	return agents
 }
 
-// sharedNobodyDir is a directory under /var/tmp that nobody can enter, removed at the end.
-func sharedNobodyDir(t *testing.T, prefix string) string {
+// varTmpDir is a directory under /var/tmp (outside /tmp) that nobody can enter, removed at
+// the end.
+func varTmpDir(t *testing.T, prefix string) string {
 	dir, err := os.MkdirTemp("/var/tmp", prefix)
 	if err != nil {
 		t.Skipf("no directory outside /tmp for the attack worlds: %v", err)
@@ -169,12 +171,12 @@ type world struct {
 	script                              *attackScript
 	// sink is the datagram attack's listener outside the roots.
 	sink *datagramSink
-	// log keeps what the agent printed, shown when the attack escapes or fails.
+	// log keeps what the agent printed (in the test's log, shown on failure or with -v).
 	log strings.Builder
 }
 
 func newWorld(t *testing.T, agent attackAgent) *world {
-	w := &world{t: t, agent: agent, base: sharedNobodyDir(t, "gocodex-attack-"), Model: tk.NewServer(t), script: &attackScript{}}
+	w := &world{t: t, agent: agent, base: varTmpDir(t, "gocodex-attack-"), Model: tk.NewServer(t), script: &attackScript{}}
 	w.Repo, w.Outside = filepath.Join(w.base, "repo"), filepath.Join(w.base, "outside")
 	w.CodexHome, w.Home, w.Tmp = filepath.Join(w.base, "codex-home"), filepath.Join(w.base, "home"), filepath.Join(w.base, "tmp")
 	for _, d := range []string{w.Repo, w.Outside, w.CodexHome, w.Home, w.Tmp} {
@@ -339,50 +341,57 @@ func (w *world) appServerThreads(sessions []attackSession) {
 	ctx, cancel := context.WithTimeout(context.Background(), attackRunTimeout)
 	defer cancel()
 	cmd := w.command(ctx, w.Repo, "app-server")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		w.t.Fatal(err)
-	}
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		w.t.Fatalf("start %s app-server: %v", w.agent.bin, err)
-	}
-	var wmu sync.Mutex
-	c := newASClient(w.t, func(b []byte) error {
-		wmu.Lock()
-		defer wmu.Unlock()
-		_, err := stdin.Write(append(b, '\n'))
-		return err
-	})
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		for sc.Scan() {
-			c.received(append([]byte(nil), sc.Bytes()...))
-		}
-	}()
+	c, stop := startStdioAppServer(w.t, cmd, nil)
 	defer func() {
-		stdin.Close()
-		<-readDone
-		err := cmd.Wait()
-		fmt.Fprintf(&w.log, "$ %s app-server: %v\n%s\n", w.agent.name, err, stderr.String())
+		stop()
+		fmt.Fprintf(&w.log, "$ %s app-server: %v\n%s\n", w.agent.name, cmd.ProcessState, stderr.String())
 	}()
-	c.initialize()
 	for i, s := range sessions {
 		w.waitFor(s.waitFor)
 		id := c.startThread(map[string]any{"cwd": w.path(s.dir)})
 		c.turn(id, w.script.prompt(i, s))
 	}
 	for range sessions {
-		c.until("turn/completed")
+		for _, m := range c.until("turn/completed") {
+			w.logNotification(m)
+		}
 	}
+}
+
+// logNotification keeps what a thread's commands did and how its turn ended.
+func (w *world) logNotification(m rpcMsg) {
+	var p struct {
+		ThreadID string `json:"threadId"`
+		Item     struct {
+			Type             string  `json:"type"`
+			Command          string  `json:"command"`
+			ExitCode         *int    `json:"exitCode"`
+			AggregatedOutput *string `json:"aggregatedOutput"`
+		} `json:"item"`
+		Turn struct {
+			Status string `json:"status"`
+		} `json:"turn"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	switch {
+	case m.Method == "item/completed" && p.Item.Type == "commandExecution":
+		out := ""
+		if p.Item.AggregatedOutput != nil {
+			out = *p.Item.AggregatedOutput
+		}
+		fmt.Fprintf(&w.log, "thread %s ran %q: exit %v %q\n", p.ThreadID, p.Item.Command, ptrValue(p.Item.ExitCode), out)
+	case m.Method == "turn/completed":
+		fmt.Fprintf(&w.log, "thread %s: turn %s\n", p.ThreadID, p.Turn.Status)
+	}
+}
+
+func ptrValue(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // waitFor waits (boundedly) until the repository's file rel exists; "" waits for nothing.
@@ -527,6 +536,43 @@ func (d *datagramSink) received() bool {
 	return err == nil && n > 0
 }
 
+// attackReport is the verdict table: the agents that ran and, when Codex did not, its
+// recorded verdicts.
+func attackReport(attacks []repoAttack, agents []attackAgent, got map[string]map[string]attackOutcome, withRecorded bool, recorded attackVerdicts) string {
+	var order, columns []string
+	for _, a := range attacks {
+		order = append(order, a.name)
+	}
+	ran := map[string]bool{}
+	for _, agent := range agents {
+		columns = append(columns, agent.label())
+		ran[agent.label()] = true
+	}
+	recordedColumn := map[string]string{}
+	if withRecorded {
+		for _, kind := range []string{"root", "unprivileged"} {
+			if recorded[kind] != nil {
+				c := codexAgentName + " " + kind + " (recorded)"
+				columns = append(columns, c)
+				recordedColumn[c] = kind
+			}
+		}
+	}
+	return verdictTable(order, columns, func(attack, column string) string {
+		if ran[column] {
+			o, ok := got[attack][column]
+			if !ok {
+				return "skipped"
+			}
+			return o.verdict()
+		}
+		if v := recorded[recordedColumn[column]][attack]; v != "" {
+			return v
+		}
+		return "-"
+	})
+}
+
 // attackVerdicts are recorded verdicts: user kind -> attack -> blocked|escaped.
 type attackVerdicts map[string]map[string]string
 
@@ -546,11 +592,14 @@ func loadAttackVerdicts(t *testing.T, path string) attackVerdicts {
 }
 
 func saveAttackVerdicts(t *testing.T, path string, v attackVerdicts) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -562,9 +611,11 @@ func verdictTable(order []string, columns []string, cell func(attack, column str
 	for _, a := range order {
 		width = max(width, len(a))
 	}
+	widths := make([]int, len(columns))
 	fmt.Fprintf(&b, "%-*s", width, "attack")
-	for _, c := range columns {
-		fmt.Fprintf(&b, "  %-26s", c)
+	for i, c := range columns {
+		widths[i] = max(len(c), len("not played"))
+		fmt.Fprintf(&b, "  %-*s", widths[i], c)
 	}
 	b.WriteString("\n")
 	blocked, played := make([]int, len(columns)), make([]int, len(columns))
@@ -572,19 +623,19 @@ func verdictTable(order []string, columns []string, cell func(attack, column str
 		fmt.Fprintf(&b, "%-*s", width, a)
 		for i, c := range columns {
 			v := cell(a, c)
-			if strings.HasPrefix(v, "blocked") {
+			if v == "blocked" {
 				blocked[i]++
 			}
 			if v == "blocked" || v == "escaped" {
 				played[i]++
 			}
-			fmt.Fprintf(&b, "  %-26s", v)
+			fmt.Fprintf(&b, "  %-*s", widths[i], v)
 		}
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%-*s", width, "blocked")
 	for i := range columns {
-		fmt.Fprintf(&b, "  %-26s", fmt.Sprintf("%d/%d", blocked[i], played[i]))
+		fmt.Fprintf(&b, "  %-*s", widths[i], fmt.Sprintf("%d/%d", blocked[i], played[i]))
 	}
 	return b.String()
 }
