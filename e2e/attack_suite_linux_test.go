@@ -385,6 +385,8 @@ type variantOutcome struct {
 	evidence string
 	// broken: no request reached the model, the attack was not played.
 	broken bool
+	// hung: the agent processes that had to be killed.
+	hung []string
 }
 
 func (v variantOutcome) verdict() string {
@@ -411,6 +413,16 @@ func (o attackOutcome) verdict() string {
 	return v
 }
 
+// hung says whether an agent process of a variant had to be killed.
+func (o attackOutcome) hung() bool {
+	for _, vo := range o {
+		if len(vo.hung) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // variantKey names a variant in the recording.
 func variantKey(attack, variant string) string { return attack + " / " + variant }
 
@@ -433,6 +445,9 @@ func (o attackOutcome) fail(t *testing.T, attack string, codex map[string]string
 	for _, vo := range o {
 		if vo.broken {
 			t.Errorf("%s: the attack was not played: no request reached the model", vo.label)
+		}
+		for _, h := range vo.hung {
+			t.Errorf("%s: gocodex hangs: %s", vo.label, h)
 		}
 		if !vo.escaped {
 			continue
@@ -462,7 +477,7 @@ func runAttack(t *testing.T, a repoAttack, agent attackAgent) attackOutcome {
 		}
 		w.handOver()
 		w.play(v)
-		vo := variantOutcome{label: v.label, broken: len(w.Model.Requests()) == 0}
+		vo := variantOutcome{label: v.label, broken: len(w.Model.Requests()) == 0, hung: w.hung}
 		vo.escaped, vo.evidence = a.judge(w)
 		if un := w.script.unplayed(); len(un) > 0 {
 			t.Logf("%s: the agent stopped before the end of the script (%s)", v.label, strings.Join(un, "; "))
