@@ -157,9 +157,9 @@ var (
 	readNever    = attackPolicy{approval: "never", sandbox: "read-only"}
 )
 
-// world is one attack's machine: the hostile repository, a directory outside every writable
+// attackWorld is one attack's machine: the hostile repository, a directory outside every writable
 // root, and the agent's own homes.
-type world struct {
+type attackWorld struct {
 	t     *testing.T
 	agent attackAgent
 	base  string
@@ -177,8 +177,8 @@ type world struct {
 	log strings.Builder
 }
 
-func newWorld(t *testing.T, agent attackAgent) *world {
-	w := &world{t: t, agent: agent, base: varTmpDir(t, "gocodex-attack-"), Model: tk.NewServer(t), script: &attackScript{}}
+func newAttackWorld(t *testing.T, agent attackAgent) *attackWorld {
+	w := &attackWorld{t: t, agent: agent, base: varTmpDir(t, "gocodex-attack-"), Model: tk.NewServer(t), script: &attackScript{}}
 	w.Repo, w.Outside = filepath.Join(w.base, "repo"), filepath.Join(w.base, "outside")
 	w.CodexHome, w.Home, w.Tmp = filepath.Join(w.base, "codex-home"), filepath.Join(w.base, "home"), filepath.Join(w.base, "tmp")
 	for _, d := range []string{w.Repo, w.Outside, w.CodexHome, w.Home, w.Tmp} {
@@ -191,11 +191,11 @@ func newWorld(t *testing.T, agent attackAgent) *world {
 }
 
 // path is a path inside the repository.
-func (w *world) path(rel string) string { return filepath.Join(w.Repo, rel) }
+func (w *attackWorld) path(rel string) string { return filepath.Join(w.Repo, rel) }
 
 // write writes a file of the repository (or, with an absolute path, anywhere), making its
 // folders.
-func (w *world) write(path, content string) {
+func (w *attackWorld) write(path, content string) {
 	w.t.Helper()
 	if !filepath.IsAbs(path) {
 		path = w.path(path)
@@ -210,7 +210,7 @@ func (w *world) write(path, content string) {
 
 // git runs git in dir (relative to the repository) as the agent's user, whose repository
 // it is (git refuses to work in another user's).
-func (w *world) git(dir string, args ...string) {
+func (w *attackWorld) git(dir string, args ...string) {
 	w.t.Helper()
 	cmd := exec.Command("git", append([]string{"-c", "user.name=attack", "-c", "user.email=attack@example.com"}, args...)...)
 	cmd.Dir = w.path(dir)
@@ -225,7 +225,7 @@ func (w *world) git(dir string, args ...string) {
 // (as they are now) are committed with timestamps an hour old: no git status finds an entry
 // stale or racy and hashes the file again (which would run a filter); only what an agent
 // does itself can.
-func (w *world) gitRepo(dir string) {
+func (w *attackWorld) gitRepo(dir string) {
 	w.t.Helper()
 	w.write(filepath.Join(dir, "README.md"), "# a repository\n")
 	past := time.Now().Add(-time.Hour)
@@ -248,7 +248,7 @@ func (w *world) gitRepo(dir string) {
 }
 
 // handOver gives everything of the world to the agent's user.
-func (w *world) handOver() {
+func (w *attackWorld) handOver() {
 	w.t.Helper()
 	if cred := w.agent.user.cred; cred != nil {
 		w.chown(w.base, cred)
@@ -257,7 +257,7 @@ func (w *world) handOver() {
 
 // chown gives the tree at root to cred's user, leaving what is already theirs untouched
 // (a chown changes the ctime, and a repository's index would then be stale).
-func (w *world) chown(root string, cred *syscall.Credential) {
+func (w *attackWorld) chown(root string, cred *syscall.Credential) {
 	w.t.Helper()
 	err := filepath.WalkDir(root, func(p string, _ os.DirEntry, err error) error {
 		if err != nil {
@@ -279,7 +279,7 @@ func (w *world) chown(root string, cred *syscall.Credential) {
 
 // configure writes the agent's config.toml for a session: the scripted model, the policy,
 // and /tmp excluded (TMPDIR, the world's own, stays a writable root).
-func (w *world) configure(p attackPolicy) {
+func (w *attackWorld) configure(p attackPolicy) {
 	w.t.Helper()
 	extra := "sandbox_workspace_write = { exclude_slash_tmp = true }\n"
 	if p.trusted {
@@ -294,7 +294,7 @@ func (w *world) configure(p attackPolicy) {
 }
 
 // environ is the agent's environment: nothing of the developer's Codex, git or XDG setup.
-func (w *world) environ() []string {
+func (w *attackWorld) environ() []string {
 	var out []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -309,7 +309,7 @@ func (w *world) environ() []string {
 }
 
 // command is the agent's binary with args, run in dir by the agent's user.
-func (w *world) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
+func (w *attackWorld) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, w.agent.bin, args...)
 	cmd.Dir, cmd.Env = dir, w.environ()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.agent.user.cred}
@@ -323,7 +323,7 @@ func (w *world) command(ctx context.Context, dir string, args ...string) *exec.C
 const attackRunTimeout = time.Minute
 
 // startExec starts `exec --json` with the prompt in dir; wait ends it.
-func (w *world) startExec(dir, prompt string) (wait func()) {
+func (w *attackWorld) startExec(dir, prompt string) (wait func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), attackRunTimeout)
 	cmd := w.command(ctx, dir, "exec", "--json", "--skip-git-repo-check", prompt)
 	var out lockedBuffer
@@ -344,7 +344,7 @@ func (w *world) startExec(dir, prompt string) (wait func()) {
 
 // appServerThreads runs the sessions as threads of one app-server, started in order (each
 // after its waitFor file appeared), and waits for every turn to complete.
-func (w *world) appServerThreads(sessions []attackSession) {
+func (w *attackWorld) appServerThreads(sessions []attackSession) {
 	ctx, cancel := context.WithTimeout(context.Background(), attackRunTimeout)
 	defer cancel()
 	cmd := w.command(ctx, w.Repo, "app-server")
@@ -368,7 +368,7 @@ func (w *world) appServerThreads(sessions []attackSession) {
 }
 
 // logNotification keeps what a thread's commands did and how its turn ended.
-func (w *world) logNotification(m rpcMsg) {
+func (w *attackWorld) logNotification(m rpcMsg) {
 	var p struct {
 		ThreadID string `json:"threadId"`
 		Item     struct {
@@ -402,12 +402,12 @@ func ptrValue(p *int) any {
 }
 
 // waitFor waits (boundedly) until the repository's file rel exists; "" waits for nothing.
-func (w *world) waitFor(rel string) {
+func (w *attackWorld) waitFor(rel string) {
 	if rel == "" {
 		return
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for !exists(w.path(rel)) {
+	for !pathExists(w.path(rel)) {
 		if time.Now().After(deadline) {
 			fmt.Fprintf(&w.log, "(%s never appeared; the next session started anyway)\n", rel)
 			return
@@ -416,7 +416,7 @@ func (w *world) waitFor(rel string) {
 	}
 }
 
-func exists(path string) bool {
+func pathExists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
 }
@@ -428,7 +428,7 @@ func fileHas(path, s string) bool {
 }
 
 // modelSaw says whether any request the model received contains s.
-func (w *world) modelSaw(s string) bool {
+func (w *attackWorld) modelSaw(s string) bool {
 	for _, r := range w.Model.Requests() {
 		if bytes.Contains(r.Body, []byte(s)) {
 			return true
