@@ -157,8 +157,8 @@ var (
 	readNever    = attackPolicy{approval: "never", sandbox: "read-only"}
 )
 
-// attackWorld is one attack's machine: the hostile repository, a directory outside every writable
-// root, and the agent's own homes.
+// attackWorld is one attack's machine: the hostile repository, a directory outside every
+// writable root, and the agent's own homes.
 type attackWorld struct {
 	t     *testing.T
 	agent attackAgent
