@@ -616,36 +616,44 @@ func saveAttackVerdicts(t *testing.T, path string, v attackVerdicts) {
 
 // verdictTable is the report: one row per attack, one column per agent and user.
 func verdictTable(order []string, columns []string, cell func(attack, column string) string) string {
-	var b strings.Builder
-	width := 0
-	for _, a := range order {
-		width = max(width, len(a))
-	}
-	widths := make([]int, len(columns))
-	fmt.Fprintf(&b, "%-*s", width, "attack")
+	cells := make([][]string, len(order))
+	width, widths := len("attack"), make([]int, len(columns))
 	for i, c := range columns {
-		widths[i] = max(len(c), len("not played"))
-		fmt.Fprintf(&b, "  %-*s", widths[i], c)
+		widths[i] = len(c)
 	}
-	b.WriteString("\n")
-	blocked, played := make([]int, len(columns)), make([]int, len(columns))
-	for _, a := range order {
-		fmt.Fprintf(&b, "%-*s", width, a)
+	for r, a := range order {
+		width = max(width, len(a))
 		for i, c := range columns {
-			v := cell(a, c)
+			cells[r] = append(cells[r], cell(a, c))
+			widths[i] = max(widths[i], len(cells[r][i]))
+		}
+	}
+	var b strings.Builder
+	row := func(first string, vs []string) {
+		fmt.Fprintf(&b, "%-*s", width, first)
+		for i, v := range vs {
+			fmt.Fprintf(&b, "  %-*s", widths[i], v)
+		}
+	}
+	row("attack", columns)
+	blocked, played := make([]int, len(columns)), make([]int, len(columns))
+	for r, a := range order {
+		b.WriteString("\n")
+		row(a, cells[r])
+		for i, v := range cells[r] {
 			if strings.HasPrefix(v, "blocked") {
 				blocked[i]++
 			}
 			if strings.HasPrefix(v, "blocked") || strings.HasPrefix(v, "escaped") {
 				played[i]++
 			}
-			fmt.Fprintf(&b, "  %-*s", widths[i], v)
 		}
-		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%-*s", width, "blocked")
+	b.WriteString("\n")
+	totals := make([]string, len(columns))
 	for i := range columns {
-		fmt.Fprintf(&b, "  %-*s", widths[i], fmt.Sprintf("%d/%d", blocked[i], played[i]))
+		totals[i] = fmt.Sprintf("%d/%d", blocked[i], played[i])
 	}
+	row("blocked", totals)
 	return b.String()
 }
