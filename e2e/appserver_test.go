@@ -254,23 +254,35 @@ func (e *env) startAppServer(args ...string) (*asClient, func()) {
 	if e.credential != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: e.credential}
 	}
+	return startStdioAppServer(e.t, cmd, e.capabilities)
+}
+
+// startStdioAppServer starts cmd, an app-server over stdio, and initializes a client with
+// capabilities (nil: none). stop, also run at cleanup, closes its stdin and waits for it to
+// exit. Its stderr goes to cmd.Stderr too when that is set.
+func startStdioAppServer(t *testing.T, cmd *exec.Cmd, capabilities map[string]any) (*asClient, func()) {
+	t.Helper()
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	var stderr lockedBuffer
+	if cmd.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(cmd.Stderr, &stderr)
+	} else {
+		cmd.Stderr = &stderr
+	}
 	if err := cmd.Start(); err != nil {
-		e.t.Fatal(err)
+		t.Fatal(err)
 	}
 	var wmu sync.Mutex
-	c := newASClient(e.t, func(b []byte) error {
+	c := newASClient(t, func(b []byte) error {
 		wmu.Lock()
 		defer wmu.Unlock()
 		_, err := stdin.Write(append(b, '\n'))
 		return err
 	})
-	if e.capabilities["experimentalApi"] == true {
+	if capabilities["experimentalApi"] == true {
 		// An experimental client may hear experimental methods and fields.
-		c.sess = schematest.WrapExperimental(e.t).Unschematized(e2eV1Methods...)
+		c.sess = schematest.WrapExperimental(t).Unschematized(e2eV1Methods...)
 	}
 	readDone := make(chan struct{})
 	go func() {
@@ -292,12 +304,12 @@ func (e *env) startAppServer(args ...string) (*asClient, func()) {
 			case <-time.After(20 * time.Second):
 				cmd.Process.Kill()
 				<-done
-				e.t.Errorf("app-server did not exit after stdin closed; stderr:\n%s", stderr.String())
+				t.Errorf("app-server did not exit after stdin closed; stderr:\n%s", stderr.String())
 			}
 		})
 	}
-	e.t.Cleanup(stop)
-	c.initializeWith(e.capabilities)
+	t.Cleanup(stop)
+	c.initializeWith(capabilities)
 	return c, stop
 }
 
