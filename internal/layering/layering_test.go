@@ -74,6 +74,7 @@ var packages = map[string]room{
 	"internal/model/...":         {layer: edge},
 	"internal/patch":             {layer: edge},
 	"internal/process":           {layer: edge},
+	"internal/proctree":          {layer: edge},
 	"internal/prompt":            {layer: edge},
 	"internal/rollout":           {layer: edge},
 	"internal/safety":            {layer: edge},

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/creack/pty"
+	"github.com/gocodex/gocodex/internal/proctree"
 )
 
 // Stream names where a chunk of output came from.
@@ -80,6 +80,7 @@ type Spec struct {
 // output is drained; Kill forces both.
 type Process struct {
 	cmd   *exec.Cmd
+	tree  *proctree.Tree
 	start time.Time
 
 	stdin  *os.File // pipe write end or the pty master; nil when closed
@@ -134,9 +135,6 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	if p.maxChunks == 0 {
 		p.maxChunks = MaxDeltaEvents
 	}
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
 	if spec.TTY {
 		err = p.startPTY(spec)
 	} else {
@@ -151,11 +149,8 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 
 func (p *Process) startPipes(spec Spec) error {
 	cmd := p.cmd
-	// Its own group, so a kill reaches every child; a wrapper that already asked for a new
-	// session has one (setpgid would fail on a session leader).
-	if !cmd.SysProcAttr.Setsid {
-		cmd.SysProcAttr.Setpgid = true
-	}
+	// The root of a tree of its own, so a kill reaches every child.
+	proctree.Prepare(cmd)
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -176,7 +171,7 @@ func (p *Process) startPipes(spec Spec) error {
 		cmd.Stdin = nil // /dev/null
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	err = cmd.Start()
+	err = p.startTree()
 	closeAll(outW, errW, inR) // the child holds its own copies
 	if err != nil {
 		closeAll(outR, errR, p.stdin)
@@ -189,60 +184,30 @@ func (p *Process) startPipes(spec Spec) error {
 	return nil
 }
 
-func (p *Process) startPTY(spec Spec) error {
-	cmd := p.cmd
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		return fmt.Errorf("open pty: %w", err)
+// startTree starts the prepared command and makes it the root of its process tree.
+func (p *Process) startTree() error {
+	if err := p.cmd.Start(); err != nil {
+		return err
 	}
-	rows, cols := spec.Rows, spec.Cols
+	tree, err := proctree.Attach(p.cmd)
+	if err != nil {
+		_ = p.cmd.Wait()
+		return err
+	}
+	p.tree = tree
+	return nil
+}
+
+// termSize is the terminal size spec asks for, 24x80 by default.
+func termSize(spec Spec) (rows, cols uint16) {
+	rows, cols = spec.Rows, spec.Cols
 	if rows == 0 {
 		rows = 24
 	}
 	if cols == 0 {
 		cols = 80
 	}
-	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
-		closeAll(ptmx, tty)
-		return fmt.Errorf("size pty: %w", err)
-	}
-	// A non-blocking duplicate of the master registers with Go's poller, so reads can be
-	// given a deadline when a stray grandchild keeps the terminal open.
-	master, err := pollable(ptmx)
-	closeAll(ptmx)
-	if err != nil {
-		closeAll(tty)
-		return err
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr.Setpgid = false // a new session is its own group; both would fail
-	cmd.SysProcAttr.Setsid = true
-	cmd.SysProcAttr.Setctty = true
-	cmd.SysProcAttr.Ctty = 0
-	err = cmd.Start()
-	closeAll(tty)
-	if err != nil {
-		closeAll(master)
-		return err
-	}
-	p.start = time.Now()
-	p.master, p.stdin = master, master
-	p.reads = []*os.File{master}
-	p.startReaders(map[Stream]*os.File{Stdout: master})
-	return nil
-}
-
-func pollable(f *os.File) (*os.File, error) {
-	fd, err := syscall.Dup(int(f.Fd()))
-	if err != nil {
-		return nil, fmt.Errorf("dup pty: %w", err)
-	}
-	syscall.CloseOnExec(fd)
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
-		return nil, fmt.Errorf("pty nonblock: %w", err)
-	}
-	return os.NewFile(uintptr(fd), "ptmx"), nil
+	return rows, cols
 }
 
 func (p *Process) startReaders(files map[Stream]*os.File) {
@@ -323,6 +288,8 @@ func (p *Process) finish() {
 	if p.stdin != nil && p.stdin != p.master {
 		closeAll(p.stdin)
 	}
+	p.closeTerminal()
+	p.tree.Release()
 	close(p.done)
 }
 
@@ -360,12 +327,12 @@ func (p *Process) Write(b []byte) error {
 	return nil
 }
 
-// Kill ends the whole process group with SIGKILL. It is safe to call more than once and
-// after the process has exited (stray group members are killed too).
+// Kill ends the whole process tree (SIGKILL to the process group on Unix, the Job Object
+// terminated on Windows). It is safe to call more than once and after the process has
+// exited (on Unix stray group members are killed too).
 func (p *Process) Kill() {
 	p.killOnce.Do(func() { close(p.killed) })
-	pid := p.cmd.Process.Pid
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = p.tree.Kill()
 	select {
 	case <-p.exited:
 	default:
