@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin && !windows
 
 package sandbox
 
@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -40,4 +41,9 @@ func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
 func HelperMain(args []string) int {
 	fmt.Fprintf(os.Stderr, "%s: the sandbox helper only runs on Linux\n", HelperArg0)
 	return 1
+}
+
+// WriteExplanation prints that nothing is confined here.
+func WriteExplanation(w io.Writer, r ProbeResult) {
+	fmt.Fprintf(w, "mechanism: %s\n%s\n", r.Mechanism, r.Err)
 }
