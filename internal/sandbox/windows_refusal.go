@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -44,4 +45,14 @@ func writeWindowsExplanation(w io.Writer) {
 	fmt.Fprintf(w, "mechanism: %s\nWindows: no sandbox\n\n", MechanismNone)
 	fmt.Fprintf(w, "inactive %-18s %s\n", "sandbox", (&WindowsRefusal{}).Error())
 	fmt.Fprintf(w, "active   %-18s %s\n", "danger-full-access", "commands run unconfined, as the policy says")
+}
+
+// ErrFor is the probe's error for a command under policy: on Windows the refusal names the
+// policy; elsewhere it is Err as it is.
+func (r ProbeResult) ErrFor(policy protocol.SandboxPolicy) error {
+	var refusal *WindowsRefusal
+	if errors.As(r.Err, &refusal) {
+		return &WindowsRefusal{Policy: &policy}
+	}
+	return r.Err
 }
