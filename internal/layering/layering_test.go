@@ -75,6 +75,7 @@ var packages = map[string]room{
 	"internal/patch":             {layer: edge},
 	"internal/process":           {layer: edge},
 	"internal/proctree":          {layer: edge},
+	"internal/usershell":         {layer: edge},
 	"internal/prompt":            {layer: edge},
 	"internal/rollout":           {layer: edge},
 	"internal/safety":            {layer: edge},
