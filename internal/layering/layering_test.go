@@ -73,6 +73,7 @@ var packages = map[string]room{
 	"internal/model":             {layer: edge},
 	"internal/model/...":         {layer: edge},
 	"internal/patch":             {layer: edge},
+	"internal/pathstyle":         {layer: edge},
 	"internal/process":           {layer: edge},
 	"internal/proctree":          {layer: edge},
 	"internal/usershell":         {layer: edge},
