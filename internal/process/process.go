@@ -79,8 +79,12 @@ type Spec struct {
 // Process is a started command. Its goroutines end once the process has exited and its
 // output is drained; Kill forces both.
 type Process struct {
-	cmd   *exec.Cmd
+	cmd  *exec.Cmd
+	proc *os.Process
+	// wait reaps the process (exec.Cmd's Wait, or the process's own for a pseudo-console's).
+	wait  func() (*os.ProcessState, error)
 	tree  *proctree.Tree
+	term  terminal // the pseudo-terminal's own state where a platform keeps one
 	start time.Time
 
 	stdin  *os.File // pipe write end or the pty master; nil when closed
@@ -194,7 +198,11 @@ func (p *Process) startTree() error {
 		_ = p.cmd.Wait()
 		return err
 	}
-	p.tree = tree
+	p.tree, p.proc = tree, p.cmd.Process
+	p.wait = func() (*os.ProcessState, error) {
+		err := p.cmd.Wait()
+		return p.cmd.ProcessState, err
+	}
 	return nil
 }
 
@@ -254,8 +262,8 @@ func (p *Process) deliver(s Stream, b []byte) {
 
 // finish reaps the process, then waits for the readers (bounded), then marks it done.
 func (p *Process) finish() {
-	err := p.cmd.Wait()
-	code := exitCode(p.cmd.ProcessState, err)
+	state, err := p.wait()
+	code := exitCode(state, err)
 	p.mu.Lock()
 	p.exitCode = code
 	p.duration = time.Since(p.start)
@@ -264,6 +272,7 @@ func (p *Process) finish() {
 	}
 	p.mu.Unlock()
 	close(p.exited)
+	p.afterExit()
 
 	timer := time.NewTimer(drainAfterExit)
 	defer timer.Stop()
@@ -308,7 +317,7 @@ func exitCode(st *os.ProcessState, err error) int {
 }
 
 // Pid is the process id (also its process group id).
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
+func (p *Process) Pid() int { return p.proc.Pid }
 
 // Write sends input to the process's stdin (the terminal in TTY mode).
 func (p *Process) Write(b []byte) error {
@@ -336,7 +345,7 @@ func (p *Process) Kill() {
 	select {
 	case <-p.exited:
 	default:
-		_ = p.cmd.Process.Kill()
+		_ = p.proc.Kill()
 	}
 }
 

@@ -70,7 +70,10 @@ func pollable(f *os.File) (*os.File, error) {
 	return os.NewFile(uintptr(fd), "ptmx"), nil
 }
 
-// closeTerminal: the master is among the reads and closed with them.
+// terminal: nothing beyond the master, which is among the reads and closed with them.
+type terminal struct{}
+
+func (p *Process) afterExit()     {}
 func (p *Process) closeTerminal() {}
 
 // Resize sets the size of a TTY process's terminal; the kernel then signals SIGWINCH to the

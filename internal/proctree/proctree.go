@@ -28,9 +28,19 @@ func Attach(cmd *exec.Cmd) (*Tree, error) {
 	if cmd.Process == nil {
 		return nil, errors.New("proctree: command not started")
 	}
-	t := &Tree{pid: cmd.Process.Pid}
-	if err := attach(cmd, t); err != nil {
+	t, err := AttachPid(cmd.Process.Pid)
+	if err != nil {
 		_ = cmd.Process.Kill()
+		return nil, err
+	}
+	return t, nil
+}
+
+// AttachPid is Attach for a process started (suspended, on Windows) by other means than
+// os/exec, as a pseudo-console's is. When it fails the caller kills the process.
+func AttachPid(pid int) (*Tree, error) {
+	t := &Tree{pid: pid}
+	if err := attach(t); err != nil {
 		return nil, err
 	}
 	return t, nil

@@ -11,10 +11,10 @@ var errProcessGroups = errors.New("proctree: process trees are not supported on 
 
 type treeSys struct{}
 
-func prepare(*exec.Cmd)             {}
-func attach(*exec.Cmd, *Tree) error { return nil }
-func (t *Tree) release()            {}
-func prepareGroup(*exec.Cmd)        {}
+func prepare(*exec.Cmd)      {}
+func attach(*Tree) error     { return nil }
+func (t *Tree) release()     {}
+func prepareGroup(*exec.Cmd) {}
 
 func (t *Tree) kill() error { return killGroup(t.pid) }
 

@@ -21,7 +21,7 @@ func prepare(cmd *exec.Cmd) {
 	}
 }
 
-func attach(*exec.Cmd, *Tree) error { return nil }
+func attach(*Tree) error { return nil }
 
 func (t *Tree) kill() error { return killGroup(t.pid) }
 

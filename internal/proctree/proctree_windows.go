@@ -27,7 +27,7 @@ func prepare(cmd *exec.Cmd) {
 
 // attach puts the suspended process into a new Job Object, then resumes it: whatever it
 // starts from then on belongs to the job too.
-func attach(cmd *exec.Cmd, t *Tree) error {
+func attach(t *Tree) error {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return fmt.Errorf("create job object: %w", err)
