@@ -11,9 +11,6 @@ import (
 	"os/exec"
 )
 
-// LandlockABI is 0: Landlock is Linux-only.
-func LandlockABI() int { return 0 }
-
 // Probe finds /usr/bin/sandbox-exec, the Seatbelt front end every macOS release ships.
 func Probe(context.Context, Options) ProbeResult {
 	fi, err := os.Stat(SeatbeltExecutable)
@@ -30,26 +27,14 @@ func Probe(context.Context, Options) ProbeResult {
 // every other policy the command under sandbox-exec with the policy's profile. The command
 // is told it runs under Seatbelt (CODEX_SANDBOX=seatbelt), as Codex tells it.
 func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
-	if len(req.Argv) == 0 {
-		return nil, errors.New("sandbox: empty command")
+	if cmd, done, err := req.unconfined(ctx); done {
+		return cmd, err
 	}
-	if req.Policy.HasFullDiskWriteAccess() {
-		cmd := exec.CommandContext(ctx, req.Argv[0], req.Argv[1:]...)
-		cmd.Dir, cmd.Env = req.Cwd, req.Env
-		return cmd, nil
-	}
-	probe := req.Probe
-	if probe == nil {
-		r := Probe(ctx, req.Options)
-		probe = &r
-	}
+	probe := req.probe(ctx)
 	if probe.Err != nil {
 		return nil, probe.Err
 	}
-	policyCwd := req.PolicyCwd
-	if policyCwd == "" {
-		policyCwd = req.Cwd
-	}
+	policyCwd := req.policyCwd()
 	profile := NewSeatbeltProfile(req.Policy, policyCwd, envLookup(req.Env))
 	cmd := exec.CommandContext(ctx, SeatbeltExecutable, profile.Args(req.Argv)...)
 	cmd.Dir = req.Cwd
@@ -59,12 +44,6 @@ func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
 	}
 	cmd.Env = append(env[:len(env):len(env)], SeatbeltEnv)
 	return cmd, nil
-}
-
-// HelperMain always fails: macOS needs no helper (sandbox-exec confines the command).
-func HelperMain([]string) int {
-	fmt.Fprintf(os.Stderr, "%s: the sandbox helper only runs on Linux\n", HelperArg0)
-	return 1
 }
 
 // WriteExplanation prints the probe and what Seatbelt enforces.

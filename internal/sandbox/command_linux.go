@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"syscall"
 )
@@ -14,27 +13,15 @@ import (
 // (Setctty) but must neither replace SysProcAttr, which may carry the namespace flags, nor set
 // Setpgid, which fails for a session leader.
 func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
-	if len(req.Argv) == 0 {
-		return nil, errors.New("sandbox: empty command")
+	if cmd, done, err := req.unconfined(ctx); done {
+		return cmd, err
 	}
-	if req.Policy.HasFullDiskWriteAccess() {
-		cmd := exec.CommandContext(ctx, req.Argv[0], req.Argv[1:]...)
-		cmd.Dir, cmd.Env = req.Cwd, req.Env
-		return cmd, nil
-	}
-	probe := req.Probe
-	if probe == nil {
-		r := Probe(ctx, req.Options)
-		probe = &r
-	}
+	probe := req.probe(ctx)
 	mech := probe.Mechanism
 	if mech == MechanismNone {
 		return nil, probe.Err
 	}
-	policyCwd := req.PolicyCwd
-	if policyCwd == "" {
-		policyCwd = req.Cwd
-	}
+	policyCwd := req.policyCwd()
 	exe, err := executable(req.Options)
 	if err != nil {
 		return nil, err

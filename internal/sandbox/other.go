@@ -4,19 +4,14 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"runtime"
 )
 
-// Only Linux has a sandbox here; elsewhere sandboxed commands are refused rather than run
-// unconfined, and danger-full-access runs them plainly.
-
-// LandlockABI is 0: Landlock is Linux-only.
-func LandlockABI() int { return 0 }
+// Systems with no sandbox of gocodex's (neither Linux, macOS nor Windows): sandboxed commands are
+// refused rather than run unconfined, and danger-full-access runs them plainly.
 
 // Probe reports that no mechanism exists on this system.
 func Probe(ctx context.Context, opts Options) ProbeResult {
@@ -26,21 +21,10 @@ func Probe(ctx context.Context, opts Options) ProbeResult {
 
 // Command runs danger-full-access commands plainly and refuses every other policy.
 func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
-	if len(req.Argv) == 0 {
-		return nil, errors.New("sandbox: empty command")
+	if cmd, done, err := req.unconfined(ctx); done {
+		return cmd, err
 	}
-	if !req.Policy.HasFullDiskWriteAccess() {
-		return nil, Probe(ctx, req.Options).Err
-	}
-	cmd := exec.CommandContext(ctx, req.Argv[0], req.Argv[1:]...)
-	cmd.Dir, cmd.Env = req.Cwd, req.Env
-	return cmd, nil
-}
-
-// HelperMain always fails: there is nothing to confine with.
-func HelperMain(args []string) int {
-	fmt.Fprintf(os.Stderr, "%s: the sandbox helper only runs on Linux\n", HelperArg0)
-	return 1
+	return nil, Probe(ctx, req.Options).Err
 }
 
 // WriteExplanation prints that nothing is confined here.
