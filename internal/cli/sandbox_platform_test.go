@@ -1,6 +1,9 @@
 package cli
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCheckSandboxPlatform(t *testing.T) {
 	for _, tc := range []struct{ sub, goos, want string }{
@@ -19,6 +22,18 @@ func TestCheckSandboxPlatform(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("CheckSandboxPlatform(%q, %q) = %q, want %q", tc.sub, tc.goos, got, tc.want)
+		}
+	}
+}
+
+func TestDoctorSandboxFixByPlatform(t *testing.T) {
+	for goos, want := range map[string]string{
+		"windows": "--sandbox danger-full-access -a untrusted, or run gocodex inside WSL",
+		"darwin":  "/usr/bin/sandbox-exec",
+		"linux":   "Landlock",
+	} {
+		if got := sandboxFix(goos); !strings.Contains(got, want) {
+			t.Errorf("sandboxFix(%q) = %q, want it to mention %q", goos, got, want)
 		}
 	}
 }
