@@ -100,6 +100,62 @@ const (
 `
 )
 
+// seatbeltCaseVariants keeps the protected names safe on a case-insensitive volume (macOS'
+// default), where .GIT is .git: no name that is one of them in another case (ſ counts as s) is
+// written anywhere beneath a root. The exact names stay writable below the root (a nested
+// repository's .git); the root's own are protected by the parameters above.
+var seatbeltCaseVariants = func() string {
+	var b strings.Builder
+	for _, re := range caseVariantRegexes() {
+		fmt.Fprintf(&b, "\n    (require-not (regex #\"%s\"))", re)
+	}
+	return b.String()
+}()
+
+// caseVariantRegexes match a path with a component spelled as a protected name in any case
+// but its own. Each is plain (no alternation, no multibyte character in a bracket): the
+// variants are split by the first letter that differs from the exact spelling.
+func caseVariantRegexes() []string {
+	// others are a letter's spellings besides its own (ſ also folds to s); any, all of them.
+	others := func(c rune) []string {
+		o := []string{string(c - 'a' + 'A')}
+		if c == 's' {
+			o = append(o, "\u017f")
+		}
+		return o
+	}
+	any := func(c rune) []string {
+		if c == 's' {
+			return []string{"[sS]", "\u017f"}
+		}
+		return []string{fmt.Sprintf("[%c%c]", c, c-'a'+'A')}
+	}
+	var out []string
+	for _, name := range protectedNames {
+		letters := []rune(name[1:])
+		for k, c := range letters {
+			patterns := []string{`/\.` + string(letters[:k])}
+			for i, l := range letters[k:] {
+				options := any(l)
+				if i == 0 {
+					options = others(c)
+				}
+				var next []string
+				for _, p := range patterns {
+					for _, o := range options {
+						next = append(next, p+o)
+					}
+				}
+				patterns = next
+			}
+			for _, p := range patterns {
+				out = append(out, p+`(/.*)?$`)
+			}
+		}
+	}
+	return out
+}
+
 // buildSeatbeltProfile writes the profile for policy and roots (WritableRoots' answer);
 // realpath resolves symlinks (filepath.EvalSymlinks, or a test's stand-in).
 func buildSeatbeltProfile(policy protocol.SandboxPolicy, roots []WritableRoot, realpath func(string) (string, error)) SeatbeltProfile {
@@ -123,6 +179,7 @@ func buildSeatbeltProfile(policy protocol.SandboxPolicy, roots []WritableRoot, r
 				p := param(fmt.Sprintf("WRITABLE_ROOT_%d_RO_%d", i, j), ro)
 				fmt.Fprintf(&b, "\n    (require-not (literal %s)) (require-not (subpath %s))", p, p)
 			}
+			b.WriteString(seatbeltCaseVariants)
 			b.WriteString(")")
 		}
 		b.WriteString(")\n")

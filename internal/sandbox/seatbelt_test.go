@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -225,5 +226,40 @@ func TestSeatbeltSymlinkedRoots(t *testing.T) {
 	policy.WritableRoots = []string{realProject}
 	if n := len(NewSeatbeltProfile(policy, project, getenv).Params); n != len(p.Params) {
 		t.Errorf("a root named by its link and its target counted twice: %d params, want %d", n, len(p.Params))
+	}
+}
+
+// TestSeatbeltCaseVariants: on a case-insensitive volume .GIT is .git, so the profile refuses
+// writes beneath a root to any case variant of a protected name (ſ for s too), while the exact
+// names below the root (a nested repository) stay writable. The regexes are checked here with
+// Go's engine against the paths they must and must not match.
+func TestSeatbeltCaseVariants(t *testing.T) {
+	var rules []*regexp.Regexp
+	for _, r := range caseVariantRegexes() {
+		rules = append(rules, regexp.MustCompile(r))
+		if !strings.Contains(seatbeltCaseVariants, `(require-not (regex #"`+r+`"))`) {
+			t.Errorf("the profile lacks %q", r)
+		}
+	}
+	denied := func(p string) bool {
+		for _, r := range rules {
+			if r.MatchString(p) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range []string{"/w/.GIT", "/w/.GIT/hooks/pre-commit", "/w/.Git/config", "/w/.CODEX/config.toml",
+		"/w/.Agents/skills/x/SKILL.md", "/w/.AWS/credentials", "/w/.aw\u017f/credentials", "/w/.agent\u017f", "/w/sub/.gIt/config",
+		"/w/.GIT/x/.git/y", "/w/.aW\u017f", "/w/.cODEX"} {
+		if !denied(p) {
+			t.Errorf("%q is writable", p)
+		}
+	}
+	for _, p := range []string{"/w/src/main.go", "/w/sub/.git/config", "/w/.github/workflows/ci.yml", "/w/.gitignore",
+		"/w/.codex-notes", "/w/docs/.aws.md", "/w/.awsx", "/w/sub/.codex/config.toml"} {
+		if denied(p) {
+			t.Errorf("%q is refused", p)
+		}
 	}
 }
