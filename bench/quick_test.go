@@ -46,7 +46,7 @@ func TestQuickMode(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(readme)
-	if !strings.Contains(string(b), "| exec one-message turn | wall time (ms) |") {
+	if !strings.Contains(string(b), "| exec one-message turn, wall time (ms) |") {
 		t.Errorf("README section not written:\n%s", b)
 	}
 	// The figures can be written again from results.json alone.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path"
 	"strings"
 )
 
@@ -13,20 +14,59 @@ const (
 	readmeEnd   = "<!-- bench:end -->"
 )
 
-// readmeSection is what goes between the markers; chartDir is the results folder relative to
-// the README.
+// headline is one row of the README's short table: a workload's metric.
+type headline struct{ workload, metric, label string }
+
+// headlines are the figures a reader of the README sees first; results.md has the rest.
+var headlines = []headline{
+	{"version", "wall_ms", "`--version`, wall time (ms)"},
+	{"exec-turn", "wall_ms", "exec one-message turn, wall time (ms)"},
+	{"exec-turn", "rss_mib", "exec one-message turn, peak RSS (MiB)"},
+	{"appserver-init", "init_ms", "app-server spawn → initialize reply (ms)"},
+	{"threads", "p99_ms", "concurrent threads, delta latency p99 (ms)"},
+	{"size", "size_mib", "binary size (MiB)"},
+}
+
+// readmeSection is what goes between the README's markers: a few headline medians and how
+// many goals were met, pointing to results.md (the whole table, the goals and the charts) and
+// bench/README.md (the method); chartDir is the results folder relative to the README.
 func readmeSection(r *Results, chartDir string) string {
+	dir := strings.TrimSuffix(chartDir, "/")
 	var b strings.Builder
 	b.WriteString(machineLine(r) + "\n\n")
-	b.WriteString(Table(r) + "\n")
-	b.WriteString(tableNotes + "\n\n")
-	b.WriteString("Goals against this run's medians:\n\n" + GoalsTable(r) + "\n")
-	for _, c := range charts {
-		fmt.Fprintf(&b, "![%s](%s/%s)\n", c.Title, strings.TrimSuffix(chartDir, "/"), c.File)
+	b.WriteString("| Medians | gocodex | reference | gocodex ÷ reference |\n|---|---|---|---|\n")
+	for _, h := range headlines {
+		g, ref := r.summary(h.workload, Gocodex, h.metric), r.summary(h.workload, Reference, h.metric)
+		if g.N == 0 && ref.N == 0 {
+			continue
+		}
+		label := h.label
+		if h.workload == "threads" {
+			label = fmt.Sprintf("%d %s", r.Sizes.Threads, label)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", label, medianCell(g), medianCell(ref), formatRatio(Ratio(g.Median, ref.Median)))
 	}
-	b.WriteString("\nRun it yourself (installs the reference Codex from npm into a cache; without it, gocodex alone):\n\n")
-	b.WriteString("```sh\ncd bench && go run . -readme ../README.md\n```\n")
+	met, measured := 0, 0
+	for _, g := range goals {
+		if _, isMet, isMeasured := g.Check(r); isMeasured {
+			measured++
+			if isMet {
+				met++
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\n%d of the %d performance goals met (%d measured). The whole table, the goals, the charts\n", met, len(goals), measured)
+	method := path.Join(path.Dir(dir), "README.md")
+	fmt.Fprintf(&b, "and the failed runs, if any: [`%s/results.md`](%s/results.md); how it is measured: [`%s`](%s).\n", dir, dir, method, method)
 	return b.String()
+}
+
+// medianCell is a summary's median, or a dash when it was not measured.
+func medianCell(s Summary) string {
+	if s.N == 0 {
+		return "—"
+	}
+	return formatValue(s.Median)
 }
 
 // ReplaceSection returns doc with the text between the bench markers replaced by section.

@@ -63,6 +63,30 @@ func TestResultsMarkdownDescribesTheMachineAndFailures(t *testing.T) {
 	}
 }
 
+// The README's section is short: the headline medians that were measured, the goals met,
+// and where the whole table and the method are.
+func TestReadmeSectionIsShort(t *testing.T) {
+	sec := readmeSection(sampleResults(), "bench/results")
+	for _, want := range []string{
+		"Measured 2026-11-27 on Test CPU (2 cores)",
+		"| exec one-message turn, wall time (ms) | 11.0 | 210 | 0.052× |",
+		"| exec one-message turn, peak RSS (MiB) | 8.00 | 140 | 0.057× |",
+		"| app-server spawn → initialize reply (ms) | 6.00 | — | — |",
+		"[`bench/results/results.md`](bench/results/results.md)",
+		"[`bench/README.md`](bench/README.md)",
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("section lacks %q:\n%s", want, sec)
+		}
+	}
+	if strings.Contains(sec, "thread/list") || strings.Contains(sec, "delta latency") {
+		t.Errorf("a workload that did not run has a row:\n%s", sec)
+	}
+	if n := strings.Count(sec, "\n"); n > 15 {
+		t.Errorf("the section has %d lines; the README keeps it short:\n%s", n, sec)
+	}
+}
+
 func TestReplaceSection(t *testing.T) {
 	doc := "# gocodex\n\n## Performance\n\n" + readmeBegin + "\nold table\n" + readmeEnd + "\n\n## Next\n"
 	got, err := ReplaceSection(doc, "new table\n")
@@ -105,8 +129,8 @@ func TestRewriteReadme(t *testing.T) {
 	}
 	b, _ := os.ReadFile(path)
 	doc := string(b)
-	for _, want := range []string{"intro\n" + readmeBegin + "\nMeasured 2026-11-27", "](bench/results/memory.png)",
-		"cd bench && go run . -readme ../README.md", "| exec one-message turn |", readmeEnd + "\nend\n"} {
+	for _, want := range []string{"intro\n" + readmeBegin + "\nMeasured 2026-11-27", "](bench/results/results.md)",
+		"| exec one-message turn, wall time (ms) |", readmeEnd + "\nend\n"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("README lacks %q:\n%s", want, doc)
 		}

@@ -250,6 +250,7 @@ func (e *env) startAppServer(args ...string) (*asClient, func()) {
 	cmd := exec.Command(binary, append([]string{"app-server"}, args...)...)
 	cmd.Dir = e.Workdir
 	cmd.Env = e.environ()
+	runAsUser(cmd, e.credential)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder

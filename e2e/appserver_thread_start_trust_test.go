@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,8 +28,19 @@ type trustCase struct {
 	sub       string // the thread's cwd, below the work folder
 	noCwd     bool
 	untrusted bool // config.toml already says the work folder is untrusted
-	params    map[string]any
+	trusted   bool // config.toml already says the work folder is trusted
+	// nested makes sub a project root of its own inside the work folder: "file" plants an
+	// empty .git file there (what a model can do in one command), "repo" runs git init.
+	nested string
+	// worktree makes sub a linked worktree of the work folder's repository (git worktree add).
+	worktree bool
+	params   map[string]any
+	// differs is gocodex's own answer where it differs from Codex on purpose: a project root
+	// the model could have made is not trusted on a client's behalf (v2_thread_trust.go).
+	differs *string
 }
+
+var nothing = ""
 
 var trustCases = []trustCase{
 	{name: "full access"},
@@ -40,6 +50,9 @@ var trustCases = []trustCase{
 	{name: "repository subfolder", opts: tk.ConfigOptions{ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}, git: true, sub: "sub"},
 	{name: "already untrusted", untrusted: true},
 	{name: "no cwd", noCwd: true},
+	{name: "planted .git file in a trusted repository", opts: tk.ConfigOptions{ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}, git: true, trusted: true, sub: "sub", nested: "file", differs: &nothing},
+	{name: "linked worktree", opts: tk.ConfigOptions{ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}, git: true, sub: "wt", worktree: true},
+	{name: "nested repository in a trusted repository", opts: tk.ConfigOptions{ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}, git: true, trusted: true, sub: "sub", nested: "repo"},
 }
 
 // trustAdded is what bin's thread/start added to config.toml, the work folder as $WORK.
@@ -54,9 +67,30 @@ func trustAdded(t *testing.T, bin string, tc trustCase) string {
 			t.Fatalf("git init: %v %s", err, out)
 		}
 	}
+	if tc.trusted {
+		appendConfig(t, e, "\n[projects.\""+e.Workdir+"\"]\ntrust_level = \"trusted\"\n")
+	}
 	cwd := filepath.Join(e.Workdir, tc.sub)
+	if tc.worktree {
+		for _, args := range [][]string{{"commit", "-q", "--allow-empty", "-m", "first"}, {"worktree", "add", "-q", cwd}} {
+			cmd := exec.Command("git", append([]string{"-C", e.Workdir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v %s", args, err, out)
+			}
+		}
+	}
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	switch tc.nested {
+	case "file":
+		if err := os.WriteFile(filepath.Join(cwd, ".git"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	case "repo":
+		if out, err := exec.Command("git", "init", "-q", cwd).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v %s", err, out)
+		}
 	}
 	path := filepath.Join(e.CodexHome, "config.toml")
 	before, _ := os.ReadFile(path)
@@ -86,25 +120,21 @@ func TestRecordThreadStartTrustReference(t *testing.T) {
 	for _, tc := range trustCases {
 		out[tc.name] = trustAdded(t, ref, tc)
 	}
-	b, _ := json.MarshalIndent(out, "", "  ")
-	if err := os.WriteFile(trustGolden, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeGolden(t, trustGolden, out)
 }
 
 func TestThreadStartTrustMatchesReference(t *testing.T) {
-	data, err := os.ReadFile(trustGolden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want map[string]string
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
-	}
+	want := readGolden[string](t, trustGolden)
 	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
 	for _, tc := range trustCases {
 		t.Run(tc.name, func(t *testing.T) {
 			ours := trustAdded(t, binary, tc)
+			if tc.differs != nil {
+				if ours != *tc.differs {
+					t.Errorf("config.toml after thread/start: %q, want gocodex's own %q (Codex 0.169: %q)", ours, *tc.differs, want[tc.name])
+				}
+				return
+			}
 			if diff := cmp.Diff(want[tc.name], ours); diff != "" {
 				t.Errorf("config.toml after thread/start (-codex 0.169 +ours):\n%s", diff)
 			}

@@ -90,14 +90,16 @@ func TestCLIResumeAndForkOpenTheUI(t *testing.T) {
 	}
 }
 
-// TestCLIResumeWithoutPickerAndBadIDs: without an id or --last, resume and fork list the
-// sessions the picker would offer and exit 1 (gocodex has no picker yet); an unknown id or
+// TestCLIResumeWithoutPickerAndBadIDs: without an id or --last, and without a terminal for
+// the picker, resume and fork list the sessions the picker would offer and exit 1 (the
+// message says why there is no picker, not that there is none); an unknown id or
 // name is named with how to choose one; an archived one says how to bring it back. None of
 // these needs a terminal or starts a thread.
 func TestCLIResumeWithoutPickerAndBadIDs(t *testing.T) {
 	e := newEnv(t)
 	e.Model.SetDefault(answer("ok"))
-	if r := e.run("", "resume"); r.Code != 1 || !strings.Contains(r.Stderr, "no session picker yet") || !strings.Contains(r.Stderr, "There are no sessions in this directory") {
+	if r := e.run("", "resume"); r.Code != 1 || !strings.Contains(r.Stderr, "the session picker needs a terminal: name the session to resume") ||
+		!strings.Contains(r.Stderr, "There are no sessions in this directory") || strings.Contains(r.Stderr, "no session picker") {
 		t.Errorf("resume with no sessions: %+v", r)
 	}
 	s := e.startTUI("LISTEDQUESTION")

@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -96,9 +98,7 @@ func TestCLIResumeLastInTmux(t *testing.T) {
 	e := newEnv(t)
 	ts := newTmux(t, e)
 	e.Model.Enqueue(answer("TMUXFIRSTANSWER"), answer("TMUXSECONDANSWER"))
-	ts.start("first", "TMUXFIRSTQUESTION")
-	ts.waitScreen("first", "TMUXFIRSTQUESTION", "TMUXFIRSTANSWER")
-	ts.quit("first")
+	ts.converse("first", "TMUXFIRSTQUESTION", "TMUXFIRSTANSWER")
 
 	ts.start("resumed", "resume", "--last")
 	ts.waitScreen("resumed", "TMUXFIRSTQUESTION", "TMUXFIRSTANSWER", "Ask gocodex to do anything")
@@ -125,24 +125,67 @@ func TestCLIResumePickerInTmux(t *testing.T) {
 	e := newEnv(t)
 	ts := newTmux(t, e)
 	e.Model.Enqueue(answer("PICKFIRSTANSWER"), answer("PICKSECONDANSWER"))
-	ts.start("first", "PICKFIRSTQUESTION")
-	ts.waitScreen("first", "PICKFIRSTQUESTION", "PICKFIRSTANSWER")
-	ts.quit("first")
+	ts.converse("first", "PICKFIRSTQUESTION", "PICKFIRSTANSWER")
 
 	ts.start("unknown", "resume", "00000000-0000-0000-0000-000000000000")
 	ts.waitScreen("unknown", "No saved session found with ID 00000000-0000-0000-0000-000000000000", "Resume a previous session", "PICKFIRSTQUESTION")
 	ts.quit("unknown")
 
-	ts.start("picker", "resume")
-	ts.waitScreen("picker", "Resume a previous session", "PICKFIRSTQUESTION")
-	ts.tmux("send-keys", "-t", "picker", "Enter")
-	ts.waitScreen("picker", "PICKFIRSTANSWER", "Ask gocodex to do anything")
-	ts.tmux("send-keys", "-t", "picker", "-l", "PICKSECONDQUESTION")
-	ts.tmux("send-keys", "-t", "picker", "Enter")
-	ts.waitScreen("picker", "PICKSECONDANSWER")
-	ts.quit("picker")
+	ts.pickAndContinue("resume", "Resume a previous session", "PICKFIRSTQUESTION", "PICKFIRSTANSWER", "PICKSECONDQUESTION", "PICKSECONDANSWER")
 	reqs := e.Model.Requests()
 	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "PICKFIRSTANSWER") {
 		t.Errorf("the picked thread was not continued (%d requests)", len(reqs))
 	}
+}
+
+// TestCLIForkPickerInTmux: `gocodex fork` without an id opens the picker of saved sessions
+// too (the README promises it, as Codex has it); choosing one continues a copy, and the
+// original rollout is left as it was.
+func TestCLIForkPickerInTmux(t *testing.T) {
+	e := newEnv(t)
+	ts := newTmux(t, e)
+	e.Model.Enqueue(answer("FORKPICKFIRSTANSWER"), answer("FORKPICKSECONDANSWER"))
+	ts.converse("first", "FORKPICKFIRSTQUESTION", "FORKPICKFIRSTANSWER")
+	original := rolloutFiles(t, e.CodexHome)
+	if len(original) != 1 {
+		t.Fatalf("rollouts before the fork: %v", original)
+	}
+	before, _ := os.ReadFile(filepath.Join(e.CodexHome, original[0]))
+
+	ts.pickAndContinue("fork", "Fork a previous session", "FORKPICKFIRSTQUESTION", "FORKPICKFIRSTANSWER", "FORKPICKSECONDQUESTION", "FORKPICKSECONDANSWER")
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "FORKPICKFIRSTANSWER") {
+		t.Errorf("the picked thread's history was not carried into the fork (%d requests)", len(reqs))
+	}
+	after, _ := os.ReadFile(filepath.Join(e.CodexHome, original[0]))
+	if string(after) != string(before) {
+		t.Errorf("the fork wrote into the original rollout")
+	}
+	if n := len(rolloutFiles(t, e.CodexHome)); n < 2 {
+		t.Errorf("%d rollouts, want the original and the fork", n)
+	}
+}
+
+// pickAndContinue runs `gocodex VERB` without an id, waits for its picker (title) to offer the
+// session that asked firstQ, picks it, waits for that session's answer, asks secondQ and
+// waits for secondA, then quits.
+func (ts *tmuxServer) pickAndContinue(verb, title, firstQ, firstA, secondQ, secondA string) {
+	ts.t.Helper()
+	ts.start("picker", verb)
+	ts.waitScreen("picker", title, firstQ)
+	ts.tmux("send-keys", "-t", "picker", "Enter")
+	ts.waitScreen("picker", firstA, "Ask gocodex to do anything")
+	ts.tmux("send-keys", "-t", "picker", "-l", secondQ)
+	ts.tmux("send-keys", "-t", "picker", "Enter")
+	ts.waitScreen("picker", secondA)
+	ts.quit("picker")
+}
+
+// converse runs `gocodex QUESTION` in a window of its own, waits for the question and the
+// answer on screen, and quits: a saved session for the test to come back to.
+func (ts *tmuxServer) converse(window, question, answer string) {
+	ts.t.Helper()
+	ts.start(window, question)
+	ts.waitScreen(window, question, answer)
+	ts.quit(window)
 }

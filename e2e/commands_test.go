@@ -7,15 +7,16 @@ import (
 	"testing"
 )
 
-// writeCommands puts a user command and a project command (overriding a user one of the
-// same name) in place.
+// writeCommands puts user commands and a trusted project's commands in place (the
+// project's hello.md yields to the user's own).
 func writeCommands(t *testing.T, e *env) {
 	t.Helper()
+	trustProject(t, e, e.Workdir, "trusted")
 	user := filepath.Join(e.CodexHome, "prompts")
 	project := filepath.Join(e.Workdir, ".codex", "prompts")
 	for dir, files := range map[string]map[string]string{
 		user:    {"bugs.md": "---\ndescription: Find bugs\nargument-hint: FILE [FOCUS=...]\n---\nLook for bugs in $1, focusing on $FOCUS.\n", "hello.md": "user hello"},
-		project: {"hello.md": "project hello to $ARGUMENTS", "bad.md": "caf\xe9"},
+		project: {"hello.md": "project hello", "greet.md": "project greeting to $ARGUMENTS", "bad.md": "caf\xe9"},
 	} {
 		os.MkdirAll(dir, 0o755)
 		for name, body := range files {
@@ -33,8 +34,8 @@ func lastRequestUserText(t *testing.T, e *env) string {
 }
 
 // A custom command given to exec is expanded with its positional and named arguments; the
-// project's command of a name wins over the user's; a file that cannot be read is a warning
-// naming it; an unknown /word reaches the model as typed, as in Codex.
+// user's command of a name keeps it against the project's; a file that cannot be read is a
+// warning naming it; an unknown /word reaches the model as typed, as in Codex.
 func TestExecCustomCommands(t *testing.T) {
 	e := newEnv(t)
 	writeCommands(t, e)
@@ -46,9 +47,14 @@ func TestExecCustomCommands(t *testing.T) {
 	if got := lastRequestUserText(t, e); got != "user: Look for bugs in main.go, focusing on error paths." {
 		t.Errorf("expanded %q", got)
 	}
-	e.run("", "exec", "--skip-git-repo-check", "/prompts:hello the team")
-	if got := lastRequestUserText(t, e); got != "user: project hello to the team" {
-		t.Errorf("project override %q", got)
+	e.run("", "exec", "--skip-git-repo-check", "/prompts:greet the team")
+	if got := lastRequestUserText(t, e); got != "user: project greeting to the team" {
+		t.Errorf("project command %q", got)
+	}
+	e.Model.Enqueue(answer("ok"))
+	e.run("", "exec", "--skip-git-repo-check", "/hello")
+	if got := lastRequestUserText(t, e); got != "user: user hello" {
+		t.Errorf("the user's own /hello: %q", got)
 	}
 	e.run("", "exec", "--skip-git-repo-check", "/nosuch thing")
 	if got := lastRequestUserText(t, e); got != "user: /nosuch thing" {

@@ -50,6 +50,9 @@ type env struct {
 	ExtraEnv  []string
 	// capabilities are sent at the app-server's initialize (nil: none).
 	capabilities map[string]any
+	// credential, when set, runs the app-server as that user (the attack suites run it as
+	// nobody too).
+	credential *credential
 }
 
 func newEnv(t *testing.T) *env {

@@ -13,12 +13,17 @@ import (
 // so a scratch directory under the test's temp dir is "outside".
 func sandboxEnv(t *testing.T, approval string) *env {
 	e := newEnv(t)
-	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
+	e.confineToWorkdir(approval)
+	return e
+}
+
+// confineToWorkdir configures workspace-write with the work tree as the only writable root.
+func (e *env) confineToWorkdir(approval string) {
+	tk.WriteConfig(e.t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
 		ApprovalPolicy: approval,
 		SandboxMode:    "workspace-write",
 		Extra:          "sandbox_workspace_write = { exclude_slash_tmp = true, exclude_tmpdir_env_var = true }",
 	})
-	return e
 }
 
 func TestSandboxDenialEscalatesAndReruns(t *testing.T) {
@@ -144,6 +149,38 @@ func TestSandboxExplain(t *testing.T) {
 		for _, want := range []string{"mechanism: ", "seccomp", "no_new_privs", "new session", "landlock", "mount namespace", "PID namespace", "capabilities"} {
 			if !strings.Contains(r.Stdout, want) {
 				t.Errorf("%v does not mention %q:\n%s", args, want, r.Stdout)
+			}
+		}
+	}
+}
+
+// A command the model leaves running in the background is killed with its sandbox when
+// `exec` ends (the helper's whole process group, SIGKILL): the placeholders that held the
+// absent .codex, .agents and .aws read-only for it are gone with it, in the work tree and in
+// the test's TMPDIR (both writable roots here), as they are after a command that ends by
+// itself.
+func TestSandboxBackgroundCommandKilledLeavesNoPlaceholders(t *testing.T) {
+	e := newEnv(t)
+	tmp := t.TempDir()
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{
+		ApprovalPolicy: "never",
+		SandboxMode:    "workspace-write",
+		Extra:          "sandbox_workspace_write = { exclude_slash_tmp = true }",
+	})
+	e.Model.Enqueue(tk.SSE(tk.Created(), tk.FunctionCall("call_1", "exec_command", `{"cmd":"sleep 30","yield_time_ms":300}`), tk.Completed(tk.Usage{Input: 5, Output: 1, Total: 6})),
+		answer("left it running"))
+	e.ExtraEnv = append(e.ExtraEnv, "TMPDIR="+tmp)
+	r := e.run("", "exec", "--json", "start something")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	if out := functionOutput(t, e.Model.Requests()[1].JSON, "call_1"); !strings.Contains(out, "Process running with session ID") {
+		t.Fatalf("the command did not stay running:\n%s", out)
+	}
+	for _, dir := range []string{e.Workdir, tmp} {
+		for _, name := range []string{".codex", ".agents", ".aws"} {
+			if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+				t.Errorf("%s left behind", filepath.Join(dir, name))
 			}
 		}
 	}

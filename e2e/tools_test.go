@@ -29,29 +29,37 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
+// addUpdateMoveDeletePatch does one of each hunk kind to the files seedPatchFiles writes.
+var addUpdateMoveDeletePatch = strings.Join([]string{
+	"*** Begin Patch",
+	"*** Add File: added.txt",
+	"+brand new",
+	"*** Update File: update.txt",
+	"@@",
+	" one",
+	"-two",
+	"+TWO",
+	" three",
+	"*** Update File: old/name.txt",
+	"*** Move to: new/name.txt",
+	"@@",
+	"-moving",
+	"+moved",
+	"*** Delete File: gone.txt",
+	"*** End Patch",
+}, "\n")
+
+func seedPatchFiles(t *testing.T, dir string) {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, "update.txt"), "one\ntwo\nthree\n")
+	writeFile(t, filepath.Join(dir, "old/name.txt"), "moving\n")
+	writeFile(t, filepath.Join(dir, "gone.txt"), "bye\n")
+}
+
 func TestPatchAddUpdateMoveDelete(t *testing.T) {
 	e := newEnv(t)
-	writeFile(t, filepath.Join(e.Workdir, "update.txt"), "one\ntwo\nthree\n")
-	writeFile(t, filepath.Join(e.Workdir, "old/name.txt"), "moving\n")
-	writeFile(t, filepath.Join(e.Workdir, "gone.txt"), "bye\n")
-	patch := strings.Join([]string{
-		"*** Begin Patch",
-		"*** Add File: added.txt",
-		"+brand new",
-		"*** Update File: update.txt",
-		"@@",
-		" one",
-		"-two",
-		"+TWO",
-		" three",
-		"*** Update File: old/name.txt",
-		"*** Move to: new/name.txt",
-		"@@",
-		"-moving",
-		"+moved",
-		"*** Delete File: gone.txt",
-		"*** End Patch",
-	}, "\n")
+	seedPatchFiles(t, e.Workdir)
+	patch := addUpdateMoveDeletePatch
 	e.Model.Enqueue(tk.SSE(tk.Created(), tk.CustomToolCall("call_p", "apply_patch", patch), tk.Completed(tk.Usage{})), answer("patched"))
 	p := e.startProto()
 	p.until("session_configured")

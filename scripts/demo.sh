@@ -5,11 +5,28 @@
 #   scripts/demo.sh [--json]
 # To use a real provider instead, configure $CODEX_HOME/config.toml and run
 #   bin/gocodex exec "your prompt"
+# DEMO_BUILD_NOTICE_AFTER: seconds the build may take before the demo says why (default 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bin
-CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o bin/gocodex ./cmd/gocodex
-CGO_ENABLED=0 go build -o bin/mockmodel ./internal/testkit/cmd/mockmodel
+echo "demo: building bin/gocodex and bin/mockmodel"
+build() {
+	CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o bin/gocodex ./cmd/gocodex &&
+		CGO_ENABLED=0 go build -o bin/mockmodel ./internal/testkit/cmd/mockmodel
+}
+# A warm build takes seconds; the first one downloads and compiles every dependency, which
+# takes minutes on a small machine: say so rather than sit silent.
+build &
+build_pid=$!
+notice_after=$(( ${DEMO_BUILD_NOTICE_AFTER:-5} * 10 ))
+for _ in $(seq "$notice_after"); do
+	kill -0 "$build_pid" 2>/dev/null || break
+	sleep 0.1
+done
+if kill -0 "$build_pid" 2>/dev/null; then
+	echo "demo: still building: the first build downloads and compiles every dependency and can take a few minutes; later runs take seconds"
+fi
+wait "$build_pid"
 
 work=$(mktemp -d)
 trap 'kill "${mock_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command: what CI runs (via .ci/run) and what a newcomer runs.
 # It installs what it needs (the TypeScript SDK from npm), vets, runs every Go test with the
-# race detector (unit and end-to-end suites), and fuzzes each parser briefly.
+# race detector (unit and end-to-end suites), builds the release archives and installs the
+# module with go install, and fuzzes each parser briefly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,6 +47,11 @@ echo "== go test -race"
 # Tests start race-enabled binaries many times; by default each sleeps 1 s at exit.
 export GORACE="${GORACE:-atexit_sleep_ms=0}"
 go test -race -count=1 -timeout 20m ./...
+
+echo "== release: scripts/release.sh's six archives and checksums; go install from a module proxy"
+# Cross-builds for every target and a go install from scratch: minutes on a cold build cache,
+# so apart from the main suite (which skips these tests).
+GOCODEX_RELEASE_TESTS=1 go test -count=1 -timeout 45m -v -run '^(TestReleaseArchives|TestGoInstallFromModuleProxy)$' ./internal/releasetest
 
 echo "== examples module (a program in another module using the public API)"
 scripts/run-examples.sh

@@ -52,7 +52,7 @@ func newLoginCommands(s streams, getenv func(string) string) []*cobra.Command {
 	}
 	flags.Register(login.PersistentFlags(), faceopts.Config|faceopts.Features)
 	f := login.Flags()
-	f.BoolVar(&o.WithAPIKey, "with-api-key", false, "read the API key from stdin (e.g. `printenv OPENAI_API_KEY | gocodex login --with-api-key`)")
+	f.BoolVar(&o.WithAPIKey, "with-api-key", false, "read the API key from stdin (e.g. printenv OPENAI_API_KEY | gocodex login --with-api-key)")
 	f.BoolVar(&o.WithAccessToken, "with-access-token", false, "read an agent identity access token from stdin (not supported)")
 	f.BoolVar(&o.DeviceAuth, "device-auth", false, "sign in with a device code (for SSH and headless machines)")
 	f.StringVar(&o.Issuer, "experimental_issuer", "", "EXPERIMENTAL: use a custom OAuth issuer base URL (advanced)")

@@ -15,11 +15,11 @@ import (
 )
 
 // The names under which the binary acts as one of its embedded programs. The sandbox package
-// re-executes the binary with sandboxHelperFlag; the engine runs patches with runAsApplyPatchFlag.
+// re-executes the binary with sandboxHelperFlag; the apply_patch tool applies patches inside
+// the sandbox with patch.RunAsApplyPatchArg.
 const (
-	sandboxHelperArg0   = "gocodex-linux-sandbox"
-	sandboxHelperFlag   = "--gocodex-sandbox-helper"
-	runAsApplyPatchFlag = "--codex-run-as-apply-patch"
+	sandboxHelperArg0 = "gocodex-linux-sandbox"
+	sandboxHelperFlag = "--gocodex-sandbox-helper"
 )
 
 func main() {
@@ -64,13 +64,8 @@ func dispatchArg0(args []string) (int, bool) {
 	case sandboxHelperArg0:
 		return sandbox.HelperMain(args[1:]), true
 	}
-	if len(args) > 1 {
-		switch args[1] {
-		case sandboxHelperFlag:
-			return sandbox.HelperMain(args[2:]), true
-		case runAsApplyPatchFlag:
-			return patch.RunStandalone(append([]string{"apply_patch"}, args[2:]...), os.Stdin, os.Stdout, os.Stderr), true
-		}
+	if len(args) > 1 && args[1] == sandboxHelperFlag {
+		return sandbox.HelperMain(args[2:]), true
 	}
-	return 0, false
+	return patch.DispatchStandalone(args, os.Stdin, os.Stdout, os.Stderr)
 }

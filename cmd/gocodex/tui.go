@@ -14,7 +14,6 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/cli"
-	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/model"
@@ -100,9 +99,9 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	var pickerNotices []string
 	if opts.Resume != nil {
 		id, err := cli.FindForUI(cfg, *opts.Resume)
-		// A resume without a session, or of one that does not exist, opens the picker at a
-		// terminal (with the reason for an unknown one), as Codex does.
-		if !opts.Resume.Fork && faceopts.IsTerminal(s.In) && (errors.Is(err, cli.ErrNoPicker) || errors.Is(err, cli.ErrUnknownSession)) {
+		// A resume or fork without a session, or of one that does not exist, opens the picker
+		// at a terminal (with the reason for an unknown one), as Codex does.
+		if faceopts.IsTerminal(s.In) && (errors.Is(err, cli.ErrNoPicker) || errors.Is(err, cli.ErrUnknownSession)) {
 			openPicker = true
 			if errors.Is(err, cli.ErrUnknownSession) {
 				pickerNotices = append(pickerNotices, err.Error())
@@ -162,10 +161,11 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	if err != nil {
 		return err
 	}
-	cmds, notices := commands.Load(commands.Dirs(cfg.CodexHome, cfg.ProjectRoot)...)
+	cmds, notices := app.CustomCommands(cfg)
 	notices = append(notices, pickerNotices...)
 	return tui.Run(ctx, withSessions(tui.Options{
 		ResumePicker: openPicker,
+		ForkPicker:   openPicker && opts.Resume.Fork,
 		Engine:       th,
 		Header: tui.Header{
 			Version:  version.Version,
@@ -261,7 +261,7 @@ func askTrust(ctx context.Context, cfg *config.Config, s streams) (bool, error) 
 	if cfg.TrustLevel != "" || !faceopts.InGitRepo(cfg.Cwd) || !faceopts.IsTerminal(s.In) {
 		return false, nil
 	}
-	root := cfg.ProjectRoot
+	root := cfg.TrustRoot // the repository's root (a linked worktree's main checkout), as Codex saves it
 	if root == "" {
 		root = cfg.Cwd
 	}

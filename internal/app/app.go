@@ -286,13 +286,16 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 
 	policy := execpolicy.Empty()
 	if !a.opts.IgnoreRules {
-		p, err := execpolicy.Load(cfg.CodexHome, cfg.ProjectRoot)
+		// A project's rules load only from its trusted .codex folders, and not a file a
+		// session of an untrusted project wrote (config.Load has said which do not).
+		p, err := execpolicy.Load(cfg.CodexHome, cfg.TrustedProjectFolders(), func(path string) bool { return cfg.ProjectFileRefused(path) == "" })
 		if err != nil {
 			return agent.ThreadConfig{}, nil, fmt.Errorf("load execpolicy rules: %w", err)
 		}
 		policy = p
 	}
-	g := guard.New(guard.Options{CodexHome: cfg.CodexHome, Policy: policy, Sandbox: a.opts.Sandbox, Getenv: a.opts.Getenv})
+	writes := a.writeWindows(cfg) // writewindow.go
+	g := guard.New(guard.Options{CodexHome: cfg.CodexHome, Policy: policy, Sandbox: a.opts.Sandbox, Getenv: a.opts.Getenv, BeforeWrite: writes.cover})
 
 	catalog := model.LookupModel(cfg.Model, catalogOverrides(cfg))
 	shellCfg := &shell.Config{
@@ -320,9 +323,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(patches)
 	// A model that runs apply_patch through a command tool gets the patch tool, as in Codex.
 	shellCfg.Intercept = func(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (tools.Result, bool, error) {
-		e := g.RememberingEnv(env)
-		e.Cwd = cwd
-		return patches.Intercept(ctx, e, callID, argv)
+		return patches.Intercept(ctx, g.RememberingEnv(env), callID, cwd, argv)
 	}
 	addExtraHandlers(handlers, cfg)
 
@@ -381,7 +382,8 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,
 		BackgroundTerminals:        backgroundTerminals{uexec},
 	}
-	tc, release, err := a.withMcp(cfg, tc, uexec.Close)
+	// The thread's background processes end before its write windows close.
+	tc, release, err := a.withMcp(cfg, tc, func() { uexec.Close(); writes.end() })
 	if err != nil {
 		return tc, release, err
 	}

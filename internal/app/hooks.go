@@ -11,14 +11,21 @@ import (
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// HooksOptions says where a configuration's hooks are and whether its project's may load:
-// the one reading of them, for threads and for hooks/list.
+// HooksOptions says where a configuration's hooks are and which of its project's may load
+// (the trusted .codex folders' files that no untrusted session wrote): the one reading of
+// them, for threads and for hooks/list.
 func HooksOptions(cfg *config.Config) hooks.Options {
-	return hooks.Options{
+	o := hooks.Options{
 		CodexHome:      cfg.CodexHome,
-		ProjectRoot:    firstNonEmpty(cfg.ProjectRoot, cfg.Cwd),
-		ProjectTrusted: cfg.TrustLevel == config.TrustTrusted,
+		ProjectFolders: cfg.TrustedProjectFolders(),
+		Keep:           func(path string) bool { return cfg.ProjectFileRefused(path) == "" },
 	}
+	for _, f := range cfg.ProjectFolders {
+		if !f.Trusted() {
+			o.NotLoaded = append(o.NotLoaded, f.Dir)
+		}
+	}
+	return o
 }
 
 // withHooks gives a thread the person's lifecycle hooks (feature `hooks`, on by default;
@@ -30,6 +37,7 @@ func (a *App) withHooks(cfg *config.Config, tc agent.ThreadConfig) agent.ThreadC
 	}
 	o := HooksOptions(cfg)
 	o.BypassTrust, o.Environ = a.opts.BypassHookTrust, a.opts.Environ
+	o.NotLoaded = nil // config.Load has said which folders do not load, once
 	// Hooks run inside the thread's sandbox policy, like the model's commands (Codex 0.169
 	// runs them unconfined; the issue asks for the policy).
 	o.Confine = func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error) {

@@ -3,8 +3,8 @@ package appserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -17,6 +17,7 @@ import (
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/safegit"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -430,30 +431,12 @@ func gitDiffToRemote(ctx context.Context, c *Conn, p struct {
 	Cwd string `json:"cwd"`
 }) (gitDiffToRemoteResponse, error) {
 	var none gitDiffToRemoteResponse
-	git := func(args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = p.Cwd
-		out, err := cmd.Output()
-		return string(out), err
+	sha, diff, err := safegit.New(safegit.Options{Dir: p.Cwd}).DiffToRemote(ctx)
+	if errors.Is(err, safegit.ErrRefused) { // gocodex's own refusal says why
+		return none, InvalidRequest("failed to compute git diff to remote for cwd: " + p.Cwd + ": " + err.Error())
 	}
-	sha, err := git("merge-base", "HEAD", "@{upstream}")
-	if err != nil {
-		if sha, err = git("rev-parse", "HEAD"); err != nil {
-			return none, InvalidRequest("failed to compute git diff to remote for cwd: " + p.Cwd)
-		}
-	}
-	sha = strings.TrimSpace(sha)
-	diff, err := git("diff", "--binary", sha)
 	if err != nil {
 		return none, InvalidRequest("failed to compute git diff to remote for cwd: " + p.Cwd)
-	}
-	untracked, _ := git("ls-files", "--others", "--exclude-standard")
-	for _, f := range strings.Split(strings.TrimSpace(untracked), "\n") {
-		if f == "" {
-			continue
-		}
-		d, _ := git("diff", "--binary", "--no-index", "/dev/null", f)
-		diff += d
 	}
 	return gitDiffToRemoteResponse{Sha: sha, Diff: diff}, nil
 }

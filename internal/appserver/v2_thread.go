@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/sessionindex"
@@ -139,7 +140,9 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 	if err != nil {
 		return threadSettings{}, err
 	}
-	r.trustStartedProject(p, lt.cfg) // v2_thread_trust.go
+	if w := r.trustStartedProject(p, lt.cfg); w != "" { // v2_thread_trust.go
+		lt.warnings = append(lt.warnings, config.Warning{Message: w})
+	}
 	r.announce(ctx, c, lt)
 	return lt.settings(false), nil
 }

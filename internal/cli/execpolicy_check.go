@@ -12,7 +12,7 @@ import (
 	"github.com/gocodex/gocodex/internal/safety/execpolicy"
 )
 
-const checkUsage = "Usage: codex execpolicy check [OPTIONS] --rules <PATH> <COMMAND>..."
+const checkUsage = "Usage: gocodex execpolicy check [OPTIONS] --rules <PATH> <COMMAND>..."
 
 // checkHelp is our own wording of the options `execpolicy check` accepts.
 const checkHelp = `Check execpolicy files against a command
@@ -45,7 +45,7 @@ func RunExecpolicyCheck(args []string, stdout, stderr io.Writer) int {
 		command []string
 	)
 	usageErr := func(msg string) int {
-		fmt.Fprintf(stderr, "error: %s\n\n%s\n\nFor more information, try '--help'.\n", msg, strings.Replace(checkUsage, "codex", "gocodex", 1))
+		fmt.Fprintf(stderr, "error: %s\n\n%s\n\nFor more information, try '--help'.\n", msg, checkUsage)
 		return 2
 	}
 	for i := 0; i < len(args); i++ {
@@ -65,7 +65,7 @@ func RunExecpolicyCheck(args []string, stdout, stderr io.Writer) int {
 			command = append(command, args[i+1:]...)
 			i = len(args)
 		case a == "-h" || a == "--help":
-			fmt.Fprint(stdout, strings.Replace(checkHelp, "codex", "gocodex", 1))
+			fmt.Fprint(stdout, checkHelp)
 			return 0
 		case a == "--pretty":
 			pretty = true

@@ -32,8 +32,9 @@ type ModelsOptions struct {
 }
 
 // RunModels is `gocodex models`: what the provider serves (its model list endpoint), merged
-// with the bundled catalog. A provider that cannot be asked is reported on errOut and the
-// catalog alone is listed; the exit status is then 1.
+// with the bundled catalog. A provider that cannot be asked (no key yet, not reachable) is
+// a warning on errOut and the catalog alone is listed: the list asked for is printed, so the
+// exit status is 0. An unknown provider lists nothing and is 1.
 func RunModels(ctx context.Context, cfg *config.Config, o ModelsOptions, out, errOut io.Writer, getenv func(string) string, hc *http.Client) int {
 	id := o.Provider
 	if id == "" {
@@ -45,17 +46,15 @@ func RunModels(ctx context.Context, cfg *config.Config, o ModelsOptions, out, er
 		return 1
 	}
 	served, err := model.ListServedModels(ctx, p, getenv, hc)
-	status := 0
 	if err != nil {
-		fmt.Fprintf(errOut, "warning: could not list the models of provider %q (%s): %v\n", id, p.Name, err)
-		status = 1
+		fmt.Fprintf(errOut, "warning: could not list the models of provider %q (%s), so these are the bundled catalog's: %v\n", id, p.Name, err)
 	}
 	rows := mergeModels(served, id == model.ProviderOpenAI || served == nil)
 	if o.JSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(rows)
-		return status
+		return 0
 	}
 	fmt.Fprintf(out, "provider: %s (%s, wire %s)\n", id, p.Name, p.Wire())
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
@@ -71,7 +70,7 @@ func RunModels(ctx context.Context, cfg *config.Config, o ModelsOptions, out, er
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", r.Slug, r.ContextWindow, yesNo(r.Reasoning), strings.Join(src, "+"))
 	}
 	_ = tw.Flush()
-	return status
+	return 0
 }
 
 func yesNo(b bool) string {

@@ -36,8 +36,8 @@ func (r ResumeRequest) verb() string {
 }
 
 // ErrNoPicker means neither a session nor --last was given: at a terminal the UI opens its
-// picker of saved sessions (a resume) or the sessions are listed (a fork, or no terminal).
-var ErrNoPicker = errors.New("no session picker")
+// picker of saved sessions; without one the sessions are listed (PrintSessionList).
+var ErrNoPicker = errors.New("no session chosen")
 
 // ErrUnknownSession matches FindForUI's error for an id or name no saved session has.
 var ErrUnknownSession = errors.New("unknown session")
@@ -104,10 +104,10 @@ func (r ResumeRequest) listOptions(cfg *config.Config) rollout.ListOptions {
 // sessionListSize is how many sessions the list in place of the picker shows.
 const sessionListSize = 20
 
-// PrintSessionList is what resume and fork print where Codex would open its picker: the
-// most recently updated sessions the picker would offer (this directory's unless All), each
-// with its id and its name or first message, and how to open one. It returns the exit status:
-// 1, since nothing was resumed.
+// PrintSessionList is what resume and fork print without a terminal, where the picker cannot
+// open: the most recently updated sessions the picker would offer (this directory's unless
+// All), each with its id and its name or first message, and how to open one. It returns the
+// exit status: 1, since nothing was resumed.
 func PrintSessionList(cfg *config.Config, r ResumeRequest, out, errOut io.Writer) int {
 	lo := r.listOptions(cfg)
 	lo.ByUpdated, lo.PageSize = true, sessionListSize
@@ -121,7 +121,7 @@ func PrintSessionList(cfg *config.Config, r ResumeRequest, out, errOut io.Writer
 		fmt.Fprintln(errOut, "Error:", err)
 		return 1
 	}
-	fmt.Fprintf(errOut, "gocodex has no session picker yet: name the session to %s, or use --last for the most recent.\n", r.verb())
+	fmt.Fprintf(errOut, "No session named, and the session picker needs a terminal: name the session to %s, or use --last for the most recent.\n", r.verb())
 	if len(page.Threads) == 0 {
 		where := "in this directory (--all shows every directory)"
 		if r.All {

@@ -59,7 +59,9 @@ func RunSandbox(ctx context.Context, c SandboxRun) int {
 		return 1
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
-	return exitStatus(cmd.Run(), c.Stderr, name, c.Args[0])
+	err = cmd.Run()
+	sandbox.Reclaim(cmd)
+	return exitStatus(err, c.Stderr, name, c.Args[0])
 }
 
 func exitStatus(err error, stderr io.Writer, name, program string) int {

@@ -1,7 +1,8 @@
 // Package commands finds the person's custom commands, prompt files that become slash
 // commands, and expands them with their arguments. Codex 0.169 no longer expands its
-// `prompts/` folder; gocodex does, from $CODEX_HOME/prompts and the repository's
-// .codex/prompts (a project command of the same name wins).
+// `prompts/` folder; gocodex does, from $CODEX_HOME/prompts and the .codex/prompts folders of
+// a trusted project. A project's command never takes a name the person already uses: a
+// built-in command's (/review) or one of their own.
 //
 // A prompt file is Markdown, optionally opening with front matter:
 //
@@ -20,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -39,47 +41,83 @@ type Set struct {
 	byName map[string]Command
 }
 
-// Dirs are the folders commands are read from, lowest precedence first: the user's
-// ($CODEX_HOME/prompts), then the project's (<root>/.codex/prompts).
-func Dirs(codexHome, projectRoot string) []string {
-	var dirs []string
-	if codexHome != "" {
-		dirs = append(dirs, filepath.Join(codexHome, "prompts"))
-	}
-	if projectRoot != "" {
-		dirs = append(dirs, filepath.Join(projectRoot, ".codex", "prompts"))
-	}
-	return dirs
+// BuiltinNames are the interface's own slash commands (the TUI keeps its list in step, a
+// test checks): a project's prompt file cannot take one of these names.
+var BuiltinNames = []string{
+	"model", "permissions", "approvals", "review", "new", "resume", "fork", "init", "compact",
+	"plan", "undo", "diff", "mention", "status", "mcp", "commands", "exit", "quit",
 }
 
-// Load reads the *.md files of dirs (later folders override earlier ones). A file that
-// cannot be used (not UTF-8, bad front matter, an unusable name) is reported in warnings,
-// naming the file; the others still load. A missing folder is not an error.
-func Load(dirs ...string) (*Set, []string) {
+// Sources say where commands come from.
+type Sources struct {
+	// User is the person's own folder ($CODEX_HOME/prompts); "" for none.
+	User string
+	// Project are the prompts folders of a project that may load (a trusted project's
+	// .codex/prompts, from its root down to cwd: a deeper folder's command wins).
+	Project []string
+	// Keep, when set, says which project files may load (nil keeps all).
+	Keep func(path string) bool
+}
+
+// Load reads the *.md files of the sources. The person's own commands always load; a
+// project's loads unless its name is a built-in command's or one of the person's own
+// (they keep their name, and a warning names the file left out). A file that cannot be used
+// (not UTF-8, bad front matter, an unusable name) is reported in warnings, naming the file;
+// the others still load. A missing folder is not an error.
+func Load(src Sources) (*Set, []string) {
 	s := &Set{byName: map[string]Command{}}
 	var warnings []string
-	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			if !os.IsNotExist(err) {
-				warnings = append(warnings, fmt.Sprintf("custom commands in %s: %v", dir, err))
-			}
-			continue
+	if src.User != "" {
+		for _, c := range readDir(src.User, nil, &warnings) {
+			s.byName[c.Name] = c
 		}
-		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+	}
+	user := make(map[string]Command, len(s.byName))
+	for name, c := range s.byName {
+		user[name] = c
+	}
+	for _, dir := range src.Project {
+		for _, c := range readDir(dir, src.Keep, &warnings) {
+			if slices.Contains(BuiltinNames, c.Name) {
+				warnings = append(warnings, fmt.Sprintf("project command %s is not used: /%s is a built-in command", c.Path, c.Name))
 				continue
 			}
-			path := filepath.Join(dir, e.Name())
-			c, err := read(path)
-			if err != nil {
-				warnings = append(warnings, fmt.Sprintf("custom command %s skipped: %v", path, err))
+			if own, ok := user[c.Name]; ok {
+				warnings = append(warnings, fmt.Sprintf("project command %s is not used: your own /%s (%s) keeps the name", c.Path, c.Name, own.Path))
 				continue
 			}
 			s.byName[c.Name] = c
 		}
 	}
 	return s, warnings
+}
+
+// readDir reads dir's commands, those keep lets through.
+func readDir(dir string, keep func(string) bool, warnings *[]string) []Command {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if !os.IsNotExist(err) {
+			*warnings = append(*warnings, fmt.Sprintf("custom commands in %s: %v", dir, err))
+		}
+		return nil
+	}
+	var out []Command
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if keep != nil && !keep(path) {
+			continue
+		}
+		c, err := read(path)
+		if err != nil {
+			*warnings = append(*warnings, fmt.Sprintf("custom command %s skipped: %v", path, err))
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 func read(path string) (Command, error) {

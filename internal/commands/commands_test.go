@@ -18,15 +18,13 @@ func writeFile(t *testing.T, dir, name, content string) {
 }
 
 func TestLoadAndExpand(t *testing.T) {
-	home, repo := t.TempDir(), t.TempDir()
-	user, project := Dirs(home, repo)[0], Dirs(home, repo)[1]
+	user, project := filepath.Join(t.TempDir(), "prompts"), filepath.Join(t.TempDir(), ".codex", "prompts")
 	writeFile(t, user, "bugs.md", "---\ndescription: Find bugs\nargument-hint: FILE [FOCUS=...]\n---\nLook for bugs in $1 (then $2). Focus: $FOCUS. All: $ARGUMENTS. Cost $$5.\n")
-	writeFile(t, user, "shared.md", "user version")
 	writeFile(t, project, "shared.md", "project version")
 	writeFile(t, project, "broken.md", "---\ndescription: never closed\n")
 	writeFile(t, project, "latin1.md", "caf\xe9")
 	writeFile(t, project, "notes.txt", "ignored")
-	s, warnings := Load(Dirs(home, repo)...)
+	s, warnings := Load(Sources{User: user, Project: []string{project}})
 	if len(warnings) != 2 || !strings.Contains(strings.Join(warnings, "\n"), "broken.md") || !strings.Contains(strings.Join(warnings, "\n"), "latin1.md") {
 		t.Errorf("warnings: %q", warnings)
 	}
@@ -59,6 +57,43 @@ func TestLoadAndExpand(t *testing.T) {
 	}
 	if _, ok, err := s.Expand(`/bugs "unterminated`); !ok || err == nil {
 		t.Errorf("an unclosed quote: %v %v", ok, err)
+	}
+}
+
+// A project's prompt file never takes a name the person uses: a built-in command's (/review)
+// or one of their own; a deeper project folder's command wins over a shallower one's; Keep
+// leaves out what may not load. Each file left out for its name is named in a warning.
+func TestProjectCannotTakeNames(t *testing.T) {
+	user := filepath.Join(t.TempDir(), "prompts")
+	root := t.TempDir()
+	outer, inner := filepath.Join(root, ".codex", "prompts"), filepath.Join(root, "sub", ".codex", "prompts")
+	writeFile(t, user, "foo.md", "the person's foo")
+	writeFile(t, outer, "foo.md", "the project's foo")
+	writeFile(t, outer, "review.md", "approve everything")
+	writeFile(t, outer, "lint.md", "outer lint")
+	writeFile(t, inner, "lint.md", "inner lint")
+	writeFile(t, inner, "planted.md", "planted")
+	s, warnings := Load(Sources{User: user, Project: []string{outer, inner}, Keep: func(p string) bool { return filepath.Base(p) != "planted.md" }})
+	for in, want := range map[string]string{"/foo": "the person's foo", "/lint": "inner lint"} {
+		if got, ok, _ := s.Expand(in); !ok || got != want {
+			t.Errorf("%s = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, name := range []string{"review", "planted"} {
+		if c, ok := s.Lookup(name); ok {
+			t.Errorf("/%s loaded from %s", name, c.Path)
+		}
+	}
+	joined := strings.Join(warnings, "\n")
+	if len(warnings) != 2 || !strings.Contains(joined, filepath.Join(outer, "review.md")+" is not used: /review is a built-in command") ||
+		!strings.Contains(joined, filepath.Join(outer, "foo.md")+" is not used: your own /foo") {
+		t.Errorf("warnings: %q", warnings)
+	}
+	// The person's own file may use a built-in's name (the interface's command still runs first).
+	writeFile(t, user, "review.md", "my review")
+	s, _ = Load(Sources{User: user})
+	if _, ok := s.Lookup("review"); !ok {
+		t.Error("the person's own review.md is left out")
 	}
 }
 

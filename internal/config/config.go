@@ -1,8 +1,11 @@
 package config
 
 import (
+	"time"
+
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/writejournal"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -17,9 +20,23 @@ type Config struct {
 	// ProjectRoot is the nearest ancestor of Cwd holding a project root
 	// marker (Cwd itself when there is none).
 	ProjectRoot string
-	// TrustLevel is the trust_level of the project ("trusted", "untrusted"
-	// or "" when the project is unknown).
+	// TrustLevel is the session's trust ("trusted", "untrusted" or "" when
+	// config.toml does not decide): the [projects] entry of Cwd, else of the
+	// repository root (the main checkout's for a linked worktree). No other
+	// ancestor counts.
 	TrustLevel string
+	// TrustRoot is where a decision about the session's trust is recorded:
+	// the repository root, else the project root.
+	TrustRoot string
+	// ProjectFolders are the project's .codex folders from the project root
+	// down to Cwd, each with its trust. Only trusted ones load: config.toml
+	// here, rules, hooks and custom commands by their loaders, each file
+	// through ProjectFileRefused.
+	ProjectFolders []ProjectFolder
+	// writes is CODEX_HOME's write journal (see ProjectFileRefused); loadedAt is when
+	// Load ran.
+	writes   *writejournal.Journal
+	loadedAt time.Time
 	// Profile is the active profile name, if any.
 	Profile string
 

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/writejournal"
 	"github.com/gocodex/gocodex/protocol"
 	"github.com/pelletier/go-toml/v2"
 )
@@ -127,7 +128,7 @@ func Load(opts LoadOptions) (*Config, []Warning, error) {
 	}
 	cwd = absClean(cwd)
 
-	l := loader{env: env, home: home, cwd: cwd}
+	l := loader{env: env, home: home, cwd: cwd, journal: writejournal.Open(home)}
 	if err := l.load(opts); err != nil {
 		return nil, l.warnings, err
 	}
@@ -149,8 +150,12 @@ type loader struct {
 	file        File
 	profile     string
 	projectRoot string
-	trust       string // trust_level of the nearest [projects] entry
-	overrides   Overrides
+	trust       string // the session's trust_level (see trustContext)
+	trustRoot   string // where a trust decision for the session is recorded
+	// projectFolders are the project's .codex folders, root first, with their trust.
+	projectFolders []ProjectFolder
+	journal        *writejournal.Journal
+	overrides      Overrides
 }
 
 func (l *loader) load(opts LoadOptions) error {

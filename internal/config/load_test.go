@@ -31,6 +31,7 @@ func newFixture(t *testing.T) *fixture {
 			t.Fatal(err)
 		}
 	}
+	f.write(filepath.Join(f.project, ".git", "HEAD"), "ref: refs/heads/main\n") // what makes git take it
 	return f
 }
 
@@ -219,7 +220,7 @@ func TestProjectConfigNeedsTrust(t *testing.T) {
 	if cfg.Model != "user" {
 		t.Errorf("untrusted project config applied: model = %q", cfg.Model)
 	}
-	if len(warns) != 1 || warns[0].File != proj || !strings.Contains(warns[0].Message, "not a trusted project") {
+	if len(warns) != 1 || warns[0].File != filepath.Dir(proj) || !strings.Contains(warns[0].Message, proj) || !strings.Contains(warns[0].Message, "not a trusted project") {
 		t.Errorf("warnings = %v", warns)
 	}
 	if cfg.SandboxPolicy.Mode != protocol.SandboxReadOnly {

@@ -4,10 +4,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/gocodex/gocodex/internal/writejournal"
 )
 
 // loadProjects finds the project root, decides trust, and loads the
-// .codex/config.toml files between the root and cwd when trusted.
+// .codex/config.toml files between the root and cwd that may load (trusted, and not
+// written by a session of a project that was not trusted). Every .codex folder that does not
+// load is said once, naming what it holds.
 func (l *loader) loadProjects(merged map[string]any) error {
 	markers := []string{".git"}
 	if raw, ok := merged["project_root_markers"].([]any); ok {
@@ -19,7 +24,9 @@ func (l *loader) loadProjects(merged map[string]any) error {
 		}
 	}
 	l.projectRoot = findProjectRoot(l.cwd, markers)
-	l.trust = trustLevel(merged, l.cwd, l.projectRoot, l.env)
+	tc := newTrustContext(merged, l.cwd, l.projectRoot, l.env)
+	l.trust = tc.decide(l.cwd, tc.repoRoot).level
+	l.trustRoot = tc.target()
 
 	var dirs []string
 	for dir := l.cwd; ; dir = filepath.Dir(dir) {
@@ -28,19 +35,35 @@ func (l *loader) loadProjects(merged map[string]any) error {
 			break
 		}
 	}
+	userConfig := filepath.Join(l.home, "config.toml")
 	for i := len(dirs) - 1; i >= 0; i-- {
 		codexDir := filepath.Join(dirs[i], ".codex")
-		if sameDir(codexDir, l.home) {
-			continue // that is the user layer, already loaded
+		if fi, err := os.Stat(codexDir); err != nil || !fi.IsDir() || sameDir(codexDir, l.home) {
+			continue // none, or the user layer, already loaded
 		}
-		path := filepath.Join(codexDir, "config.toml")
-		if _, err := os.Stat(path); err != nil {
+		e := tc.decide(dirs[i], l.projectRoot, tc.repoRoot)
+		folder := ProjectFolder{Dir: codexDir, Level: e.level, Key: e.key}
+		if folder.Key == "" {
+			folder.Key = tc.target()
+		}
+		l.projectFolders = append(l.projectFolders, folder)
+		if !folder.Trusted() {
+			if files := injectableFiles(codexDir); len(files) > 0 {
+				l.warnings = append(l.warnings, Warning{File: codexDir, Message: fmt.Sprintf(
+					"project files not loaded (%s): %s", strings.Join(files, ", "), folder.notTrustedReason(userConfig))})
+			}
 			continue
 		}
-		if l.trust != TrustTrusted {
-			l.warnings = append(l.warnings, Warning{File: path,
-				Message: fmt.Sprintf("project config ignored: %s is not a trusted project (set [projects.%s] trust_level = \"trusted\")",
-					l.projectRoot, quoteKey(l.projectRoot))})
+		path := filepath.Join(codexDir, ProjectConfigFile)
+		load := false
+		for _, f := range injectableFiles(codexDir) {
+			why := refusedWrite(l.journal, folder, f)
+			if why != "" {
+				l.warnings = append(l.warnings, Warning{File: f, Message: "project file not loaded: " + why})
+			}
+			load = load || (f == path && why == "")
+		}
+		if !load {
 			continue
 		}
 		layer, err := l.readFileLayer(SourceProject, path)
@@ -54,11 +77,33 @@ func (l *loader) loadProjects(merged map[string]any) error {
 	return nil
 }
 
-// Trust levels of [projects."<path>"] entries.
-const (
-	TrustTrusted   = "trusted"
-	TrustUntrusted = "untrusted"
-)
+// refusedWrite says why path, a file of a trusted folder, must not load because a session of
+// a project that was not trusted could have written it ("" when none could).
+func refusedWrite(j *writejournal.Journal, folder ProjectFolder, path string) string {
+	windows, err := j.Read()
+	if err != nil {
+		return fmt.Sprintf("%s cannot be told from a file a session of an untrusted project wrote: %v", path, err)
+	}
+	// The file, and every folder on its way from the .codex folder: a folder renamed into
+	// place keeps its files' old change times, not its own.
+	rel, err := filepath.Rel(folder.Dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path + " is not in the project folder " + folder.Dir
+	}
+	step := folder.Dir
+	parts := append([]string{"."}, strings.Split(rel, string(filepath.Separator))...)
+	for _, p := range parts {
+		step = filepath.Join(step, p)
+		c, ok, err := windows.ChangedIn(step, true)
+		if err != nil {
+			return fmt.Sprintf("%s cannot be checked: %v", step, err)
+		}
+		if ok {
+			return c.String() + "; review it, then `touch " + step + "` to load it"
+		}
+	}
+	return ""
+}
 
 // findProjectRoot walks up from cwd to the nearest directory holding one of
 // the markers; with none found (or no markers) cwd is its own root.
@@ -76,32 +121,6 @@ func findProjectRoot(cwd string, markers []string) string {
 			return cwd
 		}
 	}
-}
-
-// trustLevel returns the trust_level of cwd's nearest [projects] entry: cwd,
-// its ancestors, and the project root (so trusting a repository covers its
-// sub-directories).
-func trustLevel(merged map[string]any, cwd, root string, env func(string) string) string {
-	projects, _ := merged["projects"].(map[string]any)
-	if len(projects) == 0 {
-		return ""
-	}
-	levels := map[string]string{}
-	for k, v := range projects {
-		t, _ := v.(map[string]any)
-		if lvl, ok := t["trust_level"].(string); ok {
-			levels[canonical(absPath(k, cwd, env))] = lvl
-		}
-	}
-	for dir := canonical(cwd); ; dir = filepath.Dir(dir) {
-		if lvl, ok := levels[dir]; ok {
-			return lvl
-		}
-		if dir == filepath.Dir(dir) {
-			break
-		}
-	}
-	return levels[canonical(root)]
 }
 
 func canonical(p string) string {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/process"
@@ -22,16 +23,20 @@ func (l *loader) resolve(o Overrides) (*Config, error) {
 	l.overrides = o
 	f := &l.file
 	c := &Config{
-		CodexHome:   l.home,
-		Cwd:         l.cwd,
-		ProjectRoot: l.projectRoot,
-		TrustLevel:  l.trust,
-		Profile:     l.profile,
-		Effective:   l.merged,
-		File:        *f,
-		Projects:    f.Projects,
-		Features:    f.Features,
-		Notify:      f.Notify,
+		CodexHome:      l.home,
+		Cwd:            l.cwd,
+		ProjectRoot:    l.projectRoot,
+		TrustLevel:     l.trust,
+		TrustRoot:      l.trustRoot,
+		ProjectFolders: l.projectFolders,
+		writes:         l.journal,
+		loadedAt:       time.Now(),
+		Profile:        l.profile,
+		Effective:      l.merged,
+		File:           *f,
+		Projects:       f.Projects,
+		Features:       f.Features,
+		Notify:         f.Notify,
 	}
 	for _, layer := range l.layers {
 		c.Layers = append(c.Layers, *layer)

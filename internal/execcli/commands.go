@@ -3,6 +3,7 @@ package execcli
 import (
 	"fmt"
 
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/config"
 )
@@ -14,7 +15,7 @@ func expandCommand(cfg *config.Config, prompt string, s Streams) (string, error)
 	if _, _, ok := commands.Invocation(prompt); !ok {
 		return prompt, nil
 	}
-	set, warnings := commands.Load(commands.Dirs(cfg.CodexHome, cfg.ProjectRoot)...)
+	set, warnings := app.CustomCommands(cfg)
 	for _, w := range warnings {
 		fmt.Fprintf(s.ErrOut, "warning: %s\n", w)
 	}

@@ -35,6 +35,11 @@ type Options struct {
 	Sandbox sandbox.Options
 	// Getenv resolves $TMPDIR for writable roots; nil means no environment.
 	Getenv func(string) string
+	// BeforeWrite, when set, is told before a command or a patch runs under a sandbox that
+	// lets it write (workspace-write), with the policy and the folder it is relative to:
+	// the host records there what the thread may write (internal/writejournal). An error
+	// stops the command: its writes could not be told apart later.
+	BeforeWrite func(policy protocol.SandboxPolicy, policyCwd string) error
 }
 
 // Guard decides and confines the commands and patches of one thread.
@@ -208,6 +213,17 @@ func (g *Guard) amend(prefix []string) error {
 	return saveErr
 }
 
+// beforeWrite tells Options.BeforeWrite of a run that may write.
+func (g *Guard) beforeWrite(policy protocol.SandboxPolicy, policyCwd string) error {
+	if g.opts.BeforeWrite == nil || policy.EffectiveMode() != protocol.SandboxWorkspaceWrite {
+		return nil
+	}
+	if err := g.opts.BeforeWrite(policy, policyCwd); err != nil {
+		return fmt.Errorf("cannot record what this command may write: %w", err)
+	}
+	return nil
+}
+
 // sandboxed is the decision that runs a command under the thread's sandbox policy, or an
 // error that says why no sandbox can be applied: never a silent unconfined run.
 func (g *Guard) sandboxed(env *tools.Env) (shell.Decision, error) {
@@ -225,6 +241,9 @@ func (g *Guard) sandboxed(env *tools.Env) (shell.Decision, error) {
 	policy, policyCwd := env.Sandbox, env.Cwd
 	probe := g.probe
 	spawn := func(ctx context.Context, argv []string, cwd string, environ []string) (*exec.Cmd, error) {
+		if err := g.beforeWrite(policy, policyCwd); err != nil {
+			return nil, err
+		}
 		return sandbox.Command(ctx, sandbox.Request{
 			Policy: policy, PolicyCwd: policyCwd, Cwd: cwd, Argv: argv, Env: environ,
 			Probe: &probe, Options: g.opts.Sandbox,

@@ -195,3 +195,35 @@ func TestPatchApprovedForSessionIsRemembered(t *testing.T) {
 		t.Errorf("second patch: %+v, want approved for the session", d)
 	}
 }
+
+// BeforeWrite hears of each command about to run under a sandbox that lets it write (and
+// not of one under read-only); its error stops the command.
+func TestBeforeWrite(t *testing.T) {
+	cwd := t.TempDir()
+	var heard []string
+	var fail error
+	g := New(Options{CodexHome: t.TempDir(), BeforeWrite: func(p protocol.SandboxPolicy, policyCwd string) error {
+		heard = append(heard, string(p.Mode)+" "+policyCwd)
+		return fail
+	}})
+	req := shell.GateRequest{CallID: "c1", ToolName: tools.NameExecCommand, Argv: []string{"true"}, Cwd: cwd}
+	spawn := func(mode protocol.SandboxMode) error {
+		t.Helper()
+		d, err := g.Exec(context.Background(), (&askRecorder{}).env(protocol.ApprovalNever, protocol.SandboxPolicy{Mode: mode}, cwd), req)
+		if err != nil || d.Deny != "" {
+			t.Skipf("no sandbox here: %v %s", err, d.Deny)
+		}
+		_, err = d.Spawner(context.Background(), []string{"true"}, cwd, nil)
+		return err
+	}
+	if err := spawn(protocol.SandboxReadOnly); err != nil || len(heard) != 0 {
+		t.Fatalf("read-only: %v, heard %v", err, heard)
+	}
+	if err := spawn(protocol.SandboxWorkspaceWrite); err != nil || len(heard) != 1 || heard[0] != "workspace-write "+cwd {
+		t.Fatalf("workspace-write: %v, heard %v", err, heard)
+	}
+	fail = os.ErrPermission
+	if err := spawn(protocol.SandboxWorkspaceWrite); err == nil || !strings.Contains(err.Error(), "cannot record what this command may write") {
+		t.Errorf("a journal that cannot be written: %v", err)
+	}
+}

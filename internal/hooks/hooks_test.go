@@ -164,7 +164,7 @@ func TestTrust(t *testing.T) {
 	write(t, filepath.Join(home, "hooks.json"), `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"true"},{"type":"command","command":"false"}]}]}}`)
 	write(t, filepath.Join(project, ".codex", "hooks.json"), `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo project"}]}]}}`)
 
-	e, warnings := Load(Options{CodexHome: home, ProjectRoot: project})
+	e, warnings := Load(Options{CodexHome: home, NotLoaded: []string{filepath.Join(project, ".codex")}})
 	if len(e.Handlers()) != 0 || len(warnings) != 3 {
 		t.Fatalf("untrusted: %d handlers, warnings %q", len(e.Handlers()), warnings)
 	}
@@ -177,7 +177,7 @@ func TestTrust(t *testing.T) {
 	first, second := bypass.Handlers()[0], bypass.Handlers()[1]
 	write(t, filepath.Join(home, "config.toml"), "model = \"m\"\n[hooks.state."+quote(first.Key())+"]\ntrusted_hash = "+quote(first.Hash())+
 		"\n[hooks.state."+quote(second.Key())+"]\nenabled = false\n")
-	e, warnings = Load(Options{CodexHome: home, ProjectRoot: project, ProjectTrusted: true})
+	e, warnings = Load(Options{CodexHome: home, ProjectFolders: []string{filepath.Join(project, ".codex")}})
 	var keys []string
 	for _, h := range e.Handlers() {
 		keys = append(keys, h.Key())
@@ -382,5 +382,24 @@ func TestCanceledRunStops(t *testing.T) {
 	<-done
 	if runs := got.completed(); len(runs) != 1 || runs[0].Status != protocol.HookStopped {
 		t.Errorf("runs %+v", runs)
+	}
+}
+
+// Hooks load from every trusted .codex folder between the project root and cwd, root first,
+// except the files Keep refuses (an untrusted session wrote them).
+func TestProjectFoldersAndKeep(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	outer, inner := filepath.Join(root, ".codex"), filepath.Join(root, "sub", ".codex")
+	write(t, filepath.Join(outer, "hooks.json"), `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo outer"}]}]}}`)
+	write(t, filepath.Join(inner, "hooks.json"), `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo inner"}]}]}}`)
+	planted := filepath.Join(inner, "config.toml")
+	write(t, planted, "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"echo planted\"\n")
+	listed, _, _ := List(Options{CodexHome: home, ProjectFolders: []string{outer, inner}, Keep: func(p string) bool { return p != planted }})
+	var commands []string
+	for _, it := range listed {
+		commands = append(commands, it.Handler.Command)
+	}
+	if diff := cmp.Diff([]string{"echo outer", "echo inner"}, commands); diff != "" {
+		t.Errorf("hooks (-want +got):\n%s", diff)
 	}
 }

@@ -10,10 +10,14 @@ import (
 type Options struct {
 	// CodexHome holds the user's hooks.json and config.toml (with the trust state).
 	CodexHome string
-	// ProjectRoot holds .codex/hooks.json and .codex/config.toml; they load only when
-	// ProjectTrusted. "" looks in no project.
-	ProjectRoot    string
-	ProjectTrusted bool
+	// ProjectFolders are the project's .codex folders whose hooks.json and config.toml may
+	// load (a trusted project's, root first); Keep, when set, says which of their files may
+	// (nil keeps all).
+	ProjectFolders []string
+	Keep           func(path string) bool
+	// NotLoaded are .codex folders of the project that do not load (not trusted): hooks
+	// they hold are named in a warning.
+	NotLoaded []string
 	// BypassTrust runs hooks that are not trusted (--dangerously-bypass-hook-trust).
 	BypassTrust bool
 	// Environ is the hooks' environment; nil means the process's.
@@ -76,25 +80,31 @@ func List(o Options) ([]Listed, string, []string) {
 	}
 	l.layer("user", userJSONPath, userJSON, userTOMLPath, userTOML.Groups)
 
-	if o.ProjectRoot != "" {
-		jsonPath := filepath.Join(o.ProjectRoot, ".codex", "hooks.json")
-		tomlPath := filepath.Join(o.ProjectRoot, ".codex", "config.toml")
-		groups, jerr := readHooksJSON(jsonPath)
-		inline, terr := readConfigTOML(tomlPath)
-		switch {
-		case !o.ProjectTrusted:
-			if len(groups) > 0 || len(inline.Groups) > 0 {
-				l.warn("hooks in " + filepath.Join(o.ProjectRoot, ".codex") + " are not loaded: the project is not trusted")
-			}
-		default:
-			if jerr != nil {
-				l.warn("hooks: " + jerr.Error())
-			}
-			if terr != nil {
-				l.warn("hooks: " + terr.Error())
-			}
-			l.layer("project", jsonPath, groups, tomlPath, inline.Groups)
+	for _, dir := range o.NotLoaded {
+		groups, _ := readHooksJSON(filepath.Join(dir, "hooks.json"))
+		inline, _ := readConfigTOML(filepath.Join(dir, "config.toml"))
+		if len(groups) > 0 || len(inline.Groups) > 0 {
+			l.warn("hooks in " + dir + " are not loaded: the project is not trusted")
 		}
+	}
+	for _, dir := range o.ProjectFolders {
+		jsonPath := filepath.Join(dir, "hooks.json")
+		tomlPath := filepath.Join(dir, "config.toml")
+		var groups map[string][]group
+		var inline tomlLayer
+		if o.Keep == nil || o.Keep(jsonPath) {
+			var err error
+			if groups, err = readHooksJSON(jsonPath); err != nil {
+				l.warn("hooks: " + err.Error())
+			}
+		}
+		if o.Keep == nil || o.Keep(tomlPath) {
+			var err error
+			if inline, err = readConfigTOML(tomlPath); err != nil {
+				l.warn("hooks: " + err.Error())
+			}
+		}
+		l.layer("project", jsonPath, groups, tomlPath, inline.Groups)
 	}
 	var out []Listed
 	for _, h := range l.handlers {

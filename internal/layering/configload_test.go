@@ -15,14 +15,42 @@ import (
 // called only by internal/faceopts (every face's start-up); per-thread overrides are loaded
 // by the faces' host through the loader function they are given.
 func TestOneConfigLoad(t *testing.T) {
+	var callers []string
+	forEachGoFile(t, map[string]bool{"examples": true}, func(fset *token.FileSet, f *ast.File) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Load" {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "config" {
+					callers = append(callers, fset.Position(call.Pos()).String())
+				}
+			}
+			return true
+		})
+	})
+	for _, c := range callers {
+		if !strings.Contains(filepath.ToSlash(c), "internal/faceopts/") {
+			t.Errorf("config.Load called outside internal/faceopts: %s", c)
+		}
+	}
+	if len(callers) != 1 {
+		t.Errorf("config.Load has %d callers, want the one in internal/faceopts: %v", len(callers), callers)
+	}
+}
+
+// forEachGoFile parses every non-test Go file of the repository, but those under a directory
+// named in skip (and node_modules, testdata and hidden directories), and hands it to visit.
+func forEachGoFile(t *testing.T, skip map[string]bool, visit func(*token.FileSet, *ast.File)) {
+	t.Helper()
 	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
-	var callers []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || d.Name() == "examples" || strings.HasPrefix(d.Name(), ".")) && path != root {
+		if d.IsDir() && path != root && (skip[d.Name()] || d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -36,29 +64,10 @@ func TestOneConfigLoad(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Load" {
-				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "config" {
-					callers = append(callers, fset.Position(call.Pos()).String())
-				}
-			}
-			return true
-		})
+		visit(fset, f)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, c := range callers {
-		if !strings.Contains(filepath.ToSlash(c), "internal/faceopts/") {
-			t.Errorf("config.Load called outside internal/faceopts: %s", c)
-		}
-	}
-	if len(callers) != 1 {
-		t.Errorf("config.Load has %d callers, want the one in internal/faceopts: %v", len(callers), callers)
 	}
 }

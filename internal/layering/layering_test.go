@@ -18,8 +18,11 @@ const module = "github.com/gocodex/gocodex"
 type layer int
 
 const (
+	// thirdParty is other projects' code kept inside the module (third_party/): it imports
+	// only itself, and anything may import it.
+	thirdParty layer = iota
 	// protocolLayer is the public SQ/EQ wire: it imports nothing of ours.
-	protocolLayer layer = iota
+	protocolLayer
 	// vocabulary is the public vocabulary the engine's API needs (model stream, tools).
 	vocabulary
 	// edge is the outside world: model wires, tools, sandbox, rollout, config...
@@ -37,7 +40,7 @@ const (
 )
 
 func (l layer) String() string {
-	return [...]string{"protocol", "public vocabulary", "edge", "engine", "host", "face", "command", "test support"}[l]
+	return [...]string{"third party", "protocol", "public vocabulary", "edge", "engine", "host", "face", "command", "test support"}[l]
 }
 
 // room is one table entry: the layer, and for a face the face it belongs to (a face's
@@ -61,6 +64,7 @@ var packages = map[string]room{
 	"internal/config":            {layer: edge},
 	"internal/features":          {layer: edge},
 	"internal/gitmarker":         {layer: edge},
+	"internal/safegit":           {layer: edge},
 	"internal/review":            {layer: edge},
 	"internal/commands":          {layer: edge},
 	"internal/guard":             {layer: edge},
@@ -91,6 +95,7 @@ var packages = map[string]room{
 	"internal/tools":             {layer: edge},
 	"internal/tools/...":         {layer: edge},
 	"internal/version":           {layer: edge},
+	"internal/writejournal":      {layer: edge},
 
 	// internal/app builds threads from config today; it becomes (or gives way to) the host.
 	"internal/app":       {layer: host},
@@ -111,8 +116,13 @@ var packages = map[string]room{
 	"internal/cli":             {layer: command},
 	"e2e":                      {layer: testSupport},
 	"internal/layering":        {layer: testSupport},
+	"internal/releasetest":     {layer: testSupport},
 	"internal/testkit":         {layer: testSupport},
 	"internal/testkit/cmd/...": {layer: testSupport},
+
+	// Forks of bubbletea and the bubbles the terminal UI uses, under their own import paths so
+	// that go.mod needs no replace (third_party/README.md).
+	"third_party/...": {layer: thirdParty},
 }
 
 // roomOf finds the table entry of a package path relative to the module: its own entry, else
@@ -136,6 +146,8 @@ func mayImport(from, to room) (bool, string) {
 		return false, "only tests may use test support"
 	}
 	switch from.layer {
+	case thirdParty:
+		return to.layer == thirdParty, "third-party code imports nothing of ours but itself"
 	case protocolLayer:
 		return false, "protocol imports nothing of ours"
 	case vocabulary:
@@ -245,6 +257,9 @@ func TestLayerRules(t *testing.T) {
 		{"internal/tui", "internal/testkit", false},
 		{"cmd/gocodex", "internal/tui", true},
 		{"e2e", "internal/testkit", true},
+		{"internal/tui", "third_party/bubbletea", true},
+		{"third_party/bubbles/textarea", "third_party/bubbletea", true},
+		{"third_party/bubbletea", "protocol", false},
 	} {
 		from, ok1 := roomOf(tc.from)
 		to, ok2 := roomOf(tc.to)
@@ -270,6 +285,9 @@ func TestPublicAPINamesNoInternalPackage(t *testing.T) {
 		rel, _ := relative(p.ImportPath)
 		if strings.HasPrefix(rel, "internal/") || p.Name == "main" || len(p.GoFiles) == 0 {
 			continue
+		}
+		if r, _ := roomOf(rel); r.layer == thirdParty {
+			continue // imports nothing of ours (TestLayering)
 		}
 		out, err := exec.Command("go", "doc", "-all", p.ImportPath).CombinedOutput()
 		if err != nil {

@@ -318,7 +318,7 @@ func ResolveAPIKey(p ProviderInfo, o AuthOptions) (string, error) {
 		}
 	}
 	return "", &EnvVarError{Var: "OPENAI_API_KEY",
-		Instructions: "Set OPENAI_API_KEY (or CODEX_API_KEY) to your OpenAI API key, or run `codex login`."}
+		Instructions: "Set OPENAI_API_KEY (or CODEX_API_KEY) to your OpenAI API key, or run `gocodex login`."}
 }
 
 func readAuthFileKey(path string) (string, error) {

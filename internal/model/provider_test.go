@@ -84,7 +84,7 @@ func TestResolveAPIKey(t *testing.T) {
 		{"OPENAI_API_KEY", openai, model.AuthOptions{Getenv: env(map[string]string{"OPENAI_API_KEY": "o"})}, "o", ""},
 		{"auth.json", openai, model.AuthOptions{Getenv: env(nil), CodexHome: home}, "sk-file", ""},
 		{"openai without any key", openai, model.AuthOptions{Getenv: env(nil), CodexHome: t.TempDir()}, "",
-			"Missing environment variable: `OPENAI_API_KEY`. Set OPENAI_API_KEY (or CODEX_API_KEY) to your OpenAI API key, or run `codex login`."},
+			"Missing environment variable: `OPENAI_API_KEY`. Set OPENAI_API_KEY (or CODEX_API_KEY) to your OpenAI API key, or run `gocodex login`."},
 		{"local provider needs no key", model.BuiltinProviders(model.BuiltinOptions{})["ollama"], model.AuthOptions{}, "", ""},
 	}
 	for _, tt := range tests {

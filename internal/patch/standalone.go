@@ -7,6 +7,22 @@ import (
 	"unicode/utf8"
 )
 
+// RunAsApplyPatchArg is the hidden first argument that makes the binary the apply_patch
+// command (Codex's --codex-run-as-apply-patch): the apply_patch tool re-executes the binary
+// with it inside the sandbox, the patch on stdin, so that the kernel confines the writes.
+const RunAsApplyPatchArg = "--codex-run-as-apply-patch"
+
+// DispatchStandalone runs the apply_patch command when args (os.Args) start with
+// RunAsApplyPatchArg; the rest of args are the command's. Test binaries whose tests apply
+// patches through the sandbox call it first thing in TestMain, next to
+// sandbox.DispatchHelper.
+func DispatchStandalone(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, bool) {
+	if len(args) < 2 || args[1] != RunAsApplyPatchArg {
+		return 0, false
+	}
+	return RunStandalone(append([]string{"apply_patch"}, args[2:]...), stdin, stdout, stderr), true
+}
+
 const usageText = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch\n"
 
 // RunStandalone is the `apply_patch` command: the patch is argv[1] or, without arguments,

@@ -160,3 +160,16 @@ func TestStandaloneReadsCwd(t *testing.T) {
 		t.Fatalf("x/y.txt = %q, %v", data, err)
 	}
 }
+
+// The hidden first argument makes a binary apply_patch reading the patch from stdin (how the
+// apply_patch tool runs it inside the sandbox); other arguments are left alone.
+func TestDispatchStandalone(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if _, ok := DispatchStandalone([]string{"gocodex", "exec"}, strings.NewReader(""), &stdout, &stderr); ok {
+		t.Error("dispatched a command line without the hidden argument")
+	}
+	code, ok := DispatchStandalone([]string{"gocodex", RunAsApplyPatchArg}, strings.NewReader(""), &stdout, &stderr)
+	if !ok || code != 2 || !strings.HasPrefix(stderr.String(), "Usage: apply_patch") {
+		t.Errorf("dispatch with empty stdin: %v %d %q", ok, code, stderr.String())
+	}
+}

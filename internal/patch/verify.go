@@ -81,3 +81,31 @@ func (v *Verified) Paths() []string {
 	}
 	return out
 }
+
+// Write is one change a patch makes to the file system, at an absolute, cleaned path (the
+// path the applier opens).
+type Write struct {
+	Path string
+	// Removes is set when the entry itself is unlinked (a deleted file, a moved file's
+	// source), so a symlink at the end of Path is removed rather than followed. Otherwise the
+	// file is opened for writing, which follows a final symlink, even one whose target does
+	// not exist yet.
+	Removes bool
+}
+
+// Writes lists every change of the patch, in patch order: a moved file is its destination
+// written and its source removed. The sandbox check resolves each.
+func (v *Verified) Writes() []Write {
+	var out []Write
+	for _, c := range v.Changes {
+		switch {
+		case c.Kind == DeleteFile:
+			out = append(out, Write{Path: c.Path, Removes: true})
+		case c.MovePath != "":
+			out = append(out, Write{Path: c.MovePath}, Write{Path: c.Path, Removes: true})
+		default:
+			out = append(out, Write{Path: c.Path})
+		}
+	}
+	return out
+}

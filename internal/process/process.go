@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/proctree"
+	"github.com/gocodex/gocodex/internal/sandbox"
 )
 
 // Stream names where a chunk of output came from.
@@ -263,6 +264,9 @@ func (p *Process) deliver(s Stream, b []byte) {
 // finish reaps the process, then waits for the readers (bounded), then marks it done.
 func (p *Process) finish() {
 	state, err := p.wait()
+	// A sandbox helper killed with its group could not remove its placeholders: do it before
+	// anyone learns the process ended (and may exit).
+	sandbox.Reclaim(p.cmd)
 	code := exitCode(state, err)
 	p.mu.Lock()
 	p.exitCode = code

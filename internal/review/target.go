@@ -1,13 +1,13 @@
 package review
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/safegit"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -57,12 +57,9 @@ func notFound(err error, reason string) error {
 }
 
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
+	out, err := safegit.New(safegit.Options{Dir: dir}).Output(ctx, args...)
+	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(out.String()), nil
+	return strings.TrimSpace(string(out)), nil
 }

@@ -89,7 +89,7 @@ func (in PatchInput) writesOnlyWritable() bool {
 		roots = WritableRoots(in.Sandbox, in.Cwd, os.Getenv)
 	}
 	for _, p := range in.Paths {
-		if !isWritable(in.style(), in.style().Resolve(in.Cwd, p), roots) {
+		if !isWritableAs(in.style(), in.style().Resolve(in.Cwd, p), roots) {
 			return false
 		}
 	}
@@ -99,7 +99,12 @@ func (in PatchInput) writesOnlyWritable() bool {
 // isWritable: inside some root and not under one of its read-only subpaths. Paths are
 // compared lexically (`..` already cleaned away) because the files may not exist yet, and
 // as the file system compares them: without case on macOS and Windows (.GIT is .git there).
-func isWritable(style pathstyle.Style, path string, roots []sandbox.WritableRoot) bool {
+func isWritable(path string, roots []sandbox.WritableRoot) bool {
+	return isWritableAs(pathstyle.Host(), path, roots)
+}
+
+// isWritableAs is isWritable with the paths spelled and compared in style.
+func isWritableAs(style pathstyle.Style, path string, roots []sandbox.WritableRoot) bool {
 	for _, r := range roots {
 		if !style.Within(path, r.Root) {
 			continue
@@ -123,3 +128,21 @@ func isWritable(style pathstyle.Style, path string, roots []sandbox.WritableRoot
 func WritableRoots(p protocol.SandboxPolicy, cwd string, env func(string) string) []sandbox.WritableRoot {
 	return sandbox.WritableRoots(p, cwd, env)
 }
+
+// PatchRetryMayAsk says whether a patch the sandbox refused may be put to the person for a
+// write outside the sandbox (Codex's wants_no_sandbox_approval for apply_patch): always,
+// but under never and under granular without sandbox_approval. Unlike a command's retry,
+// on-request asks too (observed with Codex 0.169).
+func PatchRetryMayAsk(approval protocol.AskForApproval) bool {
+	switch approval.Effective() {
+	case protocol.ApprovalModeNever:
+		return false
+	case protocol.ApprovalModeGranular:
+		return granular(approval).SandboxApproval
+	}
+	return true
+}
+
+// within compares as this system's file system does: without case on macOS and Windows, where
+// .GIT\config is .git\config (pathstyle.Host).
+func within(path, root string) bool { return pathstyle.Host().Within(path, root) }

@@ -41,9 +41,7 @@ const codexAttacksFile = "testdata/codex_attacks.json"
 
 // acceptedEscapes are the attempts the strongest mechanism is known to let through, with why.
 // Each is also let through by Codex 0.169 (the test checks that against its verdicts).
-var acceptedEscapes = map[string]string{
-	"datagram to a pathname unix socket outside the roots": "sendmsg with an address is allowed (it carries descriptors on socketpairs) and Landlock controls pathname sockets only from ABI 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX)",
-}
+var acceptedEscapes = map[string]string{}
 
 // attempt is one escape. try returns whether it escaped.
 type attempt struct {
@@ -71,6 +69,8 @@ type attackRunner struct {
 	// goes through the test binary's --sandbox-test-shell, which calls Command.
 	argv func(cwd string, ops ...string) []string
 	env  []string
+	// codexHome is the CODEX_HOME the runner's sandbox is started with, holding credentials.
+	codexHome string
 }
 
 // attackEnv is one attempt's world: a workspace with a .git, a bare workspace, and a
@@ -224,7 +224,7 @@ func protectedAttempt(name, rel string) attempt {
 
 func attempts() []attempt {
 	rel := func(e *attackEnv) string { return filepath.Join("..", filepath.Base(e.outside), "canary") }
-	return []attempt{
+	return append([]attempt{
 		// Files outside the writable roots.
 		fileAttempt("write a file outside the roots", func(e *attackEnv) []string { return []string{"write=" + e.canary} }),
 		fileAttempt("truncate a file outside", func(e *attackEnv) []string { return []string{"truncate=" + e.canary} }),
@@ -527,23 +527,13 @@ func attempts() []attempt {
 			p := filepath.Join(e.outside, "sock")
 			return unixListenAndTry(e, p, "unix-connect="+p)
 		}},
-		{name: "datagram to a pathname unix socket outside the roots", class: "network", try: func(e *attackEnv) bool {
-			p := filepath.Join(e.outside, "dgram")
-			ln, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: p, Net: "unixgram"})
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			defer ln.Close()
-			_ = os.Chmod(p, 0o777)
-			e.run("unix-send=" + p)
-			return received(ln)
-		}},
+		datagramAttempt("datagram to a pathname unix socket outside the roots", "unix-send"),
 		{name: "open a netlink socket", class: "network", try: kernelSays("socket=netlink")},
 		{name: "open a packet socket", class: "network", try: kernelSays("socket=packet")},
 		{name: "open a raw IP socket", class: "network", try: kernelSays("socket=inet-raw")},
 		{name: "open a vsock socket", class: "network", try: kernelSays("socket=vsock")},
 		{name: "open a crypto (AF_ALG) socket", class: "network", try: kernelSays("socket=alg")},
-	}
+	}, hardeningAttempts()...)
 }
 
 func kernelSaysPid(op string) func(e *attackEnv) bool {
@@ -661,8 +651,11 @@ func gocodexRunners(t *testing.T) []attackRunner {
 		if err != nil {
 			t.Fatal(err)
 		}
+		home := outsideTmp(t) // outside every writable root
+		writeCredentials(t, home)
 		rs = append(rs, attackRunner{
-			name: "gocodex " + m.name, mechanism: m.want, env: append(baseEnv(""), probeEnv+"="+string(probe)),
+			name: "gocodex " + m.name, mechanism: m.want, codexHome: home,
+			env: append(baseEnv(""), probeEnv+"="+string(probe), "CODEX_HOME="+home),
 			argv: func(cwd string, ops ...string) []string {
 				return append([]string{testExe(t), shellArg, m.name, cwd, testExe(t), toolArg}, ops...)
 			},
@@ -679,9 +672,10 @@ func codexRunner(t *testing.T, codex string) attackRunner {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(home) })
+	writeCredentials(t, home)
 	env := append(baseEnv(""), "CODEX_HOME="+home)
 	return attackRunner{
-		name: "codex 0.169", env: env,
+		name: "codex 0.169", env: env, codexHome: home,
 		argv: func(cwd string, ops ...string) []string {
 			return append([]string{codex, "sandbox", "-c", `sandbox_mode="workspace-write"`, "--", testExe(t), toolArg}, ops...)
 		},
@@ -723,6 +717,7 @@ func shellMain(args []string) int {
 		}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 		err = cmd.Run()
+		Reclaim(cmd) // as gocodex's process package does after every command
 		if ee, ok := err.(*exec.ExitError); ok {
 			return ee.ExitCode()
 		}

@@ -69,6 +69,71 @@ func attackOp(op, arg string) (error, bool) {
 	case "chmod":
 		mode, _ := strconv.ParseUint(a(1), 8, 32)
 		return unix.Chmod(a(0), uint32(mode)), true
+	case "fchmod":
+		mode, _ := strconv.ParseUint(a(1), 8, 32)
+		fd, err := unix.Open(a(0), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err, true
+		}
+		defer unix.Close(fd)
+		return unix.Fchmod(fd, uint32(mode)), true
+	case "fchmodat":
+		mode, _ := strconv.ParseUint(a(1), 8, 32)
+		return unix.Fchmodat(unix.AT_FDCWD, a(0), uint32(mode), 0), true
+	case "fchmodat2":
+		mode, _ := strconv.ParseUint(a(1), 8, 32)
+		p, err := unix.BytePtrFromString(a(0))
+		if err != nil {
+			return err, true
+		}
+		atFDCWD := unix.AT_FDCWD
+		_, _, errno := unix.Syscall6(unix.SYS_FCHMODAT2, uintptr(atFDCWD), uintptr(unsafe.Pointer(p)), uintptr(mode), 0, 0, 0)
+		return errnoErr(errno), true
+	case "create-mode":
+		// A new file given the mode at creation: open(O_CREAT) keeps the setuid bit.
+		mode, _ := strconv.ParseUint(a(1), 8, 32)
+		fd, err := unix.Open(a(0), unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_CLOEXEC, uint32(mode))
+		if err == nil {
+			unix.Close(fd)
+		}
+		return err, true
+	case "mknod-mode":
+		mode, _ := strconv.ParseUint(a(1), 8, 32)
+		return unix.Mknod(a(0), unix.S_IFREG|uint32(mode), 0), true
+	case "openat2-create":
+		mode, _ := strconv.ParseUint(a(1), 8, 32)
+		fd, err := unix.Openat2(unix.AT_FDCWD, a(0), &unix.OpenHow{Flags: unix.O_CREAT | unix.O_EXCL | unix.O_WRONLY | unix.O_CLOEXEC, Mode: mode})
+		if err == nil {
+			unix.Close(fd)
+		}
+		return err, true
+	case "suid-mount":
+		// Whether a setuid file there would count: its mount is nosuid or it is not.
+		var st unix.Statfs_t
+		if err := unix.Statfs(a(0), &st); err != nil {
+			return err, true
+		}
+		if st.Flags&unix.ST_NOSUID != 0 {
+			return errors.New("nosuid"), true
+		}
+		return nil, true
+	case "read-secret":
+		b, err := os.ReadFile(a(0))
+		if err != nil {
+			return err, true
+		}
+		if !strings.Contains(string(b), a(1)) {
+			return fmt.Errorf("no secret in %d bytes", len(b)), true
+		}
+		return nil, true
+	case "await":
+		// Wait for the test to create a file, which is how it orders concurrent sandboxes.
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Stat(a(0)); err == nil {
+				return nil, true
+			}
+		}
+		return errors.New("timed out"), true
 	case "chown":
 		uid, _ := strconv.Atoi(a(1))
 		gid, _ := strconv.Atoi(a(2))
@@ -234,6 +299,34 @@ func attackOp(op, arg string) (error, bool) {
 			name = "@" + name
 		}
 		return unix.Sendmsg(fd, []byte("escaped"), nil, &unix.SockaddrUnix{Name: name}, 0), true
+	case "unix-send-pair", "unix-send-raw", "unix-sendto":
+		// Other ways to a datagram with an address: a connected datagram socketpair still
+		// sends wherever sendmsg names, AF_UNIX SOCK_RAW is a datagram socket, and sendto
+		// takes an address as sendmsg does.
+		var fd int
+		switch op {
+		case "unix-send-pair":
+			fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_DGRAM, 0)
+			if err != nil {
+				return err, true
+			}
+			defer unix.Close(fds[1])
+			fd = fds[0]
+		case "unix-send-raw":
+			var err error
+			if fd, err = unix.Socket(unix.AF_UNIX, unix.SOCK_RAW, 0); err != nil {
+				return err, true
+			}
+		default:
+			var err error
+			if fd, err = unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM, 0); err != nil {
+				return err, true
+			}
+			defer unix.Close(fd)
+			return unix.Sendto(fd, []byte("escaped"), 0, &unix.SockaddrUnix{Name: a(0)}), true
+		}
+		defer unix.Close(fd)
+		return unix.Sendmsg(fd, []byte("escaped"), nil, &unix.SockaddrUnix{Name: a(0)}, 0), true
 	case "abstract-connect", "unix-connect":
 		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0)
 		if err != nil {

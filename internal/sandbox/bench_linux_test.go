@@ -22,6 +22,11 @@ func BenchmarkSpawn(b *testing.B) {
 	if err := os.Mkdir(filepath.Join(gitCwd, ".git"), 0o755); err != nil {
 		b.Fatal(err)
 	}
+	// A CODEX_HOME with credentials, for the cost of hiding them.
+	home := b.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "auth.json"), []byte("{}"), 0o600); err != nil {
+		b.Fatal(err)
+	}
 	ww := protocol.NewWorkspaceWritePolicy()
 	cases := []struct {
 		name   string
@@ -33,6 +38,7 @@ func BenchmarkSpawn(b *testing.B) {
 		{"direct", protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, Options{}, "", cwd},
 		{"landlock+namespaces", ww, Options{}, MechanismLandlockNamespaces, cwd},
 		{"landlock+namespaces/git", ww, Options{}, MechanismLandlockNamespaces, gitCwd},
+		{"landlock+namespaces/credentials", ww, Options{CodexHome: home}, MechanismLandlockNamespaces, gitCwd},
 		{"landlock", ww, Options{DisableUserNamespaces: true}, MechanismLandlock, gitCwd},
 		{"namespaces", ww, Options{DisableLandlock: true}, MechanismNamespaces, gitCwd},
 	}

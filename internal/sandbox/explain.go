@@ -23,7 +23,7 @@ func (r ProbeResult) Explain(uid int) []Guarantee {
 	ll := r.Mechanism.usesLandlock()
 	scoped := ll && r.LandlockABI >= landlockScopeABI
 	g := []Guarantee{
-		{"seccomp", r.Mechanism != MechanismNone, "ptrace, io_uring, kernel keyrings and the TIOCSTI/TIOCLINUX terminal ioctls denied; with the network restricted, no socket but AF_UNIX and no connect, bind, listen, sendto"},
+		{"seccomp", r.Mechanism != MechanismNone, "ptrace, io_uring, kernel keyrings and the TIOCSTI/TIOCLINUX terminal ioctls denied; with the network restricted, no socket but AF_UNIX and no connect, bind, listen, or sendto to an address"},
 		{"no_new_privs", r.Mechanism != MechanismNone, "setuid and file capabilities grant nothing"},
 		{"new session", r.Mechanism != MechanismNone, "no controlling terminal: nothing typed into the terminal the command was started from"},
 	}
@@ -64,6 +64,7 @@ func (r ProbeResult) Explain(uid int) []Guarantee {
 			Guarantee{"network namespace", false, "user namespaces unavailable"},
 		)
 	}
+	g = append(g, r.hardening(ns)...)
 	caps := "none left in any set, the bounding set included"
 	capsActive := r.Mechanism != MechanismNone
 	if !ns && uid != 0 {
@@ -71,6 +72,31 @@ func (r ProbeResult) Explain(uid int) []Guarantee {
 	}
 	g = append(g, Guarantee{"capabilities", capsActive, caps})
 	return g
+}
+
+// hardening lists what the sandbox adds to Codex's: setuid refusal, nosuid roots, placeholders
+// that survive concurrency and crashes, hidden credentials, no unix datagrams out.
+func (r ProbeResult) hardening(ns bool) []Guarantee {
+	confined := r.Mechanism != MechanismNone
+	g := []Guarantee{{"setuid refusal", confined, "chmod, fchmod, fchmodat, fchmodat2 and file creation (open, openat, creat, mknod) refuse a mode with the setuid or setgid bit (EPERM); openat2, whose mode seccomp cannot read, answers ENOSYS so programs fall back to openat"}}
+	if ns {
+		g = append(g,
+			Guarantee{"nosuid", true, "every mount the command sees, the writable roots included, is nosuid"},
+			Guarantee{"placeholders", true, "an absent .git .codex .agents .aws is held by an empty read-only directory without write bits while the command runs; sandboxes sharing a root share it under a flock and the last one out removes it; gocodex removes those of a helper killed with its turn, and the next sandbox in that root reuses and removes any left by a crash of both"},
+			Guarantee{"credential hiding", true, "CODEX_HOME's auth.json, .credentials.json (MCP OAuth tokens) and secrets/ are covered by empty, unreadable, read-only entries"},
+		)
+	} else {
+		g = append(g,
+			Guarantee{"nosuid", false, "no mount namespace: the writable roots keep the host's mount flags (setuid refusal and no_new_privs still apply)"},
+			Guarantee{"placeholders", false, "no mount namespace: an absent .git .codex .agents .aws is not held, so a command can create it"},
+			Guarantee{"credential hiding", false, "no mount namespace: CODEX_HOME's auth.json, .credentials.json and secrets/ stay readable by commands, which run as their owner; Landlock grants reading a whole tree or none of it"},
+		)
+	}
+	dgram := Guarantee{"unix datagrams", confined, "with the network restricted, no AF_UNIX datagram socket (SOCK_DGRAM, or SOCK_RAW, which is one) and no sendto to an address, so nothing reaches a pathname socket outside the roots; stream and seqpacket socketpairs, send and descriptor passing work"}
+	if r.Mechanism.usesLandlock() && r.LandlockABI >= landlockResolveUnixABI {
+		dgram.Detail = fmt.Sprintf("with the network restricted, Landlock ABI %d keeps pathname unix sockets outside the writable roots out of reach (LANDLOCK_ACCESS_FS_RESOLVE_UNIX), so datagram sockets stay allowed", r.LandlockABI)
+	}
+	return append(g, dgram)
 }
 
 // WriteExplanation prints the probe and its guarantees for a person.

@@ -17,7 +17,11 @@ type helperArgs struct {
 	policy      protocol.SandboxPolicy
 	mechanism   Mechanism
 	probeUserNS bool
-	argv        []string
+	// codexHome is the CODEX_HOME whose credential files the view hides.
+	codexHome string
+	// lifelineFD is the write end of gocodex's lifeline pipe (see watchHelper), -1 for none.
+	lifelineFD int
+	argv       []string
 }
 
 func parseHelperArgs(args []string, stderr io.Writer) (helperArgs, error) {
@@ -30,6 +34,8 @@ func parseHelperArgs(args []string, stderr io.Writer) (helperArgs, error) {
 	fs.StringVar(&policyJSON, "sandbox-policy", "", "the SandboxPolicy as JSON")
 	fs.StringVar(&mechanism, "mechanism", string(MechanismLandlock), "landlock, landlock+namespaces or namespaces")
 	fs.BoolVar(&h.probeUserNS, "probe-userns", false, "only check that a user + mount namespace works")
+	fs.StringVar(&h.codexHome, "codex-home", "", "CODEX_HOME, whose credential files the command must not read")
+	fs.IntVar(&h.lifelineFD, "lifeline-fd", -1, "descriptor of the pipe gocodex watches for the helper's end")
 	if err := fs.Parse(args); err != nil {
 		return h, err
 	}

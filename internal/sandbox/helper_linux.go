@@ -26,6 +26,17 @@ func HelperMain(args []string) int {
 	if h.probeUserNS {
 		return probeMain()
 	}
+	if h.lifelineFD >= 0 {
+		// Tell gocodex the helper holds its copy of the lifeline; keep it from the command.
+		var st unix.Stat_t
+		if err := unix.Fstat(h.lifelineFD, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
+			return refuse(fmt.Errorf("descriptor %d is not gocodex's lifeline pipe (the caller replaced cmd.ExtraFiles)", h.lifelineFD))
+		}
+		unix.CloseOnExec(h.lifelineFD)
+		if _, err := unix.Write(h.lifelineFD, []byte{1}); err != nil {
+			return refuse(fmt.Errorf("lifeline to gocodex: %w", err))
+		}
+	}
 	if err := ownSession(); err != nil {
 		return refuse(err)
 	}
@@ -93,11 +104,14 @@ func confineThread(h helperArgs, roots []WritableRoot) error {
 		if !h.mechanism.usesNamespaces() {
 			devices = append(stdTerminals(), hostWritableDevices...)
 		}
-		if err := applyLandlock(landlockRules{roots: roots, devices: devices, scopeAbstractSockets: restrictNet}); err != nil {
+		if err := applyLandlock(landlockRules{roots: roots, devices: devices, scopeAbstractSockets: restrictNet, confineUnixSockets: restrictNet}); err != nil {
 			return err
 		}
 	}
-	return seccomp.Install(seccomp.Options{AllowNetwork: !restrictNet})
+	return seccomp.Install(seccomp.Options{
+		AllowNetwork:       !restrictNet,
+		AllowUnixDatagrams: confinesUnixSockets(h.mechanism, LandlockABI(), restrictNet),
+	})
 }
 
 // hostWritableDevices are the devices Landlock leaves writable when the command shares the

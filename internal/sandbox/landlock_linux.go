@@ -9,18 +9,21 @@ import (
 )
 
 // Landlock file-system rights (linux/landlock.h). We handle the rights of ABI 1 to 3 and leave
-// the device-ioctl (ABI 5) and unix-socket (ABI 9) rights unhandled, so terminals and local
-// daemons keep working: the policy is about which files a command may change.
+// the device-ioctl (ABI 5) right unhandled, so terminals keep working: the policy is about
+// which files a command may change. The unix-socket right (ABI 9) is handled only when the
+// network is restricted, so that no pathname socket outside the writable roots is reached;
+// with the network allowed, local daemons stay reachable.
 const (
-	llExecute    = unix.LANDLOCK_ACCESS_FS_EXECUTE
-	llWriteFile  = unix.LANDLOCK_ACCESS_FS_WRITE_FILE
-	llReadFile   = unix.LANDLOCK_ACCESS_FS_READ_FILE
-	llReadDir    = unix.LANDLOCK_ACCESS_FS_READ_DIR
-	llRefer      = unix.LANDLOCK_ACCESS_FS_REFER
-	llTruncate   = unix.LANDLOCK_ACCESS_FS_TRUNCATE
-	llAllABI1    = 0x1fff // EXECUTE through MAKE_SYM
-	llRead       = llExecute | llReadFile | llReadDir
-	llFileRights = llExecute | llWriteFile | llReadFile | llTruncate
+	llExecute     = unix.LANDLOCK_ACCESS_FS_EXECUTE
+	llWriteFile   = unix.LANDLOCK_ACCESS_FS_WRITE_FILE
+	llReadFile    = unix.LANDLOCK_ACCESS_FS_READ_FILE
+	llReadDir     = unix.LANDLOCK_ACCESS_FS_READ_DIR
+	llRefer       = unix.LANDLOCK_ACCESS_FS_REFER
+	llTruncate    = unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	llResolveUnix = unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX
+	llAllABI1     = 0x1fff // EXECUTE through MAKE_SYM
+	llRead        = llExecute | llReadFile | llReadDir
+	llFileRights  = llExecute | llWriteFile | llReadFile | llTruncate
 )
 
 // LandlockABI returns the Landlock ABI version the kernel offers, 0 when Landlock is missing
@@ -44,6 +47,12 @@ func handledRights(abi int) uint64 {
 		r |= llTruncate
 	}
 	return r
+}
+
+// confinesUnixSockets reports whether Landlock keeps pathname unix sockets outside the roots
+// out of reach: with the network restricted, on ABI 9 and later.
+func confinesUnixSockets(m Mechanism, abi int, restrictNet bool) bool {
+	return m.usesLandlock() && restrictNet && abi >= landlockResolveUnixABI
 }
 
 // Landlock scopes (ABI 6): a sandboxed process may only signal, and only reach abstract unix
@@ -70,6 +79,9 @@ type landlockRules struct {
 	// scopeAbstractSockets keeps abstract unix sockets outside the domain unreachable (set
 	// when the network is restricted); signals are always scoped when the kernel can.
 	scopeAbstractSockets bool
+	// confineUnixSockets keeps pathname unix sockets outside the roots unreachable where the
+	// kernel can (ABI 9; set when the network is restricted).
+	confineUnixSockets bool
 }
 
 // applyLandlock confines the calling thread (and what it execs) to reading everywhere and
@@ -82,6 +94,9 @@ func applyLandlock(rules landlockRules) error {
 		return errors.New("landlock is not available on this kernel")
 	}
 	handled := handledRights(abi)
+	if rules.confineUnixSockets && abi >= landlockResolveUnixABI {
+		handled |= llResolveUnix
+	}
 	attr := landlockRulesetAttr{handledAccessFS: handled}
 	size := unsafe.Sizeof(attr.handledAccessFS)
 	if abi >= landlockScopeABI {

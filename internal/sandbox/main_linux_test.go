@@ -77,6 +77,24 @@ func toolOp(op, arg string) error {
 		defer unix.Close(fds[1])
 		_, err = unix.Write(fds[0], []byte("x"))
 		return err
+	case "socketpair-send", "socketpair-dgram":
+		// send(2) is sendto without an address; a datagram socketpair is refused with the
+		// network restricted (it could also send to an address).
+		typ := unix.SOCK_STREAM
+		if op == "socketpair-dgram" {
+			typ = unix.SOCK_DGRAM
+		}
+		fds, err := unix.Socketpair(unix.AF_UNIX, typ, 0)
+		if err != nil {
+			return err
+		}
+		defer unix.Close(fds[0])
+		defer unix.Close(fds[1])
+		if err := unix.Sendto(fds[0], []byte("x"), 0, nil); err != nil {
+			return err
+		}
+		_, err = unix.Read(fds[1], make([]byte, 1))
+		return err
 	case "ptrace":
 		// Ask about a process that cannot exist: allowed, ptrace answers ESRCH; denied by the
 		// sandbox, EPERM. (PTRACE_TRACEME was used before: it made a thread of this Go process

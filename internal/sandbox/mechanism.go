@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os"
 )
 
 // Mechanism names which kernel mechanisms confine a command besides the ones that are always
@@ -43,7 +44,29 @@ type Options struct {
 	DisableUserNamespaces bool
 	// Executable is the binary that acts as the helper; empty means os.Executable().
 	Executable string
+	// CodexHome is the CODEX_HOME whose credential files confined commands must not read;
+	// empty means $CODEX_HOME, else ~/.codex.
+	CodexHome string
 }
+
+// Binary is the executable the sandbox re-executes as its helper (opts.Executable, or this
+// process's own binary): the same binary is every embedded program, so a caller that runs
+// one of them inside the sandbox (the apply_patch tool) runs this.
+func Binary(opts Options) (string, error) {
+	if opts.Executable != "" {
+		return opts.Executable, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find own executable for the sandbox helper: %w", err)
+	}
+	return exe, nil
+}
+
+// landlockResolveUnixABI is the first Landlock ABI with LANDLOCK_ACCESS_FS_RESOLVE_UNIX:
+// connect and sendmsg to a pathname unix socket need the right on the socket's place. (Here,
+// not in landlock_linux.go, because Explain's wording depends on it on every platform.)
+const landlockResolveUnixABI = 9
 
 // ProbeResult says what this machine can enforce. Mechanism is the best available; Err is set
 // (and Mechanism is MechanismNone) when nothing is.
@@ -69,7 +92,7 @@ func (r ProbeResult) Message() string {
 	case MechanismLandlockNamespaces:
 		return fmt.Sprintf("Linux sandbox: Landlock ABI %d, user/mount/PID namespaces (read-only /), seccomp", r.LandlockABI)
 	case MechanismLandlock:
-		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; user namespaces unavailable (%s), so metadata outside the writable roots, protected names (.git, .codex, .agents, .aws), processes outside (renice) and daemons that outlive a command are not confined", r.LandlockABI, r.UserNamespacesError)
+		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; user namespaces unavailable (%s), so metadata outside the writable roots, protected names (.git, .codex, .agents, .aws), CODEX_HOME's credential files (readable), processes outside (renice) and daemons that outlive a command are not confined", r.LandlockABI, r.UserNamespacesError)
 	case MechanismNamespaces:
 		return "Linux sandbox: Landlock unavailable; user/mount/PID/network namespaces (read-only /) with seccomp"
 	case MechanismSeatbelt:

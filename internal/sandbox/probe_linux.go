@@ -44,7 +44,7 @@ func Probe(ctx context.Context, opts Options) ProbeResult {
 }
 
 func probeUserNamespace(ctx context.Context, opts Options) error {
-	exe, err := executable(opts)
+	exe, err := Binary(opts)
 	if err != nil {
 		return err
 	}
@@ -67,17 +67,6 @@ func probeUserNamespace(ctx context.Context, opts Options) error {
 	return nil
 }
 
-func executable(opts Options) (string, error) {
-	if opts.Executable != "" {
-		return opts.Executable, nil
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("find own executable for the sandbox helper: %w", err)
-	}
-	return exe, nil
-}
-
 // probeMain is the helper started by probeUserNamespace: it builds the view the command would
 // get (without writable roots), so that a kernel or container that refuses any part of it is
 // found once per session, not at the first command.
@@ -86,7 +75,7 @@ func probeMain() int {
 		fmt.Fprintf(os.Stderr, "%s: no new PID namespace\n", HelperArg0)
 		return 1
 	}
-	if _, err := buildView(nil); err != nil {
+	if _, err := buildView(nil, nil); err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", HelperArg0, err)
 		return 1
 	}

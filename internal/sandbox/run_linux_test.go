@@ -44,13 +44,18 @@ func TestNetwork(t *testing.T) {
 	defer udp.Close()
 	probe := probeFor(t, Options{}, MechanismLandlockNamespaces)
 	exe := testExe(t)
-	ops := []string{"tcp-connect=" + ln.Addr().String(), "udp-send=" + udp.LocalAddr().String(), "socketpair", "ptrace"}
+	ops := []string{"tcp-connect=" + ln.Addr().String(), "udp-send=" + udp.LocalAddr().String(), "socketpair", "socketpair-send", "socketpair-dgram", "ptrace"}
+	// Datagram sockets are refused unless Landlock keeps pathname sockets in the roots.
+	dgram := "EPERM"
+	if confinesUnixSockets(probe.Mechanism, probe.LandlockABI, true) {
+		dgram = "ok"
+	}
 	for _, tc := range []struct {
 		network bool
 		want    string
 	}{
-		{false, "tcp-connect EPERM\nudp-send EPERM\nsocketpair ok\nptrace EPERM"},
-		{true, "tcp-connect ok\nudp-send ok\nsocketpair ok\nptrace EPERM"},
+		{false, "tcp-connect EPERM\nudp-send EPERM\nsocketpair ok\nsocketpair-send ok\nsocketpair-dgram " + dgram + "\nptrace EPERM"},
+		{true, "tcp-connect ok\nudp-send ok\nsocketpair ok\nsocketpair-send ok\nsocketpair-dgram ok\nptrace EPERM"},
 	} {
 		t.Run(fmt.Sprintf("network_access=%v", tc.network), func(t *testing.T) {
 			pol := protocol.SandboxPolicy{Mode: protocol.SandboxWorkspaceWrite, NetworkAccess: tc.network}
@@ -62,7 +67,7 @@ func TestNetwork(t *testing.T) {
 	}
 	// The same operations succeed unsandboxed, so the denials above are the sandbox's.
 	r := runIn(t, nil, Options{}, protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess}, t.TempDir(), nil, append([]string{exe, toolArg}, ops...)...)
-	if strings.TrimSpace(r.stdout) != "tcp-connect ok\nudp-send ok\nsocketpair ok\nptrace ok" {
+	if strings.TrimSpace(r.stdout) != "tcp-connect ok\nudp-send ok\nsocketpair ok\nsocketpair-send ok\nsocketpair-dgram ok\nptrace ok" {
 		t.Errorf("ptrace unsandboxed: %q %q", r.stdout, r.stderr)
 	}
 }

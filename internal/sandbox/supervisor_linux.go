@@ -14,15 +14,16 @@ import (
 // supervise is the helper as the first process (init) of the command's PID namespace. It
 // builds the view, starts the command from a thread confined for good, passes on the signals
 // it is sent, reaps orphans, and when the command ends it ends everything the command left
-// running (nothing started in the sandbox outlives it), removes its placeholders and exits
-// with the command's status.
+// running (nothing started in the sandbox outlives it), releases its placeholders and exits
+// with the command's status. When gocodex is gone (its end of the lifeline broke) the command
+// is ended the same way: nothing is left to read its output or stop it.
 func supervise(h helperArgs, path string) int {
 	if os.Getpid() != 1 {
 		return refuse(errors.New("the namespaces mechanism needs a new PID namespace (start the helper through sandbox.Command)"))
 	}
 	roots := WritableRoots(h.policy, h.policyCwd, os.Getenv)
-	v, err := buildView(roots)
-	defer removePlaceholders(v.placeholders)
+	v, err := buildView(roots, credentialPaths(h.codexHome))
+	defer releaseNames(v.names)
 	if err != nil {
 		return refuse(err)
 	}
@@ -42,11 +43,18 @@ func supervise(h helperArgs, path string) int {
 	}
 	exited := make(chan unix.WaitStatus, 1)
 	go reap(pid, exited)
+	orphaned := make(chan struct{})
+	if h.lifelineFD >= 0 {
+		go awaitBrokenPipe(h.lifelineFD, orphaned)
+	}
 	for {
 		select {
 		case sig := <-sigs:
 			// -1 from init: every other process of the namespace.
 			_ = unix.Kill(-1, sig.(syscall.Signal))
+		case <-orphaned:
+			orphaned = nil
+			_ = unix.Kill(-1, unix.SIGKILL)
 		case ws := <-exited:
 			endNamespace()
 			if ws.Signaled() {
@@ -111,6 +119,21 @@ func endNamespace() {
 	for {
 		var ws unix.WaitStatus
 		if _, err := unix.Wait4(-1, &ws, 0, nil); err != nil && !errors.Is(err, unix.EINTR) {
+			return
+		}
+	}
+}
+
+// awaitBrokenPipe closes orphaned when the read end of the pipe whose write end is fd has
+// been closed everywhere: gocodex has gone.
+func awaitBrokenPipe(fd int, orphaned chan<- struct{}) {
+	fds := []unix.PollFd{{Fd: int32(fd)}} // POLLERR is reported whatever the events asked
+	for {
+		if _, err := unix.Poll(fds, -1); err != nil && !errors.Is(err, unix.EINTR) {
+			return
+		}
+		if fds[0].Revents&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0 {
+			close(orphaned)
 			return
 		}
 	}

@@ -12,9 +12,9 @@ import (
 
 // view is what buildView changed that the helper must undo when the command ends.
 type view struct {
-	// placeholders are the empty directories created on the host as mount points for the
-	// protected names that did not exist yet.
-	placeholders []string
+	// names are the protected names bound read-only, placeholders among them (see
+	// placeholder_linux.go).
+	names []heldName
 	// freshProc is false when a new /proc could not be mounted (a container that masks parts
 	// of its /proc): the command then sees the outer /proc, read-only.
 	freshProc bool
@@ -27,11 +27,11 @@ var viewDevices = []string{"null", "zero", "full", "random", "urandom", "tty"}
 // buildView runs inside the fresh user, mount and PID namespaces Command asked for and gives
 // the command its view of the file system: everything read-only and nosuid (so no chmod,
 // chown, utime, xattr or chattr outside the roots), the writable roots bound writable, the
-// protected names inside them bound read-only (an empty placeholder is created for a name that
-// does not exist yet, so it cannot be created either), a /proc of the new PID namespace with
+// protected names inside them bound read-only (a placeholder is held for a name that does not
+// exist yet, so it cannot be created either), gocodex's credential files hidden, a /proc of the new PID namespace with
 // /proc/sys read-only, and a private /dev with the harmless devices, a new pty instance and its
 // own /dev/shm.
-func buildView(roots []WritableRoot) (view, error) {
+func buildView(roots []WritableRoot, hidden []string) (view, error) {
 	var v view
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return v, fmt.Errorf("make mounts private: %w", err)
@@ -60,7 +60,10 @@ func buildView(roots []WritableRoot) (view, error) {
 			return v, err
 		}
 	}
-	if v.placeholders, err = protectNames(roots); err != nil {
+	if v.names, err = protectNames(roots); err != nil {
+		return v, err
+	}
+	if err := hideCredentials(hidden); err != nil {
 		return v, err
 	}
 	if v.freshProc, err = mountProc(); err != nil {
@@ -72,45 +75,59 @@ func buildView(roots []WritableRoot) (view, error) {
 	return v, nil
 }
 
-// protectNames binds every protected subpath read-only, creating an empty directory first
-// for one that does not exist. It returns the directories it created.
-func protectNames(roots []WritableRoot) ([]string, error) {
-	var done, created []string
+// protectNames binds every protected subpath read-only, holding a placeholder for one that
+// does not exist. It returns what it bound, for releaseNames.
+func protectNames(roots []WritableRoot) ([]heldName, error) {
+	var done []string
+	var held []heldName
 	for _, r := range roots {
 		for _, p := range r.ReadOnlySubpaths {
 			if slices.Contains(done, p) {
 				continue
 			}
 			done = append(done, p)
-			if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
-				switch err := unix.Mkdir(p, 0o555); {
-				case err == nil:
-					created = append(created, p)
-				case errors.Is(err, unix.EEXIST):
-				case errors.Is(err, unix.EROFS), errors.Is(err, unix.EACCES), errors.Is(err, unix.ENOENT):
-					continue // the command cannot create it either
-				default:
-					return created, fmt.Errorf("placeholder for %s: %w", p, err)
+			fd, isPlaceholder, err := holdPlaceholder(p)
+			if err != nil {
+				return held, err
+			}
+			if isPlaceholder {
+				held = append(held, heldName{path: p, lockFD: fd})
+				if err := bindReadOnlyAt(fd, p); err != nil {
+					return held, err
 				}
+				continue
+			}
+			if _, err := os.Lstat(p); err != nil {
+				continue // absent, and no placeholder can be made: the command cannot create it either
 			}
 			if err := bindSelf(p); err != nil {
-				return created, err
+				return held, err
 			}
+			held = append(held, heldName{path: p, lockFD: -1})
 			if err := setReadOnly(p, true); err != nil {
-				return created, err
+				return held, err
 			}
 		}
 	}
-	return created, nil
+	return held, nil
 }
 
-// removePlaceholders undoes protectNames' directories after the command and everything it
-// started have ended; a placeholder someone filled from outside meanwhile stays.
-func removePlaceholders(dirs []string) {
-	for _, d := range slices.Backward(dirs) {
-		_ = unix.Unmount(d, unix.MNT_DETACH)
-		_ = unix.Rmdir(d)
+// bindReadOnlyAt binds the directory open at fd read-only onto itself, through the descriptor
+// so that it is the very directory that was locked and checked.
+func bindReadOnlyAt(fd int, path string) error {
+	tree, err := unix.OpenTree(fd, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_EMPTY_PATH|unix.AT_RECURSIVE)
+	if err != nil {
+		return fmt.Errorf("bind %s: %w", path, err)
 	}
+	defer unix.Close(tree)
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &attr); err != nil {
+		return fmt.Errorf("make %s read-only: %w", path, err)
+	}
+	if err := unix.MoveMount(tree, "", fd, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
+		return fmt.Errorf("bind %s: %w", path, err)
+	}
+	return nil
 }
 
 // mountProc mounts the new PID namespace's /proc over the outer one and keeps the parts that

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gocodex/gocodex/internal/gitmarker"
+	"github.com/gocodex/gocodex/internal/safegit"
 )
 
 // gitStore snapshots a git work tree as trees written through a private index.
@@ -25,48 +26,6 @@ type gitStore struct {
 	refPrefix string
 	// exclude are pathspecs kept out of the snapshots (CODEX_HOME inside the work tree).
 	exclude []string
-}
-
-// gitConfig neutralises settings that would make snapshotting slow, chatty or write into
-// the user's repository beyond objects: no fsmonitor daemon, no split index (it writes a
-// shared index into .git), no auto gc, no advice about embedded repositories.
-var gitConfig = []string{
-	"-c", "core.fsmonitor=false",
-	"-c", "core.splitIndex=false",
-	"-c", "gc.auto=0",
-	"-c", "advice.addEmbeddedRepo=false",
-}
-
-// gitEnv is the caller's environment without any GIT_* variable (GIT_DIR, GIT_WORK_TREE,
-// GIT_INDEX_FILE... from the caller must not redirect our commands), plus extra.
-func gitEnv(extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GIT_") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	return append(env, extra...)
-}
-
-// runGit runs git with a clean environment and returns its stdout.
-func runGit(ctx context.Context, dir string, env []string, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, gitConfig...), args...)...)
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.Stdin = stdin
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("snapshot: git %s: %s", args[0], msg)
-	}
-	return out, nil
 }
 
 // findGitRoot returns the work tree top and the absolute git dir of cwd's repository; ok
@@ -117,11 +76,19 @@ func gitMarkerDir(cwd string) (string, bool) {
 	}
 }
 
-func (g *gitStore) env() []string { return gitEnv("GIT_INDEX_FILE=" + g.index) }
-
-func (g *gitStore) git(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
-	return runGit(ctx, g.root, g.env(), stdin, append([]string{"--git-dir=" + g.gitDir, "--work-tree=" + g.root}, args...)...)
+// repo is git on the work tree with the private index, for one operation (it reads the
+// repository's configuration once, when a command first needs it).
+func (g *gitStore) repo() *safegit.Repo {
+	return safegit.New(safegit.Options{Dir: g.root, GitDir: g.gitDir, WorkTree: g.root, IndexFile: g.index})
 }
+
+// refs is git on the repository's refs alone (Prune has no work tree).
+func (g *gitStore) refs() *safegit.Repo {
+	return safegit.New(safegit.Options{Dir: "/", GitDir: g.gitDir})
+}
+
+// gitErr names the store in an error of safegit.
+func gitErr(err error) error { return fmt.Errorf("snapshot: %w", err) }
 
 func (g *gitStore) exactPerm() bool { return false }
 
@@ -131,17 +98,18 @@ func (g *gitStore) snapshot(ctx context.Context) (string, error) {
 	if err := os.Remove(g.index + ".lock"); err != nil && !os.IsNotExist(err) {
 		return "", fmt.Errorf("snapshot: remove a stale lock on the private index: %w", err)
 	}
+	r := g.repo()
 	if _, err := os.Stat(g.index); os.IsNotExist(err) {
-		if err := g.seed(ctx); err != nil {
+		if err := g.seed(ctx, r); err != nil {
 			return "", err
 		}
 	}
-	if _, err := g.git(ctx, nil, append([]string{"add", "--all", "--", "."}, g.exclude...)...); err != nil {
-		return "", err
+	if err := r.AddAll(ctx, append([]string{"."}, g.exclude...)...); err != nil {
+		return "", gitErr(err)
 	}
-	out, err := g.git(ctx, nil, "write-tree")
+	out, err := r.Output(ctx, "write-tree")
 	if err != nil {
-		return "", err
+		return "", gitErr(err)
 	}
 	// git writes the index with the umask's bits; the journal's files stay private.
 	if err := os.Chmod(g.index, 0o600); err != nil {
@@ -156,17 +124,22 @@ func (g *gitStore) snapshot(ctx context.Context) (string, error) {
 
 // seed starts the private index from a copy of the user's, then clears the entries' assume-
 // unchanged and skip-worktree bits: with them git add would not look at those files, and a
-// turn's change to them would go unrecorded.
-func (g *gitStore) seed(ctx context.Context) error {
+// turn's change to them would go unrecorded. The entries of files a filter driver applies to
+// go: the user's index has them as the driver cleaned them, and the snapshots, which run no
+// driver, keep the bytes as they are (git add hashes them again).
+func (g *gitStore) seed(ctx context.Context, r *safegit.Repo) error {
 	if err := seedIndex(filepath.Join(g.gitDir, "index"), g.index); err != nil {
 		return err
 	}
 	if _, err := os.Stat(g.index); err != nil {
 		return nil
 	}
-	out, err := g.git(ctx, nil, "ls-files", "-v", "-z")
-	if err != nil {
+	if err := g.dropFiltered(ctx, r); err != nil {
 		return err
+	}
+	out, err := r.Output(ctx, "ls-files", "-v", "-z")
+	if err != nil {
+		return gitErr(err)
 	}
 	// Each record is "<tag> <path>": lowercase tags are assume-unchanged, S (or s) is
 	// skip-worktree. update-index takes one such flag per run.
@@ -188,9 +161,26 @@ func (g *gitStore) seed(ctx context.Context) error {
 		if paths.Len() == 0 {
 			continue
 		}
-		if _, err := g.git(ctx, paths, "update-index", flag, "-z", "--stdin"); err != nil {
-			return err
+		if _, err := r.OutputStdin(ctx, paths, "update-index", flag, "-z", "--stdin"); err != nil {
+			return gitErr(err)
 		}
+	}
+	return nil
+}
+
+// dropFiltered removes from the private index the entries whose filter attribute is
+// specified, when the configuration defines any filter driver at all.
+func (g *gitStore) dropFiltered(ctx context.Context, r *safegit.Repo) error {
+	filters, err := r.Filters(ctx)
+	if err != nil || len(filters) == 0 {
+		return err
+	}
+	out, err := r.Output(ctx, "ls-files", "-z", "--", ".", ":(exclude,attr:!filter)")
+	if err != nil || len(out) == 0 {
+		return err
+	}
+	if _, err := r.OutputStdin(ctx, bytes.NewReader(out), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
+		return gitErr(err)
 	}
 	return nil
 }
@@ -213,9 +203,9 @@ func (g *gitStore) diff(ctx context.Context, a, b string) (map[string]delta, err
 	if a == b {
 		return out, nil
 	}
-	raw, err := g.git(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", "--full-index", a, b)
+	raw, err := g.repo().Output(ctx, "diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", "--full-index", a, b)
 	if err != nil {
-		return nil, err
+		return nil, gitErr(err)
 	}
 	// Each record is ":oldmode newmode oldid newid status\0path\0".
 	fields := bytes.Split(raw, []byte{0})
@@ -253,17 +243,19 @@ func gitEntry(mode, id string) (entry, bool) {
 	return entry{}, false
 }
 
-// read returns regular files as git would check them out (through the repository's
-// filters, e.g. eol or LFS; without any, the bytes exactly) and symlink targets as stored.
+// read returns regular files as git would check them out with git's own conversions (eol,
+// ident, working-tree-encoding; without any, the bytes exactly) but no filter driver (the
+// snapshots hold what was in the tree) and symlink targets as stored.
 func (g *gitStore) read(ctx context.Context, entries map[string]entry) (map[string][]byte, error) {
 	out := make(map[string][]byte, len(entries))
 	var links []string
+	r := g.repo()
 	for path, e := range entries {
 		switch e.Kind {
 		case kindFile:
-			data, err := g.git(ctx, nil, "cat-file", "--filters", "--path="+path, e.ID)
+			data, err := r.Output(ctx, "cat-file", "--filters", "--path="+path, e.ID)
 			if err != nil {
-				return nil, err
+				return nil, gitErr(err)
 			}
 			out[path] = data
 		case kindSymlink:
@@ -277,13 +269,13 @@ func (g *gitStore) read(ctx context.Context, entries map[string]entry) (map[stri
 	for _, p := range links {
 		in.WriteString(entries[p].ID + "\n")
 	}
-	raw, err := g.git(ctx, &in, "cat-file", "--batch")
+	raw, err := r.OutputStdin(ctx, &in, "cat-file", "--batch")
 	if err != nil {
-		return nil, err
+		return nil, gitErr(err)
 	}
-	r := bufio.NewReader(bytes.NewReader(raw))
+	br := bufio.NewReader(bytes.NewReader(raw))
 	for _, p := range links {
-		head, err := r.ReadString('\n')
+		head, err := br.ReadString('\n')
 		if err != nil {
 			return nil, fmt.Errorf("snapshot: git cat-file: short output")
 		}
@@ -296,7 +288,7 @@ func (g *gitStore) read(ctx context.Context, entries map[string]entry) (map[stri
 			return nil, fmt.Errorf("snapshot: git cat-file: bad size in %q", head)
 		}
 		data := make([]byte, size+1)
-		if _, err := io.ReadFull(r, data); err != nil {
+		if _, err := io.ReadFull(br, data); err != nil {
 			return nil, fmt.Errorf("snapshot: git cat-file: short output for %s", p)
 		}
 		out[p] = data[:size]
@@ -305,8 +297,10 @@ func (g *gitStore) read(ctx context.Context, entries map[string]entry) (map[stri
 }
 
 func (g *gitStore) pin(ctx context.Context, name, id string) error {
-	_, err := g.git(ctx, nil, "update-ref", g.refPrefix+name, id)
-	return err
+	if _, err := g.refs().Output(ctx, "update-ref", g.refPrefix+name, id); err != nil {
+		return gitErr(err)
+	}
+	return nil
 }
 
 func (g *gitStore) unpin(ctx context.Context, names []string) error {
@@ -317,8 +311,10 @@ func (g *gitStore) unpin(ctx context.Context, names []string) error {
 	for _, n := range names {
 		fmt.Fprintf(&in, "delete %s%s\n", g.refPrefix, n)
 	}
-	_, err := g.git(ctx, &in, "update-ref", "--stdin")
-	return err
+	if _, err := g.refs().OutputStdin(ctx, &in, "update-ref", "--stdin"); err != nil {
+		return gitErr(err)
+	}
+	return nil
 }
 
 // release has nothing to do: unreferenced objects go with the repository's next gc.
@@ -326,9 +322,10 @@ func (g *gitStore) release(context.Context, []string) error { return nil }
 
 // pruneRefs deletes every ref under the thread's prefix.
 func (g *gitStore) pruneRefs(ctx context.Context) error {
-	out, err := runGit(ctx, "/", g.env(), nil, "--git-dir="+g.gitDir, "for-each-ref", "--format=%(refname)", strings.TrimSuffix(g.refPrefix, "/"))
+	r := g.refs()
+	out, err := r.Output(ctx, "for-each-ref", "--format=%(refname)", strings.TrimSuffix(g.refPrefix, "/"))
 	if err != nil {
-		return err
+		return gitErr(err)
 	}
 	var in bytes.Buffer
 	for _, ref := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -339,8 +336,10 @@ func (g *gitStore) pruneRefs(ctx context.Context) error {
 	if in.Len() == 0 {
 		return nil
 	}
-	_, err = runGit(ctx, "/", g.env(), &in, "--git-dir="+g.gitDir, "update-ref", "--stdin")
-	return err
+	if _, err := r.OutputStdin(ctx, &in, "update-ref", "--stdin"); err != nil {
+		return gitErr(err)
+	}
+	return nil
 }
 
 // checkRelPath refuses a path that could leave the root.

@@ -205,3 +205,16 @@ func turn(tb testing.TB, th *Thread, id string, do func()) {
 		tb.Fatal(err)
 	}
 }
+
+// gitEnv is this process's environment without any GIT_* variable (a test run from a git hook
+// must not point the fixtures' git elsewhere), plus extra.
+func gitEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	return append(env, extra...)
+}

@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/protocol"
 )

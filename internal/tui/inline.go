@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 )
 
 // Inline mode (the default): finished cells are written once into the terminal's own

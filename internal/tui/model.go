@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textarea"
-	tea "charm.land/bubbletea/v2"
+	"github.com/gocodex/gocodex/third_party/bubbles/key"
+	"github.com/gocodex/gocodex/third_party/bubbles/textarea"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/snapshot"
@@ -156,8 +156,10 @@ type Model struct {
 	// liveClock (set by the programs, not by tests) ticks it every second.
 	runStart  time.Time
 	liveClock bool
-	// startWithPicker opens the /resume picker from Init.
-	startWithPicker bool
+	// startWithPicker opens the /resume picker from Init; with startPickerForks the picker
+	// forks the chosen thread (`gocodex fork` without an id).
+	startWithPicker  bool
+	startPickerForks bool
 	// pastes are the large pastes behind composer placeholders (paste.go).
 	pastes map[string]string
 	// mentions is the @file list; files the work tree's files, read on the first @.
@@ -202,7 +204,11 @@ func NewModel(engine Engine, h Header, prompt string) *Model {
 // Init sends the initial prompt, if any, through Update like a typed message.
 func (m *Model) Init() tea.Cmd {
 	if m.startWithPicker {
-		m.openResumePicker("/resume", "")
+		if m.startPickerForks {
+			m.openForkPicker()
+		} else {
+			m.openResumePicker("/resume", "")
+		}
 		cmd := m.pending
 		m.pending = nil
 		return cmd

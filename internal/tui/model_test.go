@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m,
 		goleak.IgnoreAnyFunction("github.com/muesli/cancelreader.(*epollCancelReader).wait"),
 		goleak.IgnoreAnyFunction("github.com/charmbracelet/ultraviolet.(*TerminalReader).StreamEvents"),
-		goleak.IgnoreAnyFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"))
+		goleak.IgnoreAnyFunction("github.com/gocodex/gocodex/third_party/bubbles/cursor.(*Model).Blink.func1"))
 }
 
 // fakeEngine records submitted ops and serves events from a channel.

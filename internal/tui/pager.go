@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 )
 
 // The transcript pager (Ctrl+T, as Codex's): the whole conversation on the alternate screen,

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 )
 
 // The plain line mode, for TERM=dumb (a terminal that cannot move its cursor): the same

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 )
 
 // ProviderChoice is a configured model provider /model offers (when more than one is

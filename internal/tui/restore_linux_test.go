@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/creack/pty"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 	"golang.org/x/sys/unix"
 
 	"github.com/gocodex/gocodex/internal/snapshot"

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/commands"
@@ -57,6 +57,9 @@ type Options struct {
 	// with one that was not found: a Notice can say so); Esc leaves the picker for Engine's
 	// thread.
 	ResumePicker bool
+	// ForkPicker makes that picker fork the chosen thread (`fork` without an id, or with one
+	// that was not found) instead of resuming it.
+	ForkPicker bool
 	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
 	// default is inline: finished cells go into the terminal's scrollback.
 	AltScreen bool
@@ -77,6 +80,7 @@ func Run(ctx context.Context, o Options) error {
 	m.agentsFiles = o.AgentsFiles
 	m.inline = !o.AltScreen
 	m.startWithPicker = o.ResumePicker
+	m.startPickerForks = o.ForkPicker
 	m.liveClock = true
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/protocol"
@@ -41,10 +41,12 @@ type sessionOpenedMsg struct {
 	verb string // "new", "resume", "fork"
 }
 
-// threadsListedMsg carries the /resume picker's entries.
+// threadsListedMsg carries the picker's entries: the /resume picker's, or with fork set
+// those of the picker that forks the chosen thread (`gocodex fork` without an id).
 type threadsListedMsg struct {
 	threads []ThreadEntry
 	err     error
+	fork    bool
 }
 
 // openSession runs open in a command and reports the result as a sessionOpenedMsg.
@@ -93,27 +95,52 @@ func (m *Model) openResumePicker(typed, _ string) {
 		m.commandError(typed, "/resume: this session cannot open saved threads.")
 		return
 	}
+	m.listThreads(false)
+}
+
+// openForkPicker is the picker `gocodex fork` opens without an id: the same list as
+// /resume's, and the chosen thread is forked instead of continued.
+func (m *Model) openForkPicker() {
+	if m.hooks.ListThreads == nil || m.hooks.ForkThread == nil {
+		m.tr.add(cell{kind: cellError, body: "fork: this session cannot open saved threads."})
+		m.refresh()
+		return
+	}
+	m.listThreads(true)
+}
+
+// listThreads reads the saved threads off the UI goroutine for a picker.
+func (m *Model) listThreads(fork bool) {
 	list := m.hooks.ListThreads
 	m.pending = func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 		defer cancel()
 		threads, err := guarded(func() ([]ThreadEntry, error) { return list(ctx) })
-		return threadsListedMsg{threads: threads, err: err}
+		return threadsListedMsg{threads: threads, err: err, fork: fork}
 	}
 }
 
 func (m *Model) threadsListed(msg threadsListedMsg) {
 	if msg.err != nil {
-		m.tr.add(cell{kind: cellError, body: "/resume: " + msg.err.Error()})
+		what := "/resume: "
+		if msg.fork {
+			what = "fork: "
+		}
+		m.tr.add(cell{kind: cellError, body: what + msg.err.Error()})
 		m.refresh()
 		return
 	}
-	m.picker = resumePicker(msg.threads, m.threadID, m.now())
+	m.picker = sessionPicker(msg.threads, m.threadID, m.now(), msg.fork)
 }
 
-// resumePicker lists threads by their first message and age.
-func resumePicker(threads []ThreadEntry, current string, now time.Time) *picker {
-	p := &picker{title: "Resume a previous session", searchable: true, empty: "No saved sessions here yet."}
+// sessionPicker lists threads by their first message and age; the chosen one is resumed, or
+// with fork copied into a new thread.
+func sessionPicker(threads []ThreadEntry, current string, now time.Time, fork bool) *picker {
+	title := "Resume a previous session"
+	if fork {
+		title = "Fork a previous session"
+	}
+	p := &picker{title: title, searchable: true, empty: "No saved sessions here yet."}
 	for _, t := range threads {
 		preview := strings.Join(strings.Fields(t.Preview), " ")
 		if preview == "" {
@@ -122,10 +149,13 @@ func resumePicker(threads []ThreadEntry, current string, now time.Time) *picker 
 		p.items = append(p.items, pickerItem{label: preview, desc: ago(now, t.UpdatedAt), value: t.ID, current: t.ID == current})
 	}
 	p.onPick = func(m *Model, it pickerItem) tea.Cmd {
-		if it.value == m.threadID {
+		id := it.value
+		if fork {
+			return openSession("fork", func(ctx context.Context) (Session, error) { return m.hooks.ForkThread(ctx, id) })
+		}
+		if id == m.threadID {
 			return nil
 		}
-		id := it.value
 		return openSession("resume", func(ctx context.Context) (Session, error) { return m.hooks.ResumeThread(ctx, id) })
 	}
 	return p

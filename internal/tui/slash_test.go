@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
+	"github.com/google/go-cmp/cmp"
 
+	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -546,6 +548,35 @@ func TestStartWithResumePicker(t *testing.T) {
 	}
 }
 
+// Options.ForkPicker makes the picker at start fork the chosen thread (`gocodex fork`
+// without an id), the one in use included; a /resume typed afterwards still resumes.
+func TestStartWithForkPicker(t *testing.T) {
+	h := newHarness(t, "")
+	h.m.threadID = "thread-0"
+	h.m.startWithPicker, h.m.startPickerForks = true, true
+	h.m.startPump = func(Engine, int) {}
+	se := &sessionEngines{}
+	h.m.hooks = sessionHooks{
+		ListThreads: func(context.Context) ([]ThreadEntry, error) {
+			return []ThreadEntry{{ID: "old-1", Preview: "an earlier chat"}}, nil
+		},
+		ResumeThread: func(_ context.Context, id string) (Session, error) { return se.open("resume " + id) },
+		ForkThread:   func(_ context.Context, id string) (Session, error) { return se.open("fork " + id) },
+	}
+	h.runCmd(h.m.Init())
+	if h.m.picker == nil || h.m.picker.title != "Fork a previous session" || h.m.picker.items[0].label != "an earlier chat" {
+		t.Fatalf("no fork picker at start: %+v", h.m.picker)
+	}
+	h.runCmd(h.key(keyEnter))
+	if len(se.calls) != 1 || se.calls[0] != "fork old-1" || h.m.threadID != "thread-1" {
+		t.Fatalf("the pick opened %v, thread %q", se.calls, h.m.threadID)
+	}
+	h.command("/resume")
+	if h.m.picker == nil || h.m.picker.title != "Resume a previous session" {
+		t.Fatalf("/resume after a fork picker: %+v", h.m.picker)
+	}
+}
+
 // At 40 columns no line of any state is wider than the terminal.
 func TestNarrowTerminal(t *testing.T) {
 	for _, inline := range []bool{false, true} {
@@ -612,5 +643,16 @@ func TestDiffCommand(t *testing.T) {
 	}
 	if !strings.Contains(h.m.View().Content, h.m.st.added.Render("+two")) {
 		t.Error("the added line is not coloured")
+	}
+}
+
+// The names a project's prompt file may not take (commands.BuiltinNames) are the UI's own.
+func TestBuiltinNamesMatchTheCommandsPackage(t *testing.T) {
+	var names []string
+	for _, c := range builtinCommands() {
+		names = append(names, c.name)
+	}
+	if diff := cmp.Diff(commands.BuiltinNames, names); diff != "" {
+		t.Errorf("commands.BuiltinNames (-want +ours):\n%s", diff)
 	}
 }

@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
 
+	"github.com/gocodex/gocodex/internal/safegit"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -87,33 +87,18 @@ func (m *Model) showDiff(typed string) {
 	defer m.refresh()
 	ctx, cancel := context.WithTimeout(context.Background(), diffTimeout)
 	defer cancel()
-	git := func(args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = m.header.Cwd
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		if err := cmd.Run(); err != nil {
-			return "", fmt.Errorf("%s", strings.TrimSpace(errOut.String()+" "+err.Error()))
-		}
-		return out.String(), nil
-	}
-	if _, err := git("rev-parse", "--is-inside-work-tree"); err != nil {
+	diff, untracked, err := safegit.New(safegit.Options{Dir: m.header.Cwd}).WorkTreeDiff(ctx)
+	if errors.Is(err, safegit.ErrNotWorkTree) {
 		m.tr.add(cell{kind: cellError, body: "/diff: not inside a git work tree: " + m.header.Cwd})
 		return
-	}
-	diff, err := git("diff", "HEAD", "--no-color")
-	if err != nil {
-		// No commit yet: the index against the empty tree.
-		diff, err = git("diff", "--no-color")
 	}
 	if err != nil {
 		m.tr.add(cell{kind: cellError, body: "/diff: " + err.Error()})
 		return
 	}
-	untracked, _ := git("ls-files", "--others", "--exclude-standard")
 	var b strings.Builder
 	b.WriteString(strings.TrimRight(diff, "\n"))
-	for _, f := range strings.Fields(untracked) {
+	for _, f := range untracked {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 )
 
 // TrustOptions are what the trust screen needs.

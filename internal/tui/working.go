@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 )
 
 // workingTickMsg redraws the status line's elapsed time; start tells a tick of an earlier

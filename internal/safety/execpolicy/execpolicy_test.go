@@ -223,7 +223,7 @@ func TestLoadConfigFolders(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(home, "rules", "dir.rules"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := Load(home, project)
+	p, err := Load(home, []string{filepath.Join(project, ".codex")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,17 +237,38 @@ func TestLoadConfigFolders(t *testing.T) {
 	}
 
 	// No rules folder at all is an empty policy, not an error.
-	p, err = Load(t.TempDir(), "")
+	p, err = Load(t.TempDir(), nil, nil)
 	if err != nil || len(p.Rules()) != 0 {
 		t.Errorf("Load(empty) = %v, %v; want no rules", p.Rules(), err)
 	}
 
 	// A broken file is an error naming the file and the line.
 	writeFile(t, filepath.Join(project, ".codex", "rules", "q.rules"), "\n\nprefix_rule(pattern=[\"x\"], match=[\"y\"])\n")
-	_, err = Load(home, project)
+	_, err = Load(home, []string{filepath.Join(project, ".codex")}, nil)
 	wantPrefix := filepath.Join(project, ".codex", "rules", "q.rules") + ":3: expected every example"
 	if err == nil || !strings.HasPrefix(err.Error(), wantPrefix) {
 		t.Errorf("Load(broken) error = %v, want prefix %q", err, wantPrefix)
+	}
+}
+
+// keep leaves out the project files it refuses (an untrusted session wrote them); the
+// user's own rules always load.
+func TestLoadKeepsOnlyWhatMayLoad(t *testing.T) {
+	home, project := t.TempDir(), filepath.Join(t.TempDir(), ".codex")
+	writeFile(t, filepath.Join(home, "rules", "u.rules"), `prefix_rule(pattern=["u"])`)
+	writeFile(t, filepath.Join(project, "rules", "ok.rules"), `prefix_rule(pattern=["ok"])`)
+	planted := filepath.Join(project, "rules", "planted.rules")
+	writeFile(t, planted, `prefix_rule(pattern=["touch"])`)
+	p, err := Load(home, []string{project}, func(path string) bool { return path != planted })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range p.Rules() {
+		got = append(got, r.Program)
+	}
+	if diff := cmp.Diff([]string{"u", "ok"}, got); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
 	}
 }
 
@@ -289,7 +310,7 @@ func TestAppendAllowRule(t *testing.T) {
 	assertFile(t, path, "prefix_rule(pattern=[\"ls\"], decision=\"allow\")\nprefix_rule(pattern=[\"pwd\"], decision=\"allow\")\n")
 
 	// What was appended loads back and allows the command.
-	p, err := Load(home, "")
+	p, err := Load(home, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

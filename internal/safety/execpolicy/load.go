@@ -53,36 +53,31 @@ func LoadFiles(paths []string) (*Policy, error) {
 	return p.Policy(), nil
 }
 
-// LoadConfigFolders loads `<folder>/rules/*.rules` for each config folder, lowest precedence
-// first: CODEX_HOME, then the project's `.codex` folders from the repository root down to
-// the working directory. Since the strictest decision wins, the order only changes the
-// order in which matches are listed.
-func LoadConfigFolders(folders []string) (*Policy, error) {
-	var paths []string
-	for _, f := range folders {
-		if f == "" {
+// Load loads the user's rules (CODEX_HOME/rules) and then those of the project's .codex
+// folders, root first, as Codex loads each config layer's: the caller passes only the folders
+// that may load (a trusted project's), and keep, when set, says which of their files may
+// (nil keeps all). The strictest decision wins, so the order only changes the order in which
+// matches are listed.
+func Load(codexHome string, projectFolders []string, keep func(path string) bool) (*Policy, error) {
+	paths, err := RulesFiles(filepath.Join(codexHome, RulesDirName))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range projectFolders {
+		if f == "" || samePath(f, codexHome) {
 			continue
 		}
 		files, err := RulesFiles(filepath.Join(f, RulesDirName))
 		if err != nil {
 			return nil, err
 		}
-		paths = append(paths, files...)
-	}
-	return LoadFiles(paths)
-}
-
-// Load loads the user's rules (CODEX_HOME/rules) and, when projectDir is set, the project's
-// (`projectDir/.codex/rules`).
-func Load(codexHome, projectDir string) (*Policy, error) {
-	folders := []string{codexHome}
-	if projectDir != "" {
-		project := filepath.Join(projectDir, ".codex")
-		if !samePath(project, codexHome) {
-			folders = append(folders, project)
+		for _, file := range files {
+			if keep == nil || keep(file) {
+				paths = append(paths, file)
+			}
 		}
 	}
-	return LoadConfigFolders(folders)
+	return LoadFiles(paths)
 }
 
 func samePath(a, b string) bool {

@@ -2,13 +2,15 @@
 // in front of every confined command: no ptrace, no io_uring (whose submissions bypass a
 // syscall filter entirely), no kernel keyrings (shared by every process of the user), no
 // terminal-injection ioctls (TIOCSTI, TIOCLINUX: they type into the terminal the command shares
-// with the person's shell), and, unless the policy allows the network, no socket other than
-// AF_UNIX and none of the calls that would use one. The program is plain data so that tests
-// can run it on synthetic seccomp_data in golang.org/x/net/bpf's VM without a kernel.
+// with the person's shell), no setuid or setgid bit set by chmod or given to a new file, and,
+// unless the policy allows the network, no socket other than AF_UNIX, none of the calls that
+// would use one, and no datagram to an address. The program is plain data so that tests can
+// run it on synthetic seccomp_data in golang.org/x/net/bpf's VM without a kernel.
 package seccomp
 
 import (
 	"fmt"
+	"slices"
 
 	"golang.org/x/net/bpf"
 )
@@ -33,18 +35,36 @@ const (
 	// RetEPERM is the action for every denied call: the caller sees a plain EPERM, which
 	// programs report as "Operation not permitted" and the engine recognises as a denial.
 	RetEPERM = retErrno | 1
+	// RetENOSYS answers openat2, whose mode sits in a structure the filter cannot read:
+	// programs take it for an older kernel and fall back to openat, which the filter checks.
+	RetENOSYS = retErrno | 38
 
 	afUnix = 1
+	// The AF_UNIX socket types that never take a destination address (linux/net.h); the type
+	// argument carries SOCK_NONBLOCK and SOCK_CLOEXEC above sockTypeMask.
+	sockStream    = 1
+	sockSeqpacket = 5
+	sockTypeMask  = 0xf
+
+	// SetIDBits are S_ISUID and S_ISGID: a mode carrying either is refused.
+	SetIDBits = 0o6000
+	// createFlags are O_CREAT and __O_TMPFILE (the same on amd64 and arm64): only with one of
+	// them does open's mode argument mean anything.
+	createFlags = 0o100 | 0o20000000
 )
 
 // Offsets into struct seccomp_data.
 const (
 	offNr   = 0
 	offArch = 4
-	offArg0 = 16 // low 32 bits of args[0] on the little-endian architectures we support
-	offArg1 = 24 // low 32 bits of args[1]: ioctl's request is an unsigned int, so the kernel
-	// ignores the high bits and the filter must too
+	offArgs = 16 // args[i] at offArgs+8*i, its low 32 bits first on the little-endian
+	// architectures we support. Modes, flags, socket domains and types and ioctl requests are
+	// 32-bit in the kernel, which ignores the high bits, so the filter reads only the low word;
+	// a pointer is read whole.
 )
+
+// argLow is the offset of the low 32 bits of args[i].
+func argLow(i int) uint32 { return uint32(offArgs + 8*i) }
 
 // The ioctl requests that push input into a terminal (asm-generic/ioctls.h, the same on both
 // architectures): TIOCSTI fakes typed bytes, TIOCLINUX's paste subcommand pastes a selection.
@@ -61,6 +81,8 @@ var (
 		"getsockopt": 55, "ptrace": 101, "accept4": 288, "recvmmsg": 299, "sendmmsg": 307,
 		"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
 		"ioctl": 16, "add_key": 248, "request_key": 249, "keyctl": 250,
+		"open": 2, "creat": 85, "chmod": 90, "fchmod": 91, "mknod": 133, "openat": 257,
+		"mknodat": 259, "fchmodat": 268, "openat2": 437, "fchmodat2": 452,
 	}}
 	ARM64 = Arch{Name: "arm64", AuditArch: auditArchAArch64, nr: map[string]uint32{
 		"ptrace": 117, "socket": 198, "socketpair": 199, "bind": 200, "listen": 201, "accept": 202,
@@ -68,6 +90,7 @@ var (
 		"getsockopt": 209, "shutdown": 210, "accept4": 242, "recvmmsg": 243, "sendmmsg": 269,
 		"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
 		"ioctl": 29, "add_key": 217, "request_key": 218, "keyctl": 219,
+		"mknodat": 33, "fchmod": 52, "fchmodat": 53, "openat": 56, "openat2": 437, "fchmodat2": 452,
 	}}
 )
 
@@ -95,16 +118,36 @@ var AlwaysDenied = []string{"ptrace", "io_uring_setup", "io_uring_enter", "io_ur
 // DeniedIoctls are the ioctl requests refused whatever the policy says.
 var DeniedIoctls = []uint32{TIOCSTI, TIOCLINUX}
 
+// ModeArgs names, per call, the argument holding a mode the filter refuses when it carries a
+// setuid or setgid bit: the chmod family and the calls that create a file with a mode (a
+// call the architecture lacks, like chmod on arm64, is skipped).
+var ModeArgs = map[string]int{
+	"chmod": 1, "fchmod": 1, "fchmodat": 2, "fchmodat2": 2, "creat": 1, "mknod": 1, "mknodat": 2,
+}
+
+// OpenArgs names, per open call, the arguments holding its flags and its mode, which counts
+// only when the flags create a file.
+var OpenArgs = map[string][2]int{"open": {1, 2}, "openat": {2, 3}}
+
 // NetworkDenied are refused when the policy restricts the network. sendmsg and recvmsg stay
-// allowed: without an IP socket they can only reach AF_UNIX peers (and fd passing needs them).
+// allowed: without an IP socket or an AF_UNIX datagram socket they can only reach the peer of
+// a connected AF_UNIX socket (a socketpair), and fd passing needs them; sendto is allowed
+// without a destination address for the same reason.
 var NetworkDenied = []string{
 	"connect", "accept", "accept4", "bind", "listen", "getpeername", "getsockname",
-	"shutdown", "sendto", "sendmmsg", "recvmmsg", "getsockopt", "setsockopt",
+	"shutdown", "sendmmsg", "recvmmsg", "getsockopt", "setsockopt",
 }
 
 // Options chooses what the filter lets through.
 type Options struct {
 	AllowNetwork bool
+	// AllowUnixDatagrams lets AF_UNIX datagram sockets be created while the network is
+	// restricted: set only when Landlock (ABI 9, LANDLOCK_ACCESS_FS_RESOLVE_UNIX) already keeps
+	// every pathname socket outside the writable roots out of reach. Otherwise socket and
+	// socketpair accept only SOCK_STREAM and SOCK_SEQPACKET, which send to their connected
+	// peer alone (an AF_UNIX SOCK_RAW is a datagram socket too), so no sendmsg can name a
+	// socket outside.
+	AllowUnixDatagrams bool
 }
 
 // Program returns the filter for arch a.
@@ -128,28 +171,80 @@ func Program(a Arch, opts Options) ([]bpf.Instruction, error) {
 		b.jumpIf(nr, "deny")
 	}
 	b.jumpIf(a.nr["ioctl"], "ioctl")
+	for _, name := range sortedKeys(ModeArgs) {
+		if nr, ok := a.nr[name]; ok {
+			b.jumpIf(nr, fmt.Sprintf("mode%d", ModeArgs[name]))
+		}
+	}
+	for _, name := range sortedKeys(OpenArgs) {
+		if nr, ok := a.nr[name]; ok {
+			b.jumpIf(nr, fmt.Sprintf("open%d", OpenArgs[name][0]))
+		}
+	}
+	b.jumpIf(a.nr["openat2"], "enosys")
 	if !opts.AllowNetwork {
-		b.jumpIf(a.nr["socket"], "domain")
-		b.jumpIf(a.nr["socketpair"], "domain")
+		b.jumpIf(a.nr["socket"], "socket")
+		b.jumpIf(a.nr["socketpair"], "socket")
+		b.jumpIf(a.nr["sendto"], "sendto")
 	}
 	b.emit(bpf.RetConstant{Val: RetAllow})
+
 	b.label("ioctl")
-	b.emit(bpf.LoadAbsolute{Off: offArg1, Size: 4})
+	b.emit(bpf.LoadAbsolute{Off: argLow(1), Size: 4})
 	for _, req := range DeniedIoctls {
 		b.jumpIf(req, "deny")
 	}
 	b.emit(bpf.RetConstant{Val: RetAllow})
+
+	// open's flags then, when they create, its mode; the mode checks follow in argument
+	// order, since classic BPF only jumps forward.
+	for _, flagsArg := range []int{1, 2} {
+		b.label(fmt.Sprintf("open%d", flagsArg))
+		b.emit(bpf.LoadAbsolute{Off: argLow(flagsArg), Size: 4})
+		b.jumpIfSet(createFlags, fmt.Sprintf("mode%d", flagsArg+1))
+		b.emit(bpf.RetConstant{Val: RetAllow})
+	}
+	for _, modeArg := range []int{1, 2, 3} {
+		b.label(fmt.Sprintf("mode%d", modeArg))
+		b.emit(bpf.LoadAbsolute{Off: argLow(modeArg), Size: 4})
+		b.jumpIfSet(SetIDBits, "deny")
+		b.emit(bpf.RetConstant{Val: RetAllow})
+	}
+	b.label("enosys")
+	b.emit(bpf.RetConstant{Val: RetENOSYS})
+
 	if !opts.AllowNetwork {
-		b.label("domain")
-		b.emit(bpf.LoadAbsolute{Off: offArg0, Size: 4})
-		b.jumpIf(afUnix, "allow")
-		b.emit(bpf.RetConstant{Val: RetEPERM})
+		b.label("socket")
+		b.emit(bpf.LoadAbsolute{Off: argLow(0), Size: 4})
+		b.jumpIfNot(afUnix, "deny")
+		if !opts.AllowUnixDatagrams {
+			b.emit(bpf.LoadAbsolute{Off: argLow(1), Size: 4})
+			b.emit(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: sockTypeMask})
+			b.jumpIf(sockStream, "allow")
+			b.jumpIfNot(sockSeqpacket, "deny")
+		}
 		b.label("allow")
+		b.emit(bpf.RetConstant{Val: RetAllow})
+		// sendto's destination address (args[4]) must be NULL: both halves of the pointer.
+		b.label("sendto")
+		b.emit(bpf.LoadAbsolute{Off: argLow(4), Size: 4})
+		b.jumpIfNot(0, "deny")
+		b.emit(bpf.LoadAbsolute{Off: argLow(4) + 4, Size: 4})
+		b.jumpIfNot(0, "deny")
 		b.emit(bpf.RetConstant{Val: RetAllow})
 	}
 	b.label("deny")
 	b.emit(bpf.RetConstant{Val: RetEPERM})
 	return b.resolve()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // builder assembles forward jumps to named labels; classic BPF only jumps forward, by at most

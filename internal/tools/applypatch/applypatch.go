@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gocodex/gocodex/internal/patch"
@@ -39,6 +40,53 @@ type Decision struct {
 	// UserApproved marks an AutoApprove that comes from the person's earlier approval
 	// (approved_for_session), which patch_apply_begin reports as not auto-approved.
 	UserApproved bool
+	// Confinement writes the patch inside the sandbox; nil writes it in this process (the
+	// policy confines nothing: danger-full-access).
+	Confinement *Confinement
+}
+
+// Confinement is how a patch is written under a sandboxed policy: its paths are checked
+// where they lead, then the binary's own apply_patch writes it inside the sandbox, where the
+// kernel enforces the policy. The patch is written in this process only once the person
+// approved writing what the sandbox refuses.
+type Confinement struct {
+	// Blocked are the writes the sandbox would refuse, found by resolving every path of the
+	// patch (symlinks, `..`) before anything is written. A patch with any is refused whole
+	// unless the person approves writing it outside the sandbox.
+	Blocked []BlockedWrite
+	// Apply applies the patch text in dir inside the sandbox.
+	Apply func(ctx context.Context, dir, patchText string) (SandboxRun, error)
+	// MayAsk lets a patch the sandbox refused be put to the person (Codex's retry without
+	// the sandbox); their approval writes it in this process.
+	MayAsk bool
+	// RetryReason is the question for a sandboxed run that failed as a denial looks.
+	RetryReason string
+}
+
+// BlockedWrite is one write the sandbox would refuse.
+type BlockedWrite struct {
+	// Message names the path, where it leads and why it is refused.
+	Message string
+	// Hidden is set when only a symlink takes the path out of what the sandbox allows: the
+	// path as the patch spells it gives the person no hint, so an approval given without
+	// this message does not cover it.
+	Hidden bool
+}
+
+// SandboxRun is what the sandboxed apply_patch did.
+type SandboxRun struct {
+	Stdout, Stderr string
+	ExitCode       int
+	// Denied is set when the failure looks like the sandbox's refusal.
+	Denied bool
+}
+
+// written is the outcome of writing a patch: the apply_patch command's output and, for a
+// write the sandbox refused, the question that may put it to the person.
+type written struct {
+	stdout, stderr string
+	exitCode       int
+	retryReason    string
 }
 
 // DecideFunc is the safety policy for patches (internal/safety provides it). It sees the
@@ -102,16 +150,17 @@ func (h *Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (
 	if err != nil {
 		return failure("apply_patch verification failed: " + err.Error()), nil
 	}
-	return h.Run(ctx, env, call.CallID, inv)
+	return h.Run(ctx, env, call.CallID, env.Cwd, inv)
 }
 
 // Intercept handles a command from the shell or exec tools that is really an apply_patch
 // call (`apply_patch PATCH`, or `bash -lc "[cd DIR && ]apply_patch <<'EOF' … EOF"`), the way
 // Codex does: the patch is verified and applied here, with patch events instead of exec
-// events. env.Cwd must be the command's working directory. handled is false for any other
-// command, which then runs as usual. The Output is apply_patch's own text; Codex's
-// exec_command puts it after its own "Wall time: …\nOutput:\n" header.
-func (h *Handler) Intercept(ctx context.Context, env *tools.Env, callID string, argv []string) (res tools.Result, handled bool, err error) {
+// events. cwd is the command's working directory (the patch's paths resolve against it);
+// env.Cwd stays the session's, which the sandbox policy's roots are relative to. handled is
+// false for any other command, which then runs as usual. The Output is apply_patch's own
+// text; Codex's exec_command puts it after its own "Wall time: …\nOutput:\n" header.
+func (h *Handler) Intercept(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (res tools.Result, handled bool, err error) {
 	inv, perr := patch.ParseInvocation(argv)
 	if perr != nil {
 		return failure("apply_patch verification failed: " + perr.Error()), true, nil
@@ -119,14 +168,14 @@ func (h *Handler) Intercept(ctx context.Context, env *tools.Env, callID string, 
 	if inv == nil {
 		return tools.Result{}, false, nil
 	}
-	res, err = h.Run(ctx, env, callID, inv)
+	res, err = h.Run(ctx, env, callID, cwd, inv)
 	return res, true, err
 }
 
-// Run applies a recognised invocation; the shell tools call it for a command that
-// patch.ParseInvocation identified as apply_patch.
-func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *patch.Invocation) (tools.Result, error) {
-	dir := inv.Dir(env.Cwd)
+// Run applies a recognised invocation whose command runs in cwd; the shell tools call it for
+// a command that patch.ParseInvocation identified as apply_patch.
+func (h *Handler) Run(ctx context.Context, env *tools.Env, callID, cwd string, inv *patch.Invocation) (tools.Result, error) {
+	dir := inv.Dir(cwd)
 	v, err := patch.Verify(dir, inv.Patch)
 	if err != nil {
 		return failure("apply_patch verification failed: " + err.Error()), nil
@@ -151,12 +200,7 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *p
 			return tools.Result{}, err
 		}
 		if !proceed {
-			// Codex reports a declined patch with patch_apply_end, but on abort the turn is
-			// interrupted with the patch left open (no end event), and so are we.
-			if !refused.EndTurn {
-				h.end(env, callID, "", refused.Output, protocol.PatchDeclined, changes)
-			}
-			return refused, nil
+			return h.declined(env, callID, refused, changes), nil
 		}
 	}
 	var tracker *patch.TurnDiff
@@ -164,29 +208,89 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID string, inv *p
 		tracker = h.opts.TurnDiff(env)
 	}
 	if tracker != nil {
-		tracker.SetCwd(env.Cwd) // names files outside git, as Codex does
+		tracker.SetCwd(cwd) // names files outside git, as Codex does
 		tracker.Track(v)
 	}
 	// The wall time covers the apply only, as Codex times its apply_patch process.
 	start := h.opts.Now()
-	affected, applyErr := patch.Apply(dir, inv.Patch)
-	var stdout, stderr string
-	exitCode, status := 0, protocol.PatchCompleted
-	if applyErr != nil {
-		stderr, exitCode, status = applyErr.Error()+"\n", 1, protocol.PatchFailed
-	} else {
-		stdout = affected.Summary()
+	out := h.write(ctx, dir, inv.Patch, d, d.Verdict == AskUser)
+	if out.retryReason != "" && d.Confinement.MayAsk {
+		retry := Decision{Reason: out.retryReason}
+		refused, proceed, err := h.ask(ctx, env, callID, retry, changes)
+		if err != nil {
+			return tools.Result{}, err
+		}
+		if !proceed {
+			return h.declined(env, callID, refused, changes), nil
+		}
+		start = h.opts.Now()
+		out = applyHere(dir, inv.Patch)
 	}
-	h.end(env, callID, stdout, stderr, status, changes)
+	status := protocol.PatchCompleted
+	if out.exitCode != 0 {
+		status = protocol.PatchFailed
+	}
+	h.end(env, callID, out.stdout, out.stderr, status, changes)
 	if tracker != nil {
 		if diff := tracker.UnifiedDiff(); diff != "" {
 			env.Emit(protocol.TurnDiffEvent{UnifiedDiff: diff})
 		}
 	}
+	stdout, stderr, exitCode := out.stdout, out.stderr, out.exitCode
 	return tools.Result{
 		Output:  execOutput(exitCode, h.opts.Now().Sub(start), stdout+stderr),
 		Success: exitCode == 0,
 	}, nil
+}
+
+// write applies the patch where the decision says: in this process when nothing confines
+// it or the person approved writing what the sandbox refuses (approvedNow: they answered
+// this call's request, which named every hidden escape), otherwise inside the sandbox after
+// checking where every path leads.
+func (h *Handler) write(ctx context.Context, dir string, p *patch.Patch, d Decision, approvedNow bool) written {
+	c := d.Confinement
+	if c == nil || (len(c.Blocked) > 0 && (approvedNow || d.UserApproved && !anyHidden(c.Blocked))) {
+		return applyHere(dir, p)
+	}
+	if len(c.Blocked) > 0 {
+		msgs := make([]string, len(c.Blocked))
+		for i, b := range c.Blocked {
+			msgs[i] = b.Message
+		}
+		return written{
+			stderr:      strings.Join(msgs, "\n") + "\n",
+			exitCode:    1,
+			retryReason: strings.Join(msgs, "; ") + "; retry without sandbox?",
+		}
+	}
+	run, err := c.Apply(ctx, dir, p.Text)
+	if err != nil {
+		// No sandbox to write in: fail closed, as a command would.
+		return written{stderr: fmt.Sprintf("execution error: %v\n", err), exitCode: 1}
+	}
+	out := written{stdout: run.Stdout, stderr: run.Stderr, exitCode: run.ExitCode}
+	if run.Denied {
+		out.retryReason = c.RetryReason
+	}
+	return out
+}
+
+// applyHere applies the patch in this process.
+func applyHere(dir string, p *patch.Patch) written {
+	affected, err := patch.Apply(dir, p)
+	if err != nil {
+		return written{stderr: err.Error() + "\n", exitCode: 1}
+	}
+	return written{stdout: affected.Summary()}
+}
+
+func anyHidden(blocked []BlockedWrite) bool {
+	for _, b := range blocked {
+		if b.Hidden {
+			return true
+		}
+	}
+	return false
 }
 
 // ask puts the patch to the person. Unless they approve, it returns the result for the model
@@ -212,6 +316,16 @@ func (h *Handler) ask(ctx context.Context, env *tools.Env, callID string, d Deci
 	// Abort ends the turn; denied (and timed_out) let the model carry on.
 	refused.EndTurn = decision.Kind == protocol.DecisionAbort
 	return refused, false, nil
+}
+
+// declined reports a patch the person did not let through. Codex reports it with
+// patch_apply_end, but on abort the turn is interrupted with the patch left open (no end
+// event), and so are we.
+func (h *Handler) declined(env *tools.Env, callID string, refused tools.Result, changes map[string]protocol.FileChange) tools.Result {
+	if !refused.EndTurn {
+		h.end(env, callID, "", refused.Output, protocol.PatchDeclined, changes)
+	}
+	return refused
 }
 
 func (h *Handler) end(env *tools.Env, callID, stdout, stderr string, status protocol.PatchApplyStatus, changes map[string]protocol.FileChange) {

@@ -250,7 +250,7 @@ func TestRunFromShellInvocation(t *testing.T) {
 		t.Fatalf("ParseInvocation = %v, %v", inv, err)
 	}
 	rec := &recorder{}
-	res, err := New(Options{Now: fakeClock(0)}).Run(context.Background(), rec.env(dir), "c", inv)
+	res, err := New(Options{Now: fakeClock(0)}).Run(context.Background(), rec.env(dir), "c", dir, inv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestIntercept(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec := &recorder{}
-			res, handled, err := New(Options{Now: fakeClock(0)}).Intercept(context.Background(), rec.env(dir), "c", []string{"bash", "-lc", tt.script})
+			res, handled, err := New(Options{Now: fakeClock(0)}).Intercept(context.Background(), rec.env(dir), "c", dir, []string{"bash", "-lc", tt.script})
 			if err != nil {
 				t.Fatal(err)
 			}
