@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -251,9 +250,7 @@ func (e *env) startAppServer(args ...string) (*asClient, func()) {
 	cmd := exec.Command(binary, append([]string{"app-server"}, args...)...)
 	cmd.Dir = e.Workdir
 	cmd.Env = e.environ()
-	if e.credential != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: e.credential}
-	}
+	runAsUser(cmd, e.credential)
 	return startStdioAppServer(e.t, cmd, e.capabilities)
 }
 

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -37,8 +36,7 @@ func (e *env) runBench(b *testing.B, args ...string) (time.Duration, int64) {
 		b.Fatalf("gocodex %v: %v\n%s", args, err, stderr.String())
 	}
 	wall := time.Since(start)
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return wall, ru.Maxrss
+	return wall, peakRSSKiB(cmd.ProcessState)
 }
 
 // BenchmarkExecOneMessageTurn is `gocodex exec --json` for a one-message turn against the

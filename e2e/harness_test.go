@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -53,7 +52,7 @@ type env struct {
 	capabilities map[string]any
 	// credential, when set, runs the app-server as that user (the attack suites run it as
 	// nobody too).
-	credential *syscall.Credential
+	credential *credential
 }
 
 func newEnv(t *testing.T) *env {

@@ -185,3 +185,20 @@ func TestSandboxBackgroundCommandKilledLeavesNoPlaceholders(t *testing.T) {
 		}
 	}
 }
+
+// `gocodex sandbox macos` (alias seatbelt) and `sandbox windows` exist as in Codex, and on
+// Linux they refuse, naming the command that works here, without running anything.
+func TestSandboxOtherPlatformsRefuseOnLinux(t *testing.T) {
+	e := newEnv(t)
+	marker := filepath.Join(e.Workdir, "ran")
+	for _, tc := range []struct{ sub, system string }{{"macos", "macOS"}, {"seatbelt", "macOS"}, {"windows", "Windows"}} {
+		r := e.run("", "sandbox", tc.sub, "--", "touch", marker)
+		want := "the " + tc.system + " sandbox only exists on " + tc.system + ", not on linux; use `gocodex sandbox linux` here"
+		if r.Code == 0 || !strings.Contains(r.Stderr, want) {
+			t.Errorf("sandbox %s: exit %d, stderr %q; want a refusal saying %q", tc.sub, r.Code, r.Stderr, want)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("sandbox %s ran the command", tc.sub)
+		}
+	}
+}

@@ -13,6 +13,9 @@ if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; 
 echo "== go vet"
 go vet ./...
 
+echo "== other platforms (six static builds; vet and test compile for darwin and windows)"
+scripts/cross-check.sh
+
 echo "== go mod tidy (repo and examples/)"
 scripts/check-tidy.sh
 

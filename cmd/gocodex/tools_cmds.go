@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +29,7 @@ func newExecpolicyCommand(s streams) *cobra.Command {
 	return cmd
 }
 
-// sandboxOptions are the flags of `gocodex sandbox linux`.
+// sandboxOptions are the flags of `gocodex sandbox linux|macos|windows`.
 type sandboxOptions struct {
 	FullAuto bool
 	Configs  []string
@@ -60,10 +61,27 @@ func newSandboxCommand(s streams) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.Explain, "explain", false, "print which sandbox mechanisms are active on this machine")
 	direct.register(cmd.Flags())
-	linux := &cobra.Command{
-		Use:     "linux [--full-auto] [-c key=value] -- COMMAND...",
-		Aliases: []string{"landlock"},
-		Short:   "Run a command under the Linux sandbox (namespaces, Landlock, seccomp)",
+	for _, p := range []struct {
+		name, short string
+		aliases     []string
+	}{
+		{"linux", "Run a command under the Linux sandbox (namespaces, Landlock, seccomp)", []string{"landlock"}},
+		{"macos", "Run a command under the macOS sandbox (Seatbelt)", []string{"seatbelt"}},
+		{"windows", "Run a command under the Windows sandbox (none yet: sandboxed policies are refused)", nil},
+	} {
+		cmd.AddCommand(newSandboxPlatformCommand(s, &opts, explain, p.name, p.short, p.aliases))
+	}
+	cmd.AddCommand(newSandboxUninstallCommand(s))
+	return cmd
+}
+
+// newSandboxPlatformCommand is `gocodex sandbox linux|macos|windows [--full-auto] [-c …] --
+// CMD…`, which runs only on its own system.
+func newSandboxPlatformCommand(s streams, opts *sandboxOptions, explain func(*cobra.Command, []string) error, name, short string, aliases []string) *cobra.Command {
+	sub := &cobra.Command{
+		Use:     name + " [--full-auto] [-c key=value] -- COMMAND...",
+		Aliases: aliases,
+		Short:   short,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.Explain {
 				return nil
@@ -71,20 +89,22 @@ func newSandboxCommand(s streams) *cobra.Command {
 			return cobra.MinimumNArgs(1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := cli.CheckSandboxPlatform(name, runtime.GOOS); err != nil {
+				return err
+			}
 			if opts.Explain {
 				return explain(cmd, args)
 			}
-			return exitWith(runSandbox(cmd.Context(), opts, args, s))
+			return exitWith(runSandbox(cmd.Context(), "gocodex sandbox "+name, *opts, args, s))
 		},
 	}
-	linux.Flags().BoolVar(&opts.FullAuto, "full-auto", false, "use the workspace-write policy")
-	linux.Flags().StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value)")
-	linux.Flags().BoolVar(&opts.Explain, "explain", false, "print which sandbox mechanisms are active on this machine")
-	cmd.AddCommand(linux, newSandboxUninstallCommand(s))
-	return cmd
+	sub.Flags().BoolVar(&opts.FullAuto, "full-auto", false, "use the workspace-write policy")
+	sub.Flags().StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value)")
+	sub.Flags().BoolVar(&opts.Explain, "explain", false, "print which sandbox mechanisms are active on this machine")
+	return sub
 }
 
-func runSandbox(ctx context.Context, opts sandboxOptions, args []string, s streams) int {
+func runSandbox(ctx context.Context, name string, opts sandboxOptions, args []string, s streams) int {
 	lo := config.LoadOptions{CLIOverrides: opts.Configs}
 	if opts.FullAuto {
 		mode := protocol.SandboxWorkspaceWrite
@@ -100,7 +120,7 @@ func runSandbox(ctx context.Context, opts sandboxOptions, args []string, s strea
 		policy = protocol.SandboxPolicy{Mode: protocol.SandboxReadOnly}
 	}
 	return cli.RunSandbox(ctx, cli.SandboxRun{
-		Args: args, Policy: policy, Cwd: cfg.Cwd,
+		Name: name, Args: args, Policy: policy, Cwd: cfg.Cwd,
 		Stdin: s.In, Stdout: s.Out, Stderr: s.ErrOut,
 	})
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 )
 
 // The fs/* methods give a client the server machine's file system (absolute paths only, as
@@ -165,8 +164,8 @@ func getMetadata(path string) (fsMetadata, error) {
 	md.IsDirectory, md.IsFile = fi.IsDir(), fi.Mode().IsRegular()
 	md.ModifiedAtMs = fi.ModTime().UnixMilli()
 	md.CreatedAtMs = md.ModifiedAtMs
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		md.CreatedAtMs = st.Ctim.Sec*1000 + st.Ctim.Nsec/1e6
+	if ms, ok := createdAtMs(fi); ok {
+		md.CreatedAtMs = ms
 	}
 	return md, nil
 }

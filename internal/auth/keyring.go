@@ -12,7 +12,8 @@ const keyringService = "Codex Auth"
 // ErrKeyNotFound is a Keyring's answer for an entry that does not exist.
 var ErrKeyNotFound = errors.New("keyring entry not found")
 
-// Keyring is the OS credential store (the Secret Service on Linux, the Keychain on macOS).
+// Keyring is the OS credential store (the Secret Service on Linux, the Keychain on macOS, the
+// Credential Manager on Windows).
 type Keyring interface {
 	// Available reports why the keyring cannot be used, or nil.
 	Available() error
@@ -21,8 +22,9 @@ type Keyring interface {
 	Delete(service, account string) error
 }
 
-// systemKeyring is the OS keyring through github.com/zalando/go-keyring (D-Bus Secret Service
-// on Linux, no cgo).
+// systemKeyring is the OS keyring through github.com/zalando/go-keyring, without cgo on every
+// system: D-Bus Secret Service on Linux, /usr/bin/security on macOS (the secret goes through
+// its standard input, never its arguments), wincred on Windows.
 type systemKeyring struct{}
 
 func (systemKeyring) Available() error {

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/gocodex/gocodex/internal/filelock"
 )
 
 // StoreMode is cli_auth_credentials_store.
@@ -199,18 +200,7 @@ func (s *Store) lock() (func(), error) {
 	if err := os.MkdirAll(s.home, 0o700); err != nil {
 		return nil, err
 	}
-	lf, err := os.OpenFile(filepath.Join(s.home, "auth.json.lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
-		lf.Close()
-		return nil, fmt.Errorf("lock %s: %w", lf.Name(), err)
-	}
-	return func() {
-		_ = syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
-		lf.Close()
-	}, nil
+	return filelock.Exclusive(filepath.Join(s.home, "auth.json.lock"))
 }
 
 // writeFileAtomic writes data to a new 0600 file beside path and renames it over path, so a

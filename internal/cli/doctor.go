@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -180,7 +181,7 @@ func checkSandbox(ctx context.Context, c *DoctorCheck, cfg *config.Config) {
 		c.set(StatusWarning, "filesystem unrestricted · network enabled", "Commands run unconfined; choose -s workspace-write or read-only unless an outer sandbox contains gocodex.")
 	case r.Err != nil:
 		c.detail("error", r.Err.Error())
-		c.set(StatusFail, "the sandbox policy cannot be enforced here", "Enable Landlock or unprivileged user namespaces, or run inside a container with -s danger-full-access.")
+		c.set(StatusFail, "the sandbox policy cannot be enforced here", sandboxFix(runtime.GOOS))
 	default:
 		c.set(StatusOK, r.Message(), "")
 	}
@@ -374,4 +375,15 @@ func redactURL(raw string) string {
 
 func redactErr(msg, target string) string {
 	return strings.ReplaceAll(msg, target, redactURL(target))
+}
+
+// sandboxFix is what to do on goos when the sandbox cannot be applied.
+func sandboxFix(goos string) string {
+	switch goos {
+	case "windows":
+		return "Windows has no gocodex sandbox: approve every command with --sandbox danger-full-access -a untrusted, or run gocodex inside WSL."
+	case "darwin":
+		return "/usr/bin/sandbox-exec is missing or not executable; restore it, or run inside an outer sandbox with -s danger-full-access."
+	}
+	return "Enable Landlock or unprivileged user namespaces, or run inside a container with -s danger-full-access."
 }

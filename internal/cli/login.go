@@ -178,20 +178,34 @@ func RunLogout(ctx context.Context, cfg *config.Config, originator string, io Lo
 
 // openBrowser opens url with the desktop's opener when there is a desktop to open it on.
 func openBrowser(url string, getenv func(string) string) error {
-	name := "xdg-open"
-	if runtime.GOOS == "darwin" {
-		name = "open"
-	} else if getenv("DISPLAY") == "" && getenv("WAYLAND_DISPLAY") == "" {
-		return errors.New("no display")
-	}
-	path, err := exec.LookPath(name)
+	argv, err := browserCommand(runtime.GOOS, url, getenv)
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(path, url)
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(path, argv[1:]...)
 	if err := cmd.Start(); err != nil {
 		return err
 	}
 	go func() { _ = cmd.Wait() }() // reap it; the opener exits on its own
 	return nil
+}
+
+// browserCommand is the command that opens url on goos: open on macOS; on Windows the URL
+// handler run by rundll32, which takes the URL as one argument (cmd's start would read the
+// &s of a sign-in URL as command separators); xdg-open elsewhere, when a display is there.
+func browserCommand(goos, url string, getenv func(string) string) ([]string, error) {
+	switch goos {
+	case "darwin":
+		return []string{"open", url}, nil
+	case "windows":
+		return []string{"rundll32", "url.dll,FileProtocolHandler", url}, nil
+	}
+	if getenv("DISPLAY") == "" && getenv("WAYLAND_DISPLAY") == "" {
+		return nil, errors.New("no display")
+	}
+	return []string{"xdg-open", url}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // CodexHome returns the directory holding config.toml, auth.json and the
@@ -34,15 +35,25 @@ func CodexHome(env func(string) string) (string, error) {
 		}
 		return abs, nil
 	}
-	home := env("HOME")
+	home := env(homeVar(runtime.GOOS))
 	if home == "" {
 		var err error
 		home, err = os.UserHomeDir()
 		if err != nil {
-			return "", errors.New("could not find home directory: set CODEX_HOME or HOME")
+			return "", fmt.Errorf("could not find home directory: set CODEX_HOME or %s", homeVar(runtime.GOOS))
 		}
 	}
 	return filepath.Join(home, ".codex"), nil
+}
+
+// homeVar is the variable naming the user's home folder, where CODEX_HOME defaults to
+// .codex: HOME, and on Windows USERPROFILE (as Codex: a HOME set by Git Bash or MSYS is a
+// Unix-style path there, not the profile folder).
+func homeVar(goos string) string {
+	if goos == "windows" {
+		return "USERPROFILE"
+	}
+	return "HOME"
 }
 
 // UserConfigPath is $CODEX_HOME/config.toml, the file `mcp add/remove` and

@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"golang.org/x/sys/unix"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/gocodex/gocodex/internal/gitmarker"
 )
@@ -15,8 +15,7 @@ func IsTerminal(r any) bool {
 	if !ok {
 		return false
 	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
+	return term.IsTerminal(f.Fd())
 }
 
 // InGitRepo reports whether dir is inside a git work tree (a .git of a repository in dir or

@@ -1,7 +1,13 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package filelock
 
-// Exclusive has no cross-process lock where flock is missing: changes within one process are
-// still ordered by the caller's own mutex; two processes must not write the file at once.
-func Exclusive(string) (unlock func(), err error) { return func() {}, nil }
+import (
+	"errors"
+	"os"
+)
+
+var errNoLocks = errors.New("file locks are not supported on this platform")
+
+func lock(*os.File, Mode, bool) error { return errNoLocks }
+func unlock(*os.File) error           { return nil }

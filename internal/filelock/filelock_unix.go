@@ -3,31 +3,45 @@
 package filelock
 
 import (
+	"errors"
 	"os"
 
 	"golang.org/x/sys/unix"
 )
 
-// Exclusive holds an exclusive flock on path (created 0600 if missing) until unlock: two
-// processes over one CODEX_HOME (a TUI and an app-server, two app-servers) take turns
-// instead of losing each other's changes to a shared file.
-func Exclusive(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
+func lock(f *os.File, mode Mode, wait bool) error {
+	how := unix.LOCK_SH
+	if mode == ModeExclusive {
+		how = unix.LOCK_EX
 	}
-	for {
-		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
-		if err != unix.EINTR {
-			break
+	if !wait {
+		how |= unix.LOCK_NB
+	}
+	err := flock(f, how)
+	if errors.Is(err, unix.EWOULDBLOCK) {
+		return ErrBusy
+	}
+	return err
+}
+
+func unlock(f *os.File) error { return flock(f, unix.LOCK_UN) }
+
+func flock(f *os.File, how int) error {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var opErr error
+	err = sc.Control(func(fd uintptr) {
+		for {
+			opErr = unix.Flock(int(fd), how)
+			if opErr != unix.EINTR {
+				return
+			}
 		}
-	}
+	})
 	if err != nil {
-		f.Close()
-		return nil, err
+		return err
 	}
-	return func() {
-		unix.Flock(int(f.Fd()), unix.LOCK_UN)
-		f.Close()
-	}, nil
+	return opErr
 }

@@ -229,7 +229,7 @@ func (g *Guard) beforeWrite(policy protocol.SandboxPolicy, policyCwd string) err
 func (g *Guard) sandboxed(env *tools.Env) (shell.Decision, error) {
 	g.probeOnce.Do(func() { g.probe = sandbox.Probe(context.Background(), g.opts.Sandbox) })
 	if g.probe.Err != nil {
-		return shell.Decision{}, g.probe.Err
+		return shell.Decision{}, g.probe.ErrFor(env.Sandbox)
 	}
 	g.mu.Lock()
 	first := !g.announced

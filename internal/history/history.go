@@ -14,11 +14,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/gocodex/gocodex/internal/filelock"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -98,10 +96,10 @@ func (h *History) Append(sessionID, text string) error {
 	if st, err := f.Stat(); err == nil && st.Mode().Perm() != 0o600 {
 		_ = f.Chmod(0o600)
 	}
-	if err := h.lock(f, unix.LOCK_EX); err != nil {
+	if err := h.lock(f, filelock.ModeExclusive); err != nil {
 		return err
 	}
-	defer unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	defer filelock.Unlock(f)
 	if _, err := f.Write(line); err != nil {
 		return fmt.Errorf("history: write: %w", err)
 	}
@@ -113,14 +111,14 @@ func (h *History) Append(sessionID, text string) error {
 	return nil
 }
 
-// lock takes an flock, retrying a few times while another process holds it.
-func (h *History) lock(f *os.File, how int) error {
+// lock takes a file lock, retrying a few times while another process holds it.
+func (h *History) lock(f *os.File, mode filelock.Mode) error {
 	for i := 0; ; i++ {
-		err := unix.Flock(int(f.Fd()), how|unix.LOCK_NB)
+		err := filelock.TryLock(f, mode)
 		if err == nil {
 			return nil
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) || i == lockRetries-1 {
+		if !errors.Is(err, filelock.ErrBusy) || i == lockRetries-1 {
 			return fmt.Errorf("history: lock %s: %w", h.path, err)
 		}
 		h.sleep(lockWait)
@@ -207,10 +205,10 @@ func (h *History) Lookup(logID uint64, offset int) (*protocol.HistoryEntry, bool
 	if id, err := inode(f); err != nil || id != logID {
 		return nil, false
 	}
-	if err := h.lock(f, unix.LOCK_SH); err != nil {
+	if err := h.lock(f, filelock.ModeShared); err != nil {
 		return nil, false
 	}
-	defer unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	defer filelock.Unlock(f)
 	br := bufio.NewReader(f)
 	for i := 0; ; i++ {
 		line, err := br.ReadBytes('\n')
@@ -227,14 +225,15 @@ func (h *History) Lookup(logID uint64, offset int) (*protocol.HistoryEntry, bool
 	}
 }
 
+// inode is the file's log id: its inode on Unix, its creation time on Windows (as Codex).
 func inode(f *os.File) (uint64, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return 0, err
 	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
+	id, ok := fileID(st)
 	if !ok {
-		return 0, errors.New("history: no inode on this platform")
+		return 0, errors.New("history: no file id on this platform")
 	}
-	return sys.Ino, nil
+	return id, nil
 }

@@ -8,13 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/sys/unix"
 
+	"github.com/gocodex/gocodex/internal/filelock"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -45,8 +44,8 @@ func TestAppendAndLookup(t *testing.T) {
 		t.Errorf("mode = %v, want 0600", st.Mode().Perm())
 	}
 	logID, n, err := h.Metadata()
-	if err != nil || n != 2 || logID != st.Sys().(*syscall.Stat_t).Ino {
-		t.Errorf("metadata = %d, %d, %v (inode %d)", logID, n, err, st.Sys().(*syscall.Stat_t).Ino)
+	if id, _ := fileID(st); err != nil || n != 2 || logID != id {
+		t.Errorf("metadata = %d, %d, %v (file id %d)", logID, n, err, id)
 	}
 	got, ok := h.Lookup(logID, 1)
 	if !ok || !cmp.Equal(*got, protocol.HistoryEntry{ConversationID: "thread-1", Ts: 1795336736, Text: "second \"quoted\"\nline"}) {
@@ -98,7 +97,7 @@ func TestTrimToEightyPercentInPlace(t *testing.T) {
 	}
 	// The trim that just happened left the file at most 80% of the cap plus what came after.
 	logID, _, _ := h.Metadata()
-	if logID != st.Sys().(*syscall.Stat_t).Ino {
+	if id, _ := fileID(st); logID != id {
 		t.Error("trimming replaced the file: the log id changed")
 	}
 	// One append over the cap trims to at most 800 bytes.
@@ -153,7 +152,7 @@ func TestLockRetriesThenFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+	if err := filelock.Lock(f, filelock.ModeExclusive); err != nil {
 		t.Fatal(err)
 	}
 	sleeps := 0
@@ -164,7 +163,7 @@ func TestLockRetriesThenFails(t *testing.T) {
 	if sleeps != lockRetries-1 {
 		t.Errorf("waited %d times, want %d", sleeps, lockRetries-1)
 	}
-	unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	filelock.Unlock(f)
 	if err := h.Append("t", "x"); err != nil {
 		t.Errorf("append after release: %v", err)
 	}

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/gocodex/gocodex/internal/proctree"
 )
 
 // OutputLimit caps what is kept of each of a hook's stdout and stderr; the rest is read and
@@ -71,16 +74,27 @@ func runCommand(ctx context.Context, command, cwd string, stdin []byte, timeout 
 	}
 	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Stdout, cmd.Stderr = &res.stdout, &res.stderr
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	proctree.Prepare(cmd)
+	var tree atomic.Pointer[proctree.Tree]
+	cmd.Cancel = func() error {
+		if t := tree.Load(); t != nil {
+			return t.Kill()
+		}
+		return cmd.Process.Kill()
 	}
-	if !cmd.SysProcAttr.Setsid {
-		cmd.SysProcAttr.Setpgid = true
-	}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = waitDelay
 	start := time.Now()
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		var t *proctree.Tree
+		if t, err = proctree.Attach(cmd); err == nil {
+			tree.Store(t)
+			defer t.Release()
+			err = cmd.Wait()
+		} else {
+			_ = cmd.Wait()
+		}
+	}
 	res.durationElapsed = time.Since(start)
 	var ee *exec.ExitError
 	switch {

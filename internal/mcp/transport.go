@@ -8,12 +8,12 @@ import (
 	"net/http"
 	"os/exec"
 	"sort"
-	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/proctree"
 )
 
 // defaultEnvVars are the variables of our own environment a stdio server inherits; the rest
@@ -51,10 +51,10 @@ func serverEnv(c config.McpServerConfig, getenv func(string) string) []string {
 // graceful shutdown).
 func stdioCommand(kill context.Context, c config.McpServerConfig, getenv func(string) string) *exec.Cmd {
 	cmd := exec.CommandContext(kill, c.Command, c.Args...)
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error { return proctree.KillGroup(cmd) }
 	cmd.Env = serverEnv(c, getenv)
 	cmd.Dir = c.Cwd
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	proctree.PrepareGroup(cmd)
 	// A grandchild holding stderr open must not keep Wait from returning.
 	cmd.WaitDelay = time.Second
 	return cmd
@@ -86,11 +86,7 @@ func (w *stderrLog) Write(p []byte) (int, error) {
 }
 
 // killGroup ends the process group of a started command; harmless when it is gone.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-}
+func killGroup(cmd *exec.Cmd) { _ = proctree.KillGroup(cmd) }
 
 // headerTransport adds the configured headers to every request of an HTTP server.
 type headerTransport struct {

@@ -9,15 +9,13 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/gocodex/gocodex/internal/pathstyle"
 )
 
 // resolve turns a path as spelled in a patch into the absolute, cleaned path it names.
-func resolve(cwd, path string) string {
-	if filepath.IsAbs(path) {
-		return filepath.Clean(path)
-	}
-	return filepath.Join(cwd, path)
-}
+// Drive letters and backslashes count on Windows (pathstyle).
+func resolve(cwd, path string) string { return pathstyle.Host().Resolve(cwd, path) }
 
 // readForUpdate reads a file an update hunk edits. Errors carry Codex's wording, including
 // the Rust-style cause, because models key their retries on these texts.

@@ -7,6 +7,7 @@ package process
 
 import (
 	"path"
+	"runtime"
 	"sort"
 	"strings"
 )
@@ -23,8 +24,22 @@ const (
 	InheritNone Inherit = "none"
 )
 
-// coreVars is the `inherit = "core"` set on Unix.
-var coreVars = []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL", "LC_CTYPE"}
+// coreVars is the `inherit = "core"` set. Windows spells names in any case (Path, Temp), and
+// Codex matches them without case there.
+var coreVars = []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "USERNAME", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL", "LC_CTYPE"}
+
+// envNamesIgnoreCase: the system's environment names are case-insensitive.
+var envNamesIgnoreCase = runtime.GOOS == "windows"
+
+// isCoreVar reports whether name is in the core set.
+func isCoreVar(name string, ignoreCase bool) bool {
+	for _, k := range coreVars {
+		if k == name || (ignoreCase && strings.EqualFold(k, name)) {
+			return true
+		}
+	}
+	return false
+}
 
 // defaultExcludes are dropped unless IgnoreDefaultExcludes is set: names that usually hold
 // credentials.
@@ -78,8 +93,8 @@ func BuildEnv(p EnvPolicy, parent []string, opts EnvOptions) []string {
 	case InheritAll:
 	case InheritCore:
 		core := make(map[string]string, len(coreVars))
-		for _, k := range coreVars {
-			if v, ok := vars[k]; ok {
+		for k, v := range vars {
+			if isCoreVar(k, envNamesIgnoreCase) {
 				core[k] = v
 			}
 		}

@@ -72,3 +72,16 @@ func TestBuildEnv(t *testing.T) {
 		})
 	}
 }
+
+// TestCoreVarsOnWindows: Windows spells variable names in any case; the core set keeps them
+// whatever their case there, and only exact names elsewhere.
+func TestCoreVarsOnWindows(t *testing.T) {
+	for _, name := range []string{"Path", "TEMP", "Tmp", "USERNAME", "UserName"} {
+		if !isCoreVar(name, true) {
+			t.Errorf("%q is not core on Windows", name)
+		}
+	}
+	if isCoreVar("Path", false) || !isCoreVar("PATH", false) || isCoreVar("APPDATA", true) {
+		t.Error("core set wrong on Unix")
+	}
+}

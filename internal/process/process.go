@@ -10,8 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/creack/pty"
-
+	"github.com/gocodex/gocodex/internal/proctree"
 	"github.com/gocodex/gocodex/internal/sandbox"
 )
 
@@ -81,7 +80,12 @@ type Spec struct {
 // Process is a started command. Its goroutines end once the process has exited and its
 // output is drained; Kill forces both.
 type Process struct {
-	cmd   *exec.Cmd
+	cmd  *exec.Cmd
+	proc *os.Process
+	// wait reaps the process (exec.Cmd's Wait, or the process's own for a pseudo-console's).
+	wait  func() (*os.ProcessState, error)
+	tree  *proctree.Tree
+	term  terminal // the pseudo-terminal's own state where a platform keeps one
 	start time.Time
 
 	stdin  *os.File // pipe write end or the pty master; nil when closed
@@ -136,9 +140,6 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	if p.maxChunks == 0 {
 		p.maxChunks = MaxDeltaEvents
 	}
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
 	if spec.TTY {
 		err = p.startPTY(spec)
 	} else {
@@ -153,11 +154,8 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 
 func (p *Process) startPipes(spec Spec) error {
 	cmd := p.cmd
-	// Its own group, so a kill reaches every child; a wrapper that already asked for a new
-	// session has one (setpgid would fail on a session leader).
-	if !cmd.SysProcAttr.Setsid {
-		cmd.SysProcAttr.Setpgid = true
-	}
+	// The root of a tree of its own, so a kill reaches every child.
+	proctree.Prepare(cmd)
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -178,7 +176,7 @@ func (p *Process) startPipes(spec Spec) error {
 		cmd.Stdin = nil // /dev/null
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	err = cmd.Start()
+	err = p.startTree()
 	closeAll(outW, errW, inR) // the child holds its own copies
 	if err != nil {
 		closeAll(outR, errR, p.stdin)
@@ -191,60 +189,34 @@ func (p *Process) startPipes(spec Spec) error {
 	return nil
 }
 
-func (p *Process) startPTY(spec Spec) error {
-	cmd := p.cmd
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		return fmt.Errorf("open pty: %w", err)
+// startTree starts the prepared command and makes it the root of its process tree.
+func (p *Process) startTree() error {
+	if err := p.cmd.Start(); err != nil {
+		return err
 	}
-	rows, cols := spec.Rows, spec.Cols
+	tree, err := proctree.Attach(p.cmd)
+	if err != nil {
+		_ = p.cmd.Wait()
+		return err
+	}
+	p.tree, p.proc = tree, p.cmd.Process
+	p.wait = func() (*os.ProcessState, error) {
+		err := p.cmd.Wait()
+		return p.cmd.ProcessState, err
+	}
+	return nil
+}
+
+// termSize is the terminal size spec asks for, 24x80 by default.
+func termSize(spec Spec) (rows, cols uint16) {
+	rows, cols = spec.Rows, spec.Cols
 	if rows == 0 {
 		rows = 24
 	}
 	if cols == 0 {
 		cols = 80
 	}
-	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
-		closeAll(ptmx, tty)
-		return fmt.Errorf("size pty: %w", err)
-	}
-	// A non-blocking duplicate of the master registers with Go's poller, so reads can be
-	// given a deadline when a stray grandchild keeps the terminal open.
-	master, err := pollable(ptmx)
-	closeAll(ptmx)
-	if err != nil {
-		closeAll(tty)
-		return err
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr.Setpgid = false // a new session is its own group; both would fail
-	cmd.SysProcAttr.Setsid = true
-	cmd.SysProcAttr.Setctty = true
-	cmd.SysProcAttr.Ctty = 0
-	err = cmd.Start()
-	closeAll(tty)
-	if err != nil {
-		closeAll(master)
-		return err
-	}
-	p.start = time.Now()
-	p.master, p.stdin = master, master
-	p.reads = []*os.File{master}
-	p.startReaders(map[Stream]*os.File{Stdout: master})
-	return nil
-}
-
-func pollable(f *os.File) (*os.File, error) {
-	fd, err := syscall.Dup(int(f.Fd()))
-	if err != nil {
-		return nil, fmt.Errorf("dup pty: %w", err)
-	}
-	syscall.CloseOnExec(fd)
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
-		return nil, fmt.Errorf("pty nonblock: %w", err)
-	}
-	return os.NewFile(uintptr(fd), "ptmx"), nil
+	return rows, cols
 }
 
 func (p *Process) startReaders(files map[Stream]*os.File) {
@@ -291,11 +263,11 @@ func (p *Process) deliver(s Stream, b []byte) {
 
 // finish reaps the process, then waits for the readers (bounded), then marks it done.
 func (p *Process) finish() {
-	err := p.cmd.Wait()
+	state, err := p.wait()
 	// A sandbox helper killed with its group could not remove its placeholders: do it before
 	// anyone learns the process ended (and may exit).
 	sandbox.Reclaim(p.cmd)
-	code := exitCode(p.cmd.ProcessState, err)
+	code := exitCode(state, err)
 	p.mu.Lock()
 	p.exitCode = code
 	p.duration = time.Since(p.start)
@@ -304,6 +276,7 @@ func (p *Process) finish() {
 	}
 	p.mu.Unlock()
 	close(p.exited)
+	p.afterExit()
 
 	timer := time.NewTimer(drainAfterExit)
 	defer timer.Stop()
@@ -328,6 +301,8 @@ func (p *Process) finish() {
 	if p.stdin != nil && p.stdin != p.master {
 		closeAll(p.stdin)
 	}
+	p.closeTerminal()
+	p.tree.Release()
 	close(p.done)
 }
 
@@ -346,7 +321,7 @@ func exitCode(st *os.ProcessState, err error) int {
 }
 
 // Pid is the process id (also its process group id).
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
+func (p *Process) Pid() int { return p.proc.Pid }
 
 // Write sends input to the process's stdin (the terminal in TTY mode).
 func (p *Process) Write(b []byte) error {
@@ -365,16 +340,16 @@ func (p *Process) Write(b []byte) error {
 	return nil
 }
 
-// Kill ends the whole process group with SIGKILL. It is safe to call more than once and
-// after the process has exited (stray group members are killed too).
+// Kill ends the whole process tree (SIGKILL to the process group on Unix, the Job Object
+// terminated on Windows). It is safe to call more than once and after the process has
+// exited (on Unix stray group members are killed too).
 func (p *Process) Kill() {
 	p.killOnce.Do(func() { close(p.killed) })
-	pid := p.cmd.Process.Pid
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = p.tree.Kill()
 	select {
 	case <-p.exited:
 	default:
-		_ = p.cmd.Process.Kill()
+		_ = p.proc.Kill()
 	}
 }
 

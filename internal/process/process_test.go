@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -369,23 +368,4 @@ func BenchmarkCancelLatency(b *testing.B) {
 		total += (<-done).Sub(t0)
 	}
 	b.ReportMetric(float64(total.Microseconds())/float64(b.N), "µs/cancel")
-}
-
-func TestWrapperWithOwnSession(t *testing.T) {
-	wrap := func(ctx context.Context, argv []string, cwd string, env []string) (*exec.Cmd, error) {
-		cmd, err := PlainCommand(ctx, argv, cwd, env)
-		if err == nil {
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		}
-		return cmd, err
-	}
-	for _, tty := range []bool{false, true} {
-		r, err := Run(context.Background(), Spec{Argv: sh("echo ok"), TTY: tty, Spawner: wrap}, 0)
-		if err != nil {
-			t.Fatalf("tty=%v: %v", tty, err)
-		}
-		if got := strings.TrimRight(r.Aggregated.Text(), "\r\n"); got != "ok" {
-			t.Errorf("tty=%v: output %q", tty, got)
-		}
-	}
 }

@@ -1,8 +1,9 @@
 package prompt
 
 import (
-	"path/filepath"
 	"strings"
+
+	"github.com/gocodex/gocodex/internal/usershell"
 )
 
 // EnvironmentContext is the <environment_context> block: where the agent runs. Empty fields
@@ -63,14 +64,13 @@ func xmlEscape(s string) string {
 	return xmlEscaper.Replace(s)
 }
 
-// ShellName is the name of the user's shell from $SHELL ("bash" when unset).
+// ShellName is the name of the shell commands run in ("zsh", "bash", "powershell"...), the
+// user's own ($SHELL) when gocodex knows its kind, as Codex tells the model.
 func ShellName(getenv func(string) string) string {
-	if getenv != nil {
-		if s := getenv("SHELL"); s != "" {
-			return filepath.Base(s)
-		}
+	if getenv == nil {
+		getenv = func(string) string { return "" }
 	}
-	return "bash"
+	return usershell.Default(usershell.Host(getenv)).Name()
 }
 
 // TimezoneName returns the IANA name of the local zone: $TZ when it names one, else the

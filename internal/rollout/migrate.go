@@ -78,7 +78,7 @@ func (r MigrateReport) Count(st MigrateStatus) int {
 // user_message, agent_message and agent_reasoning events become item_completed thread
 // items, as `codex migrate-rollouts --apply` does. Every other line is kept as it is;
 // lines are numbered again from 0. A file is replaced atomically (a new file renamed over
-// it) and only when no recorder is writing it (see lock_unix.go): a thread in use is
+// it) and only when no recorder is writing it (see lock.go): a thread in use is
 // skipped as busy. An error is returned only when the folders cannot be read; a rollout
 // that cannot be migrated is a failed outcome.
 func Migrate(codexHome string, opts MigrateOptions) (MigrateReport, error) {

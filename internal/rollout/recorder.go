@@ -503,7 +503,7 @@ func (r *Recorder) createFile() error {
 	if f, err = os.OpenFile(r.path, os.O_WRONLY|os.O_APPEND, 0); err != nil {
 		return fmt.Errorf("open rollout: %w", err)
 	}
-	_ = lockShared(f) // marks the thread as being written (see lock_unix.go)
+	_ = lockShared(f) // marks the thread as being written (see lock.go)
 	r.f, r.metaDone, r.dirty = f, true, true
 	r.buf = r.buf[:0] // written with the meta line
 	return nil

@@ -2,9 +2,9 @@ package safety
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"sync"
 
+	"github.com/gocodex/gocodex/internal/pathstyle"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -97,12 +97,7 @@ func PatchKeys(paths []string, cwd string) []string {
 	return keys
 }
 
-func absPath(p, cwd string) string {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
-	}
-	return filepath.Clean(p)
-}
+func absPath(p, cwd string) string { return pathstyle.Host().Resolve(cwd, p) }
 
 func compactJSON(b json.RawMessage) ([]byte, error) {
 	var v any

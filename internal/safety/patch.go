@@ -2,9 +2,8 @@ package safety
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 
+	"github.com/gocodex/gocodex/internal/pathstyle"
 	"github.com/gocodex/gocodex/internal/sandbox"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -34,6 +33,16 @@ type PatchInput struct {
 	WritableRoots []sandbox.WritableRoot
 	// Cache is the session's approvals; nil means none.
 	Cache *ApprovalCache
+	// PathStyle is how paths are spelled and compared; nil is this system's
+	// (pathstyle.Host: drive letters and backslashes on Windows, no case on macOS and Windows).
+	PathStyle *pathstyle.Style
+}
+
+func (in PatchInput) style() pathstyle.Style {
+	if in.PathStyle != nil {
+		return *in.PathStyle
+	}
+	return pathstyle.Host()
 }
 
 // CacheKeys are the patch's session-cache keys.
@@ -80,7 +89,7 @@ func (in PatchInput) writesOnlyWritable() bool {
 		roots = WritableRoots(in.Sandbox, in.Cwd, os.Getenv)
 	}
 	for _, p := range in.Paths {
-		if !isWritable(absPath(p, in.Cwd), roots) {
+		if !isWritableAs(in.style(), in.style().Resolve(in.Cwd, p), roots) {
 			return false
 		}
 	}
@@ -88,15 +97,21 @@ func (in PatchInput) writesOnlyWritable() bool {
 }
 
 // isWritable: inside some root and not under one of its read-only subpaths. Paths are
-// compared lexically (`..` already cleaned away) because the files may not exist yet.
+// compared lexically (`..` already cleaned away) because the files may not exist yet, and
+// as the file system compares them: without case on macOS and Windows (.GIT is .git there).
 func isWritable(path string, roots []sandbox.WritableRoot) bool {
+	return isWritableAs(pathstyle.Host(), path, roots)
+}
+
+// isWritableAs is isWritable with the paths spelled and compared in style.
+func isWritableAs(style pathstyle.Style, path string, roots []sandbox.WritableRoot) bool {
 	for _, r := range roots {
-		if !within(path, r.Root) {
+		if !style.Within(path, r.Root) {
 			continue
 		}
 		blocked := false
 		for _, ro := range r.ReadOnlySubpaths {
-			if within(path, ro) {
+			if style.Within(path, ro) {
 				blocked = true
 				break
 			}
@@ -106,17 +121,6 @@ func isWritable(path string, roots []sandbox.WritableRoot) bool {
 		}
 	}
 	return false
-}
-
-func within(path, root string) bool {
-	root = filepath.Clean(root)
-	if path == root {
-		return true
-	}
-	if root == "/" {
-		return strings.HasPrefix(path, "/")
-	}
-	return strings.HasPrefix(path, root+string(filepath.Separator))
 }
 
 // WritableRoots is sandbox.WritableRoots for callers that only import safety: the
@@ -138,3 +142,7 @@ func PatchRetryMayAsk(approval protocol.AskForApproval) bool {
 	}
 	return true
 }
+
+// within compares as this system's file system does: without case on macOS and Windows, where
+// .GIT\config is .git\config (pathstyle.Host).
+func within(path, root string) bool { return pathstyle.Host().Within(path, root) }

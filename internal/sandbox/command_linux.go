@@ -2,13 +2,11 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"runtime"
-	"strings"
 	"syscall"
 )
 
@@ -20,27 +18,15 @@ import (
 // Setpgid, which fails for a session leader, nor replace ExtraFiles, which carries the
 // helper's lifeline.
 func Command(ctx context.Context, req Request) (*exec.Cmd, error) {
-	if len(req.Argv) == 0 {
-		return nil, errors.New("sandbox: empty command")
+	if cmd, done, err := req.unconfined(ctx); done {
+		return cmd, err
 	}
-	if req.Policy.HasFullDiskWriteAccess() {
-		cmd := exec.CommandContext(ctx, req.Argv[0], req.Argv[1:]...)
-		cmd.Dir, cmd.Env = req.Cwd, req.Env
-		return cmd, nil
-	}
-	probe := req.Probe
-	if probe == nil {
-		r := Probe(ctx, req.Options)
-		probe = &r
-	}
+	probe := req.probe(ctx)
 	mech := probe.Mechanism
 	if mech == MechanismNone {
 		return nil, probe.Err
 	}
-	policyCwd := req.PolicyCwd
-	if policyCwd == "" {
-		policyCwd = req.Cwd
-	}
+	policyCwd := req.policyCwd()
 	exe, err := Binary(req.Options)
 	if err != nil {
 		return nil, err
@@ -118,20 +104,4 @@ func Reclaim(cmd *exec.Cmd) {
 		f.Close() // the lifeline: a helper that died before taking it no longer holds up the watcher
 	}
 	reclaimRoots(WritableRoots(h.policy, h.policyCwd, envLookup(cmd.Env)))
-}
-
-// envLookup reads a variable from env as the command will see it.
-func envLookup(env []string) func(string) string {
-	if env == nil {
-		return os.Getenv
-	}
-	return func(key string) string {
-		v := ""
-		for _, kv := range env {
-			if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-				v = val // the last one wins, as for exec
-			}
-		}
-		return v
-	}
 }

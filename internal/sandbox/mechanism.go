@@ -22,6 +22,9 @@ const (
 	MechanismLandlock Mechanism = "landlock"
 	// MechanismNamespaces is the namespaces without Landlock.
 	MechanismNamespaces Mechanism = "namespaces"
+	// MechanismSeatbelt is macOS's sandbox: commands run under /usr/bin/sandbox-exec with a
+	// profile built for the policy (NewSeatbeltProfile).
+	MechanismSeatbelt Mechanism = "seatbelt"
 	// MechanismNone means no confinement is possible; Command refuses.
 	MechanismNone Mechanism = "none"
 )
@@ -92,6 +95,8 @@ func (r ProbeResult) Message() string {
 		return fmt.Sprintf("Linux sandbox: Landlock ABI %d with seccomp; user namespaces unavailable (%s), so metadata outside the writable roots, protected names (.git, .codex, .agents, .aws), CODEX_HOME's credential files (readable), processes outside (renice) and daemons that outlive a command are not confined", r.LandlockABI, r.UserNamespacesError)
 	case MechanismNamespaces:
 		return "Linux sandbox: Landlock unavailable; user/mount/PID/network namespaces (read-only /) with seccomp"
+	case MechanismSeatbelt:
+		return seatbeltMessage
 	}
 	if r.Err != nil {
 		return "Linux sandbox unavailable: " + r.Err.Error()

@@ -2,7 +2,10 @@
 // Linux the current binary re-executes itself as a helper (HelperMain) that sets no_new_privs,
 // applies Landlock (or, where Landlock is missing, a user + mount namespace with read-only
 // binds), installs a seccomp filter and then execs the command in place, so no helper process
-// stays in the tree. WritableRoots turns a policy into the directories a command may write.
+// stays in the tree. On macOS the command runs under /usr/bin/sandbox-exec with a Seatbelt
+// profile built for the policy (NewSeatbeltProfile); on Windows every policy but
+// danger-full-access is refused (WindowsRefusal). WritableRoots turns a policy into the
+// directories a command may write.
 package sandbox
 
 import (

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"path/filepath"
 
@@ -55,4 +56,35 @@ func DispatchHelper(args []string) (int, bool) {
 		return HelperMain(args[2:]), true
 	}
 	return 0, false
+}
+
+// unconfined answers the requests no platform confines: an empty command is an error, and
+// danger-full-access runs the command plainly (done). Otherwise the platform confines it.
+func (req Request) unconfined(ctx context.Context) (cmd *exec.Cmd, done bool, err error) {
+	if len(req.Argv) == 0 {
+		return nil, true, errors.New("sandbox: empty command")
+	}
+	if !req.Policy.HasFullDiskWriteAccess() {
+		return nil, false, nil
+	}
+	cmd = exec.CommandContext(ctx, req.Argv[0], req.Argv[1:]...)
+	cmd.Dir, cmd.Env = req.Cwd, req.Env
+	return cmd, true, nil
+}
+
+// probe is the session's probe, or a new one.
+func (req Request) probe(ctx context.Context) *ProbeResult {
+	if req.Probe != nil {
+		return req.Probe
+	}
+	r := Probe(ctx, req.Options)
+	return &r
+}
+
+// policyCwd is what the policy's cwd-relative parts mean.
+func (req Request) policyCwd() string {
+	if req.PolicyCwd != "" {
+		return req.PolicyCwd
+	}
+	return req.Cwd
 }

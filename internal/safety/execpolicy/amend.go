@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/sys/unix"
+	"github.com/gocodex/gocodex/internal/filelock"
 )
 
 // DefaultRulesPath is CODEX_HOME/rules/default.rules.
@@ -45,7 +45,7 @@ func appendLockedLine(path, line string) error {
 		return fmt.Errorf("failed to open policy file %s: %w", path, err)
 	}
 	defer f.Close()
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+	if err := filelock.Lock(f, filelock.ModeExclusive); err != nil {
 		return fmt.Errorf("failed to lock policy file %s: %w", path, err)
 	}
 	// Closing the file releases the lock.

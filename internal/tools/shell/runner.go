@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/internal/usershell"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -29,7 +30,8 @@ type Config struct {
 	Environ func() []string
 	// Truncation is the model's truncation policy; Tokens(10000) when Limit is zero.
 	Truncation process.TruncationPolicy
-	// UserShell is the user's shell; $SHELL from Environ, else /bin/bash, when empty.
+	// UserShell is the user's shell; when empty, usershell.Default picks it ($SHELL from
+	// Environ when it is a shell gocodex knows; zsh on macOS, PowerShell on Windows).
 	UserShell string
 	// NoLoginShell forbids login shells (config allow_login_shell = false).
 	NoLoginShell bool
@@ -92,22 +94,19 @@ func (c *Config) Shell() string {
 	if c.UserShell != "" {
 		return c.UserShell
 	}
+	shell := ""
 	for _, kv := range c.environ() {
-		if v, ok := strings.CutPrefix(kv, "SHELL="); ok && v != "" {
-			return v
+		if v, ok := strings.CutPrefix(kv, "SHELL="); ok {
+			shell = v
 		}
 	}
-	return "/bin/bash"
+	return usershell.Default(usershell.Host(func(string) string { return shell })).Path
 }
 
 // ShellArgv is how a script runs in a shell: `shell -lc script` for a login shell (when
-// allowed), `shell -c script` otherwise.
+// allowed), `shell -c script` otherwise; PowerShell and cmd take theirs (usershell.Shell.Argv).
 func (c *Config) ShellArgv(shell, script string, login bool) []string {
-	flag := "-c"
-	if login && !c.NoLoginShell {
-		flag = "-lc"
-	}
-	return []string{shell, flag, script}
+	return usershell.ForPath(shell).Argv(script, login && !c.NoLoginShell)
 }
 
 // CommandEnv is the environment of a command run for this thread.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/usershell"
 	"github.com/gocodex/gocodex/tool"
 )
 
@@ -16,7 +17,7 @@ const UserShellTimeout = time.Hour
 // allow_login_shell = false governs the model's commands only; Codex 0.169 runs the person's
 // with -lc regardless.
 func (c *Config) UserShellArgv(command string) []string {
-	return []string{c.Shell(), "-lc", command}
+	return usershell.ForPath(c.Shell()).Argv(command, true)
 }
 
 // RunUserShell runs the person's own command in cwd. It is theirs, not the model's, so no
