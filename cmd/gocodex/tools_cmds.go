@@ -42,7 +42,9 @@ func newSandboxCommand(s streams) *cobra.Command {
 	var opts sandboxOptions
 	var direct sandboxDirectFlags
 	explain := func(cmd *cobra.Command, args []string) error {
-		sandbox.WriteExplanation(s.Out, sandbox.Probe(cmd.Context(), sandbox.Options{}))
+		probe := sandbox.Probe(cmd.Context(), sandbox.Options{})
+		sandbox.WriteExplanation(s.Out, probe)
+		cli.WriteProtections(s.Out, cli.AgentProtections(probe.Err == nil && probe.Mechanism != sandbox.MechanismNone, cli.GitVersion()))
 		return nil
 	}
 	cmd := &cobra.Command{
