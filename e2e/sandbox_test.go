@@ -138,7 +138,7 @@ func TestSandboxCommand(t *testing.T) {
 }
 
 // `gocodex sandbox --explain` (and `sandbox linux --explain`) prints which mechanisms are active
-// on this machine, one line each.
+// on this machine, one line each, then gocodex's own protections (issue 28's list).
 func TestSandboxExplain(t *testing.T) {
 	e := newEnv(t)
 	for _, args := range [][]string{{"sandbox", "--explain"}, {"sandbox", "linux", "--explain"}} {
@@ -146,7 +146,9 @@ func TestSandboxExplain(t *testing.T) {
 		if r.Code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, r.Code, r.Stderr)
 		}
-		for _, want := range []string{"mechanism: ", "seccomp", "no_new_privs", "new session", "landlock", "mount namespace", "PID namespace", "capabilities"} {
+		for _, want := range []string{"mechanism: ", "seccomp", "no_new_privs", "new session", "landlock", "mount namespace", "PID namespace", "capabilities",
+			"setuid refusal", "nosuid", "placeholders", "credential hiding", "unix datagrams",
+			"patches", "project trust", "git programs", "headless approvals"} {
 			if !strings.Contains(r.Stdout, want) {
 				t.Errorf("%v does not mention %q:\n%s", args, want, r.Stdout)
 			}
