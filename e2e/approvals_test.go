@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,4 +126,31 @@ func toStrings(v any) []string {
 		out = append(out, x.(string))
 	}
 	return out
+}
+
+// exec has nobody to ask: under a policy that asks (untrusted here, chosen in config.toml),
+// an approval request is declined at once, the command does not run, the model is told, and
+// the run ends instead of waiting for an answer that never comes (it hung before).
+func TestExecDeclinesApprovalRequests(t *testing.T) {
+	e := newEnv(t)
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{ApprovalPolicy: "untrusted", SandboxMode: "workspace-write"})
+	marker := filepath.Join(e.Workdir, "made-by-the-command")
+	e.Model.Enqueue(commandCall("call_1", "touch "+marker), answer("it was declined"))
+	r := e.run("", "exec", "start something")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the command ran without approval")
+	}
+	if !strings.Contains(r.Stderr+r.Stdout, "no user is present in exec mode to approve; declined") {
+		t.Errorf("the output does not say the approval was declined:\nstdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+	}
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if out, ok := reqs[1].ToolOutput("call_1"); !ok || !strings.Contains(strings.ToLower(fmt.Sprint(out)), "reject") && !strings.Contains(strings.ToLower(fmt.Sprint(out)), "declin") {
+		t.Errorf("the model was not told the command was declined: %v", out)
+	}
 }
