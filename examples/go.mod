@@ -5,6 +5,7 @@ go 1.26.0
 require github.com/gocodex/gocodex v0.0.0
 
 require (
+	github.com/charmbracelet/x/conpty v0.2.0 // indirect
 	github.com/creack/pty v1.1.24 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/klauspost/compress v1.18.0 // indirect
