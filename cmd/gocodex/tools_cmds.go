@@ -44,7 +44,7 @@ func newSandboxCommand(s streams) *cobra.Command {
 	explain := func(cmd *cobra.Command, args []string) error {
 		probe := sandbox.Probe(cmd.Context(), sandbox.Options{})
 		sandbox.WriteExplanation(s.Out, probe)
-		cli.WriteProtections(s.Out, cli.AgentProtections(probe.Err == nil && probe.Mechanism != sandbox.MechanismNone, cli.GitVersion()))
+		cli.WriteProtections(s.Out, cli.AgentProtections(probe.Err == nil && probe.Mechanism != sandbox.MechanismNone, cli.GitVersion(cmd.Context())))
 		return nil
 	}
 	cmd := &cobra.Command{

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"os/exec"
+	"os"
 	"regexp"
 	"strconv"
+
+	"github.com/gocodex/gocodex/internal/safegit"
 )
 
 // Protection is one of gocodex's own defences, beside the kernel's (sandbox.Guarantee): what
@@ -20,7 +23,7 @@ type Protection struct {
 var minSafeGit = [2]int{2, 31}
 
 // AgentProtections lists the defences gocodex applies itself, for `sandbox --explain`.
-// gitVersion is `git --version`'s output ("" when git is missing); confined says whether the
+// gitVersion is `git version`'s output ("" when git is missing); confined says whether the
 // sandbox can be applied here (patches are written inside it).
 func AgentProtections(confined bool, gitVersion string) []Protection {
 	patches := Protection{"patches", confined, "apply_patch resolves every path through its symlinks and ..; a write outside the writable roots or into .git .codex .agents .aws is refused, naming the path and where it leads; the patch is written inside the sandbox"}
@@ -59,9 +62,9 @@ func parseGitVersion(out string) (major, minor int, ok bool) {
 	return major, minor, true
 }
 
-// GitVersion is `git --version`'s output, or "" when git cannot be run.
-func GitVersion() string {
-	out, err := exec.Command("git", "--version").Output()
+// GitVersion is `git version`'s output, or "" when git cannot be run.
+func GitVersion(ctx context.Context) string {
+	out, err := safegit.New(safegit.Options{Dir: os.TempDir()}).Output(ctx, "version")
 	if err != nil {
 		return ""
 	}
