@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/gocodex/gocodex/internal/safegit"
 )
@@ -50,16 +50,19 @@ func AgentProtections(confined bool, gitVersion string) []Protection {
 	}
 }
 
-var gitVersionPattern = regexp.MustCompile(`git version (\d+)\.(\d+)`)
-
+// parseGitVersion reads "git version 2.39.5" (with any suffix, e.g. ".windows.1").
 func parseGitVersion(out string) (major, minor int, ok bool) {
-	m := gitVersionPattern.FindStringSubmatch(out)
-	if m == nil {
+	_, rest, found := strings.Cut(out, "git version ")
+	if !found {
 		return 0, 0, false
 	}
-	major, _ = strconv.Atoi(m[1])
-	minor, _ = strconv.Atoi(m[2])
-	return major, minor, true
+	parts := strings.SplitN(strings.TrimSpace(rest), ".", 3)
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	return major, minor, err1 == nil && err2 == nil
 }
 
 // GitVersion is `git version`'s output, or "" when git cannot be run.
