@@ -12,6 +12,8 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/host/ext"
+	"github.com/gocodex/gocodex/internal/host/gitedits"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -34,22 +36,9 @@ type threads struct {
 	// limits is the last rate-limit snapshot any thread's model responses carried.
 	limits *protocol.RateLimitSnapshot
 
-	// stateStore keeps sections, attachments, goals and git edits (v2_thread_state.go).
-	stateOnce  sync.Once
-	stateStore *threadState
-	readOnce   sync.Once
-	readLog    *readStateLog
-	// syncs are the goal tools waiting for the event pump (v2_thread_goal_pursuit.go).
-	syncMu sync.Mutex
-	syncs  map[string]chan struct{}
-	// completing are the threads whose goal a response just completed: its usage counts.
-	completing map[string]bool
-	// goalQueued are the threads with a goal turn submitted and not yet started; goalFresh
-	// those whose next goal turn gives the objective again.
-	goalQueued map[string]bool
-	goalFresh  map[string]bool
-	// goalSettings counts the thread/goal/set calls in flight per thread.
-	goalSettings map[string]int
+	// extSet are the host's extensions: goals, sections, attachments, read state (host_ext.go).
+	extOnce sync.Once
+	extSet  *ext.Set
 }
 
 // DefaultThreadUnloadDelay is Codex's default thread_unload_delay_secs.
@@ -176,11 +165,7 @@ type threadInfo struct {
 	Originator  string
 }
 
-type gitInfo struct {
-	Sha       *string `json:"sha"`
-	Branch    *string `json:"branch"`
-	OriginURL *string `json:"originUrl"`
-}
+type gitInfo = gitedits.Info
 
 // get returns a loaded thread.
 func (r *threads) get(id string) (*loadedThread, bool) {
@@ -465,11 +450,13 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	lt.mu.Lock()
 	turnID, _ := lt.proj.TurnRunning()
 	lt.mu.Unlock()
-	// The goal's notifications go out ahead of the event's (v2_thread_goal_pursuit.go).
-	goalNotes := lt.reg.goalNotes(lt, ev, turnID)
-	defer lt.reg.afterGoalEvent(lt, ev)
+	// The extensions' notices (a goal's) go out ahead of the event's; they see the event
+	// again once it is out (a goal turn starts).
+	exts, et := lt.reg.extensions(), extThread{lt}
+	extNotes := wireNotes(exts.BeforeEvent(et, ev, turnID))
+	defer exts.AfterEvent(et, ev)
 	lt.mu.Lock()
-	notes := append(goalNotes, lt.proj.Apply(ev)...)
+	notes := append(extNotes, lt.proj.Apply(ev)...)
 	subs := append([]*Conn(nil), lt.subs...)
 	queues := lt.queuesLocked()
 	var listeners, owners []*Conn
@@ -496,7 +483,7 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 		lt.info.UpdatedAt = time.Now()
 	}
 	lt.mu.Unlock()
-	notes = lt.reg.readStateNotes(lt, ev, notes)
+	notes = turnEndNotes(notes, exts.TurnEnded(et, ev))
 	if tc, ok := ev.Msg.(protocol.TokenCountEvent); ok && tc.RateLimits != nil {
 		lt.reg.mu.Lock()
 		lt.reg.limits = tc.RateLimits

@@ -2,25 +2,18 @@ package appserver
 
 import (
 	"context"
-	"time"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/host/ext"
+	"github.com/gocodex/gocodex/internal/host/goals"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
-// Thread goals (thread/goal/get, /set, /clear), kept in the thread state file. Setting an
-// active goal on an idle loaded thread starts pursuing it (v2_thread_goal_pursuit.go).
+// Thread goals (thread/goal/get, /set, /clear) are kept and pursued by the host's goals
+// extension (internal/host/goals). Setting an active goal on an idle loaded thread starts
+// pursuing it.
 
-type v2ThreadGoal struct {
-	ThreadID        string `json:"threadId"`
-	Objective       string `json:"objective"`
-	Status          string `json:"status"`
-	TokenBudget     *int64 `json:"tokenBudget"`
-	TokensUsed      int64  `json:"tokensUsed"`
-	TimeUsedSeconds int64  `json:"timeUsedSeconds"`
-	CreatedAt       int64  `json:"createdAt"`
-	UpdatedAt       int64  `json:"updatedAt"`
-}
+type v2ThreadGoal = goals.Goal
 
 type goalSetParams struct {
 	ThreadID    string  `json:"threadId"`
@@ -47,19 +40,18 @@ type goalClearResponse struct {
 	Cleared bool `json:"cleared"`
 }
 
-type goalUpdated struct {
-	ThreadID string       `json:"threadId"`
-	TurnID   *string      `json:"turnId"`
-	Goal     v2ThreadGoal `json:"goal"`
-}
-
-// goalStatuses are ThreadGoalStatus's values.
-var goalStatuses = map[string]bool{"active": true, "paused": true, "blocked": true, "usageLimited": true, "budgetLimited": true, "complete": true}
+type goalUpdated = goals.Updated
 
 func (r *threads) registerGoals(s *Server) {
 	s.Handle("thread/goal/get", Typed(r.goalGet))
 	s.Handle("thread/goal/set", Typed(r.goalSet))
 	s.Handle("thread/goal/clear", Typed(r.goalClear))
+}
+
+// goals is the host's goals extension.
+func (r *threads) goals() *goals.Extension {
+	e, _ := ext.Find[*goals.Extension](r.extensions())
+	return e
 }
 
 func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalResponse, error) {
@@ -69,13 +61,8 @@ func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalR
 	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalResponse{}, err
 	}
-	var out goalResponse
-	err := r.state().read(func(d *threadStateDoc) {
-		if g, ok := d.Goals[p.ThreadID]; ok {
-			out.Goal = &g
-		}
-	})
-	return out, err
+	g, err := r.goals().Of(p.ThreadID)
+	return goalResponse{g}, err
 }
 
 func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSetResponse, error) {
@@ -88,56 +75,31 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 	if p.Objective != nil && *p.Objective == "" {
 		return goalSetResponse{}, InvalidRequest("goal objective must not be empty")
 	}
-	if p.Status != nil && !goalStatuses[*p.Status] {
+	if p.Status != nil && !goals.ValidStatus(*p.Status) {
 		return goalSetResponse{}, InvalidRequest("unknown goal status: " + *p.Status)
 	}
+	gs := r.goals()
 	if _, loaded := r.get(p.ThreadID); loaded {
-		// Cleared once the answer is out (below), or at once if the set fails.
-		r.goalSetting(p.ThreadID)
+		// Done once the answer is out (below), or at once if the set fails.
+		gs.Setting(p.ThreadID)
 	}
-	var goal v2ThreadGoal
-	err := r.state().update(func(d *threadStateDoc) error {
-		now := time.Now().Unix()
-		g, ok := d.Goals[p.ThreadID]
-		switch {
-		case p.Objective != nil && (!ok || g.Objective != *p.Objective):
-			// A new objective is a new goal: usage starts again, active unless told.
-			g = v2ThreadGoal{ThreadID: p.ThreadID, Objective: *p.Objective, Status: "active", CreatedAt: now}
-			delete(d.GoalTimeMs, p.ThreadID)
-		case !ok:
-			return InvalidRequest("thread has no goal to update; set an objective")
-		}
-		if p.Status != nil {
-			g.Status = *p.Status
-		}
-		if p.TokenBudget != nil {
-			b := *p.TokenBudget
-			g.TokenBudget = &b
-		}
-		g.UpdatedAt = now
-		if d.Goals == nil {
-			d.Goals = map[string]v2ThreadGoal{}
-		}
-		d.Goals[p.ThreadID] = g
-		goal = g
-		return nil
-	})
+	goal, err := gs.Set(p.ThreadID, p.Objective, p.Status, p.TokenBudget)
 	if err != nil {
-		r.goalSettingDone(p.ThreadID)
+		gs.SettingDone(p.ThreadID)
 		return goalSetResponse{}, err
 	}
 	note := wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: p.ThreadID, Goal: goal}}
 	lt, loaded := r.get(p.ThreadID)
 	if !loaded {
-		r.goalSettingDone(p.ThreadID)
+		gs.SettingDone(p.ThreadID)
 		notifyAfter(ctx, c, []wire.V2Notification{note})
 		return goalSetResponse{goal}, nil
 	}
 	if goal.Status == "active" {
-		r.markGoalFresh(p.ThreadID)
+		gs.MarkFresh(p.ThreadID)
 	}
 	// In the thread's event order: thread/goal/updated, then (an active goal on an idle
-	// thread) the goal turn. Until then the event pump starts none (goalSetting).
+	// thread) the goal turn. Until then the event pump starts none (Setting).
 	jsonrpc.AfterReply(ctx, func() {
 		lt.sendMu.Lock()
 		lt.mu.Lock()
@@ -147,9 +109,9 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		if !subscribed {
 			_ = c.Notify(c.Context(), note.Method, note.Params)
 		}
-		r.goalSettingDone(p.ThreadID)
+		gs.SettingDone(p.ThreadID)
 		if _, running := lt.runningTurn(); !running && goal.Status == "active" {
-			r.pursueGoal(lt, true)
+			gs.Pursue(extThread{lt}, true)
 		}
 		lt.sendMu.Unlock()
 	})
@@ -163,13 +125,7 @@ func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (go
 	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalClearResponse{}, err
 	}
-	var cleared bool
-	err := r.state().update(func(d *threadStateDoc) error {
-		_, cleared = d.Goals[p.ThreadID]
-		delete(d.Goals, p.ThreadID)
-		delete(d.GoalTimeMs, p.ThreadID)
-		return nil
-	})
+	cleared, err := r.goals().Clear(p.ThreadID)
 	if err != nil {
 		return goalClearResponse{}, err
 	}
@@ -177,6 +133,16 @@ func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (go
 		r.notifyThread(ctx, c, p.ThreadID, "thread/goal/cleared", threadIDParams{p.ThreadID})
 	}
 	return goalClearResponse{cleared}, nil
+}
+
+// pursueGoalIfIdle starts pursuing a loaded thread's active goal from outside the event
+// pump (resume), in the thread's event order.
+func (r *threads) pursueGoalIfIdle(lt *loadedThread, first bool) {
+	lt.sendMu.Lock()
+	defer lt.sendMu.Unlock()
+	if _, running := lt.runningTurn(); !running {
+		r.goals().Pursue(extThread{lt}, first)
+	}
 }
 
 // notifyThread sends a notification once the answer is out: through the thread's
