@@ -167,7 +167,7 @@ func (e *Extension) Owners(typ, key string) ([]string, error) {
 // copyToFork gives a fork its source's attachments, as new ones (Codex 0.169 copies
 // attachments to a fork, not its goal or section).
 func (e *Extension) copyToFork(from, to string) {
-	err := e.part.Update(func(s *state) error {
+	e.part.UpdateOrWarn(e.host, "attachments not copied to the fork", to, func(s *state) error {
 		now := time.Now().Unix()
 		for _, st := range s.Attachments {
 			if st.ThreadID == from {
@@ -178,13 +178,10 @@ func (e *Extension) copyToFork(from, to string) {
 		}
 		return nil
 	})
-	if err != nil {
-		e.host.Logger().Warn("attachments not copied to the fork", "thread", to, "err", err)
-	}
 }
 
 func (e *Extension) forget(id string) {
-	err := e.part.Update(func(s *state) error {
+	e.part.UpdateOrWarn(e.host, "attachments not cleaned after delete", id, func(s *state) error {
 		kept := s.Attachments[:0]
 		for _, st := range s.Attachments {
 			if st.ThreadID != id {
@@ -194,7 +191,4 @@ func (e *Extension) forget(id string) {
 		s.Attachments = kept
 		return nil
 	})
-	if err != nil {
-		e.host.Logger().Warn("attachments not cleaned after delete", "thread", id, "err", err)
-	}
 }

@@ -211,3 +211,11 @@ func WriteFileAtomic(path string, data []byte) error {
 func internalError(msg string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
+
+// UpdateOrWarn is Update for a change nobody waits on (a hook's): a failure is logged with
+// what did not happen to which thread.
+func (p *Part[T]) UpdateOrWarn(h Host, what, threadID string, fn func(*T) error) {
+	if err := p.Update(fn); err != nil {
+		h.Logger().Warn(what, "thread", threadID, "err", err)
+	}
+}

@@ -63,11 +63,8 @@ func (e *Extension) Set(id string, g Info) error {
 }
 
 func (e *Extension) forget(id string) {
-	err := e.part.Update(func(s *state) error {
+	e.part.UpdateOrWarn(e.host, "git edits not cleaned after delete", id, func(s *state) error {
 		delete(s.Git, id)
 		return nil
 	})
-	if err != nil {
-		e.host.Logger().Warn("git edits not cleaned after delete", "thread", id, "err", err)
-	}
 }

@@ -147,12 +147,9 @@ func (e *Extension) Clear(threadID string) (cleared bool, err error) {
 }
 
 func (e *Extension) forget(id string) {
-	err := e.part.Update(func(s *state) error {
+	e.part.UpdateOrWarn(e.host, "goal not cleaned after delete", id, func(s *state) error {
 		delete(s.Goals, id)
 		delete(s.GoalTimeMs, id)
 		return nil
 	})
-	if err != nil {
-		e.host.Logger().Warn("goal not cleaned after delete", "thread", id, "err", err)
-	}
 }

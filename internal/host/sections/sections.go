@@ -181,13 +181,10 @@ func (e *Extension) Order(sectionID string) ([]string, error) {
 }
 
 func (e *Extension) forget(id string) {
-	err := e.part.Update(func(s *state) error {
+	e.part.UpdateOrWarn(e.host, "thread section not cleaned after delete", id, func(s *state) error {
 		delete(s.ThreadSections, id)
 		return nil
 	})
-	if err != nil {
-		e.host.Logger().Warn("thread section not cleaned after delete", "thread", id, "err", err)
-	}
 }
 
 func (s *state) find(id string) *Section {
