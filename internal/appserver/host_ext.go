@@ -2,12 +2,9 @@ package appserver
 
 import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
-	"github.com/gocodex/gocodex/internal/host/attachments"
+	"github.com/gocodex/gocodex/internal/host/builtin"
 	"github.com/gocodex/gocodex/internal/host/ext"
 	"github.com/gocodex/gocodex/internal/host/gitedits"
-	"github.com/gocodex/gocodex/internal/host/goals"
-	"github.com/gocodex/gocodex/internal/host/readstate"
-	"github.com/gocodex/gocodex/internal/host/sections"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -15,12 +12,11 @@ import (
 // their rollouts — sections, attachments, git edits, goals (and their pursuit), read
 // state — and the app-server's methods for them parse, call the extension, encode.
 
-// extensions are the host's extensions, started on first use. Their order is the order of
-// their parts in the thread state file.
+// extensions are the host's built-in extensions, started on first use (CODEX_HOME is
+// known by then).
 func (r *threads) extensions() *ext.Set {
 	r.extOnce.Do(func() {
-		set, err := ext.New(ext.Options{CodexHome: codexHome(r.srv), Logger: r.srv.logger},
-			sections.New(), attachments.New(), gitedits.New(), goals.New(), readstate.New())
+		set, err := builtin.Start(ext.Options{CodexHome: codexHome(r.srv), Logger: r.srv.logger})
 		if err != nil {
 			panic("the host's extensions: " + err.Error()) // none of them fails to start
 		}
