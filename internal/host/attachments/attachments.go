@@ -39,8 +39,7 @@ type state struct {
 
 // Extension keeps the attachments.
 type Extension struct {
-	part *ext.Part[state]
-	host ext.Host
+	ext.Stateful[state]
 }
 
 // New is the extension, ready for ext.New.
@@ -51,8 +50,7 @@ func (e *Extension) Name() string { return Name }
 // Init adds the attachments to the thread state file: a fork copies its source's, a
 // deleted thread's go.
 func (e *Extension) Init(h ext.Host) error {
-	e.host = h
-	e.part = ext.AddPart[state](h.State(), nil)
+	e.Keep(h, nil)
 	h.Hooks().ThreadForked = append(h.Hooks().ThreadForked, e.copyToFork)
 	h.Hooks().ThreadDeleted = append(h.Hooks().ThreadDeleted, e.forget)
 	return nil
@@ -78,7 +76,7 @@ func (e *Extension) Add(threadID, typ, key string, payload json.RawMessage) (a A
 	if len(payload) == 0 {
 		payload = json.RawMessage("null")
 	}
-	err = e.part.Update(func(s *state) error {
+	err = e.Part.Update(func(s *state) error {
 		for _, st := range s.Attachments {
 			if st.ThreadID == threadID && st.AttachmentType == typ && st.IdentityKey == key {
 				a = st.Attachment
@@ -95,7 +93,7 @@ func (e *Extension) Add(threadID, typ, key string, payload json.RawMessage) (a A
 
 // Remove removes a thread's attachment; removedID is empty when it had none.
 func (e *Extension) Remove(threadID, typ, key string) (removedID string, err error) {
-	err = e.part.Update(func(s *state) error {
+	err = e.Part.Update(func(s *state) error {
 		for i, st := range s.Attachments {
 			if st.ThreadID == threadID && st.AttachmentType == typ && st.IdentityKey == key {
 				removedID = st.ID
@@ -117,7 +115,7 @@ func cursor(threadID string, a Attachment) string {
 // limit (0: all); next is the cursor of the page after, if any.
 func (e *Extension) List(threadID string, after *string, limit int) (page []Attachment, next *string, err error) {
 	var all []Attachment
-	err = e.part.Read(func(s *state) {
+	err = e.Part.Read(func(s *state) {
 		for _, st := range s.Attachments {
 			if st.ThreadID == threadID {
 				all = append(all, st.Attachment)
@@ -154,7 +152,7 @@ func (e *Extension) List(threadID string, after *string, limit int) (page []Atta
 // Owners are the threads holding an attachment, in the order they got it.
 func (e *Extension) Owners(typ, key string) ([]string, error) {
 	var ids []string
-	err := e.part.Read(func(s *state) {
+	err := e.Part.Read(func(s *state) {
 		for _, st := range s.Attachments {
 			if st.AttachmentType == typ && st.IdentityKey == key {
 				ids = append(ids, st.ThreadID)
@@ -167,7 +165,7 @@ func (e *Extension) Owners(typ, key string) ([]string, error) {
 // copyToFork gives a fork its source's attachments, as new ones (Codex 0.169 copies
 // attachments to a fork, not its goal or section).
 func (e *Extension) copyToFork(from, to string) {
-	e.part.UpdateOrWarn(e.host, "attachments not copied to the fork", to, func(s *state) error {
+	e.UpdateOrWarn("attachments not copied to the fork", to, func(s *state) error {
 		now := time.Now().Unix()
 		for _, st := range s.Attachments {
 			if st.ThreadID == from {
@@ -181,7 +179,7 @@ func (e *Extension) copyToFork(from, to string) {
 }
 
 func (e *Extension) forget(id string) {
-	e.part.UpdateOrWarn(e.host, "attachments not cleaned after delete", id, func(s *state) error {
+	e.UpdateOrWarn("attachments not cleaned after delete", id, func(s *state) error {
 		kept := s.Attachments[:0]
 		for _, st := range s.Attachments {
 			if st.ThreadID != id {

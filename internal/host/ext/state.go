@@ -212,10 +212,22 @@ func internalError(msg string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
 
-// UpdateOrWarn is Update for a change nobody waits on (a hook's): a failure is logged with
-// what did not happen to which thread.
-func (p *Part[T]) UpdateOrWarn(h Host, what, threadID string, fn func(*T) error) {
-	if err := p.Update(fn); err != nil {
-		h.Logger().Warn(what, "thread", threadID, "err", err)
+// Stateful is embedded by an extension that keeps a part of the state file: Keep, in Init,
+// adds the part and remembers the host.
+type Stateful[T any] struct {
+	Host Host
+	Part *Part[T]
+}
+
+// Keep adds the extension's part (initial fills it for a missing file).
+func (s *Stateful[T]) Keep(h Host, initial func(*T)) {
+	s.Host, s.Part = h, AddPart(h.State(), initial)
+}
+
+// UpdateOrWarn is Part.Update for a change nobody waits on (a hook's): a failure is logged
+// with what did not happen to which thread.
+func (s *Stateful[T]) UpdateOrWarn(what, threadID string, fn func(*T) error) {
+	if err := s.Part.Update(fn); err != nil {
+		s.Host.Logger().Warn(what, "thread", threadID, "err", err)
 	}
 }

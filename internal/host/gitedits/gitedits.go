@@ -21,8 +21,7 @@ type state struct {
 
 // Extension keeps the edits.
 type Extension struct {
-	part *ext.Part[state]
-	host ext.Host
+	ext.Stateful[state]
 }
 
 // New is the extension, ready for ext.New.
@@ -32,8 +31,7 @@ func (e *Extension) Name() string { return Name }
 
 // Init adds the edits to the thread state file; a deleted thread's go.
 func (e *Extension) Init(h ext.Host) error {
-	e.host = h
-	e.part = ext.AddPart[state](h.State(), nil)
+	e.Keep(h, nil)
 	h.Hooks().ThreadDeleted = append(h.Hooks().ThreadDeleted, e.forget)
 	return nil
 }
@@ -41,7 +39,7 @@ func (e *Extension) Init(h ext.Host) error {
 // Of are the edited git metadata of the threads ids (those never edited are left out).
 func (e *Extension) Of(ids ...string) (map[string]Info, error) {
 	out := map[string]Info{}
-	err := e.part.Read(func(s *state) {
+	err := e.Part.Read(func(s *state) {
 		for _, id := range ids {
 			if g, ok := s.Git[id]; ok {
 				out[id] = g
@@ -53,7 +51,7 @@ func (e *Extension) Of(ids ...string) (map[string]Info, error) {
 
 // Set keeps a thread's git metadata.
 func (e *Extension) Set(id string, g Info) error {
-	return e.part.Update(func(s *state) error {
+	return e.Part.Update(func(s *state) error {
 		if s.Git == nil {
 			s.Git = map[string]Info{}
 		}
@@ -63,7 +61,7 @@ func (e *Extension) Set(id string, g Info) error {
 }
 
 func (e *Extension) forget(id string) {
-	e.part.UpdateOrWarn(e.host, "git edits not cleaned after delete", id, func(s *state) error {
+	e.UpdateOrWarn("git edits not cleaned after delete", id, func(s *state) error {
 		delete(s.Git, id)
 		return nil
 	})

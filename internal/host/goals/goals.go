@@ -57,8 +57,7 @@ func (s *state) set(g Goal) {
 
 // Extension keeps the goals and pursues the active ones.
 type Extension struct {
-	part *ext.Part[state]
-	host ext.Host
+	ext.Stateful[state]
 
 	mu sync.Mutex
 	// syncs are the goal tools waiting for the event pump.
@@ -84,8 +83,7 @@ func (e *Extension) Name() string { return Name }
 // Init adds the goals to the thread state file, the goal tools to every thread whose
 // configuration has the goals feature, and the pursuit to the thread's events.
 func (e *Extension) Init(h ext.Host) error {
-	e.host = h
-	e.part = ext.AddPart[state](h.State(), nil)
+	e.Keep(h, nil)
 	hooks := h.Hooks()
 	hooks.Tools = append(hooks.Tools, e.tools)
 	hooks.BeforeEvent = append(hooks.BeforeEvent, e.beforeEvent)
@@ -97,7 +95,7 @@ func (e *Extension) Init(h ext.Host) error {
 // Of is a thread's goal, nil when it has none.
 func (e *Extension) Of(threadID string) (*Goal, error) {
 	var goal *Goal
-	err := e.part.Read(func(s *state) {
+	err := e.Part.Read(func(s *state) {
 		if g, ok := s.Goals[threadID]; ok {
 			goal = &g
 		}
@@ -110,7 +108,7 @@ func (e *Extension) Of(threadID string) (*Goal, error) {
 // change.
 func (e *Extension) Set(threadID string, objective, status *string, budget *int64) (Goal, error) {
 	var goal Goal
-	err := e.part.Update(func(s *state) error {
+	err := e.Part.Update(func(s *state) error {
 		now := time.Now().Unix()
 		g, ok := s.Goals[threadID]
 		switch {
@@ -137,7 +135,7 @@ func (e *Extension) Set(threadID string, objective, status *string, budget *int6
 
 // Clear removes a thread's goal; cleared says it had one.
 func (e *Extension) Clear(threadID string) (cleared bool, err error) {
-	err = e.part.Update(func(s *state) error {
+	err = e.Part.Update(func(s *state) error {
 		_, cleared = s.Goals[threadID]
 		delete(s.Goals, threadID)
 		delete(s.GoalTimeMs, threadID)
@@ -147,7 +145,7 @@ func (e *Extension) Clear(threadID string) (cleared bool, err error) {
 }
 
 func (e *Extension) forget(id string) {
-	e.part.UpdateOrWarn(e.host, "goal not cleaned after delete", id, func(s *state) error {
+	e.UpdateOrWarn("goal not cleaned after delete", id, func(s *state) error {
 		delete(s.Goals, id)
 		delete(s.GoalTimeMs, id)
 		return nil

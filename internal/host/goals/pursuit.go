@@ -66,7 +66,7 @@ func (e *Extension) beforeEvent(t ext.Thread, ev protocol.Event, turnID string) 
 			return nil // the common case: no goal to count for, nothing locked or written
 		}
 		var goal *Goal
-		_ = e.part.Update(func(s *state) error {
+		_ = e.Part.Update(func(s *state) error {
 			g, ok := s.Goals[id]
 			if !ok || (g.Status != "active" && !(completing && g.Status == "complete")) {
 				return errNoChange
@@ -116,7 +116,7 @@ func (e *Extension) countTime(id string, durationMs *int64) {
 	if cur, err := e.Of(id); err != nil || cur == nil || cur.Status != "active" {
 		return
 	}
-	_ = e.part.Update(func(s *state) error {
+	_ = e.Part.Update(func(s *state) error {
 		g, ok := s.Goals[id]
 		if !ok || g.Status != "active" {
 			return errNoChange
@@ -173,7 +173,7 @@ func (e *Extension) Pursue(t ext.Thread, first bool) {
 	}{"message", "user", []text{{"input_text", continuationText(*goal)}}})
 	items = append(items, msg)
 	if _, err := t.Submit(protocol.GoalTurnOp{Items: items}); err != nil {
-		e.host.Logger().Warn("goal turn not started", "thread", id, "err", err)
+		e.Host.Logger().Warn("goal turn not started", "thread", id, "err", err)
 		return
 	}
 	e.mu.Lock()

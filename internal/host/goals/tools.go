@@ -126,7 +126,7 @@ func (g goalTool) create(env *tool.Env, objective *string, budget *int64) (tool.
 		return tool.Result{Output: "token_budget must be positive"}, nil
 	}
 	var goal Goal
-	err := g.e.part.Update(func(s *state) error {
+	err := g.e.Part.Update(func(s *state) error {
 		if cur, ok := s.Goals[env.ThreadID]; ok && cur.Status != "complete" {
 			return fmt.Errorf("cannot create a new goal because this thread has an unfinished goal; complete the existing goal first")
 		}
@@ -152,7 +152,7 @@ func (g goalTool) update(ctx context.Context, env *tool.Env, status *string) (to
 		g.e.sync(ctx, env)
 	}
 	var goal Goal
-	err := g.e.part.Update(func(s *state) error {
+	err := g.e.Part.Update(func(s *state) error {
 		cur, ok := s.Goals[env.ThreadID]
 		if !ok {
 			return fmt.Errorf("this thread has no goal to update")

@@ -54,8 +54,7 @@ type entry struct {
 
 // Extension keeps the sections.
 type Extension struct {
-	part *ext.Part[state]
-	host ext.Host
+	ext.Stateful[state]
 }
 
 // New is the extension, ready for ext.New.
@@ -65,8 +64,7 @@ func (e *Extension) Name() string { return Name }
 
 // Init adds the sections to the thread state file; a deleted thread leaves its section.
 func (e *Extension) Init(h ext.Host) error {
-	e.host = h
-	e.part = ext.AddPart(h.State(), func(s *state) { s.Sections = []Section{{ID: PinnedID, Name: "Pinned"}} })
+	e.Keep(h, func(s *state) { s.Sections = []Section{{ID: PinnedID, Name: "Pinned"}} })
 	h.Hooks().ThreadDeleted = append(h.Hooks().ThreadDeleted, e.forget)
 	return nil
 }
@@ -92,7 +90,7 @@ func (e *Extension) Create(name string, look *Appearance) (Section, error) {
 		return Section{}, invalidParamsBare("section name must not be empty")
 	}
 	sec := Section{ID: ext.NewID(), Name: name, Appearance: look}
-	err := e.part.Update(func(s *state) error {
+	err := e.Part.Update(func(s *state) error {
 		s.Sections = append(s.Sections, sec)
 		return nil
 	})
@@ -105,7 +103,7 @@ func (e *Extension) Update(id, name string, look *Appearance) (Section, error) {
 		return Section{}, invalidParamsBare("section name must not be empty")
 	}
 	var out Section
-	err := e.part.Update(func(s *state) error {
+	err := e.Part.Update(func(s *state) error {
 		for i := range s.Sections {
 			if s.Sections[i].ID == id {
 				s.Sections[i].Name, s.Sections[i].Appearance = name, look
@@ -120,7 +118,7 @@ func (e *Extension) Update(id, name string, look *Appearance) (Section, error) {
 
 // Delete removes a section; its threads are in none after.
 func (e *Extension) Delete(id string) error {
-	return e.part.Update(func(s *state) error {
+	return e.Part.Update(func(s *state) error {
 		for i := range s.Sections {
 			if s.Sections[i].ID == id {
 				s.Sections = append(s.Sections[:i], s.Sections[i+1:]...)
@@ -139,14 +137,14 @@ func (e *Extension) Delete(id string) error {
 // List is every section in creation order.
 func (e *Extension) List() ([]Section, error) {
 	var all []Section
-	err := e.part.Read(func(s *state) { all = s.Sections })
+	err := e.Part.Read(func(s *state) { all = s.Sections })
 	return all, err
 }
 
 // Move puts a thread into a section (nil: out of its section), before another thread of
 // it or last.
 func (e *Extension) Move(threadID string, sectionID, before *string) error {
-	return e.part.Update(func(s *state) error {
+	return e.Part.Update(func(s *state) error {
 		if sectionID == nil {
 			delete(s.ThreadSections, threadID)
 			return nil
@@ -161,7 +159,7 @@ func (e *Extension) Move(threadID string, sectionID, before *string) error {
 // Placements are where the threads ids sit (those in no section are left out).
 func (e *Extension) Placements(ids ...string) (map[string]Placement, error) {
 	out := map[string]Placement{}
-	err := e.part.Read(func(s *state) {
+	err := e.Part.Read(func(s *state) {
 		for _, id := range ids {
 			if en, ok := s.ThreadSections[id]; ok {
 				if sec := s.find(en.SectionID); sec != nil {
@@ -176,12 +174,12 @@ func (e *Extension) Placements(ids ...string) (map[string]Placement, error) {
 // Order is a section's threads in their order.
 func (e *Extension) Order(sectionID string) ([]string, error) {
 	var ids []string
-	err := e.part.Read(func(s *state) { ids = s.order(sectionID) })
+	err := e.Part.Read(func(s *state) { ids = s.order(sectionID) })
 	return ids, err
 }
 
 func (e *Extension) forget(id string) {
-	e.part.UpdateOrWarn(e.host, "thread section not cleaned after delete", id, func(s *state) error {
+	e.UpdateOrWarn("thread section not cleaned after delete", id, func(s *state) error {
 		delete(s.ThreadSections, id)
 		return nil
 	})
