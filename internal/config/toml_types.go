@@ -62,8 +62,8 @@ type File struct {
 	// MCP OAuth: where the tokens go ("file", "keyring", "auto") and the callback's port.
 	McpOAuthCredentialsStore *string `toml:"mcp_oauth_credentials_store"`
 	McpOAuthCallbackPort     *int64  `toml:"mcp_oauth_callback_port"`
-	ForcedLoginMethod       *string `toml:"forced_login_method"`
-	ForcedChatGPTWorkspace  *string `toml:"forced_chatgpt_workspace_id"`
+	ForcedLoginMethod        *string `toml:"forced_login_method"`
+	ForcedChatGPTWorkspace   *string `toml:"forced_chatgpt_workspace_id"`
 
 	CheckForUpdateOnStartup *bool   `toml:"check_for_update_on_startup"`
 	FileOpener              *string `toml:"file_opener"`
