@@ -79,29 +79,30 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		return goalSetResponse{}, InvalidRequest("unknown goal status: " + *p.Status)
 	}
 	gs := r.goals()
-	if _, loaded := r.get(p.ThreadID); loaded {
-		// Done once the answer is out (below), or at once if the set fails.
-		gs.Setting(p.ThreadID)
-	}
-	goal, err := gs.Set(p.ThreadID, p.Objective, p.Status, p.TokenBudget)
-	if err != nil {
-		gs.SettingDone(p.ThreadID)
-		return goalSetResponse{}, err
-	}
-	note := wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: p.ThreadID, Goal: goal}}
 	lt, loaded := r.get(p.ThreadID)
 	if !loaded {
-		gs.SettingDone(p.ThreadID)
+		goal, err := gs.Set(p.ThreadID, p.Objective, p.Status, p.TokenBudget)
+		if err != nil {
+			return goalSetResponse{}, err
+		}
+		notifyAfter(ctx, c, []wire.V2Notification{goalUpdatedNote(p.ThreadID, goal)})
+		return goalSetResponse{goal}, nil
+	}
+	goal, done, err := gs.SetLoaded(p.ThreadID, p.Objective, p.Status, p.TokenBudget)
+	if err != nil {
+		return goalSetResponse{}, err
+	}
+	note := goalUpdatedNote(p.ThreadID, goal)
+	if _, still := r.get(p.ThreadID); !still { // unloaded meanwhile
+		done(nil, false)
 		notifyAfter(ctx, c, []wire.V2Notification{note})
 		return goalSetResponse{goal}, nil
 	}
-	if goal.Status == "active" {
-		gs.MarkFresh(p.ThreadID)
-	}
 	// In the thread's event order: thread/goal/updated, then (an active goal on an idle
-	// thread) the goal turn. Until then the event pump starts none (Setting).
+	// thread) the goal turn.
 	jsonrpc.AfterReply(ctx, func() {
 		lt.sendMu.Lock()
+		defer lt.sendMu.Unlock()
 		lt.mu.Lock()
 		_, subscribed := lt.queues[c]
 		lt.mu.Unlock()
@@ -109,13 +110,14 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		if !subscribed {
 			_ = c.Notify(c.Context(), note.Method, note.Params)
 		}
-		gs.SettingDone(p.ThreadID)
-		if _, running := lt.runningTurn(); !running && goal.Status == "active" {
-			gs.Pursue(extThread{lt}, true)
-		}
-		lt.sendMu.Unlock()
+		_, running := lt.runningTurn()
+		done(extThread{lt}, !running)
 	})
 	return goalSetResponse{goal}, nil
+}
+
+func goalUpdatedNote(threadID string, g v2ThreadGoal) wire.V2Notification {
+	return wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: threadID, Goal: g}}
 }
 
 func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (goalClearResponse, error) {

@@ -232,15 +232,35 @@ func (e *Extension) synced(token string) {
 	e.mu.Unlock()
 }
 
-// Setting and SettingDone bracket a goal setting of a loaded thread: until it is done, a
-// turn's end starts no goal turn (the setting decides).
-func (e *Extension) Setting(threadID string) {
+// SetLoaded is Set for a loaded thread: until done is called, a turn's end starts no goal
+// turn (the setting decides). The face calls done (once, whatever happened) in the
+// thread's event order once it has told the change; t non-nil and idle, done starts the
+// goal turn of a goal that is active, giving its objective.
+func (e *Extension) SetLoaded(threadID string, objective, status *string, budget *int64) (g Goal, done func(t ext.Thread, idle bool), err error) {
+	e.setting(threadID)
+	g, err = e.Set(threadID, objective, status, budget)
+	if err != nil {
+		e.settingDone(threadID)
+		return Goal{}, nil, err
+	}
+	if g.Status == "active" {
+		e.MarkFresh(threadID)
+	}
+	return g, func(t ext.Thread, idle bool) {
+		e.settingDone(threadID)
+		if t != nil && idle && g.Status == "active" {
+			e.Pursue(t, true)
+		}
+	}, nil
+}
+
+func (e *Extension) setting(threadID string) {
 	e.mu.Lock()
 	e.settings[threadID]++
 	e.mu.Unlock()
 }
 
-func (e *Extension) SettingDone(threadID string) {
+func (e *Extension) settingDone(threadID string) {
 	e.mu.Lock()
 	if e.settings[threadID] > 1 {
 		e.settings[threadID]--

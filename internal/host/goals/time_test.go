@@ -89,3 +89,33 @@ func TestGoalTurnAfterCompletedTurn(t *testing.T) {
 		t.Errorf("the second goal turn repeats the objective: %d items", len(op.Items))
 	}
 }
+
+// While a goal setting of a loaded thread is in flight a turn's end starts no goal turn;
+// the setting, done on an idle thread, starts one that gives the objective.
+func TestGoalSettingDecidesTheTurn(t *testing.T) {
+	set, g := newHost(t)
+	th := &fakeThread{id: "01a21eb0-79e0-7d92-9a8d-98e5a8f5fd54"}
+	objective := "ship it"
+	goal, done, err := g.SetLoaded(th.id, &objective, nil, nil)
+	if err != nil || goal.Status != "active" {
+		t.Fatalf("SetLoaded = %+v, %v", goal, err)
+	}
+	set.AfterEvent(th, protocol.Event{Msg: protocol.TurnCompleteEvent{}})
+	if len(th.submitted) != 0 {
+		t.Fatalf("a turn's end started a goal turn while the setting was in flight")
+	}
+	done(th, true)
+	if len(th.submitted) != 1 || len(th.submitted[0].(protocol.GoalTurnOp).Items) != 2 {
+		t.Fatalf("after the setting: %#v, want one goal turn with the objective", th.submitted)
+	}
+	_, again, err := g.SetLoaded(th.id, nil, nil, nil)
+	if err != nil {
+		t.Fatalf("setting nothing new: %v", err)
+	}
+	again(nil, false)
+	empty := &fakeThread{id: "01a21eb0-79e0-7d92-9a8d-98e5a8f5fd55"}
+	if _, done, err := g.SetLoaded(empty.id, nil, nil, nil); err == nil || done != nil {
+		t.Errorf("a thread without a goal took a change (err %v)", err)
+	}
+	set.AfterEvent(empty, protocol.Event{Msg: protocol.TurnCompleteEvent{}}) // the failed setting holds nothing
+}
