@@ -143,6 +143,9 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 			continue
 		case topLevel && readElsewhere[k]:
 			continue
+		case topLevel && k == "lsp":
+			checkLspKeys(v, p, out)
+			continue
 		case topLevel && (codexOnlyKeys[k] || ignoredFileKeys[k] || ignoredUnlessDefault(k, v)):
 			*out = append(*out, keyFinding{p, keyUnsupported})
 			continue
