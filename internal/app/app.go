@@ -315,11 +315,18 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	for name, h := range uexec.Handlers() {
 		handlers[name] = h
 	}
-	patches := applypatch.New(applypatch.Options{
+	servers := a.languageServers(cfg) // lsp.go
+	patchOpts := applypatch.Options{
 		Freeform: catalog.ApplyPatchToolType == tools.ApplyPatchFreeform,
 		Decide:   g.Patch,
 		TurnDiff: (&turnDiffs{}).forTurn,
-	})
+	}
+	extraTools := to.ExtraTools
+	if servers != nil {
+		patchOpts.AfterWrite = diagnosticsAfterPatch(servers)
+		extraTools = withLanguageServers(extraTools, servers)
+	}
+	patches := applypatch.New(patchOpts)
 	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(patches)
 	// A model that runs apply_patch through a command tool gets the patch tool, as in Codex.
 	shellCfg.Intercept = func(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (tools.Result, bool, error) {
@@ -363,7 +370,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		ToolHandlers:      handlers,
 		UserShell:         shellCfg,
 		OutputSchema:      to.OutputSchema,
-		ExtraTools:        to.ExtraTools,
+		ExtraTools:        extraTools,
 		ThreadID:          to.ThreadID,
 		InitialHistory:    to.InitialHistory,
 		Recorder:          to.Recorder,
@@ -383,7 +390,13 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		BackgroundTerminals:        backgroundTerminals{uexec},
 	}
 	// The thread's background processes end before its write windows close.
-	tc, release, err := a.withMcp(cfg, tc, func() { uexec.Close(); writes.end() })
+	tc, release, err := a.withMcp(cfg, tc, func() {
+		uexec.Close()
+		if servers != nil {
+			servers.Close()
+		}
+		writes.end()
+	})
 	if err != nil {
 		return tc, release, err
 	}

@@ -86,7 +86,8 @@ func New(opts Options) *Manager {
 // AfterEdit tells the servers of paths (files just written or removed) what changed and
 // returns the errors and warnings they publish for those files within the settle window.
 func (m *Manager) AfterEdit(ctx context.Context, call Call, paths []string) []FileDiagnostics {
-	return m.collect(ctx, call, paths, paths)
+	out, _ := m.collect(ctx, call, paths, paths)
+	return out
 }
 
 // Diagnostics returns the current errors and warnings of path, or of the whole workspace
@@ -100,18 +101,26 @@ func (m *Manager) Diagnostics(ctx context.Context, call Call, path string) ([]Fi
 		if _, err := os.Stat(path); err != nil {
 			return nil, err
 		}
-		return m.collect(ctx, call, []string{path}, []string{path}), nil
+		out, reached := m.collect(ctx, call, []string{path}, []string{path})
+		if reached == 0 {
+			return nil, fmt.Errorf("the language server for %s is not running (see the warning)", path)
+		}
+		return out, nil
 	}
 	files := m.workspaceFiles()
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no file in %s is served by a language server", m.opts.Cwd)
 	}
-	return m.collect(ctx, call, files, nil), nil
+	out, reached := m.collect(ctx, call, files, nil)
+	if reached == 0 {
+		return nil, fmt.Errorf("no language server for the files of %s is running (see the warning)", m.opts.Cwd)
+	}
+	return out, nil
 }
 
 // collect syncs paths with their servers, waits for them to settle and reports on report
-// (everything the servers know when nil).
-func (m *Manager) collect(ctx context.Context, call Call, paths, report []string) []FileDiagnostics {
+// (everything the servers know when nil); reached counts the servers that answered.
+func (m *Manager) collect(ctx context.Context, call Call, paths, report []string) (out []FileDiagnostics, reached int) {
 	m.flushWarnings(call)
 	groups := map[*conn][]string{}
 	var order []*conn
@@ -130,7 +139,6 @@ func (m *Manager) collect(ctx context.Context, call Call, paths, report []string
 		groups[c] = append(groups[c], p)
 	}
 	start := time.Now()
-	var out []FileDiagnostics
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for _, c := range order {
@@ -151,7 +159,7 @@ func (m *Manager) collect(ctx context.Context, call Call, paths, report []string
 		}()
 	}
 	wg.Wait()
-	return out
+	return out, len(order)
 }
 
 func (m *Manager) serverFor(path string) *Server {
