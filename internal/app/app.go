@@ -74,6 +74,7 @@ type App struct {
 	clients   map[clientKey]modelstream.Streamer
 
 	notifying sync.WaitGroup // notify programs not yet reaped (notify.go)
+	releasing sync.WaitGroup // ended threads whose tools are still being released
 }
 
 // clientKey tells model clients apart: a thread whose overrides pick another provider (or a
@@ -198,8 +199,24 @@ func (a *App) configOf(to ThreadOptions) *config.Config {
 // Config is the resolved configuration the app runs with.
 func (a *App) Config() *config.Config { return a.cfg }
 
-// Close ends every thread.
-func (a *App) Close(ctx context.Context) error { return a.Manager.Close(ctx) }
+// Close ends every thread and waits, until ctx ends, for their tools to be released
+// (background processes, language servers and what they started).
+func (a *App) Close(ctx context.Context) error {
+	if err := a.Manager.Close(ctx); err != nil {
+		return err
+	}
+	released := make(chan struct{})
+	go func() { // ends when every release does
+		a.releasing.Wait()
+		close(released)
+	}()
+	select {
+	case <-released:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // ThreadOptions are per-thread choices a face makes on top of the configuration.
 type ThreadOptions struct {
@@ -264,7 +281,9 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 		release()
 		return nil, err
 	}
+	a.releasing.Add(1)
 	go func() { // owned by the thread: ends when the thread is done
+		defer a.releasing.Done()
 		<-th.Done()
 		a.Manager.RemoveThread(th.ID())
 		closeTools()

@@ -91,6 +91,16 @@ func serverEnv(base []string, cache string, extra map[string]string) ([]string, 
 		}
 		vars[k] = p
 	}
+	// Go's telemetry child (gopls starts one) leaves the server's process group; with the
+	// telemetry off in the server's private config folder it does not start.
+	for _, dir := range []string{filepath.Join(vars["XDG_CONFIG_HOME"], "go", "telemetry"), filepath.Join(vars["HOME"], "Library", "Application Support", "go", "telemetry")} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "mode"), []byte("off"), 0o600); err != nil {
+			return nil, err
+		}
+	}
 	for k, v := range extra {
 		vars[k] = v
 	}
