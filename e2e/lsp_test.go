@@ -200,7 +200,6 @@ func serverProcesses(t *testing.T, codexHome string) []string {
 	return out
 }
 
-
 // Under read-only, gopls runs confined (no_new_privs and seccomp, seen from outside through
 // /proc, and in namespaces of its own where the machine has them), yet works: its private
 // cache is the one place it writes. It ends with the session.
