@@ -248,3 +248,21 @@ func namespacesWork(t *testing.T) bool {
 	out, err := exec.Command(binary, "sandbox", "--explain").CombinedOutput()
 	return err == nil && strings.Contains(string(out), "mechanism: landlock+namespaces")
 }
+
+// gocodex doctor lists the language servers: gopls found on PATH, or, missing in a Go
+// workspace, a warning saying how to install it.
+func TestLspDoctorListsServers(t *testing.T) {
+	gopls := tk.Gopls(t)
+	e := lspEnv(t, gopls, tk.ConfigOptions{})
+	d, _ := runDoctorJSON(t, e, binary)
+	c := d.Checks["lsp.servers"]
+	if c.Status != "ok" || c.Details["gopls"] != gopls || !strings.Contains(c.Summary, "gopls") {
+		t.Errorf("with gopls: %+v", c)
+	}
+	e.ExtraEnv = append(e.ExtraEnv, "PATH="+t.TempDir())
+	d, _ = runDoctorJSON(t, e, binary)
+	c = d.Checks["lsp.servers"]
+	if c.Status != "warning" || c.Remediation == nil || !strings.Contains(*c.Remediation, "go install golang.org/x/tools/gopls@latest") {
+		t.Errorf("without gopls: %+v", c)
+	}
+}

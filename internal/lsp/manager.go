@@ -162,10 +162,12 @@ func (m *Manager) collect(ctx context.Context, call Call, paths, report []string
 	return out, len(order)
 }
 
-func (m *Manager) serverFor(path string) *Server {
-	for i := range m.opts.Servers {
-		if m.opts.Servers[i].Serves(path) {
-			return &m.opts.Servers[i]
+func (m *Manager) serverFor(path string) *Server { return serverOf(m.opts.Servers, path) }
+
+func serverOf(servers []Server, path string) *Server {
+	for i := range servers {
+		if servers[i].Serves(path) {
+			return &servers[i]
 		}
 	}
 	return nil
@@ -321,12 +323,16 @@ func (m *Manager) flushWarnings(call Call) {
 }
 
 // command is the first of the server's argvs whose program is found.
-func (m *Manager) command(s Server) ([]string, bool) {
+func (m *Manager) command(s Server) ([]string, bool) { return Locate(s, m.opts.LookPath) }
+
+// Locate returns the first of the server's argvs whose program lookPath finds, with the
+// program's path.
+func Locate(s Server, lookPath func(string) (string, error)) ([]string, bool) {
 	for _, argv := range s.Commands {
 		if len(argv) == 0 {
 			continue
 		}
-		if path, err := m.opts.LookPath(argv[0]); err == nil {
+		if path, err := lookPath(argv[0]); err == nil {
 			return append([]string{path}, argv[1:]...), true
 		}
 	}
@@ -371,25 +377,30 @@ func (m *Manager) Close() {
 // maxWorkspaceFiles caps how many files Diagnostics opens for the whole workspace.
 const maxWorkspaceFiles = 500
 
-// workspaceFiles lists the files under the cwd that a server serves, skipping hidden and
-// vendored folders.
+// workspaceFiles lists the files of the workspace a server serves.
 func (m *Manager) workspaceFiles() []string {
+	return WorkspaceFiles(m.opts.Cwd, m.opts.Servers, maxWorkspaceFiles)
+}
+
+// WorkspaceFiles lists up to limit files under dir that one of servers serves, skipping hidden
+// folders and vendored ones (node_modules, vendor, target).
+func WorkspaceFiles(dir string, servers []Server, limit int) []string {
 	var out []string
-	_ = filepath.WalkDir(m.opts.Cwd, func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if d.IsDir() {
 			name := d.Name()
-			if p != m.opts.Cwd && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "target") {
+			if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "target") {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if len(out) >= maxWorkspaceFiles {
+		if len(out) >= limit {
 			return filepath.SkipAll
 		}
-		if d.Type().IsRegular() && m.serverFor(p) != nil {
+		if d.Type().IsRegular() && serverOf(servers, p) != nil {
 			out = append(out, p)
 		}
 		return nil
