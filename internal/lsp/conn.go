@@ -249,6 +249,16 @@ func (c *conn) shutdown() {
 	_ = c.rpc.Close()
 }
 
+// exited reports whether the server process has ended.
+func (c *conn) exited() bool {
+	select {
+	case <-c.proc.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // isClosing reports whether the session is ending it (an exit then is no crash).
 func (c *conn) isClosing() bool {
 	c.mu.Lock()

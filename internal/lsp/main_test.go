@@ -18,5 +18,8 @@ func TestMain(m *testing.M) {
 	if code, ok := sandbox.DispatchHelper(os.Args); ok {
 		os.Exit(code)
 	}
+	if len(os.Args) > 1 && os.Args[1] == fakeServerArg {
+		os.Exit(runFakeServer())
+	}
 	goleak.VerifyTestMain(m)
 }

@@ -35,6 +35,8 @@ type Options struct {
 	Settle, Quiet time.Duration
 	// StartTimeout bounds a server's start and initialize.
 	StartTimeout time.Duration
+	// Now is the clock of the restart backoff; time.Now when nil.
+	Now func() time.Time
 }
 
 // Call is what one tool call brings: the turn's sandbox policy, under which a server started
@@ -75,6 +77,9 @@ func New(opts Options) *Manager {
 	}
 	if opts.Quiet == 0 {
 		opts.Quiet = 100 * time.Millisecond
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = 30 * time.Second
@@ -159,6 +164,7 @@ func (m *Manager) collect(ctx context.Context, call Call, paths, report []string
 		}()
 	}
 	wg.Wait()
+	m.flushWarnings(call) // a crash found on the way
 	return out, len(order)
 }
 
@@ -195,8 +201,12 @@ func (m *Manager) connFor(ctx context.Context, call Call, s Server, path string)
 	lock.Lock()
 	defer lock.Unlock()
 
+	c := m.current(key)
+	if c != nil && c.exited() { // crashed, and its watcher has not said so yet
+		m.crashed(key, c)
+		c = nil
+	}
 	m.mu.Lock()
-	c := m.conns[key]
 	crash := m.crashes[key]
 	m.mu.Unlock()
 	if c != nil && c.policy == string(policy) {
@@ -206,7 +216,7 @@ func (m *Manager) connFor(ctx context.Context, call Call, s Server, path string)
 		m.drop(key, c)
 		c.shutdown()
 	}
-	if time.Now().Before(crash.retryAt) {
+	if m.opts.Now().Before(crash.retryAt) {
 		return nil
 	}
 	argv, ok := m.command(s)
@@ -257,9 +267,15 @@ func (m *Manager) start(ctx context.Context, call Call, s Server, root, policy s
 func (m *Manager) watch(key connKey, c *conn) {
 	defer m.wg.Done()
 	<-c.proc.done
-	if c.isClosing() {
-		return
+	if !c.isClosing() {
+		m.crashed(key, c)
 	}
+}
+
+// crashed ends what a server that exited unasked left (its helper processes, the
+// connection) and, the first time, notes the crash.
+func (m *Manager) crashed(key connKey, c *conn) {
+	c.proc.kill()
 	_ = c.rpc.Close()
 	if m.drop(key, c) {
 		msg := fmt.Sprintf("language server %s exited (%v)", key.id, c.proc.err)
@@ -268,6 +284,12 @@ func (m *Manager) watch(key connKey, c *conn) {
 		}
 		m.noteCrash(key, Call{}, msg+"; it is restarted when next needed")
 	}
+}
+
+func (m *Manager) current(key connKey) *conn {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.conns[key]
 }
 
 // drop forgets c if it is still the server of key.
@@ -286,7 +308,7 @@ func (m *Manager) noteCrash(key connKey, call Call, msg string) {
 	cs := m.crashes[key]
 	backoff := time.Second << min(cs.count, 5)
 	cs.count++
-	cs.retryAt = time.Now().Add(min(backoff, 30*time.Second))
+	cs.retryAt = m.opts.Now().Add(min(backoff, 30*time.Second))
 	m.crashes[key] = cs
 	m.mu.Unlock()
 	m.warnOnce(call, "crash:"+key.id, msg)
