@@ -64,28 +64,37 @@ func dial(ctx context.Context, s Server, root, policy string, proc *process) (*c
 	if s.InitOptions != nil {
 		b, err := json.Marshal(s.InitOptions)
 		if err != nil {
+			proc.kill()
+			_ = c.rpc.Close()
 			return nil, fmt.Errorf("%s init_options: %w", s.ID, err)
 		}
 		params.InitializationOptions = protocol.LSPAny(b)
 	}
-	if _, err := c.peer.Initialize(ctx, params); err != nil {
-		return nil, fmt.Errorf("initialize %s: %w", s.ID, c.explain(err))
+	_, err := c.peer.Initialize(ctx, params)
+	if err == nil {
+		err = c.peer.Initialized(ctx, &protocol.InitializedParams{})
 	}
-	if err := c.peer.Initialized(ctx, &protocol.InitializedParams{}); err != nil {
-		return nil, fmt.Errorf("initialize %s: %w", s.ID, c.explain(err))
+	if err != nil {
+		err = fmt.Errorf("initialize %s: %w", s.ID, c.explain(err))
+		proc.kill()
+		_ = c.rpc.Close()
+		return nil, err
 	}
 	return c, nil
 }
 
-// explain adds what a server that died said on its way out.
+// explain adds what a server that died said on its way out (its end of the pipe closes a
+// moment before it is reaped).
 func (c *conn) explain(err error) error {
+	grace := time.NewTimer(time.Second)
+	defer grace.Stop()
 	select {
 	case <-c.proc.done:
 		if tail := c.proc.stderr.String(); tail != "" {
 			return fmt.Errorf("%w (%v: %s)", err, c.proc.err, tail)
 		}
 		return fmt.Errorf("%w (%v)", err, c.proc.err)
-	default:
+	case <-grace.C:
 		return err
 	}
 }
@@ -156,17 +165,20 @@ func (c *conn) await(ctx context.Context, want map[string]int32, start time.Time
 		}
 		c.mu.Unlock()
 		var quietTimer <-chan time.Time
+		var stop func() bool
 		if complete {
 			left := time.Until(latest.Add(quiet))
 			if left <= 0 {
 				return
 			}
 			t := time.NewTimer(left)
-			defer t.Stop()
-			quietTimer = t.C
+			quietTimer, stop = t.C, t.Stop
 		}
 		select {
 		case <-ch:
+			if stop != nil {
+				stop()
+			}
 		case <-quietTimer:
 			return
 		case <-deadline.C:

@@ -20,6 +20,10 @@ import (
 const fakeServerArg = "--fake-language-server"
 
 func runFakeServer() int {
+	if msg := os.Getenv("FAKE_LSP_FAIL"); msg != "" {
+		fmt.Fprintln(os.Stderr, msg)
+		return 2
+	}
 	helper := exec.Command("sleep", "300")
 	if err := helper.Start(); err != nil {
 		return 1

@@ -11,7 +11,7 @@ import (
 
 // fakeManager runs the fake server of fakeserver_test.go for .go files, with a clock the test
 // moves.
-func fakeManager(t *testing.T, dir string, now *time.Time) (*Manager, string) {
+func fakeManager(t *testing.T, dir string, now *time.Time, env ...string) (*Manager, string) {
 	t.Helper()
 	record := t.TempDir()
 	exe, err := os.Executable()
@@ -20,7 +20,7 @@ func fakeManager(t *testing.T, dir string, now *time.Time) (*Manager, string) {
 	}
 	s := Server{ID: "fake", Commands: [][]string{{exe, fakeServerArg}}, Extensions: []string{".go"}}
 	m := New(Options{Cwd: dir, Servers: []Server{s},
-		Spawn:    SandboxSpawner(SandboxOptions{Cwd: dir, CacheDir: t.TempDir(), Environ: append(os.Environ(), "FAKE_LSP_DIR="+record)}),
+		Spawn:    SandboxSpawner(SandboxOptions{Cwd: dir, CacheDir: t.TempDir(), Environ: append(append(os.Environ(), "FAKE_LSP_DIR="+record), env...)}),
 		LookPath: func(p string) (string, error) { return p, nil },
 		Now:      func() time.Time { return *now },
 	})
@@ -94,4 +94,25 @@ func alive(pid string) bool {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return true
+}
+
+// A server that dies before answering initialize is one warning with its last words, and the
+// edit goes on without diagnostics.
+func TestServerThatCannotStartWarnsOnce(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Unix(1_700_000_000, 0)
+	m, _ := fakeManager(t, dir, &now, "FAKE_LSP_FAIL=fake: no workspace here")
+	defer m.Close()
+	a := writeGo(t, dir, "a.go", "package a\n")
+	var warnings []string
+	call := Call{Policy: fullAccess.Policy, Warn: func(w string) { warnings = append(warnings, w) }}
+	for range 2 {
+		if got := m.AfterEdit(context.Background(), call, []string{a}); got != nil {
+			t.Errorf("diagnostics: %v", got)
+		}
+		now = now.Add(time.Minute)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "language server fake could not start") || !strings.Contains(warnings[0], "fake: no workspace here") {
+		t.Errorf("warnings: %q", warnings)
+	}
 }

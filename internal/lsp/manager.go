@@ -243,9 +243,8 @@ func (m *Manager) start(ctx context.Context, call Call, s Server, root, policy s
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial(ctx, s, root, policy, proc)
+	c, err := dial(ctx, s, root, policy, proc) // ends proc when it fails
 	if err != nil {
-		proc.kill()
 		return nil, err
 	}
 	key := connKey{s.ID, root}
