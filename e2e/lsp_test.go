@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -264,5 +265,26 @@ func TestLspDoctorListsServers(t *testing.T) {
 	c = d.Checks["lsp.servers"]
 	if c.Status != "warning" || c.Remediation == nil || !strings.Contains(*c.Remediation, "go install golang.org/x/tools/gopls@latest") {
 		t.Errorf("without gopls: %+v", c)
+	}
+}
+
+// A command that rewrites a file gopls has open (edited earlier in the session) gets the
+// diagnostics after its output too.
+func TestLspCommandEditReportsDiagnostics(t *testing.T) {
+	gopls := tk.Gopls(t)
+	e := lspEnv(t, gopls, tk.ConfigOptions{})
+	cmd, _ := json.Marshal(map[string]any{"cmd": `printf 'package main\n\nfunc main() {\n\tundefinedThing()\n}\n' > main.go`})
+	e.Model.Enqueue(applyPatch("call_fix", "*** Begin Patch\n*** Update File: main.go\n@@\n-func main() {}\n+func main() { println() }\n*** End Patch"),
+		tk.SSE(tk.Created(), tk.FunctionCall("call_cmd", "exec_command", string(cmd)), tk.Completed(tk.Usage{})),
+		answer("done"))
+	if r := e.run("", "exec", "--json", "edit"); r.Code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", r.Code, r.Stderr)
+	}
+	reqs := e.Model.Requests()
+	if out := customOutput(t, reqs[1].JSON, "call_fix"); strings.Contains(out, "diagnostics") {
+		t.Errorf("the clean patch: %q", out)
+	}
+	if out := functionOutput(t, reqs[2].JSON, "call_cmd"); !strings.HasSuffix(out, "\nLanguage server diagnostics: 1 error, 0 warnings\n"+goplsError+"\n") {
+		t.Errorf("the command's output to the model:\n%s", out)
 	}
 }

@@ -360,6 +360,9 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		return patches.Intercept(ctx, g.RememberingEnv(env), callID, cwd, argv)
 	}
 	addExtraHandlers(handlers, cfg)
+	if servers != nil {
+		diagnosingCommands(handlers, servers) // lsp.go
+	}
 
 	tc := agent.ThreadConfig{
 		Model:           cfg.Model,

@@ -6,6 +6,7 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/lsp"
 	"github.com/gocodex/gocodex/internal/process"
+	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/diagnostics"
 	"github.com/gocodex/gocodex/protocol"
 	"github.com/gocodex/gocodex/tool"
@@ -50,4 +51,30 @@ func diagnosticsAfterPatch(servers *lsp.Manager) func(ctx context.Context, env *
 // withLanguageServers offers the diagnostics tool, after the thread's other extra tools.
 func withLanguageServers(extra []tool.Handler, servers *lsp.Manager) []tool.Handler {
 	return append(append([]tool.Handler(nil), extra...), diagnostics.New(servers))
+}
+
+// diagnosingCommands wraps the command tools (shell, exec_command, write_stdin...): after a
+// command, the files the servers have open that it changed are reported on, after its output.
+func diagnosingCommands(handlers map[string]tool.Handler, servers *lsp.Manager) {
+	for _, name := range []string{tools.NameShell, tools.NameShellCommand, tools.NameLocalShell, tools.NameExecCommand, tools.NameWriteStdin} {
+		if h, ok := handlers[name]; ok {
+			handlers[name] = diagnosingCommand{Handler: h, servers: servers}
+		}
+	}
+}
+
+type diagnosingCommand struct {
+	tool.Handler
+	servers *lsp.Manager
+}
+
+func (d diagnosingCommand) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
+	res, err := d.Handler.Handle(ctx, env, call)
+	if err != nil || res.ContentItems != nil {
+		return res, err
+	}
+	if note := lsp.Format(d.servers.AfterCommand(ctx, lspCall(env)), env.Cwd, lsp.MaxReported); note != "" {
+		res.Output += "\n" + note
+	}
+	return res, nil
 }

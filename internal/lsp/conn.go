@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"time"
 
@@ -27,7 +28,8 @@ type conn struct {
 	peer   protocol.Server
 
 	mu      sync.Mutex
-	open    map[string]int32 // path -> version sent
+	open    map[string]int32  // path -> version sent
+	texts   map[string]string // path -> the text sent
 	diags   map[string]published
 	changed chan struct{} // closed and replaced at each publication
 	closing bool
@@ -43,7 +45,7 @@ type published struct {
 // dial initializes a started server.
 func dial(ctx context.Context, s Server, root, policy string, proc *process) (*conn, error) {
 	c := &conn{server: s, root: root, policy: policy, proc: proc,
-		open: map[string]int32{}, diags: map[string]published{}, changed: make(chan struct{})}
+		open: map[string]int32{}, texts: map[string]string{}, diags: map[string]published{}, changed: make(chan struct{})}
 	_, c.rpc, c.peer = protocol.NewClient(context.Background(), &client{c: c}, jsonrpc2.NewHeaderStream(proc))
 	rootURI := uri.File(root)
 	pid := int32(os.Getpid())
@@ -111,10 +113,12 @@ func (c *conn) sync(ctx context.Context, paths []string) map[string]int32 {
 		version, isOpen := c.open[p]
 		if err != nil {
 			delete(c.open, p)
+			delete(c.texts, p)
 			delete(c.diags, p)
 		} else {
 			version++
 			c.open[p] = version
+			c.texts[p] = string(text)
 			want[p] = version
 		}
 		c.mu.Unlock()
@@ -141,6 +145,25 @@ func (c *conn) sync(ctx context.Context, paths []string) map[string]int32 {
 		_ = c.peer.DidChangeWatchedFiles(ctx, &protocol.DidChangeWatchedFilesParams{Changes: events})
 	}
 	return want
+}
+
+// changedOpen lists the open documents whose file differs from the text the server has
+// (a command rewrote or removed it).
+func (c *conn) changedOpen() []string {
+	c.mu.Lock()
+	texts := make(map[string]string, len(c.texts))
+	for p, t := range c.texts {
+		texts[p] = t
+	}
+	c.mu.Unlock()
+	var out []string
+	for p, sent := range texts {
+		if now, err := os.ReadFile(p); err != nil || string(now) != sent {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // await waits until the server has published diagnostics for every file of want at its

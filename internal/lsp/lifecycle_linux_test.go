@@ -116,3 +116,25 @@ func TestServerThatCannotStartWarnsOnce(t *testing.T) {
 		t.Errorf("warnings: %q", warnings)
 	}
 }
+
+// A command that rewrites a file a server has open is reported on; one that changes nothing
+// the servers have open reports nothing and starts nothing.
+func TestAfterCommandSeesChangedOpenFiles(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Unix(1_700_000_000, 0)
+	m, _ := fakeManager(t, dir, &now)
+	defer m.Close()
+	a := writeGo(t, dir, "a.go", "package a\n")
+	if got := m.AfterCommand(context.Background(), fullAccess); got != nil {
+		t.Errorf("before any server: %v", got)
+	}
+	m.AfterEdit(context.Background(), fullAccess, []string{a})
+	if got := m.AfterCommand(context.Background(), fullAccess); got != nil {
+		t.Errorf("nothing changed: %v", got)
+	}
+	writeGo(t, dir, "a.go", "package b\n")
+	writeGo(t, dir, "other.go", "package c\n")
+	if got := Format(m.AfterCommand(context.Background(), fullAccess), dir, 10); got != "Language server diagnostics: 1 error, 0 warnings\na.go:1:1 error fake: package b\n" {
+		t.Errorf("after the command: %q", got)
+	}
+}

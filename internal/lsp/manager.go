@@ -95,6 +95,26 @@ func (m *Manager) AfterEdit(ctx context.Context, call Call, paths []string) []Fi
 	return out
 }
 
+// AfterCommand finds the documents the servers have open (files edited or checked earlier in
+// the session) that a command changed or removed, and reports on them as AfterEdit does;
+// nil when none changed.
+func (m *Manager) AfterCommand(ctx context.Context, call Call) []FileDiagnostics {
+	m.mu.Lock()
+	conns := make([]*conn, 0, len(m.conns))
+	for _, c := range m.conns {
+		conns = append(conns, c)
+	}
+	m.mu.Unlock()
+	var changed []string
+	for _, c := range conns {
+		changed = append(changed, c.changedOpen()...)
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	return m.AfterEdit(ctx, call, changed)
+}
+
 // Diagnostics returns the current errors and warnings of path, or of the whole workspace
 // when path is "" (every file of the cwd a server serves, up to a cap, is opened). It says
 // so when no server serves path.
