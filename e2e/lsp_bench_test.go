@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -94,6 +96,34 @@ func TestLspBenchmark(t *testing.T) {
 	onGap, rss := session(true)
 	t.Logf("patch to patch in one session, median of %d: lsp off %v, lsp on %v: +%v", runs-1, offGap, onGap, onGap-offGap)
 	t.Logf("idle gopls after the session's patches: %s", rss)
+
+	// A real workspace (GOCODEX_LSP_BENCH_WORKSPACE, e.g. this repository, with
+	// GOCODEX_LSP_BENCH_FILE a Go file in it): the time of the first diagnostics call (gopls
+	// starts and loads the workspace) and the idle server's memory afterwards.
+	if dir, file := os.Getenv("GOCODEX_LSP_BENCH_WORKSPACE"), os.Getenv("GOCODEX_LSP_BENCH_FILE"); dir != "" && file != "" {
+		e := lspEnv(t, gopls, tk.ConfigOptions{SandboxMode: "workspace-write"})
+		// The developer's modules, read-only in the sandbox, as their own sessions see them.
+		modcache, _ := exec.Command("go", "env", "GOMODCACHE").Output()
+		e.ExtraEnv = append(e.ExtraEnv, "XDG_CACHE_HOME="+cache, "GOMODCACHE="+strings.TrimSpace(string(modcache)))
+		e.Workdir = dir
+		args, _ := json.Marshal(map[string]string{"path": file})
+		e.Model.Enqueue(tk.SSE(tk.Created(), tk.FunctionCall("call_d", "diagnostics", string(args)), tk.Completed(tk.Usage{})), answer("done"))
+		p := e.startProto()
+		p.until("session_configured")
+		start := time.Now()
+		p.send("1", userInput("check"))
+		p.until("task_complete")
+		took := time.Since(start)
+		time.Sleep(5 * time.Second) // idle
+		for _, pid := range serverProcesses(t, e.CodexHome) {
+			for _, l := range strings.Split(readFile(t, filepath.Join("/proc", pid, "status")), "\n") {
+				if strings.HasPrefix(l, "VmRSS:") || strings.HasPrefix(l, "VmHWM:") {
+					rss = strings.Join(strings.Fields(l), " ")
+					t.Logf("%s: first diagnostics of %s in %v; idle gopls %s", dir, file, took, rss)
+				}
+			}
+		}
+	}
 }
 
 func median(d []time.Duration) time.Duration {

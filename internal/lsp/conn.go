@@ -33,6 +33,7 @@ type conn struct {
 	diags   map[string]published
 	changed chan struct{} // closed and replaced at each publication
 	closing bool
+	used    bool // a request has waited on it (the first waits for the workspace to load)
 }
 
 // published is the last publication for a file.
@@ -282,6 +283,15 @@ func (c *conn) shutdown() {
 	}
 	c.proc.kill()
 	_ = c.rpc.Close()
+}
+
+// takeFirst reports whether this is the first request to wait on the server.
+func (c *conn) takeFirst() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	first := !c.used
+	c.used = true
+	return first
 }
 
 // exited reports whether the server process has ended.

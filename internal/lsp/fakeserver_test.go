@@ -32,10 +32,11 @@ func runFakeServer() int {
 		fmt.Fprintf(f, "%d %d\n", os.Getpid(), helper.Process.Pid)
 		f.Close()
 	}
-	s := &fakeServer{exit: make(chan struct{})}
+	s := &fakeServer{exit: make(chan struct{}), ready: make(chan struct{})}
 	stream := jsonrpc2.NewHeaderStream(stdio{})
 	_, conn, client := protocol.NewServer(context.Background(), s, stream)
-	s.client = client
+	s.client = client // requests may already be arriving: report waits for it
+	close(s.ready)
 	select {
 	case <-s.exit:
 	case <-conn.Done():
@@ -52,6 +53,7 @@ func (stdio) Close() error                { return nil }
 type fakeServer struct {
 	protocol.UnimplementedServer
 	client protocol.Client
+	ready  chan struct{} // closed once client is set
 	exit   chan struct{}
 }
 
@@ -83,6 +85,7 @@ func (s *fakeServer) DidChange(ctx context.Context, p *protocol.DidChangeTextDoc
 }
 
 func (s *fakeServer) report(ctx context.Context, u uri.URI, version int32, text string) error {
+	<-s.ready
 	first, _, _ := strings.Cut(text, "\n")
 	return s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Version: protocol.NewOptional(version),
 		Diagnostics: []protocol.Diagnostic{{Severity: protocol.DiagnosticSeverityError, Message: protocol.String("fake: " + first)}}})

@@ -30,9 +30,11 @@ type Options struct {
 	Spawn SpawnFunc
 	// LookPath finds a server's program; exec.LookPath when nil.
 	LookPath func(string) (string, error)
-	// Settle is how long an edit waits at most for the servers' diagnostics; Quiet how long
-	// no new publication must come once every touched file has one.
-	Settle, Quiet time.Duration
+	// Settle is how long an edit waits at most for the servers' diagnostics (3s); FirstSettle
+	// the same for the first request to a server just started, which loads the workspace
+	// first (20s); Quiet how long no new publication must come once every touched file has
+	// one at its version (100ms).
+	Settle, FirstSettle, Quiet time.Duration
 	// StartTimeout bounds a server's start and initialize.
 	StartTimeout time.Duration
 	// Now is the clock of the restart backoff; time.Now when nil.
@@ -74,6 +76,9 @@ func New(opts Options) *Manager {
 	}
 	if opts.Settle == 0 {
 		opts.Settle = 3 * time.Second
+	}
+	if opts.FirstSettle == 0 {
+		opts.FirstSettle = 20 * time.Second
 	}
 	if opts.Quiet == 0 {
 		opts.Quiet = 100 * time.Millisecond
@@ -170,8 +175,12 @@ func (m *Manager) collect(ctx context.Context, call Call, paths, report []string
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			settle := m.opts.Settle
+			if c.takeFirst() {
+				settle = m.opts.FirstSettle
+			}
 			want := c.sync(ctx, groups[c])
-			c.await(ctx, want, start, m.opts.Settle, m.opts.Quiet)
+			c.await(ctx, want, start, settle, m.opts.Quiet)
 			var got []FileDiagnostics
 			if report == nil {
 				got = c.diagnostics(nil)
@@ -296,12 +305,19 @@ func (m *Manager) watch(key connKey, c *conn) {
 func (m *Manager) crashed(key connKey, c *conn) {
 	c.proc.kill()
 	_ = c.rpc.Close()
-	if m.drop(key, c) {
+	m.mu.Lock()
+	mine := m.conns[key] == c
+	if mine { // dropped and backed off at once: a request in between would start it again
+		delete(m.conns, key)
+		m.backOff(key)
+	}
+	m.mu.Unlock()
+	if mine {
 		msg := fmt.Sprintf("language server %s exited (%v)", key.id, c.proc.err)
 		if tail := c.proc.stderr.String(); tail != "" {
 			msg += ": " + lastLine(tail)
 		}
-		m.noteCrash(key, Call{}, msg+"; it is restarted when next needed")
+		m.warnOnce(Call{}, "crash:"+key.id, msg+"; it is restarted when next needed")
 	}
 }
 
@@ -324,13 +340,19 @@ func (m *Manager) drop(key connKey, c *conn) bool {
 
 func (m *Manager) noteCrash(key connKey, call Call, msg string) {
 	m.mu.Lock()
+	m.backOff(key)
+	m.mu.Unlock()
+	m.warnOnce(call, "crash:"+key.id, msg)
+}
+
+// backOff puts off the next start of key's server: 1s after the first failure, doubling up
+// to 30s. m.mu is held.
+func (m *Manager) backOff(key connKey) {
 	cs := m.crashes[key]
 	backoff := time.Second << min(cs.count, 5)
 	cs.count++
 	cs.retryAt = m.opts.Now().Add(min(backoff, 30*time.Second))
 	m.crashes[key] = cs
-	m.mu.Unlock()
-	m.warnOnce(call, "crash:"+key.id, msg)
 }
 
 func (m *Manager) warnOnce(call Call, key, msg string) {
