@@ -32,7 +32,7 @@ type Options struct {
 	LookPath func(string) (string, error)
 	// Settle is how long an edit waits at most for the servers' diagnostics (3s); FirstSettle
 	// the same for the first request to a server just started, which loads the workspace
-	// first (20s); Quiet how long no new publication must come once every touched file has
+	// first (10s); Quiet how long no new publication must come once every touched file has
 	// one at its version (100ms).
 	Settle, FirstSettle, Quiet time.Duration
 	// StartTimeout bounds a server's start and initialize.
@@ -78,7 +78,7 @@ func New(opts Options) *Manager {
 		opts.Settle = 3 * time.Second
 	}
 	if opts.FirstSettle == 0 {
-		opts.FirstSettle = 20 * time.Second
+		opts.FirstSettle = 10 * time.Second
 	}
 	if opts.Quiet == 0 {
 		opts.Quiet = 100 * time.Millisecond
