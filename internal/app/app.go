@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/auth"
@@ -207,8 +208,8 @@ func (a *App) configOf(to ThreadOptions) *config.Config {
 // Config is the resolved configuration the app runs with.
 func (a *App) Config() *config.Config { return a.cfg }
 
-// Close ends every thread and waits, until ctx ends, for their tools to be released
-// (background processes, language servers and what they started).
+// Close ends every thread and waits, until ctx ends and at most releaseWait, for their tools
+// to be released (background processes, language servers and what they started).
 func (a *App) Close(ctx context.Context) error {
 	if err := a.Manager.Close(ctx); err != nil {
 		return err
@@ -218,13 +219,21 @@ func (a *App) Close(ctx context.Context) error {
 		a.releasing.Wait()
 		close(released)
 	}()
+	limit := time.NewTimer(releaseWait)
+	defer limit.Stop()
 	select {
 	case <-released:
 		return nil
+	case <-limit.C:
+		return nil // what is left ends with this process (lifelines, death signals)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
+
+// releaseWait bounds how long Close waits for the threads' tools: a language server gets 2s
+// to shut down before it is killed.
+const releaseWait = 5 * time.Second
 
 // ThreadOptions are per-thread choices a face makes on top of the configuration.
 type ThreadOptions struct {
