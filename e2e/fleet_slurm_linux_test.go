@@ -65,7 +65,6 @@ func taskRepo(t *testing.T, name, branch string) string {
 	return dir
 }
 
-
 // fleetTreeHash hashes every path, mode and content under dir, .git included.
 func fleetTreeHash(t *testing.T, dir string) string {
 	t.Helper()
