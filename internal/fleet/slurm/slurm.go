@@ -58,7 +58,7 @@ func (e *Engine) Check(ctx context.Context) error {
 		}
 	}
 	out, err := run(ctx, nil, "scontrol", "ping")
-	if err != nil || !strings.Contains(out, "UP") {
+	if err != nil || !strings.Contains(out, " is UP") {
 		return fmt.Errorf("engine slurm is not reachable: scontrol ping: %s", oneLine(out, err))
 	}
 	return nil
