@@ -162,6 +162,16 @@ func (c *SlurmCluster) start(t testing.TB, name string, args ...string) {
 
 // stop ends the daemons, newest first (slurmd ends its jobs' processes with it).
 func (c *SlurmCluster) stop() {
+	if c.Conf != "" {
+		// A test that failed midway may leave jobs: end them while slurmd can (their
+		// slurmstepd would outlive it).
+		if c.command("scancel", "--partition=debug").Run() == nil {
+			waitFor(func() bool {
+				out, err := c.command("squeue", "--noheader").Output()
+				return err != nil || strings.TrimSpace(string(out)) == ""
+			})
+		}
+	}
 	for i := len(c.procs) - 1; i >= 0; i-- {
 		p := c.procs[i]
 		_ = syscall.Kill(-p.Process.Pid, syscall.SIGTERM)
