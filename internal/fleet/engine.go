@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"strconv"
+	"strings"
 )
 
 // Engine is a batch system that runs arrays of elements: it knows nothing of tasks.
@@ -31,3 +32,33 @@ func ElementCommand(r *Run, s *Submission, element, jobID string) []string {
 		"--job-id", jobID,
 	}
 }
+
+// ParseIndexList reads an engine's list of indexes: "3", "0-3", "1,3-5" (Slurm's array
+// ranges, a Job's completedIndexes), with an optional "%N" throttle after it (Slurm's).
+func ParseIndexList(s string) ([]int, error) {
+	s, _, _ = strings.Cut(s, "%")
+	if s == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, err
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil {
+				return nil, err
+			}
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// CancelledExitCode is an element's exit when the engine stopped it (128+SIGTERM).
+const CancelledExitCode = 143

@@ -62,7 +62,7 @@ func NewRunID(name string, now time.Time) string {
 
 // ValidName checks a run name (it becomes part of folder and job names).
 func ValidName(name string) error {
-	if !taskIDPattern.MatchString(name) || len(name) > 40 {
+	if !validID(name) || len(name) > 40 {
 		return fmt.Errorf("run name %q: use letters, digits, '.', '_' and '-' (at most 40)", name)
 	}
 	return nil

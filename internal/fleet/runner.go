@@ -96,7 +96,7 @@ func RunElement(ctx context.Context, el Element) (int, error) {
 	commit, err := safegit.CloneAt(ctx, task.Repo, clone, task.Ref)
 	if err != nil {
 		if ctx.Err() != nil {
-			return finish(Cancelled, 1, errors.New("cancelled while cloning"))
+			return finish(Cancelled, CancelledExitCode, errors.New("cancelled while cloning"))
 		}
 		return finish(Failed, 1, fmt.Errorf("clone %s: %w", task.Repo, err))
 	}
@@ -128,7 +128,7 @@ func RunElement(ctx context.Context, el Element) (int, error) {
 	}
 	switch {
 	case ctx.Err() != nil:
-		return finish(Cancelled, code, reason)
+		return finish(Cancelled, CancelledExitCode, reason)
 	case code == 0 && runErr == nil:
 		return finish(Succeeded, 0, reason)
 	default:

@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -29,9 +28,21 @@ type Task struct {
 	Config map[string]any `json:"config,omitempty"`
 }
 
-// taskIDPattern keeps an id usable as a folder name on every system and away from the run's
-// own ".fleet" folder.
-var taskIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// validID keeps an id usable as a folder name on every system and away from the run's own
+// ".fleet" folder: 1 to 128 letters, digits, '.', '_', '-', starting with a letter or digit.
+// (No regexp: compiling one would cost every command of the binary at start-up.)
+func validID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i, c := range id {
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // LineError is a tasks file line that cannot be run.
 type LineError struct {
@@ -72,7 +83,7 @@ func ParseTasks(r io.Reader, name string) ([]Task, error) {
 		switch {
 		case t.ID == "":
 			return nil, fail("the task has no \"id\"")
-		case !taskIDPattern.MatchString(t.ID):
+		case !validID(t.ID):
 			return nil, fail("task id %q: use letters, digits, '.', '_' and '-' (starting with a letter or digit, at most 128)", t.ID)
 		case t.Repo == "":
 			return nil, fail("task %q has no \"repo\" (a path or URL)", t.ID)

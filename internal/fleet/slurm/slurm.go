@@ -148,7 +148,7 @@ func ParseShowJob(out string) (map[int]fleet.State, error) {
 		if ids == "" || state == "" {
 			continue
 		}
-		elements, err := parseRanges(ids)
+		elements, err := fleet.ParseIndexList(ids)
 		if err != nil {
 			return nil, fmt.Errorf("scontrol: ArrayTaskId=%s: %w", ids, err)
 		}
@@ -157,29 +157,6 @@ func ParseShowJob(out string) (map[int]fleet.State, error) {
 		}
 	}
 	return states, nil
-}
-
-// parseRanges reads "3", "0-3", "1,3-5" with an optional "%N" throttle.
-func parseRanges(s string) ([]int, error) {
-	s, _, _ = strings.Cut(s, "%")
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return nil, err
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil {
-				return nil, err
-			}
-		}
-		for i := a; i <= b; i++ {
-			out = append(out, i)
-		}
-	}
-	return out, nil
 }
 
 // stateOf maps Slurm's job states onto the fleet's.
