@@ -96,7 +96,11 @@ func fleetTreeHash(t *testing.T, dir string) string {
 // scriptTasks makes the model edit README.md and add <id>.txt with apply_patch for the task
 // whose prompt names it, then answer "done <id>"; the first request of the stalled task gets
 // no answer until the client goes away.
-func scriptTasks(m *tk.Server, stalled string) {
+func scriptTasks(m *tk.Server, stalled string) { scriptTasksPaced(m, stalled, 0) }
+
+// scriptTasksPaced is scriptTasks with each event of the model's answers delayed by pace
+// (a model that takes its time, as real ones do).
+func scriptTasksPaced(m *tk.Server, stalled string, pace time.Duration) {
 	var stalledOnce atomic.Bool
 	m.SetDefault(tk.Replying(func(r tk.Request) tk.Response {
 		id := ""
@@ -110,14 +114,19 @@ func scriptTasks(m *tk.Server, stalled string) {
 		}
 		call := "call_" + id
 		if _, answered := r.ToolOutput(call); answered {
-			return tk.SSE(tk.Created(), tk.AssistantMessage("msg_"+id, "done "+id), tk.Completed(tk.Usage{Input: 30, Output: 5}))
+			return paced(tk.SSE(tk.Created(), tk.AssistantMessage("msg_"+id, "done "+id), tk.Completed(tk.Usage{Input: 30, Output: 5})), pace)
 		}
 		if id == stalled && stalledOnce.CompareAndSwap(false, true) {
 			return tk.Stall(1, tk.Created())
 		}
 		patch := "*** Begin Patch\n*** Update File: README.md\n@@\n+changed by " + id + "\n*** Add File: " + id + ".txt\n+new file of " + id + "\n*** End Patch"
-		return tk.SSE(tk.Created(), tk.CustomToolCall(call, "apply_patch", patch), tk.Completed(tk.Usage{Input: 20, Output: 7}))
+		return paced(tk.SSE(tk.Created(), tk.CustomToolCall(call, "apply_patch", patch), tk.Completed(tk.Usage{Input: 20, Output: 7})), pace)
 	}))
+}
+
+func paced(r tk.Response, pace time.Duration) tk.Response {
+	r.EventDelay = tk.Duration(pace)
+	return r
 }
 
 type fleetStatus struct {
