@@ -168,18 +168,30 @@ func defaultBinary(engine string) (string, error) {
 	return filepath.EvalSymlinks(self)
 }
 
-func newStatusCommand(s Streams) *cobra.Command {
+// runCommand is a command on one existing run: `NAME RUN --out DIR`, the run and its engine
+// loaded before do runs.
+func runCommand(use, short string, do func(cmd *cobra.Command, r *fleet.Run, eng fleet.Engine) error) *cobra.Command {
 	var out string
-	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "status RUN --out DIR",
-		Short: "Each task's state, from the engine and the tasks' status files",
+		Use:   use,
+		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, eng, err := loadRun(out, args[0])
 			if err != nil {
 				return err
 			}
+			return do(cmd, r, eng)
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "the run's results folder")
+	return cmd
+}
+
+func newStatusCommand(s Streams) *cobra.Command {
+	var asJSON bool
+	cmd := runCommand("status RUN --out DIR", "Each task's state, from the engine and the tasks' status files",
+		func(cmd *cobra.Command, r *fleet.Run, eng fleet.Engine) error {
 			views, err := fleet.Status(cmd.Context(), eng, r)
 			if err != nil {
 				return err
@@ -195,24 +207,14 @@ func newStatusCommand(s Streams) *cobra.Command {
 				}{r.ID, r.Engine, fleet.Counts(views), views})
 			}
 			return fleet.PrintStatus(s.Out, r, views)
-		},
-	}
-	cmd.Flags().StringVar(&out, "out", "", "the run's results folder")
+		})
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the states as JSON")
 	return cmd
 }
 
 func newRetryCommand(s Streams) *cobra.Command {
-	var out string
-	cmd := &cobra.Command{
-		Use:   "retry RUN --out DIR",
-		Short: "Submit again, as a new array or Job, only the tasks that did not succeed",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, eng, err := loadRun(out, args[0])
-			if err != nil {
-				return err
-			}
+	return runCommand("retry RUN --out DIR", "Submit again, as a new array or Job, only the tasks that did not succeed",
+		func(cmd *cobra.Command, r *fleet.Run, eng fleet.Engine) error {
 			sub, err := fleet.Retry(cmd.Context(), eng, r)
 			if err != nil {
 				return err
@@ -227,47 +229,26 @@ func newRetryCommand(s Streams) *cobra.Command {
 			}
 			fmt.Fprintf(s.Out, "fleet: run %s: retrying %s as job %s\n", r.ID, strings.Join(ids, ", "), sub.JobID)
 			return nil
-		},
-	}
-	cmd.Flags().StringVar(&out, "out", "", "the run's results folder")
-	return cmd
+		})
 }
 
 func newCancelCommand(s Streams) *cobra.Command {
-	var out string
 	var taskIDs []string
-	cmd := &cobra.Command{
-		Use:   "cancel RUN --out DIR [--task ID]...",
-		Short: "Stop the run's unfinished tasks (or only the ones named)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, eng, err := loadRun(out, args[0])
-			if err != nil {
-				return err
-			}
+	cmd := runCommand("cancel RUN --out DIR [--task ID]...", "Stop the run's unfinished tasks (or only the ones named)",
+		func(cmd *cobra.Command, r *fleet.Run, eng fleet.Engine) error {
 			if err := fleet.Cancel(cmd.Context(), eng, r, taskIDs); err != nil {
 				return err
 			}
 			fmt.Fprintf(s.Out, "fleet: run %s: cancel sent to %s\n", r.ID, r.Engine)
 			return nil
-		},
-	}
-	cmd.Flags().StringVar(&out, "out", "", "the run's results folder")
+		})
 	cmd.Flags().StringArrayVar(&taskIDs, "task", nil, "cancel only this task (repeatable)")
 	return cmd
 }
 
 func newCollectCommand(s Streams) *cobra.Command {
-	var out string
-	cmd := &cobra.Command{
-		Use:   "collect RUN --out DIR",
-		Short: "A table of the results and OUT/<run-id>/summary.jsonl: state, tokens, diff size, duration per task",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, eng, err := loadRun(out, args[0])
-			if err != nil {
-				return err
-			}
+	return runCommand("collect RUN --out DIR", "A table of the results and OUT/<run-id>/summary.jsonl: state, tokens, diff size, duration per task",
+		func(cmd *cobra.Command, r *fleet.Run, eng fleet.Engine) error {
 			views, err := fleet.Status(cmd.Context(), eng, r)
 			if err != nil {
 				return err
@@ -281,10 +262,7 @@ func newCollectCommand(s Streams) *cobra.Command {
 			}
 			fmt.Fprintf(s.ErrOut, "fleet: summary written to %s\n", filepath.Join(r.Dir(), fleet.SummaryFile))
 			return nil
-		},
-	}
-	cmd.Flags().StringVar(&out, "out", "", "the run's results folder")
-	return cmd
+		})
 }
 
 func newRunTaskCommand(s Streams) *cobra.Command {
