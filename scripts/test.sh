@@ -12,6 +12,8 @@ if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; 
 
 echo "== go vet"
 go vet ./...
+# gocodex fleet's Kubernetes engine is linked only with -tags kubernetes (internal/fleet/fleetcli).
+go vet -tags kubernetes ./internal/fleet/... ./cmd/gocodex
 
 echo "== other platforms (six static builds; vet and test compile for darwin and windows)"
 scripts/cross-check.sh

@@ -116,10 +116,6 @@ func newRunCommand(s Streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := newEngine(engine, opts)
-			if err != nil {
-				return err
-			}
 			if binary == "" {
 				if binary, err = defaultBinary(engine); err != nil {
 					return err
@@ -129,7 +125,11 @@ func newRunCommand(s Streams) *cobra.Command {
 			r := &fleet.Run{ID: fleet.NewRunID(name, now), Name: name, Engine: engine, Created: now.UTC(),
 				EngineOptions: opts, Config: config, Parallel: parallel, Binary: binary, Tasks: tasks}
 			if dryRun {
-				return printDryRun(s.Out, eng, dir, r)
+				return printDryRun(s.Out, r, dir)
+			}
+			eng, err := newEngine(engine, opts)
+			if err != nil {
+				return err
 			}
 			if err := fleet.Start(cmd.Context(), eng, dir, r); err != nil {
 				return err
