@@ -73,6 +73,8 @@ echo "== go test -race"
 # Tests start race-enabled binaries many times; by default each sleeps 1 s at exit.
 export GORACE="${GORACE:-atexit_sleep_ms=0}"
 go test -race -count=1 -timeout 20m ./...
+# The fleet's commands as a binary built with its Kubernetes engine has them.
+go test -race -count=1 -tags kubernetes ./internal/fleet/fleetcli/
 
 echo "== release: scripts/release.sh's six archives and checksums; go install from a module proxy"
 # Cross-builds for every target and a go install from scratch: minutes on a cold build cache,
