@@ -213,6 +213,17 @@ func TestFleetSlurm(t *testing.T) {
 		t.Fatalf("fleet cancel: %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
 	w.awaitStates(run, "gamma cancelled", func(s map[string]string) bool { return s["gamma"] == "cancelled" })
+	// The element itself recorded it: it stopped the agent on Slurm's SIGTERM.
+	var cancelled struct {
+		State    string `json:"state"`
+		ExitCode *int   `json:"exit_code"`
+	}
+	for deadline := time.Now().Add(time.Minute); cancelled.State != "cancelled" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		_ = json.Unmarshal([]byte(readFile(t, filepath.Join(w.Out, run, "gamma", "status.json"))), &cancelled)
+	}
+	if cancelled.State != "cancelled" || cancelled.ExitCode == nil || *cancelled.ExitCode != 143 {
+		t.Fatalf("gamma's status.json after the cancel: %+v", cancelled)
+	}
 
 	res = w.run("", "fleet", "retry", run, "--out", w.Out)
 	if res.Code != 0 || !strings.Contains(res.Stdout, "retrying gamma as job") || strings.Contains(res.Stdout, "alpha") {
