@@ -55,7 +55,7 @@ func TestLspBenchmark(t *testing.T) {
 		on = append(on, turn(true))
 	}
 	t.Logf("exec turn with one patch, median of %d: lsp off %v, lsp on %v (gopls started in the turn): +%v",
-		runs, median(off), median(on), median(on)-median(off))
+		runs, medianDuration(off), medianDuration(on), medianDuration(on)-medianDuration(off))
 
 	// One session making runs+1 patches: from the second on, gopls is running and a patch
 	// costs the settle only. The idle server's memory is read at the end.
@@ -90,7 +90,7 @@ func TestLspBenchmark(t *testing.T) {
 				}
 			}
 		}
-		return median(gaps), strings.Join(rss, ", ")
+		return medianDuration(gaps), strings.Join(rss, ", ")
 	}
 	offGap, _ := session(false)
 	onGap, rss := session(true)
@@ -126,7 +126,7 @@ func TestLspBenchmark(t *testing.T) {
 	}
 }
 
-func median(d []time.Duration) time.Duration {
+func medianDuration(d []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	if len(s) == 0 {
