@@ -9,7 +9,7 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/rollout"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -188,7 +188,7 @@ func localEnvironment(cwd string) []v2Environment {
 
 // historyModeOf names a rollout's form as Codex's thread objects do.
 func historyModeOf(mode string) string {
-	if mode == rollout.HistoryModePaginated {
+	if mode == threadsvc.HistoryModePaginated {
 		return "paginated"
 	}
 	return "legacy"
@@ -201,8 +201,8 @@ func strPtr(s string) *string {
 	return &s
 }
 
-func gitFromRollout(g *rollout.GitInfo) *gitInfo {
-	if g == nil || *g == (rollout.GitInfo{}) { // Codex 0.169 writes "git":{} outside a repository
+func gitFromRollout(g *threadsvc.GitInfo) *gitInfo {
+	if g == nil || *g == (threadsvc.GitInfo{}) { // Codex 0.169 writes "git":{} outside a repository
 		return nil
 	}
 	return &gitInfo{Sha: strPtr(g.CommitHash), Branch: strPtr(g.Branch), OriginURL: strPtr(g.RepositoryURL)}
@@ -240,7 +240,7 @@ func (lt *loadedThread) v2(withTurns bool) v2Thread {
 
 // v2ThreadFromSummary describes a thread on disk: no environment (Codex 0.169 gives one
 // to loaded threads only), model and effort left to the caller (v2_thread_model.go).
-func v2ThreadFromSummary(s rollout.ThreadSummary, status any) v2Thread {
+func v2ThreadFromSummary(s threadsvc.Summary, status any) v2Thread {
 	src := s.Source
 	switch src {
 	case "cli", "vscode", "exec", "appServer":
@@ -304,8 +304,8 @@ func findRollout(codexHome, id string) (string, bool, error) {
 	if u, err := uuid.Parse(id); err == nil {
 		id = u.String() // Codex names the id in its canonical form
 	}
-	p, archived, err := rollout.Find(codexHome, id)
-	if errors.Is(err, rollout.ErrNotFound) {
+	p, archived, err := threadsvc.New(codexHome).Find(id)
+	if errors.Is(err, threadsvc.ErrNotFound) {
 		return "", false, errNoThread(id) // each method rewords it (v2_thread_errors.go)
 	}
 	if err != nil {
@@ -315,7 +315,7 @@ func findRollout(codexHome, id string) (string, bool, error) {
 }
 
 // replayTurns rebuilds a stored thread's turns from its rollout's persisted events.
-func replayTurns(r *rollout.Rollout) ([]wire.V2Turn, string) {
+func replayTurns(r *threadsvc.Rollout) ([]wire.V2Turn, string) {
 	proj := wire.NewV2Projector(r.Meta.ID, nil)
 	preview := ""
 	for _, m := range r.InitialMessages() {

@@ -2,7 +2,7 @@ package appserver
 
 import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
-	"github.com/gocodex/gocodex/internal/rollout"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -42,7 +42,7 @@ func historyNotes(notes []wire.V2Notification, excludeTurns bool) []wire.V2Notif
 }
 
 // storedUsage is a stored thread's latest token usage, read from its rollout.
-func storedUsage(ro *rollout.Rollout) (wire.V2TokenUsageUpdated, bool) {
+func storedUsage(ro *threadsvc.Rollout) (wire.V2TokenUsageUpdated, bool) {
 	proj := wire.NewV2Projector(ro.Meta.ID, nil)
 	for _, m := range ro.InitialMessages() {
 		proj.Apply(protocol.Event{Msg: m})

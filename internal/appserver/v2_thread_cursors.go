@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -16,8 +16,8 @@ import (
 // entry. Codex's are opaque strings; so are ours, each in the form its list method takes.
 
 // threadListBackwardsCursor anchors at the page's first thread.
-func threadListBackwardsCursor(first rollout.ThreadSummary, opts rollout.ListOptions) *string {
-	c := rollout.BackwardsCursor(first, opts)
+func threadListBackwardsCursor(first threadsvc.Summary, opts threadsvc.ListOptions) *string {
+	c := threadsvc.BackwardsCursor(first, opts)
 	if c == "" {
 		return nil
 	}
@@ -108,7 +108,7 @@ func (r *threads) resumeNotes(lt *loadedThread, loadedNow bool) []wire.V2Notific
 	path, ephemeral := lt.info.Path, lt.info.Ephemeral
 	lt.mu.Unlock()
 	if !ephemeral && path != "" {
-		if ro, err := rollout.ReadFile(path); err == nil {
+		if ro, err := threadsvc.New(codexHome(r.srv)).Read(path); err == nil {
 			notes = append(notes, usageNotes(lt.id, lt.turns(), ro.Reconstruct().TokenUsage)...)
 		}
 	}
@@ -163,15 +163,15 @@ func (lt *loadedThread) collaborationMode() protocol.CollaborationMode {
 //
 // Unfiltered, a full page only looks one thread further (a page of one) to know whether a
 // next page exists.
-func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.ThreadSummary, *v2Thread) bool, filtered bool) (threadListResponse, error) {
+func (r *threads) filteredPage(opts threadsvc.ListOptions, keep func(threadsvc.Summary, *v2Thread) bool, filtered bool) (threadListResponse, error) {
 	size := opts.PageSize
 	if size <= 0 {
 		size = 25
 	}
 	out := threadListResponse{Data: []v2Thread{}}
-	var first, last rollout.ThreadSummary
+	var first, last threadsvc.Summary
 	for {
-		page, err := rollout.List(codexHome(r.srv), opts)
+		page, err := threadsvc.New(codexHome(r.srv)).List(opts)
 		if err != nil {
 			return threadListResponse{}, internalError(err.Error())
 		}
@@ -196,7 +196,7 @@ func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.Threa
 			}
 			if len(out.Data) == size {
 				// One more passes: the next page starts after the last one answered.
-				next := rollout.CursorAfter(last, opts)
+				next := threadsvc.CursorAfter(last, opts)
 				out.NextCursor = &next
 				break
 			}

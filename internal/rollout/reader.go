@@ -21,6 +21,9 @@ type Rollout struct {
 	Lines []Line
 	// Warnings name the lines that were skipped (a torn last line after a crash, garbage).
 	Warnings []string
+	// basesLoaded: Lines begin with the lines of the history bases (Load), so a fork
+	// copies the whole history.
+	basesLoaded bool
 }
 
 // ErrNoSessionMeta means the file does not start like a rollout.
