@@ -316,11 +316,26 @@ func findRollout(codexHome, id string) (string, bool, error) {
 
 // replayTurns rebuilds a stored thread's turns from its rollout's persisted events.
 func replayTurns(r *threadsvc.Rollout) ([]wire.V2Turn, string) {
+	rp := replayStored(r)
+	return rp.turns, rp.preview
+}
+
+// storedReplay is what one projection of a stored thread's events gives: its turns, its
+// preview (the first user message) and its latest token usage.
+type storedReplay struct {
+	turns    []wire.V2Turn
+	preview  string
+	usage    wire.V2TokenUsageUpdated
+	hasUsage bool
+}
+
+// replayStored projects the rollout's persisted events once.
+func replayStored(r *threadsvc.Rollout) storedReplay {
 	proj := wire.NewV2Projector(r.Meta.ID, nil)
-	preview := ""
+	var out storedReplay
 	for _, m := range r.InitialMessages() {
-		if um, ok := m.(protocol.UserMessageEvent); ok && preview == "" {
-			preview = um.Message
+		if um, ok := m.(protocol.UserMessageEvent); ok && out.preview == "" {
+			out.preview = um.Message
 		}
 		if rb, ok := m.(protocol.ThreadRolledBackEvent); ok {
 			// A rollback or revert dropped turns: the projection drops them too.
@@ -328,12 +343,18 @@ func replayTurns(r *threadsvc.Rollout) ([]wire.V2Turn, string) {
 			continue
 		}
 		proj.Apply(protocol.Event{Msg: m})
+		if _, ok := m.(protocol.TokenCountEvent); ok {
+			if u, ok := proj.LastUsage(); ok {
+				out.usage, out.hasUsage = u, true
+			}
+		}
 	}
 	if _, ok := proj.TurnRunning(); ok {
 		// The process ended during this turn: show what it had, as interrupted.
 		proj.Apply(protocol.Event{Msg: protocol.TurnAbortedEvent{Reason: protocol.AbortInterrupted}})
 	}
-	return proj.Turns(), preview
+	out.turns = proj.Turns()
+	return out
 }
 
 func codexHome(s *Server) string {

@@ -149,7 +149,7 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
 		r.subscribe(c, lt)
-		notifyAfter(ctx, c, historyNotes(r.resumeNotes(lt, false), p.ExcludeTurns))
+		notifyAfter(ctx, c, historyNotes(r.resumeNotes(lt, nil), p.ExcludeTurns))
 		return resumed(lt, p), nil
 	}
 	path := p.Path
@@ -171,8 +171,8 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	if o.Cwd == nil && ro.Meta.Cwd != "" {
 		o.Cwd = &ro.Meta.Cwd
 	}
-	turns, preview := replayTurns(ro)
-	info := threadInfo{Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: preview, Git: gitFromRollout(ro.Meta.Git),
+	rp := replayStored(ro)
+	info := threadInfo{Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: rp.preview, Git: gitFromRollout(ro.Meta.Git),
 		HistoryMode: ro.Meta.HistoryMode, Originator: ro.Meta.Originator}
 	if t, err := time.Parse(threadsvc.TimestampFormat, ro.Meta.Timestamp); err == nil {
 		info.CreatedAt = t
@@ -181,14 +181,13 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	if err != nil {
 		return threadResumeResponse{}, err
 	}
-	usage, hasUsage := storedUsage(ro)
 	lt.mu.Lock()
-	lt.proj.Seed(turns)
-	if hasUsage {
-		lt.proj.SetLastUsage(usage)
+	lt.proj.Seed(rp.turns)
+	if rp.hasUsage {
+		lt.proj.SetLastUsage(rp.usage)
 	}
 	lt.mu.Unlock()
-	notes := historyNotes(r.resumeNotes(lt, true), p.ExcludeTurns)
+	notes := historyNotes(r.resumeNotes(lt, ro), p.ExcludeTurns)
 	jsonrpc.AfterReply(ctx, func() {
 		sendWarnings(c, lt.warnings)
 		sendUnknownSettings(c, lt)
@@ -227,8 +226,9 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	newID := newSubmissionID()
 	var to app.ThreadOptions
 	info := threadInfo{ForkedFromID: src.Meta.ID, Git: gitFromRollout(src.Meta.Git)}
-	turns, preview := replayTurns(src)
-	info.Preview = preview
+	rp := replayStored(src)
+	turns := rp.turns
+	info.Preview = rp.preview
 	drop := 0
 	if p.LastTurnID != nil && *p.LastTurnID != "" {
 		k := -1
@@ -270,11 +270,10 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 			r.srv.logger.Warn("fork name not recorded", "thread", lt.id, "err", err)
 		}
 	}
-	usage, hasUsage := storedUsage(src)
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
-	if hasUsage {
-		lt.proj.SetLastUsage(usage)
+	if rp.hasUsage {
+		lt.proj.SetLastUsage(rp.usage)
 	}
 	lt.mu.Unlock()
 	r.copyAttachments(src.Meta.ID, lt.id)

@@ -98,19 +98,22 @@ func usageNotes(threadID string, turns []wire.V2Turn, u *protocol.TokenUsageInfo
 // resumeNotes is what Codex 0.169 tells a client that resumes a thread, after its answer:
 // the status of a thread it loaded (idle), the thread's token usage as of its last turn
 // (read back from the rollout) and its goal (thread/goal/updated, or thread/goal/cleared
-// when it has none).
-func (r *threads) resumeNotes(lt *loadedThread, loadedNow bool) []wire.V2Notification {
+// when it has none). loadedFrom is the rollout a thread loaded now was loaded from (nil
+// for a thread that was loaded already, whose rollout is read again).
+func (r *threads) resumeNotes(lt *loadedThread, loadedFrom *threadsvc.Rollout) []wire.V2Notification {
 	var notes []wire.V2Notification
-	if loadedNow {
+	if loadedFrom != nil {
 		notes = append(notes, wire.V2Notification{Method: "thread/status/changed", Params: threadStatusChanged{lt.id, lt.status()}})
 	}
 	lt.mu.Lock()
 	path, ephemeral := lt.info.Path, lt.info.Ephemeral
 	lt.mu.Unlock()
-	if !ephemeral && path != "" {
-		if ro, err := threadsvc.New(codexHome(r.srv)).Read(path); err == nil {
-			notes = append(notes, usageNotes(lt.id, lt.turns(), ro.Reconstruct().TokenUsage)...)
-		}
+	ro := loadedFrom
+	if ro == nil && !ephemeral && path != "" {
+		ro, _ = r.store().Read(path)
+	}
+	if ro != nil {
+		notes = append(notes, usageNotes(lt.id, lt.turns(), ro.Reconstruct().TokenUsage)...)
 	}
 	if !lt.cfg.FeatureEnabled("goals", true) {
 		return notes

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -24,6 +25,11 @@ type Rollout struct {
 	// basesLoaded: Lines begin with the lines of the history bases (Load), so a fork
 	// copies the whole history.
 	basesLoaded bool
+	// What Reconstruct and InitialMessages decode, once: resuming a thread asks for both
+	// from the engine, the replay of its turns and its notifications.
+	reconstructOnce, messagesOnce sync.Once
+	resumed                       Resumed
+	messages                      []protocol.EventMsg
 }
 
 // ErrNoSessionMeta means the file does not start like a rollout.
