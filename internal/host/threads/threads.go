@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -125,8 +126,20 @@ func (s *Service) Name(id string) string { return s.NameMap()[id] }
 func (s *Service) NameMap() map[string]string { return sessionindex.Names(s.codexHome) }
 
 // Read is the full load of the rollout at path: its history bases come first, so the
-// thread resumes, replays and forks with its whole history.
-func (s *Service) Read(path string) (*Rollout, error) { return rollout.Load(s.codexHome, path) }
+// thread resumes, replays and forks with its whole history. The history the engine resumes
+// from and the events the faces replay are decoded once, side by side on two cores, and
+// shared by every later use of the returned Rollout.
+func (s *Service) Read(path string) (*Rollout, error) {
+	r, err := rollout.Load(s.codexHome, path)
+	if err != nil {
+		return nil, err
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { r.Reconstruct() })
+	r.InitialMessages()
+	wg.Wait()
+	return r, nil
+}
 
 // ReadHead reads only the rollout at path, without its history bases: for what is the
 // thread's own (its session_meta, its base instructions), never to resume or fork it.
