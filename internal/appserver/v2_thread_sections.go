@@ -9,9 +9,8 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/host/ext"
 	"github.com/gocodex/gocodex/internal/host/sections"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/rollout"
-	"github.com/gocodex/gocodex/internal/sessionindex"
 )
 
 // Thread sections (threadSection/*, thread/section/move) are kept by the host's sections
@@ -158,7 +157,7 @@ func (r *threads) notifyAll(ctx context.Context, c *Conn, method string, params 
 // decorate adds what CODEX_HOME knows about a thread to its v2 object: its name (the
 // session index), its section and edited git metadata (the state file).
 func (r *threads) decorate(ts ...*v2Thread) {
-	if names := sessionindex.Names(codexHome(r.srv)); len(names) > 0 {
+	if names := threadsvc.New(codexHome(r.srv)).NameMap(); len(names) > 0 {
 		for _, t := range ts {
 			if n, ok := names[t.ID]; ok && n != "" {
 				n := n
@@ -201,7 +200,7 @@ func sectionFilter(raw json.RawMessage) (keep func(*v2Thread) bool) {
 
 // listBySectionPosition is thread/list with sortKey section_position: a section's threads
 // in the order thread/section/move gave them (either sortDirection), paged by position.
-func (r *threads) listBySectionPosition(p threadListParams, opts rollout.ListOptions) (threadListResponse, error) {
+func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListOptions) (threadListResponse, error) {
 	var sectionID *string
 	if len(p.SectionID) > 0 {
 		_ = json.Unmarshal(p.SectionID, &sectionID)
