@@ -42,10 +42,8 @@ func (j *JSONWriter) Handle(ev protocol.Event) error {
 	switch m := ev.Msg.(type) {
 	case protocol.AgentMessageDeltaEvent, protocol.AgentReasoningDeltaEvent,
 		protocol.AgentReasoningRawContentDeltaEvent, protocol.ExecCommandOutputDeltaEvent:
-		// The hot path: nothing to write. (Output deltas still feed the projector.)
-		if d, ok := m.(protocol.ExecCommandOutputDeltaEvent); ok {
-			j.proj.Apply(d)
-		}
+		// The hot path: the fold collects the delta, no line is written.
+		j.proj.Apply(m)
 		return nil
 	case protocol.SessionConfiguredEvent:
 		return j.emit(threadStarted{Type: "thread.started", ThreadID: m.SessionID})
