@@ -54,7 +54,7 @@ const (
 type Change struct {
 	Phase Phase
 	// ID is the item's id: the call id of a tool call, the engine's id of an item it named,
-	// otherwise one from FoldOptions.NewID.
+	// TodoListID for the to-do list, "" for a notice, otherwise one from FoldOptions.NewID.
 	ID   string
 	Body Body
 	// Delta is what an Updated change brought.
@@ -62,7 +62,12 @@ type Change struct {
 	// CutShort marks a Completed change made by the end of the turn, not by the item's own
 	// end: the call was cut short.
 	CutShort bool
+	// Refused marks a Completed change made by Decline: the person refused the call.
+	Refused bool
 }
+
+// TodoListID is the id of a turn's to-do list (there is one at a time).
+const TodoListID = "todo_list"
 
 // FoldOptions configures a Fold.
 type FoldOptions struct {
@@ -228,7 +233,7 @@ func (f *Fold) Apply(msg protocol.EventMsg) []Change {
 	case protocol.UserMessageEvent:
 		f.instant(f.newID(), &UserMessage{Event: m})
 	case protocol.WarningEvent:
-		f.instant(f.newID(), &Notice{Message: m.Message})
+		f.instant("", &Notice{Message: m.Message})
 	case protocol.ViewImageToolCallEvent:
 		f.instant(m.CallID, &ImageView{Path: m.Path})
 	case protocol.EnteredReviewModeEvent:
@@ -245,6 +250,8 @@ func (f *Fold) Apply(msg protocol.EventMsg) []Change {
 		f.dropAgent()
 		f.closeReasoning()
 		f.turnRunning, f.turnErrored = true, false
+	case protocol.RequestUserInputEvent:
+		f.closeReasoning() // a question to the person ends the reasoning
 	case protocol.ErrorEvent:
 		if f.turnRunning {
 			f.turnErrored = true
@@ -300,7 +307,7 @@ func (f *Fold) applyReasoning(msg protocol.EventMsg) {
 func (f *Fold) applyTodo(m protocol.PlanUpdateEvent) {
 	body := &TodoList{Explanation: m.Explanation, Steps: m.Plan}
 	if f.todo == nil {
-		f.todo = &openItem{id: f.newID(), body: body}
+		f.todo = &openItem{id: TodoListID, body: body}
 		f.emit(Started, f.todo)
 		return
 	}
@@ -428,7 +435,7 @@ func (f *Fold) Decline(id string) []Change {
 		return nil
 	}
 	f.forget(id)
-	f.emit(Completed, it)
+	f.out = append(f.out, Change{Phase: Completed, ID: id, Body: it.body, Refused: true})
 	return f.out
 }
 
