@@ -133,8 +133,13 @@ func (f *Fold) update(it *openItem, d Delta) {
 	f.out = append(f.out, Change{Phase: Updated, ID: it.id, Body: it.body, Delta: d})
 }
 
-// startTool opens a tool item under its call id.
+// startTool opens a tool item under its call id. An item already open under that id (the
+// engine reused it) is dropped first, so that each start has one end.
 func (f *Fold) startTool(id string, body Body) *openItem {
+	if old, ok := f.open[id]; ok {
+		f.forget(id)
+		f.emit(Dropped, old)
+	}
 	it := &openItem{id: id, body: body}
 	f.open[id] = it
 	f.order = append(f.order, id)
@@ -163,8 +168,12 @@ func (f *Fold) forget(id string) {
 	}
 }
 
-// instant starts and completes an item at once.
+// instant starts and completes an item at once (dropping an open item of the same id).
 func (f *Fold) instant(id string, body Body) {
+	if old, ok := f.open[id]; ok && id != "" {
+		f.forget(id)
+		f.emit(Dropped, old)
+	}
 	it := &openItem{id: id, body: body}
 	f.emit(Started, it)
 	f.emit(Completed, it)
@@ -345,10 +354,14 @@ func (f *Fold) applyEngineItem(msg protocol.EventMsg) {
 		kind, id, text := engineItem(m.Item)
 		switch kind {
 		case "contextcompaction":
-			f.emit(Completed, f.endTool(id, &Compaction{}))
+			it := f.endTool(id, &Compaction{})
+			if _, ok := it.body.(*Compaction); !ok {
+				it.body = &Compaction{}
+			}
+			f.emit(Completed, it)
 		case "Plan":
 			it := f.endTool(id, &ProposedPlan{})
-			it.body.(*ProposedPlan).Text = text
+			it.body = &ProposedPlan{Text: text}
 			f.emit(Completed, it)
 		}
 	case protocol.PlanDeltaEvent:
@@ -393,7 +406,10 @@ func (f *Fold) turnEnded(succeeded bool) {
 	if f.turnRunning {
 		keep := f.order[:0:0]
 		for _, id := range f.order {
-			it := f.open[id]
+			it, ok := f.open[id]
+			if !ok {
+				continue
+			}
 			if c, ok := it.body.(*Command); ok && c.ProcessID != "" && succeeded && !f.turnErrored {
 				keep = append(keep, id) // a background session: it completes when it ends
 				continue
