@@ -18,7 +18,7 @@ type Body interface{ isBody() }
 type AgentMessage struct {
 	Text  string
 	Phase string // the engine's message phase ("commentary", "final_answer"), "" when none
-	// Event is the engine's agent_message that completed it (zero while it streams).
+
 	streamed strings.Builder
 }
 
