@@ -453,4 +453,3 @@ func (f *Fold) Decline(id string) []Change {
 	f.out = append(f.out, Change{Phase: Completed, ID: id, Body: it.body, Refused: true})
 	return f.out
 }
-
