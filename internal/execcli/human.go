@@ -73,6 +73,9 @@ func (h *HumanWriter) LastAgentMessage() (string, bool) {
 // Handle prints one event: the item changes it causes (through the fold), then what the
 // turn-level events say.
 func (h *HumanWriter) Handle(ev protocol.Event) error {
+	if items.StreamsTextOnly(ev.Msg) {
+		return nil // the hot path: messages, reasoning and output are printed whole
+	}
 	s := h.sty
 	var b strings.Builder
 	for _, ch := range h.fold.Apply(ev.Msg) {

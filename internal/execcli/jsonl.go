@@ -47,7 +47,7 @@ func (j *JSONWriter) Handle(ev protocol.Event) error {
 		return nil
 	case protocol.ExecCommandOutputDeltaEvent:
 		// A command's output deltas are its output when its end carries none.
-		j.proj.Apply(m)
+		j.proj.Apply(ev.Msg)
 		return nil
 	case protocol.SessionConfiguredEvent:
 		return j.emit(threadStarted{Type: "thread.started", ThreadID: m.SessionID})

@@ -453,3 +453,16 @@ func (f *Fold) Decline(id string) []Change {
 	f.out = append(f.out, Change{Phase: Completed, ID: id, Body: it.body, Refused: true})
 	return f.out
 }
+
+// StreamsTextOnly reports an event that only streams text: a message, reasoning or command
+// output delta. A face that renders items whole (exec's writers) may leave such events out
+// of the fold; the items then start with their first whole part instead of their first delta,
+// and their Streamed text and Output stay empty.
+func StreamsTextOnly(msg protocol.EventMsg) bool {
+	switch msg.(type) {
+	case protocol.AgentMessageDeltaEvent, protocol.AgentReasoningDeltaEvent,
+		protocol.AgentReasoningRawContentDeltaEvent, protocol.ExecCommandOutputDeltaEvent:
+		return true
+	}
+	return false
+}

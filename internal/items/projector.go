@@ -36,7 +36,10 @@ type Projector struct {
 
 // NewProjector returns a projector whose first item will be item_0.
 func NewProjector() *Projector {
-	return &Projector{fold: NewFold(FoldOptions{}), ids: map[string]string{}}
+	// Messages and reasoning take their exec ids when they are written: the fold's own ids
+	// for them would go unused.
+	noID := func() string { return "" }
+	return &Projector{fold: NewFold(FoldOptions{NewID: noID}), ids: map[string]string{}}
 }
 
 func (p *Projector) newID() string {
