@@ -37,9 +37,16 @@ func BenchmarkJSONWriterTurn(b *testing.B) {
 		events = append(events, delta)
 	}
 	events = append(events, sc.events[len(sc.events)-1])
+	benchWriter(b, events, func() eventHandler { return NewJSONWriter(io.Discard) })
+}
+
+type eventHandler interface{ Handle(protocol.Event) error }
+
+// benchWriter runs events through a fresh writer per iteration.
+func benchWriter(b *testing.B, events []protocol.EventMsg, newWriter func() eventHandler) {
 	b.ReportAllocs()
 	for b.Loop() {
-		w := NewJSONWriter(io.Discard)
+		w := newWriter()
 		for _, m := range events {
 			if err := w.Handle(protocol.Event{ID: "0", Msg: m}); err != nil {
 				b.Fatal(err)
@@ -97,30 +104,10 @@ func longTurn() []protocol.EventMsg {
 
 // BenchmarkJSONWriterLongTurn is exec --json over a long turn (about 3,400 events).
 func BenchmarkJSONWriterLongTurn(b *testing.B) {
-	events := longTurn()
-	b.ReportAllocs()
-	for b.Loop() {
-		w := NewJSONWriter(io.Discard)
-		for _, m := range events {
-			if err := w.Handle(protocol.Event{ID: "0", Msg: m}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	b.ReportMetric(float64(b.N*len(events))/b.Elapsed().Seconds(), "events/s")
+	benchWriter(b, longTurn(), func() eventHandler { return NewJSONWriter(io.Discard) })
 }
 
 // BenchmarkHumanWriterLongTurn is exec's human output over the same turn.
 func BenchmarkHumanWriterLongTurn(b *testing.B) {
-	events := longTurn()
-	b.ReportAllocs()
-	for b.Loop() {
-		w := NewHumanWriter(HumanOptions{})
-		for _, m := range events {
-			if err := w.Handle(protocol.Event{ID: "0", Msg: m}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	b.ReportMetric(float64(b.N*len(events))/b.Elapsed().Seconds(), "events/s")
+	benchWriter(b, longTurn(), func() eventHandler { return NewHumanWriter(HumanOptions{}) })
 }
