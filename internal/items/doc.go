@@ -21,8 +21,8 @@
 //
 // The kinds (Change.Body): AgentMessage, Reasoning, UserMessage, Command, Patch, McpCall,
 // WebSearch, ImageView, TodoList (update_plan; one a turn, completed when the turn ends),
-// ProposedPlan (plan mode), Compaction, ReviewMode (entering and leaving a review) and Notice
-// (a warning). Ids: a tool call's is its call id, an item the engine names keeps its id, the
+// ProposedPlan (plan mode), Compaction, ReviewMode (entering and leaving a review), HookRun (a
+// lifecycle hook) and Notice (a warning). Ids: a tool call's is its call id, an item the engine names keeps its id, the
 // to-do list's is TodoListID, a notice has none, the others come from FoldOptions.NewID.
 //
 // Life rules the faces share: a reasoning run completes when the agent's message, a tool

@@ -22,7 +22,7 @@ type step struct {
 func stepsFrom(data []byte) []step {
 	var out []step
 	for i := 0; i+1 < len(data); i += 2 {
-		op, arg := data[i]%34, data[i+1]
+		op, arg := data[i]%36, data[i+1]
 		call := "c" + strconv.Itoa(int(arg%3))
 		text := strings.Repeat(string(rune('a'+arg%26)), int(arg%4))
 		out = append(out, step{msg: eventFor(op, arg, call, text)})
@@ -120,6 +120,10 @@ func eventFor(op, arg byte, call, text string) protocol.EventMsg {
 		return protocol.EnteredReviewModeEvent{UserFacingHint: text}
 	case 32:
 		return protocol.RequestUserInputEvent{}
+	case 34:
+		return protocol.HookStartedEvent{Run: protocol.HookRunSummary{ID: call}}
+	case 35:
+		return protocol.HookCompletedEvent{Run: protocol.HookRunSummary{ID: call}}
 	}
 	return protocol.TokenCountEvent{}
 }

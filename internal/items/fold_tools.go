@@ -6,8 +6,8 @@ import (
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// applyTool handles commands, patches, MCP calls and web searches, and the approval requests
-// that start a command or patch before it begins.
+// applyTool handles commands, patches, MCP calls, web searches and hook runs, and the
+// approval requests that start a command or patch before it begins.
 func (f *Fold) applyTool(msg protocol.EventMsg) {
 	switch m := msg.(type) {
 	case protocol.ExecApprovalRequestEvent:
@@ -102,6 +102,13 @@ func (f *Fold) applyTool(msg protocol.EventMsg) {
 		if m.Result.Err != nil || !m.Result.IsSuccess() {
 			c.Status = StatusFailed
 		}
+		f.emit(Completed, it)
+
+	case protocol.HookStartedEvent:
+		f.startTool("hook:"+m.Run.ID, &HookRun{TurnID: m.TurnID, Run: m.Run})
+	case protocol.HookCompletedEvent:
+		it := f.endTool("hook:"+m.Run.ID, nil)
+		it.body = &HookRun{TurnID: m.TurnID, Run: m.Run}
 		f.emit(Completed, it)
 
 	case protocol.WebSearchBeginEvent:

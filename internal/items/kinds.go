@@ -143,6 +143,13 @@ type ReviewMode struct {
 	Output *protocol.ReviewOutputEvent // leaving: the review, nil when it produced none
 }
 
+// HookRun is a lifecycle hook the engine runs (its id is "hook:" and the run's id). Run is
+// the latest summary: the start's, then the end's.
+type HookRun struct {
+	TurnID *string
+	Run    protocol.HookRunSummary
+}
+
 // Notice is a warning shown in the thread.
 type Notice struct {
 	Message string
@@ -161,3 +168,4 @@ func (*UserMessage) isBody()  {}
 func (*ImageView) isBody()    {}
 func (*ReviewMode) isBody()   {}
 func (*Notice) isBody()       {}
+func (*HookRun) isBody()      {}

@@ -96,10 +96,6 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 		}
 	}
 	switch m := msg.(type) {
-	case protocol.HookStartedEvent:
-		t.startHook(m)
-	case protocol.HookCompletedEvent:
-		t.endHook(m)
 	case protocol.StreamErrorEvent:
 		t.add(cell{kind: cellWarning, body: m.Message})
 	case protocol.ErrorEvent:
@@ -177,6 +173,12 @@ func (t *transcript) item(ch items.Change) bool {
 			t.calls[ch.ID] = t.add(cell{kind: cellTool, title: "Calling " + invocationText(it.Invocation), open: true})
 		case ends:
 			t.endMcp(ch.ID, it)
+		}
+	case *items.HookRun:
+		if ends {
+			t.endHook(ch.ID, it)
+		} else {
+			t.startHook(ch.ID, it)
 		}
 	case *items.WebSearch:
 		switch {

@@ -16,9 +16,13 @@ func (p *V2Projector) renderItems(changes []items.Change, quiet bool) []V2Notifi
 	for _, ch := range changes {
 		switch ch.Phase {
 		case items.Started:
-			if plan, ok := ch.Body.(*items.TodoList); ok {
+			switch b := ch.Body.(type) {
+			case *items.TodoList:
 				// The to-do list is the turn's plan in v2: a notification, not an item.
-				out = append(out, p.turnPlan(plan))
+				out = append(out, p.turnPlan(b))
+				continue
+			case *items.HookRun:
+				out = append(out, V2Notification{"hook/started", p.hookNotification(b.TurnID, b.Run)})
 				continue
 			}
 			it := p.v2Item(ch)
@@ -185,6 +189,8 @@ func (p *V2Projector) itemEnded(ch items.Change) []V2Notification {
 		return p.itemCompleted(&V2ContextCompaction{Type: "contextCompaction", ID: ch.ID})
 	case *items.ProposedPlan:
 		return p.itemCompleted(&V2Plan{Type: "plan", ID: ch.ID, Text: b.Text})
+	case *items.HookRun:
+		return []V2Notification{{"hook/completed", p.hookNotification(b.TurnID, b.Run)}}
 	case *items.Notice:
 		id := p.threadID
 		return []V2Notification{{"warning", V2Warning{ThreadID: &id, Message: b.Message}}}

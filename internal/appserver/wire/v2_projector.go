@@ -168,7 +168,6 @@ func (p *V2Projector) Apply(ev protocol.Event) []V2Notification {
 	out = append(out, p.applyTurn(ev.Msg)...)
 	out = append(out, p.applyMcp(ev.Msg)...)
 	out = append(out, p.applyQuestion(ev.Msg)...)
-	out = append(out, p.applyHook(ev.Msg)...)
 	return append(out, p.applyThread(ev.Msg)...)
 }
 
