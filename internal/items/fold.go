@@ -115,7 +115,9 @@ func NewFold(o FoldOptions) *Fold {
 	return f
 }
 
-// Open reports whether item id is started and not yet completed or dropped.
+// Open returns the call open under id (a command, patch, MCP call, web search, hook run,
+// compaction or proposed plan that started and has not ended); messages, reasoning and the
+// to-do list are not looked up by id.
 func (f *Fold) Open(id string) (Body, bool) {
 	it, ok := f.open[id]
 	if !ok {
