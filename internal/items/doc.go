@@ -12,7 +12,8 @@
 //     plan, a reasoning summary or content delta, a summary part opened or whole, a command's
 //     output chunk, a command or patch that waited for approval began, a new to-do list).
 //     The fold coalesces the deltas: a message's Streamed text, a reasoning's Summary and
-//     Content parts, a command's Output are the concatenation of what the deltas said.
+//     Content parts, a command's Output are the concatenation of what the deltas said
+//     (FoldOptions.NoStreamCopies spares the first and the last to a face that needs neither).
 //   - Completed: the item is over, once. CutShort marks the calls the end of their turn
 //     completed (failed); Refused the calls Fold.Decline completed (the person said no).
 //   - Dropped: an agent message or reasoning the fold forgets without completing, because the

@@ -73,6 +73,11 @@ type FoldOptions struct {
 	// NewID names items the engine gave no id (messages, reasoning, user messages, review
 	// marks); nil counts "item_0", "item_1"…
 	NewID func() string
+	// NoStreamCopies: the fold keeps no copy of what an agent message's deltas and a
+	// command's output deltas stream (Streamed and Output stay empty). A face that passes the
+	// deltas on as they come and reads the items whole (the app-server, the TUI) saves the
+	// memory of a long answer or a noisy command.
+	NoStreamCopies bool
 }
 
 // Fold turns one thread's events into item changes: it pairs begin and end events, keeps
@@ -81,8 +86,9 @@ type FoldOptions struct {
 // counts, approvals' answers, errors, session configuration) stay with the faces. Not safe for
 // concurrent use.
 type Fold struct {
-	newID func() string
-	next  int
+	newID  func() string
+	next   int
+	copies bool // keep what message and output deltas stream
 
 	open  map[string]*openItem
 	order []string // ids of open tool items, in the order they started
@@ -104,7 +110,7 @@ type openItem struct {
 
 // NewFold returns a fold with no item yet.
 func NewFold(o FoldOptions) *Fold {
-	f := &Fold{newID: o.NewID, open: map[string]*openItem{}}
+	f := &Fold{newID: o.NewID, open: map[string]*openItem{}, copies: !o.NoStreamCopies}
 	if f.newID == nil {
 		f.newID = func() string {
 			id := "item_" + strconv.Itoa(f.next)
@@ -228,7 +234,9 @@ func (f *Fold) Apply(msg protocol.EventMsg) []Change {
 	case protocol.AgentMessageDeltaEvent:
 		f.closeReasoning()
 		it := f.agentMessage()
-		it.body.(*AgentMessage).streamed.WriteString(m.Delta)
+		if f.copies {
+			it.body.(*AgentMessage).streamed.WriteString(m.Delta)
+		}
 		f.update(it, Delta{Kind: DeltaText, Text: m.Delta})
 	case protocol.AgentMessageEvent:
 		f.closeReasoning()

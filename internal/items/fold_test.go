@@ -128,3 +128,21 @@ func TestFoldDecline(t *testing.T) {
 		t.Errorf("a second Decline completed the patch again: %+v", again)
 	}
 }
+
+func TestFoldNoStreamCopies(t *testing.T) {
+	f := NewFold(FoldOptions{NoStreamCopies: true})
+	f.Apply(protocol.ExecCommandBeginEvent{CallID: "c"})
+	deltas := f.Apply(protocol.ExecCommandOutputDeltaEvent{CallID: "c", Chunk: []byte("out")})
+	if len(deltas) != 1 || string(deltas[0].Delta.Chunk) != "out" {
+		t.Fatalf("the output delta was not passed on: %+v", deltas)
+	}
+	end := f.Apply(protocol.ExecCommandEndEvent{CallID: "c"})
+	if out := end[0].Body.(*Command).Output(); out != "" {
+		t.Errorf("the fold kept a copy of the output: %q", out)
+	}
+	f.Apply(protocol.AgentMessageDeltaEvent{Delta: "hi"})
+	done := f.Apply(protocol.AgentMessageEvent{Message: "hi"})
+	if m := done[0].Body.(*AgentMessage); m.Streamed() != "" || m.Text != "hi" {
+		t.Errorf("message: streamed %q, text %q", m.Streamed(), m.Text)
+	}
+}

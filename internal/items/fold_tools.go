@@ -35,7 +35,9 @@ func (f *Fold) applyTool(msg protocol.EventMsg) {
 	case protocol.ExecCommandOutputDeltaEvent:
 		if it, ok := f.open[m.CallID]; ok {
 			if c, ok := it.body.(*Command); ok {
-				c.output.Write(m.Chunk)
+				if f.copies {
+					c.output.Write(m.Chunk)
+				}
 				f.update(it, Delta{Kind: DeltaOutput, Chunk: m.Chunk})
 			}
 		}

@@ -66,7 +66,7 @@ type transcript struct {
 }
 
 func newTranscript() transcript {
-	return transcript{agent: -1, reasoning: -1, calls: map[string]int{}, fold: items.NewFold(items.FoldOptions{})}
+	return transcript{agent: -1, reasoning: -1, calls: map[string]int{}, fold: items.NewFold(items.FoldOptions{NoStreamCopies: true})}
 }
 
 func (t *transcript) add(c cell) int {

@@ -56,7 +56,8 @@ func NewV2Projector(threadID string, now func() time.Time) *V2Projector {
 		open:       map[string]V2Item{},
 		background: map[string]string{},
 	}
-	p.fold = items.NewFold(items.FoldOptions{NewID: func() string { return p.newID() }})
+	// The deltas go out as they come and items are read whole: the fold need not copy them.
+	p.fold = items.NewFold(items.FoldOptions{NewID: func() string { return p.newID() }, NoStreamCopies: true})
 	return p
 }
 
