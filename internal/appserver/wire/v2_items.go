@@ -2,8 +2,10 @@ package wire
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/internal/lsp"
 	"github.com/gocodex/gocodex/internal/review"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -256,6 +258,10 @@ func (p *V2Projector) patchEnded(id string, m *items.Patch) []V2Notification {
 	// Codex reports a patch's output only when it failed.
 	if it.Status == "failed" && (m.Stdout != "" || m.Stderr != "") {
 		out = append(out, V2Notification{"item/fileChange/outputDelta", V2Delta{p.threadID, p.turnID(), id, m.Stdout + m.Stderr}})
+	}
+	// gocodex's own: the language servers' diagnostics for the patched files (internal/lsp).
+	if _, diagnostics, ok := strings.Cut(m.Stdout, lsp.Header); it.Status == "completed" && ok {
+		out = append(out, V2Notification{"item/fileChange/outputDelta", V2Delta{p.threadID, p.turnID(), id, lsp.Header + diagnostics}})
 	}
 	return append(out, p.itemCompleted(it)...)
 }
