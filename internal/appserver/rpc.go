@@ -1,0 +1,25 @@
+package appserver
+
+import "context"
+
+//go:generate go run ./rpcgen/cmd -schema schemagen/codex-schema.tar.zst -out .
+
+// unsupportedMethods are the requests of the schema gocodex does not implement: their API
+// methods answer errUnsupportedMethod, and they stay out of the method table so that they
+// answer as every method gocodex does not serve (unhandledMethod) and are left out of the
+// schema `gocodex app-server generate-*` writes.
+var unsupportedMethods = map[string]bool{
+	"plugin/share/save":          true,
+	"plugin/share/updateTargets": true,
+	"plugin/share/list":          true,
+	"plugin/share/checkout":      true,
+	"plugin/share/delete":        true,
+}
+
+// noParams adapts an API method whose request has no params: absent or null params, or an
+// object (its members ignored), as Codex reads them.
+func noParams[R any](f func(ctx context.Context, c *Conn) (R, error)) TypedHandler {
+	return TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (R, error) {
+		return f(ctx, c)
+	})
+}
