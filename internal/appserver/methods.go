@@ -7,6 +7,7 @@ func (s *Server) registerMethods() {
 	r := newThreads(s)
 	s.threads = r
 	r.register(s)
+	a := &api{s: s, r: r}
 	r.registerTurns(s)
 	r.registerReview(s)
 	r.registerCollaboration(s)
@@ -19,13 +20,13 @@ func (s *Server) registerMethods() {
 	registerConfigMethods(s)
 	registerAccountMethods(s)
 	registerModelMethods(s)
-	registerFSMethods(s)
+	registerFsAPI(s, a)
+	registerFuzzyFileSearchAPI(s, a)
 	registerCommandMethods(s)
 	registerSkillMethods(s)
 	registerModelProviderMethods(s)
 	registerPermissionProfileMethods(s)
 	registerWindowsSandboxMethods(s)
-	registerFSWatchMethods(s)
 	registerExternalAgentMethods(s)
 	registerFeedbackMethods(s)
 	registerAccountBackendMethods(s)

@@ -23,3 +23,10 @@ func noParams[R any](f func(ctx context.Context, c *Conn) (R, error)) TypedHandl
 		return f(ctx, c)
 	})
 }
+
+// api answers the requests of the generated interfaces (rpc_api_gen.go); its methods live
+// beside the code of their family (v2_fs.go: FsAPI, …).
+type api struct {
+	s *Server
+	r *threads
+}
