@@ -26,7 +26,7 @@ func (s *Server) registerMethods() {
 	registerSkillMethods(s)
 	registerModelProviderMethods(s)
 	registerPermissionProfileMethods(s)
-	registerWindowsSandboxMethods(s)
+	registerWindowsSandboxAPI(s, a)
 	registerExternalAgentMethods(s)
 	registerFeedbackMethods(s)
 	registerAccountBackendMethods(s)
