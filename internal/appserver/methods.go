@@ -25,7 +25,7 @@ func (s *Server) registerMethods() {
 	registerCommandMethods(s)
 	registerSkillMethods(s)
 	registerModelProviderMethods(s)
-	registerPermissionProfileMethods(s)
+	registerPermissionProfileAPI(s, a)
 	registerWindowsSandboxAPI(s, a)
 	registerExternalAgentMethods(s)
 	registerFeedbackMethods(s)
