@@ -81,6 +81,6 @@ func newExecCommand(s streams, run execRunner) *cobra.Command {
 	cmd.AddCommand(resume)
 	cmd.AddCommand(newReviewCommand(s, run, &opts, &experimentalJSON))
 	cmd.AddCommand(newExecForkCommand(s, run, &opts, &experimentalJSON))
-	refuseCodexOnlyExecFlags(cmd)
+	refuseCodexOnlyExecFlags(cmd, &opts)
 	return cmd
 }
