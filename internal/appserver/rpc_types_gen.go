@@ -740,7 +740,7 @@ type ModelListParams struct {
 
 // ModelListResponse is Codex's ModelListResponse.
 type ModelListResponse struct {
-	Data []Model `json:"data"`
+	Data []v2Model `json:"data"`
 	// Opaque cursor to pass to the next call to continue after the last item. If None, there are no more items to return.
 	NextCursor *string `json:"nextCursor"`
 }
@@ -756,7 +756,7 @@ type ModelProviderCapabilitiesReadResponse struct {
 
 // ModelProviderConfigWriteParams is Codex's ModelProviderConfigWriteParams.
 type ModelProviderConfigWriteParams struct {
-	Settings ProviderSettingsPatch `json:"settings"`
+	Settings *providerSettingsPatch `json:"settings"`
 }
 
 // ModelProviderConfigWriteResponse is Codex's ModelProviderConfigWriteResponse.
@@ -2655,37 +2655,6 @@ type McpServerStatus struct {
 	AuthStatus        McpAuthStatus      `json:"authStatus"`
 }
 
-// Model is Codex's Model.
-type Model struct {
-	ID                        string                  `json:"id"`
-	Model                     string                  `json:"model"`
-	Upgrade                   *string                 `json:"upgrade"`
-	UpgradeInfo               *ModelUpgradeInfo       `json:"upgradeInfo"`
-	AvailabilityNux           *ModelAvailabilityNux   `json:"availabilityNux"`
-	DisplayName               string                  `json:"displayName"`
-	Description               string                  `json:"description"`
-	ModelSpecialty            *string                 `json:"modelSpecialty"`
-	Hidden                    bool                    `json:"hidden"`
-	SupportedReasoningEfforts []ReasoningEffortOption `json:"supportedReasoningEfforts"`
-	DefaultReasoningEffort    ReasoningEffort         `json:"defaultReasoningEffort"`
-	InputModalities           []InputModality         `json:"inputModalities"`
-	// @deprecated Always false; models no longer support personality selection.
-	SupportsPersonality bool `json:"supportsPersonality"`
-	// Multi-agent runtime declared by this model, when available.
-	MultiAgentVersion *MultiAgentVersion `json:"multiAgentVersion"`
-	// Deprecated: use `serviceTiers` instead.
-	AdditionalSpeedTiers []string           `json:"additionalSpeedTiers"`
-	ServiceTiers         []ModelServiceTier `json:"serviceTiers"`
-	// Catalog default service tier id for this model, when one is configured.
-	DefaultServiceTier *string `json:"defaultServiceTier"`
-	// Null when the catalog does not provide access-program metadata.
-	AvailableAccessPrograms *ModelAccessPrograms `json:"availableAccessPrograms"`
-	IsDefault               bool                 `json:"isDefault"`
-}
-
-// ProviderSettingsPatch: Omitted patch fields preserve their values. Explicit null clears a nullable field.
-type ProviderSettingsPatch = json.RawMessage
-
 // ModelProviderSummary is Codex's ModelProviderSummary.
 type ModelProviderSummary struct {
 	ID   string `json:"id"`
@@ -2694,7 +2663,7 @@ type ModelProviderSummary struct {
 	CanEdit bool `json:"canEdit"`
 	// Null when the endpoint is absent or cannot be safely displayed.
 	BaseURL  *string          `json:"baseUrl"`
-	Settings ProviderSettings `json:"settings"`
+	Settings providerSettings `json:"settings"`
 }
 
 // PermissionProfileSummary is Codex's PermissionProfileSummary.
@@ -3554,49 +3523,6 @@ type ResourceTemplate struct {
 // McpAuthStatus is Codex's McpAuthStatus.
 type McpAuthStatus string
 
-// ModelUpgradeInfo is Codex's ModelUpgradeInfo.
-type ModelUpgradeInfo struct {
-	Model             string  `json:"model"`
-	UpgradeCopy       *string `json:"upgradeCopy"`
-	ModelLink         *string `json:"modelLink"`
-	MigrationMarkdown *string `json:"migrationMarkdown"`
-	// Informational Unix timestamp for this upgrade's scheduled retirement, if known.
-	RetirementAt *int64 `json:"retirementAt"`
-}
-
-// ModelAvailabilityNux is Codex's ModelAvailabilityNux.
-type ModelAvailabilityNux struct {
-	Message string `json:"message"`
-}
-
-// ReasoningEffortOption is Codex's ReasoningEffortOption.
-type ReasoningEffortOption struct {
-	ReasoningEffort ReasoningEffort `json:"reasoningEffort"`
-	Description     string          `json:"description"`
-}
-
-// InputModality: Canonical user-input modality tags advertised by a model.
-type InputModality string
-
-// MultiAgentVersion: Multi-agent runtime supported by a model.
-type MultiAgentVersion string
-
-// ModelServiceTier is Codex's ModelServiceTier.
-type ModelServiceTier struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
-}
-
-// ModelAccessPrograms: Caller-specific explicit access programs advertised by model discovery.
-type ModelAccessPrograms struct {
-	// Accepted explicit selections.
-	Cyber []CyberAccessProgram `json:"cyber"`
-}
-
-// ProviderSettings is Codex's ProviderSettings.
-type ProviderSettings = json.RawMessage
-
 // MarketplaceInterface is Codex's MarketplaceInterface.
 type MarketplaceInterface struct {
 	DisplayName *string `json:"displayName"`
@@ -3935,9 +3861,6 @@ type CommandMigration struct {
 
 // HookTrustStatus is Codex's HookTrustStatus.
 type HookTrustStatus string
-
-// CyberAccessProgram: Requested cyber treatment for an OpenAI model turn. Authorization and model-tier restrictions remain server-owned.
-type CyberAccessProgram string
 
 // PluginShareContext is Codex's PluginShareContext.
 type PluginShareContext struct {

@@ -21,6 +21,10 @@ func AppServer(source string) Options {
 			"ClientInfo":         "ClientInfo",
 			"TextRange":          "TextRange",
 			"TextPosition":       "TextPosition",
+			// Unions (tagged enums) and entries whose hand-written types carry their rules.
+			"Model":                 "v2Model",
+			"ProviderSettings":      "providerSettings",
+			"ProviderSettingsPatch": "*providerSettingsPatch",
 		},
 	}
 }
