@@ -28,7 +28,7 @@ func (s *Server) registerMethods() {
 	registerPermissionProfileAPI(s, a)
 	registerWindowsSandboxAPI(s, a)
 	registerExternalAgentMethods(s)
-	registerFeedbackMethods(s)
+	registerFeedbackAPI(s, a)
 	registerAccountBackendMethods(s)
 	registerOAuthLoginMethods(s)
 	registerPluginMethods(s)
