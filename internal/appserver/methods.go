@@ -7,15 +7,16 @@ func (s *Server) registerMethods() {
 	r := newThreads(s)
 	s.threads = r
 	r.register(s)
-	a := &api{s: s, r: r}
+	a := &api{s: s, r: r, features: &runtimeFeatures{values: map[string]bool{}}}
 	r.registerTurns(s)
 	r.registerReview(s)
 	r.registerCollaboration(s)
 	r.registerRollback(s)
-	r.registerHooksList(s)
+	registerHooksAPI(s, a)
 	r.registerV1(s)
 	r.registerExtras(s)
-	r.registerFeatureMethods(s)
+	registerConfigRequirementsAPI(s, a)
+	registerExperimentalFeatureAPI(s, a)
 	r.registerMcp(s) // after the extras: replaces their empty mcpServerStatus/list
 	registerConfigMethods(s)
 	registerAccountMethods(s)

@@ -29,4 +29,6 @@ func noParams[R any](f func(ctx context.Context, c *Conn) (R, error)) TypedHandl
 type api struct {
 	s *Server
 	r *threads
+	// features are the runtime switches experimentalFeature/enablement/set flips.
+	features *runtimeFeatures
 }

@@ -2607,7 +2607,7 @@ type FuzzyFileSearchResult struct {
 // HooksListEntry is Codex's HooksListEntry.
 type HooksListEntry struct {
 	Cwd      string          `json:"cwd"`
-	Hooks    []HookMetadata  `json:"hooks"`
+	Hooks    []hookMetadata  `json:"hooks"`
 	Warnings []string        `json:"warnings"`
 	Errors   []HookErrorInfo `json:"errors"`
 }
@@ -3445,27 +3445,6 @@ type ExternalAgentConfigImportHistoryRecordSuccessParams struct {
 // FuzzyFileSearchMatchType is Codex's FuzzyFileSearchMatchType.
 type FuzzyFileSearchMatchType string
 
-// HookMetadata is Codex's HookMetadata.
-type HookMetadata struct {
-	// Configured `additionalContext` spill threshold. `null` uses 2,500 tokens; `0` disables spilling.
-	AdditionalContextLimit *uint64 `json:"additionalContextLimit,omitempty"`
-	CurrentHash            string  `json:"currentHash"`
-	DisplayOrder           int64   `json:"displayOrder"`
-	Enabled                bool    `json:"enabled"`
-	// The owning execution environment, if this hook came from its requirements.
-	EnvironmentID *string         `json:"environmentId,omitempty"`
-	EventName     HookEventName   `json:"eventName"`
-	IsManaged     bool            `json:"isManaged"`
-	Key           string          `json:"key"`
-	Matcher       *string         `json:"matcher,omitempty"`
-	PluginID      *string         `json:"pluginId,omitempty"`
-	Source        HookSource      `json:"source"`
-	SourcePath    pathString      `json:"sourcePath"`
-	StatusMessage *string         `json:"statusMessage,omitempty"`
-	TimeoutSec    uint64          `json:"timeoutSec"`
-	TrustStatus   HookTrustStatus `json:"trustStatus"`
-}
-
 // HookErrorInfo is Codex's HookErrorInfo.
 type HookErrorInfo struct {
 	Path    string `json:"path"`
@@ -3858,9 +3837,6 @@ type SubagentMigration struct {
 type CommandMigration struct {
 	Name string `json:"name"`
 }
-
-// HookTrustStatus is Codex's HookTrustStatus.
-type HookTrustStatus string
 
 // PluginShareContext is Codex's PluginShareContext.
 type PluginShareContext struct {

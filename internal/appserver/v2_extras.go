@@ -20,10 +20,6 @@ func (r *threads) registerExtras(s *Server) {
 	s.Handle("plugin/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		return map[string]any{"marketplaces": []any{}, "featuredPluginIds": []any{}, "marketplaceLoadErrors": []any{}}, nil
 	}))
-	s.Handle("configRequirements/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		// gocodex has one speed per service tier, not speed modes apart from it.
-		return map[string]any{"requirements": nil, "supportsIndependentSpeedModes": false}, nil
-	}))
 	s.Handle("account/rateLimits/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		// As Codex: rate limits are a ChatGPT account's; other sign-ins have none to read.
 		if _, ok := accountBackend(s); !ok {
@@ -34,4 +30,11 @@ func (r *threads) registerExtras(s *Server) {
 		r.mu.Unlock()
 		return map[string]any{"rateLimits": wire.V2RateLimitsOf(limits)}, nil
 	}))
+}
+
+// ConfigRequirementsRead answers configRequirements/read: gocodex reads no requirements
+// (requirements.toml, MDM), and has one speed per service tier, not speed modes apart from it.
+func (a *api) ConfigRequirementsRead(ctx context.Context, c *Conn) (ConfigRequirementsReadResponse, error) {
+	independent := false
+	return ConfigRequirementsReadResponse{SupportsIndependentSpeedModes: &independent}, nil
 }

@@ -23,6 +23,7 @@ func AppServer(source string) Options {
 			"TextPosition":       "TextPosition",
 			// Unions (tagged enums) and entries whose hand-written types carry their rules.
 			"Model":                 "v2Model",
+			"HookMetadata":          "hookMetadata",
 			"ProviderSettings":      "providerSettings",
 			"ProviderSettingsPatch": "*providerSettingsPatch",
 		},
