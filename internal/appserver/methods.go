@@ -33,7 +33,7 @@ func (s *Server) registerMethods() {
 	registerAccountBackendMethods(s)
 	registerOAuthLoginMethods(s)
 	registerPluginMethods(s)
-	registerAppMethods(s)
+	registerAppAPI(s, a)
 	r.registerThreadFamilies(s)
 	r.registerExperimental(s)
 }

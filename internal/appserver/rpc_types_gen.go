@@ -183,7 +183,7 @@ type AppsListResponse struct {
 // AppsReadParams: EXPERIMENTAL - read metadata for specific apps/connectors.
 type AppsReadParams struct {
 	// App ids to read. The server accepts at most 100 ids and deduplicates repeated ids while preserving their first-request order.
-	AppIds []string `json:"appIds"`
+	AppIDs []string `json:"appIds"`
 	// Optional loaded thread id used to evaluate effective app configuration.
 	ThreadID *string `json:"threadId,omitempty"`
 	// When true, include display-only public tool summaries in the returned metadata.
@@ -193,7 +193,7 @@ type AppsReadParams struct {
 // AppsReadResponse: EXPERIMENTAL - app/read response.
 type AppsReadResponse struct {
 	Apps          []ConnectorMetadata `json:"apps"`
-	MissingAppIds []string            `json:"missingAppIds"`
+	MissingAppIDs []string            `json:"missingAppIds"`
 }
 
 // CommandExecParams: Run a standalone command (argv vector) in the server sandbox without creating a thread or turn.
@@ -834,7 +834,7 @@ type PluginListParams struct {
 type PluginListResponse struct {
 	Marketplaces          []PluginMarketplaceEntry   `json:"marketplaces"`
 	MarketplaceLoadErrors []MarketplaceLoadErrorInfo `json:"marketplaceLoadErrors"`
-	FeaturedPluginIds     []string                   `json:"featuredPluginIds"`
+	FeaturedPluginIDs     []string                   `json:"featuredPluginIds"`
 }
 
 // PluginReadParams is Codex's PluginReadParams.
@@ -860,9 +860,9 @@ type PluginReconcileResponse struct {
 	// Plugins affected by bundle changes, enablement changes, or removals. Installed-state changes compare against the previous cached snapshot, including cached reinstalls. Removal hints survive cache cleanup failures; unchanged plugins are omitted.
 	ChangedPlugins []PluginReconcileChangedPlugin `json:"changedPlugins"`
 	// Backend remote plugin IDs whose bundle or identity update failed.
-	FailedRemotePluginIds []string `json:"failedRemotePluginIds"`
+	FailedRemotePluginIDs []string `json:"failedRemotePluginIds"`
 	// Subset of failures for which the requested bundle could not be materialized. A previously cached version may still be available.
-	FailedMaterializationRemotePluginIds []string `json:"failedMaterializationRemotePluginIds"`
+	FailedMaterializationRemotePluginIDs []string `json:"failedMaterializationRemotePluginIds"`
 }
 
 // PluginShareCheckoutParams is Codex's PluginShareCheckoutParams.
@@ -1119,7 +1119,7 @@ type ThreadForkResponse struct {
 	ModelProvider string  `json:"modelProvider"`
 	ServiceTier   *string `json:"serviceTier"`
 	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
-	DisabledPluginIds []string   `json:"disabledPluginIds"`
+	DisabledPluginIDs []string   `json:"disabledPluginIds"`
 	Cwd               pathString `json:"cwd"`
 	// Environment-native paths to instruction source files currently loaded for this thread.
 	InstructionSources []LegacyAppPathString `json:"instructionSources"`
@@ -1211,7 +1211,7 @@ type ThreadListParams struct {
 	// Optional page size; defaults to a reasonable server-side value.
 	Limit *uint32 `json:"limit,omitempty"`
 	// Thread IDs to exclude before applying the result limit. Up to 100 entries; invalid IDs or a larger list are rejected, never truncated. Send the same exclusions on each page. Omitted, null, or empty means no exclusions.
-	ExcludedThreadIds []string `json:"excludedThreadIds,omitempty"`
+	ExcludedThreadIDs []string `json:"excludedThreadIds,omitempty"`
 	// Optional sort key; defaults to created_at.
 	SortKey *ThreadSortKey `json:"sortKey,omitempty"`
 	// Optional sort direction; defaults to descending (newest first).
@@ -1326,7 +1326,7 @@ type ThreadResumeResponse struct {
 	ModelProvider string  `json:"modelProvider"`
 	ServiceTier   *string `json:"serviceTier"`
 	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
-	DisabledPluginIds []string   `json:"disabledPluginIds"`
+	DisabledPluginIDs []string   `json:"disabledPluginIds"`
 	Cwd               pathString `json:"cwd"`
 	// Environment-native paths to instruction source files currently loaded for this thread.
 	InstructionSources []LegacyAppPathString `json:"instructionSources"`
@@ -1425,7 +1425,7 @@ type ThreadStartResponse struct {
 	ModelProvider string  `json:"modelProvider"`
 	ServiceTier   *string `json:"serviceTier"`
 	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
-	DisabledPluginIds []string   `json:"disabledPluginIds"`
+	DisabledPluginIDs []string   `json:"disabledPluginIds"`
 	Cwd               pathString `json:"cwd"`
 	// Environment-native paths to instruction source files currently loaded for this thread.
 	InstructionSources []LegacyAppPathString `json:"instructionSources"`
@@ -1543,7 +1543,7 @@ type TurnInterruptResponse struct{}
 type TurnStartParams struct {
 	ThreadID string `json:"threadId"`
 	// Replace this thread's disabled plugin IDs. Omitted/null preserves the list; [] clears it.
-	DisabledPluginIds   []string    `json:"disabledPluginIds,omitempty"`
+	DisabledPluginIDs   []string    `json:"disabledPluginIds,omitempty"`
 	ClientUserMessageID *string     `json:"clientUserMessageId,omitempty"`
 	Input               []UserInput `json:"input"`
 	// Optional source classification for the caller that starts this turn. Ignored when this request steers an already-active turn.
@@ -3139,7 +3139,7 @@ type RealtimeConversationVersion string
 // ThreadSettings is Codex's ThreadSettings.
 type ThreadSettings struct {
 	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
-	DisabledPluginIds       []string                 `json:"disabledPluginIds"`
+	DisabledPluginIDs       []string                 `json:"disabledPluginIds"`
 	Cwd                     pathString               `json:"cwd"`
 	ApprovalPolicy          AskForApproval           `json:"approvalPolicy"`
 	ApprovalsReviewer       ApprovalsReviewer        `json:"approvalsReviewer"`
@@ -3563,7 +3563,7 @@ type AppTemplateSummary struct {
 	CanonicalConnectorID *string                       `json:"canonicalConnectorId"`
 	LogoURL              *string                       `json:"logoUrl"`
 	LogoURLDark          *string                       `json:"logoUrlDark"`
-	MaterializedAppIds   []string                      `json:"materializedAppIds"`
+	MaterializedAppIDs   []string                      `json:"materializedAppIds"`
 	Reason               *AppTemplateUnavailableReason `json:"reason"`
 }
 
@@ -3742,7 +3742,7 @@ type AllowDenyRequirement string
 
 // ComputerUseMacosConfig is Codex's ComputerUseMacosConfig.
 type ComputerUseMacosConfig struct {
-	BundleIds map[string]AllowDenyRequirement `json:"bundle_ids"`
+	BundleIDs map[string]AllowDenyRequirement `json:"bundle_ids"`
 }
 
 // ComputerUseWindowsConfig is Codex's ComputerUseWindowsConfig.
@@ -3760,7 +3760,7 @@ type WebSearchToolConfig struct {
 
 // ComputerUseMacosRequirements is Codex's ComputerUseMacosRequirements.
 type ComputerUseMacosRequirements struct {
-	BundleIds map[string]AllowDenyRequirement `json:"bundleIds"`
+	BundleIDs map[string]AllowDenyRequirement `json:"bundleIds"`
 }
 
 // ComputerUseWindowsRequirements is Codex's ComputerUseWindowsRequirements.

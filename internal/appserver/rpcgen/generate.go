@@ -321,7 +321,7 @@ func goName(s string) string {
 }
 
 var initialisms = map[string]string{
-	"id": "ID", "url": "URL", "uri": "URI", "api": "API", "json": "JSON", "http": "HTTP",
+	"id": "ID", "ids": "IDs", "url": "URL", "uri": "URI", "api": "API", "json": "JSON", "http": "HTTP",
 	"cpu": "CPU", "pid": "PID", "ui": "UI", "os": "OS", "ip": "IP", "uuid": "UUID", "tls": "TLS",
 }
 
