@@ -24,7 +24,7 @@ func (s *Server) registerMethods() {
 	registerFsAPI(s, a)
 	registerFuzzyFileSearchAPI(s, a)
 	registerCommandMethods(s)
-	registerSkillMethods(s)
+	registerSkillsAPI(s, a)
 	registerModelProviderAPI(s, a)
 	registerPermissionProfileAPI(s, a)
 	registerWindowsSandboxAPI(s, a)
