@@ -17,9 +17,6 @@ func (r *threads) registerExtras(s *Server) {
 	for _, m := range []string{"mcpServerStatus/list"} {
 		s.Handle(m, TypedOptional(emptyPage))
 	}
-	s.Handle("plugin/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		return map[string]any{"marketplaces": []any{}, "featuredPluginIds": []any{}, "marketplaceLoadErrors": []any{}}, nil
-	}))
 	s.Handle("account/rateLimits/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
 		// As Codex: rate limits are a ChatGPT account's; other sign-ins have none to read.
 		if _, ok := accountBackend(s); !ok {
