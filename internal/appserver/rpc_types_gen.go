@@ -107,8 +107,9 @@ type GetAccountParams struct {
 type GetAccountResponse struct {
 	Account *Account `json:"account"`
 	// ChatGPT user ID belonging to this account response, when available.
-	UserID             *string `json:"userId"`
-	RequiresOpenaiAuth bool    `json:"requiresOpenaiAuth"`
+	UserID             *string           `json:"userId"`
+	RequiresOpenaiAuth bool              `json:"requiresOpenaiAuth"`
+	WorkspaceRouting   *WorkspaceRouting `json:"workspaceRouting"`
 }
 
 // GetAccountSecuritySetupResponse: Optional security reminder bound to the account that fetched it. Unavailable or ineligible accounts return no notice; this read never changes account security.
@@ -246,6 +247,10 @@ type CommandExecParams struct {
 	//
 	// Uses the same shape as thread/turn execution sandbox configuration and defaults to the user's configured policy when omitted. Cannot be combined with `permissionProfile`.
 	SandboxPolicy *SandboxPolicy `json:"sandboxPolicy,omitempty"`
+	// Optional active permissions profile id for this command.
+	//
+	// Defaults to the user's configured permissions when omitted. Cannot be combined with `sandboxPolicy`.
+	PermissionProfile *string `json:"permissionProfile,omitempty"`
 }
 
 // CommandExecResponse: Final buffered result for `command/exec`.
@@ -1089,27 +1094,43 @@ type ThreadDeleteResponse struct{}
 // Prefer using thread_id whenever possible.
 type ThreadForkParams struct {
 	ThreadID string `json:"threadId"`
+	// Start from the loaded parent's effective config, tools, environments, and persisted history to maximize prompt-cache reuse. Requires a loaded, persisted parent and `ephemeral: true`. Enables `features.reasoning_effort_override` on the fork. Only `config.thread_unload_delay_secs` may override the inherited config. Cannot be combined with `path`, `lastTurnId`, or `beforeTurnId`.
+	ExperimentalPredictionMode *bool `json:"experimentalPredictionMode,omitempty"`
+	// Disable MCP servers in prediction mode when the inherited window uses incremental tools on Responses Lite. Requires `experimentalPredictionMode: true`.
+	ExperimentalDisablePredictionMcp *bool `json:"experimentalDisablePredictionMcp,omitempty"`
 	// Optional last turn id to fork through, inclusive.
 	//
 	// When specified, turns after `last_turn_id` are omitted from the fork. The referenced turn cannot be in progress.
 	LastTurnID *string `json:"lastTurnId,omitempty"`
+	// Optional turn id to fork before, excluding that turn and all later turns. Cannot be combined with `last_turn_id`.
+	BeforeTurnID *string `json:"beforeTurnId,omitempty"`
+	// [UNSTABLE] Specify the rollout path to fork from. If specified, the thread_id param will be ignored.
+	Path *string `json:"path,omitempty"`
 	// Configuration overrides for the forked thread, if any.
-	Model          *string         `json:"model,omitempty"`
-	ModelProvider  *string         `json:"modelProvider,omitempty"`
-	ServiceTier    *string         `json:"serviceTier,omitempty"`
-	Cwd            *string         `json:"cwd,omitempty"`
-	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
+	Model         *string `json:"model,omitempty"`
+	ModelProvider *string `json:"modelProvider,omitempty"`
+	ServiceTier   *string `json:"serviceTier,omitempty"`
+	Cwd           *string `json:"cwd,omitempty"`
+	// Replace the thread's runtime workspace roots. Paths must be absolute.
+	RuntimeWorkspaceRoots []pathString    `json:"runtimeWorkspaceRoots,omitempty"`
+	ApprovalPolicy        *AskForApproval `json:"approvalPolicy,omitempty"`
 	// Override where approval requests are routed for review on this thread and subsequent turns.
-	ApprovalsReviewer     *ApprovalsReviewer         `json:"approvalsReviewer,omitempty"`
-	Sandbox               *SandboxMode               `json:"sandbox,omitempty"`
+	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
+	Sandbox           *SandboxMode       `json:"sandbox,omitempty"`
+	// Named profile id for the forked thread. Cannot be combined with `sandbox`.
+	Permissions           *string                    `json:"permissions,omitempty"`
 	Config                map[string]json.RawMessage `json:"config,omitempty"`
 	BaseInstructions      *string                    `json:"baseInstructions,omitempty"`
 	DeveloperInstructions *string                    `json:"developerInstructions,omitempty"`
 	Ephemeral             *bool                      `json:"ephemeral,omitempty"`
+	// Persist the fork as an attached thread of its resolved source, hidden from ordinary lists. The source cannot be deleted while attached threads exist. Requires a paginated source and local storage; incompatible with ephemeral and deferGoalContinuation. Omitted or false creates an ordinary fork.
+	AttachToSource *bool `json:"attachToSource,omitempty"`
 	// Optional client-supplied analytics source classification for this forked thread.
 	ThreadSource *ThreadSource `json:"threadSource,omitempty"`
 	// When true, return only thread metadata and live fork state without populating `thread.turns`. This is useful when the client plans to call `thread/turns/list` immediately after forking. Full-history hydration is deprecated for paginated threads; use this with `thread/turns/list` and `thread/items/list` instead.
 	ExcludeTurns *bool `json:"excludeTurns,omitempty"`
+	// When true, carry the source thread's current goal into the fork without starting its initial automatic continuation. The next explicit turn owns the goal lifecycle, and normal automatic continuation resumes after it.
+	DeferGoalContinuation *bool `json:"deferGoalContinuation,omitempty"`
 }
 
 // ThreadForkResponse is Codex's ThreadForkResponse.
@@ -1121,14 +1142,20 @@ type ThreadForkResponse struct {
 	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
 	DisabledPluginIDs []string   `json:"disabledPluginIds"`
 	Cwd               pathString `json:"cwd"`
+	// Thread-scoped runtime workspace roots used to materialize `:workspace_roots`.
+	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots"`
 	// Environment-native paths to instruction source files currently loaded for this thread.
 	InstructionSources []LegacyAppPathString `json:"instructionSources"`
 	ApprovalPolicy     AskForApproval        `json:"approvalPolicy"`
 	// Reviewer currently used for approval requests on this thread.
 	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
 	// Legacy sandbox policy retained for compatibility. Experimental clients should prefer `activePermissionProfile` for profile provenance.
-	Sandbox         SandboxPolicy    `json:"sandbox"`
-	ReasoningEffort *ReasoningEffort `json:"reasoningEffort"`
+	Sandbox SandboxPolicy `json:"sandbox"`
+	// Named or implicit built-in profile that produced the active permissions, when known.
+	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
+	ReasoningEffort         *ReasoningEffort         `json:"reasoningEffort"`
+	// @deprecated Always `explicitRequestOnly`. Use `reasoningEffort` for Ultra behavior.
+	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
 }
 
 // ThreadGoalClearParams is Codex's ThreadGoalClearParams.
@@ -1204,6 +1231,8 @@ type ThreadItemsListResponse struct {
 
 // ThreadListParams is Codex's ThreadListParams.
 type ThreadListParams struct {
+	// Include persistent threads attached to a parent when searching by title.
+	IncludeAttachedThreads *bool `json:"includeAttachedThreads,omitempty"`
 	// Show local history visible to the current ChatGPT account. Defaults to false.
 	CurrentAccountOnly *bool `json:"currentAccountOnly,omitempty"`
 	// Opaque pagination cursor returned by a previous call.
@@ -1226,17 +1255,27 @@ type ThreadListParams struct {
 	Archived *bool `json:"archived,omitempty"`
 	// Omit to include every section, set to `null` for unsectioned threads, or provide a section ID to return only threads in that section.
 	SectionID *string `json:"sectionId,omitempty"`
+	// Omit to include every project, set to null for unassigned threads, or provide a project ID to return only threads in that project.
+	ProjectID *string `json:"projectId,omitempty"`
 	// Optional cwd filter or filters; when set, only threads whose session cwd exactly matches one of these paths are returned.
 	Cwd *ThreadListCwdFilter `json:"cwd,omitempty"`
 	// If true, return from the state DB without scanning JSONL rollouts to repair thread metadata. Omitted or false preserves scan-and-repair behavior.
 	UseStateDbOnly *bool `json:"useStateDbOnly,omitempty"`
 	// Optional substring filter for the extracted thread title.
 	SearchTerm *string `json:"searchTerm,omitempty"`
+	// Optional direct parent thread filter. Mutually exclusive with `ancestorThreadId`.
+	ParentThreadID *string `json:"parentThreadId,omitempty"`
+	// Optional ancestor thread filter. Returns spawned descendants at any depth, excluding the ancestor itself. Mutually exclusive with `parentThreadId`.
+	AncestorThreadID *string `json:"ancestorThreadId,omitempty"`
+	// Return only persistent threads attached to this thread, including empty threads. Mutually exclusive with parentThreadId and ancestorThreadId. Omitting this filter keeps attached threads hidden from ordinary listings.
+	AttachedToThreadID *string `json:"attachedToThreadId,omitempty"`
 }
 
 // ThreadListResponse is Codex's ThreadListResponse.
 type ThreadListResponse struct {
 	Data []Thread `json:"data"`
+	// Local receipts for eligible threads on this page, keyed by thread ID. Null means durable read state is unavailable; an absent key means that row is ineligible.
+	ReadStates map[string]ThreadReadState `json:"readStates"`
 	// Opaque cursor to pass to the next call to continue after the last item. if None, there are no more items to return.
 	NextCursor *string `json:"nextCursor"`
 	// Opaque cursor to pass as `cursor` when reversing `sortDirection`. This is only populated when the page contains at least one thread. Use it with the opposite `sortDirection`; for timestamp sorts it anchors at the start of the page timestamp so same-second updates are not skipped.
@@ -1262,8 +1301,12 @@ type ThreadLoadedListResponse struct {
 // ThreadMetadataUpdateParams is Codex's ThreadMetadataUpdateParams.
 type ThreadMetadataUpdateParams struct {
 	ThreadID string `json:"threadId"`
+	// Omit to leave the project unchanged, use an empty string to clear it, or provide an existing project ID to assign it.
+	ProjectID *string `json:"projectId,omitempty"`
 	// Patch the stored Git metadata for this thread. Omit a field to leave it unchanged, set it to `null` to clear it, or provide a string to replace the stored value.
 	GitInfo *ThreadMetadataGitInfoUpdateParams `json:"gitInfo,omitempty"`
+	// Save the client's Daybreak choice for this persistent thread. Omitted or null leaves it unchanged. This does not select a turn's `cyberAccessProgram` or grant access.
+	DaybreakEnabled *bool `json:"daybreakEnabled,omitempty"`
 }
 
 // ThreadMetadataUpdateResponse is Codex's ThreadMetadataUpdateResponse.
@@ -1290,6 +1333,8 @@ type ThreadReadParams struct {
 // ThreadReadResponse is Codex's ThreadReadResponse.
 type ThreadReadResponse struct {
 	Thread Thread `json:"thread"`
+	// Local receipt. Null means this thread's durable read state is unavailable.
+	ReadState *ThreadReadState `json:"readState"`
 }
 
 // ThreadResumeParams: There are three ways to resume a thread: 1. By thread_id: load the thread from disk by thread_id and resume it. 2. By history: instantiate the thread from memory and resume it. 3. By path: load the thread from disk by path and resume it.
@@ -1301,15 +1346,23 @@ type ThreadReadResponse struct {
 // Prefer using thread_id whenever possible.
 type ThreadResumeParams struct {
 	ThreadID string `json:"threadId"`
+	// [UNSTABLE] FOR CODEX CLOUD - DO NOT USE. If specified, the thread will be resumed with the provided history instead of loaded from disk.
+	History []ResponseItem `json:"history,omitempty"`
+	// [UNSTABLE] Specify the rollout path to resume from. If specified for a non-running thread, the thread_id param will be ignored. If thread_id identifies a running thread, the path must match the active rollout path.
+	Path *string `json:"path,omitempty"`
 	// Configuration overrides for the resumed thread, if any.
-	Model          *string         `json:"model,omitempty"`
-	ModelProvider  *string         `json:"modelProvider,omitempty"`
-	ServiceTier    *string         `json:"serviceTier,omitempty"`
-	Cwd            *string         `json:"cwd,omitempty"`
-	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
+	Model         *string `json:"model,omitempty"`
+	ModelProvider *string `json:"modelProvider,omitempty"`
+	ServiceTier   *string `json:"serviceTier,omitempty"`
+	Cwd           *string `json:"cwd,omitempty"`
+	// Replace the thread's runtime workspace roots. Paths must be absolute.
+	RuntimeWorkspaceRoots []pathString    `json:"runtimeWorkspaceRoots,omitempty"`
+	ApprovalPolicy        *AskForApproval `json:"approvalPolicy,omitempty"`
 	// Override where approval requests are routed for review on this thread and subsequent turns.
-	ApprovalsReviewer     *ApprovalsReviewer         `json:"approvalsReviewer,omitempty"`
-	Sandbox               *SandboxMode               `json:"sandbox,omitempty"`
+	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
+	Sandbox           *SandboxMode       `json:"sandbox,omitempty"`
+	// Named profile id for the resumed thread. Cannot be combined with `sandbox`.
+	Permissions           *string                    `json:"permissions,omitempty"`
 	Config                map[string]json.RawMessage `json:"config,omitempty"`
 	BaseInstructions      *string                    `json:"baseInstructions,omitempty"`
 	DeveloperInstructions *string                    `json:"developerInstructions,omitempty"`
@@ -1317,6 +1370,8 @@ type ThreadResumeParams struct {
 	Personality *Personality `json:"personality,omitempty"`
 	// When true, return only thread metadata and live-resume state without populating `thread.turns`. This is useful when the client plans to call `thread/turns/list` immediately after resuming. Full-history hydration is deprecated for paginated threads; use this with `thread/turns/list` and `thread/items/list` instead.
 	ExcludeTurns *bool `json:"excludeTurns,omitempty"`
+	// When present, include a `thread/turns/list` page in the resume response so clients can bootstrap recent turns without a second request.
+	InitialTurnsPage *ThreadResumeInitialTurnsPageParams `json:"initialTurnsPage,omitempty"`
 }
 
 // ThreadResumeResponse is Codex's ThreadResumeResponse.
@@ -1328,16 +1383,24 @@ type ThreadResumeResponse struct {
 	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
 	DisabledPluginIDs []string   `json:"disabledPluginIds"`
 	Cwd               pathString `json:"cwd"`
+	// Thread-scoped runtime workspace roots used to materialize `:workspace_roots`.
+	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots"`
 	// Environment-native paths to instruction source files currently loaded for this thread.
 	InstructionSources []LegacyAppPathString `json:"instructionSources"`
 	ApprovalPolicy     AskForApproval        `json:"approvalPolicy"`
 	// Reviewer currently used for approval requests on this thread.
 	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
 	// Legacy sandbox policy retained for compatibility. Experimental clients should prefer `activePermissionProfile` for profile provenance.
-	Sandbox         SandboxPolicy    `json:"sandbox"`
-	ReasoningEffort *ReasoningEffort `json:"reasoningEffort"`
+	Sandbox SandboxPolicy `json:"sandbox"`
+	// Named or implicit built-in profile that produced the active permissions, when known.
+	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
+	ReasoningEffort         *ReasoningEffort         `json:"reasoningEffort"`
 	// Effective collaboration mode. Absent when resuming from an older server.
 	CollaborationMode *CollaborationMode `json:"collaborationMode"`
+	// @deprecated Always `explicitRequestOnly`. Use `reasoningEffort` for Ultra behavior.
+	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
+	// `thread/turns/list` page returned when requested by `initialTurnsPage`.
+	InitialTurnsPage *TurnsPage `json:"initialTurnsPage"`
 	// Opaque cursor for hydrating paginated turns backwards.
 	//
 	// Pass this as `cursor` to `thread/turns/list` with `sortDirection: "desc"`. The first page includes the turn identified by the cursor.
@@ -1398,24 +1461,49 @@ type ThreadShellCommandResponse struct{}
 
 // ThreadStartParams is Codex's ThreadStartParams.
 type ThreadStartParams struct {
-	Model          *string         `json:"model,omitempty"`
-	ModelProvider  *string         `json:"modelProvider,omitempty"`
-	ServiceTier    *string         `json:"serviceTier,omitempty"`
-	Cwd            *string         `json:"cwd,omitempty"`
-	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
+	Model         *string `json:"model,omitempty"`
+	ModelProvider *string `json:"modelProvider,omitempty"`
+	// Allow a provider with an authoritative static model catalog to replace an unavailable requested model with its default.
+	AllowProviderModelFallback *bool   `json:"allowProviderModelFallback,omitempty"`
+	ServiceTier                *string `json:"serviceTier,omitempty"`
+	Cwd                        *string `json:"cwd,omitempty"`
+	// Replace the thread's runtime workspace roots. Paths must be absolute.
+	RuntimeWorkspaceRoots []pathString    `json:"runtimeWorkspaceRoots,omitempty"`
+	ApprovalPolicy        *AskForApproval `json:"approvalPolicy,omitempty"`
 	// Override where approval requests are routed for review on this thread and subsequent turns.
-	ApprovalsReviewer     *ApprovalsReviewer         `json:"approvalsReviewer,omitempty"`
-	Sandbox               *SandboxMode               `json:"sandbox,omitempty"`
+	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
+	Sandbox           *SandboxMode       `json:"sandbox,omitempty"`
+	// Named profile id for this thread. Cannot be combined with `sandbox`.
+	Permissions           *string                    `json:"permissions,omitempty"`
 	Config                map[string]json.RawMessage `json:"config,omitempty"`
 	ServiceName           *string                    `json:"serviceName,omitempty"`
 	BaseInstructions      *string                    `json:"baseInstructions,omitempty"`
 	DeveloperInstructions *string                    `json:"developerInstructions,omitempty"`
 	// @deprecated `friendly` and `pragmatic` no longer select a style.
-	Personality        *Personality       `json:"personality,omitempty"`
-	Ephemeral          *bool              `json:"ephemeral,omitempty"`
+	Personality *Personality `json:"personality,omitempty"`
+	// @deprecated Ignored. Use Ultra reasoning effort for proactive multi-agent behavior.
+	MultiAgentMode *MultiAgentMode `json:"multiAgentMode,omitempty"`
+	Ephemeral      *bool           `json:"ephemeral,omitempty"`
+	// Persisted thread history contract to use for this new thread.
+	HistoryMode        *ThreadHistoryMode `json:"historyMode,omitempty"`
 	SessionStartSource *ThreadStartSource `json:"sessionStartSource,omitempty"`
 	// Optional client-supplied analytics source classification for this thread.
 	ThreadSource *ThreadSource `json:"threadSource,omitempty"`
+	// Optional project identity for this new thread. Durable threads persist the assignment; ephemeral threads expose it only in live responses.
+	ProjectID *string `json:"projectId,omitempty"`
+	// Initial Daybreak choice for this persistent thread. Omitted or null leaves it unset. This does not select a turn's `cyberAccessProgram` or grant access. Not supported for ephemeral threads.
+	DaybreakEnabled *bool `json:"daybreakEnabled,omitempty"`
+	// Optional sticky environments for this thread.
+	//
+	// Omitted selects the default environment when environment access is enabled. Empty disables environment access for turns that do not provide a turn override. Non-empty selects the first environment as the current turn environment.
+	Environments []TurnEnvironmentParams `json:"environments,omitempty"`
+	DynamicTools []DynamicToolSpec       `json:"dynamicTools,omitempty"`
+	// Capability roots selected for this thread by the hosting platform.
+	SelectedCapabilityRoots []SelectedCapabilityRoot `json:"selectedCapabilityRoots,omitempty"`
+	// Test-only experimental field used to validate experimental gating and schema filtering behavior in a stable way.
+	MockExperimentalField *string `json:"mockExperimentalField,omitempty"`
+	// If true, opt into emitting raw Responses API items on the event stream. This is for internal use only (e.g. Codex Cloud).
+	ExperimentalRawEvents *bool `json:"experimentalRawEvents,omitempty"`
 }
 
 // ThreadStartResponse is Codex's ThreadStartResponse.
@@ -1427,14 +1515,20 @@ type ThreadStartResponse struct {
 	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
 	DisabledPluginIDs []string   `json:"disabledPluginIds"`
 	Cwd               pathString `json:"cwd"`
+	// Thread-scoped runtime workspace roots used to materialize `:workspace_roots`.
+	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots"`
 	// Environment-native paths to instruction source files currently loaded for this thread.
 	InstructionSources []LegacyAppPathString `json:"instructionSources"`
 	ApprovalPolicy     AskForApproval        `json:"approvalPolicy"`
 	// Reviewer currently used for approval requests on this thread.
 	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
 	// Legacy sandbox policy retained for compatibility. Experimental clients should prefer `activePermissionProfile` for profile provenance.
-	Sandbox         SandboxPolicy    `json:"sandbox"`
-	ReasoningEffort *ReasoningEffort `json:"reasoningEffort"`
+	Sandbox SandboxPolicy `json:"sandbox"`
+	// Named or implicit built-in profile that produced the active permissions, when known.
+	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
+	ReasoningEffort         *ReasoningEffort         `json:"reasoningEffort"`
+	// @deprecated Always `explicitRequestOnly`. Use `reasoningEffort` for Ultra behavior.
+	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
 }
 
 // ThreadTurnsListParams is Codex's ThreadTurnsListParams.
@@ -1557,14 +1651,32 @@ type TurnStartParams struct {
 	// When setting `parentTurnId`, set this to the parent turn's `rootTurnId` when known. This keeps descendant work attributed to the original turn. If omitted, the new turn becomes its own root. Ignored when this request adds input to an active turn.
 	RootTurnID *string         `json:"rootTurnId,omitempty"`
 	ToolOutput *TurnToolOutput `json:"toolOutput,omitempty"`
+	// Optional metadata to enrich Codex's ResponsesAPI turn metadata. Replaces unprotected client-provided entries when supplied; an empty map clears them.
+	//
+	// Entries are flattened into the JSON string sent as `client_metadata["x-codex-turn-metadata"]` on ResponsesAPI HTTP and websocket requests.
+	//
+	// They are not sent as top-level ResponsesAPI `client_metadata` keys, and reserved keys such as `session_id`, `thread_id`, `turn_id`, and `window_id` cannot be overridden.
+	ResponsesapiClientMetadata map[string]string `json:"responsesapiClientMetadata,omitempty"`
+	// Merge entries into the ResponsesAPI turn metadata without removing existing entries. Applied after `responsesapiClientMetadata` if both are provided; reserved keys remain protected.
+	ResponsesapiClientMetadataPatch map[string]string `json:"responsesapiClientMetadataPatch,omitempty"`
+	// Optional client-provided context fragments keyed by an opaque source identifier.
+	AdditionalContext map[string]AdditionalContextEntry `json:"additionalContext,omitempty"`
+	// Optional environments for this turn and subsequent turns.
+	//
+	// Omitted uses the thread sticky environments. Empty disables environment access for this turn. Non-empty selects the first environment as the current turn environment for this turn.
+	Environments []TurnEnvironmentParams `json:"environments,omitempty"`
 	// Override the working directory for this turn and subsequent turns.
 	Cwd *string `json:"cwd,omitempty"`
+	// Replace the thread's runtime workspace roots for this turn and subsequent turns. Paths must be absolute.
+	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots,omitempty"`
 	// Override the approval policy for this turn and subsequent turns.
 	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
 	// Override where approval requests are routed for review on this turn and subsequent turns.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
 	// Override the sandbox policy for this turn and subsequent turns.
 	SandboxPolicy *SandboxPolicy `json:"sandboxPolicy,omitempty"`
+	// Select a named permissions profile id for this turn and subsequent turns. Cannot be combined with `sandboxPolicy`.
+	Permissions *string `json:"permissions,omitempty"`
 	// Override the model for this turn and subsequent turns.
 	Model *string `json:"model,omitempty"`
 	// Override the service tier for this turn and subsequent turns.
@@ -1579,6 +1691,14 @@ type TurnStartParams struct {
 	Personality *Personality `json:"personality,omitempty"`
 	// Optional JSON Schema used to constrain the final assistant message for this turn.
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	// EXPERIMENTAL - Set a pre-set collaboration mode. Takes precedence over model, reasoning_effort, and developer instructions if set.
+	//
+	// For `collaboration_mode.settings.developer_instructions`, `null` means "use the built-in instructions for the selected mode".
+	CollaborationMode *CollaborationMode `json:"collaborationMode,omitempty"`
+	// @deprecated Ignored. Use `effort: "ultra"` for proactive multi-agent behavior.
+	MultiAgentMode *MultiAgentMode `json:"multiAgentMode,omitempty"`
+	// EXPERIMENTAL - Request an authorized cyber program for this turn. Omission preserves automatic behavior. This does not grant access.
+	CyberAccessProgram *CyberAccessProgram `json:"cyberAccessProgram,omitempty"`
 }
 
 // TurnStartResponse is Codex's TurnStartResponse.
@@ -1591,6 +1711,16 @@ type TurnSteerParams struct {
 	ThreadID            string      `json:"threadId"`
 	ClientUserMessageID *string     `json:"clientUserMessageId,omitempty"`
 	Input               []UserInput `json:"input"`
+	// Optional metadata to enrich Codex's ResponsesAPI turn metadata. Replaces unprotected client-provided entries when supplied; an empty map clears them.
+	//
+	// Entries are flattened into the JSON string sent as `client_metadata["x-codex-turn-metadata"]` on ResponsesAPI HTTP and websocket requests.
+	//
+	// They are not sent as top-level ResponsesAPI `client_metadata` keys, and reserved keys such as `session_id`, `thread_id`, `turn_id`, and `window_id` cannot be overridden.
+	ResponsesapiClientMetadata map[string]string `json:"responsesapiClientMetadata,omitempty"`
+	// Merge entries into the ResponsesAPI turn metadata without removing existing entries. Applied after `responsesapiClientMetadata` if both are provided; reserved keys remain protected.
+	ResponsesapiClientMetadataPatch map[string]string `json:"responsesapiClientMetadataPatch,omitempty"`
+	// Optional client-provided context fragments keyed by an opaque source identifier.
+	AdditionalContext map[string]AdditionalContextEntry `json:"additionalContext,omitempty"`
 	// Required active turn id precondition. The request fails when it does not match the currently active turn.
 	ExpectedTurnID string `json:"expectedTurnId"`
 }
@@ -2315,6 +2445,13 @@ type RateLimitResetCreditsSummary struct {
 // Account is Codex's Account.
 type Account = json.RawMessage
 
+// WorkspaceRouting is Codex's WorkspaceRouting.
+type WorkspaceRouting struct {
+	ChatgptAccountID       string                 `json:"chatgptAccountId"`
+	BackendOrigin          string                 `json:"backendOrigin"`
+	AccountRoutingOverride AccountRoutingOverride `json:"accountRoutingOverride"`
+}
+
 // AccountSecuritySetupNotice is Codex's AccountSecuritySetupNotice.
 type AccountSecuritySetupNotice struct {
 	AccountID   string                     `json:"accountId"`
@@ -2444,6 +2581,7 @@ type Config struct {
 	ApprovalPolicy *AskForApproval  `json:"approval_policy,omitempty"`
 	// [UNSTABLE] Optional default for where approval requests are routed for review.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvals_reviewer,omitempty"`
+	Apps              *AppsConfig        `json:"apps,omitempty"`
 	BrowserUse        *BrowserUseConfig  `json:"browser_use,omitempty"`
 	// Effective tools.client_search_provider hint. Model-selected providers take precedence.
 	ClientSearchProvider            *WebSearchProvider          `json:"client_search_provider,omitempty"`
@@ -2499,6 +2637,7 @@ type ConfigRequirements struct {
 	ChatgptBaseURL                       *string                        `json:"chatgptBaseUrl"`
 	AdditionalDeveloperInstructions      *string                        `json:"additionalDeveloperInstructions"`
 	AllowedApprovalPolicies              []AskForApproval               `json:"allowedApprovalPolicies"`
+	AllowedApprovalsReviewers            []ApprovalsReviewer            `json:"allowedApprovalsReviewers"`
 	AllowedSandboxModes                  []SandboxMode                  `json:"allowedSandboxModes"`
 	AllowedWindowsSandboxImplementations []WindowsSandboxImplementation `json:"allowedWindowsSandboxImplementations"`
 	AllowedPermissionProfiles            map[string]bool                `json:"allowedPermissionProfiles"`
@@ -2512,7 +2651,10 @@ type ConfigRequirements struct {
 	BrowserUse                           *BrowserUseRequirements        `json:"browserUse"`
 	InAppBrowser                         *InAppBrowserRequirements      `json:"inAppBrowser"`
 	FeatureRequirements                  map[string]bool                `json:"featureRequirements"`
+	Hooks                                *ManagedHooksRequirements      `json:"hooks"`
 	EnforceResidency                     *ResidencyRequirement          `json:"enforceResidency"`
+	Network                              *NetworkRequirements           `json:"network"`
+	Application                          *ApplicationRequirements       `json:"application"`
 	AutoReview                           *AutoReviewRequirements        `json:"autoReview"`
 	Models                               *ModelsRequirements            `json:"models"`
 	SqliteHome                           *string                        `json:"sqliteHome"`
@@ -2830,10 +2972,16 @@ type ThreadSource string
 type Thread struct {
 	// Identifier for this thread. Codex-generated thread IDs are UUIDv7.
 	ID string `json:"id"`
+	// Current environments for a loaded thread, in priority order, primary first. `null` means the thread is not loaded or the server does not expose its selection. An empty list means no environments are selected. This does not report connection status.
+	Environments []ThreadEnvironment `json:"environments"`
+	// Optional implementation-specific thread data.
+	Extra *ThreadExtra `json:"extra"`
 	// Session id shared by threads that belong to the same session tree.
 	SessionID string `json:"sessionId"`
 	// Source thread id when this thread was created by forking another thread.
 	ForkedFromID *string `json:"forkedFromId"`
+	// Parent that owns this persisted attached thread, independent of fork or spawn lineage.
+	AttachedToThreadID *string `json:"attachedToThreadId"`
 	// The ID of the parent thread. This will only be set if this thread is a subagent.
 	ParentThreadID *string `json:"parentThreadId"`
 	// Usually the first user message in the thread, if available.
@@ -2872,6 +3020,8 @@ type Thread struct {
 	Originator *string `json:"originator"`
 	// Origin of the thread (CLI, VSCode, codex exec, codex app-server, etc.).
 	Source SessionSource `json:"source"`
+	// Whether the app server accepts direct turn input for this loaded thread. `None` means the capability is unavailable, such as for an unloaded stored thread.
+	CanAcceptDirectInput *bool `json:"canAcceptDirectInput"`
 	// Optional analytics source classification for this thread.
 	ThreadSource *ThreadSource `json:"threadSource"`
 	// Optional random unique nickname assigned to an AgentControl-spawned sub-agent.
@@ -2882,12 +3032,25 @@ type Thread struct {
 	GitInfo *GitInfo `json:"gitInfo"`
 	// Optional user-facing thread title.
 	Name *string `json:"name"`
+	// Saved Daybreak choice, independent of turn execution. Null if unset.
+	DaybreakEnabled *bool `json:"daybreakEnabled"`
 	// Only populated on `thread/resume`, `thread/fork`, and `thread/read` (when `includeTurns` is true) responses. For all other responses and notifications returning a Thread, the turns field will be an empty list.
 	Turns []Turn `json:"turns"`
 }
 
+// ActivePermissionProfile is Codex's ActivePermissionProfile.
+type ActivePermissionProfile struct {
+	// Identifier from `default_permissions` or the implicit built-in default, such as `:workspace` or a user-defined `[permissions.<id>]` profile.
+	ID string `json:"id"`
+	// Parent profile identifier from the selected permissions profile's `extends` setting, when present.
+	Extends *string `json:"extends"`
+}
+
 // ReasoningEffort: A non-empty reasoning effort value advertised by the model.
 type ReasoningEffort string
+
+// MultiAgentMode: Controls the effective multi-agent delegation instructions for a turn. `custom` means the configured mode hint defines the policy instead of a built-in policy.
+type MultiAgentMode = json.RawMessage
 
 // ThreadGoalMutationOrigin: Distinguishes explicit user actions from automatic goal lifecycle mutations.
 type ThreadGoalMutationOrigin string
@@ -2914,13 +3077,20 @@ type ThreadItemsListCursor = json.RawMessage
 type SortDirection string
 
 // ThreadItemOutputDeferral is Codex's ThreadItemOutputDeferral.
-type ThreadItemOutputDeferral struct{}
+type ThreadItemOutputDeferral struct {
+	// Defer nonempty output from successful commands.
+	CommandExecution *bool `json:"commandExecution,omitempty"`
+	// Defer nonempty plain-text results from successful MCP tool calls.
+	McpToolCall *bool `json:"mcpToolCall,omitempty"`
+}
 
 // ThreadItemEntry is Codex's ThreadItemEntry.
 type ThreadItemEntry struct {
 	// Turn containing this item.
 	TurnID string     `json:"turnId"`
 	Item   ThreadItem `json:"item"`
+	// The saved output was omitted. Fetch the complete item with `thread/items/read`.
+	OutputDeferred *bool `json:"outputDeferred,omitempty"`
 	// Unix timestamp (milliseconds) when the item started, if recorded by the producer.
 	StartedAtMs *int64 `json:"startedAtMs"`
 	// Unix timestamp (milliseconds) when the item completed, if recorded by the producer.
@@ -2936,6 +3106,12 @@ type ThreadSourceKind string
 // ThreadListCwdFilter is Codex's ThreadListCwdFilter.
 type ThreadListCwdFilter = json.RawMessage
 
+// ThreadReadState: The first unread position in a durable local thread. A null position means read. The opaque revision guards edits against activity or marks the caller has not seen.
+type ThreadReadState struct {
+	FirstUnread *ThreadUnreadPosition `json:"firstUnread"`
+	Revision    string                `json:"revision"`
+}
+
 // ThreadMetadataGitInfoUpdateParams is Codex's ThreadMetadataGitInfoUpdateParams.
 type ThreadMetadataGitInfoUpdateParams struct {
 	// Omit to leave the stored commit unchanged, set to `null` to clear it, or provide a non-empty string to replace it.
@@ -2946,8 +3122,21 @@ type ThreadMetadataGitInfoUpdateParams struct {
 	OriginURL *string `json:"originUrl,omitempty"`
 }
 
+// ResponseItem is Codex's ResponseItem.
+type ResponseItem = json.RawMessage
+
 // Personality: Deprecated: `friendly` and `pragmatic` no longer select a style.
 type Personality string
+
+// ThreadResumeInitialTurnsPageParams is Codex's ThreadResumeInitialTurnsPageParams.
+type ThreadResumeInitialTurnsPageParams struct {
+	// Optional turn page size.
+	Limit *uint32 `json:"limit,omitempty"`
+	// Optional turn pagination direction; defaults to descending.
+	SortDirection *SortDirection `json:"sortDirection,omitempty"`
+	// How much item detail to include for each returned turn; defaults to summary.
+	ItemsView *TurnItemsView `json:"itemsView,omitempty"`
+}
 
 // CollaborationMode: Collaboration mode for a Codex session.
 type CollaborationMode struct {
@@ -2955,8 +3144,37 @@ type CollaborationMode struct {
 	Settings Settings `json:"settings"`
 }
 
+// TurnsPage is Codex's TurnsPage.
+type TurnsPage struct {
+	Data            []Turn  `json:"data"`
+	NextCursor      *string `json:"nextCursor"`
+	BackwardsCursor *string `json:"backwardsCursor"`
+}
+
+// ThreadHistoryMode is Codex's ThreadHistoryMode.
+type ThreadHistoryMode string
+
 // ThreadStartSource is Codex's ThreadStartSource.
 type ThreadStartSource string
+
+// TurnEnvironmentParams is Codex's TurnEnvironmentParams.
+type TurnEnvironmentParams struct {
+	EnvironmentID string              `json:"environmentId"`
+	Cwd           LegacyAppPathString `json:"cwd"`
+	// Environment-native runtime workspace roots. Omitted defaults to `cwd`.
+	RuntimeWorkspaceRoots []LegacyAppPathString `json:"runtimeWorkspaceRoots,omitempty"`
+}
+
+// DynamicToolSpec is Codex's DynamicToolSpec.
+type DynamicToolSpec = json.RawMessage
+
+// SelectedCapabilityRoot: A user-selected root that can expose one or more runtime capabilities.
+type SelectedCapabilityRoot struct {
+	// Stable identifier supplied by the capability selection platform.
+	ID string `json:"id"`
+	// Where the selected root can be resolved.
+	Location CapabilityRootLocation `json:"location"`
+}
 
 // TurnItemsView is Codex's TurnItemsView.
 type TurnItemsView string
@@ -2992,8 +3210,19 @@ type TurnToolOutput struct {
 	Retain *bool `json:"retain,omitempty"`
 }
 
+// AdditionalContextEntry is Codex's AdditionalContextEntry.
+type AdditionalContextEntry struct {
+	Value string                `json:"value"`
+	Kind  AdditionalContextKind `json:"kind"`
+	// Optional name for untrusted context, used to label its tool output.
+	Name *string `json:"name,omitempty"`
+}
+
 // ReasoningSummary: A summary of the reasoning performed by the model. This can be useful for debugging and understanding the model's reasoning process. See https://platform.openai.com/docs/guides/reasoning?api-mode=responses#reasoning-summaries
 type ReasoningSummary string
+
+// CyberAccessProgram: Requested cyber treatment for an OpenAI model turn. Authorization and model-tier restrictions remain server-owned.
+type CyberAccessProgram string
 
 // WindowsSandboxReadiness is Codex's WindowsSandboxReadiness.
 type WindowsSandboxReadiness string
@@ -3112,12 +3341,6 @@ type ThreadAttachmentOperation string
 // ThreadPredictionResult is Codex's ThreadPredictionResult.
 type ThreadPredictionResult = json.RawMessage
 
-// ThreadReadState: The first unread position in a durable local thread. A null position means read. The opaque revision guards edits against activity or marks the caller has not seen.
-type ThreadReadState struct {
-	FirstUnread *ThreadUnreadPosition `json:"firstUnread"`
-	Revision    string                `json:"revision"`
-}
-
 // ThreadRealtimeItem: EXPERIMENTAL - a thread-scoped realtime item in the canonical timeline.
 type ThreadRealtimeItem struct {
 	ID                string `json:"id"`
@@ -3139,8 +3362,10 @@ type RealtimeConversationVersion string
 // ThreadSettings is Codex's ThreadSettings.
 type ThreadSettings struct {
 	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
-	DisabledPluginIDs       []string                 `json:"disabledPluginIds"`
-	Cwd                     pathString               `json:"cwd"`
+	DisabledPluginIDs []string   `json:"disabledPluginIds"`
+	Cwd               pathString `json:"cwd"`
+	// Environments configured for future turns, in priority order, primary first. `null` means the server does not expose the selection; [] means none are selected.
+	Environments            []ThreadEnvironment      `json:"environments"`
 	ApprovalPolicy          AskForApproval           `json:"approvalPolicy"`
 	ApprovalsReviewer       ApprovalsReviewer        `json:"approvalsReviewer"`
 	SandboxPolicy           SandboxPolicy            `json:"sandboxPolicy"`
@@ -3151,6 +3376,8 @@ type ThreadSettings struct {
 	Effort                  *ReasoningEffort         `json:"effort"`
 	Summary                 *ReasoningSummary        `json:"summary"`
 	CollaborationMode       CollaborationMode        `json:"collaborationMode"`
+	// @deprecated Always `explicitRequestOnly`. Use `effort` for Ultra behavior.
+	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
 	// @deprecated Reports the saved setting; `friendly` and `pragmatic` no longer select a style.
 	Personality *Personality `json:"personality"`
 }
@@ -3212,6 +3439,9 @@ type RateLimitResetCredit struct {
 	Description *string `json:"description"`
 }
 
+// AccountRoutingOverride: Backend routing policy. Wire values match the accounts/check contract.
+type AccountRoutingOverride string
+
 // AccountSecuritySetupAction is Codex's AccountSecuritySetupAction.
 type AccountSecuritySetupAction struct {
 	Label string `json:"label"`
@@ -3272,6 +3502,11 @@ type AppToolSummary struct {
 // AnalyticsConfig is Codex's AnalyticsConfig.
 type AnalyticsConfig struct {
 	Enabled *bool `json:"enabled,omitempty"`
+}
+
+// AppsConfig is Codex's AppsConfig.
+type AppsConfig struct {
+	Default *AppsDefaultConfig `json:"_default,omitempty"`
 }
 
 // BrowserUseConfig is Codex's BrowserUseConfig.
@@ -3353,8 +3588,59 @@ type InAppBrowserRequirements struct {
 	AllowExternalBrowserSettingsImport *bool `json:"allowExternalBrowserSettingsImport"`
 }
 
+// ManagedHooksRequirements is Codex's ManagedHooksRequirements.
+type ManagedHooksRequirements struct {
+	PreModelRequest   []ConfiguredHookMatcherGroup `json:"PreModelRequest"`
+	PostModelRequest  []ConfiguredHookMatcherGroup `json:"PostModelRequest"`
+	ManagedDir        *string                      `json:"managedDir"`
+	WindowsManagedDir *string                      `json:"windowsManagedDir"`
+	PreToolUse        []ConfiguredHookMatcherGroup `json:"PreToolUse"`
+	PermissionRequest []ConfiguredHookMatcherGroup `json:"PermissionRequest"`
+	PostToolUse       []ConfiguredHookMatcherGroup `json:"PostToolUse"`
+	PreCompact        []ConfiguredHookMatcherGroup `json:"PreCompact"`
+	PostCompact       []ConfiguredHookMatcherGroup `json:"PostCompact"`
+	SessionStart      []ConfiguredHookMatcherGroup `json:"SessionStart"`
+	SessionEnd        []ConfiguredHookMatcherGroup `json:"SessionEnd"`
+	UserPromptSubmit  []ConfiguredHookMatcherGroup `json:"UserPromptSubmit"`
+	SubagentStart     []ConfiguredHookMatcherGroup `json:"SubagentStart"`
+	SubagentStop      []ConfiguredHookMatcherGroup `json:"SubagentStop"`
+	Stop              []ConfiguredHookMatcherGroup `json:"Stop"`
+	Interrupt         []ConfiguredHookMatcherGroup `json:"Interrupt"`
+}
+
 // ResidencyRequirement is Codex's ResidencyRequirement.
 type ResidencyRequirement string
+
+// NetworkRequirements is Codex's NetworkRequirements.
+type NetworkRequirements struct {
+	Enabled                          *bool   `json:"enabled"`
+	HTTPPort                         *uint16 `json:"httpPort"`
+	SocksPort                        *uint16 `json:"socksPort"`
+	AllowUpstreamProxy               *bool   `json:"allowUpstreamProxy"`
+	DangerouslyAllowNonLoopbackProxy *bool   `json:"dangerouslyAllowNonLoopbackProxy"`
+	DangerouslyAllowAllUnixSockets   *bool   `json:"dangerouslyAllowAllUnixSockets"`
+	// Canonical managed network permission map.
+	Domains map[string]NetworkDomainPermission `json:"domains"`
+	// Host patterns routed to network approval before ordinary allow rules.
+	ReviewDomains []string `json:"reviewDomains"`
+	// When true, only managed allowlist entries are respected while managed network enforcement is active.
+	ManagedAllowedDomainsOnly *bool `json:"managedAllowedDomainsOnly"`
+	// Legacy compatibility view derived from `domains`.
+	AllowedDomains []string `json:"allowedDomains"`
+	// Legacy compatibility view derived from `domains`.
+	DeniedDomains []string `json:"deniedDomains"`
+	// Canonical managed unix socket permission map.
+	UnixSockets map[string]NetworkUnixSocketPermission `json:"unixSockets"`
+	// Legacy compatibility view derived from `unix_sockets`.
+	AllowUnixSockets  []string `json:"allowUnixSockets"`
+	AllowLocalBinding *bool    `json:"allowLocalBinding"`
+}
+
+// ApplicationRequirements is Codex's ApplicationRequirements.
+type ApplicationRequirements struct {
+	Network *ApplicationNetworkRequirements `json:"network"`
+	Storage *ApplicationStorageRequirements `json:"storage"`
+}
 
 // AutoReviewRequirements is Codex's AutoReviewRequirements.
 type AutoReviewRequirements struct {
@@ -3608,8 +3894,15 @@ type SkillErrorInfo struct {
 	Message string `json:"message"`
 }
 
-// ThreadHistoryMode is Codex's ThreadHistoryMode.
-type ThreadHistoryMode string
+// ThreadEnvironment: An environment selected by a loaded thread, independent of connection status.
+type ThreadEnvironment struct {
+	EnvironmentID         string                `json:"environmentId"`
+	Cwd                   LegacyAppPathString   `json:"cwd"`
+	RuntimeWorkspaceRoots []LegacyAppPathString `json:"runtimeWorkspaceRoots"`
+}
+
+// ThreadExtra: Extra app-server data for a thread.
+type ThreadExtra struct{}
 
 // SessionSource is Codex's SessionSource.
 type SessionSource = json.RawMessage
@@ -3621,6 +3914,9 @@ type GitInfo struct {
 	OriginURL *string `json:"originUrl"`
 }
 
+// ThreadUnreadPosition is Codex's ThreadUnreadPosition.
+type ThreadUnreadPosition = json.RawMessage
+
 // ModeKind: Initial collaboration mode to use when the TUI starts.
 type ModeKind string
 
@@ -3631,8 +3927,14 @@ type Settings struct {
 	DeveloperInstructions *string          `json:"developer_instructions"`
 }
 
+// CapabilityRootLocation: Location used to resolve a selected capability root.
+type CapabilityRootLocation = json.RawMessage
+
 // FunctionCallOutputBody is Codex's FunctionCallOutputBody.
 type FunctionCallOutputBody = json.RawMessage
+
+// AdditionalContextKind is Codex's AdditionalContextKind.
+type AdditionalContextKind string
 
 // CodexErrorInfo: This translation layer make sure that we expose codex error code in camel case.
 //
@@ -3687,17 +3989,6 @@ type GuardianUserAuthorization string
 // PatchChangeKind is Codex's PatchChangeKind.
 type PatchChangeKind = json.RawMessage
 
-// ThreadUnreadPosition is Codex's ThreadUnreadPosition.
-type ThreadUnreadPosition = json.RawMessage
-
-// ActivePermissionProfile is Codex's ActivePermissionProfile.
-type ActivePermissionProfile struct {
-	// Identifier from `default_permissions` or the implicit built-in default, such as `:workspace` or a user-defined `[permissions.<id>]` profile.
-	ID string `json:"id"`
-	// Parent profile identifier from the selected permissions profile's `extends` setting, when present.
-	Extends *string `json:"extends"`
-}
-
 // TokenUsageBreakdown is Codex's TokenUsageBreakdown.
 type TokenUsageBreakdown struct {
 	TotalTokens           int64 `json:"totalTokens"`
@@ -3727,6 +4018,15 @@ type AppScreenshot struct {
 	URL        *string `json:"url"`
 	FileID     *string `json:"fileId"`
 	UserPrompt string  `json:"userPrompt"`
+}
+
+// AppsDefaultConfig is Codex's AppsDefaultConfig.
+type AppsDefaultConfig struct {
+	Enabled                  bool               `json:"enabled"`
+	ApprovalsReviewer        *ApprovalsReviewer `json:"approvals_reviewer"`
+	DestructiveEnabled       bool               `json:"destructive_enabled"`
+	OpenWorldEnabled         bool               `json:"open_world_enabled"`
+	DefaultToolsApprovalMode *AppToolApproval   `json:"default_tools_approval_mode"`
 }
 
 // BrowserUseOriginPolicyConfig is Codex's BrowserUseOriginPolicyConfig.
@@ -3783,6 +4083,31 @@ type BrowserUseOriginPolicy struct {
 	AutoReview             *AllowDenyRequirement             `json:"autoReview"`
 	PersistentApproval     *bool                             `json:"persistentApproval"`
 	AccessApprovalLifetime *BrowserUseAccessApprovalLifetime `json:"accessApprovalLifetime"`
+}
+
+// ConfiguredHookMatcherGroup is Codex's ConfiguredHookMatcherGroup.
+type ConfiguredHookMatcherGroup struct {
+	Matcher *string                 `json:"matcher"`
+	Hooks   []ConfiguredHookHandler `json:"hooks"`
+}
+
+// NetworkDomainPermission is Codex's NetworkDomainPermission.
+type NetworkDomainPermission string
+
+// NetworkUnixSocketPermission is Codex's NetworkUnixSocketPermission.
+type NetworkUnixSocketPermission string
+
+// ApplicationNetworkRequirements is Codex's ApplicationNetworkRequirements.
+type ApplicationNetworkRequirements struct {
+	// When enabled, only explicitly allowed exact domains may be contacted.
+	Enabled bool                               `json:"enabled"`
+	Domains map[string]NetworkDomainPermission `json:"domains"`
+}
+
+// ApplicationStorageRequirements: Managed storage settings for new Desktop workspaces, not filesystem access restrictions.
+type ApplicationStorageRequirements struct {
+	DefaultProjectParent     *LegacyAppPathString `json:"defaultProjectParent"`
+	ProjectlessWorkspaceRoot *LegacyAppPathString `json:"projectlessWorkspaceRoot"`
 }
 
 // NewThreadModelDefaults is Codex's NewThreadModelDefaults.
@@ -3934,6 +4259,9 @@ type MisalignmentSteer struct {
 // HookOutputEntryKind is Codex's HookOutputEntryKind.
 type HookOutputEntryKind string
 
+// AppToolApproval is Codex's AppToolApproval.
+type AppToolApproval string
+
 // ComputerUseWindowsExeConfig is Codex's ComputerUseWindowsExeConfig.
 type ComputerUseWindowsExeConfig struct {
 	PublisherName string               `json:"publisher_name"`
@@ -3969,6 +4297,9 @@ type RequestHeader struct {
 
 // BrowserUseAccessApprovalLifetime is Codex's BrowserUseAccessApprovalLifetime.
 type BrowserUseAccessApprovalLifetime string
+
+// ConfiguredHookHandler is Codex's ConfiguredHookHandler.
+type ConfiguredHookHandler = json.RawMessage
 
 // SkillToolDependency is Codex's SkillToolDependency.
 type SkillToolDependency struct {

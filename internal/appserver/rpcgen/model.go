@@ -77,13 +77,34 @@ var responseOf = map[string]string{
 }
 
 func loadModel(s *Schema) (*model, error) {
+	m := &model{ts: s.TS}
+	stable, err := readDefs(s.Bundle)
+	if err != nil {
+		return nil, err
+	}
+	if m.defs, err = readDefs(s.Types); err != nil {
+		return nil, err
+	}
+	// The requests are the stable schema's; their types (and the notifications) the fuller one's.
+	m.defs["ClientRequest"] = stable["ClientRequest"]
+	if m.requests, err = m.methods("ClientRequest", true); err != nil {
+		return nil, err
+	}
+	if m.notifications, err = m.methods("ServerNotification", false); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readDefs reads a bundle's definitions, the v2 ones by their own names.
+func readDefs(data []byte) (map[string]*node, error) {
 	var bundle struct {
 		Definitions map[string]json.RawMessage `json:"definitions"`
 	}
-	if err := json.Unmarshal(s.Bundle, &bundle); err != nil {
+	if err := json.Unmarshal(data, &bundle); err != nil {
 		return nil, fmt.Errorf("schema bundle: %w", err)
 	}
-	m := &model{defs: map[string]*node{}, ts: s.TS}
+	m := &model{defs: map[string]*node{}}
 	for name, raw := range bundle.Definitions {
 		if name == "v2" {
 			continue
@@ -103,14 +124,7 @@ func loadModel(s *Schema) (*model, error) {
 			m.defs[name] = n
 		}
 	}
-	var err error
-	if m.requests, err = m.methods("ClientRequest", true); err != nil {
-		return nil, err
-	}
-	if m.notifications, err = m.methods("ServerNotification", false); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return m.defs, nil
 }
 
 // methods reads the union of requests or notifications named union.

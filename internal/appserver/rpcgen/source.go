@@ -24,13 +24,20 @@ import (
 
 // Schema is the part of Codex's schema trees the generator reads.
 type Schema struct {
-	// Bundle is json/codex_app_server_protocol.schemas.json.
+	// Bundle is json/codex_app_server_protocol.schemas.json: its ClientRequest lists the
+	// stable requests, the ones the API answers.
 	Bundle []byte
-	// TS maps a TypeScript type name to its file (ts/X.ts, ts/v2/X.ts).
+	// Types is json-experimental/codex_app_server_protocol.schemas.json when the schema has
+	// it, else Bundle: the types, with the experimental members Codex writes to every client.
+	Types []byte
+	// TS maps a TypeScript type name to its file (ts-experimental/ when present, else ts/).
 	TS map[string][]byte
 }
 
-const bundleName = "json/codex_app_server_protocol.schemas.json"
+const (
+	bundleName             = "json/codex_app_server_protocol.schemas.json"
+	experimentalBundleName = "json-experimental/codex_app_server_protocol.schemas.json"
+)
 
 // LoadSchema reads a schema from dir (json/ and ts/ below it) or from a .tar.zst archive of
 // such a tree.
@@ -40,15 +47,23 @@ func LoadSchema(path string) (*Schema, error) {
 		return nil, err
 	}
 	s := &Schema{TS: map[string][]byte{}}
+	ts := map[string]map[string][]byte{"ts/": {}, "ts-experimental/": {}}
 	add := func(rel string, data []byte) {
 		rel = filepath.ToSlash(strings.TrimPrefix(rel, "./"))
 		switch {
 		case rel == bundleName:
 			s.Bundle = data
-		case strings.HasPrefix(rel, "ts/") && strings.HasSuffix(rel, ".ts"):
+		case rel == experimentalBundleName:
+			s.Types = data
+		case strings.HasSuffix(rel, ".ts"):
+			root, sub, _ := strings.Cut(rel, "/")
+			tree := ts[root+"/"]
+			if tree == nil {
+				return
+			}
 			name := strings.TrimSuffix(filepath.Base(rel), ".ts")
-			if strings.HasPrefix(rel, "ts/v2/") || s.TS[name] == nil {
-				s.TS[name] = data
+			if strings.HasPrefix(sub, "v2/") || tree[name] == nil {
+				tree[name] = data
 			}
 		}
 	}
@@ -59,7 +74,7 @@ func LoadSchema(path string) (*Schema, error) {
 			}
 			rel, _ := filepath.Rel(path, p)
 			rel = filepath.ToSlash(rel)
-			if rel != bundleName && !strings.HasPrefix(rel, "ts/") {
+			if rel != bundleName && rel != experimentalBundleName && !strings.HasPrefix(rel, "ts/") && !strings.HasPrefix(rel, "ts-experimental/") {
 				return nil
 			}
 			data, err := os.ReadFile(p)
@@ -76,6 +91,10 @@ func LoadSchema(path string) (*Schema, error) {
 	}
 	if s.Bundle == nil {
 		return nil, fmt.Errorf("%s: no %s", path, bundleName)
+	}
+	s.TS = ts["ts-experimental/"]
+	if s.Types == nil || len(s.TS) == 0 {
+		s.Types, s.TS = s.Bundle, ts["ts/"]
 	}
 	if len(s.TS) == 0 {
 		return nil, fmt.Errorf("%s: no ts/ tree", path)
