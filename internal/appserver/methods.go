@@ -7,19 +7,19 @@ func (s *Server) registerMethods() {
 	r := newThreads(s)
 	s.threads = r
 	r.register(s)
-	a := &api{s: s, r: r, features: &runtimeFeatures{values: map[string]bool{}}}
+	a := &api{s: s, r: r, features: &runtimeFeatures{values: map[string]bool{}}, logins: &logins{active: map[string]func(){}}}
 	r.registerTurns(s)
 	r.registerReview(s)
 	r.registerCollaboration(s)
 	r.registerRollback(s)
 	registerHooksAPI(s, a)
 	r.registerV1(s)
-	r.registerExtras(s)
 	registerConfigRequirementsAPI(s, a)
 	registerExperimentalFeatureAPI(s, a)
-	r.registerMcp(s) // after the extras: replaces their empty mcpServerStatus/list
-	registerConfigMethods(s)
-	registerAccountMethods(s)
+	registerMcpServerAPI(s, a)
+	registerMcpServerStatusAPI(s, a)
+	registerConfigAPI(s, a)
+	registerAccountAPI(s, a)
 	registerModelAPI(s, a)
 	registerFsAPI(s, a)
 	registerFuzzyFileSearchAPI(s, a)
@@ -30,8 +30,6 @@ func (s *Server) registerMethods() {
 	registerWindowsSandboxAPI(s, a)
 	registerExternalAgentMethods(s)
 	registerFeedbackAPI(s, a)
-	registerAccountBackendMethods(s)
-	registerOAuthLoginMethods(s)
 	registerPluginAPI(s, a)
 	registerMarketplaceAPI(s, a)
 	registerAppAPI(s, a)

@@ -28,4 +28,6 @@ type api struct {
 	r *threads
 	// features are the runtime switches experimentalFeature/enablement/set flips.
 	features *runtimeFeatures
+	// logins are the sign-ins account/login/start began.
+	logins *logins
 }

@@ -47,7 +47,7 @@ type AccountAPI interface {
 	// AccountLoginCancel answers "account/login/cancel".
 	AccountLoginCancel(ctx context.Context, c *Conn, p CancelLoginAccountParams) (CancelLoginAccountResponse, error)
 	// AccountLoginStart answers "account/login/start".
-	AccountLoginStart(ctx context.Context, c *Conn, p LoginAccountParams) (LoginAccountResponse, error)
+	AccountLoginStart(ctx context.Context, c *Conn, p loginParams) (loginResponse, error)
 	// AccountLogout answers "account/logout".
 	AccountLogout(ctx context.Context, c *Conn) (LogoutAccountResponse, error)
 	// AccountRateLimitResetCreditConsume answers "account/rateLimitResetCredit/consume".
@@ -185,7 +185,7 @@ type McpServerAPI interface {
 	// McpServerResourceRead answers "mcpServer/resource/read".
 	McpServerResourceRead(ctx context.Context, c *Conn, p McpResourceReadParams) (McpResourceReadResponse, error)
 	// McpServerToolCall answers "mcpServer/tool/call".
-	McpServerToolCall(ctx context.Context, c *Conn, p McpServerToolCallParams) (McpServerToolCallResponse, error)
+	McpServerToolCall(ctx context.Context, c *Conn, p McpServerToolCallParams) (mcpToolCallResponse, error)
 }
 
 // McpServerStatusAPI is the mcpServerStatus/… requests.

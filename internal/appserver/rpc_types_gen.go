@@ -3,7 +3,10 @@
 
 package appserver
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/gocodex/gocodex/internal/appserver/wire"
+)
 
 // GatewayOAuthCancelResponse is Codex's GatewayOAuthCancelResponse.
 type GatewayOAuthCancelResponse struct{}
@@ -50,12 +53,6 @@ type CancelLoginAccountResponse struct {
 	Status CancelLoginAccountStatus `json:"status"`
 }
 
-// LoginAccountParams is Codex's LoginAccountParams.
-type LoginAccountParams = json.RawMessage
-
-// LoginAccountResponse is Codex's LoginAccountResponse.
-type LoginAccountResponse = json.RawMessage
-
 // LogoutAccountResponse is Codex's LogoutAccountResponse.
 type LogoutAccountResponse struct{}
 
@@ -85,9 +82,9 @@ type GetAccountRateLimitsResponse struct {
 	// Backend permission for ordinary included usage, validated against the active account. Null means unavailable; clients must not infer recovery from percentages or reset times.
 	OrdinaryUsageAllowed *bool `json:"ordinaryUsageAllowed"`
 	// Backward-compatible single-bucket view; mirrors the historical payload.
-	RateLimits RateLimitSnapshot `json:"rateLimits"`
+	RateLimits wire.V2RateLimits `json:"rateLimits"`
 	// Multi-bucket view keyed by metered `limit_id` (for example, `codex`).
-	RateLimitsByLimitID   map[string]RateLimitSnapshot  `json:"rateLimitsByLimitId"`
+	RateLimitsByLimitID   map[string]wire.V2RateLimits  `json:"rateLimitsByLimitId"`
 	RateLimitResetCredits *RateLimitResetCreditsSummary `json:"rateLimitResetCredits"`
 	// Account associated with this usage snapshot, when supplied by the backend.
 	AccountID *string `json:"accountId"`
@@ -105,7 +102,7 @@ type GetAccountParams struct {
 
 // GetAccountResponse is Codex's GetAccountResponse.
 type GetAccountResponse struct {
-	Account *Account `json:"account"`
+	Account *accountInfo `json:"account"`
 	// ChatGPT user ID belonging to this account response, when available.
 	UserID             *string           `json:"userId"`
 	RequiresOpenaiAuth bool              `json:"requiresOpenaiAuth"`
@@ -331,9 +328,9 @@ type ConfigReadParams struct {
 
 // ConfigReadResponse is Codex's ConfigReadResponse.
 type ConfigReadResponse struct {
-	Config  Config                         `json:"config"`
-	Origins map[string]ConfigLayerMetadata `json:"origins"`
-	Layers  []ConfigLayer                  `json:"layers"`
+	Config  orderedObject        `json:"config"`
+	Origins map[string]layerMeta `json:"origins"`
+	Layers  []configLayer        `json:"layers,omitempty"`
 }
 
 // ConfigValueWriteParams is Codex's ConfigValueWriteParams.
@@ -689,7 +686,7 @@ type McpResourceReadParams struct {
 
 // McpResourceReadResponse is Codex's McpResourceReadResponse.
 type McpResourceReadResponse struct {
-	Contents []ResourceContent `json:"contents"`
+	Contents []mcpResourceContent `json:"contents"`
 	// Originating call when the server applied app-specific resource scoping.
 	OriginCallID *string `json:"originCallId"`
 }
@@ -701,14 +698,6 @@ type McpServerToolCallParams struct {
 	Tool      string          `json:"tool"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Meta      json.RawMessage `json:"_meta,omitempty"`
-}
-
-// McpServerToolCallResponse is Codex's McpServerToolCallResponse.
-type McpServerToolCallResponse struct {
-	Content           []json.RawMessage `json:"content"`
-	StructuredContent json.RawMessage   `json:"structuredContent,omitempty"`
-	IsError           *bool             `json:"isError,omitempty"`
-	Meta              json.RawMessage   `json:"_meta,omitempty"`
 }
 
 // ListMcpServerStatusParams is Codex's ListMcpServerStatusParams.
@@ -726,7 +715,7 @@ type ListMcpServerStatusParams struct {
 
 // ListMcpServerStatusResponse is Codex's ListMcpServerStatusResponse.
 type ListMcpServerStatusResponse struct {
-	Data []McpServerStatus `json:"data"`
+	Data []mcpServerStatus `json:"data"`
 	// Opaque cursor to pass to the next call to continue after the last item. If None, there are no more items to return.
 	NextCursor *string `json:"nextCursor"`
 }
@@ -1769,7 +1758,7 @@ type AccountLoginCompletedNotification struct {
 //
 // Clients should merge available values into the most recent `account/rateLimits/read` response or refetch that snapshot. Nullable account metadata may be unavailable in a rolling update and does not clear a previously observed value.
 type AccountRateLimitsUpdatedNotification struct {
-	RateLimits RateLimitSnapshot `json:"rateLimits"`
+	RateLimits wire.V2RateLimits `json:"rateLimits"`
 }
 
 // AccountUpdatedNotification is Codex's AccountUpdatedNotification.
@@ -2417,22 +2406,6 @@ type CancelLoginAccountStatus string
 // ConsumeAccountRateLimitResetCreditOutcome is Codex's ConsumeAccountRateLimitResetCreditOutcome.
 type ConsumeAccountRateLimitResetCreditOutcome string
 
-// RateLimitSnapshot is Codex's RateLimitSnapshot.
-type RateLimitSnapshot struct {
-	LimitID   *string `json:"limitId"`
-	LimitName *string `json:"limitName"`
-	// Normal model whose display name and reasoning options describe this quota alias.
-	NormalModelSlug *string                    `json:"normalModelSlug"`
-	Primary         *RateLimitWindow           `json:"primary"`
-	Secondary       *RateLimitWindow           `json:"secondary"`
-	Credits         *CreditsSnapshot           `json:"credits"`
-	IndividualLimit *SpendControlLimitSnapshot `json:"individualLimit"`
-	// Backend-reported spend-control state. `None` is unavailable, not a sparse-update recovery.
-	SpendControlReached  *bool                 `json:"spendControlReached"`
-	PlanType             *PlanType             `json:"planType"`
-	RateLimitReachedType *RateLimitReachedType `json:"rateLimitReachedType"`
-}
-
 // RateLimitResetCreditsSummary is Codex's RateLimitResetCreditsSummary.
 type RateLimitResetCreditsSummary struct {
 	AvailableCount int64 `json:"availableCount"`
@@ -2441,9 +2414,6 @@ type RateLimitResetCreditsSummary struct {
 	// `null` means only `availableCount` is known, while an empty array means details were fetched and no available credits were returned. The backend may cap this list, so its length can be less than `availableCount`.
 	Credits []RateLimitResetCredit `json:"credits"`
 }
-
-// Account is Codex's Account.
-type Account = json.RawMessage
 
 // WorkspaceRouting is Codex's WorkspaceRouting.
 type WorkspaceRouting struct {
@@ -2570,56 +2540,9 @@ type WriteStatus string
 
 // OverriddenMetadata is Codex's OverriddenMetadata.
 type OverriddenMetadata struct {
-	Message         string              `json:"message"`
-	OverridingLayer ConfigLayerMetadata `json:"overridingLayer"`
-	EffectiveValue  json.RawMessage     `json:"effectiveValue"`
-}
-
-// Config is Codex's Config.
-type Config struct {
-	Analytics      *AnalyticsConfig `json:"analytics,omitempty"`
-	ApprovalPolicy *AskForApproval  `json:"approval_policy,omitempty"`
-	// [UNSTABLE] Optional default for where approval requests are routed for review.
-	ApprovalsReviewer *ApprovalsReviewer `json:"approvals_reviewer,omitempty"`
-	Apps              *AppsConfig        `json:"apps,omitempty"`
-	BrowserUse        *BrowserUseConfig  `json:"browser_use,omitempty"`
-	// Effective tools.client_search_provider hint. Model-selected providers take precedence.
-	ClientSearchProvider            *WebSearchProvider          `json:"client_search_provider,omitempty"`
-	CompactPrompt                   *string                     `json:"compact_prompt,omitempty"`
-	ComputerUse                     *ComputerUseConfig          `json:"computer_use,omitempty"`
-	Desktop                         map[string]json.RawMessage  `json:"desktop,omitempty"`
-	DeveloperInstructions           *string                     `json:"developer_instructions,omitempty"`
-	ForcedChatgptWorkspaceID        *ForcedChatgptWorkspaceIds  `json:"forced_chatgpt_workspace_id,omitempty"`
-	ForcedLoginMethod               *ForcedLoginMethod          `json:"forced_login_method,omitempty"`
-	Instructions                    *string                     `json:"instructions,omitempty"`
-	Model                           *string                     `json:"model,omitempty"`
-	ModelAutoCompactTokenLimit      *int64                      `json:"model_auto_compact_token_limit,omitempty"`
-	ModelAutoCompactTokenLimitScope *AutoCompactTokenLimitScope `json:"model_auto_compact_token_limit_scope,omitempty"`
-	ModelContextWindow              *int64                      `json:"model_context_window,omitempty"`
-	ModelProvider                   *string                     `json:"model_provider,omitempty"`
-	ModelReasoningEffort            *ReasoningEffort            `json:"model_reasoning_effort,omitempty"`
-	ModelReasoningSummary           *ReasoningSummary           `json:"model_reasoning_summary,omitempty"`
-	ModelVerbosity                  *Verbosity                  `json:"model_verbosity,omitempty"`
-	ReviewModel                     *string                     `json:"review_model,omitempty"`
-	SandboxMode                     *SandboxMode                `json:"sandbox_mode,omitempty"`
-	SandboxWorkspaceWrite           *SandboxWorkspaceWrite      `json:"sandbox_workspace_write,omitempty"`
-	ServiceTier                     *string                     `json:"service_tier,omitempty"`
-	Tools                           *ToolsV2                    `json:"tools,omitempty"`
-	WebSearch                       *WebSearchMode              `json:"web_search,omitempty"`
-}
-
-// ConfigLayerMetadata is Codex's ConfigLayerMetadata.
-type ConfigLayerMetadata struct {
-	Name    ConfigLayerSource `json:"name"`
-	Version string            `json:"version"`
-}
-
-// ConfigLayer is Codex's ConfigLayer.
-type ConfigLayer struct {
-	Name           ConfigLayerSource `json:"name"`
-	Version        string            `json:"version"`
-	Config         json.RawMessage   `json:"config"`
-	DisabledReason *string           `json:"disabledReason"`
+	Message         string          `json:"message"`
+	OverridingLayer layerMeta       `json:"overridingLayer"`
+	EffectiveValue  json.RawMessage `json:"effectiveValue"`
 }
 
 // MergeStrategy is Codex's MergeStrategy.
@@ -2770,32 +2693,8 @@ type McpResourceReadTarget struct {
 	LinkID *string `json:"linkId"`
 }
 
-// ResourceContent: Contents returned when reading a resource from an MCP server.
-type ResourceContent = json.RawMessage
-
 // McpServerStatusDetail is Codex's McpServerStatusDetail.
 type McpServerStatusDetail string
-
-// McpServerStatus is Codex's McpServerStatus.
-type McpServerStatus struct {
-	Name string `json:"name"`
-	// Current thread-runtime connection state; null when unavailable or the configuration changed.
-	RuntimeStatus *McpServerConnectionStatus `json:"runtimeStatus"`
-	PluginID      *string                    `json:"pluginId"`
-	// HTTP origin of the effective configured endpoint, including plugin servers. Excludes credentials, path, query, and fragment; null for non-HTTP transports.
-	HTTPOrigin *string        `json:"httpOrigin"`
-	ServerInfo *McpServerInfo `json:"serverInfo"`
-	// Capabilities advertised by the initialized MCP server; null when unavailable.
-	ServerCapabilities json.RawMessage `json:"serverCapabilities"`
-	// Opaque `_meta` from the first page of the corresponding MCP tool catalog. Null when unavailable.
-	ToolListMeta json.RawMessage `json:"toolListMeta"`
-	Tools        map[string]Tool `json:"tools"`
-	// Tool discovery failed and no catalog was returned. Null when a catalog is returned, including cached or empty catalogs.
-	ToolsError        *string            `json:"toolsError"`
-	Resources         []Resource         `json:"resources"`
-	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
-	AuthStatus        McpAuthStatus      `json:"authStatus"`
-}
 
 // ModelProviderSummary is Codex's ModelProviderSummary.
 type ModelProviderSummary struct {
@@ -3398,31 +3297,6 @@ type TurnPlanStep struct {
 	Status TurnPlanStepStatus `json:"status"`
 }
 
-// RateLimitWindow is Codex's RateLimitWindow.
-type RateLimitWindow struct {
-	UsedPercent        int32  `json:"usedPercent"`
-	WindowDurationMins *int64 `json:"windowDurationMins"`
-	ResetsAt           *int64 `json:"resetsAt"`
-}
-
-// CreditsSnapshot is Codex's CreditsSnapshot.
-type CreditsSnapshot struct {
-	HasCredits bool    `json:"hasCredits"`
-	Unlimited  bool    `json:"unlimited"`
-	Balance    *string `json:"balance"`
-}
-
-// SpendControlLimitSnapshot is Codex's SpendControlLimitSnapshot.
-type SpendControlLimitSnapshot struct {
-	Limit            string `json:"limit"`
-	Used             string `json:"used"`
-	RemainingPercent int32  `json:"remainingPercent"`
-	ResetsAt         int64  `json:"resetsAt"`
-}
-
-// RateLimitReachedType is Codex's RateLimitReachedType.
-type RateLimitReachedType string
-
 // RateLimitResetCredit is Codex's RateLimitResetCredit.
 type RateLimitResetCredit struct {
 	// Opaque backend identifier for this reset credit.
@@ -3499,69 +3373,17 @@ type AppToolSummary struct {
 	IsReadOnly     bool    `json:"isReadOnly"`
 }
 
-// AnalyticsConfig is Codex's AnalyticsConfig.
-type AnalyticsConfig struct {
-	Enabled *bool `json:"enabled,omitempty"`
-}
-
-// AppsConfig is Codex's AppsConfig.
-type AppsConfig struct {
-	Default *AppsDefaultConfig `json:"_default,omitempty"`
-}
-
-// BrowserUseConfig is Codex's BrowserUseConfig.
-type BrowserUseConfig struct {
-	AllowHistoryAccess  *bool                                   `json:"allow_history_access"`
-	DefaultOriginPolicy *BrowserUseOriginPolicyConfig           `json:"default_origin_policy"`
-	Origins             map[string]BrowserUseOriginPolicyConfig `json:"origins"`
-}
-
-// WebSearchProvider: Provider preference selected by the resolved model catalog entry.
-type WebSearchProvider string
-
-// ComputerUseConfig is Codex's ComputerUseConfig.
-type ComputerUseConfig struct {
-	DefaultAppAccess *AllowDenyRequirement     `json:"default_app_access"`
-	Macos            *ComputerUseMacosConfig   `json:"macos"`
-	Windows          *ComputerUseWindowsConfig `json:"windows"`
-}
-
-// ForcedChatgptWorkspaceIds: Backward-compatible API shape for ChatGPT workspace login restrictions.
-type ForcedChatgptWorkspaceIds = json.RawMessage
-
 // ForcedLoginMethod is Codex's ForcedLoginMethod.
 type ForcedLoginMethod string
-
-// AutoCompactTokenLimitScope: Selects which part of the active context is charged against `model_auto_compact_token_limit`.
-type AutoCompactTokenLimitScope string
-
-// Verbosity: Controls output length/detail on GPT-5 models via the Responses API. Serialized with lowercase values to match the OpenAI API.
-type Verbosity string
-
-// SandboxWorkspaceWrite is Codex's SandboxWorkspaceWrite.
-type SandboxWorkspaceWrite struct {
-	WritableRoots       []string `json:"writable_roots"`
-	NetworkAccess       bool     `json:"network_access"`
-	ExcludeTmpdirEnvVar bool     `json:"exclude_tmpdir_env_var"`
-	ExcludeSlashTmp     bool     `json:"exclude_slash_tmp"`
-}
-
-// ToolsV2 is Codex's ToolsV2.
-type ToolsV2 struct {
-	WebSearch *WebSearchToolConfig `json:"web_search"`
-}
-
-// WebSearchMode is Codex's WebSearchMode.
-type WebSearchMode string
-
-// ConfigLayerSource is Codex's ConfigLayerSource.
-type ConfigLayerSource = json.RawMessage
 
 // CliAuthCredentialsStoreMode is Codex's CliAuthCredentialsStoreMode.
 type CliAuthCredentialsStoreMode string
 
 // WindowsSandboxImplementation is Codex's WindowsSandboxImplementation.
 type WindowsSandboxImplementation string
+
+// WebSearchMode is Codex's WebSearchMode.
+type WebSearchMode string
 
 // ComputerUseRequirements is Codex's ComputerUseRequirements.
 type ComputerUseRequirements struct {
@@ -3736,57 +3558,6 @@ type HookErrorInfo struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
 }
-
-// McpServerConnectionStatus is Codex's McpServerConnectionStatus.
-type McpServerConnectionStatus string
-
-// McpServerInfo: Presentation metadata advertised by an initialized MCP server.
-type McpServerInfo struct {
-	Name        string            `json:"name"`
-	Title       *string           `json:"title"`
-	Version     string            `json:"version"`
-	Description *string           `json:"description"`
-	Icons       []json.RawMessage `json:"icons"`
-	WebsiteURL  *string           `json:"websiteUrl"`
-}
-
-// Tool: Definition for a tool the client can call.
-type Tool struct {
-	Name         string            `json:"name"`
-	Title        *string           `json:"title,omitempty"`
-	Description  *string           `json:"description,omitempty"`
-	InputSchema  json.RawMessage   `json:"inputSchema"`
-	OutputSchema json.RawMessage   `json:"outputSchema,omitempty"`
-	Annotations  json.RawMessage   `json:"annotations,omitempty"`
-	Icons        []json.RawMessage `json:"icons,omitempty"`
-	Meta         json.RawMessage   `json:"_meta,omitempty"`
-}
-
-// Resource: A known resource that the server is capable of reading.
-type Resource struct {
-	Annotations json.RawMessage   `json:"annotations,omitempty"`
-	Description *string           `json:"description,omitempty"`
-	MimeType    *string           `json:"mimeType,omitempty"`
-	Name        string            `json:"name"`
-	Size        *int64            `json:"size,omitempty"`
-	Title       *string           `json:"title,omitempty"`
-	URI         string            `json:"uri"`
-	Icons       []json.RawMessage `json:"icons,omitempty"`
-	Meta        json.RawMessage   `json:"_meta,omitempty"`
-}
-
-// ResourceTemplate: A template description for resources available on the server.
-type ResourceTemplate struct {
-	Annotations json.RawMessage `json:"annotations,omitempty"`
-	URITemplate string          `json:"uriTemplate"`
-	Name        string          `json:"name"`
-	Title       *string         `json:"title,omitempty"`
-	Description *string         `json:"description,omitempty"`
-	MimeType    *string         `json:"mimeType,omitempty"`
-}
-
-// McpAuthStatus is Codex's McpAuthStatus.
-type McpAuthStatus string
 
 // MarketplaceInterface is Codex's MarketplaceInterface.
 type MarketplaceInterface struct {
@@ -4020,43 +3791,8 @@ type AppScreenshot struct {
 	UserPrompt string  `json:"userPrompt"`
 }
 
-// AppsDefaultConfig is Codex's AppsDefaultConfig.
-type AppsDefaultConfig struct {
-	Enabled                  bool               `json:"enabled"`
-	ApprovalsReviewer        *ApprovalsReviewer `json:"approvals_reviewer"`
-	DestructiveEnabled       bool               `json:"destructive_enabled"`
-	OpenWorldEnabled         bool               `json:"open_world_enabled"`
-	DefaultToolsApprovalMode *AppToolApproval   `json:"default_tools_approval_mode"`
-}
-
-// BrowserUseOriginPolicyConfig is Codex's BrowserUseOriginPolicyConfig.
-type BrowserUseOriginPolicyConfig struct {
-	Access        *AllowDenyRequirement `json:"access"`
-	Downloads     *AllowDenyRequirement `json:"downloads"`
-	Uploads       *AllowDenyRequirement `json:"uploads"`
-	FullCdpAccess *AllowDenyRequirement `json:"full_cdp_access"`
-}
-
 // AllowDenyRequirement is Codex's AllowDenyRequirement.
 type AllowDenyRequirement string
-
-// ComputerUseMacosConfig is Codex's ComputerUseMacosConfig.
-type ComputerUseMacosConfig struct {
-	BundleIDs map[string]AllowDenyRequirement `json:"bundle_ids"`
-}
-
-// ComputerUseWindowsConfig is Codex's ComputerUseWindowsConfig.
-type ComputerUseWindowsConfig struct {
-	Aumids map[string]AllowDenyRequirement `json:"aumids"`
-	Exes   []ComputerUseWindowsExeConfig   `json:"exes"`
-}
-
-// WebSearchToolConfig is Codex's WebSearchToolConfig.
-type WebSearchToolConfig struct {
-	ContextSize    *WebSearchContextSize `json:"context_size"`
-	AllowedDomains []string              `json:"allowed_domains"`
-	Location       *WebSearchLocation    `json:"location"`
-}
 
 // ComputerUseMacosRequirements is Codex's ComputerUseMacosRequirements.
 type ComputerUseMacosRequirements struct {
@@ -4258,28 +3994,6 @@ type MisalignmentSteer struct {
 
 // HookOutputEntryKind is Codex's HookOutputEntryKind.
 type HookOutputEntryKind string
-
-// AppToolApproval is Codex's AppToolApproval.
-type AppToolApproval string
-
-// ComputerUseWindowsExeConfig is Codex's ComputerUseWindowsExeConfig.
-type ComputerUseWindowsExeConfig struct {
-	PublisherName string               `json:"publisher_name"`
-	ProductName   string               `json:"product_name"`
-	BinaryName    *string              `json:"binary_name"`
-	Access        AllowDenyRequirement `json:"access"`
-}
-
-// WebSearchContextSize is Codex's WebSearchContextSize.
-type WebSearchContextSize string
-
-// WebSearchLocation is Codex's WebSearchLocation.
-type WebSearchLocation struct {
-	Country  *string `json:"country"`
-	Region   *string `json:"region"`
-	City     *string `json:"city"`
-	Timezone *string `json:"timezone"`
-}
 
 // ComputerUseWindowsExeRequirement is Codex's ComputerUseWindowsExeRequirement.
 type ComputerUseWindowsExeRequirement struct {

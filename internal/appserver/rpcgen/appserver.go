@@ -22,10 +22,26 @@ func AppServer(source string) Options {
 			"TextRange":          "TextRange",
 			"TextPosition":       "TextPosition",
 			// Unions (tagged enums) and entries whose hand-written types carry their rules.
-			"Model":                 "v2Model",
-			"HookMetadata":          "hookMetadata",
+			"Model":                "v2Model",
+			"HookMetadata":         "hookMetadata",
+			"Account":              "accountInfo",
+			"LoginAccountParams":   "loginParams",
+			"LoginAccountResponse": "loginResponse",
+			"RateLimitSnapshot":    "wire.V2RateLimits",
+			"McpServerStatus":      "mcpServerStatus",
+			"ResourceContent":      "mcpResourceContent",
+			// MCP's own content blocks, as the MCP SDK writes them.
+			"McpServerToolCallResponse": "mcpToolCallResponse",
+			// config/read's config is every key in Codex's order; a layer's config the file's.
+			"Config":                "orderedObject",
+			"ConfigLayerMetadata":   "layerMeta",
+			"ConfigLayer":           "configLayer",
 			"ProviderSettings":      "providerSettings",
 			"ProviderSettingsPatch": "*providerSettingsPatch",
 		},
+		Omit: map[string]bool{
+			"ConfigReadResponse.layers": true, // sent only when asked for (checked against 0.169)
+		},
+		Imports: map[string]string{"wire": "github.com/gocodex/gocodex/internal/appserver/wire"},
 	}
 }

@@ -18,6 +18,11 @@ type Options struct {
 	// GoTypes maps a schema definition to the Go type written for it instead of a generated
 	// one (a type with its own decoding rules, such as an absolute path).
 	GoTypes map[string]string
+	// Omit names the members ("Type.member") Codex leaves out when they have no value
+	// although the TypeScript type does not mark them optional.
+	Omit map[string]bool
+	// Imports are the packages GoTypes names, by their package name ("wire" → its path).
+	Imports map[string]string
 }
 
 // Files are the generated sources: the types, and the interfaces with their dispatchers.
@@ -80,8 +85,22 @@ func (g *gen) types() ([]byte, error) {
 	body := g.buf.Bytes()
 	var b bytes.Buffer
 	g.header(&b, "params, responses, notifications")
+	var imports []string
 	if bytes.Contains(body, []byte("json.")) {
-		b.WriteString("import \"encoding/json\"\n\n")
+		imports = append(imports, "encoding/json")
+	}
+	for name, path := range g.o.Imports {
+		if bytes.Contains(body, []byte(" "+name+".")) || bytes.Contains(body, []byte("*"+name+".")) || bytes.Contains(body, []byte("]"+name+".")) {
+			imports = append(imports, path)
+		}
+	}
+	sort.Strings(imports)
+	if len(imports) > 0 {
+		b.WriteString("import (\n")
+		for _, path := range imports {
+			fmt.Fprintf(&b, "\t%q\n", path)
+		}
+		b.WriteString(")\n\n")
 	}
 	b.Write(body)
 	return formatted(b.Bytes())
@@ -189,7 +208,7 @@ func (g *gen) structDef(name string, n *node) error {
 		if (nullable || f.Optional) && pointable(t) {
 			t = "*" + t
 		}
-		if f.Optional {
+		if f.Optional || g.o.Omit[name+"."+f.Name] {
 			tag += ",omitempty"
 		}
 		if d := strings.TrimSpace(p.Description); d != "" {
