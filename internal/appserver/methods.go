@@ -8,7 +8,7 @@ func (s *Server) registerMethods() {
 	s.threads = r
 	r.register(s)
 	a := &api{s: s, r: r, features: &runtimeFeatures{values: map[string]bool{}}, logins: &logins{active: map[string]func(){}}}
-	r.registerTurns(s)
+	registerTurnAPI(s, a)
 	r.registerReview(s)
 	r.registerCollaboration(s)
 	r.registerRollback(s)

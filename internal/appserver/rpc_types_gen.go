@@ -6,6 +6,7 @@ package appserver
 import (
 	"encoding/json"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // GatewayOAuthCancelResponse is Codex's GatewayOAuthCancelResponse.
@@ -243,7 +244,7 @@ type CommandExecParams struct {
 	// Optional sandbox policy for this command.
 	//
 	// Uses the same shape as thread/turn execution sandbox configuration and defaults to the user's configured policy when omitted. Cannot be combined with `permissionProfile`.
-	SandboxPolicy *SandboxPolicy `json:"sandboxPolicy,omitempty"`
+	SandboxPolicy SandboxPolicy `json:"sandboxPolicy,omitempty"`
 	// Optional active permissions profile id for this command.
 	//
 	// Defaults to the user's configured permissions when omitted. Cannot be combined with `sandboxPolicy`.
@@ -949,7 +950,7 @@ type ReviewStartParams struct {
 
 // ReviewStartResponse is Codex's ReviewStartResponse.
 type ReviewStartResponse struct {
-	Turn Turn `json:"turn"`
+	Turn wire.V2Turn `json:"turn"`
 	// The thread id supplied to `review/start`.
 	ReviewThreadID string `json:"reviewThreadId"`
 }
@@ -1101,8 +1102,8 @@ type ThreadForkParams struct {
 	ServiceTier   *string `json:"serviceTier,omitempty"`
 	Cwd           *string `json:"cwd,omitempty"`
 	// Replace the thread's runtime workspace roots. Paths must be absolute.
-	RuntimeWorkspaceRoots []pathString    `json:"runtimeWorkspaceRoots,omitempty"`
-	ApprovalPolicy        *AskForApproval `json:"approvalPolicy,omitempty"`
+	RuntimeWorkspaceRoots []pathString             `json:"runtimeWorkspaceRoots,omitempty"`
+	ApprovalPolicy        *protocol.AskForApproval `json:"approvalPolicy,omitempty"`
 	// Override where approval requests are routed for review on this thread and subsequent turns.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
 	Sandbox           *SandboxMode       `json:"sandbox,omitempty"`
@@ -1134,15 +1135,15 @@ type ThreadForkResponse struct {
 	// Thread-scoped runtime workspace roots used to materialize `:workspace_roots`.
 	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots"`
 	// Environment-native paths to instruction source files currently loaded for this thread.
-	InstructionSources []LegacyAppPathString `json:"instructionSources"`
-	ApprovalPolicy     AskForApproval        `json:"approvalPolicy"`
+	InstructionSources []LegacyAppPathString   `json:"instructionSources"`
+	ApprovalPolicy     protocol.AskForApproval `json:"approvalPolicy"`
 	// Reviewer currently used for approval requests on this thread.
 	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
 	// Legacy sandbox policy retained for compatibility. Experimental clients should prefer `activePermissionProfile` for profile provenance.
 	Sandbox SandboxPolicy `json:"sandbox"`
 	// Named or implicit built-in profile that produced the active permissions, when known.
 	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
-	ReasoningEffort         *ReasoningEffort         `json:"reasoningEffort"`
+	ReasoningEffort         *string                  `json:"reasoningEffort"`
 	// @deprecated Always `explicitRequestOnly`. Use `reasoningEffort` for Ultra behavior.
 	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
 }
@@ -1200,7 +1201,7 @@ type ThreadItemsListParams struct {
 	// Optional turn id to filter by. When omitted, returns items across the thread.
 	TurnID *string `json:"turnId,omitempty"`
 	// Opaque continuation cursor or an exclusive item anchor in the requested visible turn. An item anchor requires a non-empty `turnId`; ascending (the default) returns items after it, and descending returns items before it. Continue with the returned string cursor.
-	Cursor *ThreadItemsListCursor `json:"cursor,omitempty"`
+	Cursor ThreadItemsListCursor `json:"cursor,omitempty"`
 	// Optional item page size.
 	Limit *uint32 `json:"limit,omitempty"`
 	// Optional item pagination direction; defaults to ascending.
@@ -1247,7 +1248,7 @@ type ThreadListParams struct {
 	// Omit to include every project, set to null for unassigned threads, or provide a project ID to return only threads in that project.
 	ProjectID *string `json:"projectId,omitempty"`
 	// Optional cwd filter or filters; when set, only threads whose session cwd exactly matches one of these paths are returned.
-	Cwd *ThreadListCwdFilter `json:"cwd,omitempty"`
+	Cwd ThreadListCwdFilter `json:"cwd,omitempty"`
 	// If true, return from the state DB without scanning JSONL rollouts to repair thread metadata. Omitted or false preserves scan-and-repair behavior.
 	UseStateDbOnly *bool `json:"useStateDbOnly,omitempty"`
 	// Optional substring filter for the extracted thread title.
@@ -1345,8 +1346,8 @@ type ThreadResumeParams struct {
 	ServiceTier   *string `json:"serviceTier,omitempty"`
 	Cwd           *string `json:"cwd,omitempty"`
 	// Replace the thread's runtime workspace roots. Paths must be absolute.
-	RuntimeWorkspaceRoots []pathString    `json:"runtimeWorkspaceRoots,omitempty"`
-	ApprovalPolicy        *AskForApproval `json:"approvalPolicy,omitempty"`
+	RuntimeWorkspaceRoots []pathString             `json:"runtimeWorkspaceRoots,omitempty"`
+	ApprovalPolicy        *protocol.AskForApproval `json:"approvalPolicy,omitempty"`
 	// Override where approval requests are routed for review on this thread and subsequent turns.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
 	Sandbox           *SandboxMode       `json:"sandbox,omitempty"`
@@ -1375,17 +1376,17 @@ type ThreadResumeResponse struct {
 	// Thread-scoped runtime workspace roots used to materialize `:workspace_roots`.
 	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots"`
 	// Environment-native paths to instruction source files currently loaded for this thread.
-	InstructionSources []LegacyAppPathString `json:"instructionSources"`
-	ApprovalPolicy     AskForApproval        `json:"approvalPolicy"`
+	InstructionSources []LegacyAppPathString   `json:"instructionSources"`
+	ApprovalPolicy     protocol.AskForApproval `json:"approvalPolicy"`
 	// Reviewer currently used for approval requests on this thread.
 	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
 	// Legacy sandbox policy retained for compatibility. Experimental clients should prefer `activePermissionProfile` for profile provenance.
 	Sandbox SandboxPolicy `json:"sandbox"`
 	// Named or implicit built-in profile that produced the active permissions, when known.
 	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
-	ReasoningEffort         *ReasoningEffort         `json:"reasoningEffort"`
+	ReasoningEffort         *string                  `json:"reasoningEffort"`
 	// Effective collaboration mode. Absent when resuming from an older server.
-	CollaborationMode *CollaborationMode `json:"collaborationMode"`
+	CollaborationMode *protocol.CollaborationMode `json:"collaborationMode"`
 	// @deprecated Always `explicitRequestOnly`. Use `reasoningEffort` for Ultra behavior.
 	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
 	// `thread/turns/list` page returned when requested by `initialTurnsPage`.
@@ -1457,8 +1458,8 @@ type ThreadStartParams struct {
 	ServiceTier                *string `json:"serviceTier,omitempty"`
 	Cwd                        *string `json:"cwd,omitempty"`
 	// Replace the thread's runtime workspace roots. Paths must be absolute.
-	RuntimeWorkspaceRoots []pathString    `json:"runtimeWorkspaceRoots,omitempty"`
-	ApprovalPolicy        *AskForApproval `json:"approvalPolicy,omitempty"`
+	RuntimeWorkspaceRoots []pathString             `json:"runtimeWorkspaceRoots,omitempty"`
+	ApprovalPolicy        *protocol.AskForApproval `json:"approvalPolicy,omitempty"`
 	// Override where approval requests are routed for review on this thread and subsequent turns.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
 	Sandbox           *SandboxMode       `json:"sandbox,omitempty"`
@@ -1471,8 +1472,8 @@ type ThreadStartParams struct {
 	// @deprecated `friendly` and `pragmatic` no longer select a style.
 	Personality *Personality `json:"personality,omitempty"`
 	// @deprecated Ignored. Use Ultra reasoning effort for proactive multi-agent behavior.
-	MultiAgentMode *MultiAgentMode `json:"multiAgentMode,omitempty"`
-	Ephemeral      *bool           `json:"ephemeral,omitempty"`
+	MultiAgentMode MultiAgentMode `json:"multiAgentMode,omitempty"`
+	Ephemeral      *bool          `json:"ephemeral,omitempty"`
 	// Persisted thread history contract to use for this new thread.
 	HistoryMode        *ThreadHistoryMode `json:"historyMode,omitempty"`
 	SessionStartSource *ThreadStartSource `json:"sessionStartSource,omitempty"`
@@ -1507,15 +1508,15 @@ type ThreadStartResponse struct {
 	// Thread-scoped runtime workspace roots used to materialize `:workspace_roots`.
 	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots"`
 	// Environment-native paths to instruction source files currently loaded for this thread.
-	InstructionSources []LegacyAppPathString `json:"instructionSources"`
-	ApprovalPolicy     AskForApproval        `json:"approvalPolicy"`
+	InstructionSources []LegacyAppPathString   `json:"instructionSources"`
+	ApprovalPolicy     protocol.AskForApproval `json:"approvalPolicy"`
 	// Reviewer currently used for approval requests on this thread.
 	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
 	// Legacy sandbox policy retained for compatibility. Experimental clients should prefer `activePermissionProfile` for profile provenance.
 	Sandbox SandboxPolicy `json:"sandbox"`
 	// Named or implicit built-in profile that produced the active permissions, when known.
 	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
-	ReasoningEffort         *ReasoningEffort         `json:"reasoningEffort"`
+	ReasoningEffort         *string                  `json:"reasoningEffort"`
 	// @deprecated Always `explicitRequestOnly`. Use `reasoningEffort` for Ultra behavior.
 	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
 }
@@ -1535,7 +1536,7 @@ type ThreadTurnsListParams struct {
 
 // ThreadTurnsListResponse is Codex's ThreadTurnsListResponse.
 type ThreadTurnsListResponse struct {
-	Data []Turn `json:"data"`
+	Data []wire.V2Turn `json:"data"`
 	// Opaque cursor to pass to the next call to continue after the last turn. if None, there are no more turns to return.
 	NextCursor *string `json:"nextCursor"`
 	// Opaque cursor to pass as `cursor` when reversing `sortDirection`. This is only populated when the page contains at least one turn. Use it with the opposite `sortDirection` to include the anchor turn again and catch updates to that turn.
@@ -1626,9 +1627,9 @@ type TurnInterruptResponse struct{}
 type TurnStartParams struct {
 	ThreadID string `json:"threadId"`
 	// Replace this thread's disabled plugin IDs. Omitted/null preserves the list; [] clears it.
-	DisabledPluginIDs   []string    `json:"disabledPluginIds,omitempty"`
-	ClientUserMessageID *string     `json:"clientUserMessageId,omitempty"`
-	Input               []UserInput `json:"input"`
+	DisabledPluginIDs   []string  `json:"disabledPluginIds,omitempty"`
+	ClientUserMessageID *string   `json:"clientUserMessageId,omitempty"`
+	Input               []v2Input `json:"input"`
 	// Optional source classification for the caller that starts this turn. Ignored when this request steers an already-active turn.
 	TurnTrigger *string `json:"turnTrigger,omitempty"`
 	// ID of the turn that caused this new turn to start.
@@ -1659,11 +1660,11 @@ type TurnStartParams struct {
 	// Replace the thread's runtime workspace roots for this turn and subsequent turns. Paths must be absolute.
 	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots,omitempty"`
 	// Override the approval policy for this turn and subsequent turns.
-	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
+	ApprovalPolicy *protocol.AskForApproval `json:"approvalPolicy,omitempty"`
 	// Override where approval requests are routed for review on this turn and subsequent turns.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
 	// Override the sandbox policy for this turn and subsequent turns.
-	SandboxPolicy *SandboxPolicy `json:"sandboxPolicy,omitempty"`
+	SandboxPolicy SandboxPolicy `json:"sandboxPolicy,omitempty"`
 	// Select a named permissions profile id for this turn and subsequent turns. Cannot be combined with `sandboxPolicy`.
 	Permissions *string `json:"permissions,omitempty"`
 	// Override the model for this turn and subsequent turns.
@@ -1673,9 +1674,9 @@ type TurnStartParams struct {
 	// Override the service tier only when this request starts a new turn. Use "default" for standard speed. Omitted or null inherits the thread's tier. Does not change the thread's tier or a turn being steered.
 	ServiceTierForTurn *string `json:"serviceTierForTurn,omitempty"`
 	// Override the reasoning effort for this turn and subsequent turns.
-	Effort *ReasoningEffort `json:"effort,omitempty"`
+	Effort *string `json:"effort,omitempty"`
 	// Override the reasoning summary for this turn and subsequent turns.
-	Summary *ReasoningSummary `json:"summary,omitempty"`
+	Summary *string `json:"summary,omitempty"`
 	// @deprecated `friendly` and `pragmatic` no longer select a style. Changing this does not rewrite the thread's existing instructions.
 	Personality *Personality `json:"personality,omitempty"`
 	// Optional JSON Schema used to constrain the final assistant message for this turn.
@@ -1683,23 +1684,23 @@ type TurnStartParams struct {
 	// EXPERIMENTAL - Set a pre-set collaboration mode. Takes precedence over model, reasoning_effort, and developer instructions if set.
 	//
 	// For `collaboration_mode.settings.developer_instructions`, `null` means "use the built-in instructions for the selected mode".
-	CollaborationMode *CollaborationMode `json:"collaborationMode,omitempty"`
+	CollaborationMode *protocol.CollaborationMode `json:"collaborationMode,omitempty"`
 	// @deprecated Ignored. Use `effort: "ultra"` for proactive multi-agent behavior.
-	MultiAgentMode *MultiAgentMode `json:"multiAgentMode,omitempty"`
+	MultiAgentMode MultiAgentMode `json:"multiAgentMode,omitempty"`
 	// EXPERIMENTAL - Request an authorized cyber program for this turn. Omission preserves automatic behavior. This does not grant access.
 	CyberAccessProgram *CyberAccessProgram `json:"cyberAccessProgram,omitempty"`
 }
 
 // TurnStartResponse is Codex's TurnStartResponse.
 type TurnStartResponse struct {
-	Turn Turn `json:"turn"`
+	Turn wire.V2Turn `json:"turn"`
 }
 
 // TurnSteerParams is Codex's TurnSteerParams.
 type TurnSteerParams struct {
-	ThreadID            string      `json:"threadId"`
-	ClientUserMessageID *string     `json:"clientUserMessageId,omitempty"`
-	Input               []UserInput `json:"input"`
+	ThreadID            string    `json:"threadId"`
+	ClientUserMessageID *string   `json:"clientUserMessageId,omitempty"`
+	Input               []v2Input `json:"input"`
 	// Optional metadata to enrich Codex's ResponsesAPI turn metadata. Replaces unprotected client-provided entries when supplied; an empty map clears them.
 	//
 	// Entries are flattened into the JSON string sent as `client_metadata["x-codex-turn-metadata"]` on ResponsesAPI HTTP and websocket requests.
@@ -2336,8 +2337,8 @@ type ThreadUnarchivedNotification struct {
 
 // TurnCompletedNotification is Codex's TurnCompletedNotification.
 type TurnCompletedNotification struct {
-	ThreadID string `json:"threadId"`
-	Turn     Turn   `json:"turn"`
+	ThreadID string      `json:"threadId"`
+	Turn     wire.V2Turn `json:"turn"`
 }
 
 // TurnDiffUpdatedNotification: Notification that the turn-level unified diff has changed. Contains the latest aggregated diff across all file changes in the turn.
@@ -2364,8 +2365,8 @@ type TurnPlanUpdatedNotification struct {
 
 // TurnStartedNotification is Codex's TurnStartedNotification.
 type TurnStartedNotification struct {
-	ThreadID string `json:"threadId"`
-	Turn     Turn   `json:"turn"`
+	ThreadID string      `json:"threadId"`
+	Turn     wire.V2Turn `json:"turn"`
 }
 
 // WarningNotification is Codex's WarningNotification.
@@ -2559,7 +2560,7 @@ type ConfigRequirements struct {
 	CliAuthCredentialsStore              *CliAuthCredentialsStoreMode   `json:"cliAuthCredentialsStore"`
 	ChatgptBaseURL                       *string                        `json:"chatgptBaseUrl"`
 	AdditionalDeveloperInstructions      *string                        `json:"additionalDeveloperInstructions"`
-	AllowedApprovalPolicies              []AskForApproval               `json:"allowedApprovalPolicies"`
+	AllowedApprovalPolicies              []protocol.AskForApproval      `json:"allowedApprovalPolicies"`
 	AllowedApprovalsReviewers            []ApprovalsReviewer            `json:"allowedApprovalsReviewers"`
 	AllowedSandboxModes                  []SandboxMode                  `json:"allowedSandboxModes"`
 	AllowedWindowsSandboxImplementations []WindowsSandboxImplementation `json:"allowedWindowsSandboxImplementations"`
@@ -2808,27 +2809,6 @@ type ReviewTarget = json.RawMessage
 // ReviewDelivery is Codex's ReviewDelivery.
 type ReviewDelivery string
 
-// Turn is Codex's Turn.
-type Turn struct {
-	// Identifier for this turn. Codex-generated turn IDs are UUIDv7.
-	ID string `json:"id"`
-	// ID of the first turn in the chain of work that led to this turn. Pass this as `rootTurnId` when starting work on behalf of this turn. May be null in older history or a `review/start` response.
-	RootTurnID *string `json:"rootTurnId"`
-	// Thread items currently included in this turn payload.
-	Items []ThreadItem `json:"items"`
-	// Describes how much of `items` has been loaded for this turn.
-	ItemsView TurnItemsView `json:"itemsView"`
-	Status    TurnStatus    `json:"status"`
-	// Error associated with a failed or interrupted turn.
-	Error *TurnError `json:"error"`
-	// Unix timestamp (in seconds) when the turn started.
-	StartedAt *int64 `json:"startedAt"`
-	// Unix timestamp (in seconds) when the turn completed.
-	CompletedAt *int64 `json:"completedAt"`
-	// Duration between turn start and completion in milliseconds, if known.
-	DurationMs *int64 `json:"durationMs"`
-}
-
 // SkillsListEntry is Codex's SkillsListEntry.
 type SkillsListEntry struct {
 	Cwd    string           `json:"cwd"`
@@ -2854,9 +2834,6 @@ type ThreadAttachmentOwner struct {
 	// Whether the owning thread is archived, not whether it is currently executing a turn.
 	Archived bool `json:"archived"`
 }
-
-// AskForApproval is Codex's AskForApproval.
-type AskForApproval = json.RawMessage
 
 // ApprovalsReviewer: Configures who approval requests are routed to for review. Examples include sandbox escapes, blocked network access, MCP approval prompts, and ARC escalations. Defaults to `user`. `auto_review` uses a carefully prompted subagent to gather relevant context and apply a risk-based decision framework before approving or denying the request. The legacy value `guardian_subagent` is accepted for compatibility.
 type ApprovalsReviewer string
@@ -2900,7 +2877,7 @@ type Thread struct {
 	// Current configured model when loaded, otherwise the latest persisted model. Null when unavailable. This is not per-turn execution telemetry.
 	Model *string `json:"model"`
 	// Current configured reasoning effort when loaded, otherwise the latest persisted effort. Null when unset or unavailable. This is not per-turn execution telemetry.
-	ReasoningEffort *ReasoningEffort `json:"reasoningEffort"`
+	ReasoningEffort *string `json:"reasoningEffort"`
 	// Unix timestamp (in seconds) when the thread was created.
 	CreatedAt int64 `json:"createdAt"`
 	// Unix timestamp (in seconds) when the thread was last updated.
@@ -2934,7 +2911,7 @@ type Thread struct {
 	// Saved Daybreak choice, independent of turn execution. Null if unset.
 	DaybreakEnabled *bool `json:"daybreakEnabled"`
 	// Only populated on `thread/resume`, `thread/fork`, and `thread/read` (when `includeTurns` is true) responses. For all other responses and notifications returning a Thread, the turns field will be an empty list.
-	Turns []Turn `json:"turns"`
+	Turns []wire.V2Turn `json:"turns"`
 }
 
 // ActivePermissionProfile is Codex's ActivePermissionProfile.
@@ -2944,9 +2921,6 @@ type ActivePermissionProfile struct {
 	// Parent profile identifier from the selected permissions profile's `extends` setting, when present.
 	Extends *string `json:"extends"`
 }
-
-// ReasoningEffort: A non-empty reasoning effort value advertised by the model.
-type ReasoningEffort string
 
 // MultiAgentMode: Controls the effective multi-agent delegation instructions for a turn. `custom` means the configured mode hint defines the policy instead of a built-in policy.
 type MultiAgentMode = json.RawMessage
@@ -3007,8 +2981,8 @@ type ThreadListCwdFilter = json.RawMessage
 
 // ThreadReadState: The first unread position in a durable local thread. A null position means read. The opaque revision guards edits against activity or marks the caller has not seen.
 type ThreadReadState struct {
-	FirstUnread *ThreadUnreadPosition `json:"firstUnread"`
-	Revision    string                `json:"revision"`
+	FirstUnread ThreadUnreadPosition `json:"firstUnread"`
+	Revision    string               `json:"revision"`
 }
 
 // ThreadMetadataGitInfoUpdateParams is Codex's ThreadMetadataGitInfoUpdateParams.
@@ -3037,17 +3011,11 @@ type ThreadResumeInitialTurnsPageParams struct {
 	ItemsView *TurnItemsView `json:"itemsView,omitempty"`
 }
 
-// CollaborationMode: Collaboration mode for a Codex session.
-type CollaborationMode struct {
-	Mode     ModeKind `json:"mode"`
-	Settings Settings `json:"settings"`
-}
-
 // TurnsPage is Codex's TurnsPage.
 type TurnsPage struct {
-	Data            []Turn  `json:"data"`
-	NextCursor      *string `json:"nextCursor"`
-	BackwardsCursor *string `json:"backwardsCursor"`
+	Data            []wire.V2Turn `json:"data"`
+	NextCursor      *string       `json:"nextCursor"`
+	BackwardsCursor *string       `json:"backwardsCursor"`
 }
 
 // ThreadHistoryMode is Codex's ThreadHistoryMode.
@@ -3097,9 +3065,6 @@ type ThreadSection struct {
 	Appearance *ThreadSectionAppearance `json:"appearance"`
 }
 
-// UserInput is Codex's UserInput.
-type UserInput = json.RawMessage
-
 // TurnToolOutput is Codex's TurnToolOutput.
 type TurnToolOutput struct {
 	Name      string                 `json:"name"`
@@ -3116,9 +3081,6 @@ type AdditionalContextEntry struct {
 	// Optional name for untrusted context, used to label its tool output.
 	Name *string `json:"name,omitempty"`
 }
-
-// ReasoningSummary: A summary of the reasoning performed by the model. This can be useful for debugging and understanding the model's reasoning process. See https://platform.openai.com/docs/guides/reasoning?api-mode=responses#reasoning-summaries
-type ReasoningSummary string
 
 // CyberAccessProgram: Requested cyber treatment for an OpenAI model turn. Authorization and model-tier restrictions remain server-owned.
 type CyberAccessProgram string
@@ -3143,9 +3105,9 @@ type CommandExecOutputStream string
 
 // TurnError is Codex's TurnError.
 type TurnError struct {
-	Message           string          `json:"message"`
-	CodexErrorInfo    *CodexErrorInfo `json:"codexErrorInfo"`
-	AdditionalDetails *string         `json:"additionalDetails"`
+	Message           string         `json:"message"`
+	CodexErrorInfo    CodexErrorInfo `json:"codexErrorInfo"`
+	AdditionalDetails *string        `json:"additionalDetails"`
 	// Optional public explanation and continuation instruction for a misalignment block.
 	Misalignment *MisalignmentErrorDetails `json:"misalignment"`
 }
@@ -3264,17 +3226,17 @@ type ThreadSettings struct {
 	DisabledPluginIDs []string   `json:"disabledPluginIds"`
 	Cwd               pathString `json:"cwd"`
 	// Environments configured for future turns, in priority order, primary first. `null` means the server does not expose the selection; [] means none are selected.
-	Environments            []ThreadEnvironment      `json:"environments"`
-	ApprovalPolicy          AskForApproval           `json:"approvalPolicy"`
-	ApprovalsReviewer       ApprovalsReviewer        `json:"approvalsReviewer"`
-	SandboxPolicy           SandboxPolicy            `json:"sandboxPolicy"`
-	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
-	Model                   string                   `json:"model"`
-	ModelProvider           string                   `json:"modelProvider"`
-	ServiceTier             *string                  `json:"serviceTier"`
-	Effort                  *ReasoningEffort         `json:"effort"`
-	Summary                 *ReasoningSummary        `json:"summary"`
-	CollaborationMode       CollaborationMode        `json:"collaborationMode"`
+	Environments            []ThreadEnvironment        `json:"environments"`
+	ApprovalPolicy          protocol.AskForApproval    `json:"approvalPolicy"`
+	ApprovalsReviewer       ApprovalsReviewer          `json:"approvalsReviewer"`
+	SandboxPolicy           SandboxPolicy              `json:"sandboxPolicy"`
+	ActivePermissionProfile *ActivePermissionProfile   `json:"activePermissionProfile"`
+	Model                   string                     `json:"model"`
+	ModelProvider           string                     `json:"modelProvider"`
+	ServiceTier             *string                    `json:"serviceTier"`
+	Effort                  *string                    `json:"effort"`
+	Summary                 *string                    `json:"summary"`
+	CollaborationMode       protocol.CollaborationMode `json:"collaborationMode"`
 	// @deprecated Always `explicitRequestOnly`. Use `effort` for Ultra behavior.
 	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
 	// @deprecated Reports the saved setting; `friendly` and `pragmatic` no longer select a style.
@@ -3488,9 +3450,9 @@ type OtelRequirements struct {
 	LogAgentResponses      *bool                        `json:"log_agent_responses"`
 	LogGuardianAssessments *bool                        `json:"log_guardian_assessments"`
 	Environment            *string                      `json:"environment"`
-	Exporter               *OtelExporter                `json:"exporter"`
-	TraceExporter          *OtelExporter                `json:"trace_exporter"`
-	MetricsExporter        *OtelExporter                `json:"metrics_exporter"`
+	Exporter               OtelExporter                 `json:"exporter"`
+	TraceExporter          OtelExporter                 `json:"trace_exporter"`
+	MetricsExporter        OtelExporter                 `json:"metrics_exporter"`
 	SpanAttributes         map[string]string            `json:"span_attributes"`
 	Tracestate             map[string]map[string]string `json:"tracestate"`
 }
@@ -3641,9 +3603,6 @@ type PluginShareTargetRole string
 // PluginSharePrincipalRole is Codex's PluginSharePrincipalRole.
 type PluginSharePrincipalRole string
 
-// TurnStatus is Codex's TurnStatus.
-type TurnStatus string
-
 // SkillMetadata is Codex's SkillMetadata.
 type SkillMetadata struct {
 	Name        string `json:"name"`
@@ -3687,16 +3646,6 @@ type GitInfo struct {
 
 // ThreadUnreadPosition is Codex's ThreadUnreadPosition.
 type ThreadUnreadPosition = json.RawMessage
-
-// ModeKind: Initial collaboration mode to use when the TUI starts.
-type ModeKind string
-
-// Settings: Settings for a collaboration mode.
-type Settings struct {
-	Model                 string           `json:"model"`
-	ReasoningEffort       *ReasoningEffort `json:"reasoning_effort"`
-	DeveloperInstructions *string          `json:"developer_instructions"`
-}
 
 // CapabilityRootLocation: Location used to resolve a selected capability root.
 type CapabilityRootLocation = json.RawMessage
@@ -3848,9 +3797,9 @@ type ApplicationStorageRequirements struct {
 
 // NewThreadModelDefaults is Codex's NewThreadModelDefaults.
 type NewThreadModelDefaults struct {
-	Model                *string          `json:"model"`
-	ModelReasoningEffort *ReasoningEffort `json:"modelReasoningEffort"`
-	ServiceTier          *string          `json:"serviceTier"`
+	Model                *string `json:"model"`
+	ModelReasoningEffort *string `json:"modelReasoningEffort"`
+	ServiceTier          *string `json:"serviceTier"`
 }
 
 // OtelToolResultLogConfig is Codex's OtelToolResultLogConfig.

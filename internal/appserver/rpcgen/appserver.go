@@ -32,6 +32,13 @@ func AppServer(source string) Options {
 			"ResourceContent":      "mcpResourceContent",
 			// MCP's own content blocks, as the MCP SDK writes them.
 			"McpServerToolCallResponse": "mcpToolCallResponse",
+			// The engine's own protocol types, and the thread wire's.
+			"UserInput":         "v2Input",
+			"AskForApproval":    "protocol.AskForApproval",
+			"CollaborationMode": "protocol.CollaborationMode",
+			"ReasoningEffort":   "string",
+			"ReasoningSummary":  "string",
+			"Turn":              "wire.V2Turn",
 			// config/read's config is every key in Codex's order; a layer's config the file's.
 			"Config":                "orderedObject",
 			"ConfigLayerMetadata":   "layerMeta",
@@ -42,6 +49,9 @@ func AppServer(source string) Options {
 		Omit: map[string]bool{
 			"ConfigReadResponse.layers": true, // sent only when asked for (checked against 0.169)
 		},
-		Imports: map[string]string{"wire": "github.com/gocodex/gocodex/internal/appserver/wire"},
+		Imports: map[string]string{
+			"wire":     "github.com/gocodex/gocodex/internal/appserver/wire",
+			"protocol": "github.com/gocodex/gocodex/protocol",
+		},
 	}
 }

@@ -205,7 +205,7 @@ func (g *gen) structDef(name string, n *node) error {
 		}
 		t, nullable := g.goType(p)
 		tag := f.Name
-		if (nullable || f.Optional) && pointable(t) {
+		if (nullable || f.Optional) && pointable(t) && !g.isRawDef(t) {
 			t = "*" + t
 		}
 		if f.Optional || g.o.Omit[name+"."+f.Name] {
@@ -220,6 +220,20 @@ func (g *gen) structDef(name string, n *node) error {
 	}
 	g.buf.WriteString("}\n\n")
 	return nil
+}
+
+// isRawDef reports whether the definition name is written as raw JSON (a union gocodex
+// does not type), which has null without a pointer.
+func (g *gen) isRawDef(name string) bool {
+	n := g.m.defs[name]
+	if n == nil || g.o.GoTypes[name] != "" {
+		return false
+	}
+	if (len(n.Properties) > 0 || len(n.AdditionalProperties) == 0) && onlyType(n, "object") || isStringEnum(n) {
+		return false
+	}
+	t, _ := g.goType(n)
+	return t == "json.RawMessage"
 }
 
 // pointable: a type whose absence needs a pointer (slices, maps and raw JSON have nil).
