@@ -9,7 +9,7 @@ func (s *Server) registerMethods() {
 	r.register(s)
 	a := &api{s: s, r: r, features: &runtimeFeatures{values: map[string]bool{}}, logins: &logins{active: map[string]func(){}}}
 	registerTurnAPI(s, a)
-	r.registerReview(s)
+	registerReviewAPI(s, a)
 	r.registerCollaboration(s)
 	r.registerRollback(s)
 	registerHooksAPI(s, a)

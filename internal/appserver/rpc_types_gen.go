@@ -942,8 +942,8 @@ type PluginUninstallResponse struct{}
 
 // ReviewStartParams is Codex's ReviewStartParams.
 type ReviewStartParams struct {
-	ThreadID string       `json:"threadId"`
-	Target   ReviewTarget `json:"target"`
+	ThreadID string                `json:"threadId"`
+	Target   protocol.ReviewTarget `json:"target"`
 	// Reviews run inline on the supplied thread. Omit this field or pass `inline`. To review on a separate thread, start a thread first and use its id.
 	Delivery *ReviewDelivery `json:"delivery,omitempty"`
 }
@@ -2802,9 +2802,6 @@ type PluginSharePrincipal struct {
 	Role          PluginSharePrincipalRole `json:"role"`
 	Name          string                   `json:"name"`
 }
-
-// ReviewTarget is Codex's ReviewTarget.
-type ReviewTarget = json.RawMessage
 
 // ReviewDelivery is Codex's ReviewDelivery.
 type ReviewDelivery string

@@ -39,6 +39,7 @@ func AppServer(source string) Options {
 			"ReasoningEffort":   "string",
 			"ReasoningSummary":  "string",
 			"Turn":              "wire.V2Turn",
+			"ReviewTarget":      "protocol.ReviewTarget",
 			// config/read's config is every key in Codex's order; a layer's config the file's.
 			"Config":                "orderedObject",
 			"ConfigLayerMetadata":   "layerMeta",
