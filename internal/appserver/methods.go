@@ -1,5 +1,7 @@
 package appserver
 
+import "path/filepath"
+
 // registerMethods registers every method family. This file belongs to the methods (v2/v1):
 // add one call per family, e.g. registerThreadMethods(s). The core registers only
 // initialize/initialized, in handshake.go.
@@ -7,7 +9,8 @@ func (s *Server) registerMethods() {
 	r := newThreads(s)
 	s.threads = r
 	r.register(s)
-	a := &api{s: s, r: r, features: &runtimeFeatures{values: map[string]bool{}}, logins: &logins{active: map[string]func(){}}}
+	a := &api{s: s, r: r, features: &runtimeFeatures{values: map[string]bool{}}, logins: &logins{active: map[string]func(){}},
+		imports: &importHistories{path: filepath.Join(codexHome(s), "external_agent_imports.json")}}
 	registerTurnAPI(s, a)
 	registerReviewAPI(s, a)
 	r.registerCollaboration(s)
@@ -28,7 +31,7 @@ func (s *Server) registerMethods() {
 	registerModelProviderAPI(s, a)
 	registerPermissionProfileAPI(s, a)
 	registerWindowsSandboxAPI(s, a)
-	registerExternalAgentMethods(s)
+	registerExternalAgentConfigAPI(s, a)
 	registerFeedbackAPI(s, a)
 	registerPluginAPI(s, a)
 	registerMarketplaceAPI(s, a)

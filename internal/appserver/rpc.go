@@ -30,4 +30,6 @@ type api struct {
 	features *runtimeFeatures
 	// logins are the sign-ins account/login/start began.
 	logins *logins
+	// imports is the history of externalAgentConfig/import.
+	imports *importHistories
 }

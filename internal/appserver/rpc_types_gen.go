@@ -401,13 +401,13 @@ type ExternalAgentConfigDetectParams struct {
 
 // ExternalAgentConfigDetectResponse is Codex's ExternalAgentConfigDetectResponse.
 type ExternalAgentConfigDetectResponse struct {
-	Items      []ExternalAgentConfigMigrationItem        `json:"items"`
-	Connectors []ExternalAgentDetectedConnectorCandidate `json:"connectors"`
+	Items      []migrationItem   `json:"items"`
+	Connectors []json.RawMessage `json:"connectors"`
 }
 
 // ExternalAgentConfigImportParams is Codex's ExternalAgentConfigImportParams.
 type ExternalAgentConfigImportParams struct {
-	MigrationItems []ExternalAgentConfigMigrationItem `json:"migrationItems"`
+	MigrationItems []migrationItem `json:"migrationItems"`
 	// Optional identifier for the product that initiated the import.
 	Source *string `json:"source,omitempty"`
 	// Opaque provider identifier supplied by the caller for analytics attribution and import history display. This does not select the migration source.
@@ -423,8 +423,8 @@ type ExternalAgentConfigImportResponse struct {
 
 // ExternalAgentConfigImportHistoriesReadResponse is Codex's ExternalAgentConfigImportHistoriesReadResponse.
 type ExternalAgentConfigImportHistoriesReadResponse struct {
-	Data       []ExternalAgentConfigImportHistory        `json:"data"`
-	Connectors []ExternalAgentImportedConnectorCandidate `json:"connectors"`
+	Data       []importHistory   `json:"data"`
+	Connectors []json.RawMessage `json:"connectors"`
 }
 
 // ExternalAgentConfigImportHistoryRecordParams is Codex's ExternalAgentConfigImportHistoryRecordParams.
@@ -432,7 +432,7 @@ type ExternalAgentConfigImportHistoryRecordParams struct {
 	// Opaque provider identifier for the externally completed import.
 	ProviderID string `json:"providerId"`
 	// Completed results grouped by imported item type.
-	ItemTypeResults []ExternalAgentConfigImportHistoryRecordTypeResultParams `json:"itemTypeResults"`
+	ItemTypeResults []importTypeResult `json:"itemTypeResults"`
 }
 
 // ExternalAgentConfigImportHistoryRecordResponse is Codex's ExternalAgentConfigImportHistoryRecordResponse.
@@ -2608,45 +2608,6 @@ type ExperimentalFeature struct {
 	DefaultEnabled bool `json:"defaultEnabled"`
 }
 
-// ExternalAgentConfigMigrationItem is Codex's ExternalAgentConfigMigrationItem.
-type ExternalAgentConfigMigrationItem struct {
-	ItemType    ExternalAgentConfigMigrationItemType `json:"itemType"`
-	Description string                               `json:"description"`
-	// Null or empty means home-scoped migration; non-empty means repo-scoped migration.
-	Cwd     *string           `json:"cwd"`
-	Details *MigrationDetails `json:"details"`
-}
-
-// ExternalAgentDetectedConnectorCandidate is Codex's ExternalAgentDetectedConnectorCandidate.
-type ExternalAgentDetectedConnectorCandidate struct {
-	Name         string                               `json:"name"`
-	SessionCount uint32                               `json:"sessionCount"`
-	Source       ExternalAgentDetectedConnectorSource `json:"source"`
-}
-
-// ExternalAgentConfigImportHistory is Codex's ExternalAgentConfigImportHistory.
-type ExternalAgentConfigImportHistory struct {
-	ImportID      string                                     `json:"importId"`
-	ProviderID    *string                                    `json:"providerId"`
-	CompletedAtMs int64                                      `json:"completedAtMs"`
-	Successes     []ExternalAgentConfigImportItemTypeSuccess `json:"successes"`
-	Failures      []ExternalAgentConfigImportItemTypeFailure `json:"failures"`
-}
-
-// ExternalAgentImportedConnectorCandidate is Codex's ExternalAgentImportedConnectorCandidate.
-type ExternalAgentImportedConnectorCandidate struct {
-	Name         string                               `json:"name"`
-	SessionCount uint32                               `json:"sessionCount"`
-	Source       ExternalAgentImportedConnectorSource `json:"source"`
-}
-
-// ExternalAgentConfigImportHistoryRecordTypeResultParams is Codex's ExternalAgentConfigImportHistoryRecordTypeResultParams.
-type ExternalAgentConfigImportHistoryRecordTypeResultParams struct {
-	ItemType  ExternalAgentConfigMigrationItemType                  `json:"itemType"`
-	Successes []ExternalAgentConfigImportHistoryRecordSuccessParams `json:"successes"`
-	Failures  []ExternalAgentConfigImportItemTypeFailure            `json:"failures"`
-}
-
 // LegacyAppPathString is Codex's LegacyAppPathString.
 type LegacyAppPathString string
 
@@ -3457,58 +3418,6 @@ type OtelRequirements struct {
 // ExperimentalFeatureStage is Codex's ExperimentalFeatureStage.
 type ExperimentalFeatureStage string
 
-// ExternalAgentConfigMigrationItemType is Codex's ExternalAgentConfigMigrationItemType.
-type ExternalAgentConfigMigrationItemType string
-
-// MigrationDetails is Codex's MigrationDetails.
-type MigrationDetails struct {
-	Plugins    []PluginsMigration   `json:"plugins"`
-	Skills     []SkillMigration     `json:"skills"`
-	Sessions   []SessionMigration   `json:"sessions"`
-	McpServers []McpServerMigration `json:"mcpServers"`
-	Hooks      []HookMigration      `json:"hooks"`
-	Subagents  []SubagentMigration  `json:"subagents"`
-	Commands   []CommandMigration   `json:"commands"`
-	Memory     []string             `json:"memory,omitempty"`
-}
-
-// ExternalAgentDetectedConnectorSource is Codex's ExternalAgentDetectedConnectorSource.
-type ExternalAgentDetectedConnectorSource string
-
-// ExternalAgentConfigImportItemTypeSuccess is Codex's ExternalAgentConfigImportItemTypeSuccess.
-type ExternalAgentConfigImportItemTypeSuccess struct {
-	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
-	Cwd      *string                              `json:"cwd"`
-	Source   *string                              `json:"source"`
-	Target   *string                              `json:"target"`
-	// Original title for an imported session; null for other item types.
-	Title *string `json:"title"`
-}
-
-// ExternalAgentConfigImportItemTypeFailure is Codex's ExternalAgentConfigImportItemTypeFailure.
-type ExternalAgentConfigImportItemTypeFailure struct {
-	ItemType     ExternalAgentConfigMigrationItemType `json:"itemType"`
-	ErrorType    *string                              `json:"errorType"`
-	SubErrorType *string                              `json:"subErrorType"`
-	FailureStage string                               `json:"failureStage"`
-	Message      string                               `json:"message"`
-	Cwd          *string                              `json:"cwd"`
-	Source       *string                              `json:"source"`
-}
-
-// ExternalAgentImportedConnectorSource is Codex's ExternalAgentImportedConnectorSource.
-type ExternalAgentImportedConnectorSource string
-
-// ExternalAgentConfigImportHistoryRecordSuccessParams is Codex's ExternalAgentConfigImportHistoryRecordSuccessParams.
-type ExternalAgentConfigImportHistoryRecordSuccessParams struct {
-	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
-	Cwd      *string                              `json:"cwd"`
-	Source   *string                              `json:"source"`
-	Target   *string                              `json:"target"`
-	// Original title for an imported session, when available.
-	Title *string `json:"title,omitempty"`
-}
-
 // FuzzyFileSearchMatchType is Codex's FuzzyFileSearchMatchType.
 type FuzzyFileSearchMatchType string
 
@@ -3670,6 +3579,30 @@ type MisalignmentErrorDetails struct {
 	ReviewTarget *string `json:"reviewTarget,omitempty"`
 }
 
+// ExternalAgentConfigMigrationItemType is Codex's ExternalAgentConfigMigrationItemType.
+type ExternalAgentConfigMigrationItemType string
+
+// ExternalAgentConfigImportItemTypeSuccess is Codex's ExternalAgentConfigImportItemTypeSuccess.
+type ExternalAgentConfigImportItemTypeSuccess struct {
+	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
+	Cwd      *string                              `json:"cwd"`
+	Source   *string                              `json:"source"`
+	Target   *string                              `json:"target"`
+	// Original title for an imported session; null for other item types.
+	Title *string `json:"title"`
+}
+
+// ExternalAgentConfigImportItemTypeFailure is Codex's ExternalAgentConfigImportItemTypeFailure.
+type ExternalAgentConfigImportItemTypeFailure struct {
+	ItemType     ExternalAgentConfigMigrationItemType `json:"itemType"`
+	ErrorType    *string                              `json:"errorType"`
+	SubErrorType *string                              `json:"subErrorType"`
+	FailureStage string                               `json:"failureStage"`
+	Message      string                               `json:"message"`
+	Cwd          *string                              `json:"cwd"`
+	Source       *string                              `json:"source"`
+}
+
 // HookEventName is Codex's HookEventName.
 type HookEventName string
 
@@ -3806,44 +3739,6 @@ type OtelToolResultLogConfig struct {
 
 // OtelExporter is Codex's OtelExporter.
 type OtelExporter = json.RawMessage
-
-// PluginsMigration is Codex's PluginsMigration.
-type PluginsMigration struct {
-	MarketplaceName string   `json:"marketplaceName"`
-	PluginNames     []string `json:"pluginNames"`
-}
-
-// SkillMigration is Codex's SkillMigration.
-type SkillMigration struct {
-	Name string `json:"name"`
-}
-
-// SessionMigration is Codex's SessionMigration.
-type SessionMigration struct {
-	Path  string  `json:"path"`
-	Cwd   string  `json:"cwd"`
-	Title *string `json:"title"`
-}
-
-// McpServerMigration is Codex's McpServerMigration.
-type McpServerMigration struct {
-	Name string `json:"name"`
-}
-
-// HookMigration is Codex's HookMigration.
-type HookMigration struct {
-	Name string `json:"name"`
-}
-
-// SubagentMigration is Codex's SubagentMigration.
-type SubagentMigration struct {
-	Name string `json:"name"`
-}
-
-// CommandMigration is Codex's CommandMigration.
-type CommandMigration struct {
-	Name string `json:"name"`
-}
 
 // PluginShareContext is Codex's PluginShareContext.
 type PluginShareContext struct {

@@ -40,6 +40,12 @@ func AppServer(source string) Options {
 			"ReasoningSummary":  "string",
 			"Turn":              "wire.V2Turn",
 			"ReviewTarget":      "protocol.ReviewTarget",
+			// externalAgentConfig's items and results keep their hand-written types.
+			"ExternalAgentConfigMigrationItem":                       "migrationItem",
+			"ExternalAgentConfigImportHistory":                       "importHistory",
+			"ExternalAgentConfigImportHistoryRecordTypeResultParams": "importTypeResult",
+			"ExternalAgentDetectedConnectorCandidate":                "json.RawMessage",
+			"ExternalAgentImportedConnectorCandidate":                "json.RawMessage",
 			// config/read's config is every key in Codex's order; a layer's config the file's.
 			"Config":                "orderedObject",
 			"ConfigLayerMetadata":   "layerMeta",
