@@ -26,7 +26,7 @@ func (s *Server) registerMethods() {
 	registerModelAPI(s, a)
 	registerFsAPI(s, a)
 	registerFuzzyFileSearchAPI(s, a)
-	registerCommandMethods(s)
+	registerCommandAPI(s, a)
 	registerSkillsAPI(s, a)
 	registerModelProviderAPI(s, a)
 	registerPermissionProfileAPI(s, a)
