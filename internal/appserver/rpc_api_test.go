@@ -28,3 +28,15 @@ func TestGeneratedTypesWriteCodexFieldOrder(t *testing.T) {
 		t.Errorf("windowsSandbox/setupCompleted params = %s, want them to begin %s", got, want)
 	}
 }
+
+// A request whose schema params are not optional needs them, as Codex 0.169 answers (these
+// methods accepted a request without params before they were generated from the schema).
+func TestGeneratedAPIRequiresParamsTheSchemaRequires(t *testing.T) {
+	w := newWorld(t, tk.ConfigOptions{})
+	cl := w.connect(w.server())
+	for _, m := range []string{"app/list", "hooks/list", "modelProvider/capabilities/read", "permissionProfile/list"} {
+		if e := cl.callErr(m, nil); e.Code != -32600 || e.Message != "Invalid request: missing field `params`" {
+			t.Errorf("%s without params = %d %q, want Codex's missing params", m, e.Code, e.Message)
+		}
+	}
+}
