@@ -38,7 +38,7 @@ type GatewayOAuthReadResponse struct {
 	// Whether the selected provider uses gateway OAuth, even when already signed in.
 	Required bool `json:"required"`
 	// Whether the administrator configured a device authorization endpoint.
-	SupportsDeviceAuth *bool `json:"supportsDeviceAuth,omitempty"`
+	SupportsDeviceAuth bool `json:"supportsDeviceAuth"`
 	// Null when the effective provider does not use gateway OAuth.
 	Status *GatewayOAuthStatus `json:"status"`
 	Error  *string             `json:"error"`

@@ -56,6 +56,9 @@ func AppServer(source string) Options {
 		Omit: map[string]bool{
 			"ConfigReadResponse.layers": true, // sent only when asked for (checked against 0.169)
 		},
+		Keep: map[string]bool{
+			"GatewayOAuthReadResponse.supportsDeviceAuth": true, // written false (checked against 0.169)
+		},
 		Imports: map[string]string{
 			"wire":     "github.com/gocodex/gocodex/internal/appserver/wire",
 			"protocol": "github.com/gocodex/gocodex/protocol",

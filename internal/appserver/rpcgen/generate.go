@@ -21,6 +21,9 @@ type Options struct {
 	// Omit names the members ("Type.member") Codex leaves out when they have no value
 	// although the TypeScript type does not mark them optional.
 	Omit map[string]bool
+	// Keep names the members ("Type.member") Codex always writes although the TypeScript type
+	// marks them optional (a defaulted value rather than a skipped one).
+	Keep map[string]bool
 	// Imports are the packages GoTypes names, by their package name ("wire" → its path).
 	Imports map[string]string
 }
@@ -199,6 +202,9 @@ func (g *gen) structDef(name string, n *node) error {
 	}
 	fmt.Fprintf(&g.buf, "type %s struct {\n", name)
 	for _, f := range fields {
+		if g.o.Keep[name+"."+f.Name] {
+			f.Optional = false
+		}
 		p := n.Properties[f.Name]
 		if p == nil {
 			return fmt.Errorf("%s.%s: in the TypeScript type, not in the JSON schema", name, f.Name)
