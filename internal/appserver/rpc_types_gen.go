@@ -38,7 +38,7 @@ type GatewayOAuthReadResponse struct {
 	// Whether the selected provider uses gateway OAuth, even when already signed in.
 	Required bool `json:"required"`
 	// Whether the administrator configured a device authorization endpoint.
-	SupportsDeviceAuth bool `json:"supportsDeviceAuth"`
+	SupportsDeviceAuth *bool `json:"supportsDeviceAuth"`
 	// Null when the effective provider does not use gateway OAuth.
 	Status *GatewayOAuthStatus `json:"status"`
 	Error  *string             `json:"error"`
@@ -136,7 +136,7 @@ type GetAccountTokenUsageResponse struct {
 	Summary           AccountTokenUsageSummary       `json:"summary"`
 	DailyUsageBuckets []AccountTokenUsageDailyBucket `json:"dailyUsageBuckets"`
 	// Estimated usage when a thread was requested and its billing route is available.
-	ThreadUsage *ThreadUsage `json:"threadUsage,omitempty"`
+	ThreadUsage *ThreadUsage `json:"threadUsage"`
 }
 
 // GetWorkspaceMessagesResponse is Codex's GetWorkspaceMessagesResponse.

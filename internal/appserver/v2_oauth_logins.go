@@ -15,7 +15,8 @@ func (a *api) AccountGatewayOAuthRead(ctx context.Context, c *Conn, p GatewayOAu
 	if err != nil {
 		return GatewayOAuthReadResponse{}, err
 	}
-	return GatewayOAuthReadResponse{ProviderID: cfg.ModelProviderID, ProviderName: cfg.ModelProvider.Name}, nil
+	noDeviceAuth := false
+	return GatewayOAuthReadResponse{ProviderID: cfg.ModelProviderID, ProviderName: cfg.ModelProvider.Name, SupportsDeviceAuth: &noDeviceAuth}, nil
 }
 
 // AccountGatewayOAuthLogin answers account/gatewayOAuth/login.

@@ -58,6 +58,7 @@ func AppServer(source string) Options {
 		},
 		Keep: map[string]bool{
 			"GatewayOAuthReadResponse.supportsDeviceAuth": true, // written false (checked against 0.169)
+			"GetAccountTokenUsageResponse.threadUsage":    true, // written null
 		},
 		Imports: map[string]string{
 			"wire":     "github.com/gocodex/gocodex/internal/appserver/wire",

@@ -22,7 +22,7 @@ type Options struct {
 	// although the TypeScript type does not mark them optional.
 	Omit map[string]bool
 	// Keep names the members ("Type.member") Codex always writes although the TypeScript type
-	// marks them optional (a defaulted value rather than a skipped one).
+	// marks them optional: no omitempty (a handler writes the value Codex defaults to).
 	Keep map[string]bool
 	// Imports are the packages GoTypes names, by their package name ("wire" → its path).
 	Imports map[string]string
@@ -202,9 +202,6 @@ func (g *gen) structDef(name string, n *node) error {
 	}
 	fmt.Fprintf(&g.buf, "type %s struct {\n", name)
 	for _, f := range fields {
-		if g.o.Keep[name+"."+f.Name] {
-			f.Optional = false
-		}
 		p := n.Properties[f.Name]
 		if p == nil {
 			return fmt.Errorf("%s.%s: in the TypeScript type, not in the JSON schema", name, f.Name)
@@ -214,7 +211,7 @@ func (g *gen) structDef(name string, n *node) error {
 		if (nullable || f.Optional) && pointable(t) && !g.isRawDef(t) {
 			t = "*" + t
 		}
-		if f.Optional || g.o.Omit[name+"."+f.Name] {
+		if (f.Optional || g.o.Omit[name+"."+f.Name]) && !g.o.Keep[name+"."+f.Name] {
 			tag += ",omitempty"
 		}
 		if d := strings.TrimSpace(p.Description); d != "" {
