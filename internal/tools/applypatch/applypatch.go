@@ -105,6 +105,9 @@ type Options struct {
 	TurnDiff func(env *tools.Env) *patch.TurnDiff
 	// Now is the clock for the wall time in the output; time.Now when nil.
 	Now func() time.Time
+	// AfterWrite, when set, runs after a patch was written and returns text to append to the
+	// patch's output (the language servers' diagnostics for the written files, or "").
+	AfterWrite func(ctx context.Context, env *tools.Env, paths []string) string
 }
 
 // Handler is the apply_patch tool.
@@ -226,9 +229,14 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID, cwd string, i
 		start = h.opts.Now()
 		out = applyHere(dir, inv.Patch)
 	}
+	elapsed := h.opts.Now().Sub(start)
 	status := protocol.PatchCompleted
 	if out.exitCode != 0 {
 		status = protocol.PatchFailed
+	} else if h.opts.AfterWrite != nil {
+		if note := h.opts.AfterWrite(ctx, env, v.Paths()); note != "" {
+			out.stdout += "\n" + note
+		}
 	}
 	h.end(env, callID, out.stdout, out.stderr, status, changes)
 	if tracker != nil {
@@ -238,7 +246,7 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID, cwd string, i
 	}
 	stdout, stderr, exitCode := out.stdout, out.stderr, out.exitCode
 	return tools.Result{
-		Output:  execOutput(exitCode, h.opts.Now().Sub(start), stdout+stderr),
+		Output:  execOutput(exitCode, elapsed, stdout+stderr),
 		Success: exitCode == 0,
 	}, nil
 }
