@@ -21,8 +21,8 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/guard"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/model/anthropic"
-	"github.com/gocodex/gocodex/internal/model/chat"
+	// Every wire registers its descriptor, which newStreamer reads.
+	_ "github.com/gocodex/gocodex/internal/model/wires"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/rollout"
@@ -156,27 +156,13 @@ func (a *App) clientFor(cfg *config.Config, originator string) (modelstream.Stre
 	return c, nil
 }
 
-// newStreamer builds the client of the provider's wire.
+// newStreamer builds the client of the provider's wire (its registered descriptor).
 func newStreamer(opts model.ClientOptions) (modelstream.Streamer, error) {
-	switch opts.Provider.Wire() {
-	case model.WireChat:
-		c, err := chat.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c.Streamer(), nil
-	case model.WireAnthropic:
-		c, err := anthropic.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c.Streamer(), nil
-	}
-	c, err := model.NewClient(opts)
+	d, err := opts.Provider.WireDescriptor()
 	if err != nil {
 		return nil, err
 	}
-	return c.Streamer(), nil
+	return d.New(opts)
 }
 
 // ForgetClients drops the model clients built so far, so threads started from now on pick up
@@ -422,10 +408,10 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 	}
 }
 
-// hostedTools are the provider-run tools a thread offers: the Responses API's web_search (the
-// other wires have none; faceopts warns when the user asked for it there).
+// hostedTools are the provider-run tools a thread offers: web_search on a wire that has it
+// (the Responses API's; faceopts warns when the user asked for it elsewhere).
 func hostedTools(cfg *config.Config, m model.ModelInfo) []tools.Spec {
-	if cfg.ModelProvider.Wire() != model.WireResponses {
+	if !cfg.ModelProvider.Capabilities().HostedWebSearch {
 		return nil
 	}
 	spec := tools.WebSearchSpec(cfg.WebSearchMode, cfg.SandboxPolicy.EffectiveMode() == protocol.SandboxDangerFullAccess,

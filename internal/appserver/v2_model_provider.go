@@ -46,8 +46,7 @@ func registerModelProviderMethods(s *Server) {
 		}
 		// The engine runs the hosted web_search tool on the Responses wire only, and has no
 		// image generation tool.
-		wire := cfg.ModelProvider.WireAPI
-		return modelProviderCapabilities{WebSearch: wire == "" || wire == model.WireResponses}, nil
+		return modelProviderCapabilities{WebSearch: cfg.ModelProvider.Capabilities().HostedWebSearch}, nil
 	}))
 	s.Handle("modelProvider/config/write", Typed(func(ctx context.Context, c *Conn, p modelProviderConfigWriteParams) (modelProviderConfigWriteResponse, error) {
 		if p.Settings == nil {

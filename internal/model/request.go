@@ -181,8 +181,8 @@ func (c *Client) setHeaders(req *http.Request, p Prompt) {
 	h := req.Header
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
-	if c.opts.APIKey != "" && c.opts.Auth == nil {
-		h.Set("Authorization", "Bearer "+c.opts.APIKey)
+	if c.opts.Auth == nil {
+		BearerAuth(h, c.opts.APIKey)
 	}
 	// Codex sends these lowercase; setting the map directly keeps Go from canonicalising them.
 	h["originator"] = []string{c.originator}

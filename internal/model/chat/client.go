@@ -36,8 +36,8 @@ type Client struct {
 
 // New returns a client for a provider whose wire_api is "chat".
 func New(opts model.ClientOptions) (*Client, error) {
-	if opts.Provider.WireAPI != "chat" {
-		return nil, fmt.Errorf("model provider %q has wire_api %q: the chat client needs wire_api = \"chat\"", opts.Provider.Name, opts.Provider.WireAPI)
+	if opts.Provider.WireAPI != WireAPI {
+		return nil, fmt.Errorf("model provider %q has wire_api %q: the chat client needs wire_api = %q", opts.Provider.Name, opts.Provider.WireAPI, WireAPI)
 	}
 	if opts.Auth != nil || opts.CompressZstd {
 		// ChatGPT sign-in and zstd bodies belong to the ChatGPT backend, a Responses endpoint.
