@@ -125,18 +125,23 @@ func orList(items []string) string {
 // The Responses API wire, this package's own client.
 func init() {
 	RegisterWire(WireDescriptor{
-		Name: WireResponses,
-		New: func(o ClientOptions) (modelstream.Streamer, error) {
-			c, err := NewClient(o)
-			if err != nil {
-				return nil, err
-			}
-			return c.Streamer(), nil
-		},
+		Name:      WireResponses,
+		New:       StreamerOf(NewClient),
 		Authorize: BearerAuth,
 		Capabilities: WireCapabilities{HostedWebSearch: true, ReasoningSummaries: true, Images: true,
 			ParallelToolCalls: true, ModelsPath: "models"},
 	})
+}
+
+// StreamerOf turns a wire's client constructor into a descriptor's New.
+func StreamerOf[C interface{ Streamer() modelstream.Streamer }](newClient func(ClientOptions) (C, error)) func(ClientOptions) (modelstream.Streamer, error) {
+	return func(o ClientOptions) (modelstream.Streamer, error) {
+		c, err := newClient(o)
+		if err != nil {
+			return nil, err
+		}
+		return c.Streamer(), nil
+	}
 }
 
 // BearerAuth sends the key as `Authorization: Bearer` (the OpenAI-style wires).

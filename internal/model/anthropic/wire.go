@@ -4,21 +4,14 @@ import (
 	"net/http"
 
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/modelstream"
 )
 
 // The Messages wire's descriptor: registering it is a small literal, nothing is built before
 // a provider on this wire asks for a client.
 func init() {
 	model.RegisterWire(model.WireDescriptor{
-		Name: WireAPI,
-		New: func(o model.ClientOptions) (modelstream.Streamer, error) {
-			c, err := New(o)
-			if err != nil {
-				return nil, err
-			}
-			return c.Streamer(), nil
-		},
+		Name:      WireAPI,
+		New:       model.StreamerOf(func(o model.ClientOptions) (*Client, error) { return New(o) }),
 		Authorize: authorize,
 		// Thinking comes back as raw reasoning, not summaries; no provider-run web search here.
 		Capabilities: model.WireCapabilities{Images: true, ParallelToolCalls: true, ModelsPath: "models"},

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/modelstream"
 )
 
 // WireAPI is the provider's `wire_api` value for this client.
@@ -12,14 +11,8 @@ const WireAPI = model.WireChat
 // before a provider on this wire asks for a client.
 func init() {
 	model.RegisterWire(model.WireDescriptor{
-		Name: WireAPI,
-		New: func(o model.ClientOptions) (modelstream.Streamer, error) {
-			c, err := New(o)
-			if err != nil {
-				return nil, err
-			}
-			return c.Streamer(), nil
-		},
+		Name:      WireAPI,
+		New:       model.StreamerOf(New),
 		Authorize: model.BearerAuth,
 		// Reasoning comes back as raw reasoning_content, not summaries; no hosted tools.
 		Capabilities: model.WireCapabilities{Images: true, ParallelToolCalls: true, ModelsPath: "models"},
