@@ -1,8 +1,6 @@
 package chat
 
-import (
-	"github.com/gocodex/gocodex/internal/model"
-)
+import "github.com/gocodex/gocodex/internal/model"
 
 // WireAPI is the provider's `wire_api` value for this client.
 const WireAPI = model.WireChat
