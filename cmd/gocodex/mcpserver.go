@@ -33,11 +33,7 @@ func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	opts.Flags.Register(f, faceopts.Config|faceopts.Features)
-	// Accepted for compatibility with Codex's launchers; it changes nothing here.
-	var strict bool
-	f.BoolVar(&strict, "strict-config", false, "accepted for compatibility")
-	_ = f.MarkHidden("strict-config")
+	opts.Flags.Register(f, faceopts.Config|faceopts.Features|faceopts.StrictConfig)
 	return cmd
 }
 
@@ -45,7 +41,7 @@ func runMcpServer(ctx context.Context, opts mcpServerOptions, s streams) error {
 	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
 		return err
 	}
-	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
+	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), StrictConfig: opts.StrictConfig}
 	// A configuration that does not load fails the server at start, not every call.
 	cfg, warnings, err := faceopts.Load(lo)
 	if err != nil {

@@ -42,7 +42,7 @@ type tuiOptions struct {
 
 // tuiFlags are the shared flags the interactive UI offers.
 const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts.Sandbox | faceopts.Approval |
-	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS | faceopts.Images
+	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS | faceopts.Images | faceopts.StrictConfig
 
 // tuiRunner is the behaviour behind the root command; flag tests pass their own.
 type tuiRunner func(ctx context.Context, opts tuiOptions, s streams) error
@@ -82,17 +82,18 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	// Without a terminal there is nobody to type or approve; say so before starting a
 	// thread (Codex refuses the same way). A resume looks its session up first, so that a
 	// wrong id is named as such wherever the command runs.
+	if opts.Flags.StrictConfig && opts.Resume == nil {
+		// Codex refuses the configuration before anything else, terminal or not.
+		if _, _, err := loadTUIConfig(opts, os.Getenv); err != nil {
+			return err
+		}
+	}
 	if opts.Resume == nil && !faceopts.IsTerminal(s.In) {
 		return errors.New("stdin is not a terminal")
 	}
 	cfg, warnings, err := loadTUIConfig(opts, os.Getenv)
 	if err != nil {
 		return err
-	}
-	if opts.Extras.StrictConfig {
-		if err := strictConfigError(warnings); err != nil {
-			return err
-		}
 	}
 	var resumed *rollout.Rollout
 	var openPicker bool

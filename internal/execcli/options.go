@@ -19,6 +19,8 @@ type RunOptions struct {
 	IgnoreRules  bool
 	// BypassHookTrust runs hooks that are not trusted (--dangerously-bypass-hook-trust).
 	BypassHookTrust bool
+	// Worktree runs the session in a new managed Git worktree (--worktree, Codex 0.171).
+	Worktree bool
 
 	// Review, when set, runs a code review instead of a prompt.
 	Review *ReviewOptions
@@ -35,7 +37,7 @@ type RunOptions struct {
 // ExecFlags are the shared flags `gocodex exec` offers.
 const ExecFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts.Sandbox |
 	faceopts.FullAuto | faceopts.Bypass | faceopts.Cd | faceopts.AddDir | faceopts.Profile |
-	faceopts.OSS | faceopts.Images | faceopts.IgnoreUserConfig
+	faceopts.OSS | faceopts.Images | faceopts.IgnoreUserConfig | faceopts.StrictConfig
 
 // ReviewOptions are the targets of `gocodex review` / `gocodex exec review`; custom
 // instructions come as the prompt.

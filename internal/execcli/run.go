@@ -54,6 +54,10 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	if err := checkArgs(opts, s); err != nil {
 		return err
 	}
+	managed, err := managedWorktree(ctx, &opts)
+	if err != nil {
+		return err
+	}
 	cfg, warnings, err := loadConfig(opts)
 	if err != nil {
 		return err
@@ -106,6 +110,11 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	if err != nil {
 		log.Logger().Error("start thread", "err", err)
 		return err
+	}
+	if managed != nil {
+		if err := managed.RecordOwner(th.ID()); err != nil {
+			fmt.Fprintf(s.ErrOut, "warning: could not record the worktree's thread: %v\n", err)
+		}
 	}
 	items := append(protocol.LocalImageInputs(opts.Images), protocol.TextInput(prompt))
 	if reviewReq != nil {
