@@ -293,7 +293,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		NoLoginShell: !cfg.AllowLoginShell,
 	}
 	uexec := unifiedexec.New(shellCfg, unifiedexec.Options{})
-	handlers := map[string]tools.Handler{
+	handlers := map[string]tool.Handler{
 		tools.NameShell:        shell.NewShell(shellCfg),
 		tools.NameShellCommand: shell.NewShellCommand(shellCfg),
 		tools.NameLocalShell:   shell.NewLocalShell(shellCfg),
@@ -308,7 +308,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	})
 	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(patches)
 	// A model that runs apply_patch through a command tool gets the patch tool, as in Codex.
-	shellCfg.Intercept = func(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (tools.Result, bool, error) {
+	shellCfg.Intercept = func(ctx context.Context, env *tool.Env, callID, cwd string, argv []string) (tool.Result, bool, error) {
 		return patches.Intercept(ctx, g.RememberingEnv(env), callID, cwd, argv)
 	}
 	addExtraHandlers(handlers, cfg)
@@ -390,7 +390,7 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 	return agent.ModelInfo{
 		ContextWindow:                 m.ContextWindow,
 		EffectiveContextWindowPercent: m.EffectiveContextWindowPercent,
-		Tools: tools.Options{
+		Tools: tool.Options{
 			ShellType:          m.ShellType,
 			ApplyPatchToolType: m.ApplyPatchToolType,
 			NoLoginShell:       !cfg.AllowLoginShell,
@@ -410,7 +410,7 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 
 // hostedTools are the provider-run tools a thread offers: web_search on a wire that has it
 // (the Responses API's; faceopts warns when the user asked for it elsewhere).
-func hostedTools(cfg *config.Config, m model.ModelInfo) []tools.Spec {
+func hostedTools(cfg *config.Config, m model.ModelInfo) []tool.Spec {
 	if !cfg.ModelProvider.Capabilities().HostedWebSearch {
 		return nil
 	}
@@ -419,7 +419,7 @@ func hostedTools(cfg *config.Config, m model.ModelInfo) []tools.Spec {
 	if spec == nil {
 		return nil
 	}
-	return []tools.Spec{spec}
+	return []tool.Spec{spec}
 }
 
 func verbosity(m model.ModelInfo) string {

@@ -82,7 +82,7 @@ func (c *Client) reportDropped(types []string) {
 
 // Stream sends the prompt and returns once the server accepted it (after request retries and
 // any stream retries spent on failed connects). ctx governs the whole response.
-func (c *Client) Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (*Stream, error) {
+func (c *Client) Stream(ctx context.Context, p modelstream.Prompt, obs modelstream.RetryObserver) (*Stream, error) {
 	ts, err := translateTools(p.Tools)
 	if err != nil {
 		return nil, fmt.Errorf("chat wire: %w", err)
