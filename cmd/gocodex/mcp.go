@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -26,6 +27,7 @@ type mcpOptions struct {
 	Env               []string
 	URL               string
 	BearerTokenEnvVar string
+	OAuth             mcpOAuthFlags
 	// Getenv reads the environment (CODEX_HOME); tests pass their own.
 	Getenv func(string) string
 }
@@ -41,7 +43,7 @@ func newMcpCommand(s streams, getenv func(string) string) *cobra.Command {
 		Use:   "list [--json]",
 		Short: "List configured MCP servers",
 		Args:  cobra.NoArgs,
-		RunE:  func(*cobra.Command, []string) error { return runMcpList(opts, s) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runMcpList(cmd.Context(), opts, s) },
 	}
 	list.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 
@@ -58,7 +60,7 @@ func newMcpCommand(s streams, getenv func(string) string) *cobra.Command {
 		Short: "Add (or replace) an MCP server in config.toml",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMcpAdd(opts, args[0], args[1:], s)
+			return runMcpAdd(cmd.Context(), opts, args[0], args[1:], s)
 		},
 	}
 	add.Flags().StringArrayVar(&opts.Env, "env", nil, "environment variable for a stdio server (KEY=VALUE, repeatable)")
@@ -84,15 +86,16 @@ func loadMcpServers(opts *mcpOptions) (map[string]config.McpServerConfig, error)
 	return cfg.McpServers, nil
 }
 
-func runMcpList(opts *mcpOptions, s streams) error {
-	servers, err := loadMcpServers(opts)
+func runMcpList(ctx context.Context, opts *mcpOptions, s streams) error {
+	cfg, err := loadMcpConfig(opts)
 	if err != nil {
 		return err
 	}
+	auth := mcpAuthStatuses(ctx, cfg)
 	if opts.JSON {
-		return cli.WriteMcpListJSON(s.Out, servers)
+		return cli.WriteMcpListJSON(s.Out, cfg.McpServers, auth)
 	}
-	return cli.WriteMcpList(s.Out, servers)
+	return cli.WriteMcpList(s.Out, cfg.McpServers, auth)
 }
 
 func runMcpGet(opts *mcpOptions, name string, s streams) error {
@@ -118,7 +121,7 @@ func configPath(opts *mcpOptions) (string, error) {
 	return filepath.Join(home, "config.toml"), nil
 }
 
-func runMcpAdd(opts *mcpOptions, name string, command []string, s streams) error {
+func runMcpAdd(ctx context.Context, opts *mcpOptions, name string, command []string, s streams) error {
 	if err := cli.ValidateMcpServerName(name); err != nil {
 		return err
 	}
@@ -130,8 +133,11 @@ func runMcpAdd(opts *mcpOptions, name string, command []string, s streams) error
 		if len(opts.Env) > 0 {
 			return fmt.Errorf("the argument '--env <KEY=VALUE>' cannot be used with '--url <URL>'")
 		}
-		entry = cli.McpHTTPEntry{URL: opts.URL, BearerTokenEnvVar: opts.BearerTokenEnvVar}
+		entry = cli.McpHTTPEntry{URL: opts.URL, BearerTokenEnvVar: opts.BearerTokenEnvVar, OAuthResource: opts.OAuth.Resource}
 	case len(command) > 0:
+		if o := opts.OAuth; o.ClientID != "" || o.ClientSecret != "" || o.Registration != "" || o.Resource != "" {
+			return fmt.Errorf("the --oauth-* arguments require '--url <URL>'")
+		}
 		if opts.BearerTokenEnvVar != "" {
 			return fmt.Errorf("the argument '--bearer-token-env-var <BEARER_TOKEN_ENV_VAR>' requires '--url <URL>'")
 		}
@@ -158,7 +164,10 @@ func runMcpAdd(opts *mcpOptions, name string, command []string, s streams) error
 		return err
 	}
 	fmt.Fprintf(s.Out, "Added global MCP server '%s'.\n", name)
-	return nil
+	if opts.URL == "" {
+		return nil
+	}
+	return mcpAddSignIn(ctx, opts, name, config.McpServerConfig{URL: opts.URL, BearerTokenEnvVar: opts.BearerTokenEnvVar}, s)
 }
 
 func runMcpRemove(opts *mcpOptions, name string, s streams) error {
