@@ -9,8 +9,8 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/proto"
-	"github.com/gocodex/gocodex/internal/rollout"
 )
 
 // protoOptions are the flags of `gocodex proto`.
@@ -74,7 +74,7 @@ func runProto(ctx context.Context, opts protoOptions, s streams) error {
 }
 
 // protoResume reads the rollout --resume continues, or writes the copy --fork starts from.
-func protoResume(cfg *config.Config, opts protoOptions) (*rollout.Rollout, error) {
+func protoResume(cfg *config.Config, opts protoOptions) (*threads.Rollout, error) {
 	if opts.Resume != "" && opts.Fork != "" {
 		return nil, fmt.Errorf("--resume and --fork cannot be used together")
 	}

@@ -74,6 +74,7 @@ func newRootCommand(s streams) *cobra.Command {
 	root.AddCommand(newCompletionCommand(s))
 	root.AddCommand(newResumeCommand(s, runTUI), newForkCommand(s, runTUI))
 	root.AddCommand(newDoctorCommand(s), newApplyCommand(s))
+	root.AddCommand(newFleetCommand(s))
 	groupCommands(root, s)
 	markUsageErrors(root)
 	return root

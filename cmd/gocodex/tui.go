@@ -16,8 +16,8 @@ import (
 	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/internal/tui"
 	"github.com/gocodex/gocodex/internal/version"
@@ -95,7 +95,7 @@ func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
 	if err != nil {
 		return err
 	}
-	var resumed *rollout.Rollout
+	var resumed *threads.Rollout
 	var openPicker bool
 	var pickerNotices []string
 	if opts.Resume != nil {

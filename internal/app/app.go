@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/auth"
@@ -78,6 +79,7 @@ type App struct {
 	clients   map[clientKey]modelstream.Streamer
 
 	notifying sync.WaitGroup // notify programs not yet reaped (notify.go)
+	releasing sync.WaitGroup // ended threads whose tools are still being released
 }
 
 // clientKey tells model clients apart: a thread whose overrides pick another provider (or a
@@ -192,8 +194,32 @@ func (a *App) configOf(to ThreadOptions) *config.Config {
 // Config is the resolved configuration the app runs with.
 func (a *App) Config() *config.Config { return a.cfg }
 
-// Close ends every thread.
-func (a *App) Close(ctx context.Context) error { return a.Manager.Close(ctx) }
+// Close ends every thread and waits, until ctx ends and at most releaseWait, for their tools
+// to be released (background processes, language servers and what they started).
+func (a *App) Close(ctx context.Context) error {
+	if err := a.Manager.Close(ctx); err != nil {
+		return err
+	}
+	released := make(chan struct{})
+	go func() { // ends when every release does
+		a.releasing.Wait()
+		close(released)
+	}()
+	limit := time.NewTimer(releaseWait)
+	defer limit.Stop()
+	select {
+	case <-released:
+		return nil
+	case <-limit.C:
+		return nil // what is left ends with this process (lifelines, death signals)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// releaseWait bounds how long Close waits for the threads' tools: a language server gets 2s
+// to shut down before it is killed.
+const releaseWait = 5 * time.Second
 
 // ThreadOptions are per-thread choices a face makes on top of the configuration.
 type ThreadOptions struct {
@@ -258,7 +284,9 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 		release()
 		return nil, err
 	}
+	a.releasing.Add(1)
 	go func() { // owned by the thread: ends when the thread is done
+		defer a.releasing.Done()
 		<-th.Done()
 		a.Manager.RemoveThread(th.ID())
 		closeTools()
@@ -309,17 +337,27 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	for name, h := range uexec.Handlers() {
 		handlers[name] = h
 	}
-	patches := applypatch.New(applypatch.Options{
+	servers := a.languageServers(cfg) // lsp.go
+	patchOpts := applypatch.Options{
 		Freeform: catalog.ApplyPatchToolType == tools.ApplyPatchFreeform,
 		Decide:   g.Patch,
 		TurnDiff: (&turnDiffs{}).forTurn,
-	})
+	}
+	extraTools := to.ExtraTools
+	if servers != nil {
+		patchOpts.AfterWrite = diagnosticsAfterPatch(servers)
+		extraTools = withLanguageServers(extraTools, servers)
+	}
+	patches := applypatch.New(patchOpts)
 	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(patches)
 	// A model that runs apply_patch through a command tool gets the patch tool, as in Codex.
 	shellCfg.Intercept = func(ctx context.Context, env *tool.Env, callID, cwd string, argv []string) (tool.Result, bool, error) {
 		return patches.Intercept(ctx, g.RememberingEnv(env), callID, cwd, argv)
 	}
 	addExtraHandlers(handlers, cfg)
+	if servers != nil {
+		diagnosingCommands(handlers, servers) // lsp.go
+	}
 
 	tc := agent.ThreadConfig{
 		Model:           cfg.Model,
@@ -357,7 +395,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		ToolHandlers:      handlers,
 		UserShell:         shellCfg,
 		OutputSchema:      to.OutputSchema,
-		ExtraTools:        to.ExtraTools,
+		ExtraTools:        extraTools,
 		ThreadID:          to.ThreadID,
 		InitialHistory:    to.InitialHistory,
 		Recorder:          to.Recorder,
@@ -377,7 +415,13 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		BackgroundTerminals:        backgroundTerminals{uexec},
 	}
 	// The thread's background processes end before its write windows close.
-	tc, release, err := a.withMcp(cfg, tc, func() { uexec.Close(); writes.end() })
+	tc, release, err := a.withMcp(cfg, tc, func() {
+		uexec.Close()
+		if servers != nil {
+			servers.Close()
+		}
+		writes.end()
+	})
 	if err != nil {
 		return tc, release, err
 	}

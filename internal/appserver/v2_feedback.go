@@ -18,8 +18,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/auth"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/logging"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
 )
 
@@ -217,7 +217,7 @@ func feedbackReport(classification string, reason *string, threadID string, extr
 // whitespace runs made single spaces, from its rollout's session_meta line; nil when the
 // thread has no rollout yet or it names no instructions.
 func promptHash(codexHome, threadID string) *string {
-	path, _, err := rollout.Find(codexHome, threadID)
+	path, _, err := threadsvc.New(codexHome).Find(threadID)
 	if err != nil {
 		return nil
 	}
@@ -232,7 +232,7 @@ func promptHash(codexHome, threadID string) *string {
 		var line struct {
 			Type    string `json:"type"`
 			Payload struct {
-				BaseInstructions *rollout.BaseInstructions `json:"base_instructions"`
+				BaseInstructions *threadsvc.BaseInstructions `json:"base_instructions"`
 			} `json:"payload"`
 		}
 		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Type != "session_meta" {

@@ -83,6 +83,7 @@ func doctorChecks(ctx context.Context, o DoctorOptions) []DoctorCheck {
 	if cfg != nil && !o.NetworkOnly {
 		timed("Configuration", func(c *DoctorCheck) { checkAuth(c, cfg, o.Getenv) })
 		timed("Configuration", func(c *DoctorCheck) { checkMCP(c, cfg) })
+		timed("Configuration", func(c *DoctorCheck) { checkLanguageServers(c, cfg) })
 		timed("Configuration", func(c *DoctorCheck) { checkSandbox(ctx, c, cfg) })
 	}
 	timed("Connectivity", func(c *DoctorCheck) { checkProxyEnv(c, o.Getenv) })

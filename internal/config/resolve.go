@@ -58,6 +58,9 @@ func (l *loader) resolve(o Overrides) (*Config, error) {
 	if err := l.resolveMcp(c); err != nil {
 		return nil, err
 	}
+	if err := l.resolveLsp(c); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

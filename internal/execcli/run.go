@@ -14,7 +14,7 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -156,7 +156,7 @@ func finish(ctx context.Context, opts RunOptions, s Streams, th *agent.Thread, w
 // findResume reads the rollout `exec resume` continues: the thread named by id, or with
 // --last the most recently updated one of this directory and model provider (any with
 // --all). --last with nothing to resume starts a new thread, as Codex does.
-func findResume(cfg *config.Config, opts RunOptions) (*rollout.Rollout, error) {
+func findResume(cfg *config.Config, opts RunOptions) (*threads.Rollout, error) {
 	if opts.ForkID != "" {
 		return app.OpenRollout(cfg, app.Open{ForkID: opts.ForkID})
 	}

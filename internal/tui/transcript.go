@@ -8,6 +8,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/gocodex/gocodex/internal/lsp"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -241,6 +242,11 @@ func (t *transcript) endPatch(m protocol.PatchApplyEndEvent) {
 		c.title, c.failed = "Patch declined", true
 	case m.Success:
 		c.title = "Applied patch"
+		// The language servers' diagnostics for the patched files (internal/lsp) follow its
+		// output; the cell counts them.
+		if errors, warnings, ok := lsp.CountIn(m.Stdout); ok {
+			c.title += fmt.Sprintf(" (%s)", diagnosticCount(errors, warnings))
+		}
 	default:
 		c.title, c.failed = "Patch failed", true
 		if msg := strings.TrimSpace(m.Stderr); msg != "" {
@@ -500,4 +506,21 @@ func proposedPlan(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return strings.TrimRight(it.Text, "\n"), true
+}
+
+// diagnosticCount says "1 error, 2 warnings" (or just one of them).
+func diagnosticCount(errors, warnings int) string {
+	plural := func(n int, noun string) string {
+		if n == 1 {
+			return "1 " + noun
+		}
+		return fmt.Sprintf("%d %ss", n, noun)
+	}
+	switch {
+	case warnings == 0:
+		return plural(errors, "error")
+	case errors == 0:
+		return plural(warnings, "warning")
+	}
+	return plural(errors, "error") + ", " + plural(warnings, "warning")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/internal/lsp"
 	"github.com/gocodex/gocodex/internal/review"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -343,6 +344,10 @@ func (p *V2Projector) applyPatchAndOthers(msg protocol.EventMsg) []V2Notificatio
 		// Codex reports a patch's output only when it failed.
 		if it.Status == "failed" && (m.Stdout != "" || m.Stderr != "") {
 			out = append(out, V2Notification{"item/fileChange/outputDelta", V2Delta{p.threadID, p.turnID(), m.CallID, m.Stdout + m.Stderr}})
+		}
+		// gocodex's own: the language servers' diagnostics for the patched files (internal/lsp).
+		if _, diagnostics, ok := strings.Cut(m.Stdout, lsp.Header); it.Status == "completed" && ok {
+			out = append(out, V2Notification{"item/fileChange/outputDelta", V2Delta{p.threadID, p.turnID(), m.CallID, lsp.Header + diagnostics}})
 		}
 		return append(out, p.itemCompleted(it)...)
 

@@ -106,6 +106,9 @@ type Options struct {
 	TurnDiff func(env *tool.Env) *patch.TurnDiff
 	// Now is the clock for the wall time in the output; time.Now when nil.
 	Now func() time.Time
+	// AfterWrite, when set, runs after a patch was written and returns text to append to the
+	// patch's output (the language servers' diagnostics for the written files, or "").
+	AfterWrite func(ctx context.Context, env *tool.Env, paths []string) string
 }
 
 // Handler is the apply_patch tool.
@@ -227,9 +230,14 @@ func (h *Handler) Run(ctx context.Context, env *tool.Env, callID, cwd string, in
 		start = h.opts.Now()
 		out = applyHere(dir, inv.Patch)
 	}
+	elapsed := h.opts.Now().Sub(start)
 	status := protocol.PatchCompleted
 	if out.exitCode != 0 {
 		status = protocol.PatchFailed
+	} else if h.opts.AfterWrite != nil {
+		if note := h.opts.AfterWrite(ctx, env, v.Paths()); note != "" {
+			out.stdout += "\n" + note
+		}
 	}
 	h.end(env, callID, out.stdout, out.stderr, status, changes)
 	if tracker != nil {
@@ -239,7 +247,7 @@ func (h *Handler) Run(ctx context.Context, env *tool.Env, callID, cwd string, in
 	}
 	stdout, stderr, exitCode := out.stdout, out.stderr, out.exitCode
 	return tool.Result{
-		Output:  execOutput(exitCode, h.opts.Now().Sub(start), stdout+stderr),
+		Output:  execOutput(exitCode, elapsed, stdout+stderr),
 		Success: exitCode == 0,
 	}, nil
 }
