@@ -131,10 +131,9 @@ func (a *api) ModelProviderCapabilitiesRead(ctx context.Context, c *Conn, _ Mode
 	if err != nil {
 		return ModelProviderCapabilitiesReadResponse{}, err
 	}
-	// The engine runs the hosted web_search tool on the Responses wire only, and has no
+	// The wire says whether the provider runs the hosted web_search tool; the engine has no
 	// image generation tool.
-	wire := cfg.ModelProvider.WireAPI
-	return ModelProviderCapabilitiesReadResponse{WebSearch: wire == "" || wire == model.WireResponses}, nil
+	return ModelProviderCapabilitiesReadResponse{WebSearch: cfg.ModelProvider.Capabilities().HostedWebSearch}, nil
 }
 
 // ModelProviderConfigWrite answers modelProvider/config/write.
