@@ -22,8 +22,8 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/guard"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/model/anthropic"
-	"github.com/gocodex/gocodex/internal/model/chat"
+	// Every wire registers its descriptor, which newStreamer reads.
+	_ "github.com/gocodex/gocodex/internal/model/wires"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/rollout"
@@ -166,27 +166,13 @@ func (a *App) clientFor(cfg *config.Config, originator string) (modelstream.Stre
 	return c, nil
 }
 
-// newStreamer builds the client of the provider's wire.
+// newStreamer builds the client of the provider's wire (its registered descriptor).
 func newStreamer(opts model.ClientOptions) (modelstream.Streamer, error) {
-	switch opts.Provider.Wire() {
-	case model.WireChat:
-		c, err := chat.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c.Streamer(), nil
-	case model.WireAnthropic:
-		c, err := anthropic.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c.Streamer(), nil
-	}
-	c, err := model.NewClient(opts)
+	d, err := opts.Provider.WireDescriptor()
 	if err != nil {
 		return nil, err
 	}
-	return c.Streamer(), nil
+	return d.New(opts)
 }
 
 // ForgetClients drops the model clients built so far, so threads started from now on pick up
@@ -343,7 +329,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		NoLoginShell: !cfg.AllowLoginShell,
 	}
 	uexec := unifiedexec.New(shellCfg, unifiedexec.Options{})
-	handlers := map[string]tools.Handler{
+	handlers := map[string]tool.Handler{
 		tools.NameShell:        shell.NewShell(shellCfg),
 		tools.NameShellCommand: shell.NewShellCommand(shellCfg),
 		tools.NameLocalShell:   shell.NewLocalShell(shellCfg),
@@ -365,7 +351,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	patches := applypatch.New(patchOpts)
 	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(patches)
 	// A model that runs apply_patch through a command tool gets the patch tool, as in Codex.
-	shellCfg.Intercept = func(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (tools.Result, bool, error) {
+	shellCfg.Intercept = func(ctx context.Context, env *tool.Env, callID, cwd string, argv []string) (tool.Result, bool, error) {
 		return patches.Intercept(ctx, g.RememberingEnv(env), callID, cwd, argv)
 	}
 	addExtraHandlers(handlers, cfg)
@@ -456,7 +442,7 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 	return agent.ModelInfo{
 		ContextWindow:                 m.ContextWindow,
 		EffectiveContextWindowPercent: m.EffectiveContextWindowPercent,
-		Tools: tools.Options{
+		Tools: tool.Options{
 			ShellType:          m.ShellType,
 			ApplyPatchToolType: m.ApplyPatchToolType,
 			NoLoginShell:       !cfg.AllowLoginShell,
@@ -474,10 +460,10 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 	}
 }
 
-// hostedTools are the provider-run tools a thread offers: the Responses API's web_search (the
-// other wires have none; faceopts warns when the user asked for it there).
-func hostedTools(cfg *config.Config, m model.ModelInfo) []tools.Spec {
-	if cfg.ModelProvider.Wire() != model.WireResponses {
+// hostedTools are the provider-run tools a thread offers: web_search on a wire that has it
+// (the Responses API's; faceopts warns when the user asked for it elsewhere).
+func hostedTools(cfg *config.Config, m model.ModelInfo) []tool.Spec {
+	if !cfg.ModelProvider.Capabilities().HostedWebSearch {
 		return nil
 	}
 	spec := tools.WebSearchSpec(cfg.WebSearchMode, cfg.SandboxPolicy.EffectiveMode() == protocol.SandboxDangerFullAccess,
@@ -485,7 +471,7 @@ func hostedTools(cfg *config.Config, m model.ModelInfo) []tools.Spec {
 	if spec == nil {
 		return nil
 	}
-	return []tools.Spec{spec}
+	return []tool.Spec{spec}
 }
 
 func verbosity(m model.ModelInfo) string {

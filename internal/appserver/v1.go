@@ -61,7 +61,7 @@ func (r *threads) registerV1(s *Server) {
 		Model           *string `json:"model"`
 		ReasoningEffort *string `json:"reasoningEffort"`
 	}) (struct{}, error) {
-		edits := []configEdit{{KeyPath: "model", Value: jsonOrNull(p.Model)}, {KeyPath: "model_reasoning_effort", Value: jsonOrNull(p.ReasoningEffort)}}
+		edits := []ConfigEdit{{KeyPath: "model", Value: jsonOrNull(p.Model)}, {KeyPath: "model_reasoning_effort", Value: jsonOrNull(p.ReasoningEffort)}}
 		_, err := configWrite(s, nil, nil, edits)
 		return struct{}{}, err
 	}))

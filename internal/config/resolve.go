@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/model"
+	// Every wire registers its descriptor: validation accepts the wire_api values they name.
+	_ "github.com/gocodex/gocodex/internal/model/wires"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/protocol"
 )

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // What AfterWrite returns (the language servers' diagnostics) follows the patch's output, for
@@ -19,12 +19,12 @@ func TestAfterWriteNoteFollowsTheOutput(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "old.txt", "a\n")
 	var told []string
-	h := New(Options{Freeform: true, Now: fakeClock(time.Second), AfterWrite: func(_ context.Context, _ *tools.Env, paths []string) string {
+	h := New(Options{Freeform: true, Now: fakeClock(time.Second), AfterWrite: func(_ context.Context, _ *tool.Env, paths []string) string {
 		told = append(told, paths...)
 		return "Language server diagnostics: 1 error, 0 warnings\nnew.txt:1:1 error bad\n"
 	}})
 	r := &recorder{}
-	res, err := h.Handle(context.Background(), r.env(dir), tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: addPatch})
+	res, err := h.Handle(context.Background(), r.env(dir), tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: addPatch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestAfterWriteNoteFollowsTheOutput(t *testing.T) {
 	}
 
 	told = nil
-	res, _ = h.Handle(context.Background(), r.env(dir), tools.Call{Kind: tools.CustomCall, CallID: "c2",
+	res, _ = h.Handle(context.Background(), r.env(dir), tool.Call{Kind: tool.CustomCall, CallID: "c2",
 		Arguments: "*** Begin Patch\n*** Update File: old.txt\n@@\n-zzz\n+b\n*** End Patch"})
 	if told != nil || strings.Contains(res.Output, "Language server") {
 		t.Errorf("a failed patch called AfterWrite (%v): %q", told, res.Output)
