@@ -12,6 +12,9 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/host/ext"
+	"github.com/gocodex/gocodex/internal/host/gitedits"
+	"github.com/gocodex/gocodex/internal/host/loaded"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -24,39 +27,27 @@ import (
 // the unload delay (thread_unload_delay_secs, 30 minutes by default), it is shut down and
 // every connection hears thread/status/changed (notLoaded) and thread/closed. A client that
 // subscribes again within the delay keeps it; a running turn keeps it too.
+//
+// The table of loaded threads and their unloading is the host's (internal/host/loaded);
+// what keeps a thread loaded here is a connection's subscription.
 type threads struct {
 	srv   *Server
-	delay time.Duration // unload delay; 0 unloads at once
+	table *loaded.Table[*loadedThread]
 
-	mu     sync.Mutex
-	loaded map[string]*loadedThread
-	order  []string // load order, for thread/loaded/list
+	mu sync.Mutex
 	// limits is the last rate-limit snapshot any thread's model responses carried.
 	limits *protocol.RateLimitSnapshot
 
-	// stateStore keeps sections, attachments, goals and git edits (v2_thread_state.go).
-	stateOnce  sync.Once
-	stateStore *threadState
-	readOnce   sync.Once
-	readLog    *readStateLog
-	// syncs are the goal tools waiting for the event pump (v2_thread_goal_pursuit.go).
-	syncMu sync.Mutex
-	syncs  map[string]chan struct{}
-	// completing are the threads whose goal a response just completed: its usage counts.
-	completing map[string]bool
-	// goalQueued are the threads with a goal turn submitted and not yet started; goalFresh
-	// those whose next goal turn gives the objective again.
-	goalQueued map[string]bool
-	goalFresh  map[string]bool
-	// goalSettings counts the thread/goal/set calls in flight per thread.
-	goalSettings map[string]int
+	// extSet are the host's extensions: goals, sections, attachments, read state (host_ext.go).
+	extOnce sync.Once
+	extSet  *ext.Set
 }
 
 // DefaultThreadUnloadDelay is Codex's default thread_unload_delay_secs.
 const DefaultThreadUnloadDelay = 30 * time.Minute
 
 func newThreads(s *Server) *threads {
-	return &threads{srv: s, delay: s.unloadDelay(), loaded: map[string]*loadedThread{}}
+	return &threads{srv: s, table: loaded.New[*loadedThread](s.unloadDelay())}
 }
 
 // unloadDelay is Options.ThreadUnloadDelay, else the configuration's
@@ -123,9 +114,6 @@ type loadedThread struct {
 	aborts    []chan string         // interruptConversation calls waiting for turn_aborted
 	gates     map[string]chan struct{}
 	lastEvent time.Time
-	// unloadTimer runs while nobody is subscribed, until the unload delay has passed.
-	unloadTimer *time.Timer
-	unloadGen   int // which arming of unloadTimer is current; a stale firing does nothing
 
 	// gone says the thread was archived or deleted: its unloading tells no thread/closed,
 	// as Codex 0.169's thread/archive and thread/delete do not.
@@ -138,25 +126,38 @@ type loadedThread struct {
 	questions openQuestions
 }
 
-// armUnloadLocked (re)starts the unload timer. lt.mu is held.
-func (lt *loadedThread) armUnloadLocked(d time.Duration) {
-	lt.unloadGen++
-	gen := lt.unloadGen
-	lt.unloadTimer = time.AfterFunc(d, func() { lt.reg.unloadIfIdle(lt, gen) })
+// watchersLocked says whether any connection keeps the thread loaded. lt.mu is held.
+func (lt *loadedThread) watchersLocked() bool {
+	return len(lt.subs) > 0 || len(lt.listeners) > 0 || len(lt.v1owners) > 0
 }
 
 // watchedLocked reports whether any connection keeps the thread loaded; it stops a pending
 // unload when one does. lt.mu is held.
 func (lt *loadedThread) watchedLocked() bool {
-	if len(lt.subs) == 0 && len(lt.listeners) == 0 && len(lt.v1owners) == 0 {
+	if !lt.watchersLocked() {
 		return false
 	}
-	if lt.unloadTimer != nil {
-		lt.unloadTimer.Stop()
-		lt.unloadTimer = nil
-	}
+	lt.reg.table.Watch(lt, true)
 	return true
 }
+
+// ID, Watched, Idle and Shutdown are the thread as the host's table sees it.
+func (lt *loadedThread) ID() string { return lt.id }
+
+func (lt *loadedThread) Watched() bool {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return lt.watchersLocked()
+}
+
+func (lt *loadedThread) Idle() (time.Time, bool) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	_, running := lt.proj.TurnRunning()
+	return lt.lastEvent, running
+}
+
+func (lt *loadedThread) Shutdown() { _, _ = lt.th.Submit(protocol.ShutdownOp{}) }
 
 // threadInfo is the thread metadata the v2 Thread object shows.
 type threadInfo struct {
@@ -176,29 +177,13 @@ type threadInfo struct {
 	Originator  string
 }
 
-type gitInfo struct {
-	Sha       *string `json:"sha"`
-	Branch    *string `json:"branch"`
-	OriginURL *string `json:"originUrl"`
-}
+type gitInfo = gitedits.Info
 
 // get returns a loaded thread.
-func (r *threads) get(id string) (*loadedThread, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	lt, ok := r.loaded[id]
-	return lt, ok
-}
+func (r *threads) get(id string) (*loadedThread, bool) { return r.table.Get(id) }
 
-func (r *threads) list() []*loadedThread {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]*loadedThread, 0, len(r.order))
-	for _, id := range r.order {
-		out = append(out, r.loaded[id])
-	}
-	return out
-}
+// list is the loaded threads in load order (thread/loaded/list).
+func (r *threads) list() []*loadedThread { return r.table.List() }
 
 // add registers a started thread, subscribes c and starts its pump.
 func (r *threads) add(c *Conn, lt *loadedThread) {
@@ -210,10 +195,7 @@ func (r *threads) add(c *Conn, lt *loadedThread) {
 	lt.listeners = map[string]*Conn{}
 	lt.v1owners = map[*Conn]bool{}
 	lt.queues = map[*Conn]*subscriber{}
-	r.mu.Lock()
-	r.loaded[lt.id] = lt
-	r.order = append(r.order, lt.id)
-	r.mu.Unlock()
+	r.table.Add(lt)
 	if c != nil {
 		r.subscribe(c, lt)
 	}
@@ -286,38 +268,13 @@ func (r *threads) unsubscribe(c *Conn, lt *loadedThread) bool {
 			delete(lt.listeners, id)
 		}
 	}
-	if !lt.watchedLocked() && lt.unloadTimer == nil {
-		if r.delay <= 0 {
-			lt.mu.Unlock()
-			r.unload(lt)
-			return found
-		}
-		lt.armUnloadLocked(r.delay)
+	if !lt.watchedLocked() && r.table.Watch(lt, false) {
+		lt.mu.Unlock()
+		r.unload(lt) // no unload delay
+		return found
 	}
 	lt.mu.Unlock()
 	return found
-}
-
-// unloadIfIdle unloads lt once nobody has been subscribed and nothing has happened on it for
-// the unload delay; otherwise it looks again when the delay could have passed.
-func (r *threads) unloadIfIdle(lt *loadedThread, gen int) {
-	lt.mu.Lock()
-	if lt.watchedLocked() || lt.unloadTimer == nil || gen != lt.unloadGen {
-		lt.mu.Unlock()
-		return // someone subscribed again, or the server closed
-	}
-	wait := r.delay - time.Since(lt.lastEvent)
-	if _, running := lt.proj.TurnRunning(); running {
-		wait = r.delay
-	}
-	if wait > 0 {
-		lt.armUnloadLocked(wait)
-		lt.mu.Unlock()
-		return
-	}
-	lt.unloadTimer = nil
-	lt.mu.Unlock()
-	r.unload(lt)
 }
 
 func (r *threads) leaveAll(c *Conn) {
@@ -339,7 +296,7 @@ func (r *threads) leaveAll(c *Conn) {
 	}
 	// Wait (bounded) for the threads this connection unloaded, so their goroutines are gone
 	// when the connection is; with an unload delay they outlive it on purpose.
-	if r.delay > 0 {
+	if r.table.Delay() > 0 {
 		return
 	}
 	for _, lt := range wait {
@@ -351,35 +308,11 @@ func (r *threads) leaveAll(c *Conn) {
 }
 
 // unload shuts the engine thread down and forgets it.
-func (r *threads) unload(lt *loadedThread) {
-	r.mu.Lock()
-	if r.loaded[lt.id] != lt {
-		r.mu.Unlock()
-		return
-	}
-	delete(r.loaded, lt.id)
-	for i, id := range r.order {
-		if id == lt.id {
-			r.order = append(r.order[:i:i], r.order[i+1:]...)
-			break
-		}
-	}
-	r.mu.Unlock()
-	_, _ = lt.th.Submit(protocol.ShutdownOp{})
-}
+func (r *threads) unload(lt *loadedThread) { r.table.Unload(lt) }
 
 // closeAll unloads every thread at once and waits for their pumps.
 func (r *threads) closeAll(ctx context.Context) {
-	all := r.list()
-	for _, lt := range all {
-		lt.mu.Lock()
-		if lt.unloadTimer != nil {
-			lt.unloadTimer.Stop()
-			lt.unloadTimer = nil
-		}
-		lt.mu.Unlock()
-		r.unload(lt)
-	}
+	all := r.table.UnloadAll()
 	// Bounded, as when a connection leaves: a wedged engine thread must not hold the
 	// process's exit.
 	limit := time.NewTimer(5 * time.Second)
@@ -465,11 +398,13 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 	lt.mu.Lock()
 	turnID, _ := lt.proj.TurnRunning()
 	lt.mu.Unlock()
-	// The goal's notifications go out ahead of the event's (v2_thread_goal_pursuit.go).
-	goalNotes := lt.reg.goalNotes(lt, ev, turnID)
-	defer lt.reg.afterGoalEvent(lt, ev)
+	// The extensions' notices (a goal's) go out ahead of the event's; they see the event
+	// again once it is out (a goal turn starts).
+	exts, et := lt.reg.extensions(), extThread{lt}
+	extNotes := wireNotes(exts.BeforeEvent(et, ev, turnID))
+	defer exts.AfterEvent(et, ev)
 	lt.mu.Lock()
-	notes := append(goalNotes, lt.proj.Apply(ev)...)
+	notes := append(extNotes, lt.proj.Apply(ev)...)
 	subs := append([]*Conn(nil), lt.subs...)
 	queues := lt.queuesLocked()
 	var listeners, owners []*Conn
@@ -496,7 +431,7 @@ func (lt *loadedThread) deliver(ev protocol.Event) {
 		lt.info.UpdatedAt = time.Now()
 	}
 	lt.mu.Unlock()
-	notes = lt.reg.readStateNotes(lt, ev, notes)
+	notes = turnEndNotes(notes, exts.TurnEnded(et, ev))
 	if tc, ok := ev.Msg.(protocol.TokenCountEvent); ok && tc.RateLimits != nil {
 		lt.reg.mu.Lock()
 		lt.reg.limits = tc.RateLimits

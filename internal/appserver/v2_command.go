@@ -5,17 +5,16 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"os"
 	"sync"
 	"time"
 
+	"github.com/gocodex/gocodex/internal/guard"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/process"
-	"github.com/gocodex/gocodex/internal/sandbox"
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// command/exec runs one command outside any thread (internal/process), buffered or, with a
+// command/exec runs one command outside any thread (internal/guard's one-off commands, under
+// the request's sandbox policy, else the configuration's), buffered or, with a
 // client-chosen processId, streamed (command/exec/outputDelta) with stdin writes and
 // termination. Processes belong to the connection: they are killed when it closes.
 
@@ -74,7 +73,7 @@ func (a *api) CommandExecResize(ctx context.Context, c *Conn, p CommandExecResiz
 		return CommandExecResizeResponse{}, err
 	}
 	if err := proc.Resize(size.Rows, size.Cols); err != nil {
-		if errors.Is(err, process.ErrNotTTY) {
+		if errors.Is(err, guard.ErrNotTTY) {
 			return CommandExecResizeResponse{}, InvalidRequest("failed to resize PTY: process is not attached to a PTY")
 		}
 		return CommandExecResizeResponse{}, InvalidRequest("failed to resize PTY: " + err.Error())
@@ -135,14 +134,14 @@ type execProcsKey struct{}
 // execProcs are a connection's running command/exec processes by client id.
 type execProcs struct {
 	mu    sync.Mutex
-	procs map[string]*process.Process
+	procs map[string]*guard.Command
 }
 
 func (c *Conn) execProcs() *execProcs {
 	c.mu.Lock()
 	ep, _ := c.values[execProcsKey{}].(*execProcs)
 	if ep == nil {
-		ep = &execProcs{procs: map[string]*process.Process{}}
+		ep = &execProcs{procs: map[string]*guard.Command{}}
 		c.values[execProcsKey{}] = ep
 		c.onClose = append(c.onClose, ep.killAll)
 	}
@@ -150,7 +149,7 @@ func (c *Conn) execProcs() *execProcs {
 	return ep
 }
 
-func (ep *execProcs) get(id string) (*process.Process, error) {
+func (ep *execProcs) get(id string) (*guard.Command, error) {
 	ep.mu.Lock()
 	defer ep.mu.Unlock()
 	p, ok := ep.procs[id]
@@ -190,32 +189,28 @@ func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (
 	if p.Cwd != nil && *p.Cwd != "" {
 		cwd = *p.Cwd
 	}
-	env := os.Environ()
+	req := guard.CommandRequest{Argv: p.Command, Cwd: cwd, Env: p.Env, TTY: p.TTY, Stdin: p.StreamStdin}
 	if s.opts.Config != nil {
-		env = process.BuildEnv(s.opts.Config.ShellEnvironmentPolicy, env, process.EnvOptions{})
+		req.EnvPolicy = &s.opts.Config.ShellEnvironmentPolicy
 	}
-	for k, v := range p.Env {
-		env = setEnv(env, k, v)
-	}
-	spawn, err := c.sandboxSpawner(s, p.SandboxPolicy, p.policy, cwd)
+	policy, err := execPolicy(s, p.SandboxPolicy, p.policy)
 	if err != nil {
 		return commandExecResponse{}, err
 	}
-	spec := process.Spec{Argv: p.Command, Cwd: cwd, Env: env, TTY: p.TTY, Stdin: p.StreamStdin, Spawner: spawn}
+	req.Policy = policy
 	if p.Size != nil {
-		spec.Rows, spec.Cols = p.Size.Rows, p.Size.Cols
+		req.Rows, req.Cols = p.Size.Rows, p.Size.Cols
 	}
 	if p.DisableOutputCap {
-		spec.RetainLimit = 1 << 30
+		req.RetainLimit = 1 << 30
 	} else if p.OutputBytesCap != nil {
-		spec.RetainLimit = *p.OutputBytesCap
+		req.RetainLimit = *p.OutputBytesCap
 	}
 	if p.StreamStdoutStderr {
 		id := *p.ProcessID
-		spec.MaxChunks = -1
-		spec.OnOutput = func(st process.Stream, b []byte) {
+		req.OnOutput = func(stderr bool, b []byte) {
 			stream := "stdout"
-			if st == process.Stderr {
+			if stderr {
 				stream = "stderr"
 			}
 			_ = c.Notify(c.Context(), "command/exec/outputDelta", commandExecOutputDelta{
@@ -230,7 +225,7 @@ func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (
 	}
 	pctx, cancel := context.WithCancel(c.Context())
 	defer cancel()
-	proc, err := process.Start(pctx, spec)
+	proc, err := c.commands(s).Start(pctx, req)
 	if err != nil {
 		return commandExecResponse{}, InvalidRequest("failed to start command: " + err.Error())
 	}
@@ -250,7 +245,7 @@ func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (
 			ep.mu.Unlock()
 		}()
 	}
-	res, err := process.Wait(pctx, proc, timeout)
+	res, err := proc.Wait(pctx, timeout)
 	if err != nil {
 		proc.Kill()
 		return commandExecResponse{}, internalError(err.Error())
@@ -258,34 +253,32 @@ func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (
 	out := commandExecResponse{ExitCode: res.ExitCode}
 	if !p.StreamStdoutStderr {
 		if p.TTY {
-			out.Stdout = res.Aggregated.Text()
+			out.Stdout = res.Aggregated
 		} else {
-			out.Stdout, out.Stderr = res.Stdout.Text(), res.Stderr.Text()
+			out.Stdout, out.Stderr = res.Stdout, res.Stderr
 		}
 	}
 	return out, nil
 }
 
-func setEnv(env []string, k string, v *string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if len(kv) > len(k) && kv[:len(k)] == k && kv[len(k)] == '=' {
-			continue
-		}
-		out = append(out, kv)
+type commandsKey struct{}
+
+// commands is the connection's one-off command runner: the machine is probed once per
+// connection.
+func (c *Conn) commands(s *Server) *guard.Commands {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cs, _ := c.values[commandsKey{}].(*guard.Commands)
+	if cs == nil {
+		cs = guard.NewCommands(s.opts.AppOptions.Sandbox)
+		c.values[commandsKey{}] = cs
 	}
-	if v != nil {
-		out = append(out, k+"="+*v)
-	}
-	return out
+	return cs
 }
 
-type probeKey struct{}
-
-// sandboxSpawner runs command/exec under the request's sandbox policy, else the
-// configuration's, as Codex does; full access runs the command as is. The machine is
-// probed once per connection.
-func (c *Conn) sandboxSpawner(s *Server, raw json.RawMessage, v1 *protocol.SandboxPolicy, cwd string) (process.Spawner, error) {
+// execPolicy is command/exec's sandbox policy: the request's, else the configuration's, as
+// Codex does; nil runs the command as is.
+func execPolicy(s *Server, raw json.RawMessage, v1 *protocol.SandboxPolicy) (*protocol.SandboxPolicy, error) {
 	policy, err := sandboxFromV2(raw)
 	if err != nil {
 		return nil, err
@@ -293,22 +286,8 @@ func (c *Conn) sandboxSpawner(s *Server, raw json.RawMessage, v1 *protocol.Sandb
 	if policy == nil {
 		policy = v1
 	}
-	if policy == nil {
-		if s.opts.Config == nil {
-			return nil, nil
-		}
+	if policy == nil && s.opts.Config != nil {
 		policy = &s.opts.Config.SandboxPolicy
 	}
-	if policy.EffectiveMode() == protocol.SandboxDangerFullAccess {
-		return nil, nil
-	}
-	c.mu.Lock()
-	probe, _ := c.values[probeKey{}].(*sandbox.ProbeResult)
-	c.mu.Unlock()
-	if probe == nil {
-		pr := sandbox.Probe(c.Context(), s.opts.AppOptions.Sandbox)
-		probe = &pr
-		c.SetValue(probeKey{}, probe)
-	}
-	return sandbox.Spawner(*policy, cwd, probe, s.opts.AppOptions.Sandbox), nil
+	return policy, nil
 }

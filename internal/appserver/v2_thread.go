@@ -82,9 +82,8 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 	if info.Originator == "" {
 		info.Originator = to.Originator
 	}
-	if cfg.FeatureEnabled("goals", true) {
-		to.ExtraTools = append(to.ExtraTools, r.goalTools()...)
-	}
+	// The tools the host's extensions offer (the goal tools, with the goals feature).
+	to.ExtraTools = append(to.ExtraTools, r.extensions().Tools(cfg.FeatureEnabled)...)
 	th, err := a.StartThread(context.WithoutCancel(ctx), to)
 	if err != nil {
 		return nil, internalError(err.Error())

@@ -118,12 +118,7 @@ func (r *threads) resumeNotes(lt *loadedThread, loadedFrom *threadsvc.Rollout) [
 	if !lt.cfg.FeatureEnabled("goals", true) {
 		return notes
 	}
-	var goal *v2ThreadGoal
-	_ = r.state().read(func(d *threadStateDoc) {
-		if g, ok := d.Goals[lt.id]; ok {
-			goal = &g
-		}
-	})
+	goal, _ := r.goals().Of(lt.id)
 	if goal != nil {
 		notes = append(notes, wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: lt.id, Goal: *goal}})
 	} else {

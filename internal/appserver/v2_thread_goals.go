@@ -2,25 +2,18 @@ package appserver
 
 import (
 	"context"
-	"time"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/host/ext"
+	"github.com/gocodex/gocodex/internal/host/goals"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
-// Thread goals (thread/goal/get, /set, /clear), kept in the thread state file. Setting an
-// active goal on an idle loaded thread starts pursuing it (v2_thread_goal_pursuit.go).
+// Thread goals (thread/goal/get, /set, /clear) are kept and pursued by the host's goals
+// extension (internal/host/goals). Setting an active goal on an idle loaded thread starts
+// pursuing it.
 
-type v2ThreadGoal struct {
-	ThreadID        string `json:"threadId"`
-	Objective       string `json:"objective"`
-	Status          string `json:"status"`
-	TokenBudget     *int64 `json:"tokenBudget"`
-	TokensUsed      int64  `json:"tokensUsed"`
-	TimeUsedSeconds int64  `json:"timeUsedSeconds"`
-	CreatedAt       int64  `json:"createdAt"`
-	UpdatedAt       int64  `json:"updatedAt"`
-}
+type v2ThreadGoal = goals.Goal
 
 type goalSetParams struct {
 	ThreadID    string  `json:"threadId"`
@@ -47,19 +40,18 @@ type goalClearResponse struct {
 	Cleared bool `json:"cleared"`
 }
 
-type goalUpdated struct {
-	ThreadID string       `json:"threadId"`
-	TurnID   *string      `json:"turnId"`
-	Goal     v2ThreadGoal `json:"goal"`
-}
-
-// goalStatuses are ThreadGoalStatus's values.
-var goalStatuses = map[string]bool{"active": true, "paused": true, "blocked": true, "usageLimited": true, "budgetLimited": true, "complete": true}
+type goalUpdated = goals.Updated
 
 func (r *threads) registerGoals(s *Server) {
 	s.Handle("thread/goal/get", Typed(r.goalGet))
 	s.Handle("thread/goal/set", Typed(r.goalSet))
 	s.Handle("thread/goal/clear", Typed(r.goalClear))
+}
+
+// goals is the host's goals extension.
+func (r *threads) goals() *goals.Extension {
+	e, _ := ext.Find[*goals.Extension](r.extensions())
+	return e
 }
 
 func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalResponse, error) {
@@ -69,13 +61,8 @@ func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalR
 	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalResponse{}, err
 	}
-	var out goalResponse
-	err := r.state().read(func(d *threadStateDoc) {
-		if g, ok := d.Goals[p.ThreadID]; ok {
-			out.Goal = &g
-		}
-	})
-	return out, err
+	g, err := r.goals().Of(p.ThreadID)
+	return goalResponse{g}, err
 }
 
 func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSetResponse, error) {
@@ -88,58 +75,34 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 	if p.Objective != nil && *p.Objective == "" {
 		return goalSetResponse{}, InvalidRequest("goal objective must not be empty")
 	}
-	if p.Status != nil && !goalStatuses[*p.Status] {
+	if p.Status != nil && !goals.ValidStatus(*p.Status) {
 		return goalSetResponse{}, InvalidRequest("unknown goal status: " + *p.Status)
 	}
-	if _, loaded := r.get(p.ThreadID); loaded {
-		// Cleared once the answer is out (below), or at once if the set fails.
-		r.goalSetting(p.ThreadID)
-	}
-	var goal v2ThreadGoal
-	err := r.state().update(func(d *threadStateDoc) error {
-		now := time.Now().Unix()
-		g, ok := d.Goals[p.ThreadID]
-		switch {
-		case p.Objective != nil && (!ok || g.Objective != *p.Objective):
-			// A new objective is a new goal: usage starts again, active unless told.
-			g = v2ThreadGoal{ThreadID: p.ThreadID, Objective: *p.Objective, Status: "active", CreatedAt: now}
-			delete(d.GoalTimeMs, p.ThreadID)
-		case !ok:
-			return InvalidRequest("thread has no goal to update; set an objective")
-		}
-		if p.Status != nil {
-			g.Status = *p.Status
-		}
-		if p.TokenBudget != nil {
-			b := *p.TokenBudget
-			g.TokenBudget = &b
-		}
-		g.UpdatedAt = now
-		if d.Goals == nil {
-			d.Goals = map[string]v2ThreadGoal{}
-		}
-		d.Goals[p.ThreadID] = g
-		goal = g
-		return nil
-	})
-	if err != nil {
-		r.goalSettingDone(p.ThreadID)
-		return goalSetResponse{}, err
-	}
-	note := wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: p.ThreadID, Goal: goal}}
+	gs := r.goals()
 	lt, loaded := r.get(p.ThreadID)
 	if !loaded {
-		r.goalSettingDone(p.ThreadID)
+		goal, err := gs.Set(p.ThreadID, p.Objective, p.Status, p.TokenBudget)
+		if err != nil {
+			return goalSetResponse{}, err
+		}
+		notifyAfter(ctx, c, []wire.V2Notification{goalUpdatedNote(p.ThreadID, goal)})
+		return goalSetResponse{goal}, nil
+	}
+	goal, done, err := gs.SetLoaded(p.ThreadID, p.Objective, p.Status, p.TokenBudget)
+	if err != nil {
+		return goalSetResponse{}, err
+	}
+	note := goalUpdatedNote(p.ThreadID, goal)
+	if _, still := r.get(p.ThreadID); !still { // unloaded meanwhile
+		done(nil, false)
 		notifyAfter(ctx, c, []wire.V2Notification{note})
 		return goalSetResponse{goal}, nil
 	}
-	if goal.Status == "active" {
-		r.markGoalFresh(p.ThreadID)
-	}
 	// In the thread's event order: thread/goal/updated, then (an active goal on an idle
-	// thread) the goal turn. Until then the event pump starts none (goalSetting).
+	// thread) the goal turn.
 	jsonrpc.AfterReply(ctx, func() {
 		lt.sendMu.Lock()
+		defer lt.sendMu.Unlock()
 		lt.mu.Lock()
 		_, subscribed := lt.queues[c]
 		lt.mu.Unlock()
@@ -147,13 +110,14 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		if !subscribed {
 			_ = c.Notify(c.Context(), note.Method, note.Params)
 		}
-		r.goalSettingDone(p.ThreadID)
-		if _, running := lt.runningTurn(); !running && goal.Status == "active" {
-			r.pursueGoal(lt, true)
-		}
-		lt.sendMu.Unlock()
+		_, running := lt.runningTurn()
+		done(extThread{lt}, !running)
 	})
 	return goalSetResponse{goal}, nil
+}
+
+func goalUpdatedNote(threadID string, g v2ThreadGoal) wire.V2Notification {
+	return wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: threadID, Goal: g}}
 }
 
 func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (goalClearResponse, error) {
@@ -163,13 +127,7 @@ func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (go
 	if err := r.threadLive(p.ThreadID); err != nil {
 		return goalClearResponse{}, err
 	}
-	var cleared bool
-	err := r.state().update(func(d *threadStateDoc) error {
-		_, cleared = d.Goals[p.ThreadID]
-		delete(d.Goals, p.ThreadID)
-		delete(d.GoalTimeMs, p.ThreadID)
-		return nil
-	})
+	cleared, err := r.goals().Clear(p.ThreadID)
 	if err != nil {
 		return goalClearResponse{}, err
 	}
@@ -177,6 +135,16 @@ func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (go
 		r.notifyThread(ctx, c, p.ThreadID, "thread/goal/cleared", threadIDParams{p.ThreadID})
 	}
 	return goalClearResponse{cleared}, nil
+}
+
+// pursueGoalIfIdle starts pursuing a loaded thread's active goal from outside the event
+// pump (resume), in the thread's event order.
+func (r *threads) pursueGoalIfIdle(lt *loadedThread, first bool) {
+	lt.sendMu.Lock()
+	defer lt.sendMu.Unlock()
+	if _, running := lt.runningTurn(); !running {
+		r.goals().Pursue(extThread{lt}, first)
+	}
 }
 
 // notifyThread sends a notification once the answer is out: through the thread's

@@ -78,14 +78,7 @@ func (r *threads) metadataUpdate(ctx context.Context, c *Conn, p metadataUpdateP
 			*f.field(&g) = v
 		}
 	}
-	err := r.state().update(func(d *threadStateDoc) error {
-		if d.Git == nil {
-			d.Git = map[string]gitInfo{}
-		}
-		d.Git[p.ThreadID] = g
-		return nil
-	})
-	if err != nil {
+	if err := r.gitEdits().Set(p.ThreadID, g); err != nil {
 		return threadResponse{}, err
 	}
 	if loaded {

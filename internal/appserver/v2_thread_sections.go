@@ -3,31 +3,24 @@ package appserver
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	"github.com/gocodex/gocodex/internal/host/ext"
+	"github.com/gocodex/gocodex/internal/host/sections"
 	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
-// Thread sections (threadSection/*, thread/section/move), as Codex 0.169 answers them: the
-// state starts with a "Pinned" section, sections list in creation order, a thread sits in
-// at most one section, and moving a thread tells every connection thread/section/changed.
-// Deleting a section takes its threads out of it without a notification.
+// Thread sections (threadSection/*, thread/section/move) are kept by the host's sections
+// extension (internal/host/sections). As in Codex 0.169, moving a thread tells every
+// connection thread/section/changed; deleting a section takes its threads out of it
+// without a notification.
 
-type v2ThreadSection struct {
-	ID         string                     `json:"id"`
-	Name       string                     `json:"name"`
-	Appearance *v2ThreadSectionAppearance `json:"appearance"`
-}
+type v2ThreadSection = sections.Section
 
-type v2ThreadSectionAppearance struct {
-	Icon  *string `json:"icon"`
-	Color *string `json:"color"`
-}
+type v2ThreadSectionAppearance = sections.Appearance
 
 type sectionCreateParams struct {
 	Name       string                     `json:"name"`
@@ -79,63 +72,30 @@ func invalidParamsBare(msg string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 }
 
-// errSectionNotFound is Codex's -32602 answer for an unknown section id.
-func errSectionNotFound(id string) error {
-	return invalidParamsBare("thread section not found: " + id)
+// sections is the host's sections extension.
+func (r *threads) sections() *sections.Extension {
+	e, _ := ext.Find[*sections.Extension](r.extensions())
+	return e
 }
 
 func (r *threads) sectionCreate(ctx context.Context, c *Conn, p sectionCreateParams) (sectionResponse, error) {
-	if strings.TrimSpace(p.Name) == "" {
-		return sectionResponse{}, invalidParamsBare("section name must not be empty")
-	}
-	sec := v2ThreadSection{ID: newSubmissionID(), Name: p.Name, Appearance: p.Appearance}
-	err := r.state().update(func(d *threadStateDoc) error {
-		d.Sections = append(d.Sections, sec)
-		return nil
-	})
+	sec, err := r.sections().Create(p.Name, p.Appearance)
 	return sectionResponse{sec}, err
 }
 
 func (r *threads) sectionUpdate(ctx context.Context, c *Conn, p sectionUpdateParams) (sectionResponse, error) {
-	if strings.TrimSpace(p.Name) == "" {
-		return sectionResponse{}, invalidParamsBare("section name must not be empty")
-	}
-	var out v2ThreadSection
-	err := r.state().update(func(d *threadStateDoc) error {
-		for i := range d.Sections {
-			if d.Sections[i].ID == p.SectionID {
-				d.Sections[i].Name, d.Sections[i].Appearance = p.Name, p.Appearance
-				out = d.Sections[i]
-				return nil
-			}
-		}
-		return errSectionNotFound(p.SectionID)
-	})
-	return sectionResponse{out}, err
+	sec, err := r.sections().Update(p.SectionID, p.Name, p.Appearance)
+	return sectionResponse{sec}, err
 }
 
 func (r *threads) sectionDelete(ctx context.Context, c *Conn, p sectionIDParams) (empty, error) {
-	err := r.state().update(func(d *threadStateDoc) error {
-		for i := range d.Sections {
-			if d.Sections[i].ID == p.SectionID {
-				d.Sections = append(d.Sections[:i], d.Sections[i+1:]...)
-				for tid, e := range d.ThreadSections {
-					if e.SectionID == p.SectionID {
-						delete(d.ThreadSections, tid)
-					}
-				}
-				return nil
-			}
-		}
-		return errSectionNotFound(p.SectionID)
-	})
-	return empty{}, err
+	return empty{}, r.sections().Delete(p.SectionID)
 }
 
 // sectionList pages by section id: the cursor is the last id of the previous page.
 func (r *threads) sectionList(ctx context.Context, c *Conn, p sectionListParams) (sectionListResponse, error) {
-	var all []v2ThreadSection
-	if err := r.state().read(func(d *threadStateDoc) { all = d.Sections }); err != nil {
+	all, err := r.sections().List()
+	if err != nil {
 		return sectionListResponse{}, err
 	}
 	if p.Cursor != nil {
@@ -162,17 +122,7 @@ func (r *threads) sectionMove(ctx context.Context, c *Conn, p sectionMoveParams)
 	if err := r.threadExists(p.ThreadID); err != nil {
 		return empty{}, err
 	}
-	err := r.state().update(func(d *threadStateDoc) error {
-		if p.SectionID == nil {
-			delete(d.ThreadSections, p.ThreadID)
-			return nil
-		}
-		if findSection(d, *p.SectionID) == nil {
-			return InvalidRequest("section " + *p.SectionID + " does not exist")
-		}
-		return placeInSection(d, p.ThreadID, *p.SectionID, p.BeforeThreadID)
-	})
-	if err != nil {
+	if err := r.sections().Move(p.ThreadID, p.SectionID, p.BeforeThreadID); err != nil {
 		return empty{}, err
 	}
 	r.notifyAll(ctx, c, "thread/section/changed", struct {
@@ -180,15 +130,6 @@ func (r *threads) sectionMove(ctx context.Context, c *Conn, p sectionMoveParams)
 		SectionID *string `json:"sectionId"`
 	}{p.ThreadID, p.SectionID})
 	return empty{}, nil
-}
-
-func findSection(d *threadStateDoc, id string) *v2ThreadSection {
-	for i := range d.Sections {
-		if d.Sections[i].ID == id {
-			return &d.Sections[i]
-		}
-	}
-	return nil
 }
 
 // threadExists answers Codex's errors for a thread id that is malformed or unknown.
@@ -224,20 +165,21 @@ func (r *threads) decorate(ts ...*v2Thread) {
 			}
 		}
 	}
-	_ = r.state().read(func(d *threadStateDoc) {
-		for _, t := range ts {
-			if e, ok := d.ThreadSections[t.ID]; ok {
-				if sec := findSection(d, e.SectionID); sec != nil {
-					s, at := *sec, e.EnteredAt
-					t.Section, t.SectionEnteredAt = &s, &at
-				}
-			}
-			if g, ok := d.Git[t.ID]; ok {
-				g := g
-				t.GitInfo = &g
-			}
+	ids := make([]string, len(ts))
+	for i, t := range ts {
+		ids[i] = t.ID
+	}
+	places, _ := r.sections().Placements(ids...)
+	gits, _ := r.gitEdits().Of(ids...)
+	for _, t := range ts {
+		if pl, ok := places[t.ID]; ok {
+			s, at := pl.Section, pl.EnteredAt
+			t.Section, t.SectionEnteredAt = &s, &at
 		}
-	})
+		if g, ok := gits[t.ID]; ok {
+			t.GitInfo = &g
+		}
+	}
 }
 
 // sectionFilter is thread/list's sectionId: absent keeps every thread, null keeps those in
@@ -256,73 +198,6 @@ func sectionFilter(raw json.RawMessage) (keep func(*v2Thread) bool) {
 	}
 }
 
-// errorMessage is an error's text without a JSON-RPC code.
-func errorMessage(err error) string {
-	if e, ok := err.(*jsonrpc.Error); ok {
-		return e.Message
-	}
-	return err.Error()
-}
-
-// sectionOrder is a section's threads in their order.
-func sectionOrder(d *threadStateDoc, sectionID string) []string {
-	var ids []string
-	for id, e := range d.ThreadSections {
-		if e.SectionID == sectionID {
-			ids = append(ids, id)
-		}
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		a, b := d.ThreadSections[ids[i]], d.ThreadSections[ids[j]]
-		if a.Position != b.Position {
-			return a.Position < b.Position
-		}
-		return ids[i] < ids[j]
-	})
-	return ids
-}
-
-// placeInSection puts a thread into a section, before another thread of it or last, and
-// numbers the section's threads again. A thread that was in the section keeps the time it
-// entered it.
-func placeInSection(d *threadStateDoc, threadID, sectionID string, before *string) error {
-	order := sectionOrder(d, sectionID)
-	if before != nil && *before != "" {
-		if e, ok := d.ThreadSections[*before]; !ok || e.SectionID != sectionID || *before == threadID {
-			return InvalidRequest("before thread " + *before + " is not in section " + sectionID)
-		}
-	}
-	entry := threadSectionEntry{SectionID: sectionID, EnteredAt: time.Now().Unix()}
-	if cur, ok := d.ThreadSections[threadID]; ok && cur.SectionID == sectionID {
-		entry.EnteredAt = cur.EnteredAt
-	}
-	kept := order[:0:0]
-	for _, id := range order {
-		if id != threadID {
-			kept = append(kept, id)
-		}
-	}
-	at := len(kept)
-	if before != nil && *before != "" {
-		for i, id := range kept {
-			if id == *before {
-				at = i
-			}
-		}
-	}
-	order = append(kept[:at:at], append([]string{threadID}, kept[at:]...)...)
-	if d.ThreadSections == nil {
-		d.ThreadSections = map[string]threadSectionEntry{}
-	}
-	d.ThreadSections[threadID] = entry
-	for i, id := range order {
-		e := d.ThreadSections[id]
-		e.Position = i
-		d.ThreadSections[id] = e
-	}
-	return nil
-}
-
 // listBySectionPosition is thread/list with sortKey section_position: a section's threads
 // in the order thread/section/move gave them (either sortDirection), paged by position.
 func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListOptions) (threadListResponse, error) {
@@ -333,8 +208,8 @@ func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListO
 	if sectionID == nil {
 		return threadListResponse{}, InvalidRequest("section-position sorting requires a section filter")
 	}
-	var order []string
-	if err := r.state().read(func(d *threadStateDoc) { order = sectionOrder(d, *sectionID) }); err != nil {
+	order, err := r.sections().Order(*sectionID)
+	if err != nil {
 		return threadListResponse{}, err
 	}
 	start := 0

@@ -1,4 +1,4 @@
-package appserver
+package readstate
 
 import (
 	"os"
@@ -11,17 +11,17 @@ import (
 // limit is rewritten with one line per thread and reads the same.
 func TestReadStateLogSharedAndCompacted(t *testing.T) {
 	home := t.TempDir()
-	a, b := newReadStateLog(home), newReadStateLog(home)
-	set := func(l *readStateLog, id, rev string) {
+	a, b := newLog(home), newLog(home)
+	set := func(l *stateLog, id, rev string) {
 		t.Helper()
-		if _, err := l.update(id, func(v2ReadState, bool) (v2ReadState, error) { return v2ReadState{Revision: rev}, nil }); err != nil {
+		if _, err := l.update(id, func(ReadState, bool) (ReadState, error) { return ReadState{Revision: rev}, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	set(a, "t1", "r1")
 	set(b, "t2", "r2")
 	set(a, "t1", "r3")
-	for _, l := range []*readStateLog{a, b} {
+	for _, l := range []*stateLog{a, b} {
 		if rs, ok, _ := l.get("t1"); !ok || rs.Revision != "r3" {
 			t.Errorf("t1 = %+v %v", rs, ok)
 		}
@@ -29,11 +29,11 @@ func TestReadStateLogSharedAndCompacted(t *testing.T) {
 			t.Errorf("t2 = %+v %v", rs, ok)
 		}
 	}
-	saved := readStateLogCompactAt
-	readStateLogCompactAt = 1
-	defer func() { readStateLogCompactAt = saved }()
+	saved := logCompactAt
+	logCompactAt = 1
+	defer func() { logCompactAt = saved }()
 	set(b, "t2", "r4") // past the limit: compacted
-	data, err := os.ReadFile(filepath.Join(home, readStateLogName))
+	data, err := os.ReadFile(filepath.Join(home, LogName))
 	if err != nil {
 		t.Fatal(err)
 	}
