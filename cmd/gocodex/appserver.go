@@ -36,16 +36,16 @@ type appServerOptions struct {
 }
 
 // appServerRunner is the behaviour behind the command; flag tests pass their own.
-type appServerRunner func(ctx context.Context, opts appServerOptions, s streams) error
+type appServerRunner func(ctx context.Context, opts appServerOptions, fac *faceopts.Factory) error
 
-func newAppServerCommand(s streams, run appServerRunner) *cobra.Command {
+func newAppServerCommand(fac *faceopts.Factory, run appServerRunner) *cobra.Command {
 	var opts appServerOptions
 	cmd := &cobra.Command{
 		Use:   "app-server",
 		Short: "[experimental] Run the app server (JSON-RPC over stdio or websocket)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(cmd.Context(), opts, s)
+			return run(cmd.Context(), opts, fac)
 		},
 	}
 	f := cmd.Flags()
@@ -68,7 +68,7 @@ func newAppServerCommand(s streams, run appServerRunner) *cobra.Command {
 	for _, name := range []string{"analytics-default-enabled", "strict-config", "startup-client-info"} {
 		_ = f.MarkHidden(name)
 	}
-	cmd.AddCommand(newGenerateCommands(s)...)
+	cmd.AddCommand(newGenerateCommands(fac)...)
 	return cmd
 }
 
@@ -179,7 +179,8 @@ const (
 	appServerMemoryHeadroom = 4 << 20
 )
 
-func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
+func runAppServer(ctx context.Context, opts appServerOptions, fac *faceopts.Factory) error {
+	s := fac.IO
 	target, err := parseListen(opts.Listen, opts.Stdio)
 	if err != nil {
 		return err
@@ -192,19 +193,21 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 		return err
 	}
 	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
-	cfg, warnings, startup, err := loadAppServerConfig(lo)
+	cfg, warnings, startup, err := loadAppServerConfig(fac, lo)
 	if err != nil {
 		return err
 	}
 	for _, w := range warnings {
 		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
 	}
-	log := faceopts.OpenLog(cfg, "app-server", s.ErrOut, slog.LevelWarn)
-	defer log.Close()
+	log := fac.Logger(cfg, "app-server", slog.LevelWarn)
 	// A server streams answers of megabytes for hours: its memory follows what it holds
 	// (see internal/memlimit) rather than its largest burst.
 	defer memlimit.Tune(appServerMemoryFloor, appServerMemoryHeadroom).Stop()
-	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: log.Logger(), StartupWarnings: startup})
+	// The server asks for the host when a client first needs it (a client may sign in
+	// first); thread/start's overrides load a thread's own configuration, not a new host.
+	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: log, StartupWarnings: startup,
+		NewApp: fac.Host, LoadConfig: fac.ThreadConfig})
 	defer srv.Close(context.WithoutCancel(ctx))
 
 	switch target.kind {
@@ -248,8 +251,8 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 // loadAppServerConfig loads the configuration. A config.toml that cannot be parsed does not
 // keep the server from starting, as with Codex: it runs on defaults (command-line overrides
 // still apply) and tells each client with a configWarning.
-func loadAppServerConfig(lo config.LoadOptions) (*config.Config, []config.Warning, []appserver.ConfigWarningParams, error) {
-	cfg, warnings, err := faceopts.Load(lo)
+func loadAppServerConfig(fac *faceopts.Factory, lo config.LoadOptions) (*config.Config, []config.Warning, []appserver.ConfigWarningParams, error) {
+	cfg, warnings, err := fac.Config(lo)
 	var startup []appserver.ConfigWarningParams
 	if err != nil {
 		var pe *config.ParseError
@@ -258,7 +261,7 @@ func loadAppServerConfig(lo config.LoadOptions) (*config.Config, []config.Warnin
 		}
 		fallback := lo
 		fallback.IgnoreUserConfig = true
-		cfg, warnings, err = faceopts.Load(fallback)
+		cfg, warnings, err = fac.Config(fallback)
 		if err != nil {
 			return nil, nil, nil, err
 		}

@@ -4,12 +4,15 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // addMcpCodexFlags gives `gocodex mcp` the rest of Codex's command line: --enable/--disable
 // on every subcommand, and the OAuth parts (mcp login, mcp logout, add's --oauth-* flags),
 // which gocodex lacks: it does no OAuth with MCP servers, so they say so and change nothing.
-func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, s streams) {
+func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, fac *faceopts.Factory) {
+	s := fac.IO
 	pf := mcp.PersistentFlags()
 	pf.StringArrayVar(&opts.Enable, "enable", nil, "enable a feature (features.NAME=true)")
 	pf.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/mcpserver"
@@ -20,16 +21,16 @@ type mcpServerOptions struct {
 }
 
 // mcpServerRunner is the behaviour behind the command; flag tests pass their own.
-type mcpServerRunner func(ctx context.Context, opts mcpServerOptions, s streams) error
+type mcpServerRunner func(ctx context.Context, opts mcpServerOptions, fac *faceopts.Factory) error
 
-func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
+func newMcpServerCommand(fac *faceopts.Factory, run mcpServerRunner) *cobra.Command {
 	var opts mcpServerOptions
 	cmd := &cobra.Command{
 		Use:   "mcp-server",
 		Short: "Run Codex as an MCP server over stdio (tools: codex, codex-reply)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(cmd.Context(), opts, s)
+			return run(cmd.Context(), opts, fac)
 		},
 	}
 	f := cmd.Flags()
@@ -41,13 +42,14 @@ func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
 	return cmd
 }
 
-func runMcpServer(ctx context.Context, opts mcpServerOptions, s streams) error {
+func runMcpServer(ctx context.Context, opts mcpServerOptions, fac *faceopts.Factory) error {
+	s := fac.IO
 	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
 		return err
 	}
 	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
 	// A configuration that does not load fails the server at start, not every call.
-	cfg, warnings, err := faceopts.Load(lo)
+	cfg, warnings, err := fac.Config(lo)
 	if err != nil {
 		return err
 	}
@@ -55,9 +57,11 @@ func runMcpServer(ctx context.Context, opts mcpServerOptions, s streams) error {
 	for _, w := range warnings {
 		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
 	}
-	log := faceopts.OpenLog(cfg, "mcp-server", s.ErrOut, slog.LevelWarn)
-	defer log.Close()
-	srv := mcpserver.New(mcpserver.Options{LoadOptions: lo, Logger: log.Logger()})
+	log := fac.Logger(cfg, "mcp-server", slog.LevelWarn)
+	// The host is built on the first codex call, with that call's configuration; each call
+	// loads its own configuration on top of lo and runs its thread on the one host.
+	srv := mcpserver.New(mcpserver.Options{LoadOptions: lo, LoadConfig: fac.ThreadConfig, Logger: log,
+		Host: func(cfg *config.Config) (*app.App, error) { return fac.Host(app.Options{Config: cfg}) }})
 	return srv.Serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.In), Writer: nopWriteCloser{s.Out}})
 }
 

@@ -24,14 +24,14 @@ type protoOptions struct {
 	ForkDropTurns int
 }
 
-func newProtoCommand(s streams) *cobra.Command {
+func newProtoCommand(fac *faceopts.Factory) *cobra.Command {
 	var opts protoOptions
 	cmd := &cobra.Command{
 		Use:   "proto",
 		Short: "Speak the raw protocol: Submission JSONL on stdin, Event JSONL on stdout",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runProto(cmd.Context(), opts, s)
+			return runProto(cmd.Context(), opts, fac)
 		},
 	}
 	opts.Flags.Register(cmd.Flags(), faceopts.Config|faceopts.Model|faceopts.Profile|faceopts.Cd)
@@ -42,26 +42,25 @@ func newProtoCommand(s streams) *cobra.Command {
 	return cmd
 }
 
-func runProto(ctx context.Context, opts protoOptions, s streams) error {
+func runProto(ctx context.Context, opts protoOptions, fac *faceopts.Factory) error {
+	s := fac.IO
 	lo, err := opts.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
 	if err != nil {
 		return err
 	}
-	cfg, warnings, err := faceopts.Load(lo)
+	cfg, warnings, err := fac.Config(lo)
 	if err != nil {
 		return err
 	}
 	for _, w := range warnings {
 		s.ErrOut.Write([]byte("warning: " + w.String() + "\n"))
 	}
-	log := faceopts.OpenLog(cfg, "proto", s.ErrOut, faceopts.NoStderr)
-	defer log.Close()
-	a, err := app.New(app.Options{Config: cfg, Logger: log.Logger()})
+	log := fac.Logger(cfg, "proto", faceopts.NoStderr)
+	a, err := fac.Host(app.Options{Config: cfg})
 	if err != nil {
-		log.Logger().Error("start", "err", err)
+		log.Error("start", "err", err)
 		return err
 	}
-	defer a.Close(context.WithoutCancel(ctx))
 	to := app.ThreadOptions{Ephemeral: opts.Ephemeral}
 	if to.Resume, err = protoResume(cfg, opts); err != nil {
 		return err

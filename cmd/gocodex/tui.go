@@ -16,6 +16,7 @@ import (
 	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/snapshot"
@@ -45,10 +46,11 @@ const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts
 	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS | faceopts.Images
 
 // tuiRunner is the behaviour behind the root command; flag tests pass their own.
-type tuiRunner func(ctx context.Context, opts tuiOptions, s streams) error
+type tuiRunner func(ctx context.Context, opts tuiOptions, fac *faceopts.Factory) error
 
 // addTUIFlags makes the root command the interactive UI, as `codex` with no subcommand is.
-func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
+func addTUIFlags(root *cobra.Command, fac *faceopts.Factory, run tuiRunner) {
+	s := fac.IO
 	var opts tuiOptions
 	root.Use = "gocodex [PROMPT]"
 	root.Args = func(cmd *cobra.Command, args []string) error {
@@ -61,7 +63,7 @@ func addTUIFlags(root *cobra.Command, s streams, run tuiRunner) {
 		if len(args) == 1 {
 			opts.Prompt = args[0]
 		}
-		return run(cmd.Context(), opts, s)
+		return run(cmd.Context(), opts, fac)
 	}
 	opts.registerFlags(root.Flags())
 }
@@ -75,7 +77,7 @@ func (opts *tuiOptions) registerFlags(f *pflag.FlagSet) {
 	opts.Extras.register(f)
 }
 
-func runTUI(ctx context.Context, opts tuiOptions, s streams) error {
+func runTUI(ctx context.Context, opts tuiOptions, s *iostreams.IOStreams) error {
 	if err := opts.Extras.check(); err != nil {
 		return err
 	}
@@ -215,7 +217,7 @@ func needsSignIn(cfg *config.Config, err error) bool {
 		errors.As(err, &missing) && missing.Var == "OPENAI_API_KEY"
 }
 
-func signIn(ctx context.Context, cfg *config.Config, s streams) error {
+func signIn(ctx context.Context, cfg *config.Config, s *iostreams.IOStreams) error {
 	mode, err := auth.ParseStoreMode(cfg.CLIAuthCredentialsStore)
 	if err != nil {
 		return err
@@ -257,7 +259,7 @@ func checkImages(cwd string, paths []string) error {
 // repository whose trust config.toml does not decide, as Codex does, and saves a "trusted"
 // answer for the repository root (comments and the rest of the file kept; written
 // atomically). It reports whether it saved one; leaving the screen is an error.
-func askTrust(ctx context.Context, cfg *config.Config, s streams) (bool, error) {
+func askTrust(ctx context.Context, cfg *config.Config, s *iostreams.IOStreams) (bool, error) {
 	if cfg.TrustLevel != "" || !faceopts.InGitRepo(cfg.Cwd) || !faceopts.IsTerminal(s.In) {
 		return false, nil
 	}

@@ -7,12 +7,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 func TestNoAltScreenFlag(t *testing.T) {
 	var got tuiOptions
 	root := &cobra.Command{Use: "gocodex", SilenceUsage: true, SilenceErrors: true}
-	addTUIFlags(root, streams{}, func(_ context.Context, o tuiOptions, _ streams) error { got = o; return nil })
+	addTUIFlags(root, streams{}, func(_ context.Context, o tuiOptions, _ *iostreams.IOStreams) error { got = o; return nil })
 	root.SetArgs([]string{"--no-alt-screen"})
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/tui"
 )
@@ -37,7 +38,7 @@ func TestRootRunsTheTUIWithItsFlags(t *testing.T) {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var got *tuiOptions
 			root := &cobra.Command{Use: "gocodex", SilenceUsage: true, SilenceErrors: true}
-			addTUIFlags(root, streams{}, func(_ context.Context, o tuiOptions, _ streams) error {
+			addTUIFlags(root, streams{}, func(_ context.Context, o tuiOptions, _ *iostreams.IOStreams) error {
 				got = &o
 				return nil
 			})

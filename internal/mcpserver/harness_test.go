@@ -49,7 +49,7 @@ func newHarness(t testing.TB, cfg tk.ConfigOptions, answer elicitFunc) *harness 
 	}
 	srv := mcpserver.New(mcpserver.Options{
 		LoadOptions: config.LoadOptions{CodexHome: h.Home, Cwd: h.Workdir, Env: env},
-		App:         app.Options{Getenv: env},
+		Host:        func(cfg *config.Config) (*app.App, error) { return app.New(app.Options{Config: cfg, Getenv: env}) },
 	})
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
