@@ -13,7 +13,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/appserver"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 func TestParseListen(t *testing.T) {
@@ -104,7 +103,7 @@ func TestWSAuth(t *testing.T) {
 // The command's flags reach the runner; cobra stays out of the behaviour.
 func TestAppServerFlags(t *testing.T) {
 	var got appServerOptions
-	cmd := newAppServerCommand(defaultStreams(), func(_ context.Context, o appServerOptions, _ *iostreams.IOStreams) error {
+	cmd := newAppServerCommand(testFactory(""), func(_ context.Context, o appServerOptions, _ *faceopts.Factory) error {
 		got = o
 		return nil
 	})

@@ -18,7 +18,9 @@ func runMcpCLI(t *testing.T, codexHome string, args ...string) (string, error) {
 		}
 		return ""
 	}
-	cmd := newMcpCommand(streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, getenv)
+	fac := testFactory("")
+	fac.IO.Out, fac.IO.ErrOut = &out, &errOut
+	cmd := newMcpCommand(fac, getenv)
 	cmd.SetArgs(args)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)

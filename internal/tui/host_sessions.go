@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"context"
@@ -15,25 +15,24 @@ import (
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/snapshot"
-	"github.com/gocodex/gocodex/internal/tui"
 )
 
 // resumePickerSize is how many past threads /resume lists.
 const resumePickerSize = 100
 
 // withSessions fills the options the UI's /new, /resume, /fork, /model and /status use.
-func withSessions(o tui.Options, a *app.App, cfg *config.Config, noAltScreen bool) tui.Options {
+func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) Options {
 	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
-	session := func(th *agent.Thread) tui.Session {
-		return tui.Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
+	session := func(th *agent.Thread) Session {
+		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
 		}}
 	}
-	open := func(ctx context.Context, to app.ThreadOptions) (tui.Session, error) {
+	open := func(ctx context.Context, to app.ThreadOptions) (Session, error) {
 		to.Source = "cli"
 		th, err := a.StartThread(ctx, to)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		return session(th), nil
 	}
@@ -47,59 +46,59 @@ func withSessions(o tui.Options, a *app.App, cfg *config.Config, noAltScreen boo
 		}
 		return rollout.ReadFile(path)
 	}
-	o.NewThread = func(ctx context.Context) (tui.Session, error) { return open(ctx, app.ThreadOptions{}) }
-	o.ListThreads = func(ctx context.Context) ([]tui.ThreadEntry, error) {
+	o.NewThread = func(ctx context.Context) (Session, error) { return open(ctx, app.ThreadOptions{}) }
+	o.ListThreads = func(ctx context.Context) ([]ThreadEntry, error) {
 		page, err := rollout.List(cfg.CodexHome, rollout.ListOptions{PageSize: resumePickerSize, Cwd: cfg.Cwd})
 		if err != nil {
 			return nil, err
 		}
-		out := make([]tui.ThreadEntry, len(page.Threads))
+		out := make([]ThreadEntry, len(page.Threads))
 		for i, t := range page.Threads {
-			out[i] = tui.ThreadEntry{ID: t.ID, Preview: t.Preview, Cwd: t.Cwd, UpdatedAt: t.UpdatedAt}
+			out[i] = ThreadEntry{ID: t.ID, Preview: t.Preview, Cwd: t.Cwd, UpdatedAt: t.UpdatedAt}
 		}
 		return out, nil
 	}
-	o.ResumeThread = func(ctx context.Context, id string) (tui.Session, error) {
+	o.ResumeThread = func(ctx context.Context, id string) (Session, error) {
 		ro, err := read(id)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		return open(ctx, app.ThreadOptions{Resume: ro})
 	}
-	o.ForkThread = func(ctx context.Context, id string) (tui.Session, error) {
+	o.ForkThread = func(ctx context.Context, id string) (Session, error) {
 		src, err := read(id)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		forked, err := rollout.Fork(cfg.CodexHome, src, rollout.ForkOptions{NewID: uuid.Must(uuid.NewV7()).String()})
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		ro, err := rollout.ReadFile(forked)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		return open(ctx, app.ThreadOptions{Resume: ro})
 	}
 	o.Providers = usableProviders(cfg, os.Getenv)
-	o.SwitchProvider = func(ctx context.Context, id, provider string) (tui.Session, error) {
+	o.SwitchProvider = func(ctx context.Context, id, provider string) (Session, error) {
 		pcfg, err := withProvider(cfg, provider)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		to := app.ThreadOptions{Config: pcfg}
 		if id != "" {
 			// A thread's provider is fixed once it runs: the conversation continues in a fork.
 			src, err := read(id)
 			if err != nil {
-				return tui.Session{}, err
+				return Session{}, err
 			}
 			forked, err := rollout.Fork(cfg.CodexHome, src, rollout.ForkOptions{NewID: uuid.Must(uuid.NewV7()).String()})
 			if err != nil {
-				return tui.Session{}, err
+				return Session{}, err
 			}
 			if to.Resume, err = rollout.ReadFile(forked); err != nil {
-				return tui.Session{}, err
+				return Session{}, err
 			}
 		}
 		s, err := open(ctx, to)
@@ -107,7 +106,7 @@ func withSessions(o tui.Options, a *app.App, cfg *config.Config, noAltScreen boo
 		return s, err
 	}
 	for _, m := range model.ListedModels() {
-		o.Models = append(o.Models, tui.ModelChoice{Slug: m.Slug, DisplayName: m.DisplayName,
+		o.Models = append(o.Models, ModelChoice{Slug: m.Slug, DisplayName: m.DisplayName,
 			Efforts: m.SupportedReasoningLevels, DefaultEffort: m.DefaultReasoningLevel})
 	}
 	o.Header.Provider = cfg.ModelProviderID
