@@ -42,6 +42,16 @@ if [ -z "${GOCODEX_REFERENCE_CODEX:-}" ] && [ -x "$ref_tool" ]; then
     echo "installing the reference Codex failed"; exit 1
   fi
 fi
+# Codex 0.171, the newest reference, for the recordings of its new behaviour; its own cache so
+# the 0.169 install stays as it is.
+if [ -z "${GOCODEX_REFERENCE_CODEX_171:-}" ] && [ -x "$ref_tool" ]; then
+  if ref171=$(CODEX_REF_CACHE="$HOME/.cache/gocodex-reference-0.171" CODEX_REF_VERSION=0.171.0 "$ref_tool" | grep '^/' | tail -1) && [ -x "$ref171" ]; then
+    export GOCODEX_REFERENCE_CODEX_171="$ref171"
+    echo "reference 0.171: $GOCODEX_REFERENCE_CODEX_171"
+  else
+    echo "installing the reference Codex 0.171 failed"; exit 1
+  fi
+fi
 
 echo "== go test -race"
 # Tests start race-enabled binaries many times; by default each sleeps 1 s at exit.

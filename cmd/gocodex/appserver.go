@@ -49,7 +49,7 @@ func newAppServerCommand(fac *faceopts.Factory, run appServerRunner) *cobra.Comm
 		},
 	}
 	f := cmd.Flags()
-	opts.Flags.Register(f, faceopts.Config|faceopts.Features)
+	opts.Flags.Register(f, faceopts.Config|faceopts.Features|faceopts.StrictConfig)
 	f.StringVar(&opts.Listen, "listen", "stdio://", "transport endpoint URL: stdio://, ws://IP:PORT, off")
 	f.BoolVar(&opts.Stdio, "stdio", false, "use stdio as the transport (same as --listen stdio://)")
 	f.StringVar(&opts.WSAuth, "ws-auth", "", "authentication for websocket connections: capability-token or signed-bearer-token")
@@ -63,9 +63,8 @@ func newAppServerCommand(fac *faceopts.Factory, run appServerRunner) *cobra.Comm
 	var ignored string
 	var ignoredBool bool
 	f.BoolVar(&ignoredBool, "analytics-default-enabled", false, "accepted for compatibility")
-	f.BoolVar(&ignoredBool, "strict-config", false, "accepted for compatibility")
 	f.StringVar(&ignored, "startup-client-info", "", "accepted for compatibility")
-	for _, name := range []string{"analytics-default-enabled", "strict-config", "startup-client-info"} {
+	for _, name := range []string{"analytics-default-enabled", "startup-client-info"} {
 		_ = f.MarkHidden(name)
 	}
 	cmd.AddCommand(newGenerateCommands(fac)...)
@@ -192,7 +191,7 @@ func runAppServer(ctx context.Context, opts appServerOptions, fac *faceopts.Fact
 	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
 		return err
 	}
-	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
+	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), StrictConfig: opts.StrictConfig}
 	cfg, warnings, startup, err := loadAppServerConfig(fac, lo)
 	if err != nil {
 		return err
@@ -256,7 +255,7 @@ func loadAppServerConfig(fac *faceopts.Factory, lo config.LoadOptions) (*config.
 	var startup []appserver.ConfigWarningParams
 	if err != nil {
 		var pe *config.ParseError
-		if !errors.As(err, &pe) || pe.Line == 0 {
+		if !errors.As(err, &pe) || pe.Line == 0 || lo.StrictConfig {
 			return nil, nil, nil, err
 		}
 		fallback := lo

@@ -48,9 +48,8 @@ func newExecCommand(fac *faceopts.Factory, run execRunner) *cobra.Command {
 	var ignoredBool bool
 	f.StringVar(&ignored, "thread-source", "", "source classification for new threads")
 	f.StringVar(&ignored, "cyber-access-program", "", "accepted for compatibility; ignored")
-	f.BoolVar(&ignoredBool, "strict-config", false, "accepted for compatibility")
 	f.BoolVar(&ignoredBool, "trust", false, "accepted for compatibility")
-	for _, name := range []string{"thread-source", "cyber-access-program", "strict-config", "trust"} {
+	for _, name := range []string{"thread-source", "cyber-access-program", "trust"} {
 		_ = f.MarkHidden(name)
 	}
 

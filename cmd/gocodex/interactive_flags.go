@@ -2,24 +2,20 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
-
-	"github.com/gocodex/gocodex/internal/config"
 )
 
 // interactiveExtras are the flags of Codex's interactive UI (`codex`, `codex resume`,
 // `codex fork`) beyond the shared ones. gocodex parses all of them so that a command line
-// written for Codex gets a clear answer: --no-daemon (gocodex never uses a daemon) and
-// --strict-config are honoured; the rest name what gocodex lacks and refuse to start.
+// written for Codex gets a clear answer: --no-daemon (gocodex never uses a daemon) is
+// honoured (--strict-config is a shared flag, faceopts); the rest name what gocodex lacks and refuse to start.
 type interactiveExtras struct {
 	Remote         string
 	RemoteTokenEnv string
 	ApproveForMe   bool
 	Worktree       bool
 	NoDaemon       bool
-	StrictConfig   bool
 }
 
 func (x *interactiveExtras) register(f *pflag.FlagSet) {
@@ -27,7 +23,6 @@ func (x *interactiveExtras) register(f *pflag.FlagSet) {
 	f.BoolVar(&x.ApproveForMe, "approve-for-me", false, "not supported by gocodex: route approvals through automatic review")
 	f.BoolVar(&x.Worktree, "worktree", false, "not supported by gocodex: run the session in a new managed Git worktree")
 	f.BoolVar(&x.NoDaemon, "no-daemon", false, "run without a shared background server (gocodex never uses one)")
-	f.BoolVar(&x.StrictConfig, "strict-config", false, "error out when config.toml has keys gocodex does not recognise")
 }
 
 // check refuses the flags gocodex cannot honour, before anything starts.
@@ -42,19 +37,4 @@ func (x interactiveExtras) check() error {
 		return fmt.Errorf("gocodex does not support --worktree (managed Git worktrees); create one with `git worktree add` and use -C")
 	}
 	return nil
-}
-
-// strictConfigError is --strict-config's refusal of keys config.toml has that gocodex does
-// not recognise (nil when there are none).
-func strictConfigError(warnings []config.Warning) error {
-	var unknown []string
-	for _, w := range warnings {
-		if strings.HasPrefix(w.Message, "unknown ") {
-			unknown = append(unknown, w.String())
-		}
-	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	return fmt.Errorf("--strict-config: the configuration has fields gocodex does not recognise:\n  %s", strings.Join(unknown, "\n  "))
 }

@@ -34,11 +34,7 @@ func newMcpServerCommand(fac *faceopts.Factory, run mcpServerRunner) *cobra.Comm
 		},
 	}
 	f := cmd.Flags()
-	opts.Flags.Register(f, faceopts.Config|faceopts.Features)
-	// Accepted for compatibility with Codex's launchers; it changes nothing here.
-	var strict bool
-	f.BoolVar(&strict, "strict-config", false, "accepted for compatibility")
-	_ = f.MarkHidden("strict-config")
+	opts.Flags.Register(f, faceopts.Config|faceopts.Features|faceopts.StrictConfig)
 	return cmd
 }
 
@@ -47,7 +43,7 @@ func runMcpServer(ctx context.Context, opts mcpServerOptions, fac *faceopts.Fact
 	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
 		return err
 	}
-	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable)}
+	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), StrictConfig: opts.StrictConfig}
 	// A configuration that does not load fails the server at start, not every call.
 	cfg, warnings, err := fac.Config(lo)
 	if err != nil {

@@ -83,9 +83,7 @@ func newTopReviewCommand(fac *faceopts.Factory, run execRunner) *cobra.Command {
 	f.BoolVar(&opts.Ephemeral, "ephemeral", false, "do not persist the session to disk")
 	// Accepted as `gocodex exec` accepts them (see there).
 	var ignoredBool bool
-	f.BoolVar(&ignoredBool, "strict-config", false, "accepted for compatibility")
 	f.BoolVar(&ignoredBool, "trust", false, "accepted for compatibility")
-	_ = f.MarkHidden("strict-config")
 	_ = f.MarkHidden("trust")
 	return cmd
 }

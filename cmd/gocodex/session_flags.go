@@ -19,11 +19,10 @@ type sessionCommandFlags struct {
 	ApproveForMe    bool
 	BypassHookTrust bool
 	Worktree        bool
-	StrictConfig    bool
 }
 
 const sessionCommandSets = faceopts.Config | faceopts.Features | faceopts.Model | faceopts.Profile | faceopts.Sandbox |
-	faceopts.Cd | faceopts.OSS | faceopts.Images | faceopts.AddDir | faceopts.Bypass
+	faceopts.Cd | faceopts.OSS | faceopts.Images | faceopts.AddDir | faceopts.Bypass | faceopts.StrictConfig
 
 func (o *sessionCommandFlags) register(f *pflag.FlagSet) {
 	o.Flags.Register(f, sessionCommandSets)
@@ -31,7 +30,6 @@ func (o *sessionCommandFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&o.ApproveForMe, "approve-for-me", false, "accepted for compatibility with Codex; no effect here")
 	f.BoolVar(&o.BypassHookTrust, "dangerously-bypass-hook-trust", false, "accepted for compatibility with Codex; no effect here")
 	f.BoolVar(&o.Worktree, "worktree", false, "accepted for compatibility with Codex; no effect here")
-	f.BoolVar(&o.StrictConfig, "strict-config", false, "accepted for compatibility with Codex; no effect here")
 }
 
 // registerRemoteFlags adds Codex's --remote and --remote-auth-token-env, which gocodex

@@ -32,7 +32,7 @@ type tuiOptions struct {
 
 // tuiFlags are the shared flags the interactive UI offers.
 const tuiFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts.Sandbox | faceopts.Approval |
-	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS | faceopts.Images
+	faceopts.Cd | faceopts.Profile | faceopts.FullAuto | faceopts.Bypass | faceopts.AddDir | faceopts.OSS | faceopts.Images | faceopts.StrictConfig
 
 // tuiRunner is the behaviour behind the root command; flag tests pass their own.
 type tuiRunner func(ctx context.Context, opts tuiOptions, fac *faceopts.Factory) error
@@ -74,21 +74,25 @@ func runTUI(ctx context.Context, opts tuiOptions, fac *faceopts.Factory) error {
 	// Without a terminal there is nobody to type or approve; say so before starting a
 	// thread (Codex refuses the same way). A resume looks its session up first, so that a
 	// wrong id is named as such wherever the command runs.
+	lo, flagsErr := tuiLoadOptions(opts, os.Getenv)
+	if opts.Flags.StrictConfig && opts.Resume == nil {
+		// Codex refuses the configuration before anything else, terminal or not.
+		if flagsErr != nil {
+			return flagsErr
+		}
+		if _, _, err := tui.LoadConfig(fac, lo); err != nil {
+			return err
+		}
+	}
 	if opts.Resume == nil && !s.IsStdinTerminal() {
 		return errors.New("stdin is not a terminal")
 	}
-	lo, err := tuiLoadOptions(opts, os.Getenv)
-	if err != nil {
-		return err
+	if flagsErr != nil {
+		return flagsErr
 	}
 	cfg, warnings, err := tui.LoadConfig(fac, lo)
 	if err != nil {
 		return err
-	}
-	if opts.Extras.StrictConfig {
-		if err := strictConfigError(warnings); err != nil {
-			return err
-		}
 	}
 	launch := tui.LaunchOptions{Load: lo, Config: cfg, Warnings: warnings, Flags: opts.Flags, Prompt: opts.Prompt,
 		NoAltScreen: opts.NoAltScreen, BypassHookTrust: opts.BypassHookTrust}

@@ -36,6 +36,9 @@ type LoadOptions struct {
 	Overrides Overrides
 	// IgnoreUserConfig skips $CODEX_HOME/config.toml (--ignore-user-config).
 	IgnoreUserConfig bool
+	// StrictConfig refuses a key neither gocodex nor Codex knows instead of warning about it
+	// (--strict-config, Codex 0.171).
+	StrictConfig bool
 }
 
 // Overrides are values set by dedicated flags or by a face's request
@@ -131,6 +134,11 @@ func Load(opts LoadOptions) (*Config, []Warning, error) {
 	l := loader{env: env, home: home, cwd: cwd, journal: writejournal.Open(home)}
 	if err := l.load(opts); err != nil {
 		return nil, l.warnings, err
+	}
+	if opts.StrictConfig {
+		if err := strictError(l.warnings); err != nil {
+			return nil, l.warnings, err
+		}
 	}
 	cfg, err := l.resolve(opts.Overrides)
 	if err != nil {

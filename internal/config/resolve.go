@@ -131,6 +131,11 @@ func (l *loader) resolveModel(c *Config, o Overrides) error {
 		return err
 	}
 	c.ForcedChatGPTWorkspaceID = str(f.ForcedChatGPTWorkspace)
+	if f.Responses != nil {
+		if _, err = l.oneOf("responses.process_mode", f.Responses.ProcessMode, "streaming", "after_complete_response"); err != nil {
+			return err
+		}
+	}
 
 	openAIBase := str(f.OpenAIBaseURL)
 	if openAIBase == "" {

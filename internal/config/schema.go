@@ -56,6 +56,7 @@ var ignoredFileKeys = map[string]bool{
 	"disable_response_storage": true, "suppress_unstable_features_warning": true,
 	"windows_wsl_setup_acknowledged": true, "experimental_use_rmcp_client": true,
 	"experimental_sandbox_command_assessment": true,
+	"code_mode": true, "rollout_trace": true,
 }
 
 // defaultOnlyKeys are File keys nothing acts on whose default is what gocodex does anyway
@@ -70,6 +71,20 @@ var defaultOnlyKeys = map[string]any{
 func ignoredUnlessDefault(k string, v any) bool {
 	def, ok := defaultOnlyKeys[k]
 	return ok && (def == nil || v != def)
+}
+
+// streamingResponses reports a `[responses]` table that asks only for the streaming mode.
+func streamingResponses(v any) bool {
+	tbl, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, val := range tbl {
+		if k != "process_mode" || val != "streaming" {
+			return false
+		}
+	}
+	return true
 }
 
 // openTables are known tables whose contents are free-form (or Codex's to
@@ -142,6 +157,12 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 			}
 			continue
 		case topLevel && readElsewhere[k]:
+			continue
+		case topLevel && k == "responses":
+			// gocodex processes every response as it streams: only another mode is reported.
+			if !streamingResponses(v) {
+				*out = append(*out, keyFinding{p, keyUnsupported})
+			}
 			continue
 		case topLevel && (codexOnlyKeys[k] || ignoredFileKeys[k] || ignoredUnlessDefault(k, v)):
 			*out = append(*out, keyFinding{p, keyUnsupported})

@@ -82,6 +82,30 @@ type File struct {
 	WindowsWSLSetupAcknowledged        *bool `toml:"windows_wsl_setup_acknowledged"`
 	ExperimentalUseRmcpClient          *bool `toml:"experimental_use_rmcp_client"`
 	ExperimentalSandboxCommandAssessor *bool `toml:"experimental_sandbox_command_assessment"`
+
+	// Codex 0.171's tables: decoded so a wrong type is refused as Codex refuses it; gocodex
+	// does not act on them (schema.go reports them as not supported, but the default
+	// streaming responses mode, which is what gocodex does).
+	CodeMode     *CodeModeToml     `toml:"code_mode"`
+	RolloutTrace *RolloutTraceToml `toml:"rollout_trace"`
+	Responses    *ResponsesToml    `toml:"responses"`
+}
+
+// CodeModeToml is Codex 0.171's `[code_mode]`.
+type CodeModeToml struct {
+	HeartbeatIntervalS *int64 `toml:"heartbeat_interval_s"`
+}
+
+// RolloutTraceToml is Codex 0.171's `[rollout_trace]`.
+type RolloutTraceToml struct {
+	MaxBytes        *int64 `toml:"max_bytes"`
+	MaxPayloadBytes *int64 `toml:"max_payload_bytes"`
+}
+
+// ResponsesToml is Codex 0.171's `[responses]`: process_mode "streaming" (what gocodex does)
+// or "after_complete_response".
+type ResponsesToml struct {
+	ProcessMode *string `toml:"process_mode"`
 }
 
 // SandboxWorkspaceWriteToml is `[sandbox_workspace_write]`.

@@ -35,7 +35,7 @@ type RunOptions struct {
 // ExecFlags are the shared flags `gocodex exec` offers.
 const ExecFlags = faceopts.Model | faceopts.Config | faceopts.Features | faceopts.Sandbox |
 	faceopts.FullAuto | faceopts.Bypass | faceopts.Cd | faceopts.AddDir | faceopts.Profile |
-	faceopts.OSS | faceopts.Images | faceopts.IgnoreUserConfig
+	faceopts.OSS | faceopts.Images | faceopts.IgnoreUserConfig | faceopts.StrictConfig
 
 // ReviewOptions are the targets of `gocodex review` / `gocodex exec review`; custom
 // instructions come as the prompt.

@@ -29,6 +29,7 @@ type Flags struct {
 	Images           []string
 	AddDirs          []string
 	IgnoreUserConfig bool
+	StrictConfig     bool
 }
 
 // Set selects flags to register.
@@ -49,6 +50,7 @@ const (
 	Images   // -i/--image
 	AddDir   // --add-dir
 	IgnoreUserConfig
+	StrictConfig // --strict-config (Codex 0.171)
 )
 
 // Register binds the selected flags to f, with Codex's names and letters.
@@ -96,6 +98,9 @@ func (o *Flags) Register(f *pflag.FlagSet, set Set) {
 	if set&IgnoreUserConfig != 0 {
 		f.BoolVar(&o.IgnoreUserConfig, "ignore-user-config", false, "do not load $CODEX_HOME/config.toml")
 	}
+	if set&StrictConfig != 0 {
+		f.BoolVar(&o.StrictConfig, "strict-config", false, "refuse to start when config.toml has a key neither gocodex nor Codex knows")
+	}
 }
 
 // FullAutoMode says what --full-auto means to a face.
@@ -121,6 +126,7 @@ func (o Flags) LoadOptions(getenv func(string) string, fullAuto FullAutoMode) (c
 		Profile:          o.Profile,
 		CLIOverrides:     FeatureOverrides(o.Configs, o.Enable, o.Disable),
 		IgnoreUserConfig: o.IgnoreUserConfig,
+		StrictConfig:     o.StrictConfig,
 		Env:              getenv,
 	}
 	ov := &lo.Overrides
