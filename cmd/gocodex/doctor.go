@@ -26,7 +26,7 @@ func newDoctorCommand(fac *faceopts.Factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Load = func() (*config.Config, []config.Warning, error) { return loadConfig(fac, &flags) }
 			o.Getenv = os.Getenv
-			o.Color = !noColor && os.Getenv("NO_COLOR") == "" && faceopts.IsTerminal(os.Stdout) && s.Out == os.Stdout
+			o.Color = !noColor && s.ColorStdout("auto")
 			return exitWith(cli.RunDoctor(cmd.Context(), o, s.Out, s.ErrOut))
 		},
 	}

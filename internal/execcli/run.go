@@ -281,7 +281,7 @@ func newWriter(opts RunOptions, s *iostreams.IOStreams, cfg *config.Config, prom
 	return NewHumanWriter(HumanOptions{
 		Stdout: s.Out,
 		Stderr: s.ErrOut,
-		Color:  s.ColorEnabled(opts.Color),
+		Color:  s.ColorStderr(opts.Color),
 		Title:  "gocodex v" + version.Version + " (Codex " + version.CodexProtocol + " protocol)",
 		Summary: []SummaryEntry{
 			{"workdir", cfg.Cwd},

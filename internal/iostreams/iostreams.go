@@ -59,10 +59,15 @@ func (s *IOStreams) isTerminal(i int, stream any) bool {
 	return IsTerminal(stream)
 }
 
-// ColorEnabled says whether the messages for a person (written to ErrOut) may be coloured:
-// choice is a --color value ("always", "never", "auto" or empty for auto); auto colours a
-// terminal unless NO_COLOR is set (no-color.org).
-func (s *IOStreams) ColorEnabled(choice string) bool {
+// ColorStdout and ColorStderr say whether what is written for a person to that stream may be
+// coloured: choice is a --color value ("always", "never", "auto" or empty for auto); auto
+// colours a terminal unless NO_COLOR is set (no-color.org).
+func (s *IOStreams) ColorStdout(choice string) bool { return s.color(choice, s.IsStdoutTerminal) }
+
+// ColorStderr: see ColorStdout.
+func (s *IOStreams) ColorStderr(choice string) bool { return s.color(choice, s.IsStderrTerminal) }
+
+func (s *IOStreams) color(choice string, terminal func() bool) bool {
 	switch choice {
 	case "always":
 		return true
@@ -73,7 +78,7 @@ func (s *IOStreams) ColorEnabled(choice string) bool {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return getenv("NO_COLOR") == "" && s.IsStderrTerminal()
+	return getenv("NO_COLOR") == "" && terminal()
 }
 
 // IsTerminal reports whether stream (an *os.File) is a terminal.

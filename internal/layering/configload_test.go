@@ -71,3 +71,54 @@ func forEachGoFile(t *testing.T, skip map[string]bool, visit func(*token.FileSet
 		t.Fatal(err)
 	}
 }
+
+// TestOneHostBuilder keeps the host built in one place: app.New is called (or handed on as a
+// value) only by the factory in internal/faceopts, which builds the process's one host on
+// first use, and faceopts.Load is called only there too (the command's start-up load and
+// the per-thread loads of app-server and mcp-server go through the factory). A face or
+// command asks the factory; it never builds a host or loads the configuration itself.
+func TestOneHostBuilder(t *testing.T) {
+	uses := map[string][]string{}
+	forEachGoFile(t, map[string]bool{"examples": true}, func(fset *token.FileSet, f *ast.File) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			id, ok := sel.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			name := id.Name + "." + sel.Sel.Name
+			if name == "app.New" || name == "faceopts.Load" {
+				uses[name] = append(uses[name], fset.Position(sel.Pos()).String())
+			}
+			return true
+		})
+	})
+	// Inside internal/faceopts the loader is called unqualified: count those calls as well.
+	forEachGoFile(t, map[string]bool{"examples": true}, func(fset *token.FileSet, f *ast.File) {
+		pos := filepath.ToSlash(fset.Position(f.Pos()).String())
+		if f.Name.Name != "faceopts" || !strings.Contains(pos, "internal/faceopts/") {
+			return
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "Load" {
+					uses["faceopts.Load"] = append(uses["faceopts.Load"], fset.Position(call.Pos()).String())
+				}
+			}
+			return true
+		})
+	})
+	for name, want := range map[string]int{"app.New": 1, "faceopts.Load": 2} {
+		for _, u := range uses[name] {
+			if !strings.Contains(filepath.ToSlash(u), "internal/faceopts/factory.go") {
+				t.Errorf("%s used outside the factory (internal/faceopts/factory.go): %s", name, u)
+			}
+		}
+		if len(uses[name]) != want {
+			t.Errorf("%s has %d uses, want %d (the factory's): %v", name, len(uses[name]), want, uses[name])
+		}
+	}
+}
