@@ -231,7 +231,7 @@ type ThreadOptions struct {
 // StartThread starts a thread with the app's configuration. Its tool processes end when
 // the thread does.
 func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread, error) {
-	tc, closeTools, err := a.ThreadConfig(to)
+	tc, closeTools, err := a.threadConfig(to)
 	if err != nil {
 		return nil, err
 	}
@@ -248,11 +248,11 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 	return th, nil
 }
 
-// ThreadConfig builds the engine's configuration for one thread in one pass: the face's
+// threadConfig builds the engine's configuration for one thread in one pass: the face's
 // choices, its record (persist: history, resume, rollout; snapshots; notify) and its tools
 // and model are written straight into it. The returned function releases the thread's
 // resources (background processes, MCP servers, the rollout recorder).
-func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error) {
+func (a *App) threadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error) {
 	cfg := a.configOf(to)
 	client, err := a.clientFor(cfg, to.Originator)
 	if err != nil {
