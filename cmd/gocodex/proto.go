@@ -65,11 +65,7 @@ func runProto(ctx context.Context, opts protoOptions, fac *faceopts.Factory) err
 	if to.Resume, err = protoResume(cfg, opts); err != nil {
 		return err
 	}
-	th, err := a.StartThread(ctx, to)
-	if err != nil {
-		return err
-	}
-	return proto.Run(ctx, th, s.In, s.Out, s.ErrOut)
+	return proto.Serve(ctx, a, to, s)
 }
 
 // protoResume reads the rollout --resume continues, or writes the copy --fork starts from.

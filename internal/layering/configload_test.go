@@ -122,3 +122,33 @@ func TestOneHostBuilder(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandOnlyWires keeps cmd/gocodex a wiring of cobra commands: it asks the factory for
+// the host and hands it to a face, and never does a face's host work itself (starting
+// threads, the TUI's screens and sessions), which once took ~500 lines there.
+func TestCommandOnlyWires(t *testing.T) {
+	hostWork := map[string]bool{
+		"StartThread": true, "RewindFiles": true, "CustomCommands": true,
+		"tui.Run": true, "tui.Options": true, "tui.SignIn": true, "tui.AskTrust": true, "tui.Session": true,
+	}
+	forEachGoFile(t, map[string]bool{"examples": true}, func(fset *token.FileSet, f *ast.File) {
+		pos := filepath.ToSlash(fset.Position(f.Pos()).String())
+		if !strings.Contains(pos, "cmd/gocodex/") {
+			return
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			name := sel.Sel.Name
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "tui" {
+				name = "tui." + name
+			}
+			if hostWork[name] {
+				t.Errorf("%s: cmd/gocodex does a face's host work (%s); move it into the face", fset.Position(sel.Pos()), name)
+			}
+			return true
+		})
+	})
+}
