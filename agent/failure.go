@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"errors"
+	"net/http"
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/protocol"
@@ -46,6 +47,13 @@ func codexErrorInfo(err error) json.RawMessage {
 		return json.RawMessage(`"other"`)
 	case model.KindTransport:
 		return withStatus("http_connection_failed")
+	case model.KindUnexpectedStatus:
+		// A 401 that outlived the retries (no credentials, or ones the server refuses) is a
+		// failed connection with its status in Codex 0.169 and 0.171
+		// (TestAppServerThreadStartWithoutCredentials).
+		if me.Status == http.StatusUnauthorized {
+			return withStatus("http_connection_failed")
+		}
 	}
 	// Codex 0.169 reports a rejected request (HTTP 400) and the rest as "other".
 	return json.RawMessage(`"other"`)

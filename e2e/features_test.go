@@ -21,14 +21,14 @@ func listColumns(out string) []string {
 }
 
 // TestFeaturesListMatchesCodex: with no configuration, `gocodex features list` prints Codex
-// 0.169's listing (recorded in testdata); with the reference binary at hand, both are also
-// run on the same flags and compared.
+// 0.171's listing (recorded in testdata); with the reference binary at hand
+// (GOCODEX_REFERENCE_CODEX_171), both are also run on the same flags and compared.
 func TestFeaturesListMatchesCodex(t *testing.T) {
 	e := newEnv(t)
 	if err := os.Remove(filepath.Join(e.CodexHome, "config.toml")); err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("testdata/codex-0.169-features-list.txt")
+	want, err := os.ReadFile("testdata/codex-0.171-features-list.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,10 +44,10 @@ func TestFeaturesListMatchesCodex(t *testing.T) {
 		t.Errorf("rows:\n%s", r.Stdout)
 	}
 
-	if os.Getenv("GOCODEX_REFERENCE_CODEX") == "" {
+	ref := os.Getenv("GOCODEX_REFERENCE_CODEX_171")
+	if ref == "" {
 		return
 	}
-	ref := referenceBinary(t)
 	for _, args := range [][]string{
 		{"features", "list"},
 		{"features", "list", "--enable", "memories", "--disable", "hooks", "-c", "features.token_budget=true"},

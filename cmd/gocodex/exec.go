@@ -82,6 +82,6 @@ func newExecCommand(fac *faceopts.Factory, run execRunner) *cobra.Command {
 	cmd.AddCommand(resume)
 	cmd.AddCommand(newReviewCommand(fac, run, &opts, &experimentalJSON))
 	cmd.AddCommand(newExecForkCommand(fac, run, &opts, &experimentalJSON))
-	refuseCodexOnlyExecFlags(cmd)
+	refuseCodexOnlyExecFlags(cmd, &opts)
 	return cmd
 }

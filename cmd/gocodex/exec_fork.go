@@ -52,15 +52,15 @@ func sessionTarget(arg string) (string, error) {
 	return sess.ID, nil
 }
 
-// refuseCodexOnlyExecFlags adds Codex's exec flags gocodex cannot honour (--approve-for-me,
-// --worktree) to exec and its subcommands, so that they answer clearly instead of "unknown
-// flag" or a silent run without them.
-func refuseCodexOnlyExecFlags(cmd *cobra.Command) {
-	var approveForMe, worktree bool
+// refuseCodexOnlyExecFlags adds Codex's exec flag gocodex cannot honour (--approve-for-me) to
+// exec and its subcommands, so that it answers clearly instead of "unknown flag" or a silent
+// run without it; and --worktree, which exec honours.
+func refuseCodexOnlyExecFlags(cmd *cobra.Command, opts *execcli.RunOptions) {
+	var approveForMe bool
 	f := cmd.PersistentFlags()
 	f.BoolVar(&approveForMe, "approve-for-me", false, "not supported by gocodex: route approvals through automatic review")
-	f.BoolVar(&worktree, "worktree", false, "not supported by gocodex: run in a new managed Git worktree")
+	f.BoolVar(&opts.Worktree, "worktree", false, "run the session in a new managed Git worktree (in $CODEX_HOME/worktrees)")
 	cmd.PersistentPreRunE = func(*cobra.Command, []string) error {
-		return interactiveExtras{ApproveForMe: approveForMe, Worktree: worktree}.check()
+		return interactiveExtras{ApproveForMe: approveForMe}.check()
 	}
 }

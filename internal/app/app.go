@@ -61,6 +61,10 @@ type Options struct {
 	// BypassHookTrust runs lifecycle hooks that are not trusted
 	// (--dangerously-bypass-hook-trust).
 	BypassHookTrust bool
+	// DeferCredentials starts threads of an OpenAI-auth provider before any sign-in, as Codex
+	// 0.171's app-server does: each request looks for credentials again and goes without
+	// when there are none, so the server's 401 is the turn's error (pending_credentials.go).
+	DeferCredentials bool
 }
 
 // App holds what threads share: the configuration, the model clients and the thread manager.
@@ -134,6 +138,9 @@ func (a *App) clientFor(cfg *config.Config, originator string) (modelstream.Stre
 		}
 	}
 	cred, err := a.credentialsFor(cfg, originator, httpClient)
+	if err != nil && a.opts.DeferCredentials && notSignedIn(cfg, err) {
+		cred, err = a.pendingCredentials(cfg, originator, httpClient), nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +153,8 @@ func (a *App) clientFor(cfg *config.Config, originator string) (modelstream.Stre
 		Logger:     a.opts.Logger,
 	}
 	if cred.authorizer != nil {
-		opts.Auth, opts.CompressZstd = cred.authorizer, true
+		_, pending := cred.authorizer.(*pendingAuthorizer)
+		opts.Auth, opts.CompressZstd = cred.authorizer, !pending
 	}
 	c, err := newStreamer(opts)
 	if err != nil {

@@ -201,6 +201,8 @@ func (s *Server) App(ctx context.Context) (*app.App, error) {
 	}
 	ao := s.opts.AppOptions
 	ao.Config = s.opts.Config
+	// thread/start needs no credentials (Codex 0.171): a turn asks for them.
+	ao.DeferCredentials = true
 	if ao.ExternalAuth == nil {
 		ao.ExternalAuth = func() model.Authorizer {
 			if e := s.externalAuth(); e != nil {

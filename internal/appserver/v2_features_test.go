@@ -10,10 +10,10 @@ import (
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
-// experimentalFeature/list answers what Codex 0.169 answered (recorded in testdata with
+// experimentalFeature/list answers what Codex 0.171 answered (recorded in testdata with
 // plugins off, as the testkit configuration has, and memories on, switched here at run time).
 func TestExperimentalFeatureListMatchesCodex(t *testing.T) {
-	raw, err := os.ReadFile("testdata/codex-0.169-experimental-feature-list.json")
+	raw, err := os.ReadFile("testdata/codex-0.171-experimental-feature-list.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,9 +41,9 @@ func TestExperimentalFeatureListMatchesCodex(t *testing.T) {
 	if n := len(page["data"].([]any)); n != 3 || page["nextCursor"] != "3" {
 		t.Fatalf("limit 3: %d rows, next %v", n, page["nextCursor"])
 	}
-	cl.call("experimentalFeature/list", map[string]any{"cursor": "213"}, &page)
+	cl.call("experimentalFeature/list", map[string]any{"cursor": "222"}, &page)
 	if n := len(page["data"].([]any)); n != 2 || page["nextCursor"] != nil {
-		t.Fatalf("cursor 213: %d rows, next %v", n, page["nextCursor"])
+		t.Fatalf("cursor 222: %d rows, next %v", n, page["nextCursor"])
 	}
 	if e := cl.callErr("experimentalFeature/list", map[string]any{"cursor": "x"}); e == nil || e.Message != "invalid cursor: x" {
 		t.Fatalf("bad cursor: %v", e)

@@ -19,6 +19,8 @@ type RunOptions struct {
 	IgnoreRules  bool
 	// BypassHookTrust runs hooks that are not trusted (--dangerously-bypass-hook-trust).
 	BypassHookTrust bool
+	// Worktree runs the session in a new managed Git worktree (--worktree, Codex 0.171).
+	Worktree bool
 
 	// Review, when set, runs a code review instead of a prompt.
 	Review *ReviewOptions

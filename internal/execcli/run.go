@@ -51,6 +51,10 @@ func run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) error {
 	if err := checkArgs(opts, s); err != nil {
 		return err
 	}
+	managed, err := managedWorktree(ctx, &opts)
+	if err != nil {
+		return err
+	}
 	cfg, warnings, err := loadConfig(fac, opts)
 	if err != nil {
 		return err
@@ -101,6 +105,11 @@ func run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) error {
 	if err != nil {
 		log.Error("start thread", "err", err)
 		return err
+	}
+	if managed != nil {
+		if err := managed.RecordOwner(th.ID()); err != nil {
+			fmt.Fprintf(s.ErrOut, "warning: could not record the worktree's thread: %v\n", err)
+		}
 	}
 	items := append(protocol.LocalImageInputs(opts.Images), protocol.TextInput(prompt))
 	if reviewReq != nil {

@@ -1,18 +1,19 @@
-// Code generated from Codex 0.169's experimentalFeature/list answer (app-server, recorded in
-// internal/appserver/testdata/codex-0.169-experimental-feature-list.json); DO NOT EDIT by hand.
+// Code generated from Codex 0.171's experimentalFeature/list answer (app-server, recorded in
+// internal/appserver/testdata/codex-0.171-experimental-feature-list.json) by gen_codex_features.go; DO NOT EDIT.
 // RuntimeSettable marks the names Codex's experimentalFeature/enablement/set kept when sent every
-// flag. TestExperimentalFeatureListMatchesCodex and TestListMatchesCodex keep it in step.
+// flag (testdata/codex-0.171-runtime-settable.json). TestExperimentalFeatureListMatchesCodex and
+// TestListMatchesCodex keep it in step.
 
 package features
 
-// codexFeatures are Codex 0.169's feature flags in the order its app-server lists them.
+// codexFeatures are Codex 0.171's feature flags in the order its app-server lists them.
 var codexFeatures = []Feature{
 	{Name: "analytics_plan_history", Stage: StageExperimental, Default: false, DisplayName: "Analytics plan history", Description: "Preview five-hour and weekly allowance history for consumer accounts in /analytics.", Announcement: ""},
 	{Name: "cli_resume_account_check", Stage: StageUnderDevelopment, Default: false},
 	{Name: "daemon_auto_start", Stage: StageStable, Default: true},
-	{Name: "tui_workspace", Stage: StageUnderDevelopment, Default: false},
+	{Name: "tui_workspace", Stage: StageStable, Default: true},
 	{Name: "tui_multi_backend", Stage: StageUnderDevelopment, Default: false},
-	{Name: "tui_extensions_statusline", Stage: StageUnderDevelopment, Default: false},
+	{Name: "tui_extensions_statusline", Stage: StageExperimental, Default: false, DisplayName: "Custom status line", Description: "Restart the TUI, then use /statusline.", Announcement: ""},
 	{Name: "app_server_websocket_compression", Stage: StageUnderDevelopment, Default: false},
 	{Name: "transcript_v2", Stage: StageRemoved, Default: false},
 	{Name: "undo", Stage: StageRemoved, Default: false},
@@ -30,6 +31,7 @@ var codexFeatures = []Feature{
 	{Name: "powershell_shell_version", Stage: StageUnderDevelopment, Default: false},
 	{Name: "shell_snapshot_v2", Stage: StageUnderDevelopment, Default: false},
 	{Name: "deferred_executor", Stage: StageUnderDevelopment, Default: false},
+	{Name: "per_environment_context", Stage: StageUnderDevelopment, Default: false},
 	{Name: "cwd_relative_turn_diffs", Stage: StageUnderDevelopment, Default: false},
 	{Name: "js_repl", Stage: StageRemoved, Default: false},
 	{Name: "content_item_kinds", Stage: StageStable, Default: true},
@@ -43,6 +45,7 @@ var codexFeatures = []Feature{
 	{Name: "code_mode_host_grpc", Stage: StageStable, Default: true},
 	{Name: "code_mode_host_output_truncation", Stage: StageStable, Default: true},
 	{Name: "code_mode_prewarm", Stage: StageUnderDevelopment, Default: false},
+	{Name: "restored_history_prewarm", Stage: StageUnderDevelopment, Default: false},
 	{Name: "code_mode_interrupt", Stage: StageStable, Default: true},
 	{Name: "code_mode_tool_description_first", Stage: StageRemoved, Default: false},
 	{Name: "instant_interrupt", Stage: StageUnderDevelopment, Default: true},
@@ -105,12 +108,15 @@ var codexFeatures = []Feature{
 	{Name: "multi_agent_mode", Stage: StageRemoved, Default: false},
 	{Name: "enable_fanout", Stage: StageRemoved, Default: false},
 	{Name: "apps", Stage: StageStable, Default: true},
+	{Name: "catalog_apps_instructions", Stage: StageUnderDevelopment, Default: false},
 	{Name: "psp", Stage: StageUnderDevelopment, Default: false},
 	{Name: "enable_mcp_apps", Stage: StageUnderDevelopment, Default: false},
 	{Name: "mcp_2026_07_28", Stage: StageUnderDevelopment, Default: false, RuntimeSettable: true},
 	{Name: "mcp_tool_list_changed", Stage: StageUnderDevelopment, Default: false},
 	{Name: "mcp_connection_sharing", Stage: StageUnderDevelopment, Default: false, RuntimeSettable: true},
+	{Name: "mcp_shared_repl_cwd", Stage: StageUnderDevelopment, Default: false, RuntimeSettable: true},
 	{Name: "mcp_lazy_stdio_startup", Stage: StageUnderDevelopment, Default: false, RuntimeSettable: true},
+	{Name: "multi_environment_mcp", Stage: StageUnderDevelopment, Default: false},
 	{Name: "apps_early_resource_discovery", Stage: StageUnderDevelopment, Default: false},
 	{Name: "codex_apps_mcp_2026_07_28", Stage: StageUnderDevelopment, Default: false, RuntimeSettable: true},
 	{Name: "mcp_oauth_refresh_coordination", Stage: StageStable, Default: true},
@@ -121,7 +127,7 @@ var codexFeatures = []Feature{
 	{Name: "deferred_tool_world_state", Stage: StageStable, Default: true},
 	{Name: "command_sessions_world_state", Stage: StageUnderDevelopment, Default: false},
 	{Name: "incremental_tools", Stage: StageStable, Default: true},
-	{Name: "incremental_tools_legacy", Stage: StageStable, Default: false},
+	{Name: "incremental_tools_legacy", Stage: StageStable, Default: true},
 	{Name: "incremental_tools_legacy_gcp", Stage: StageStable, Default: true},
 	{Name: "suppress_model_change_announcements", Stage: StageStable, Default: false},
 	{Name: "prediction_preserve_parent_tools", Stage: StageStable, Default: true},
@@ -154,8 +160,10 @@ var codexFeatures = []Feature{
 	{Name: "image_generation", Stage: StageStable, Default: true},
 	{Name: "image_generation_animation", Stage: StageUnderDevelopment, Default: false},
 	{Name: "omit_app_server_notification_media", Stage: StageUnderDevelopment, Default: false},
+	{Name: "file_backed_tool_audio", Stage: StageUnderDevelopment, Default: false},
 	{Name: "image_resize_notice", Stage: StageUnderDevelopment, Default: false},
 	{Name: "unified_image_budget", Stage: StageStable, Default: true},
+	{Name: "safe_image_decoder", Stage: StageUnderDevelopment, Default: false},
 	{Name: "resize_all_images", Stage: StageRemoved, Default: true},
 	{Name: "item_ids", Stage: StageRemoved, Default: true},
 	{Name: "concurrent_reasoning_summaries", Stage: StageUnderDevelopment, Default: false},
@@ -178,6 +186,7 @@ var codexFeatures = []Feature{
 	{Name: "guardian_reuse_parent_compaction", Stage: StageStable, Default: true},
 	{Name: "guardian_root_handoff_context", Stage: StageUnderDevelopment, Default: false},
 	{Name: "guardian_native_multi_agent_history", Stage: StageUnderDevelopment, Default: false},
+	{Name: "guardian_nested_approval_context", Stage: StageUnderDevelopment, Default: false},
 	{Name: "guardian_enhanced_node_repl_transcripts", Stage: StageUnderDevelopment, Default: false},
 	{Name: "guardian_node_repl_transcript_images", Stage: StageUnderDevelopment, Default: false},
 	{Name: "guardian_trust_orchestrator_connectors", Stage: StageUnderDevelopment, Default: false},
@@ -193,6 +202,7 @@ var codexFeatures = []Feature{
 	{Name: "rollout_budget", Stage: StageUnderDevelopment, Default: false},
 	{Name: "reasoning_effort_override", Stage: StageStable, Default: true},
 	{Name: "current_time_reminder", Stage: StageUnderDevelopment, Default: false},
+	{Name: "utc_environment_date", Stage: StageUnderDevelopment, Default: false},
 	{Name: "nonfatal_clock_read_errors", Stage: StageUnderDevelopment, Default: false},
 	{Name: "collaboration_modes", Stage: StageRemoved, Default: true},
 	{Name: "tool_call_mcp_elicitation", Stage: StageStable, Default: true},

@@ -1,4 +1,4 @@
-// Package features is Codex 0.169's table of feature flags ([features] in config.toml,
+// Package features is Codex 0.171's table of feature flags ([features] in config.toml,
 // --enable/--disable, `features list`, the app-server's experimentalFeature/*) and what
 // gocodex does with each: honours it, always behaves one way, or does not implement it.
 // A flag gocodex cannot honour is never accepted silently: Warnings names it.

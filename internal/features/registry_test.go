@@ -9,9 +9,9 @@ import (
 )
 
 // TestListMatchesCodex compares `features list` with an empty configuration against the
-// listing Codex 0.169 printed (testdata), column by column; gocodex's notes come after.
+// listing Codex 0.171 printed (testdata), column by column; gocodex's notes come after.
 func TestListMatchesCodex(t *testing.T) {
-	want, err := os.ReadFile("testdata/codex-0.169-features-list.txt")
+	want, err := os.ReadFile("testdata/codex-0.171-features-list.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +101,8 @@ func TestStages(t *testing.T) {
 	if !ok || f.Stage.String() != "experimental" || f.Stage.Wire() != "beta" || f.DisplayName != "Network proxy" {
 		t.Fatalf("network_proxy = %+v", f)
 	}
-	if len(All()) != 215 {
-		t.Fatalf("%d flags, Codex 0.169 has 215", len(All()))
+	if len(All()) != 224 {
+		t.Fatalf("%d flags, Codex 0.171 has 224", len(All()))
 	}
 }
 

@@ -175,8 +175,10 @@ var vetted = map[string]subcommand{
 	"rev-parse":    {},
 	"update-index": {content: true},
 	"update-ref":   {},
-	"version":      {},              // sandbox --explain: whether this git honours the overrides
-	"write-tree":   {content: true}, // writing the index hashes racily clean entries again, through their filters
+	"version":      {}, // sandbox --explain: whether this git honours the overrides
+	// --worktree: `worktree add --detach` checks the commit out, through the filters.
+	"worktree":   {content: true},
+	"write-tree": {content: true}, // writing the index hashes racily clean entries again, through their filters
 }
 
 // Output runs `git args...` and returns its standard output.

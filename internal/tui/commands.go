@@ -13,8 +13,10 @@ import (
 // reviewCheckTimeout bounds the git lookups that check a review target.
 const reviewCheckTimeout = 10 * time.Second
 
-// slashCommand runs a command typed in the composer. It reports false for text that is not
-// one of the UI's commands, which then goes to the model as typed.
+// slashCommand runs a command typed in the composer. It reports false for text that goes to
+// the model as typed: a path-like "/usr/bin/x …", or a command queued behind the running turn.
+// A command nobody knows never reaches the model: it gets Codex's answer and stays in the
+// composer to be corrected.
 func (m *Model) slashCommand(text string) bool {
 	name, args, _ := strings.Cut(strings.TrimSpace(text), " ")
 	args = strings.TrimSpace(args)
@@ -25,10 +27,28 @@ func (m *Model) slashCommand(text string) bool {
 		c.run(m, text, args)
 		return true
 	}
-	if m.running {
-		return false // queued as a message, expanded when it is sent
+	cmd := strings.TrimPrefix(name, "/")
+	if cmd == "" || strings.Contains(cmd, "/") {
+		return false // a path, not a command
 	}
-	return m.customCommand(text)
+	if _, custom, _ := m.commands.Expand(text); custom {
+		if m.running {
+			return false // queued as a message, expanded when it is sent
+		}
+		return m.customCommand(text)
+	}
+	m.unrecognizedCommand(text, name)
+	return true
+}
+
+// unrecognizedCommand is Codex's answer to a slash command it does not know; the line goes
+// back into the composer.
+func (m *Model) unrecognizedCommand(text, name string) {
+	m.tr.add(cell{kind: cellNote, body: fmt.Sprintf("Unrecognized command '%s'. Type \"/\" for a list of supported commands.", name)})
+	if m.input.Value() == "" {
+		m.input.SetValue(text)
+	}
+	m.refresh()
 }
 
 // customCommand runs a custom command: the person's line is shown, the prompt file's text

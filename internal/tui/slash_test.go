@@ -657,3 +657,23 @@ func TestBuiltinNamesMatchTheCommandsPackage(t *testing.T) {
 		t.Errorf("commands.BuiltinNames (-want +ours):\n%s", diff)
 	}
 }
+
+// A slash command nobody knows never reaches the model: Codex 0.171's answer, the line back
+// in the composer; a path-like first word is a prompt, as in Codex.
+func TestUnrecognizedCommandStaysOut(t *testing.T) {
+	h := newHarness(t, "")
+	for _, typed := range []string{"/feedbackx", "/bogus some args"} {
+		h.command(typed)
+		checkOps(t, h, nil)
+		name, _, _ := strings.Cut(typed, " ")
+		if want := "Unrecognized command '" + name + "'. Type \"/\" for a list of supported commands."; !strings.Contains(h.screen(), want) {
+			t.Errorf("%s: the screen lacks %q:\n%s", typed, want, h.screen())
+		}
+		if got := h.m.input.Value(); got != typed {
+			t.Errorf("%s: the composer holds %q, want the line back", typed, got)
+		}
+		h.m.input.Reset()
+	}
+	h.command("/usr/bin/x hello")
+	checkOps(t, h, userInput("/usr/bin/x hello"))
+}
