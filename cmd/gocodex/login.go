@@ -19,8 +19,8 @@ const loginOriginator = "codex_cli_rs"
 
 // newLoginCommands are `gocodex login [status]` and `gocodex logout`, Codex's flags included
 // (the hidden --experimental_issuer and --experimental_client-id too).
-func newLoginCommands(fac *faceopts.Factory, getenv func(string) string) []*cobra.Command {
-	s := fac.IO
+func newLoginCommands(fac *faceopts.Factory) []*cobra.Command {
+	s, getenv := fac.IO, fac.Getenv
 	var flags faceopts.Flags
 	var o cli.LoginOptions
 	loadCfg := func() (*config.Config, error) {

@@ -34,9 +34,9 @@ type mcpOptions struct {
 
 // newMcpCommand is `gocodex mcp list|get|add|remove`: manage the [mcp_servers] of
 // config.toml. Edits keep the file's comments and layout.
-func newMcpCommand(fac *faceopts.Factory, getenv func(string) string) *cobra.Command {
+func newMcpCommand(fac *faceopts.Factory) *cobra.Command {
 	s := fac.IO
-	opts := &mcpOptions{Getenv: getenv, fac: fac}
+	opts := &mcpOptions{Getenv: fac.Getenv, fac: fac}
 	cmd := &cobra.Command{Use: "mcp", Short: "Manage the MCP servers gocodex starts"}
 	cmd.PersistentFlags().StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value)")
 

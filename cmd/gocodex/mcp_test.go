@@ -20,7 +20,8 @@ func runMcpCLI(t *testing.T, codexHome string, args ...string) (string, error) {
 	}
 	fac := testFactory("")
 	fac.IO.Out, fac.IO.ErrOut = &out, &errOut
-	cmd := newMcpCommand(fac, getenv)
+	fac.Getenv = getenv
+	cmd := newMcpCommand(fac)
 	cmd.SetArgs(args)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)

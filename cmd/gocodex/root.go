@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -52,10 +51,10 @@ func newRootCommand(fac *faceopts.Factory) *cobra.Command {
 	root.AddCommand(newProtoCommand(fac))
 	root.AddCommand(newAppServerCommand(fac, runAppServer))
 	root.AddCommand(newMcpServerCommand(fac, runMcpServer))
-	root.AddCommand(newMcpCommand(fac, os.Getenv))
+	root.AddCommand(newMcpCommand(fac))
 	root.AddCommand(newExecpolicyCommand(fac))
 	root.AddCommand(newSandboxCommand(fac))
-	root.AddCommand(newLoginCommands(fac, os.Getenv)...)
+	root.AddCommand(newLoginCommands(fac)...)
 	root.AddCommand(newModelsCommand(fac))
 	root.AddCommand(newRewindCommand(fac))
 	root.AddCommand(newFeaturesCommand(fac))
@@ -86,7 +85,7 @@ func groupCommands(root *cobra.Command, fac *faceopts.Factory) {
 
 // loadConfig is the configuration a one-shot command runs with: its flags over config.toml.
 func loadConfig(fac *faceopts.Factory, flags *faceopts.Flags) (*config.Config, []config.Warning, error) {
-	lo, err := flags.LoadOptions(os.Getenv, faceopts.FullAutoSandboxOnly)
+	lo, err := flags.LoadOptions(fac.Getenv, faceopts.FullAutoSandboxOnly)
 	if err != nil {
 		return nil, nil, err
 	}
