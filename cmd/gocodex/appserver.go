@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -16,7 +14,6 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/features"
 	"github.com/gocodex/gocodex/internal/memlimit"
 )
 
@@ -179,7 +176,6 @@ const (
 )
 
 func runAppServer(ctx context.Context, opts appServerOptions, fac *faceopts.Factory) error {
-	s := fac.IO
 	target, err := parseListen(opts.Listen, opts.Stdio)
 	if err != nil {
 		return err
@@ -191,92 +187,12 @@ func runAppServer(ctx context.Context, opts appServerOptions, fac *faceopts.Fact
 	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
 		return err
 	}
-	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), StrictConfig: opts.StrictConfig}
-	cfg, warnings, startup, err := loadAppServerConfig(fac, lo)
-	if err != nil {
-		return err
-	}
-	for _, w := range warnings {
-		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
-	}
-	log := fac.Logger(cfg, "app-server", slog.LevelWarn)
 	// A server streams answers of megabytes for hours: its memory follows what it holds
 	// (see internal/memlimit) rather than its largest burst.
 	defer memlimit.Tune(appServerMemoryFloor, appServerMemoryHeadroom).Stop()
-	// The server asks for the host when a client first needs it (a client may sign in
-	// first); thread/start's overrides load a thread's own configuration, not a new host.
-	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: log, StartupWarnings: startup,
-		NewApp: fac.Host, LoadConfig: fac.ThreadConfig})
-	defer srv.Close(context.WithoutCancel(ctx))
-
-	switch target.kind {
-	case "off":
-		<-ctx.Done()
-		return nil
-	case "ws":
-		return srv.ServeWebsocket(ctx, appserver.WSOptions{
-			Addr:        target.addr,
-			TokenSHA256: token,
-			JWT:         jwt,
-			Listening: func(a net.Addr) {
-				fmt.Fprintf(s.ErrOut, "gocodex app-server (WebSockets)\n  listening on: ws://%s\n  readyz: http://%s/readyz\n  healthz: http://%s/healthz\n", a, a, a)
-			},
-		})
-	}
-	// os.Stdin cannot be interrupted by Close; a pipe can, so a signal ends the server even
-	// while the client is silent. The copier ends with the process.
-	in := s.In
-	pr, pw := io.Pipe()
-	go func() {
-		_, err := io.Copy(pw, in)
-		pw.CloseWithError(err)
-	}()
-	served := make(chan error, 1)
-	go func() { served <- srv.ServeStdio(ctx, pr, s.Out) }()
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	// A signal: give queued answers a moment, but a client that stopped reading (a blocked
-	// write to stdout) must not keep the process alive.
-	select {
-	case <-served:
-	case <-time.After(2 * time.Second):
-	}
-	return nil
-}
-
-// loadAppServerConfig loads the configuration. A config.toml that cannot be parsed does not
-// keep the server from starting, as with Codex: it runs on defaults (command-line overrides
-// still apply) and tells each client with a configWarning.
-func loadAppServerConfig(fac *faceopts.Factory, lo config.LoadOptions) (*config.Config, []config.Warning, []appserver.ConfigWarningParams, error) {
-	cfg, warnings, err := fac.Config(lo)
-	var startup []appserver.ConfigWarningParams
-	if err != nil {
-		var pe *config.ParseError
-		if !errors.As(err, &pe) || pe.Line == 0 || lo.StrictConfig {
-			return nil, nil, nil, err
-		}
-		fallback := lo
-		fallback.IgnoreUserConfig = true
-		cfg, warnings, err = fac.Config(fallback)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		startup = append(startup, appserver.InvalidConfigWarning(pe))
-		warnings = append([]config.Warning{{File: pe.File, Line: pe.Line, Column: pe.Column, Message: "invalid configuration; using defaults: " + pe.Message}}, warnings...)
-	}
-	unknown, ok, rest := appserver.UnknownSettingsWarning(warnings[len(startup):], cfg.CodexHome)
-	if ok { // Codex's one summary of the keys it does not know
-		startup = append(startup, unknown)
-	}
-	for _, w := range rest {
-		// A legacy flag name is a deprecationNotice at each thread start, as from Codex.
-		if len(w.Key) == 2 && w.Key[0] == "features" && features.IsLegacyName(w.Key[1]) {
-			continue
-		}
-		startup = append(startup, appserver.ConfigWarning(w))
-	}
-	return cfg, warnings, startup, nil
+	return appserver.Launch(ctx, fac, appserver.LaunchOptions{
+		Load:      config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), StrictConfig: opts.StrictConfig},
+		Transport: target.kind,
+		WS:        appserver.WSOptions{Addr: target.addr, TokenSHA256: token, JWT: jwt},
+	})
 }
