@@ -6,11 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/proto"
-	"github.com/gocodex/gocodex/internal/rollout"
 )
 
 // protoOptions are the flags of `gocodex proto`.
@@ -43,35 +40,13 @@ func newProtoCommand(fac *faceopts.Factory) *cobra.Command {
 }
 
 func runProto(ctx context.Context, opts protoOptions, fac *faceopts.Factory) error {
-	s := fac.IO
 	lo, err := opts.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
 	if err != nil {
 		return err
 	}
-	cfg, warnings, err := fac.Config(lo)
-	if err != nil {
-		return err
-	}
-	for _, w := range warnings {
-		s.ErrOut.Write([]byte("warning: " + w.String() + "\n"))
-	}
-	log := fac.Logger(cfg, "proto", faceopts.NoStderr)
-	a, err := fac.Host(app.Options{Config: cfg})
-	if err != nil {
-		log.Error("start", "err", err)
-		return err
-	}
-	to := app.ThreadOptions{Ephemeral: opts.Ephemeral}
-	if to.Resume, err = protoResume(cfg, opts); err != nil {
-		return err
-	}
-	return proto.Serve(ctx, a, to, s)
-}
-
-// protoResume reads the rollout --resume continues, or writes the copy --fork starts from.
-func protoResume(cfg *config.Config, opts protoOptions) (*rollout.Rollout, error) {
 	if opts.Resume != "" && opts.Fork != "" {
-		return nil, fmt.Errorf("--resume and --fork cannot be used together")
+		return fmt.Errorf("--resume and --fork cannot be used together")
 	}
-	return app.OpenRollout(cfg, app.Open{ResumeID: opts.Resume, ForkID: opts.Fork, ForkDropTurns: opts.ForkDropTurns})
+	return proto.Launch(ctx, fac, proto.LaunchOptions{Load: lo, Ephemeral: opts.Ephemeral,
+		Resume: opts.Resume, Fork: opts.Fork, ForkDropTurns: opts.ForkDropTurns})
 }

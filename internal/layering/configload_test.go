@@ -123,9 +123,9 @@ func TestOneHostBuilder(t *testing.T) {
 	}
 }
 
-// TestCommandOnlyWires keeps cmd/gocodex a wiring of cobra commands: it asks the factory for
-// the host and hands it to a face, and never does a face's host work itself (starting
-// threads, the TUI's screens and sessions), which once took ~500 lines there.
+// TestCommandOnlyWires keeps cmd/gocodex a wiring of cobra commands: they parse flags and hand
+// the factory to a face; cmd/gocodex never imports the host nor does a face's host work
+// itself (starting threads, the TUI's screens and sessions), which once took ~500 lines there.
 func TestCommandOnlyWires(t *testing.T) {
 	hostWork := map[string]bool{
 		"StartThread": true, "RewindFiles": true, "CustomCommands": true,
@@ -135,6 +135,11 @@ func TestCommandOnlyWires(t *testing.T) {
 		pos := filepath.ToSlash(fset.Position(f.Pos()).String())
 		if !strings.Contains(pos, "cmd/gocodex/") {
 			return
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"`+module+`/internal/app"` {
+				t.Errorf("%s imports the host (internal/app): a command asks the factory and hands it to a face", pos)
+			}
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
