@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,6 +29,7 @@ type mcpOptions struct {
 	Env               []string
 	URL               string
 	BearerTokenEnvVar string
+	OAuth             mcpOAuthFlags
 	// Getenv reads the environment (CODEX_HOME); tests pass their own.
 	Getenv func(string) string
 }
@@ -44,7 +46,7 @@ func newMcpCommand(fac *faceopts.Factory) *cobra.Command {
 		Use:   "list [--json]",
 		Short: "List configured MCP servers",
 		Args:  cobra.NoArgs,
-		RunE:  func(*cobra.Command, []string) error { return runMcpList(opts, s) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runMcpList(cmd.Context(), opts, s) },
 	}
 	list.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 
@@ -61,7 +63,7 @@ func newMcpCommand(fac *faceopts.Factory) *cobra.Command {
 		Short: "Add (or replace) an MCP server in config.toml",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMcpAdd(opts, args[0], args[1:], s)
+			return runMcpAdd(cmd.Context(), opts, args[0], args[1:], s)
 		},
 	}
 	add.Flags().StringArrayVar(&opts.Env, "env", nil, "environment variable for a stdio server (KEY=VALUE, repeatable)")
@@ -80,22 +82,23 @@ func newMcpCommand(fac *faceopts.Factory) *cobra.Command {
 }
 
 func loadMcpServers(opts *mcpOptions) (map[string]config.McpServerConfig, error) {
-	cfg, _, err := opts.fac.Config(config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), Env: opts.Getenv})
+	cfg, err := loadMcpConfig(opts)
 	if err != nil {
 		return nil, err
 	}
 	return cfg.McpServers, nil
 }
 
-func runMcpList(opts *mcpOptions, s *iostreams.IOStreams) error {
-	servers, err := loadMcpServers(opts)
+func runMcpList(ctx context.Context, opts *mcpOptions, s *iostreams.IOStreams) error {
+	cfg, err := loadMcpConfig(opts)
 	if err != nil {
 		return err
 	}
+	auth := mcpAuthStatuses(ctx, cfg)
 	if opts.JSON {
-		return cli.WriteMcpListJSON(s.Out, servers)
+		return cli.WriteMcpListJSON(s.Out, cfg.McpServers, auth)
 	}
-	return cli.WriteMcpList(s.Out, servers)
+	return cli.WriteMcpList(s.Out, cfg.McpServers, auth)
 }
 
 func runMcpGet(opts *mcpOptions, name string, s *iostreams.IOStreams) error {
@@ -121,7 +124,7 @@ func configPath(opts *mcpOptions) (string, error) {
 	return filepath.Join(home, "config.toml"), nil
 }
 
-func runMcpAdd(opts *mcpOptions, name string, command []string, s *iostreams.IOStreams) error {
+func runMcpAdd(ctx context.Context, opts *mcpOptions, name string, command []string, s *iostreams.IOStreams) error {
 	if err := cli.ValidateMcpServerName(name); err != nil {
 		return err
 	}
@@ -133,8 +136,11 @@ func runMcpAdd(opts *mcpOptions, name string, command []string, s *iostreams.IOS
 		if len(opts.Env) > 0 {
 			return fmt.Errorf("the argument '--env <KEY=VALUE>' cannot be used with '--url <URL>'")
 		}
-		entry = cli.McpHTTPEntry{URL: opts.URL, BearerTokenEnvVar: opts.BearerTokenEnvVar}
+		entry = cli.McpHTTPEntry{URL: opts.URL, BearerTokenEnvVar: opts.BearerTokenEnvVar, OAuthResource: opts.OAuth.Resource}
 	case len(command) > 0:
+		if o := opts.OAuth; o.ClientID != "" || o.ClientSecret != "" || o.Registration != "" || o.Resource != "" {
+			return fmt.Errorf("the --oauth-* arguments require '--url <URL>'")
+		}
 		if opts.BearerTokenEnvVar != "" {
 			return fmt.Errorf("the argument '--bearer-token-env-var <BEARER_TOKEN_ENV_VAR>' requires '--url <URL>'")
 		}
@@ -161,7 +167,10 @@ func runMcpAdd(opts *mcpOptions, name string, command []string, s *iostreams.IOS
 		return err
 	}
 	fmt.Fprintf(s.Out, "Added global MCP server '%s'.\n", name)
-	return nil
+	if opts.URL == "" {
+		return nil
+	}
+	return mcpAddSignIn(ctx, opts, name, config.McpServerConfig{URL: opts.URL, BearerTokenEnvVar: opts.BearerTokenEnvVar}, s)
 }
 
 func runMcpRemove(opts *mcpOptions, name string, s *iostreams.IOStreams) error {

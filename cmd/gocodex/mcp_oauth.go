@@ -1,53 +1,242 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/iostreams"
+	"github.com/gocodex/gocodex/internal/mcp/oauth"
 )
 
+// mcpOAuthFlags are `mcp add`'s and `mcp login`'s OAuth options, as Codex 0.171 names them.
+type mcpOAuthFlags struct {
+	ClientID, ClientSecret, Registration, Resource string
+	Scopes                                         []string
+}
+
 // addMcpCodexFlags gives `gocodex mcp` the rest of Codex's command line: --enable/--disable
-// on every subcommand, and the OAuth parts (mcp login, mcp logout, add's --oauth-* flags),
-// which gocodex lacks: it does no OAuth with MCP servers, so they say so and change nothing.
+// on every subcommand, `mcp login` and `mcp logout` (OAuth sign-in to streamable-HTTP
+// servers), and add's --oauth-* flags.
 func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, fac *faceopts.Factory) {
 	s := fac.IO
 	pf := mcp.PersistentFlags()
 	pf.StringArrayVar(&opts.Enable, "enable", nil, "enable a feature (features.NAME=true)")
 	pf.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")
 
-	var oauth [4]string
-	names := []string{"oauth-client-id", "oauth-client-secret", "oauth-client-registration", "oauth-resource"}
-	for i, name := range names {
-		add.Flags().StringVar(&oauth[i], name, "", "not supported by gocodex: MCP OAuth")
+	f := add.Flags()
+	f.StringVar(&opts.OAuth.ClientID, "oauth-client-id", "", "OAuth client id registered beforehand with the server's authorization server")
+	f.StringVar(&opts.OAuth.ClientSecret, "oauth-client-secret", "", "the secret of that client")
+	f.StringVar(&opts.OAuth.Registration, "oauth-client-registration", "", "how the client registers for the sign-in: auto or dcr (cimd is not supported)")
+	f.StringVar(&opts.OAuth.Resource, "oauth-resource", "", "OAuth resource to name in the sign-in (written as oauth_resource)")
+
+	login := &cobra.Command{
+		Use:   "login NAME",
+		Short: "Sign in to an MCP server with OAuth",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMcpLogin(cmd.Context(), opts, args[0], s, false)
+		},
 	}
-	add.PreRunE = func(cmd *cobra.Command, _ []string) error {
-		for _, name := range names {
-			if cmd.Flags().Changed(name) {
-				return fmt.Errorf("gocodex does not support MCP OAuth: --%s is refused (use --bearer-token-env-var for a token you have)", name)
-			}
+	login.Flags().StringSliceVar(&opts.OAuth.Scopes, "scopes", nil, "comma-separated OAuth scopes to request")
+	login.Flags().StringVar(&opts.OAuth.Registration, "oauth-client-registration", "", "how the client registers: auto or dcr (cimd is not supported)")
+	logout := &cobra.Command{
+		Use:   "logout NAME",
+		Short: "Remove the OAuth credentials of an MCP server",
+		Args:  cobra.ExactArgs(1),
+		RunE:  func(_ *cobra.Command, args []string) error { return runMcpLogout(opts, args[0], s) },
+	}
+	mcp.AddCommand(login, logout)
+}
+
+// mcpOAuthStore is the credentials store the configuration names.
+func mcpOAuthStore(cfg *config.Config) (*oauth.FileStore, error) {
+	store := oauth.StoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
+	if store == nil {
+		return nil, errors.New("mcp_oauth_credentials_store = \"keyring\" is not supported by gocodex: set it to \"file\" (or \"auto\") to sign in to MCP servers")
+	}
+	return store, nil
+}
+
+func loadMcpConfig(opts *mcpOptions) (*config.Config, error) {
+	cfg, _, err := opts.fac.Config(config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), Env: opts.Getenv})
+	return cfg, err
+}
+
+// runMcpLogin signs in to the configured server NAME and stores its tokens. fromAdd is `mcp
+// add`'s immediate sign-in, which words its success as Codex does there.
+func runMcpLogin(ctx context.Context, opts *mcpOptions, name string, s *iostreams.IOStreams, fromAdd bool) error {
+	if reg := opts.OAuth.Registration; reg != "" && reg != "auto" && reg != "dcr" {
+		if reg == "cimd" {
+			return errors.New("gocodex does not support client ID metadata documents (--oauth-client-registration cimd): use auto or dcr")
 		}
+		return fmt.Errorf("invalid value '%s' for '--oauth-client-registration': possible values are auto, cimd, dcr", reg)
+	}
+	cfg, err := loadMcpConfig(opts)
+	if err != nil {
+		return err
+	}
+	c, ok := cfg.McpServers[name]
+	if !ok {
+		return fmt.Errorf("No MCP server named '%s' found.", name)
+	}
+	if c.URL == "" {
+		return fmt.Errorf("OAuth login is only supported for streamable HTTP servers; `%s` runs a command", name)
+	}
+	store, err := mcpOAuthStore(cfg)
+	if err != nil {
+		return err
+	}
+	scopes := opts.OAuth.Scopes
+	if len(scopes) == 0 {
+		scopes = c.Scopes
+	}
+	creds, err := oauth.Login(ctx, oauth.LoginOptions{
+		Name: name, URL: c.URL, Headers: c.HTTPHeaders, Scopes: scopes,
+		ClientID: opts.OAuth.ClientID, ClientSecret: opts.OAuth.ClientSecret,
+		CallbackPort: cfg.McpOAuthCallbackPort, Out: s.Out, OpenBrowser: openBrowser(opts.Getenv),
+	})
+	if err != nil {
+		return err
+	}
+	if err := store.Save(oauth.Key(name, c.URL, c.HTTPHeaders), *creds); err != nil {
+		return fmt.Errorf("store the OAuth credentials of `%s`: %w", name, err)
+	}
+	if fromAdd {
+		fmt.Fprintln(s.Out, "Successfully logged in.")
+	} else {
+		fmt.Fprintf(s.Out, "Successfully logged in to MCP server '%s'.\n", name)
+	}
+	return nil
+}
+
+func runMcpLogout(opts *mcpOptions, name string, s *iostreams.IOStreams) error {
+	cfg, err := loadMcpConfig(opts)
+	if err != nil {
+		return err
+	}
+	c, ok := cfg.McpServers[name]
+	if !ok {
+		return fmt.Errorf("No MCP server named '%s' found.", name)
+	}
+	store, err := mcpOAuthStore(cfg)
+	if err != nil {
+		return err
+	}
+	found, err := store.Delete(oauth.Key(name, c.URL, c.HTTPHeaders))
+	if err != nil {
+		return err
+	}
+	if !found {
+		fmt.Fprintf(s.Out, "No OAuth credentials stored for '%s'.\n", name)
 		return nil
 	}
-	for _, verb := range []string{"login", "logout"} {
-		c := &cobra.Command{
-			Use:   verb + " NAME",
-			Short: "OAuth " + verb + " with an MCP server (not supported: gocodex does no MCP OAuth)",
-			Args:  cobra.ExactArgs(1),
-			RunE: func(_ *cobra.Command, args []string) error {
-				fmt.Fprintf(s.ErrOut, "Error: `mcp %s` is not supported by gocodex: it does no OAuth with MCP servers. "+
-					"Give %s a token with `gocodex mcp add %s --url URL --bearer-token-env-var VAR`.\n", verb, args[0], args[0])
-				return exitWith(1)
-			},
+	fmt.Fprintf(s.Out, "Removed OAuth credentials for '%s'.\n", name)
+	return nil
+}
+
+// mcpAddSignIn is `mcp add --url`'s follow-up, as Codex's: a server that asks for OAuth is
+// signed in to at once; one that cannot be reached gets a hint.
+func mcpAddSignIn(ctx context.Context, opts *mcpOptions, name string, c config.McpServerConfig, s *iostreams.IOStreams) error {
+	if c.BearerTokenEnvVar != "" {
+		return nil
+	}
+	switch mcpServerAsksForOAuth(ctx, c) {
+	case oauthAsked:
+		fmt.Fprintln(s.Out, "Detected OAuth support. Starting OAuth flow…")
+		return runMcpLogin(ctx, opts, name, s, true)
+	case oauthUnknown:
+		fmt.Fprintf(s.Out, "MCP server may or may not require login. Run `gocodex mcp login %s` to login.\n", name)
+	}
+	return nil
+}
+
+type oauthProbe int
+
+const (
+	oauthNotAsked oauthProbe = iota
+	oauthAsked
+	oauthUnknown // unreachable
+)
+
+// mcpServerAsksForOAuth sends the server an unauthenticated request: a 401 with a Bearer
+// challenge means OAuth.
+func mcpServerAsksForOAuth(ctx context.Context, c config.McpServerConfig) oauthProbe {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"ping"}`))
+	if err != nil {
+		return oauthUnknown
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range c.HTTPHeaders {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return oauthUnknown
+	}
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized && strings.Contains(strings.ToLower(resp.Header.Get("WWW-Authenticate")), "bearer") {
+		return oauthAsked
+	}
+	return oauthNotAsked
+}
+
+// mcpAuthStatuses are `mcp list`'s statuses of the HTTP servers gocodex can tell about: signed
+// in (o_auth), or asking for a sign-in that has not happened (not_logged_in).
+func mcpAuthStatuses(ctx context.Context, cfg *config.Config) map[string]string {
+	out := map[string]string{}
+	store := oauth.StoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
+	for name, c := range cfg.McpServers {
+		if c.URL == "" || c.BearerTokenEnvVar != "" {
+			continue
 		}
-		if verb == "login" { // Codex's login flags, parsed so the answer is the one above
-			var noBrowser bool
-			var scopes, registration string
-			c.Flags().BoolVar(&noBrowser, "no-browser", false, "not supported by gocodex")
-			c.Flags().StringVar(&scopes, "scopes", "", "not supported by gocodex")
-			c.Flags().StringVar(&registration, "oauth-client-registration", "", "not supported by gocodex")
+		if store != nil {
+			if creds, err := store.Load(oauth.Key(name, c.URL, c.HTTPHeaders)); err == nil && creds != nil {
+				out[name] = "o_auth"
+				continue
+			}
 		}
-		mcp.AddCommand(c)
+		if c.IsEnabled() && mcpServerAsksForOAuth(ctx, c) == oauthAsked {
+			out[name] = "not_logged_in"
+		}
+	}
+	return out
+}
+
+// openBrowser opens a URL with $BROWSER, else the system's opener; the URL is printed too, so
+// a failure only means the person opens it.
+func openBrowser(getenv func(string) string) func(string) error {
+	return func(url string) error {
+		var cmd *exec.Cmd
+		switch b := getenv("BROWSER"); {
+		case b != "":
+			cmd = exec.Command(b, url)
+		case runtime.GOOS == "darwin":
+			cmd = exec.Command("open", url)
+		case runtime.GOOS == "windows":
+			cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+		default:
+			cmd = exec.Command("xdg-open", url)
+		}
+		cmd.Stdout, cmd.Stderr = nil, nil
+		cmd.Env = os.Environ()
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		go func() { _ = cmd.Wait() }() // the browser may keep running; reaped when it ends
+		return nil
 	}
 }

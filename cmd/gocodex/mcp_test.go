@@ -40,7 +40,8 @@ func TestMcpCommand(t *testing.T) {
 		{args: []string{"list"}, out: "No MCP servers configured yet. Try `gocodex mcp add my-tool -- my-command`.\n"},
 		{args: []string{"list", "--json"}, out: "[]\n"},
 		{args: []string{"add", "docs", "--env", "K=V", "--", "docs-server", "--stdio"}, out: "Added global MCP server 'docs'.\n"},
-		{args: []string{"add", "web", "--url", "http://127.0.0.1:9/mcp"}, out: "Added global MCP server 'web'.\n"},
+		// Unreachable, so perhaps behind OAuth: Codex 0.171's hint.
+		{args: []string{"add", "web", "--url", "http://127.0.0.1:9/mcp"}, out: "Added global MCP server 'web'.\nMCP server may or may not require login. Run `gocodex mcp login web` to login.\n"},
 		{args: []string{"get", "docs"}, out: "docs\n  enabled: true\n  transport: stdio\n  command: docs-server\n  args: --stdio\n  cwd: -\n  env: K=*****\n  remove: gocodex mcp remove docs\n"},
 		{args: []string{"get", "nope"}, errText: "No MCP server named 'nope' found."},
 		{args: []string{"add", "bad name", "--", "x"}, errText: "invalid server name 'bad name'"},

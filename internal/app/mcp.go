@@ -10,6 +10,7 @@ import (
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/mcp"
+	"github.com/gocodex/gocodex/internal/mcp/oauth"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/mcptool"
 	"github.com/gocodex/gocodex/protocol"
@@ -29,6 +30,7 @@ func (a *App) withMcp(cfg *config.Config, tc agent.ThreadConfig, closeTools func
 		Servers:    cfg.McpServers,
 		Getenv:     a.opts.Getenv,
 		HTTPClient: a.opts.HTTPClient,
+		OAuthStore: oauth.StoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore),
 		Logger:     a.opts.Logger,
 		OnEvent:    relay.Emit,
 		// Codex reads mcp_optional_startup_grace_ms from the top level.

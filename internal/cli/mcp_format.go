@@ -82,6 +82,25 @@ func McpAuthStatus(c config.McpServerConfig) string {
 	return "unsupported"
 }
 
+// authStatus is the caller's status of a server, else McpAuthStatus's.
+func authStatus(name string, c config.McpServerConfig, known map[string]string) string {
+	if s, ok := known[name]; ok {
+		return s
+	}
+	return McpAuthStatus(c)
+}
+
+// authLabel is a status as the `mcp list` table shows it.
+func authLabel(status string) string {
+	switch status {
+	case "o_auth":
+		return "OAuth"
+	case "not_logged_in":
+		return "Not logged in"
+	}
+	return titleCase(status)
+}
+
 type listEntryJSON struct {
 	Name           string     `json:"name"`
 	Enabled        bool       `json:"enabled"`
@@ -125,15 +144,16 @@ func marshalPretty(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteMcpListJSON writes `mcp list --json`.
-func WriteMcpListJSON(w io.Writer, servers map[string]config.McpServerConfig) error {
+// WriteMcpListJSON writes `mcp list --json`. auth holds each server's auth status where the
+// caller knows better than McpAuthStatus (OAuth sign-ins).
+func WriteMcpListJSON(w io.Writer, servers map[string]config.McpServerConfig, auth map[string]string) error {
 	entries := []listEntryJSON{}
 	for _, name := range sortedNames(servers) {
 		c := servers[name]
 		entries = append(entries, listEntryJSON{
 			Name: name, Enabled: c.IsEnabled(), Transport: transportJSON(c),
 			StartupTimeout: optFloat(c.StartupTimeoutSec), ToolTimeout: optFloat(c.ToolTimeoutSec),
-			McpAuthStatus: McpAuthStatus(c),
+			McpAuthStatus: authStatus(name, c, auth),
 		})
 	}
 	b, err := marshalPretty(entries)
@@ -162,7 +182,7 @@ func WriteMcpGetJSON(w io.Writer, name string, c config.McpServerConfig) error {
 const NoServersMessage = "No MCP servers configured yet. Try `gocodex mcp add my-tool -- my-command`."
 
 // WriteMcpList writes the `mcp list` tables: stdio servers, then streamable-HTTP servers.
-func WriteMcpList(w io.Writer, servers map[string]config.McpServerConfig) error {
+func WriteMcpList(w io.Writer, servers map[string]config.McpServerConfig, auth map[string]string) error {
 	if len(servers) == 0 {
 		_, err := fmt.Fprintln(w, NoServersMessage)
 		return err
@@ -175,7 +195,7 @@ func WriteMcpList(w io.Writer, servers map[string]config.McpServerConfig) error 
 		if !c.IsEnabled() {
 			status = "disabled"
 		}
-		auth := titleCase(McpAuthStatus(c))
+		auth := authLabel(authStatus(name, c, auth))
 		if c.URL != "" {
 			web = append(web, []string{name, c.URL, dash(c.BearerTokenEnvVar), status, auth})
 			continue
@@ -337,4 +357,5 @@ type McpStdioEntry struct {
 type McpHTTPEntry struct {
 	URL               string `toml:"url"`
 	BearerTokenEnvVar string `toml:"bearer_token_env_var,omitempty"`
+	OAuthResource     string `toml:"oauth_resource,omitempty"`
 }

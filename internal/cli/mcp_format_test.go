@@ -53,8 +53,8 @@ func TestCLIOutputGolden(t *testing.T) {
 				t.Errorf("%s (-want +got):\n%s", path, diff)
 			}
 		}
-		check("list.json", func(b *bytes.Buffer) error { return WriteMcpListJSON(b, servers) })
-		check("list.txt", func(b *bytes.Buffer) error { return WriteMcpList(b, servers) })
+		check("list.json", func(b *bytes.Buffer) error { return WriteMcpListJSON(b, servers, nil) })
+		check("list.txt", func(b *bytes.Buffer) error { return WriteMcpList(b, servers, nil) })
 		names := make([]string, 0, len(servers))
 		for n := range servers {
 			names = append(names, n)
@@ -69,10 +69,10 @@ func TestCLIOutputGolden(t *testing.T) {
 
 func TestListWithoutServers(t *testing.T) {
 	var txt, js bytes.Buffer
-	if err := WriteMcpList(&txt, nil); err != nil {
+	if err := WriteMcpList(&txt, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMcpListJSON(&js, nil); err != nil {
+	if err := WriteMcpListJSON(&js, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if txt.String() != NoServersMessage+"\n" || js.String() != "[]\n" {

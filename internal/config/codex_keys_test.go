@@ -28,6 +28,8 @@ var appliedKeys = map[string]string{
 	"hooks":                            `{}`, // internal/hooks reads it
 	"instructions":                     `"be brief"`,
 	"log_dir":                          `"logs"`,
+	"mcp_oauth_callback_port":          `8765`,
+	"mcp_oauth_credentials_store":      `"file"`,
 	"mcp_optional_startup_grace_ms":    `100`,
 	"mcp_servers":                      `{ docs = { command = "docs-server" } }`,
 	"model":                            `"gpt-5.5"`,

@@ -60,6 +60,10 @@ type Config struct {
 	ChatGPTBaseURL string
 	// CLIAuthCredentialsStore is cli_auth_credentials_store: "file", "keyring" or "auto".
 	CLIAuthCredentialsStore string
+	// McpOAuthCredentialsStore is mcp_oauth_credentials_store: "file", "keyring" or "auto"
+	// (the default); McpOAuthCallbackPort is mcp_oauth_callback_port (0: any free port).
+	McpOAuthCredentialsStore string
+	McpOAuthCallbackPort     int
 	// ForcedLoginMethod is forced_login_method: "chatgpt", "api" or "" (either).
 	ForcedLoginMethod string
 	// ForcedChatGPTWorkspaceID is forced_chatgpt_workspace_id.

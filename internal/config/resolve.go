@@ -131,6 +131,18 @@ func (l *loader) resolveModel(c *Config, o Overrides) error {
 		return err
 	}
 	c.ForcedChatGPTWorkspaceID = str(f.ForcedChatGPTWorkspace)
+	if c.McpOAuthCredentialsStore, err = l.oneOf("mcp_oauth_credentials_store", f.McpOAuthCredentialsStore, "file", "keyring", "auto"); err != nil {
+		return err
+	}
+	if c.McpOAuthCredentialsStore == "" {
+		c.McpOAuthCredentialsStore = "auto"
+	}
+	if f.McpOAuthCallbackPort != nil {
+		if p := *f.McpOAuthCallbackPort; p < 0 || p > 65535 {
+			return l.attribute([]string{"mcp_oauth_callback_port"}, fmt.Sprintf("invalid value: %d is not a port (0-65535)", p))
+		}
+		c.McpOAuthCallbackPort = int(*f.McpOAuthCallbackPort)
+	}
 	if f.Responses != nil {
 		if _, err = l.oneOf("responses.process_mode", f.Responses.ProcessMode, "streaming", "after_complete_response"); err != nil {
 			return err

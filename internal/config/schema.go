@@ -19,8 +19,8 @@ var codexOnlyKeys = map[string]bool{
 	"background_terminal_max_timeout": true, "commit_attribution": true, "default_permissions": true, "disable_paste_burst": true,
 	"experimental_realtime_ws_base_url": true, "experimental_resume": true, "experimental_use_exec_command_tool": true,
 	"feedback": true, "ghost_snapshot": true,
-	"js_repl_node_path": true, "mcp_oauth_callback_port": true, "mcp_oauth_credentials_store": true,
-	"memories": true, "model_catalog_json": true, "model_max_output_tokens": true,
+	"js_repl_node_path": true,
+	"memories":          true, "model_catalog_json": true, "model_max_output_tokens": true,
 	"model_reasoning_summary_format": true, "notice": true, "otel": true, "permission_profile": true,
 	"permissions": true, "personality": true, "plugins": true, "preferred_auth_method": true, "realtime": true,
 	"responses_originator_header_internal_override": true, "review": true, "sandbox": true,
@@ -163,6 +163,10 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 			if !streamingResponses(v) {
 				*out = append(*out, keyFinding{p, keyUnsupported})
 			}
+			continue
+		case topLevel && k == "mcp_oauth_credentials_store" && v == "keyring":
+			// gocodex keeps MCP OAuth tokens in the file store only ("auto" means the file).
+			*out = append(*out, keyFinding{p, keyUnsupported})
 			continue
 		case topLevel && (codexOnlyKeys[k] || ignoredFileKeys[k] || ignoredUnlessDefault(k, v)):
 			*out = append(*out, keyFinding{p, keyUnsupported})

@@ -59,8 +59,11 @@ type File struct {
 
 	ChatGPTBaseURL          *string `toml:"chatgpt_base_url"`
 	CLIAuthCredentialsStore *string `toml:"cli_auth_credentials_store"`
-	ForcedLoginMethod       *string `toml:"forced_login_method"`
-	ForcedChatGPTWorkspace  *string `toml:"forced_chatgpt_workspace_id"`
+	// MCP OAuth: where the tokens go ("file", "keyring", "auto") and the callback's port.
+	McpOAuthCredentialsStore *string `toml:"mcp_oauth_credentials_store"`
+	McpOAuthCallbackPort     *int64  `toml:"mcp_oauth_callback_port"`
+	ForcedLoginMethod        *string `toml:"forced_login_method"`
+	ForcedChatGPTWorkspace   *string `toml:"forced_chatgpt_workspace_id"`
 
 	CheckForUpdateOnStartup *bool   `toml:"check_for_update_on_startup"`
 	FileOpener              *string `toml:"file_opener"`

@@ -74,6 +74,7 @@ var packages = map[string]room{
 	"internal/jsonrpc":           {layer: edge},
 	"internal/logging":           {layer: edge},
 	"internal/mcp":               {layer: edge},
+	"internal/mcp/oauth":         {layer: edge},
 	"internal/model":             {layer: edge},
 	"internal/model/...":         {layer: edge},
 	"internal/patch":             {layer: edge},
@@ -115,12 +116,13 @@ var packages = map[string]room{
 	"internal/mcpserver/...": {layer: face, face: "mcp-server"},
 	"cmd/gocodex":            {layer: command},
 	// The command-line front ends of the edge tools (execpolicy check, sandbox, mcp list).
-	"internal/cli":             {layer: command},
-	"e2e":                      {layer: testSupport},
-	"internal/layering":        {layer: testSupport},
-	"internal/releasetest":     {layer: testSupport},
-	"internal/testkit":         {layer: testSupport},
-	"internal/testkit/cmd/...": {layer: testSupport},
+	"internal/cli":              {layer: command},
+	"e2e":                       {layer: testSupport},
+	"internal/layering":         {layer: testSupport},
+	"internal/releasetest":      {layer: testSupport},
+	"internal/testkit":          {layer: testSupport},
+	"internal/testkit/cmd/...":  {layer: testSupport},
+	"internal/testkit/oauthmcp": {layer: testSupport},
 
 	// Forks of bubbletea and the bubbles the terminal UI uses, under their own import paths so
 	// that go.mod needs no replace (third_party/README.md).

@@ -23,6 +23,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/mcp/oauth"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -67,6 +68,9 @@ type Options struct {
 	// HTTPClient is the base client of streamable-HTTP servers; nil means
 	// http.DefaultClient.
 	HTTPClient *http.Client
+	// OAuthStore, when set, holds the OAuth credentials of streamable-HTTP servers (`gocodex
+	// mcp login`): a server with an entry gets its token on every request, refreshed.
+	OAuthStore *oauth.FileStore
 	// OptionalGrace is how long after Start a turn waits for a server that is not
 	// `required` and still starting (config mcp_optional_startup_grace_ms, as in Codex
 	// 0.169); after that the turn goes on without it and the server joins a later turn once
@@ -237,6 +241,15 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*sdk.Tool, *exec.Cmd
 		ht, err := httpTransport(s.cfg, m.opts.Getenv, m.opts.HTTPClient)
 		if err != nil {
 			return nil, nil, nil, err
+		}
+		if m.opts.OAuthStore != nil && s.cfg.BearerTokenEnvVar == "" {
+			h, err := oauth.NewHandler(*m.opts.OAuthStore, s.name, oauth.Key(s.name, s.cfg.URL, s.cfg.HTTPHeaders), m.opts.HTTPClient)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if h != nil {
+				ht.OAuthHandler = h
+			}
 		}
 		t = ht
 	} else {
