@@ -21,7 +21,7 @@ import (
 //
 //	GOCODEX_REFERENCE_CODEX=$(../shared/tools/reference-codex) GOCODEX_RECORD_CONFIG_READ=1 \
 //	  go test ./e2e -run TestConfigReadMatchesReference -count=1
-const configReadGolden = "testdata/codex-0.169-config-read.json"
+const configReadGolden = "testdata/codex-0.171-config-read.json"
 
 type configReadCase struct {
 	name   string
@@ -146,7 +146,10 @@ func orderedKeys(raw json.RawMessage) []string {
 }
 
 func TestRecordConfigReadReference(t *testing.T) {
-	ref := referenceBinary(t)
+	ref := os.Getenv("GOCODEX_REFERENCE_CODEX_171")
+	if ref == "" {
+		t.Skip("set GOCODEX_REFERENCE_CODEX_171 to the Codex 0.171 binary")
+	}
 	if os.Getenv("GOCODEX_RECORD_CONFIG_READ") == "" {
 		t.Skip("set GOCODEX_RECORD_CONFIG_READ=1 to rewrite " + configReadGolden)
 	}
@@ -166,7 +169,7 @@ func TestRecordConfigReadReference(t *testing.T) {
 	}
 }
 
-// gocodex's config/read has Codex 0.169's keys, in its order, with the same values and
+// gocodex's config/read has Codex 0.171's keys, in its order, with the same values and
 // origins, for an empty config and one with a few keys set (live too where the reference is
 // installed).
 func TestConfigReadMatchesReference(t *testing.T) {
@@ -178,7 +181,7 @@ func TestConfigReadMatchesReference(t *testing.T) {
 	if err := json.Unmarshal(data, &golden); err != nil {
 		t.Fatal(err)
 	}
-	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
+	ref := os.Getenv("GOCODEX_REFERENCE_CODEX_171")
 	for _, cc := range configReadCases {
 		t.Run(cc.name, func(t *testing.T) {
 			want, ok := golden[cc.name]
@@ -187,7 +190,7 @@ func TestConfigReadMatchesReference(t *testing.T) {
 			}
 			ours := configSummary(configReadAnswer(t, binary, cc))
 			if diff := cmp.Diff(configSummary(want), ours); diff != "" {
-				t.Errorf("(-codex 0.169 +ours):\n%s", diff)
+				t.Errorf("(-codex 0.171 +ours):\n%s", diff)
 			}
 			if ref != "" {
 				if diff := cmp.Diff(configSummary(configReadAnswer(t, ref, cc)), ours); diff != "" {

@@ -12,6 +12,8 @@ if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; 
 
 echo "== go vet"
 go vet ./...
+# gocodex fleet's Kubernetes engine is linked only with -tags kubernetes (internal/fleet/fleetcli).
+go vet -tags kubernetes ./internal/fleet/... ./cmd/gocodex
 
 echo "== other platforms (six static builds; vet and test compile for darwin and windows)"
 scripts/cross-check.sh
@@ -53,10 +55,26 @@ if [ -z "${GOCODEX_REFERENCE_CODEX_171:-}" ] && [ -x "$ref_tool" ]; then
   fi
 fi
 
+echo "== Slurm and munge (Debian), for the fleet's end-to-end tests (e2e/fleet_*_linux_test.go)"
+# The tests start a one-node cluster of their own (testkit.StartSlurm); under CI=true they fail
+# when they cannot, so a missing install is never a silent skip.
+if ! command -v slurmctld >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null; } || {
+      echo "apt-get install slurm-wlm munge failed"; exit 1; }
+  elif [ "${CI:-}" = true ]; then
+    echo "CI needs slurm-wlm and munge (apt-get install as root)"; exit 1
+  else
+    echo "slurm-wlm and munge are not installed: the fleet's Slurm tests will skip"
+  fi
+fi
+
 echo "== go test -race"
 # Tests start race-enabled binaries many times; by default each sleeps 1 s at exit.
 export GORACE="${GORACE:-atexit_sleep_ms=0}"
 go test -race -count=1 -timeout 20m ./...
+# The fleet's commands as a binary built with its Kubernetes engine has them.
+go test -race -count=1 -tags kubernetes ./internal/fleet/fleetcli/
 
 echo "== release: scripts/release.sh's six archives and checksums; go install from a module proxy"
 # Cross-builds for every target and a go install from scratch: minutes on a cold build cache,

@@ -64,6 +64,7 @@ func newRootCommand(fac *faceopts.Factory) *cobra.Command {
 	root.AddCommand(newCompletionCommand(fac))
 	root.AddCommand(newResumeCommand(fac, runTUI), newForkCommand(fac, runTUI))
 	root.AddCommand(newDoctorCommand(fac), newApplyCommand(fac))
+	root.AddCommand(newFleetCommand(fac))
 	groupCommands(root, fac)
 	markUsageErrors(root)
 	return root

@@ -1,9 +1,9 @@
 package appserver
 
-// config/read's config is Codex 0.169's: every key it knows, null when unset, with the
+// config/read's config is Codex 0.171's: every key it knows, null when unset, with the
 // defaults it fills in, keys in its order (the first ones in a fixed order; Codex writes the
 // rest in no fixed order, gocodex sorted). Recorded from Codex's answers for an empty config
-// and one with keys set (e2e/testdata/codex-0.169-config-read.json), which
+// and one with keys set (e2e/testdata/codex-0.171-config-read.json), which
 // TestConfigReadMatchesReference compares with.
 
 // configReadKey is a top-level key and the JSON config/read shows while it is unset.
@@ -51,6 +51,7 @@ var configReadKeys = []configReadKey{
 	{"check_for_update_on_startup", `null`},
 	{"cli_auth_credentials_store", `"file"`},
 	{"cloud", `null`},
+	{"code_mode", `null`},
 	{"daybreak", `null`},
 	{"default_permissions", `null`},
 	{"disable_paste_burst", `null`},
@@ -109,7 +110,9 @@ var configReadKeys = []configReadKey{
 	{"project_root_markers", `[".git"]`},
 	{"projects", `null`},
 	{"realtime", `null`},
+	{"responses", `null`},
 	{"responses_api_metadata", `null`},
+	{"rollout_trace", `null`},
 	{"shell_environment_policy", `null`},
 	{"show_raw_agent_reasoning", `null`},
 	{"skills", `null`},

@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"golang.org/x/oauth2"
 )
 
 // DefaultLoginPort is where Codex's browser sign-in listens for the callback.
@@ -71,13 +72,12 @@ func (o *LoginOptions) defaults() {
 	}
 }
 
-// pkce is a PKCE verifier and its S256 challenge.
+// pkce is a PKCE verifier and its S256 challenge (RFC 7636, through golang.org/x/oauth2).
 type pkce struct{ verifier, challenge string }
 
 func newPKCE() pkce {
-	v := randomToken(64)
-	sum := sha256.Sum256([]byte(v))
-	return pkce{verifier: v, challenge: base64.RawURLEncoding.EncodeToString(sum[:])}
+	v := oauth2.GenerateVerifier()
+	return pkce{verifier: v, challenge: oauth2.S256ChallengeFromVerifier(v)}
 }
 
 func randomToken(n int) string {
@@ -88,23 +88,42 @@ func randomToken(n int) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// exchangeCode trades an authorization code for tokens (form-encoded, as Codex sends it).
+// exchangeCode trades an authorization code for tokens: golang.org/x/oauth2's exchange, the
+// client id in the form as Codex sends it (a public client, no secret).
 func exchangeCode(ctx context.Context, o LoginOptions, code, redirectURI, verifier string) (*tokenResponse, error) {
-	form := url.Values{
-		"grant_type":    {"authorization_code"},
-		"code":          {code},
-		"redirect_uri":  {redirectURI},
-		"client_id":     {o.ClientID},
-		"code_verifier": {verifier},
+	cfg := oauth2.Config{ClientID: o.ClientID, RedirectURL: redirectURI,
+		Endpoint: oauth2.Endpoint{TokenURL: o.Issuer + "/oauth/token", AuthStyle: oauth2.AuthStyleInParams}}
+	tok, err := cfg.Exchange(context.WithValue(ctx, oauth2.HTTPClient, o.HTTP), code, oauth2.VerifierOption(verifier))
+	if err != nil {
+		return nil, fmt.Errorf("token exchange failed: %w", issuerError(err))
 	}
-	var r tokenResponse
-	if err := postForm(ctx, o, form, &r); err != nil {
-		return nil, fmt.Errorf("token exchange failed: %w", err)
-	}
+	r := tokenResponse{AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken}
+	r.IDToken, _ = tok.Extra("id_token").(string)
 	if r.IDToken == "" || r.AccessToken == "" {
 		return nil, errors.New("token exchange failed: the issuer's answer has no id_token and access_token")
 	}
 	return &r, nil
+}
+
+// issuerError words an exchange's failure as postForm does: the status and the error code,
+// never the body (it may echo a code or token); a transport error without its URL.
+func issuerError(err error) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) && re.Response != nil {
+		msg := fmt.Sprintf("the issuer answered %d %s", re.Response.StatusCode, http.StatusText(re.Response.StatusCode))
+		if re.ErrorCode != "" {
+			msg += " (" + re.ErrorCode + ")"
+		}
+		return errors.New(msg)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return redactURLError(ue)
+	}
+	if strings.Contains(err.Error(), "missing access_token") || strings.Contains(err.Error(), "cannot parse json") {
+		return errors.New("the issuer's answer is not JSON")
+	}
+	return err
 }
 
 // exchangeAPIKey trades the id token for an API key (browser sign-in only, as in Codex).

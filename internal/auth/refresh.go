@@ -135,6 +135,9 @@ type tokenResponse struct {
 	RefreshToken string `json:"refresh_token"`
 }
 
+// requestRefresh is Codex's refresh request: a JSON body with its refresh_reason, which
+// golang.org/x/oauth2 (form-encoded, RFC 6749) cannot send; the sign-in's code exchange does
+// run on oauth2 (exchangeCode).
 func requestRefresh(ctx context.Context, e Endpoints, t *Tokens, reason RefreshReason) (*tokenResponse, error) {
 	url := e.RefreshURL
 	if url == "" {

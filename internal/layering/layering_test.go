@@ -116,7 +116,11 @@ var packages = map[string]room{
 	"internal/mcpserver/...": {layer: face, face: "mcp-server"},
 	"cmd/gocodex":            {layer: command},
 	// The command-line front ends of the edge tools (execpolicy check, sandbox, mcp list).
-	"internal/cli":              {layer: command},
+	"internal/cli": {layer: command},
+	// gocodex fleet: many tasks on a batch engine (the engine-neutral logic, the engines,
+	// the commands); it starts gocodex exec as a program, never the host.
+	"internal/fleet":            {layer: command},
+	"internal/fleet/...":        {layer: command},
 	"e2e":                       {layer: testSupport},
 	"internal/layering":         {layer: testSupport},
 	"internal/releasetest":      {layer: testSupport},

@@ -75,6 +75,32 @@ var gitOps = []gitOp{
 		return nil
 	}},
 	{name: "snapshots, rewind and prune", content: true, run: snapshotAndRewind},
+	// A fleet task's clone carries none of the repository's own configuration (so no include
+	// to refuse); the checkout in it meets the repository's attributes and the user's drivers.
+	{name: "fleet clone and diff", run: func(t *testing.T, repo string) error {
+		ctx := context.Background()
+		clone := filepath.Join(t.TempDir(), "clone")
+		commit, err := safegit.CloneAt(ctx, repo, clone, "base")
+		if err != nil {
+			return err
+		}
+		if commit != rev(t, repo, "base") {
+			return fmt.Errorf("cloned at %s, want base", commit)
+		}
+		write(t, filepath.Join(clone, "a.txt"), "changed in the clone\n")
+		r := safegit.New(safegit.Options{Dir: clone, GitDir: filepath.Join(clone, ".git"), WorkTree: clone})
+		if err := r.AddAll(ctx); err != nil {
+			return err
+		}
+		diff, err := r.Output(ctx, "diff", "--cached", commit, "--")
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(diff), "+changed in the clone") {
+			return fmt.Errorf("diff %q", diff)
+		}
+		return nil
+	}},
 }
 
 // snapshotAndRewind runs two turns' snapshots around edits, then rewinds both: the tree must

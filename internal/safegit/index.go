@@ -35,7 +35,7 @@ func (r *Repo) AddAll(ctx context.Context, pathspecs ...string) error {
 	if split {
 		// Entries of a split index live in a shared index this reader does not follow: make
 		// it whole first (the override keeps git from splitting it again).
-		if _, err := r.run(ctx, true, nil, []string{"update-index", "--no-split-index"}); err != nil {
+		if _, err := r.run(ctx, contentCommand, nil, []string{"update-index", "--no-split-index"}); err != nil {
 			return err
 		}
 		if links, _, err = gitlinks(index, r.hashSize(ctx)); err != nil {
@@ -53,7 +53,7 @@ func (r *Repo) AddAll(ctx context.Context, pathspecs ...string) error {
 		kept = append(kept, l)
 	}
 	if stale.Len() > 0 {
-		if _, err := r.run(ctx, true, &stale, []string{"update-index", "-z", "--force-remove", "--stdin"}); err != nil {
+		if _, err := r.run(ctx, contentCommand, &stale, []string{"update-index", "-z", "--force-remove", "--stdin"}); err != nil {
 			return err
 		}
 	}
@@ -70,7 +70,7 @@ func (r *Repo) AddAll(ctx context.Context, pathspecs ...string) error {
 		specs.WriteString(":(exclude,top,literal)" + l)
 		specs.WriteByte(0)
 	}
-	_, err = r.run(ctx, true, &specs, []string{"add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"})
+	_, err = r.run(ctx, contentCommand, &specs, []string{"add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"})
 	return err
 }
 

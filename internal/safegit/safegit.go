@@ -156,15 +156,31 @@ type subcommand struct {
 	inject []string
 	// refuse are options (or their prefixes, for --opt=value) the command may not be given.
 	refuse []string
+	// overrides are -c options given after the fixed ones, for this command only (a clone's
+	// transport: protocol.allow=never forbids them all).
+	overrides [][2]string
 }
 
 var diffOptions = []string{"--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty"}
+
+// cloneTransports are the transports a fleet task's clone may use: a local path or file://,
+// and https (no ssh: core.sshCommand is "false"; no credential helper: credential.helper is
+// emptied, so only a public or an already reachable repository clones).
+var cloneTransports = [][2]string{{"protocol.file.allow", "always"}, {"protocol.https.allow", "always"}}
+
+// cloneRefused: options that run a program on either side, copy hooks from a template, set
+// the new repository's configuration or fetch submodules (whose configuration nobody read).
+var cloneRefused = []string{"--upload-pack", "-u", "--template", "--config", "-c", "--recurse-submodules", "--recursive", "--separate-git-dir"}
 
 var diffRefused = []string{"--ext-diff", "--textconv", "--output", "--submodule=diff", "--ignore-submodules"}
 
 // vetted are the subcommands gocodex runs, with what each needs. "add" is AddAll's.
 var vetted = map[string]subcommand{
-	"cat-file":     {content: true, refuse: []string{"--textconv"}},
+	"cat-file": {content: true, refuse: []string{"--textconv"}},
+	// fleet tasks: a fresh clone of the task's repository, always --no-checkout (the
+	// checkout runs filters, so it is a content command of its own, in the clone).
+	"clone":        {inject: []string{"--no-checkout", "--quiet"}, refuse: cloneRefused, overrides: cloneTransports},
+	"checkout":     {content: true, inject: []string{"--quiet"}, refuse: []string{"--recurse-submodules", "-p", "--patch"}},
 	"diff":         {content: true, inject: diffOptions, refuse: diffRefused},
 	"diff-files":   {content: true, inject: diffOptions, refuse: diffRefused},
 	"diff-index":   {content: true, inject: diffOptions, refuse: diffRefused},
@@ -206,28 +222,33 @@ func (r *Repo) OutputStdin(ctx context.Context, stdin io.Reader, args ...string)
 		}
 	}
 	full := append(append([]string{args[0]}, sub.inject...), args[1:]...)
-	return r.run(ctx, sub.content, stdin, full)
+	return r.run(ctx, sub, stdin, full)
 }
 
 // run starts git with the global options, the overrides and, for a content command, the
 // repository's drivers neutralised.
-func (r *Repo) run(ctx context.Context, content bool, stdin io.Reader, args []string) ([]byte, error) {
+func (r *Repo) run(ctx context.Context, sub subcommand, stdin io.Reader, args []string) ([]byte, error) {
 	var neutralised [][2]string
-	if content {
+	if sub.content {
 		cfg, err := r.config(ctx)
 		if err != nil {
 			return nil, err
 		}
 		neutralised = cfg.neutralised
 	}
-	return r.exec(ctx, neutralised, stdin, args)
+	return r.execWith(ctx, sub.overrides, neutralised, stdin, args)
 }
 
 // exec runs git with the fixed overrides as -c options and env overrides in GIT_CONFIG_COUNT.
 func (r *Repo) exec(ctx context.Context, env [][2]string, stdin io.Reader, args []string) ([]byte, error) {
-	global := make([]string, 0, 2*len(fixedOverrides)+3)
+	return r.execWith(ctx, nil, env, stdin, args)
+}
+
+// execWith is exec with a command's own -c overrides after the fixed ones.
+func (r *Repo) execWith(ctx context.Context, overrides, env [][2]string, stdin io.Reader, args []string) ([]byte, error) {
+	global := make([]string, 0, 2*(len(fixedOverrides)+len(overrides))+3)
 	global = append(global, "--no-pager")
-	for _, kv := range fixedOverrides {
+	for _, kv := range append(fixedOverrides[:len(fixedOverrides):len(fixedOverrides)], overrides...) {
 		global = append(global, "-c", kv[0]+"="+kv[1])
 	}
 	if r.opts.GitDir != "" {
@@ -264,3 +285,6 @@ func configEnv(overrides [][2]string) []string {
 	}
 	return env
 }
+
+// contentCommand is a command outside the vetted table (AddAll's) that reads contents.
+var contentCommand = subcommand{content: true}

@@ -216,3 +216,22 @@ func TestAddAllTakesTheFilesOfAFormerRepository(t *testing.T) {
 		t.Errorf("the former repository's files were not added: %q", out)
 	}
 }
+
+func TestCloneRefusesOptionsAndOptionLikeNames(t *testing.T) {
+	ctx := context.Background()
+	for _, args := range [][]string{
+		{"clone", "--upload-pack=touch /tmp/x", "src", "dst"},
+		{"clone", "-u", "touch /tmp/x", "src", "dst"},
+		{"clone", "--template=/tmp", "src", "dst"},
+		{"clone", "--config=core.hooksPath=/tmp", "src", "dst"},
+		{"clone", "--recurse-submodules", "src", "dst"},
+		{"checkout", "--recurse-submodules", "main"},
+	} {
+		if _, err := New(Options{Dir: t.TempDir()}).Output(ctx, args...); !errors.Is(err, ErrRefused) {
+			t.Errorf("git %v: %v, want a refusal", args, err)
+		}
+	}
+	if _, err := CloneAt(ctx, "--upload-pack=x", t.TempDir(), ""); !errors.Is(err, ErrRefused) {
+		t.Errorf("a repository named like an option: %v", err)
+	}
+}
