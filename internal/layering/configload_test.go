@@ -157,3 +157,29 @@ func TestCommandOnlyWires(t *testing.T) {
 		})
 	})
 }
+
+// TestOneIOStreamsType keeps one type for where a command reads and writes: a struct that
+// carries a process's stderr (an ErrOut io.Writer field) is iostreams.IOStreams, so every face
+// and command detects terminals and colour the same way (four such types once grew apart).
+func TestOneIOStreamsType(t *testing.T) {
+	forEachGoFile(t, map[string]bool{"examples": true}, func(fset *token.FileSet, f *ast.File) {
+		pos := filepath.ToSlash(fset.Position(f.Pos()).String())
+		if strings.Contains(pos, "internal/iostreams/") {
+			return
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			st, ok := n.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, field := range st.Fields.List {
+				for _, name := range field.Names {
+					if name.Name == "ErrOut" {
+						t.Errorf("%s: a struct with its own ErrOut; use *iostreams.IOStreams", fset.Position(name.Pos()))
+					}
+				}
+			}
+			return true
+		})
+	})
+}
