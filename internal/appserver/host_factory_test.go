@@ -12,7 +12,7 @@ import (
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
-// Wired as gocodex's main wires it (the factory's host and per-thread loader), threads
+// Wired as gocodex's app-server command wires it (the factory's host), threads
 // started with their own overrides each get their configuration, and the process builds
 // its one host once.
 func TestThreadOverridesRunOnTheFactorysOneHost(t *testing.T) {
@@ -26,7 +26,7 @@ func TestThreadOverridesRunOnTheFactorysOneHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Getenv: w.getenv, Platform: &testPlatform,
-		NewApp: fac.Host, LoadConfig: fac.ThreadConfig,
+		NewApp: fac.Host,
 		AppOptions: app.Options{Environ: func() []string { return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.Home} }}})
 	t.Cleanup(func() {
 		_ = srv.Close(context.Background())

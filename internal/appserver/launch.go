@@ -38,7 +38,7 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 	}
 	log := fac.Logger(cfg, "app-server", slog.LevelWarn)
 	srv := New(Options{Config: cfg, LoadOptions: o.Load, Logger: log, StartupWarnings: startup,
-		NewApp: fac.Host, LoadConfig: fac.ThreadConfig})
+		NewApp: fac.Host})
 	defer srv.Close(context.WithoutCancel(ctx))
 
 	switch o.Transport {

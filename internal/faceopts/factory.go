@@ -41,13 +41,6 @@ func (f *Factory) Config(lo config.LoadOptions) (*config.Config, []config.Warnin
 	return Load(lo)
 }
 
-// ThreadConfig loads a thread's own configuration (the process's load options with a
-// request's overrides on top: app-server's thread/start, mcp-server's codex tool). It builds
-// no host: the threads run on the process's one.
-func (f *Factory) ThreadConfig(lo config.LoadOptions) (*config.Config, []config.Warning, error) {
-	return Load(lo)
-}
-
 // Logger opens the face's log the first time (see OpenLog) and returns it; later calls return
 // the same log whatever they ask.
 func (f *Factory) Logger(cfg *config.Config, face string, stderrLevel slog.Level) *slog.Logger {

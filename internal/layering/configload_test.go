@@ -74,9 +74,10 @@ func forEachGoFile(t *testing.T, skip map[string]bool, visit func(*token.FileSet
 
 // TestOneHostBuilder keeps the host built in one place: app.New is called (or handed on as a
 // value) only by the factory in internal/faceopts, which builds the process's one host on
-// first use, and faceopts.Load is called only there too (the command's start-up load and
-// the per-thread loads of app-server and mcp-server go through the factory). A face or
-// command asks the factory; it never builds a host or loads the configuration itself.
+// first use, and faceopts.Load, the start-up load, is called only there too. A face or
+// command asks the factory; it never builds a host or loads its start-up configuration
+// itself. (The per-thread loads of app-server and mcp-server read config.Load through their
+// Options.LoadConfig and build no host.)
 func TestOneHostBuilder(t *testing.T) {
 	uses := map[string][]string{}
 	forEachGoFile(t, map[string]bool{"examples": true}, func(fset *token.FileSet, f *ast.File) {
@@ -111,7 +112,7 @@ func TestOneHostBuilder(t *testing.T) {
 			return true
 		})
 	})
-	for name, want := range map[string]int{"app.New": 1, "faceopts.Load": 2} {
+	for name, want := range map[string]int{"app.New": 1, "faceopts.Load": 1} {
 		for _, u := range uses[name] {
 			if !strings.Contains(filepath.ToSlash(u), "internal/faceopts/factory.go") {
 				t.Errorf("%s used outside the factory (internal/faceopts/factory.go): %s", name, u)

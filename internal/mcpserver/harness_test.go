@@ -55,7 +55,6 @@ func newHarness(t testing.TB, cfg tk.ConfigOptions, answer elicitFunc) *harness 
 	h.Factory = faceopts.NewFactory(ios)
 	srv := mcpserver.New(mcpserver.Options{
 		LoadOptions: config.LoadOptions{CodexHome: h.Home, Cwd: h.Workdir, Env: env},
-		LoadConfig:  h.Factory.ThreadConfig,
 		Host: func(cfg *config.Config) (*app.App, error) {
 			return h.Factory.Host(app.Options{Config: cfg, Getenv: env})
 		},

@@ -29,7 +29,7 @@ func Launch(ctx context.Context, fac *faceopts.Factory, lo config.LoadOptions) e
 		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
 	}
 	log := fac.Logger(cfg, "mcp-server", slog.LevelWarn)
-	srv := New(Options{LoadOptions: lo, LoadConfig: fac.ThreadConfig, Logger: log,
+	srv := New(Options{LoadOptions: lo, Logger: log,
 		Host: func(cfg *config.Config) (*app.App, error) { return fac.Host(app.Options{Config: cfg}) }})
 	return srv.Serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.In), Writer: nopWriteCloser{s.Out}})
 }
