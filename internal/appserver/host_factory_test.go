@@ -26,7 +26,7 @@ func TestThreadOverridesRunOnTheFactorysOneHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Getenv: w.getenv, Platform: &testPlatform,
-		NewApp: fac.Host,
+		NewApp:     fac.Host,
 		AppOptions: app.Options{Environ: func() []string { return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.Home} }}})
 	t.Cleanup(func() {
 		_ = srv.Close(context.Background())
