@@ -16,6 +16,7 @@ import (
 	"github.com/gocodex/gocodex/internal/tools/plan"
 	"github.com/gocodex/gocodex/internal/tools/viewimage"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // TestPlanAndImageTools runs the real update_plan and view_image handlers through a turn.
@@ -25,8 +26,8 @@ func TestPlanAndImageTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ModelInfo.Tools = tools.Options{ShellType: tools.ShellTypeDisabled, PlanTool: true, ViewImage: true}
-		c.ToolHandlers = map[string]tools.Handler{
+		c.ModelInfo.Tools = tool.Options{ShellType: tools.ShellTypeDisabled, PlanTool: true, ViewImage: true}
+		c.ToolHandlers = map[string]tool.Handler{
 			tools.NameUpdatePlan: plan.New(),
 			tools.NameViewImage:  viewimage.New(viewimage.Options{}),
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/prompt"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -122,7 +123,7 @@ func (tr *turn) summarize(hist []protocol.ResponseItem) (summary string, trimmed
 
 // streamSummary runs the summary request. Its deltas are not shown; its items are recorded
 // (the rollout keeps them, as Codex's does) just before the history is replaced.
-func (tr *turn) streamSummary(p model.Prompt) (string, error) {
+func (tr *turn) streamSummary(p modelstream.Prompt) (string, error) {
 	stream, err := tr.t.cfg.Streamer.Stream(tr.ctx, p, tr.retryObserver)
 	if err != nil {
 		return "", err
@@ -139,18 +140,18 @@ func (tr *turn) streamSummary(p model.Prompt) (string, error) {
 			return "", err
 		}
 		switch ev := ev.(type) {
-		case model.OutputItemDone:
+		case modelstream.OutputItemDone:
 			items = append(items, ev.Item)
 			if m, ok := ev.Item.(protocol.MessageItem); ok && m.Role == "assistant" {
 				summary = messageText(m)
 			}
-		case model.ServerTurnState:
+		case modelstream.ServerTurnState:
 			if tr.turnState == "" {
 				tr.turnState = ev.Token
 			}
-		case model.RateLimits:
+		case modelstream.RateLimits:
 			tr.t.setRateLimits(ev.Snapshot)
-		case model.Completed:
+		case modelstream.Completed:
 			tr.emit(tr.t.addUsage(ev.Usage, tr.s.info.window()))
 		}
 	}

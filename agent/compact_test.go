@@ -13,6 +13,7 @@ import (
 	"github.com/gocodex/gocodex/internal/testkit"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // answer is a response with one assistant message and the given total usage.
@@ -179,11 +180,11 @@ func TestAutoCompactBeforeTurn(t *testing.T) {
 }
 
 func TestAutoCompactMidTurn(t *testing.T) {
-	shell := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
-		return tools.Result{Output: "ran", Success: true}, nil
+	shell := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
+		return tool.Result{Output: "ran", Success: true}, nil
 	}}
 	h := newHarness(t, withCompactLimit(1000, func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: shell}
+		c.ToolHandlers = map[string]tool.Handler{tools.NameShell: shell}
 	}))
 	h.srv.Enqueue(
 		answer("m1", "one", 10),
@@ -412,7 +413,7 @@ func TestBuildCompacted(t *testing.T) {
 // rebuilt history. Run: go test -run '^$' -bench CompactionRequest ./agent
 func BenchmarkCompactionRequest(b *testing.B) {
 	th := &Thread{id: "bench"}
-	tr := &turn{t: th, s: settings{model: "bench"}, registry: tools.NewRegistry(tools.Options{}, nil)}
+	tr := &turn{t: th, s: settings{model: "bench"}, registry: tools.NewRegistry(tool.Options{}, nil)}
 	var hist []protocol.ResponseItem
 	for i := 0; len(hist) < 10000; i++ {
 		hist = append(hist,

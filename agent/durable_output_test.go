@@ -10,16 +10,18 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // gatedStreamer serves each request from its own channel of events, so a test decides when
 // the model's stream moves on; a closed channel ends the stream.
-type gatedStreamer struct{ streams chan chan model.ResponseEvent }
+type gatedStreamer struct {
+	streams chan chan modelstream.ResponseEvent
+}
 
-func (g gatedStreamer) Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (ModelStream, error) {
+func (g gatedStreamer) Stream(ctx context.Context, p modelstream.Prompt, obs modelstream.RetryObserver) (ModelStream, error) {
 	select {
 	case ch := <-g.streams:
 		return gatedStream(ch), nil
@@ -28,9 +30,9 @@ func (g gatedStreamer) Stream(ctx context.Context, p model.Prompt, obs model.Ret
 	}
 }
 
-type gatedStream chan model.ResponseEvent
+type gatedStream chan modelstream.ResponseEvent
 
-func (s gatedStream) Next(ctx context.Context) (model.ResponseEvent, error) {
+func (s gatedStream) Next(ctx context.Context) (modelstream.ResponseEvent, error) {
 	select {
 	case ev, ok := <-s:
 		if !ok {
@@ -88,22 +90,22 @@ func (r *seqRecorder) snapshot() []string {
 // Events the tool emits after its end event wait too, so their order is kept.
 func TestToolOutputRecordedBeforeItsEndEvent(t *testing.T) {
 	rec := &seqRecorder{}
-	g := gatedStreamer{streams: make(chan chan model.ResponseEvent, 2)}
-	run := fakeTool{name: "run", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	g := gatedStreamer{streams: make(chan chan modelstream.ResponseEvent, 2)}
+	run := fakeTool{name: "run", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		env.Emit(protocol.ExecCommandBeginEvent{CallID: call.CallID})
 		env.Emit(protocol.ExecCommandEndEvent{CallID: call.CallID, ExitCode: 0})
 		env.Emit(protocol.TurnDiffEvent{UnifiedDiff: "diff"})
-		return tools.Result{Output: "ran", Success: true}, nil
+		return tool.Result{Output: "ran", Success: true}, nil
 	}}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
 		c.Streamer = g
 		c.Recorder = rec
-		c.ExtraTools = []tools.Handler{run}
+		c.ExtraTools = []tool.Handler{run}
 	}})
-	first := make(chan model.ResponseEvent)
+	first := make(chan modelstream.ResponseEvent)
 	g.streams <- first
 	h.say("go")
-	first <- model.OutputItemDone{Item: protocol.FunctionCallItem{CallID: "c1", Name: "run", Arguments: "{}"}}
+	first <- modelstream.OutputItemDone{Item: protocol.FunctionCallItem{CallID: "c1", Name: "run", Arguments: "{}"}}
 	evs := h.until(isType("exec_command_end"))
 	// The stream is still open: nothing after the call has been sent yet.
 	got := rec.snapshot()
@@ -115,9 +117,9 @@ func TestToolOutputRecordedBeforeItsEndEvent(t *testing.T) {
 	if next := h.until(isType("turn_diff")); len(next) != 1 {
 		t.Errorf("events between exec_command_end and turn_diff: %v (after %v)", types(next), types(evs))
 	}
-	first <- model.OutputItemDone{Item: protocol.MessageItem{Role: "assistant", Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: "done"}}}}
+	first <- modelstream.OutputItemDone{Item: protocol.MessageItem{Role: "assistant", Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: "done"}}}}
 	close(first)
-	second := make(chan model.ResponseEvent)
+	second := make(chan modelstream.ResponseEvent)
 	g.streams <- second
 	close(second)
 	h.until(turnEnd)
@@ -137,10 +139,10 @@ func TestToolOutputRecordedBeforeItsEndEvent(t *testing.T) {
 type alternatingStreamer struct {
 	mu        sync.Mutex
 	n         int
-	responses [][]model.ResponseEvent
+	responses [][]modelstream.ResponseEvent
 }
 
-func (a *alternatingStreamer) Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (ModelStream, error) {
+func (a *alternatingStreamer) Stream(ctx context.Context, p modelstream.Prompt, obs modelstream.RetryObserver) (ModelStream, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	evs := a.responses[a.n%len(a.responses)]
@@ -152,23 +154,23 @@ func (a *alternatingStreamer) Stream(ctx context.Context, p model.Prompt, obs mo
 // events, then an answer: what recording each output before its end event (issue 12) costs
 // on the turn's hot path. Run: go test -run '^$' -bench ToolCallsRecorded ./agent
 func BenchmarkToolCallsRecorded(b *testing.B) {
-	run := fakeTool{name: "run", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	run := fakeTool{name: "run", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		env.Emit(protocol.ExecCommandBeginEvent{CallID: call.CallID})
 		env.Emit(protocol.ExecCommandEndEvent{CallID: call.CallID})
-		return tools.Result{Output: "ran", Success: true}, nil
+		return tool.Result{Output: "ran", Success: true}, nil
 	}}
-	calls := []model.ResponseEvent{model.Created{}}
+	calls := []modelstream.ResponseEvent{modelstream.Created{}}
 	for i := range 8 {
-		calls = append(calls, model.OutputItemDone{Item: protocol.FunctionCallItem{CallID: fmt.Sprintf("c%d", i), Name: "run", Arguments: "{}"}})
+		calls = append(calls, modelstream.OutputItemDone{Item: protocol.FunctionCallItem{CallID: fmt.Sprintf("c%d", i), Name: "run", Arguments: "{}"}})
 	}
-	calls = append(calls, model.Completed{ResponseID: "r1"})
-	answer := []model.ResponseEvent{model.Created{},
-		model.OutputItemDone{Item: protocol.MessageItem{Role: "assistant", Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: "done"}}}},
-		model.Completed{ResponseID: "r2"}}
+	calls = append(calls, modelstream.Completed{ResponseID: "r1"})
+	answer := []modelstream.ResponseEvent{modelstream.Created{},
+		modelstream.OutputItemDone{Item: protocol.MessageItem{Role: "assistant", Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: "done"}}}},
+		modelstream.Completed{ResponseID: "r2"}}
 	mgr := NewThreadManager(nil)
 	th, err := mgr.StartThread(context.Background(), ThreadConfig{Model: "bench", Cwd: b.TempDir(),
-		Streamer: &alternatingStreamer{responses: [][]model.ResponseEvent{calls, answer}},
-		Recorder: &memRecorder{}, ExtraTools: []tools.Handler{run}})
+		Streamer: &alternatingStreamer{responses: [][]modelstream.ResponseEvent{calls, answer}},
+		Recorder: &memRecorder{}, ExtraTools: []tool.Handler{run}})
 	if err != nil {
 		b.Fatal(err)
 	}

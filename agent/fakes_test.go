@@ -6,23 +6,23 @@ import (
 	"os"
 	"sync"
 
-	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
 // fakeStreamer plays a fixed list of events for every request, with no network.
-type fakeStreamer struct{ events []model.ResponseEvent }
+type fakeStreamer struct{ events []modelstream.ResponseEvent }
 
-func (f fakeStreamer) Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (ModelStream, error) {
+func (f fakeStreamer) Stream(ctx context.Context, p modelstream.Prompt, obs modelstream.RetryObserver) (ModelStream, error) {
 	return &fakeStream{events: f.events}, nil
 }
 
 type fakeStream struct {
-	events []model.ResponseEvent
+	events []modelstream.ResponseEvent
 	i      int
 }
 
-func (s *fakeStream) Next(ctx context.Context) (model.ResponseEvent, error) {
+func (s *fakeStream) Next(ctx context.Context) (modelstream.ResponseEvent, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/gocodex/gocodex/internal/testkit"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 func TestMain(m *testing.M) {
@@ -66,7 +67,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		SandboxPolicy:  protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess},
 		Shell:          "bash",
 		Timezone:       "Etc/UTC",
-		ModelInfo:      ModelInfo{ContextWindow: 200000, Tools: tools.Options{ShellType: tools.ShellTypeDefault, PlanTool: true}},
+		ModelInfo:      ModelInfo{ContextWindow: 200000, Tools: tool.Options{ShellType: tools.ShellTypeDefault, PlanTool: true}},
 		Now:            func() time.Time { return time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC) },
 	}
 	if o.cfg != nil {
@@ -222,14 +223,14 @@ func summarize(items []map[string]any) []string {
 // fakeTool is a scriptable handler.
 type fakeTool struct {
 	name   string
-	handle func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error)
+	handle func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error)
 }
 
-func (f fakeTool) Spec() tools.Spec {
-	return tools.Spec(fmt.Sprintf(`{"type":"function","name":%q,"description":"fake","strict":false,"parameters":{"type":"object","properties":{}}}`, f.name))
+func (f fakeTool) Spec() tool.Spec {
+	return tool.Spec(fmt.Sprintf(`{"type":"function","name":%q,"description":"fake","strict":false,"parameters":{"type":"object","properties":{}}}`, f.name))
 }
 
-func (f fakeTool) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (f fakeTool) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	return f.handle(ctx, env, call)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/gocodex/gocodex/internal/testkit"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // fakeHooks answers each event with a scripted outcome and remembers what it was asked.
@@ -56,7 +57,7 @@ func (f *fakeHooks) input(ev HookEvent) HookInput {
 	return HookInput{}
 }
 
-func hooksHarness(t *testing.T, f *fakeHooks, handlers map[string]tools.Handler) *harness {
+func hooksHarness(t *testing.T, f *fakeHooks, handlers map[string]tool.Handler) *harness {
 	return newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
 		c.Hooks = f
 		c.RolloutPath = "/codex/sessions/rollout.jsonl"
@@ -135,12 +136,12 @@ func TestHooksBlockedPromptDoesNotReachTheModel(t *testing.T) {
 // context follows the call's output.
 func TestHooksPreToolUseDenyAndPostToolUseContext(t *testing.T) {
 	var ran atomic.Int32
-	shell := fakeTool{name: tools.NameShell, handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	shell := fakeTool{name: tools.NameShell, handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		ran.Add(1)
-		return tools.Result{Output: "ran", Success: true}, nil
+		return tool.Result{Output: "ran", Success: true}, nil
 	}}
 	f := &fakeHooks{outcomes: map[HookEvent]HookOutcome{HookPreToolUse: {Blocked: true, Reason: "no rm"}}}
-	h := hooksHarness(t, f, map[string]tools.Handler{tools.NameShell: shell})
+	h := hooksHarness(t, f, map[string]tool.Handler{tools.NameShell: shell})
 	h.srv.Enqueue(
 		testkit.SSE(testkit.Created(), testkit.FunctionCall("call_1", "shell", `{"command":["bash","-lc","rm -rf /tmp/x"]}`), testkit.Completed(testkit.Usage{Total: 5})),
 		answer("m1", "ok", 10))

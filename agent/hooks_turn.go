@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // hookInput is the part of a hook's input every event shares.
@@ -94,7 +95,7 @@ func (tr *turn) stopHooks(last *string) bool {
 
 // hookToolName is how hooks see a tool: the shell tools are "Bash", as in Claude Code.
 // Tools without a hook name get no tool hooks.
-func hookToolName(call tools.Call) (string, bool) {
+func hookToolName(call tool.Call) (string, bool) {
 	switch call.Name {
 	case tools.NameShell, tools.NameShellCommand, tools.NameExecCommand, tools.NameLocalShell:
 		return "Bash", true
@@ -103,7 +104,7 @@ func hookToolName(call tools.Call) (string, bool) {
 }
 
 // hookCommand is the command string of a shell tool call.
-func hookCommand(call tools.Call) string {
+func hookCommand(call tool.Call) string {
 	var args struct {
 		Cmd     string          `json:"cmd"`
 		Command json.RawMessage `json:"command"`
@@ -129,7 +130,7 @@ func hookCommand(call tools.Call) string {
 }
 
 // toolHookInput is the input of Pre/PostToolUse for a call.
-func (tr *turn) toolHookInput(ev HookEvent, call tools.Call, name string) HookInput {
+func (tr *turn) toolHookInput(ev HookEvent, call tool.Call, name string) HookInput {
 	in := tr.hookInput(ev)
 	in.ToolName = name
 	in.ToolInput, _ = json.Marshal(map[string]string{"command": hookCommand(call)})
@@ -148,7 +149,7 @@ func (tr *turn) preToolHooks(run *callRun) bool {
 	if !out.Blocked {
 		return false
 	}
-	run.result = tools.Result{Output: fmt.Sprintf("Command blocked by PreToolUse hook: %s. Command: %s", out.Reason, hookCommand(run.call))}
+	run.result = tool.Result{Output: fmt.Sprintf("Command blocked by PreToolUse hook: %s. Command: %s", out.Reason, hookCommand(run.call))}
 	tr.t.log.Error("Command blocked by PreToolUse hook", "reason", out.Reason, "call_id", run.call.CallID)
 	return true
 }
@@ -168,13 +169,13 @@ func (tr *turn) postToolHooks(run *callRun) {
 	out := tr.runHooks(in, func(m protocol.EventMsg) { tr.emitFromCall(run, m) })
 	tr.recordHookContext(out.Context)
 	if out.Blocked {
-		run.result = tools.Result{Output: out.Reason}
+		run.result = tool.Result{Output: out.Reason}
 		tr.t.log.Error("tool output replaced by PostToolUse hook", "reason", out.Reason, "call_id", run.call.CallID)
 	}
 }
 
 // watchForHooks wraps a call's env so PostToolUse learns what the command printed.
-func (tr *turn) watchForHooks(run *callRun, env *tools.Env) {
+func (tr *turn) watchForHooks(run *callRun, env *tool.Env) {
 	if tr.t.cfg.Hooks == nil {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gocodex/gocodex/internal/testkit"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 func TestThreadRollback(t *testing.T) {
@@ -48,16 +49,16 @@ func TestThreadRollback(t *testing.T) {
 
 func TestThreadRollbackRefused(t *testing.T) {
 	release := make(chan struct{})
-	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		env.Emit(protocol.BackgroundEventEvent{Message: "waiting"})
 		select {
 		case <-release:
 		case <-ctx.Done():
 		}
-		return tools.Result{Output: "ok", Success: true}, nil
+		return tool.Result{Output: "ok", Success: true}, nil
 	}}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: wait}
+		c.ToolHandlers = map[string]tool.Handler{tools.NameShell: wait}
 	}})
 	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})), answer("m1", "done", 10))
 
@@ -85,8 +86,8 @@ func TestBackgroundToolEventsOutliveTurn(t *testing.T) {
 	later := make(chan struct{})
 	var bg sync.WaitGroup
 	var envMu sync.Mutex
-	var kept *tools.Env
-	start := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	var kept *tool.Env
+	start := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		envMu.Lock()
 		kept = env
 		envMu.Unlock()
@@ -97,10 +98,10 @@ func TestBackgroundToolEventsOutliveTurn(t *testing.T) {
 			env.Emit(protocol.ExecCommandOutputDeltaEvent{CallID: call.CallID, Stream: "stdout", Chunk: []byte("late\n")})
 			env.Emit(protocol.ExecCommandEndEvent{CallID: call.CallID, Stdout: "late\n"})
 		}()
-		return tools.Result{Output: "started in the background", Success: true}, nil
+		return tool.Result{Output: "started in the background", Success: true}, nil
 	}}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: start}
+		c.ToolHandlers = map[string]tool.Handler{tools.NameShell: start}
 		c.Recorder = rec
 	}})
 	defer bg.Wait()
@@ -140,14 +141,14 @@ func TestBackgroundToolEventsOutliveTurn(t *testing.T) {
 // part of the turn; what it emits afterwards does not follow turn_aborted.
 func TestAbortedCallEventsDropped(t *testing.T) {
 	unblock := make(chan struct{})
-	stuck := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	stuck := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		env.Emit(protocol.BackgroundEventEvent{Message: "running"})
 		<-unblock
 		env.Emit(protocol.ExecCommandEndEvent{CallID: call.CallID})
-		return tools.Result{Output: "late"}, nil
+		return tool.Result{Output: "late"}, nil
 	}}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: stuck}
+		c.ToolHandlers = map[string]tool.Handler{tools.NameShell: stuck}
 	}})
 	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})), answer("m1", "ok", 1))
 	h.say("go")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -105,13 +105,13 @@ func TestQueueWakesWaitingReader(t *testing.T) {
 // own cost). Run: go test -run '^$' -bench DeltasThroughThread ./agent
 func BenchmarkDeltasThroughThread(b *testing.B) {
 	const perTurn = 10000
-	events := []model.ResponseEvent{model.Created{}}
+	events := []modelstream.ResponseEvent{modelstream.Created{}}
 	for i := 0; i < perTurn; i++ {
-		events = append(events, model.OutputTextDelta{ItemID: "m", Delta: "tok "})
+		events = append(events, modelstream.OutputTextDelta{ItemID: "m", Delta: "tok "})
 	}
 	events = append(events,
-		model.OutputItemDone{Item: protocol.MessageItem{Role: "assistant", Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: "done"}}}},
-		model.Completed{ResponseID: "r"})
+		modelstream.OutputItemDone{Item: protocol.MessageItem{Role: "assistant", Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: "done"}}}},
+		modelstream.Completed{ResponseID: "r"})
 	mgr := NewThreadManager(nil)
 	th, err := mgr.StartThread(context.Background(), ThreadConfig{Model: "bench", Streamer: fakeStreamer{events: events}, Cwd: b.TempDir()})
 	if err != nil {

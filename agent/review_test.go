@@ -11,6 +11,7 @@ import (
 	"github.com/gocodex/gocodex/internal/testkit"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 const reviewJSON = `{"findings":[{"title":"[P1] Fix it","body":"Because.","confidence_score":0.8,"priority":1,` +
@@ -22,15 +23,15 @@ const reviewJSON = `{"findings":[{"title":"[P1] Fix it","body":"Because.","confi
 // only the user action and the printed findings, between entered and exited review mode.
 func TestReviewRunsOnAReviewer(t *testing.T) {
 	var ran []string
-	cmdTool := fakeTool{name: "exec_command", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	cmdTool := fakeTool{name: "exec_command", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		ran = append(ran, call.Arguments)
 		env.Emit(protocol.ExecCommandBeginEvent{CallID: call.CallID, Command: []string{"git", "diff"}})
 		env.Emit(protocol.ExecCommandEndEvent{CallID: call.CallID, Command: []string{"git", "diff"}})
-		return tools.Result{Output: "diff --git a/x b/x"}, nil
+		return tool.Result{Output: "diff --git a/x b/x"}, nil
 	}}
 	rec := &memRecorder{}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{"exec_command": cmdTool, "shell": cmdTool}
+		c.ToolHandlers = map[string]tool.Handler{"exec_command": cmdTool, "shell": cmdTool}
 		c.ModelInfo.Tools.ShellType = tools.ShellTypeUnifiedExec
 		c.ModelInfo.SupportsReasoning = true
 		c.Recorder = rec

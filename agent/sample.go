@@ -8,9 +8,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 type sampleResult struct {
@@ -23,12 +24,12 @@ type sampleResult struct {
 }
 
 // prompt builds the request for the turn's current history.
-func (tr *turn) prompt() model.Prompt { return tr.promptFor(tr.t.hist.snapshot()) }
+func (tr *turn) prompt() modelstream.Prompt { return tr.promptFor(tr.t.hist.snapshot()) }
 
 // promptFor builds the request for the given history.
-func (tr *turn) promptFor(input []protocol.ResponseItem) model.Prompt {
+func (tr *turn) promptFor(input []protocol.ResponseItem) modelstream.Prompt {
 	s, t := tr.s, tr.t
-	p := model.Prompt{
+	p := modelstream.Prompt{
 		Model:             s.model,
 		ParallelToolCalls: s.info.ParallelToolCalls,
 		OutputSchema:      s.outputSchema,
@@ -63,7 +64,7 @@ func (tr *turn) promptFor(input []protocol.ResponseItem) model.Prompt {
 		p.Tools = append(p.Tools, json.RawMessage(spec))
 	}
 	if s.info.SupportsReasoning {
-		r := &model.Reasoning{Effort: s.effort, Summary: s.summary}
+		r := &modelstream.Reasoning{Effort: s.effort, Summary: s.summary}
 		if r.Effort == "" {
 			r.Effort = s.info.DefaultReasoningEffort
 		}
@@ -93,7 +94,7 @@ var retryStreamDisconnected = json.RawMessage(`{"response_stream_disconnected":{
 // retried response is a new sampling request, the failed response first reports what is
 // known (the rate limits, as a response cut short does), and what it streamed is not
 // continued: faces start the retried response's items afresh after the stream_error.
-func (tr *turn) retryObserver(ri model.RetryInfo) {
+func (tr *turn) retryObserver(ri modelstream.RetryInfo) {
 	if !ri.Stream {
 		return
 	}
@@ -122,7 +123,7 @@ func (tr *turn) sample() (sampleResult, error) {
 	callCtx, stopCalls := context.WithCancel(tr.ctx)
 	defer stopCalls()
 	var runs []*callRun
-	var completed *model.Completed
+	var completed *modelstream.Completed
 	var streamErr error
 	for {
 		ev, err := stream.Next(tr.ctx)
@@ -135,25 +136,25 @@ func (tr *turn) sample() (sampleResult, error) {
 			break
 		}
 		switch ev.(type) {
-		case model.OutputTextDelta, model.ReasoningSummaryDelta, model.ReasoningContentDelta, model.OutputItemDone:
+		case modelstream.OutputTextDelta, modelstream.ReasoningSummaryDelta, modelstream.ReasoningContentDelta, modelstream.OutputItemDone:
 			if tr.firstToken.IsZero() {
 				tr.firstToken = tr.t.now()
 			}
 		}
 		switch ev := ev.(type) {
-		case model.OutputTextDelta:
+		case modelstream.OutputTextDelta:
 			if tr.s.mode == protocol.ModePlan {
 				tr.streamPlanText(ev.Delta)
 			} else {
 				tr.emit(protocol.AgentMessageDeltaEvent{Delta: ev.Delta})
 			}
-		case model.ReasoningSummaryDelta:
+		case modelstream.ReasoningSummaryDelta:
 			tr.emit(protocol.AgentReasoningDeltaEvent{Delta: ev.Delta})
-		case model.ReasoningContentDelta:
+		case modelstream.ReasoningContentDelta:
 			tr.emit(protocol.AgentReasoningRawContentDeltaEvent{Delta: ev.Delta})
-		case model.ReasoningSummaryPartAdded:
+		case modelstream.ReasoningSummaryPartAdded:
 			tr.emit(protocol.AgentReasoningSectionBreakEvent{ItemID: ev.ItemID, SummaryIndex: ev.SummaryIndex})
-		case model.OutputItemAdded:
+		case modelstream.OutputItemAdded:
 			switch it := ev.Item.(type) {
 			case protocol.WebSearchCallItem:
 				tr.emit(protocol.WebSearchBeginEvent{CallID: it.ID})
@@ -164,23 +165,23 @@ func (tr *turn) sample() (sampleResult, error) {
 					tr.emit(protocol.ItemStartedEvent{ThreadID: tr.t.id, TurnID: tr.id, Item: agentMessageStarted(it.ID)})
 				}
 			}
-		case model.OutputItemDone:
+		case modelstream.OutputItemDone:
 			if run := tr.itemDone(callCtx, ev.Item, &res); run != nil {
 				runs = append(runs, run)
 			}
-		case model.ServerTurnState:
+		case modelstream.ServerTurnState:
 			if tr.turnState == "" {
 				tr.turnState = ev.Token
 			}
-		case model.RateLimits:
+		case modelstream.RateLimits:
 			tr.t.setRateLimits(ev.Snapshot)
-		case model.ServerModel:
+		case modelstream.ServerModel:
 			if !tr.rerouteWarned {
 				tr.rerouteWarned = true
 				tr.emit(protocol.ModelRerouteEvent{FromModel: tr.s.model, ToModel: ev.Model, Reason: protocol.ModelRerouteHighRiskCyberActivity})
 				tr.emit(protocol.WarningEvent{Message: rerouteWarning})
 			}
-		case model.Completed:
+		case modelstream.Completed:
 			completed = &ev
 		}
 	}
@@ -213,7 +214,7 @@ func (tr *turn) sample() (sampleResult, error) {
 
 // itemDone records a finished output item, emits what it shows, and starts a tool call.
 func (tr *turn) itemDone(ctx context.Context, item protocol.ResponseItem, res *sampleResult) *callRun {
-	var call tools.Call
+	var call tool.Call
 	switch it := item.(type) {
 	case protocol.MessageItem:
 		if !tr.record(item) || it.Role != "assistant" {
@@ -238,9 +239,9 @@ func (tr *turn) itemDone(ctx context.Context, item protocol.ResponseItem, res *s
 		}
 		return nil
 	case protocol.FunctionCallItem:
-		call = tools.Call{Kind: tools.FunctionCall, CallID: it.CallID, Name: it.Name, Namespace: it.Namespace, Arguments: it.Arguments}
+		call = tool.Call{Kind: tool.FunctionCall, CallID: it.CallID, Name: it.Name, Namespace: it.Namespace, Arguments: it.Arguments}
 	case protocol.CustomToolCallItem:
-		call = tools.Call{Kind: tools.CustomCall, CallID: it.CallID, Name: it.Name, Arguments: it.Input}
+		call = tool.Call{Kind: tool.CustomCall, CallID: it.CallID, Name: it.Name, Arguments: it.Input}
 	case protocol.LocalShellCallItem:
 		id := it.ID
 		if it.CallID != nil {
@@ -250,7 +251,7 @@ func (tr *turn) itemDone(ctx context.Context, item protocol.ResponseItem, res *s
 		if err != nil {
 			args = []byte("{}")
 		}
-		call = tools.Call{Kind: tools.LocalShellCall, CallID: id, Name: tools.NameLocalShell, Arguments: string(args)}
+		call = tool.Call{Kind: tool.LocalShellCall, CallID: id, Name: tools.NameLocalShell, Arguments: string(args)}
 	case protocol.WebSearchCallItem:
 		if tr.record(item) {
 			tr.emit(protocol.WebSearchEndEvent{CallID: it.ID, Query: webSearchQuery(it.Action), Action: it.Action})

@@ -12,6 +12,7 @@ import (
 	"github.com/gocodex/gocodex/internal/testkit"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 type fakeSnapshots struct {
@@ -54,13 +55,13 @@ func (f *fakeSnapshots) seen() []string {
 // reported, also when it is interrupted; a turn that only answers is recorded as quiet, with
 // no snapshot; a failed snapshot is a warning and the turn goes on.
 func TestTurnSnapshots(t *testing.T) {
-	noop := fakeTool{name: "exec_command", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
-		return tools.Result{Output: "ok"}, nil
+	noop := fakeTool{name: "exec_command", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
+		return tool.Result{Output: "ok"}, nil
 	}}
 	withTool := func(snaps TurnSnapshotter) func(*ThreadConfig) {
 		return func(c *ThreadConfig) {
 			c.TurnSnapshots = snaps
-			c.ToolHandlers = map[string]tools.Handler{"exec_command": noop}
+			c.ToolHandlers = map[string]tool.Handler{"exec_command": noop}
 			c.ModelInfo.Tools.ShellType = tools.ShellTypeUnifiedExec
 		}
 	}

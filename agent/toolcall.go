@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // ParallelHandler is implemented by handlers whose calls may run at the same time as other
@@ -17,12 +18,12 @@ type ParallelHandler interface {
 
 // callRun is one tool call in flight.
 type callRun struct {
-	call tools.Call
+	call tool.Call
 	done chan struct{}
 	// returned is set once the handler has returned; events its env emits after that come
 	// from something it left running in the background.
 	returned atomic.Bool
-	result   tools.Result
+	result   tool.Result
 	err      error
 	// held are events the handler emitted from its first completion event on (guarded by
 	// turn.mu): they go out once the call's output is in the rollout (turn.release).
@@ -50,11 +51,11 @@ func showsCompletion(msg protocol.EventMsg) bool {
 func (r *callRun) outputItem() protocol.ResponseItem {
 	res := r.result
 	if r.err != nil {
-		res = tools.Result{Output: r.err.Error()}
+		res = tool.Result{Output: r.err.Error()}
 	}
 	success := res.Success
 	payload := protocol.FunctionCallOutputPayload{Content: res.Output, ContentItems: res.ContentItems, Success: &success}
-	if r.call.Kind == tools.CustomCall {
+	if r.call.Kind == tool.CustomCall {
 		return protocol.CustomToolCallOutputItem{CallID: r.call.CallID, Output: payload}
 	}
 	return protocol.FunctionCallOutputItem{CallID: r.call.CallID, Output: payload}
@@ -62,11 +63,11 @@ func (r *callRun) outputItem() protocol.ResponseItem {
 
 // startCall runs the call's handler in its own goroutine; the turn waits for it before
 // sampling again, so the goroutine never outlives the turn.
-func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
+func (tr *turn) startCall(ctx context.Context, call tool.Call) *callRun {
 	run := &callRun{call: call, done: make(chan struct{})}
 	h, ok := tr.registry.Lookup(call)
 	if !ok {
-		run.result = tools.Result{Output: tools.UnsupportedOutput(call)}
+		run.result = tool.Result{Output: tools.UnsupportedOutput(call)}
 		close(run.done)
 		return run
 	}
@@ -81,7 +82,7 @@ func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
 			// A panicking tool must not take the thread down; the model hears about it.
 			if p := recover(); p != nil {
 				tr.t.log.Error("tool panicked", "tool", call.Name, "panic", p)
-				run.result = tools.Result{Output: fmt.Sprintf("tool %s failed: internal error", call.Name)}
+				run.result = tool.Result{Output: fmt.Sprintf("tool %s failed: internal error", call.Name)}
 				run.err = nil
 			}
 		}()
@@ -93,7 +94,7 @@ func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
 			defer tr.toolMu.Unlock()
 		}
 		if ctx.Err() != nil {
-			run.result = tools.Result{Output: abortedOutput}
+			run.result = tool.Result{Output: abortedOutput}
 			return
 		}
 		if tr.preToolHooks(run) {
@@ -102,7 +103,7 @@ func (tr *turn) startCall(ctx context.Context, call tools.Call) *callRun {
 		run.result, run.err = h.Handle(ctx, env, call)
 		if run.err != nil && ctx.Err() != nil {
 			// Canceled, not broken: the call was aborted.
-			run.result, run.err = tools.Result{Output: abortedOutput}, nil
+			run.result, run.err = tool.Result{Output: abortedOutput}, nil
 		}
 		if run.err == nil && ctx.Err() == nil {
 			tr.postToolHooks(run)
@@ -148,8 +149,8 @@ func (tr *turn) release(run *callRun) {
 }
 
 // env is what a handler sees of the turn.
-func (tr *turn) env(run *callRun) *tools.Env {
-	return &tools.Env{
+func (tr *turn) env(run *callRun) *tool.Env {
+	return &tool.Env{
 		ThreadID: tr.t.id,
 		TurnID:   tr.id,
 		Cwd:      tr.s.cwd,
@@ -157,7 +158,7 @@ func (tr *turn) env(run *callRun) *tools.Env {
 		Sandbox:  tr.s.sandbox,
 		Mode:     tr.s.mode,
 		Emit:     func(m protocol.EventMsg) { tr.emitFromCall(run, m) },
-		RequestApproval: func(ctx context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
+		RequestApproval: func(ctx context.Context, req tool.ApprovalRequest) (protocol.ReviewDecision, error) {
 			switch {
 			case req.Exec != nil:
 				ev := *req.Exec

@@ -8,6 +8,7 @@ import (
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // turn is one running turn. Its goroutine samples the model and runs tools; the loop may
@@ -67,7 +68,7 @@ type steered struct {
 
 type openCall struct {
 	callID string
-	kind   tools.CallKind
+	kind   tool.CallKind
 	// written is the call's output once it is in the rollout but not yet in history: the
 	// person may have seen it, so an abort keeps it rather than saying "aborted".
 	written protocol.ResponseItem
@@ -138,7 +139,7 @@ func (tr *turn) record(items ...protocol.ResponseItem) bool {
 }
 
 // recordCall records a tool call and remembers that it awaits an output.
-func (tr *turn) recordCall(item protocol.ResponseItem, c tools.Call) bool {
+func (tr *turn) recordCall(item protocol.ResponseItem, c tool.Call) bool {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	if tr.ended {
@@ -385,7 +386,7 @@ func (tr *turn) abort(reason protocol.TurnAbortReason) {
 		}
 		f := false
 		payload := protocol.FunctionCallOutputPayload{Content: abortedOutput, Success: &f}
-		if c.kind == tools.CustomCall {
+		if c.kind == tool.CustomCall {
 			items = append(items, protocol.CustomToolCallOutputItem{CallID: c.callID, Output: payload})
 		} else {
 			items = append(items, protocol.FunctionCallOutputItem{CallID: c.callID, Output: payload})

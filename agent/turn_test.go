@@ -12,6 +12,7 @@ import (
 	"github.com/gocodex/gocodex/internal/testkit"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 func TestPlainAnswer(t *testing.T) {
@@ -93,13 +94,13 @@ func TestReasoningEvents(t *testing.T) {
 }
 
 func TestToolCallThenAnswer(t *testing.T) {
-	shell := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	shell := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		env.Emit(protocol.ExecCommandBeginEvent{CallID: call.CallID, TurnID: env.TurnID, Command: []string{"echo", "hi"}, Cwd: env.Cwd})
 		env.Emit(protocol.ExecCommandEndEvent{CallID: call.CallID, TurnID: env.TurnID, Command: []string{"echo", "hi"}, Cwd: env.Cwd, Stdout: "hi\n"})
-		return tools.Result{Output: "ran " + call.Arguments, Success: true}, nil
+		return tool.Result{Output: "ran " + call.Arguments, Success: true}, nil
 	}}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: shell}
+		c.ToolHandlers = map[string]tool.Handler{tools.NameShell: shell}
 	}})
 	h.srv.Enqueue(
 		testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{"command":["echo","hi"]}`),
@@ -140,7 +141,7 @@ func TestToolCallThenAnswer(t *testing.T) {
 	if err := json.Unmarshal(h.srv.Requests()[0].Body, &body); err != nil {
 		t.Fatal(err)
 	}
-	spec, _ := tools.BuiltinSpec(tools.NameShell, tools.Options{})
+	spec, _ := tools.BuiltinSpec(tools.NameShell, tool.Options{})
 	var wantSpec any
 	if err := json.Unmarshal(spec, &wantSpec); err != nil {
 		t.Fatal(err)
@@ -308,12 +309,12 @@ func TestInterruptDuringStream(t *testing.T) {
 
 func TestInterruptAbortsToolCall(t *testing.T) {
 	started := make(chan struct{})
-	slow := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	slow := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		close(started)
 		<-ctx.Done()
-		return tools.Result{}, ctx.Err()
+		return tool.Result{}, ctx.Err()
 	}}
-	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.ToolHandlers = map[string]tools.Handler{tools.NameShell: slow} }})
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.ToolHandlers = map[string]tool.Handler{tools.NameShell: slow} }})
 	h.srv.Enqueue(
 		testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})),
 		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "ok"), testkit.Completed(testkit.Usage{})),
@@ -347,19 +348,19 @@ func TestInterruptWithoutTurnIsHarmless(t *testing.T) {
 
 // approvalTool asks for approval and reports the decision to the model.
 func approvalTool(patch bool) fakeTool {
-	return fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
-		req := tools.ApprovalRequest{Exec: &protocol.ExecApprovalRequestEvent{CallID: call.CallID, Command: []string{"rm", "x"}, Cwd: env.Cwd}}
+	return fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
+		req := tool.ApprovalRequest{Exec: &protocol.ExecApprovalRequestEvent{CallID: call.CallID, Command: []string{"rm", "x"}, Cwd: env.Cwd}}
 		if patch {
-			req = tools.ApprovalRequest{Patch: &protocol.ApplyPatchApprovalRequestEvent{CallID: call.CallID, Changes: map[string]protocol.FileChange{}}}
+			req = tool.ApprovalRequest{Patch: &protocol.ApplyPatchApprovalRequestEvent{CallID: call.CallID, Changes: map[string]protocol.FileChange{}}}
 		}
 		d, err := env.RequestApproval(ctx, req)
 		if err != nil {
-			return tools.Result{}, err
+			return tool.Result{}, err
 		}
 		if d.Kind == protocol.DecisionAbort {
-			return tools.Result{Output: "aborted by user", EndTurn: true}, nil
+			return tool.Result{Output: "aborted by user", EndTurn: true}, nil
 		}
-		return tools.Result{Output: "decision " + string(d.Kind), Success: true}, nil
+		return tool.Result{Output: "decision " + string(d.Kind), Success: true}, nil
 	}}
 }
 
@@ -379,7 +380,7 @@ func TestApprovals(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-				c.ToolHandlers = map[string]tools.Handler{tools.NameShell: approvalTool(tc.patch)}
+				c.ToolHandlers = map[string]tool.Handler{tools.NameShell: approvalTool(tc.patch)}
 			}})
 			h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})))
 			if tc.decision != protocol.DecisionAbort {
@@ -435,7 +436,7 @@ func TestApprovals(t *testing.T) {
 
 func TestInterruptWhileAwaitingApproval(t *testing.T) {
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: approvalTool(false)}
+		c.ToolHandlers = map[string]tool.Handler{tools.NameShell: approvalTool(false)}
 	}})
 	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})))
 	h.say("go")
@@ -451,14 +452,14 @@ func TestInterruptWhileAwaitingApproval(t *testing.T) {
 
 func TestSteeringJoinsRunningTurn(t *testing.T) {
 	release := make(chan struct{})
-	gate := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	gate := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		select {
 		case <-release:
 		case <-ctx.Done():
 		}
-		return tools.Result{Output: "ok", Success: true}, nil
+		return tool.Result{Output: "ok", Success: true}, nil
 	}}
-	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.ToolHandlers = map[string]tools.Handler{tools.NameShell: gate} }})
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.ToolHandlers = map[string]tool.Handler{tools.NameShell: gate} }})
 	h.srv.Enqueue(
 		testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})),
 		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "both"), testkit.Completed(testkit.Usage{})),
@@ -671,13 +672,13 @@ func TestTurnEventShapes(t *testing.T) {
 // turn open; the turn is reported aborted and the tool's late result is dropped.
 func TestInterruptDoesNotWaitForStuckTool(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
-	stuck := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	stuck := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		close(started)
 		<-release // ignores ctx on purpose
 		env.Emit(protocol.WarningEvent{Message: "late"})
-		return tools.Result{Output: "late result", Success: true}, nil
+		return tool.Result{Output: "late result", Success: true}, nil
 	}}
-	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.ToolHandlers = map[string]tools.Handler{tools.NameShell: stuck} }})
+	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) { c.ToolHandlers = map[string]tool.Handler{tools.NameShell: stuck} }})
 	h.srv.Enqueue(
 		testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})),
 		testkit.SSE(testkit.Created(), testkit.AssistantMessage("m1", "ok"), testkit.Completed(testkit.Usage{})),

@@ -9,6 +9,7 @@ import (
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/userinput"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 const colorQuestion = `{"questions":[{"id":"color","header":"Color","question":"Which color?",` +
@@ -20,8 +21,8 @@ func questionHarness(t *testing.T) *harness {
 
 func questionHarnessWith(t *testing.T, o userinput.Options) *harness {
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ModelInfo.Tools = tools.Options{ShellType: tools.ShellTypeDisabled, RequestUserInput: true}
-		c.ToolHandlers = map[string]tools.Handler{
+		c.ModelInfo.Tools = tool.Options{ShellType: tools.ShellTypeDisabled, RequestUserInput: true}
+		c.ToolHandlers = map[string]tool.Handler{
 			tools.NameRequestUserInput: userinput.New(o),
 		}
 	}})

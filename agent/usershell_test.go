@@ -17,6 +17,7 @@ import (
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
@@ -175,16 +176,16 @@ func TestUserShellRecordTruncated(t *testing.T) {
 // were running, as in Codex 0.169.
 func TestUserShellCommandBesideTurn(t *testing.T) {
 	release := make(chan struct{})
-	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		env.Emit(protocol.BackgroundEventEvent{Message: "waiting"})
 		select {
 		case <-release:
 		case <-ctx.Done():
 		}
-		return tools.Result{Output: "ok", Success: true}, nil
+		return tool.Result{Output: "ok", Success: true}, nil
 	}}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: wait}
+		c.ToolHandlers = map[string]tool.Handler{tools.NameShell: wait}
 		c.UserShell = testUserShell(t)
 	}})
 	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})), answer("m1", "done", 10))
@@ -282,13 +283,13 @@ func TestRustDebugForms(t *testing.T) {
 // it; its record comes before the aborted tool call's output and the <turn_aborted> note,
 // as in Codex 0.169.
 func TestUserShellCommandBesideTurnInterrupted(t *testing.T) {
-	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		env.Emit(protocol.BackgroundEventEvent{Message: "waiting"})
 		<-ctx.Done()
-		return tools.Result{}, ctx.Err()
+		return tool.Result{}, ctx.Err()
 	}}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: wait}
+		c.ToolHandlers = map[string]tool.Handler{tools.NameShell: wait}
 		c.UserShell = testUserShell(t)
 	}})
 	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})), answer("m1", "done", 10))
@@ -325,16 +326,16 @@ func TestUserShellCommandBesideTurnInterrupted(t *testing.T) {
 // turn's input, as in Codex 0.169.
 func TestUserShellCommandOutlivesTurn(t *testing.T) {
 	release := make(chan struct{})
-	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+	wait := fakeTool{name: "shell", handle: func(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 		env.Emit(protocol.BackgroundEventEvent{Message: "waiting"})
 		select {
 		case <-release:
 		case <-ctx.Done():
 		}
-		return tools.Result{Output: "ok", Success: true}, nil
+		return tool.Result{Output: "ok", Success: true}, nil
 	}}
 	h := newHarness(t, harnessOpts{cfg: func(c *ThreadConfig) {
-		c.ToolHandlers = map[string]tools.Handler{tools.NameShell: wait}
+		c.ToolHandlers = map[string]tool.Handler{tools.NameShell: wait}
 		c.UserShell = testUserShell(t)
 	}})
 	h.srv.Enqueue(testkit.SSE(testkit.Created(), testkit.FunctionCall("c1", "shell", `{}`), testkit.Completed(testkit.Usage{})),

@@ -59,7 +59,7 @@ func TestCLIDoctor(t *testing.T) {
 
 	// The human report: Notes with the fix, sections, counts.
 	h := e.run("", "doctor")
-	for _, want := range []string{"Notes", "⚠ sandbox", "Environment", "Configuration", "Connectivity", "✓ reachability", "7 ok · 1 warn · 0 fail degraded"} {
+	for _, want := range []string{"Notes", "⚠ sandbox", "Environment", "Configuration", "Connectivity", "✓ reachability", "8 ok · 1 warn · 0 fail degraded"} {
 		if !strings.Contains(h.Stdout, want) {
 			t.Errorf("doctor output lacks %q:\n%s", want, h.Stdout)
 		}

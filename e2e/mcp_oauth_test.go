@@ -175,16 +175,15 @@ func TestMcpOAuthBadInput(t *testing.T) {
 		defer func() { e.ExtraEnv = saved }()
 		return e.run("", "mcp", "login", "linear")
 	}
-	srv.Garbage = true
+	srv.SetFaults(true, false)
 	if r := login(); r.Code == 0 || !strings.Contains(r.Stderr, "`linear`") {
 		t.Errorf("garbage metadata: exit %d %s", r.Code, r.Stderr)
 	}
-	srv.Garbage = false
-	srv.TokenError = true
+	srv.SetFaults(false, true)
 	if r := login(); r.Code == 0 || !strings.Contains(r.Stderr, "`linear`") || !strings.Contains(r.Stderr, "invalid_grant") {
 		t.Errorf("refused code: exit %d %s", r.Code, r.Stderr)
 	}
-	srv.TokenError = false
+	srv.SetFaults(false, false)
 	if r := login("FAKEBROWSER_STATE=forged"); r.Code == 0 || !strings.Contains(r.Stderr, "state mismatch") {
 		t.Errorf("forged state: exit %d %s", r.Code, r.Stderr)
 	}

@@ -69,6 +69,18 @@ if ! command -v slurmctld >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1
   fi
 fi
 
+echo "== gopls (the language server tests, e2e/lsp_test.go and internal/lsp)"
+# Built once (a few minutes) and cached outside the clone; the tests find it through
+# GOCODEX_GOPLS, and fail under CI=true without it.
+gopls_version=v0.23.0
+gopls_dir="${GOCODEX_CI_CACHE:-$HOME/.cache/gocodex-ci}/gopls"
+if ! "$gopls_dir/gopls" version 2>/dev/null | grep -q " $gopls_version\$"; then
+  (cd / && GOBIN="$gopls_dir" go install "golang.org/x/tools/gopls@$gopls_version") || {
+    echo "go install golang.org/x/tools/gopls@$gopls_version failed"; exit 1; }
+fi
+export GOCODEX_GOPLS="$gopls_dir/gopls"
+"$GOCODEX_GOPLS" version
+
 echo "== go test -race"
 # Tests start race-enabled binaries many times; by default each sleeps 1 s at exit.
 export GORACE="${GORACE:-atexit_sleep_ms=0}"

@@ -15,14 +15,15 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/guard"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/model/anthropic"
-	"github.com/gocodex/gocodex/internal/model/chat"
+	// Every wire registers its descriptor, which newStreamer reads.
+	_ "github.com/gocodex/gocodex/internal/model/wires"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/rollout"
@@ -78,6 +79,7 @@ type App struct {
 	clients   map[clientKey]modelstream.Streamer
 
 	notifying sync.WaitGroup // notify programs not yet reaped (notify.go)
+	releasing sync.WaitGroup // ended threads whose tools are still being released
 }
 
 // clientKey tells model clients apart: a thread whose overrides pick another provider (or a
@@ -164,27 +166,13 @@ func (a *App) clientFor(cfg *config.Config, originator string) (modelstream.Stre
 	return c, nil
 }
 
-// newStreamer builds the client of the provider's wire.
+// newStreamer builds the client of the provider's wire (its registered descriptor).
 func newStreamer(opts model.ClientOptions) (modelstream.Streamer, error) {
-	switch opts.Provider.Wire() {
-	case model.WireChat:
-		c, err := chat.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c.Streamer(), nil
-	case model.WireAnthropic:
-		c, err := anthropic.New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return c.Streamer(), nil
-	}
-	c, err := model.NewClient(opts)
+	d, err := opts.Provider.WireDescriptor()
 	if err != nil {
 		return nil, err
 	}
-	return c.Streamer(), nil
+	return d.New(opts)
 }
 
 // ForgetClients drops the model clients built so far, so threads started from now on pick up
@@ -206,8 +194,32 @@ func (a *App) configOf(to ThreadOptions) *config.Config {
 // Config is the resolved configuration the app runs with.
 func (a *App) Config() *config.Config { return a.cfg }
 
-// Close ends every thread.
-func (a *App) Close(ctx context.Context) error { return a.Manager.Close(ctx) }
+// Close ends every thread and waits, until ctx ends and at most releaseWait, for their tools
+// to be released (background processes, language servers and what they started).
+func (a *App) Close(ctx context.Context) error {
+	if err := a.Manager.Close(ctx); err != nil {
+		return err
+	}
+	released := make(chan struct{})
+	go func() { // ends when every release does
+		a.releasing.Wait()
+		close(released)
+	}()
+	limit := time.NewTimer(releaseWait)
+	defer limit.Stop()
+	select {
+	case <-released:
+		return nil
+	case <-limit.C:
+		return nil // what is left ends with this process (lifelines, death signals)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// releaseWait bounds how long Close waits for the threads' tools: a language server gets 2s
+// to shut down before it is killed.
+const releaseWait = 5 * time.Second
 
 // ThreadOptions are per-thread choices a face makes on top of the configuration.
 type ThreadOptions struct {
@@ -248,7 +260,9 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 		closeTools()
 		return nil, err
 	}
+	a.releasing.Add(1)
 	go func() { // owned by the thread: ends when the thread is done
+		defer a.releasing.Done()
 		<-th.Done()
 		a.Manager.RemoveThread(th.ID())
 		closeTools()
@@ -293,7 +307,7 @@ func (a *App) threadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		NoLoginShell: !cfg.AllowLoginShell,
 	}
 	uexec := unifiedexec.New(shellCfg, unifiedexec.Options{})
-	handlers := map[string]tools.Handler{
+	handlers := map[string]tool.Handler{
 		tools.NameShell:        shell.NewShell(shellCfg),
 		tools.NameShellCommand: shell.NewShellCommand(shellCfg),
 		tools.NameLocalShell:   shell.NewLocalShell(shellCfg),
@@ -301,17 +315,27 @@ func (a *App) threadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 	for name, h := range uexec.Handlers() {
 		handlers[name] = h
 	}
-	patches := applypatch.New(applypatch.Options{
+	servers := a.languageServers(cfg) // lsp.go
+	patchOpts := applypatch.Options{
 		Freeform: catalog.ApplyPatchToolType == tools.ApplyPatchFreeform,
 		Decide:   g.Patch,
 		TurnDiff: (&turnDiffs{}).forTurn,
-	})
+	}
+	extraTools := to.ExtraTools
+	if servers != nil {
+		patchOpts.AfterWrite = diagnosticsAfterPatch(servers)
+		extraTools = withLanguageServers(extraTools, servers)
+	}
+	patches := applypatch.New(patchOpts)
 	handlers[tools.NameApplyPatch] = g.RememberPatchApprovals(patches)
 	// A model that runs apply_patch through a command tool gets the patch tool, as in Codex.
-	shellCfg.Intercept = func(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (tools.Result, bool, error) {
+	shellCfg.Intercept = func(ctx context.Context, env *tool.Env, callID, cwd string, argv []string) (tool.Result, bool, error) {
 		return patches.Intercept(ctx, g.RememberingEnv(env), callID, cwd, argv)
 	}
 	addExtraHandlers(handlers, cfg)
+	if servers != nil {
+		diagnosingCommands(handlers, servers) // lsp.go
+	}
 
 	tc := agent.ThreadConfig{
 		Model:           cfg.Model,
@@ -349,7 +373,7 @@ func (a *App) threadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		ToolHandlers:   handlers,
 		UserShell:      shellCfg,
 		OutputSchema:   to.OutputSchema,
-		ExtraTools:     to.ExtraTools,
+		ExtraTools:     extraTools,
 		ThreadID:       to.ThreadID,
 		InitialHistory: to.InitialHistory,
 		CompactPrompt:  cfg.CompactPrompt,
@@ -360,17 +384,27 @@ func (a *App) threadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		BackgroundTerminals:        backgroundTerminals{uexec},
 	}
 	// The thread's record (history, resumed state, rollout, snapshots, notify) goes straight
-	// into tc; the rollout is closed once the thread's background processes have ended and
-	// its write windows closed.
+	// into tc; the rollout is closed once the thread's background processes (and language
+	// servers) have ended and its write windows closed.
 	releaseRecord, err := a.persist(&tc, cfg, to)
 	if err != nil {
 		uexec.Close()
+		if servers != nil {
+			servers.Close()
+		}
 		writes.end()
 		return agent.ThreadConfig{}, nil, err
 	}
 	a.openSnapshots(&tc, cfg, to.Ephemeral)
 	a.wrapNotify(&tc, cfg, to.Originator)
-	tc, release, err := a.withMcp(cfg, tc, func() { uexec.Close(); writes.end(); releaseRecord() })
+	tc, release, err := a.withMcp(cfg, tc, func() {
+		uexec.Close()
+		if servers != nil {
+			servers.Close()
+		}
+		writes.end()
+		releaseRecord()
+	})
 	if err != nil {
 		return tc, release, err
 	}
@@ -391,7 +425,7 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 	return agent.ModelInfo{
 		ContextWindow:                 m.ContextWindow,
 		EffectiveContextWindowPercent: m.EffectiveContextWindowPercent,
-		Tools: tools.Options{
+		Tools: tool.Options{
 			ShellType:          m.ShellType,
 			ApplyPatchToolType: m.ApplyPatchToolType,
 			NoLoginShell:       !cfg.AllowLoginShell,
@@ -409,10 +443,10 @@ func modelInfo(cfg *config.Config, slug string) agent.ModelInfo {
 	}
 }
 
-// hostedTools are the provider-run tools a thread offers: the Responses API's web_search (the
-// other wires have none; faceopts warns when the user asked for it there).
-func hostedTools(cfg *config.Config, m model.ModelInfo) []tools.Spec {
-	if cfg.ModelProvider.Wire() != model.WireResponses {
+// hostedTools are the provider-run tools a thread offers: web_search on a wire that has it
+// (the Responses API's; faceopts warns when the user asked for it elsewhere).
+func hostedTools(cfg *config.Config, m model.ModelInfo) []tool.Spec {
+	if !cfg.ModelProvider.Capabilities().HostedWebSearch {
 		return nil
 	}
 	spec := tools.WebSearchSpec(cfg.WebSearchMode, cfg.SandboxPolicy.EffectiveMode() == protocol.SandboxDangerFullAccess,
@@ -420,7 +454,7 @@ func hostedTools(cfg *config.Config, m model.ModelInfo) []tools.Spec {
 	if spec == nil {
 		return nil
 	}
-	return []tools.Spec{spec}
+	return []tool.Spec{spec}
 }
 
 func verbosity(m model.ModelInfo) string {

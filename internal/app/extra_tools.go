@@ -6,10 +6,11 @@ import (
 	"github.com/gocodex/gocodex/internal/tools/plan"
 	"github.com/gocodex/gocodex/internal/tools/userinput"
 	"github.com/gocodex/gocodex/internal/tools/viewimage"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // addExtraHandlers adds the tools that need no per-thread wiring.
-func addExtraHandlers(h map[string]tools.Handler, cfg *config.Config) {
+func addExtraHandlers(h map[string]tool.Handler, cfg *config.Config) {
 	h[tools.NameUpdatePlan] = plan.New()
 	h[tools.NameViewImage] = viewimage.New(viewimage.Options{})
 	h[tools.NameRequestUserInput] = userinput.New(userinput.Options{

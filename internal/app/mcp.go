@@ -11,9 +11,9 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/mcp"
 	"github.com/gocodex/gocodex/internal/mcp/oauth"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/mcptool"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // withMcp starts the thread's MCP servers in the background and offers their tools (one
@@ -107,11 +107,11 @@ type mcpTools struct {
 	host *McpHost
 
 	mu        sync.Mutex
-	resources []tools.Handler
-	servers   map[string]tools.Handler
+	resources []tool.Handler
+	servers   map[string]tool.Handler
 }
 
-func (p *mcpTools) current() []tools.Handler {
+func (p *mcpTools) current() []tool.Handler {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	names := p.host.Names()
@@ -121,9 +121,9 @@ func (p *mcpTools) current() []tools.Handler {
 	if p.resources == nil {
 		// Codex sends the resource tools before the namespaces.
 		p.resources = mcptool.NewResourceHandlers(p.host, mcptool.Options{})
-		p.servers = map[string]tools.Handler{}
+		p.servers = map[string]tool.Handler{}
 	}
-	out := append([]tools.Handler(nil), p.resources...)
+	out := append([]tool.Handler(nil), p.resources...)
 	for _, name := range names {
 		h, ok := p.servers[name]
 		if !ok {

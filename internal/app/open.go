@@ -1,13 +1,8 @@
 package app
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/google/uuid"
-
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/host/threads"
 )
 
 // Open says which recorded thread a face continues: one by id, the latest (--last), or a
@@ -24,52 +19,10 @@ type Open struct {
 	ForkDropTurns int
 }
 
-// OpenRollout finds the rollout o names (nil for a new thread): the one way every face
-// resumes and forks by id or --last.
-func OpenRollout(cfg *config.Config, o Open) (*rollout.Rollout, error) {
-	var path string
-	switch {
-	case o.ResumeID != "" || o.ForkID != "":
-		id := o.ResumeID
-		if o.ForkID != "" {
-			id = o.ForkID
-		}
-		p, archived, err := rollout.Find(cfg.CodexHome, id)
-		if err != nil {
-			return nil, err
-		}
-		if archived && o.ForkID == "" {
-			// An archived thread is out of the way until it is unarchived, as in Codex.
-			return nil, fmt.Errorf("%w for thread id %s (it is archived)", rollout.ErrNotFound, id)
-		}
-		path = p
-	case o.ResumeLast:
-		lo := rollout.ListOptions{}
-		if !o.AllDirectories {
-			lo.Cwd, lo.Providers = cfg.Cwd, []string{cfg.ModelProviderID}
-		}
-		s, err := rollout.Latest(cfg.CodexHome, lo)
-		if errors.Is(err, rollout.ErrNotFound) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		path = s.Path
-	default:
-		return nil, nil
-	}
-	src, err := rollout.Load(cfg.CodexHome, path)
-	if err != nil || o.ForkID == "" {
-		return src, err
-	}
-	newID, err := uuid.NewV7()
-	if err != nil {
-		return nil, err
-	}
-	forked, err := rollout.Fork(cfg.CodexHome, src, rollout.ForkOptions{NewID: newID.String(), DropLastTurns: o.ForkDropTurns})
-	if err != nil {
-		return nil, err
-	}
-	return rollout.Load(cfg.CodexHome, forked)
+// OpenRollout finds and loads the rollout o names (nil for a new thread) through the thread
+// service: the one way every face resumes and forks by id or --last.
+func OpenRollout(cfg *config.Config, o Open) (*threads.Rollout, error) {
+	return threads.New(cfg.CodexHome).Open(threads.Open{ResumeID: o.ResumeID, ResumeLast: o.ResumeLast,
+		AllDirectories: o.AllDirectories, Cwd: cfg.Cwd, Provider: cfg.ModelProviderID,
+		ForkID: o.ForkID, ForkDropTurns: o.ForkDropTurns})
 }

@@ -40,7 +40,12 @@ func (p *pendingAuthorizer) Authorize(ctx context.Context, h http.Header) error 
 	case cred.authorizer != nil:
 		return cred.authorizer.Authorize(ctx, h)
 	case cred.apiKey != "":
-		h.Set("Authorization", "Bearer "+cred.apiKey)
+		// As the provider's wire authorizes every request (bearer on the OpenAI wires).
+		d, err := cred.provider.WireDescriptor()
+		if err != nil {
+			return err
+		}
+		d.Authorize(h, cred.apiKey)
 	}
 	return nil
 }

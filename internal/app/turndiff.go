@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/gocodex/gocodex/internal/patch"
-	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // turnDiffs hands out one diff tracker per turn of a thread. Only the current turn's is
@@ -15,7 +15,7 @@ type turnDiffs struct {
 	diff   *patch.TurnDiff
 }
 
-func (d *turnDiffs) forTurn(env *tools.Env) *patch.TurnDiff {
+func (d *turnDiffs) forTurn(env *tool.Env) *patch.TurnDiff {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.diff == nil || d.turnID != env.TurnID {

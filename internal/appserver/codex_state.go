@@ -1,31 +1,19 @@
 package appserver
 
 import (
-	"time"
-
-	"github.com/gocodex/gocodex/internal/codexstate"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 )
 
-// Codex's own tools list threads from its state database (internal/codexstate): what the
-// app-server changes about a stored thread (archive, unarchive, name, delete) is written
-// there too, as Codex's app-server does. A failure is logged, never the request's: the
-// rollouts and session_index.jsonl stay the truth, and Codex repairs its rows from them.
+// store is the host's thread service for this server's CODEX_HOME: every stored thread is
+// read, forked, archived, renamed and deleted through it.
+func (r *threads) store() *threadsvc.Service { return threadsvc.New(codexHome(r.srv)) }
 
-func (r *threads) codexStateArchived(id, rolloutPath string, archived bool) {
-	r.noteCodexState(id, codexstate.SetArchived(codexHome(r.srv), id, rolloutPath, archived, time.Now()))
-}
-
-func (r *threads) codexStateNamed(id, name string) {
-	r.noteCodexState(id, codexstate.SetName(codexHome(r.srv), id, name))
-}
-
-func (r *threads) codexStateDeleted(id string) {
-	r.noteCodexState(id, codexstate.DeleteThread(codexHome(r.srv), id))
-}
-
-func (r *threads) noteCodexState(id string, err error) {
-	if err != nil {
-		r.srv.logger.Warn("Codex's state database not updated; Codex's lists show the thread as it was until Codex repairs its row",
-			"thread", id, "err", err)
+// warnPartial logs what the thread service could not mirror (Codex's state database, the
+// session index, the snapshots): the operation happened, so it is no error for the client.
+func (r *threads) warnPartial(err error) error {
+	if threadsvc.IsPartial(err) {
+		r.srv.logger.Warn("thread stores not all updated; Codex's lists may show the thread as it was until Codex repairs its row", "err", err)
+		return nil
 	}
+	return err
 }

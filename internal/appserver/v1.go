@@ -14,9 +14,9 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/safegit"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -61,7 +61,7 @@ func (r *threads) registerV1(s *Server) {
 		Model           *string `json:"model"`
 		ReasoningEffort *string `json:"reasoningEffort"`
 	}) (struct{}, error) {
-		edits := []configEdit{{KeyPath: "model", Value: jsonOrNull(p.Model)}, {KeyPath: "model_reasoning_effort", Value: jsonOrNull(p.ReasoningEffort)}}
+		edits := []ConfigEdit{{KeyPath: "model", Value: jsonOrNull(p.Model)}, {KeyPath: "model_reasoning_effort", Value: jsonOrNull(p.ReasoningEffort)}}
 		_, err := configWrite(s, nil, nil, edits)
 		return struct{}{}, err
 	}))
@@ -155,7 +155,7 @@ func (r *threads) resumeConversation(ctx context.Context, c *Conn, p resumeConve
 	default:
 		return resumeConversationResponse{}, InvalidRequest("either path or conversationId is required")
 	}
-	ro, err := rollout.ReadFile(path)
+	ro, err := threadsvc.New(codexHome(r.srv)).Read(path)
 	if err != nil {
 		return resumeConversationResponse{}, InvalidRequest("failed to load rollout `" + path + "`: " + err.Error())
 	}
@@ -347,8 +347,8 @@ type v1GitInfo struct {
 	OriginURL *string `json:"origin_url"`
 }
 
-func summaryOf(s rollout.ThreadSummary) conversationSummary {
-	ts := rollout.FormatTimestamp(s.CreatedAt)
+func summaryOf(s threadsvc.Summary) conversationSummary {
+	ts := threadsvc.FormatTimestamp(s.CreatedAt)
 	out := conversationSummary{ConversationID: s.ID, Path: s.Path, Preview: s.Preview, Timestamp: &ts, ModelProvider: s.ModelProvider,
 		Cwd: s.Cwd, CLIVersion: s.CLIVersion, Source: s.Source}
 	if s.Git != nil {
@@ -362,14 +362,14 @@ func (r *threads) listConversations(ctx context.Context, c *Conn, p struct {
 	Cursor         *string  `json:"cursor"`
 	ModelProviders []string `json:"modelProviders"`
 }) (listConversationsResponse, error) {
-	opts := rollout.ListOptions{Providers: p.ModelProviders}
+	opts := threadsvc.ListOptions{Providers: p.ModelProviders}
 	if p.PageSize != nil {
 		opts.PageSize = *p.PageSize
 	}
 	if p.Cursor != nil {
 		opts.Cursor = *p.Cursor
 	}
-	page, err := rollout.List(codexHome(r.srv), opts)
+	page, err := threadsvc.New(codexHome(r.srv)).List(opts)
 	if err != nil {
 		return listConversationsResponse{}, internalError(err.Error())
 	}
@@ -409,17 +409,17 @@ func (r *threads) conversationSummary(ctx context.Context, c *Conn, p struct {
 	default:
 		return none, InvalidParams("rolloutPath or conversationId is required")
 	}
-	ro, err := rollout.ReadFile(path)
+	ro, err := threadsvc.New(codexHome(r.srv)).Read(path)
 	if err != nil {
 		return none, InvalidRequest("failed to load conversation summary from " + path + ": " + err.Error())
 	}
 	_, preview := replayTurns(ro)
-	sum := rollout.ThreadSummary{ID: ro.Meta.ID, Path: path, Preview: preview, Cwd: ro.Meta.Cwd, ModelProvider: ro.Meta.ModelProvider,
+	sum := threadsvc.Summary{ID: ro.Meta.ID, Path: path, Preview: preview, Cwd: ro.Meta.Cwd, ModelProvider: ro.Meta.ModelProvider,
 		CLIVersion: ro.Meta.CLIVersion, Git: ro.Meta.Git}
 	if len(ro.Meta.Source) > 1 {
 		sum.Source = strings.Trim(string(ro.Meta.Source), `"`)
 	}
-	if t, err := time.Parse(rollout.TimestampFormat, ro.Meta.Timestamp); err == nil {
+	if t, err := time.Parse(threadsvc.TimestampFormat, ro.Meta.Timestamp); err == nil {
 		sum.CreatedAt = t
 	}
 	return conversationSummaryResponse{Summary: summaryOf(sum)}, nil

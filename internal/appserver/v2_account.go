@@ -33,17 +33,6 @@ type loginResponse struct {
 	UserCode        string `json:"userCode,omitempty"`
 }
 
-type accountParams struct {
-	RefreshToken bool `json:"refreshToken"`
-}
-
-type accountResponse struct {
-	Account            *accountInfo `json:"account"`
-	UserID             *string      `json:"userId"`
-	RequiresOpenaiAuth bool         `json:"requiresOpenaiAuth"`
-	WorkspaceRouting   any          `json:"workspaceRouting"` // not reported: always null
-}
-
 // accountInfo is the v2 Account union (apiKey and chatgpt).
 type accountInfo struct {
 	Type          string  `json:"type"`
@@ -80,97 +69,10 @@ type accountUpdated struct {
 	PlanType *string `json:"planType"`
 }
 
-type cancelLoginParams struct {
-	LoginID string `json:"loginId"`
-}
-
-type cancelLoginResponse struct {
-	Status string `json:"status"`
-}
-
 // logins are the sign-ins in progress, by loginId.
 type logins struct {
 	mu     sync.Mutex
 	active map[string]func()
-}
-
-func registerAccountMethods(s *Server) {
-	ls := &logins{active: map[string]func(){}}
-	s.Handle("account/read", Typed(func(ctx context.Context, c *Conn, p accountParams) (accountResponse, error) {
-		if p.RefreshToken {
-			if err := forceRefresh(ctx, s); err != nil {
-				return accountResponse{}, internalError(err.Error())
-			}
-		}
-		out, mode, plan := accountRead(s)
-		if mode == auth.ModeChatGPT || mode == "chatgptAuthTokens" {
-			jsonrpc.AfterReply(ctx, func() { notifyAccount(c, string(mode), plan) })
-		}
-		return out, nil
-	}))
-	s.Handle("account/login/start", Typed(func(ctx context.Context, c *Conn, p loginParams) (loginResponse, error) {
-		switch p.Type {
-		case "apiKey":
-			if p.APIKey == nil {
-				return loginResponse{}, InvalidRequest("Invalid request: missing field `apiKey`")
-			}
-			key := *p.APIKey
-			if err := accountStore(s).Save(&auth.File{Mode: auth.ModeAPIKey, APIKey: &key}); err != nil {
-				return loginResponse{}, internalError(err.Error())
-			}
-			jsonrpc.AfterReply(ctx, func() {
-				_ = c.Notify(c.Context(), "account/login/completed", loginCompleted{Success: true})
-				notifyAccount(c, string(auth.ModeAPIKey), nil)
-			})
-			return loginResponse{Type: "apiKey"}, nil
-		case "chatgpt":
-			return ls.startBrowser(ctx, s, c)
-		case "chatgptDeviceCode":
-			return ls.startDevice(ctx, s, c)
-		case "chatgptAuthTokens":
-			if p.AccessToken == nil || p.ChatgptAccountID == nil {
-				return loginResponse{}, InvalidRequest("Invalid request: chatgptAuthTokens needs `accessToken` and `chatgptAccountId`")
-			}
-			s.setExternalAuth(&externalAuth{conn: c, access: *p.AccessToken, accountID: *p.ChatgptAccountID, plan: p.ChatgptPlanType})
-			jsonrpc.AfterReply(ctx, func() {
-				_ = c.Notify(c.Context(), "account/login/completed", loginCompleted{Success: true})
-				notifyAccount(c, "chatgptAuthTokens", p.ChatgptPlanType)
-			})
-			return loginResponse{Type: "chatgptAuthTokens"}, nil
-		case "amazonBedrock", "amazonBedrockAccessKeys":
-			return loginResponse{}, InvalidRequest("login type `" + p.Type + "` is not supported by gocodex")
-		}
-		return loginResponse{}, InvalidRequest("Invalid request: unknown variant `" + p.Type + "`, expected one of `apiKey`, `chatgpt`, `chatgptDeviceCode`, `chatgptAuthTokens`, `amazonBedrock`, `amazonBedrockAccessKeys`")
-	}))
-	s.Handle("account/login/cancel", Typed(func(ctx context.Context, c *Conn, p cancelLoginParams) (cancelLoginResponse, error) {
-		// As Codex: login ids are UUIDs, anything else is refused before the lookup.
-		if _, err := uuid.Parse(p.LoginID); err != nil {
-			return cancelLoginResponse{}, InvalidRequest("invalid login id: " + p.LoginID)
-		}
-		ls.mu.Lock()
-		cancel, ok := ls.active[p.LoginID]
-		delete(ls.active, p.LoginID)
-		ls.mu.Unlock()
-		if !ok {
-			return cancelLoginResponse{Status: "notFound"}, nil
-		}
-		cancel()
-		return cancelLoginResponse{Status: "canceled"}, nil
-	}))
-	s.Handle("account/logout", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (struct{}, error) {
-		s.setExternalAuth(nil)
-		store := accountStore(s)
-		if f, err := store.Load(); err == nil && f.Mode == auth.ModeChatGPT {
-			if err := auth.Revoke(ctx, accountEndpoints(s, c), f.Tokens); err != nil {
-				s.opts.Logger.Warn("revoke on logout", "err", err)
-			}
-		}
-		if _, err := store.Delete(); err != nil {
-			return struct{}{}, internalError(err.Error())
-		}
-		jsonrpc.AfterReply(ctx, func() { notifyAccount(c, "", nil) })
-		return struct{}{}, nil
-	}))
 }
 
 func notifyAccount(c *Conn, mode string, plan *string) {
@@ -199,12 +101,12 @@ func accountEndpoints(s *Server, c *Conn) auth.Endpoints {
 
 // accountRead reports the stored sign-in when the provider takes OpenAI auth: the API key
 // (also one in the environment), or the ChatGPT account from the id token.
-func accountRead(s *Server) (accountResponse, auth.Mode, *string) {
+func accountRead(s *Server) (GetAccountResponse, auth.Mode, *string) {
 	cfg := s.opts.Config
 	if cfg == nil || !cfg.ModelProvider.RequiresOpenAIAuth {
-		return accountResponse{}, "", nil
+		return GetAccountResponse{}, "", nil
 	}
-	out := accountResponse{RequiresOpenaiAuth: true}
+	out := GetAccountResponse{RequiresOpenaiAuth: true}
 	if ext := s.externalAuth(); ext != nil {
 		ext.mu.Lock()
 		plan := ext.plan
@@ -348,4 +250,92 @@ func (ls *logins) completed(c *Conn, id string, f *auth.File, err error) {
 		}
 		notifyAccount(c, string(f.Mode), plan)
 	}
+}
+
+// AccountRead answers account/read.
+func (a *api) AccountRead(ctx context.Context, c *Conn, p GetAccountParams) (GetAccountResponse, error) {
+	s := a.s
+	if p.RefreshToken != nil && *p.RefreshToken {
+		if err := forceRefresh(ctx, s); err != nil {
+			return GetAccountResponse{}, internalError(err.Error())
+		}
+	}
+	out, mode, plan := accountRead(s)
+	if mode == auth.ModeChatGPT || mode == "chatgptAuthTokens" {
+		jsonrpc.AfterReply(ctx, func() { notifyAccount(c, string(mode), plan) })
+	}
+	return out, nil
+}
+
+// AccountLoginStart answers account/login/start.
+func (a *api) AccountLoginStart(ctx context.Context, c *Conn, p loginParams) (loginResponse, error) {
+	ls := a.logins
+	s := a.s
+	switch p.Type {
+	case "apiKey":
+		if p.APIKey == nil {
+			return loginResponse{}, InvalidRequest("Invalid request: missing field `apiKey`")
+		}
+		key := *p.APIKey
+		if err := accountStore(s).Save(&auth.File{Mode: auth.ModeAPIKey, APIKey: &key}); err != nil {
+			return loginResponse{}, internalError(err.Error())
+		}
+		jsonrpc.AfterReply(ctx, func() {
+			_ = c.Notify(c.Context(), "account/login/completed", loginCompleted{Success: true})
+			notifyAccount(c, string(auth.ModeAPIKey), nil)
+		})
+		return loginResponse{Type: "apiKey"}, nil
+	case "chatgpt":
+		return ls.startBrowser(ctx, s, c)
+	case "chatgptDeviceCode":
+		return ls.startDevice(ctx, s, c)
+	case "chatgptAuthTokens":
+		if p.AccessToken == nil || p.ChatgptAccountID == nil {
+			return loginResponse{}, InvalidRequest("Invalid request: chatgptAuthTokens needs `accessToken` and `chatgptAccountId`")
+		}
+		s.setExternalAuth(&externalAuth{conn: c, access: *p.AccessToken, accountID: *p.ChatgptAccountID, plan: p.ChatgptPlanType})
+		jsonrpc.AfterReply(ctx, func() {
+			_ = c.Notify(c.Context(), "account/login/completed", loginCompleted{Success: true})
+			notifyAccount(c, "chatgptAuthTokens", p.ChatgptPlanType)
+		})
+		return loginResponse{Type: "chatgptAuthTokens"}, nil
+	case "amazonBedrock", "amazonBedrockAccessKeys":
+		return loginResponse{}, InvalidRequest("login type `" + p.Type + "` is not supported by gocodex")
+	}
+	return loginResponse{}, InvalidRequest("Invalid request: unknown variant `" + p.Type + "`, expected one of `apiKey`, `chatgpt`, `chatgptDeviceCode`, `chatgptAuthTokens`, `amazonBedrock`, `amazonBedrockAccessKeys`")
+}
+
+// AccountLoginCancel answers account/login/cancel.
+func (a *api) AccountLoginCancel(ctx context.Context, c *Conn, p CancelLoginAccountParams) (CancelLoginAccountResponse, error) {
+	ls := a.logins
+	// As Codex: login ids are UUIDs, anything else is refused before the lookup.
+	if _, err := uuid.Parse(p.LoginID); err != nil {
+		return CancelLoginAccountResponse{}, InvalidRequest("invalid login id: " + p.LoginID)
+	}
+	ls.mu.Lock()
+	cancel, ok := ls.active[p.LoginID]
+	delete(ls.active, p.LoginID)
+	ls.mu.Unlock()
+	if !ok {
+		return CancelLoginAccountResponse{Status: "notFound"}, nil
+	}
+	cancel()
+	return CancelLoginAccountResponse{Status: "canceled"}, nil
+}
+
+// AccountLogout answers account/logout.
+func (a *api) AccountLogout(ctx context.Context, c *Conn) (LogoutAccountResponse, error) {
+	s := a.s
+	s.setExternalAuth(nil)
+	store := accountStore(s)
+	if f, err := store.Load(); err == nil && f.Mode == auth.ModeChatGPT {
+		if err := auth.Revoke(ctx, accountEndpoints(s, c), f.Tokens); err != nil {
+			s.opts.Logger.Warn("revoke on logout", "err", err)
+		}
+	}
+	if _, err := store.Delete(); err != nil {
+		return LogoutAccountResponse{}, internalError(err.Error())
+	}
+	jsonrpc.AfterReply(ctx, func() { notifyAccount(c, "", nil) })
+	return LogoutAccountResponse{}, nil
 }

@@ -143,57 +143,6 @@ func backendFailed(what string, err error) error {
 	return internalError("failed to " + what + ": " + err.Error())
 }
 
-type rateLimitResetConsumeParams struct {
-	IdempotencyKey *string `json:"idempotencyKey"`
-	CreditID       *string `json:"creditId"`
-}
-
-type addCreditsNudgeParams struct {
-	CreditType *string `json:"creditType"`
-}
-
-type accountUsageParams struct {
-	ThreadID *string `json:"threadId"`
-}
-
-type tokenUsageSummary struct {
-	CurrentStreakDays     *int64 `json:"currentStreakDays"`
-	LifetimeTokens        *int64 `json:"lifetimeTokens"`
-	LongestRunningTurnSec *int64 `json:"longestRunningTurnSec"`
-	LongestStreakDays     *int64 `json:"longestStreakDays"`
-	PeakDailyTokens       *int64 `json:"peakDailyTokens"`
-}
-
-type tokenUsageBucket struct {
-	StartDate string `json:"startDate"`
-	Tokens    int64  `json:"tokens"`
-}
-
-type accountUsageResponse struct {
-	DailyUsageBuckets []tokenUsageBucket `json:"dailyUsageBuckets"`
-	Summary           tokenUsageSummary  `json:"summary"`
-	ThreadUsage       any                `json:"threadUsage"`
-}
-
-type workspaceMessage struct {
-	ArchivedAt  *int64 `json:"archivedAt"`
-	CreatedAt   *int64 `json:"createdAt"`
-	MessageBody string `json:"messageBody"`
-	MessageID   string `json:"messageId"`
-	MessageType string `json:"messageType"`
-}
-
-type securityNotice struct {
-	AccountID string `json:"accountId"`
-	Action    struct {
-		Label string `json:"label"`
-		URL   string `json:"url"`
-	} `json:"action"`
-	Description string `json:"description"`
-	Title       string `json:"title"`
-	UserID      string `json:"userId"`
-}
-
 // snakeToCamel turns a backend enum value (no_credit) into the protocol's (noCredit).
 func snakeToCamel(s string) string {
 	parts := strings.Split(s, "_")
@@ -205,138 +154,144 @@ func snakeToCamel(s string) string {
 	return strings.Join(parts, "")
 }
 
-func registerAccountBackendMethods(s *Server) {
-	s.Handle("account/rateLimitResetCredit/consume", Typed(func(ctx context.Context, c *Conn, p rateLimitResetConsumeParams) (map[string]string, error) {
-		if p.IdempotencyKey == nil {
-			return nil, InvalidRequest("Invalid request: missing field `idempotencyKey`")
+// AccountRateLimitResetCreditConsume answers account/rateLimitResetCredit/consume.
+func (a *api) AccountRateLimitResetCreditConsume(ctx context.Context, c *Conn, p ConsumeAccountRateLimitResetCreditParams) (ConsumeAccountRateLimitResetCreditResponse, error) {
+	s := a.s
+	b, ok := accountBackend(s)
+	if !ok {
+		return ConsumeAccountRateLimitResetCreditResponse{}, errNoChatGPTAccount("for rate limit reset credits")
+	}
+	var out struct {
+		Outcome string `json:"outcome"`
+	}
+	body := map[string]any{"idempotency_key": p.IdempotencyKey, "credit_id": p.CreditID}
+	if err := b.do(ctx, http.MethodPost, "rate-limit-reset-credits/consume", body, &out); err != nil {
+		return ConsumeAccountRateLimitResetCreditResponse{}, backendFailed("consume a rate limit reset credit", err)
+	}
+	switch o := snakeToCamel(out.Outcome); o {
+	case "reset", "nothingToReset", "noCredit", "alreadyRedeemed":
+		return ConsumeAccountRateLimitResetCreditResponse{Outcome: ConsumeAccountRateLimitResetCreditOutcome(o)}, nil
+	}
+	return ConsumeAccountRateLimitResetCreditResponse{}, internalError("failed to consume a rate limit reset credit: unknown outcome " + fmt.Sprintf("%q", out.Outcome))
+}
+
+// AccountSendAddCreditsNudgeEmail answers account/sendAddCreditsNudgeEmail.
+func (a *api) AccountSendAddCreditsNudgeEmail(ctx context.Context, c *Conn, p SendAddCreditsNudgeEmailParams) (SendAddCreditsNudgeEmailResponse, error) {
+	s := a.s
+	if p.CreditType != "credits" && p.CreditType != "usage_limit" {
+		return SendAddCreditsNudgeEmailResponse{}, InvalidRequest("Invalid request: unknown variant `" + string(p.CreditType) + "`, expected `credits` or `usage_limit`")
+	}
+	b, ok := accountBackend(s)
+	if !ok {
+		return SendAddCreditsNudgeEmailResponse{}, errNoChatGPTAccount("to notify workspace owner")
+	}
+	var out struct {
+		Status string `json:"status"`
+	}
+	if err := b.do(ctx, http.MethodPost, "accounts/send_add_credits_nudge_email", map[string]string{"credit_type": string(p.CreditType)}, &out); err != nil {
+		return SendAddCreditsNudgeEmailResponse{}, backendFailed("notify the workspace owner", err)
+	}
+	if out.Status != "sent" && out.Status != "cooldown_active" {
+		return SendAddCreditsNudgeEmailResponse{}, internalError("failed to notify the workspace owner: unknown status " + fmt.Sprintf("%q", out.Status))
+	}
+	return SendAddCreditsNudgeEmailResponse{Status: AddCreditsNudgeEmailStatus(out.Status)}, nil
+}
+
+// AccountUsageRead answers account/usage/read.
+func (a *api) AccountUsageRead(ctx context.Context, c *Conn, p GetAccountTokenUsageParams) (GetAccountTokenUsageResponse, error) {
+	s := a.s
+	b, ok := accountBackend(s)
+	if !ok {
+		return GetAccountTokenUsageResponse{}, errNoChatGPTAccount("to read token usage")
+	}
+	var stats struct {
+		LifetimeTokens        *int64 `json:"lifetime_tokens"`
+		PeakDailyTokens       *int64 `json:"peak_daily_tokens"`
+		LongestRunningTurnSec *int64 `json:"longest_running_turn_sec"`
+		CurrentStreakDays     *int64 `json:"current_streak_days"`
+		LongestStreakDays     *int64 `json:"longest_streak_days"`
+		DailyUsageBuckets     []struct {
+			StartDate string `json:"start_date"`
+			Tokens    int64  `json:"tokens"`
+		} `json:"daily_usage_buckets"`
+	}
+	if err := b.do(ctx, http.MethodGet, "profiles/me", nil, &stats); err != nil {
+		return GetAccountTokenUsageResponse{}, backendFailed("read token usage", err)
+	}
+	out := GetAccountTokenUsageResponse{Summary: AccountTokenUsageSummary{CurrentStreakDays: stats.CurrentStreakDays, LifetimeTokens: stats.LifetimeTokens,
+		LongestRunningTurnSec: stats.LongestRunningTurnSec, LongestStreakDays: stats.LongestStreakDays, PeakDailyTokens: stats.PeakDailyTokens}}
+	if stats.DailyUsageBuckets != nil {
+		out.DailyUsageBuckets = []AccountTokenUsageDailyBucket{}
+		for _, d := range stats.DailyUsageBuckets {
+			out.DailyUsageBuckets = append(out.DailyUsageBuckets, AccountTokenUsageDailyBucket{StartDate: d.StartDate, Tokens: d.Tokens})
 		}
-		b, ok := accountBackend(s)
-		if !ok {
-			return nil, errNoChatGPTAccount("for rate limit reset credits")
+	}
+	return out, nil
+}
+
+// AccountWorkspaceMessagesRead answers account/workspaceMessages/read.
+func (a *api) AccountWorkspaceMessagesRead(ctx context.Context, c *Conn) (GetWorkspaceMessagesResponse, error) {
+	s := a.s
+	b, ok := accountBackend(s)
+	if !ok {
+		return GetWorkspaceMessagesResponse{}, errNoChatGPTAccount("to read workspace messages")
+	}
+	var out struct {
+		Messages []struct {
+			MessageID   string `json:"message_id"`
+			MessageType string `json:"message_type"`
+			MessageBody string `json:"message_body"`
+			CreatedAt   *int64 `json:"created_at"`
+			ArchivedAt  *int64 `json:"archived_at"`
+		} `json:"messages"`
+	}
+	err := b.do(ctx, http.MethodGet, "workspace-messages", nil, &out)
+	var st *errBackendStatus
+	if errors.As(err, &st) && st.status == http.StatusNotFound {
+		// The route is not offered to this client.
+		return GetWorkspaceMessagesResponse{FeatureEnabled: false, Messages: []WorkspaceMessage{}}, nil
+	}
+	if err != nil {
+		return GetWorkspaceMessagesResponse{}, backendFailed("read workspace messages", err)
+	}
+	msgs := []WorkspaceMessage{}
+	for _, m := range out.Messages {
+		kind := m.MessageType
+		if kind != "headline" && kind != "announcement" {
+			kind = "unknown"
 		}
-		var out struct {
-			Outcome string `json:"outcome"`
-		}
-		body := map[string]any{"idempotency_key": *p.IdempotencyKey, "credit_id": p.CreditID}
-		if err := b.do(ctx, http.MethodPost, "rate-limit-reset-credits/consume", body, &out); err != nil {
-			return nil, backendFailed("consume a rate limit reset credit", err)
-		}
-		switch o := snakeToCamel(out.Outcome); o {
-		case "reset", "nothingToReset", "noCredit", "alreadyRedeemed":
-			return map[string]string{"outcome": o}, nil
-		}
-		return nil, internalError("failed to consume a rate limit reset credit: unknown outcome " + fmt.Sprintf("%q", out.Outcome))
-	}))
-	s.Handle("account/sendAddCreditsNudgeEmail", Typed(func(ctx context.Context, c *Conn, p addCreditsNudgeParams) (map[string]string, error) {
-		if p.CreditType == nil {
-			return nil, InvalidRequest("Invalid request: missing field `creditType`")
-		}
-		if *p.CreditType != "credits" && *p.CreditType != "usage_limit" {
-			return nil, InvalidRequest("Invalid request: unknown variant `" + *p.CreditType + "`, expected `credits` or `usage_limit`")
-		}
-		b, ok := accountBackend(s)
-		if !ok {
-			return nil, errNoChatGPTAccount("to notify workspace owner")
-		}
-		var out struct {
-			Status string `json:"status"`
-		}
-		if err := b.do(ctx, http.MethodPost, "accounts/send_add_credits_nudge_email", map[string]string{"credit_type": *p.CreditType}, &out); err != nil {
-			return nil, backendFailed("notify the workspace owner", err)
-		}
-		if out.Status != "sent" && out.Status != "cooldown_active" {
-			return nil, internalError("failed to notify the workspace owner: unknown status " + fmt.Sprintf("%q", out.Status))
-		}
-		return map[string]string{"status": out.Status}, nil
-	}))
-	s.Handle("account/usage/read", TypedOptional(func(ctx context.Context, c *Conn, p accountUsageParams) (accountUsageResponse, error) {
-		b, ok := accountBackend(s)
-		if !ok {
-			return accountUsageResponse{}, errNoChatGPTAccount("to read token usage")
-		}
-		var stats struct {
-			LifetimeTokens        *int64 `json:"lifetime_tokens"`
-			PeakDailyTokens       *int64 `json:"peak_daily_tokens"`
-			LongestRunningTurnSec *int64 `json:"longest_running_turn_sec"`
-			CurrentStreakDays     *int64 `json:"current_streak_days"`
-			LongestStreakDays     *int64 `json:"longest_streak_days"`
-			DailyUsageBuckets     []struct {
-				StartDate string `json:"start_date"`
-				Tokens    int64  `json:"tokens"`
-			} `json:"daily_usage_buckets"`
-		}
-		if err := b.do(ctx, http.MethodGet, "profiles/me", nil, &stats); err != nil {
-			return accountUsageResponse{}, backendFailed("read token usage", err)
-		}
-		out := accountUsageResponse{Summary: tokenUsageSummary{CurrentStreakDays: stats.CurrentStreakDays, LifetimeTokens: stats.LifetimeTokens,
-			LongestRunningTurnSec: stats.LongestRunningTurnSec, LongestStreakDays: stats.LongestStreakDays, PeakDailyTokens: stats.PeakDailyTokens}}
-		if stats.DailyUsageBuckets != nil {
-			out.DailyUsageBuckets = []tokenUsageBucket{}
-			for _, d := range stats.DailyUsageBuckets {
-				out.DailyUsageBuckets = append(out.DailyUsageBuckets, tokenUsageBucket{StartDate: d.StartDate, Tokens: d.Tokens})
-			}
-		}
-		return out, nil
-	}))
-	s.Handle("account/workspaceMessages/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		b, ok := accountBackend(s)
-		if !ok {
-			return nil, errNoChatGPTAccount("to read workspace messages")
-		}
-		var out struct {
-			Messages []struct {
-				MessageID   string `json:"message_id"`
-				MessageType string `json:"message_type"`
-				MessageBody string `json:"message_body"`
-				CreatedAt   *int64 `json:"created_at"`
-				ArchivedAt  *int64 `json:"archived_at"`
-			} `json:"messages"`
-		}
-		err := b.do(ctx, http.MethodGet, "workspace-messages", nil, &out)
-		var st *errBackendStatus
-		if errors.As(err, &st) && st.status == http.StatusNotFound {
-			// The route is not offered to this client.
-			return map[string]any{"featureEnabled": false, "messages": []workspaceMessage{}}, nil
-		}
-		if err != nil {
-			return nil, backendFailed("read workspace messages", err)
-		}
-		msgs := []workspaceMessage{}
-		for _, m := range out.Messages {
-			kind := m.MessageType
-			if kind != "headline" && kind != "announcement" {
-				kind = "unknown"
-			}
-			msgs = append(msgs, workspaceMessage{ArchivedAt: m.ArchivedAt, CreatedAt: m.CreatedAt, MessageBody: m.MessageBody, MessageID: m.MessageID, MessageType: kind})
-		}
-		return map[string]any{"featureEnabled": true, "messages": msgs}, nil
-	}))
-	s.Handle("account/securitySetup/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		// As Codex: an account without a reminder, or none signed in, has no notice.
-		b, ok := accountBackend(s)
-		if !ok {
-			return map[string]any{"notice": nil}, nil
-		}
-		var out struct {
-			Notice *struct {
-				AccountID   string `json:"account_id"`
-				UserID      string `json:"user_id"`
-				Title       string `json:"title"`
-				Description string `json:"description"`
-				Action      struct {
-					Label string `json:"label"`
-					URL   string `json:"url"`
-				} `json:"action"`
-			} `json:"notice"`
-		}
-		if err := b.do(ctx, http.MethodGet, "security-setup", nil, &out); err != nil {
-			return nil, backendFailed("read the account's security setup", err)
-		}
-		if out.Notice == nil {
-			return map[string]any{"notice": nil}, nil
-		}
-		n := securityNotice{AccountID: out.Notice.AccountID, Description: out.Notice.Description, Title: out.Notice.Title, UserID: out.Notice.UserID}
-		n.Action.Label, n.Action.URL = out.Notice.Action.Label, out.Notice.Action.URL
-		return map[string]any{"notice": n}, nil
-	}))
+		msgs = append(msgs, WorkspaceMessage{ArchivedAt: m.ArchivedAt, CreatedAt: m.CreatedAt, MessageBody: m.MessageBody, MessageID: m.MessageID, MessageType: WorkspaceMessageType(kind)})
+	}
+	return GetWorkspaceMessagesResponse{FeatureEnabled: true, Messages: msgs}, nil
+}
+
+// AccountSecuritySetupRead answers account/securitySetup/read.
+func (a *api) AccountSecuritySetupRead(ctx context.Context, c *Conn) (GetAccountSecuritySetupResponse, error) {
+	s := a.s
+	// As Codex: an account without a reminder, or none signed in, has no notice.
+	b, ok := accountBackend(s)
+	if !ok {
+		return GetAccountSecuritySetupResponse{}, nil
+	}
+	var out struct {
+		Notice *struct {
+			AccountID   string `json:"account_id"`
+			UserID      string `json:"user_id"`
+			Title       string `json:"title"`
+			Description string `json:"description"`
+			Action      struct {
+				Label string `json:"label"`
+				URL   string `json:"url"`
+			} `json:"action"`
+		} `json:"notice"`
+	}
+	if err := b.do(ctx, http.MethodGet, "security-setup", nil, &out); err != nil {
+		return GetAccountSecuritySetupResponse{}, backendFailed("read the account's security setup", err)
+	}
+	if out.Notice == nil {
+		return GetAccountSecuritySetupResponse{}, nil
+	}
+	n := AccountSecuritySetupNotice{AccountID: out.Notice.AccountID, Description: out.Notice.Description, Title: out.Notice.Title, UserID: out.Notice.UserID}
+	n.Action.Label, n.Action.URL = out.Notice.Action.Label, out.Notice.Action.URL
+	return GetAccountSecuritySetupResponse{Notice: &n}, nil
 }

@@ -9,40 +9,36 @@ import (
 // empty lists Codex 0.169 answers then; signed in, it says it does not support them rather
 // than claim the account has none.
 
-type appsListParams struct {
-	Cursor   *string `json:"cursor"`
-	Limit    *uint32 `json:"limit"`
-	ThreadID *string `json:"threadId"`
-}
-
-type appsReadParams struct {
-	AppIDs *[]string `json:"appIds"`
-}
-
 const noApps = "gocodex does not support apps (ChatGPT connectors)"
 
-func registerAppMethods(s *Server) {
-	signedIn := func() bool { _, ok := accountBackend(s); return ok }
-	s.Handle("app/list", TypedOptional(func(ctx context.Context, c *Conn, p appsListParams) (map[string]any, error) {
-		if signedIn() {
-			return nil, InvalidRequest(noApps)
-		}
-		return map[string]any{"data": []any{}, "nextCursor": nil}, nil
-	}))
-	s.Handle("app/installed", TypedOptional(func(ctx context.Context, c *Conn, _ appsListParams) (map[string]any, error) {
-		if signedIn() {
-			return nil, InvalidRequest(noApps)
-		}
-		return map[string]any{"apps": []any{}}, nil
-	}))
-	s.Handle("app/read", Typed(func(ctx context.Context, c *Conn, p appsReadParams) (map[string]any, error) {
-		if p.AppIDs == nil {
-			return nil, missingField("appIds")
-		}
-		if signedIn() {
-			return nil, InvalidRequest(noApps)
-		}
-		missing := append([]string{}, *p.AppIDs...)
-		return map[string]any{"apps": []any{}, "missingAppIds": missing}, nil
-	}))
+// appsSignedIn reports whether the account is signed in with ChatGPT, the one sign-in that
+// has apps.
+func appsSignedIn(s *Server) bool { _, ok := accountBackend(s); return ok }
+
+// AppList answers app/list.
+func (a *api) AppList(ctx context.Context, c *Conn, p AppsListParams) (AppsListResponse, error) {
+	if appsSignedIn(a.s) {
+		return AppsListResponse{}, InvalidRequest(noApps)
+	}
+	return AppsListResponse{Data: []AppInfo{}}, nil
+}
+
+// AppInstalled answers app/installed.
+func (a *api) AppInstalled(ctx context.Context, c *Conn, _ AppsInstalledParams) (AppsInstalledResponse, error) {
+	if appsSignedIn(a.s) {
+		return AppsInstalledResponse{}, InvalidRequest(noApps)
+	}
+	return AppsInstalledResponse{Apps: []InstalledApp{}}, nil
+}
+
+// AppRead answers app/read.
+func (a *api) AppRead(ctx context.Context, c *Conn, p AppsReadParams) (AppsReadResponse, error) {
+	if p.AppIDs == nil {
+		return AppsReadResponse{}, missingField("appIds")
+	}
+	if appsSignedIn(a.s) {
+		return AppsReadResponse{}, InvalidRequest(noApps)
+	}
+	missing := append([]string{}, p.AppIDs...)
+	return AppsReadResponse{Apps: []ConnectorMetadata{}, MissingAppIDs: missing}, nil
 }

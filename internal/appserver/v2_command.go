@@ -21,53 +21,75 @@ import (
 
 const defaultExecTimeout = 10 * time.Second
 
-func registerCommandMethods(s *Server) {
-	s.Handle("command/exec", Typed(func(ctx context.Context, c *Conn, p commandExecParams) (commandExecResponse, error) {
-		return commandExec(ctx, s, c, p)
-	}))
-	s.Handle("command/exec/write", Typed(func(ctx context.Context, c *Conn, p commandWriteParams) (struct{}, error) {
-		proc, err := c.execProcs().get(p.ProcessID)
+// CommandExec answers command/exec.
+func (a *api) CommandExec(ctx context.Context, c *Conn, p CommandExecParams) (CommandExecResponse, error) {
+	args := commandExecParams{
+		Command: p.Command, Cwd: p.Cwd, Env: p.Env, TimeoutMs: p.TimeoutMs, DisableTimeout: isTrue(p.DisableTimeout),
+		DisableOutputCap: isTrue(p.DisableOutputCap), ProcessID: p.ProcessID, TTY: isTrue(p.Tty),
+		StreamStdin: isTrue(p.StreamStdin), StreamStdoutStderr: isTrue(p.StreamStdoutStderr), SandboxPolicy: p.SandboxPolicy,
+	}
+	if p.OutputBytesCap != nil {
+		n := int(*p.OutputBytesCap)
+		args.OutputBytesCap = &n
+	}
+	if p.Size != nil {
+		args.Size = &termSize{Rows: p.Size.Rows, Cols: p.Size.Cols}
+	}
+	res, err := commandExec(ctx, a.s, c, args)
+	return CommandExecResponse{ExitCode: int32(res.ExitCode), Stdout: res.Stdout, Stderr: res.Stderr}, err
+}
+
+// isTrue reads an optional flag (absent is false).
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// CommandExecWrite answers command/exec/write.
+func (a *api) CommandExecWrite(ctx context.Context, c *Conn, p CommandExecWriteParams) (CommandExecWriteResponse, error) {
+	proc, err := c.execProcs().get(p.ProcessID)
+	if err != nil {
+		return CommandExecWriteResponse{}, err
+	}
+	if p.DeltaBase64 != nil {
+		b, err := base64.StdEncoding.DecodeString(*p.DeltaBase64)
 		if err != nil {
-			return struct{}{}, err
+			return CommandExecWriteResponse{}, InvalidParams("invalid deltaBase64: " + err.Error())
 		}
-		if p.DeltaBase64 != nil {
-			b, err := base64.StdEncoding.DecodeString(*p.DeltaBase64)
-			if err != nil {
-				return struct{}{}, InvalidParams("invalid deltaBase64: " + err.Error())
-			}
-			if err := proc.Write(b); err != nil {
-				return struct{}{}, InvalidRequest(err.Error())
-			}
+		if err := proc.Write(b); err != nil {
+			return CommandExecWriteResponse{}, InvalidRequest(err.Error())
 		}
-		if p.CloseStdin {
-			_ = proc.Write(nil)
+	}
+	if isTrue(p.CloseStdin) {
+		_ = proc.Write(nil)
+	}
+	return CommandExecWriteResponse{}, nil
+}
+
+// CommandExecResize answers command/exec/resize.
+func (a *api) CommandExecResize(ctx context.Context, c *Conn, p CommandExecResizeParams) (CommandExecResizeResponse, error) {
+	proc, err := c.execProcs().get(p.ProcessID)
+	if err != nil {
+		return CommandExecResizeResponse{}, err
+	}
+	size := termSize{Rows: p.Size.Rows, Cols: p.Size.Cols}
+	if err := size.check(); err != nil {
+		return CommandExecResizeResponse{}, err
+	}
+	if err := proc.Resize(size.Rows, size.Cols); err != nil {
+		if errors.Is(err, process.ErrNotTTY) {
+			return CommandExecResizeResponse{}, InvalidRequest("failed to resize PTY: process is not attached to a PTY")
 		}
-		return struct{}{}, nil
-	}))
-	s.Handle("command/exec/resize", Typed(func(ctx context.Context, c *Conn, p commandResizeParams) (struct{}, error) {
-		proc, err := c.execProcs().get(p.ProcessID)
-		if err != nil {
-			return struct{}{}, err
-		}
-		if err := p.Size.check(); err != nil {
-			return struct{}{}, err
-		}
-		if err := proc.Resize(p.Size.Rows, p.Size.Cols); err != nil {
-			if errors.Is(err, process.ErrNotTTY) {
-				return struct{}{}, InvalidRequest("failed to resize PTY: process is not attached to a PTY")
-			}
-			return struct{}{}, InvalidRequest("failed to resize PTY: " + err.Error())
-		}
-		return struct{}{}, nil
-	}))
-	s.Handle("command/exec/terminate", Typed(func(ctx context.Context, c *Conn, p commandProcParams) (struct{}, error) {
-		proc, err := c.execProcs().get(p.ProcessID)
-		if err != nil {
-			return struct{}{}, err
-		}
-		proc.Kill()
-		return struct{}{}, nil
-	}))
+		return CommandExecResizeResponse{}, InvalidRequest("failed to resize PTY: " + err.Error())
+	}
+	return CommandExecResizeResponse{}, nil
+}
+
+// CommandExecTerminate answers command/exec/terminate.
+func (a *api) CommandExecTerminate(ctx context.Context, c *Conn, p CommandExecTerminateParams) (CommandExecTerminateResponse, error) {
+	proc, err := c.execProcs().get(p.ProcessID)
+	if err != nil {
+		return CommandExecTerminateResponse{}, err
+	}
+	proc.Kill()
+	return CommandExecTerminateResponse{}, nil
 }
 
 type termSize struct {
@@ -82,11 +104,6 @@ func (z termSize) check() error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "command/exec size rows and cols must be greater than 0"}
 	}
 	return nil
-}
-
-type commandResizeParams struct {
-	ProcessID string   `json:"processId"`
-	Size      termSize `json:"size"`
 }
 
 type commandExecParams struct {
@@ -111,16 +128,6 @@ type commandExecResponse struct {
 	ExitCode int    `json:"exitCode"`
 	Stdout   string `json:"stdout"`
 	Stderr   string `json:"stderr"`
-}
-
-type commandWriteParams struct {
-	ProcessID   string  `json:"processId"`
-	DeltaBase64 *string `json:"deltaBase64"`
-	CloseStdin  bool    `json:"closeStdin"`
-}
-
-type commandProcParams struct {
-	ProcessID string `json:"processId"`
 }
 
 type execProcsKey struct{}

@@ -9,7 +9,7 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/rollout"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -188,7 +188,7 @@ func localEnvironment(cwd string) []v2Environment {
 
 // historyModeOf names a rollout's form as Codex's thread objects do.
 func historyModeOf(mode string) string {
-	if mode == rollout.HistoryModePaginated {
+	if mode == threadsvc.HistoryModePaginated {
 		return "paginated"
 	}
 	return "legacy"
@@ -201,8 +201,8 @@ func strPtr(s string) *string {
 	return &s
 }
 
-func gitFromRollout(g *rollout.GitInfo) *gitInfo {
-	if g == nil || *g == (rollout.GitInfo{}) { // Codex 0.169 writes "git":{} outside a repository
+func gitFromRollout(g *threadsvc.GitInfo) *gitInfo {
+	if g == nil || *g == (threadsvc.GitInfo{}) { // Codex 0.169 writes "git":{} outside a repository
 		return nil
 	}
 	return &gitInfo{Sha: strPtr(g.CommitHash), Branch: strPtr(g.Branch), OriginURL: strPtr(g.RepositoryURL)}
@@ -240,7 +240,7 @@ func (lt *loadedThread) v2(withTurns bool) v2Thread {
 
 // v2ThreadFromSummary describes a thread on disk: no environment (Codex 0.169 gives one
 // to loaded threads only), model and effort left to the caller (v2_thread_model.go).
-func v2ThreadFromSummary(s rollout.ThreadSummary, status any) v2Thread {
+func v2ThreadFromSummary(s threadsvc.Summary, status any) v2Thread {
 	src := s.Source
 	switch src {
 	case "cli", "vscode", "exec", "appServer":
@@ -304,8 +304,8 @@ func findRollout(codexHome, id string) (string, bool, error) {
 	if u, err := uuid.Parse(id); err == nil {
 		id = u.String() // Codex names the id in its canonical form
 	}
-	p, archived, err := rollout.Find(codexHome, id)
-	if errors.Is(err, rollout.ErrNotFound) {
+	p, archived, err := threadsvc.New(codexHome).Find(id)
+	if errors.Is(err, threadsvc.ErrNotFound) {
 		return "", false, errNoThread(id) // each method rewords it (v2_thread_errors.go)
 	}
 	if err != nil {
@@ -315,12 +315,27 @@ func findRollout(codexHome, id string) (string, bool, error) {
 }
 
 // replayTurns rebuilds a stored thread's turns from its rollout's persisted events.
-func replayTurns(r *rollout.Rollout) ([]wire.V2Turn, string) {
+func replayTurns(r *threadsvc.Rollout) ([]wire.V2Turn, string) {
+	rp := replayStored(r)
+	return rp.turns, rp.preview
+}
+
+// storedReplay is what one projection of a stored thread's events gives: its turns, its
+// preview (the first user message) and its latest token usage.
+type storedReplay struct {
+	turns    []wire.V2Turn
+	preview  string
+	usage    wire.V2TokenUsageUpdated
+	hasUsage bool
+}
+
+// replayStored projects the rollout's persisted events once.
+func replayStored(r *threadsvc.Rollout) storedReplay {
 	proj := wire.NewV2Projector(r.Meta.ID, nil)
-	preview := ""
+	var out storedReplay
 	for _, m := range r.InitialMessages() {
-		if um, ok := m.(protocol.UserMessageEvent); ok && preview == "" {
-			preview = um.Message
+		if um, ok := m.(protocol.UserMessageEvent); ok && out.preview == "" {
+			out.preview = um.Message
 		}
 		if rb, ok := m.(protocol.ThreadRolledBackEvent); ok {
 			// A rollback or revert dropped turns: the projection drops them too.
@@ -328,12 +343,18 @@ func replayTurns(r *rollout.Rollout) ([]wire.V2Turn, string) {
 			continue
 		}
 		proj.Apply(protocol.Event{Msg: m})
+		if _, ok := m.(protocol.TokenCountEvent); ok {
+			if u, ok := proj.LastUsage(); ok {
+				out.usage, out.hasUsage = u, true
+			}
+		}
 	}
 	if _, ok := proj.TurnRunning(); ok {
 		// The process ended during this turn: show what it had, as interrupted.
 		proj.Apply(protocol.Event{Msg: protocol.TurnAbortedEvent{Reason: protocol.AbortInterrupted}})
 	}
-	return proj.Turns(), preview
+	out.turns = proj.Turns()
+	return out
 }
 
 func codexHome(s *Server) string {

@@ -17,21 +17,19 @@ import (
 // keys) with where each key came from; config/value/write and config/batchWrite edit the
 // user's config.toml in place, keeping its comments and layout.
 
-func registerConfigMethods(s *Server) {
-	s.Handle("config/read", Typed(func(ctx context.Context, c *Conn, p configReadParams) (configReadResponse, error) {
-		return configRead(s, p)
-	}))
-	s.Handle("config/value/write", Typed(func(ctx context.Context, c *Conn, p configEdit) (configWriteResponse, error) {
-		return configWrite(s, p.FilePath, p.ExpectedVersion, []configEdit{p})
-	}))
-	s.Handle("config/batchWrite", Typed(func(ctx context.Context, c *Conn, p configBatchParams) (configWriteResponse, error) {
-		return configWrite(s, p.FilePath, p.ExpectedVersion, p.Edits)
-	}))
+// ConfigRead answers config/read.
+func (a *api) ConfigRead(ctx context.Context, c *Conn, p ConfigReadParams) (ConfigReadResponse, error) {
+	return configRead(a.s, p)
 }
 
-type configReadParams struct {
-	Cwd           *string `json:"cwd"`
-	IncludeLayers bool    `json:"includeLayers"`
+// ConfigValueWrite answers config/value/write.
+func (a *api) ConfigValueWrite(ctx context.Context, c *Conn, p ConfigValueWriteParams) (ConfigWriteResponse, error) {
+	return configWrite(a.s, p.FilePath, p.ExpectedVersion, []ConfigEdit{{KeyPath: p.KeyPath, Value: p.Value, MergeStrategy: p.MergeStrategy}})
+}
+
+// ConfigBatchWrite answers config/batchWrite.
+func (a *api) ConfigBatchWrite(ctx context.Context, c *Conn, p ConfigBatchWriteParams) (ConfigWriteResponse, error) {
+	return configWrite(a.s, p.FilePath, p.ExpectedVersion, p.Edits)
 }
 
 type layerMeta struct {
@@ -46,21 +44,13 @@ type configLayer struct {
 	Disabled *string           `json:"disabledReason,omitempty"`
 }
 
-// configReadResponse: config is every key Codex knows (v2_config_read.go); layers only
-// when asked for, as Codex sends them.
-type configReadResponse struct {
-	Config  orderedObject        `json:"config"`
-	Origins map[string]layerMeta `json:"origins"`
-	Layers  []configLayer        `json:"layers,omitempty"`
-}
-
-func configRead(s *Server, p configReadParams) (configReadResponse, error) {
+func configRead(s *Server, p ConfigReadParams) (ConfigReadResponse, error) {
 	o := threadOverrides{Cwd: p.Cwd}
 	cfg, err := s.loadThreadConfig(o)
 	if err != nil {
-		return configReadResponse{}, err
+		return ConfigReadResponse{}, err
 	}
-	out := configReadResponse{Config: configReadValue(cfg.Effective), Origins: map[string]layerMeta{}}
+	out := ConfigReadResponse{Config: configReadValue(cfg.Effective), Origins: map[string]layerMeta{}}
 	for _, l := range cfg.Layers {
 		name := layerName(l)
 		version := l.Version
@@ -70,7 +60,7 @@ func configRead(s *Server, p configReadParams) (configReadResponse, error) {
 		for _, k := range flatKeys("", l.Data) {
 			out.Origins[k] = layerMeta{Name: name, Version: version}
 		}
-		if p.IncludeLayers {
+		if p.IncludeLayers != nil && *p.IncludeLayers {
 			data := l.Data
 			if data == nil {
 				data = map[string]any{}
@@ -85,51 +75,30 @@ func configRead(s *Server, p configReadParams) (configReadResponse, error) {
 	return out, nil
 }
 
-type configEdit struct {
-	KeyPath         string          `json:"keyPath"`
-	Value           json.RawMessage `json:"value"`
-	MergeStrategy   string          `json:"mergeStrategy"`
-	FilePath        *string         `json:"filePath"`
-	ExpectedVersion *string         `json:"expectedVersion"`
-}
-
-type configBatchParams struct {
-	Edits           []configEdit `json:"edits"`
-	FilePath        *string      `json:"filePath"`
-	ExpectedVersion *string      `json:"expectedVersion"`
-}
-
-type configWriteResponse struct {
-	Status             string  `json:"status"`
-	Version            string  `json:"version"`
-	FilePath           string  `json:"filePath"`
-	OverriddenMetadata *string `json:"overriddenMetadata"`
-}
-
 // configWrite applies edits to the user's config.toml (or filePath) in one write.
-func configWrite(s *Server, filePath, expected *string, edits []configEdit) (configWriteResponse, error) {
+func configWrite(s *Server, filePath, expected *string, edits []ConfigEdit) (ConfigWriteResponse, error) {
 	path := filepath.Join(codexHome(s), "config.toml")
 	if filePath != nil && *filePath != "" {
 		path = *filePath
 	}
 	src, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return configWriteResponse{}, internalError(err.Error())
+		return ConfigWriteResponse{}, internalError(err.Error())
 	}
 	if expected != nil && *expected != "" {
 		if v := fileVersion(src); v != *expected {
-			return configWriteResponse{}, InvalidRequest("config version conflict: the file changed since it was read")
+			return ConfigWriteResponse{}, InvalidRequest("config version conflict: the file changed since it was read")
 		}
 	}
 	var es []config.Edit
 	for _, e := range edits {
 		keyPath, err := config.ParseKeyPath(e.KeyPath)
 		if err != nil {
-			return configWriteResponse{}, InvalidParams("invalid keyPath `" + e.KeyPath + "`: " + err.Error())
+			return ConfigWriteResponse{}, InvalidParams("invalid keyPath `" + e.KeyPath + "`: " + err.Error())
 		}
 		var v any
 		if err := json.Unmarshal(e.Value, &v); err != nil {
-			return configWriteResponse{}, InvalidParams("invalid value: " + err.Error())
+			return ConfigWriteResponse{}, InvalidParams("invalid value: " + err.Error())
 		}
 		switch {
 		case v == nil:
@@ -142,19 +111,19 @@ func configWrite(s *Server, filePath, expected *string, edits []configEdit) (con
 	}
 	out, err := config.ApplyEdits(src, es...)
 	if err != nil {
-		return configWriteResponse{}, InvalidRequest(err.Error())
+		return ConfigWriteResponse{}, InvalidRequest(err.Error())
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return configWriteResponse{}, internalError(err.Error())
+		return ConfigWriteResponse{}, internalError(err.Error())
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, out, 0o600); err != nil {
-		return configWriteResponse{}, internalError(err.Error())
+		return ConfigWriteResponse{}, internalError(err.Error())
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return configWriteResponse{}, internalError(err.Error())
+		return ConfigWriteResponse{}, internalError(err.Error())
 	}
-	return configWriteResponse{Status: "ok", Version: fileVersion(out), FilePath: path}, nil
+	return ConfigWriteResponse{Status: "ok", Version: fileVersion(out), FilePath: pathString(path)}, nil
 }
 
 // tomlValue turns JSON numbers that are whole into integers, as TOML wants them.

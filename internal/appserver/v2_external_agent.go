@@ -23,11 +23,6 @@ import (
 // places, and keep a history of imports. gocodex detects only what it can import; Codex
 // 0.169 also offers settings, commands, subagents, hooks, plugins, memory and sessions.
 
-type externalAgentDetectParams struct {
-	Cwds        []string `json:"cwds"`
-	IncludeHome bool     `json:"includeHome"`
-}
-
 type namedMigration struct {
 	Name string `json:"name"`
 }
@@ -52,16 +47,6 @@ type migrationItem struct {
 	Description string            `json:"description"`
 	Details     *migrationDetails `json:"details"`
 	ItemType    string            `json:"itemType"`
-}
-
-type externalAgentDetectResponse struct {
-	Connectors []any           `json:"connectors"`
-	Items      []migrationItem `json:"items"`
-}
-
-type externalAgentImportParams struct {
-	MigrationItems *[]migrationItem `json:"migrationItems"`
-	ProviderID     *string          `json:"providerId"`
 }
 
 type importSuccess struct {
@@ -99,88 +84,6 @@ type importHistory struct {
 	ImportID      string          `json:"importId"`
 	ProviderID    *string         `json:"providerId"`
 	Successes     []importSuccess `json:"successes"`
-}
-
-type recordHistoryParams struct {
-	ProviderID      *string             `json:"providerId"`
-	ItemTypeResults *[]importTypeResult `json:"itemTypeResults"`
-}
-
-func registerExternalAgentMethods(s *Server) {
-	h := &importHistories{path: filepath.Join(codexHome(s), "external_agent_imports.json")}
-	s.Handle("externalAgentConfig/detect", TypedOptional(func(ctx context.Context, c *Conn, p externalAgentDetectParams) (externalAgentDetectResponse, error) {
-		out := externalAgentDetectResponse{Connectors: []any{}, Items: []migrationItem{}}
-		if p.IncludeHome {
-			if home := s.opts.Getenv("HOME"); home != "" {
-				out.Items = append(out.Items, detectAgentSetup(nil, filepath.Join(home, ".claude"), codexHome(s), home)...)
-			}
-		}
-		for _, cwd := range p.Cwds {
-			if !filepath.IsAbs(cwd) {
-				return out, InvalidRequest("Invalid request: cwd must be absolute: " + cwd)
-			}
-			cwd := cwd
-			out.Items = append(out.Items, detectAgentSetup(&cwd, filepath.Join(cwd, ".claude"), cwd, cwd)...)
-		}
-		return out, nil
-	}))
-	s.Handle("externalAgentConfig/import", Typed(func(ctx context.Context, c *Conn, p externalAgentImportParams) (map[string]string, error) {
-		if p.MigrationItems == nil {
-			return nil, InvalidRequest("Invalid request: missing field `migrationItems`")
-		}
-		id := uuid.NewString()
-		items := *p.MigrationItems
-		if len(items) == 0 {
-			return map[string]string{"importId": id}, nil
-		}
-		// After the answer, on a goroutine the connection owns.
-		jsonrpc.AfterReply(ctx, func() {
-			c.Go(func() {
-				var results []importTypeResult
-				for _, it := range items {
-					r := importItem(s, it)
-					if n := len(results); n > 0 && results[n-1].ItemType == it.ItemType {
-						results[n-1].Successes = append(results[n-1].Successes, r.Successes...)
-						results[n-1].Failures = append(results[n-1].Failures, r.Failures...)
-					} else {
-						results = append(results, r)
-					}
-				}
-				for _, r := range results {
-					_ = c.Notify(c.Context(), "externalAgentConfig/import/progress", importNotification{ImportID: id, ItemTypeResults: []importTypeResult{r}})
-				}
-				// The summary lists the kinds in Codex's order of them.
-				sort.SliceStable(results, func(i, j int) bool {
-					return migrationKindRank(results[i].ItemType) < migrationKindRank(results[j].ItemType)
-				})
-				if err := h.add(id, p.ProviderID, results); err != nil {
-					s.opts.Logger.Warn("external agent import history not written", "err", err)
-				}
-				_ = c.Notify(c.Context(), "externalAgentConfig/import/completed", importNotification{ImportID: id, ItemTypeResults: results})
-			})
-		})
-		return map[string]string{"importId": id}, nil
-	}))
-	s.Handle("externalAgentConfig/import/recordHistory", Typed(func(ctx context.Context, c *Conn, p recordHistoryParams) (map[string]string, error) {
-		if p.ProviderID == nil {
-			return nil, InvalidRequest("Invalid request: missing field `providerId`")
-		}
-		if p.ItemTypeResults == nil {
-			return nil, InvalidRequest("Invalid request: missing field `itemTypeResults`")
-		}
-		id := uuid.NewString()
-		if err := h.add(id, p.ProviderID, *p.ItemTypeResults); err != nil {
-			return nil, internalError(err.Error())
-		}
-		return map[string]string{"importId": id}, nil
-	}))
-	s.Handle("externalAgentConfig/import/readHistories", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		list, err := h.read()
-		if err != nil {
-			return nil, internalError(err.Error())
-		}
-		return map[string]any{"connectors": []any{}, "data": list}, nil
-	}))
 }
 
 var migrationKinds = []string{"AGENTS_MD", "CONFIG", "SKILLS", "PLUGINS", "MCP_SERVER_CONFIG", "SUBAGENTS", "HOOKS", "COMMANDS", "MEMORY", "SESSIONS"}
@@ -436,4 +339,84 @@ func (h *importHistories) add(id string, provider *string, results []importTypeR
 		return err
 	}
 	return os.Rename(tmp, h.path)
+}
+
+// ExternalAgentConfigDetect answers externalAgentConfig/detect.
+func (a *api) ExternalAgentConfigDetect(ctx context.Context, c *Conn, p ExternalAgentConfigDetectParams) (ExternalAgentConfigDetectResponse, error) {
+	s := a.s
+	out := ExternalAgentConfigDetectResponse{Connectors: []json.RawMessage{}, Items: []migrationItem{}}
+	if p.IncludeHome != nil && *p.IncludeHome {
+		if home := s.opts.Getenv("HOME"); home != "" {
+			out.Items = append(out.Items, detectAgentSetup(nil, filepath.Join(home, ".claude"), codexHome(s), home)...)
+		}
+	}
+	for _, cwd := range p.Cwds {
+		if !filepath.IsAbs(cwd) {
+			return out, InvalidRequest("Invalid request: cwd must be absolute: " + cwd)
+		}
+		cwd := cwd
+		out.Items = append(out.Items, detectAgentSetup(&cwd, filepath.Join(cwd, ".claude"), cwd, cwd)...)
+	}
+	return out, nil
+}
+
+// ExternalAgentConfigImport answers externalAgentConfig/import.
+func (a *api) ExternalAgentConfigImport(ctx context.Context, c *Conn, p ExternalAgentConfigImportParams) (ExternalAgentConfigImportResponse, error) {
+	s, h := a.s, a.imports
+	if p.MigrationItems == nil {
+		return ExternalAgentConfigImportResponse{}, InvalidRequest("Invalid request: missing field `migrationItems`")
+	}
+	id := uuid.NewString()
+	items := p.MigrationItems
+	if len(items) == 0 {
+		return ExternalAgentConfigImportResponse{ImportID: id}, nil
+	}
+	// After the answer, on a goroutine the connection owns.
+	jsonrpc.AfterReply(ctx, func() {
+		c.Go(func() {
+			var results []importTypeResult
+			for _, it := range items {
+				r := importItem(s, it)
+				if n := len(results); n > 0 && results[n-1].ItemType == it.ItemType {
+					results[n-1].Successes = append(results[n-1].Successes, r.Successes...)
+					results[n-1].Failures = append(results[n-1].Failures, r.Failures...)
+				} else {
+					results = append(results, r)
+				}
+			}
+			for _, r := range results {
+				_ = c.Notify(c.Context(), "externalAgentConfig/import/progress", importNotification{ImportID: id, ItemTypeResults: []importTypeResult{r}})
+			}
+			// The summary lists the kinds in Codex's order of them.
+			sort.SliceStable(results, func(i, j int) bool {
+				return migrationKindRank(results[i].ItemType) < migrationKindRank(results[j].ItemType)
+			})
+			if err := h.add(id, p.ProviderID, results); err != nil {
+				s.opts.Logger.Warn("external agent import history not written", "err", err)
+			}
+			_ = c.Notify(c.Context(), "externalAgentConfig/import/completed", importNotification{ImportID: id, ItemTypeResults: results})
+		})
+	})
+	return ExternalAgentConfigImportResponse{ImportID: id}, nil
+}
+
+// ExternalAgentConfigImportRecordHistory answers externalAgentConfig/import/recordHistory.
+func (a *api) ExternalAgentConfigImportRecordHistory(ctx context.Context, c *Conn, p ExternalAgentConfigImportHistoryRecordParams) (ExternalAgentConfigImportHistoryRecordResponse, error) {
+	if p.ItemTypeResults == nil {
+		return ExternalAgentConfigImportHistoryRecordResponse{}, InvalidRequest("Invalid request: missing field `itemTypeResults`")
+	}
+	id := uuid.NewString()
+	if err := a.imports.add(id, &p.ProviderID, p.ItemTypeResults); err != nil {
+		return ExternalAgentConfigImportHistoryRecordResponse{}, internalError(err.Error())
+	}
+	return ExternalAgentConfigImportHistoryRecordResponse{ImportID: id}, nil
+}
+
+// ExternalAgentConfigImportReadHistories answers externalAgentConfig/import/readHistories.
+func (a *api) ExternalAgentConfigImportReadHistories(ctx context.Context, c *Conn) (ExternalAgentConfigImportHistoriesReadResponse, error) {
+	list, err := a.imports.read()
+	if err != nil {
+		return ExternalAgentConfigImportHistoriesReadResponse{}, internalError(err.Error())
+	}
+	return ExternalAgentConfigImportHistoriesReadResponse{Data: list, Connectors: []json.RawMessage{}}, nil
 }

@@ -6,32 +6,24 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 )
 
-// Methods beyond the issue's list that editors call at start-up. This engine has no
-// plugins, apps or MCP status to report yet, so they answer empty lists rather than "method
-// not found", which clients treat as fatal (issue 18 replaces them).
+// Methods editors call at start-up that gocodex answers with what it has: no requirements,
+// and rate limits only for a ChatGPT account.
 
-func (r *threads) registerExtras(s *Server) {
-	emptyPage := func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		return map[string]any{"data": []any{}, "nextCursor": nil}, nil
+// ConfigRequirementsRead answers configRequirements/read: gocodex reads no requirements
+// (requirements.toml, MDM), and has one speed per service tier, not speed modes apart from it.
+func (a *api) ConfigRequirementsRead(ctx context.Context, c *Conn) (ConfigRequirementsReadResponse, error) {
+	independent := false
+	return ConfigRequirementsReadResponse{SupportsIndependentSpeedModes: &independent}, nil
+}
+
+// AccountRateLimitsRead answers account/rateLimits/read: as Codex, rate limits are a ChatGPT
+// account's; other sign-ins have none to read.
+func (a *api) AccountRateLimitsRead(ctx context.Context, c *Conn, _ GetAccountRateLimitsParams) (GetAccountRateLimitsResponse, error) {
+	if _, ok := accountBackend(a.s); !ok {
+		return GetAccountRateLimitsResponse{}, errNoChatGPTAccount("to read rate limits")
 	}
-	for _, m := range []string{"mcpServerStatus/list"} {
-		s.Handle(m, TypedOptional(emptyPage))
-	}
-	s.Handle("plugin/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		return map[string]any{"marketplaces": []any{}, "featuredPluginIds": []any{}, "marketplaceLoadErrors": []any{}}, nil
-	}))
-	s.Handle("configRequirements/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		// gocodex has one speed per service tier, not speed modes apart from it.
-		return map[string]any{"requirements": nil, "supportsIndependentSpeedModes": false}, nil
-	}))
-	s.Handle("account/rateLimits/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		// As Codex: rate limits are a ChatGPT account's; other sign-ins have none to read.
-		if _, ok := accountBackend(s); !ok {
-			return nil, errNoChatGPTAccount("to read rate limits")
-		}
-		r.mu.Lock()
-		limits := r.limits
-		r.mu.Unlock()
-		return map[string]any{"rateLimits": wire.V2RateLimitsOf(limits)}, nil
-	}))
+	a.r.mu.Lock()
+	limits := a.r.limits
+	a.r.mu.Unlock()
+	return GetAccountRateLimitsResponse{RateLimits: wire.V2RateLimitsOf(limits)}, nil
 }

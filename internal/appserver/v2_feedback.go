@@ -18,8 +18,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/auth"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/logging"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
 )
 
@@ -28,22 +28,6 @@ import (
 // extra files as attachments. feedback/upload posts the same zip to the collector named in
 // GOCODEX_FEEDBACK_URL (Codex sends it to OpenAI's error tracker, which is not gocodex's to
 // report to); without one it answers an error pointing to feedback/save.
-
-type feedbackParams struct {
-	Classification *string           `json:"classification"`
-	Reason         *string           `json:"reason"`
-	ThreadID       *string           `json:"threadId"`
-	IncludeLogs    bool              `json:"includeLogs"`
-	ExtraLogFiles  []string          `json:"extraLogFiles"`
-	Tags           map[string]string `json:"tags"`
-	SavePath       *string           `json:"savePath"`
-}
-
-type feedbackSaveResponse struct {
-	PromptHash *string `json:"promptHash"`
-	SavedPath  string  `json:"savedPath"`
-	ThreadID   string  `json:"threadId"`
-}
 
 // maxFeedbackLog is how much of the end of the log a report carries.
 const maxFeedbackLog = 1 << 20
@@ -56,77 +40,15 @@ type feedbackAttachment struct {
 	tail        bool
 }
 
-func registerFeedbackMethods(s *Server) {
-	s.Handle("feedback/save", Typed(func(ctx context.Context, c *Conn, p feedbackParams) (feedbackSaveResponse, error) {
-		if p.Classification == nil {
-			return feedbackSaveResponse{}, InvalidRequest("Invalid request: missing field `classification`")
-		}
-		if p.SavePath == nil {
-			return feedbackSaveResponse{}, InvalidRequest("Invalid request: missing field `savePath`")
-		}
-		if !filepath.IsAbs(*p.SavePath) {
-			return feedbackSaveResponse{}, InvalidRequest("feedback savePath must be an absolute host path")
-		}
-		threadID := "no-active-thread-" + newSubmissionID()
-		if p.ThreadID != nil && *p.ThreadID != "" {
-			threadID = *p.ThreadID
-		}
-		atts := feedbackAttachments(s, p)
-		var hash *string
-		if p.ThreadID != nil && *p.ThreadID != "" {
-			hash = promptHash(codexHome(s), threadID)
-		}
-		report := feedbackReport(*p.Classification, p.Reason, threadID, p.Tags, hash)
-		if err := writeFeedbackZip(*p.SavePath, report, atts); err != nil {
-			return feedbackSaveResponse{}, internalError("failed to save feedback: " + err.Error())
-		}
-		return feedbackSaveResponse{PromptHash: hash, SavedPath: *p.SavePath, ThreadID: threadID}, nil
-	}))
-	s.Handle("feedback/upload", Typed(func(ctx context.Context, c *Conn, p feedbackParams) (feedbackUploadResponse, error) {
-		if p.Classification == nil {
-			return feedbackUploadResponse{}, missingField("classification")
-		}
-		target := s.opts.Getenv(feedbackURLEnv)
-		if target == "" {
-			return feedbackUploadResponse{}, internalError("failed to upload feedback: gocodex sends feedback only to a collector you name in " + feedbackURLEnv + "; none is set (feedback/save writes the report to a file)")
-		}
-		threadID := "no-active-thread-" + newSubmissionID()
-		var hash *string
-		if p.ThreadID != nil && *p.ThreadID != "" {
-			threadID = *p.ThreadID
-			hash = promptHash(codexHome(s), threadID)
-		}
-		atts := feedbackAttachments(s, p)
-		dir, err := os.MkdirTemp("", "gocodex-feedback-")
-		if err != nil {
-			return feedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
-		}
-		defer os.RemoveAll(dir)
-		zipPath := filepath.Join(dir, "feedback.zip")
-		if err := writeFeedbackZip(zipPath, feedbackReport(*p.Classification, p.Reason, threadID, p.Tags, hash), atts); err != nil {
-			return feedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
-		}
-		if err := postFeedback(ctx, s, target, zipPath); err != nil {
-			return feedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
-		}
-		return feedbackUploadResponse{PromptHash: hash, ThreadID: threadID}, nil
-	}))
-}
-
 // feedbackURLEnv names the collector feedback/upload posts reports to. Codex sends them to
 // OpenAI's error tracker; gocodex sends them nowhere unless told where.
 const feedbackURLEnv = "GOCODEX_FEEDBACK_URL"
 
-type feedbackUploadResponse struct {
-	PromptHash *string `json:"promptHash"`
-	ThreadID   string  `json:"threadId"`
-}
-
 // feedbackAttachments are the files a report carries: with includeLogs, the end of the
 // app-server's log and the extra files named.
-func feedbackAttachments(s *Server, p feedbackParams) []feedbackAttachment {
+func feedbackAttachments(s *Server, includeLogs *bool, extraLogFiles []string) []feedbackAttachment {
 	var atts []feedbackAttachment
-	if !p.IncludeLogs {
+	if includeLogs == nil || !*includeLogs {
 		return nil
 	}
 	if s.opts.Config != nil && s.opts.Config.LogDir != "" {
@@ -136,7 +58,7 @@ func feedbackAttachments(s *Server, p feedbackParams) []feedbackAttachment {
 			}
 		}
 	}
-	for _, f := range p.ExtraLogFiles {
+	for _, f := range extraLogFiles {
 		atts = append(atts, feedbackAttachment{Filename: filepath.Base(f), ContentType: contentTypeOf(f), path: f})
 	}
 	for i := range atts {
@@ -217,7 +139,7 @@ func feedbackReport(classification string, reason *string, threadID string, extr
 // whitespace runs made single spaces, from its rollout's session_meta line; nil when the
 // thread has no rollout yet or it names no instructions.
 func promptHash(codexHome, threadID string) *string {
-	path, _, err := rollout.Find(codexHome, threadID)
+	path, _, err := threadsvc.New(codexHome).Find(threadID)
 	if err != nil {
 		return nil
 	}
@@ -232,7 +154,7 @@ func promptHash(codexHome, threadID string) *string {
 		var line struct {
 			Type    string `json:"type"`
 			Payload struct {
-				BaseInstructions *rollout.BaseInstructions `json:"base_instructions"`
+				BaseInstructions *threadsvc.BaseInstructions `json:"base_instructions"`
 			} `json:"payload"`
 		}
 		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Type != "session_meta" {
@@ -331,4 +253,55 @@ func readAttachment(a feedbackAttachment) ([]byte, error) {
 		}
 	}
 	return io.ReadAll(io.LimitReader(f, 16*maxFeedbackLog))
+}
+
+// FeedbackSave answers feedback/save.
+func (a *api) FeedbackSave(ctx context.Context, c *Conn, p FeedbackSaveParams) (FeedbackSaveResponse, error) {
+	s := a.s
+	if !filepath.IsAbs(string(p.SavePath)) {
+		return FeedbackSaveResponse{}, InvalidRequest("feedback savePath must be an absolute host path")
+	}
+	threadID := "no-active-thread-" + newSubmissionID()
+	if p.ThreadID != nil && *p.ThreadID != "" {
+		threadID = *p.ThreadID
+	}
+	atts := feedbackAttachments(s, p.IncludeLogs, p.ExtraLogFiles)
+	var hash *string
+	if p.ThreadID != nil && *p.ThreadID != "" {
+		hash = promptHash(codexHome(s), threadID)
+	}
+	report := feedbackReport(p.Classification, p.Reason, threadID, p.Tags, hash)
+	if err := writeFeedbackZip(string(p.SavePath), report, atts); err != nil {
+		return FeedbackSaveResponse{}, internalError("failed to save feedback: " + err.Error())
+	}
+	return FeedbackSaveResponse{PromptHash: hash, SavedPath: p.SavePath, ThreadID: threadID}, nil
+}
+
+// FeedbackUpload answers feedback/upload.
+func (a *api) FeedbackUpload(ctx context.Context, c *Conn, p FeedbackUploadParams) (FeedbackUploadResponse, error) {
+	s := a.s
+	target := s.opts.Getenv(feedbackURLEnv)
+	if target == "" {
+		return FeedbackUploadResponse{}, internalError("failed to upload feedback: gocodex sends feedback only to a collector you name in " + feedbackURLEnv + "; none is set (feedback/save writes the report to a file)")
+	}
+	threadID := "no-active-thread-" + newSubmissionID()
+	var hash *string
+	if p.ThreadID != nil && *p.ThreadID != "" {
+		threadID = *p.ThreadID
+		hash = promptHash(codexHome(s), threadID)
+	}
+	atts := feedbackAttachments(s, p.IncludeLogs, p.ExtraLogFiles)
+	dir, err := os.MkdirTemp("", "gocodex-feedback-")
+	if err != nil {
+		return FeedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
+	}
+	defer os.RemoveAll(dir)
+	zipPath := filepath.Join(dir, "feedback.zip")
+	if err := writeFeedbackZip(zipPath, feedbackReport(p.Classification, p.Reason, threadID, p.Tags, hash), atts); err != nil {
+		return FeedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
+	}
+	if err := postFeedback(ctx, s, target, zipPath); err != nil {
+		return FeedbackUploadResponse{}, internalError("failed to upload feedback: " + err.Error())
+	}
+	return FeedbackUploadResponse{PromptHash: hash, ThreadID: threadID}, nil
 }

@@ -15,123 +15,92 @@ import (
 // The fs/* methods give a client the server machine's file system (absolute paths only, as
 // Codex requires); fuzzyFileSearch finds files under roots by a fuzzy query.
 
-func registerFSMethods(s *Server) {
-	s.Handle("fs/readFile", Typed(func(ctx context.Context, c *Conn, p fsPathParams) (map[string]string, error) {
-		if err := absPath(string(p.Path)); err != nil {
-			return nil, err
-		}
-		b, err := os.ReadFile(string(p.Path))
-		if err != nil {
-			return nil, fsError(err)
-		}
-		return map[string]string{"dataBase64": base64.StdEncoding.EncodeToString(b)}, nil
-	}))
-	s.Handle("fs/writeFile", Typed(func(ctx context.Context, c *Conn, p fsWriteParams) (struct{}, error) {
-		if err := absPath(string(p.Path)); err != nil {
-			return struct{}{}, err
-		}
-		b, err := base64.StdEncoding.DecodeString(p.DataBase64)
-		if err != nil {
-			return struct{}{}, InvalidParams("invalid dataBase64: " + err.Error())
-		}
-		return struct{}{}, fsError(os.WriteFile(string(p.Path), b, 0o644))
-	}))
-	s.Handle("fs/createDirectory", Typed(func(ctx context.Context, c *Conn, p fsDirParams) (struct{}, error) {
-		if err := absPath(string(p.Path)); err != nil {
-			return struct{}{}, err
-		}
-		if p.Recursive == nil || *p.Recursive {
-			return struct{}{}, fsError(os.MkdirAll(string(p.Path), 0o755))
-		}
-		return struct{}{}, fsError(os.Mkdir(string(p.Path), 0o755))
-	}))
-	s.Handle("fs/getMetadata", Typed(func(ctx context.Context, c *Conn, p fsPathParams) (fsMetadata, error) {
-		if err := absPath(string(p.Path)); err != nil {
-			return fsMetadata{}, err
-		}
-		return getMetadata(string(p.Path))
-	}))
-	s.Handle("fs/readDirectory", Typed(func(ctx context.Context, c *Conn, p fsPathParams) (fsDirResponse, error) {
-		if err := absPath(string(p.Path)); err != nil {
-			return fsDirResponse{}, err
-		}
-		return readDirectory(string(p.Path))
-	}))
-	s.Handle("fs/remove", Typed(func(ctx context.Context, c *Conn, p fsRemoveParams) (struct{}, error) {
-		if err := absPath(string(p.Path)); err != nil {
-			return struct{}{}, err
-		}
-		var err error
-		if p.Recursive == nil || *p.Recursive {
-			if _, serr := os.Lstat(string(p.Path)); serr != nil {
-				err = serr
-			} else {
-				err = os.RemoveAll(string(p.Path))
-			}
+// FsReadFile answers fs/readFile.
+func (a *api) FsReadFile(ctx context.Context, c *Conn, p FsReadFileParams) (FsReadFileResponse, error) {
+	if err := absPath(string(p.Path)); err != nil {
+		return FsReadFileResponse{}, err
+	}
+	b, err := os.ReadFile(string(p.Path))
+	if err != nil {
+		return FsReadFileResponse{}, fsError(err)
+	}
+	return FsReadFileResponse{DataBase64: base64.StdEncoding.EncodeToString(b)}, nil
+}
+
+// FsWriteFile answers fs/writeFile.
+func (a *api) FsWriteFile(ctx context.Context, c *Conn, p FsWriteFileParams) (FsWriteFileResponse, error) {
+	if err := absPath(string(p.Path)); err != nil {
+		return FsWriteFileResponse{}, err
+	}
+	b, err := base64.StdEncoding.DecodeString(p.DataBase64)
+	if err != nil {
+		return FsWriteFileResponse{}, InvalidParams("invalid dataBase64: " + err.Error())
+	}
+	return FsWriteFileResponse{}, fsError(os.WriteFile(string(p.Path), b, 0o644))
+}
+
+// FsCreateDirectory answers fs/createDirectory.
+func (a *api) FsCreateDirectory(ctx context.Context, c *Conn, p FsCreateDirectoryParams) (FsCreateDirectoryResponse, error) {
+	if err := absPath(string(p.Path)); err != nil {
+		return FsCreateDirectoryResponse{}, err
+	}
+	if p.Recursive == nil || *p.Recursive {
+		return FsCreateDirectoryResponse{}, fsError(os.MkdirAll(string(p.Path), 0o755))
+	}
+	return FsCreateDirectoryResponse{}, fsError(os.Mkdir(string(p.Path), 0o755))
+}
+
+// FsGetMetadata answers fs/getMetadata.
+func (a *api) FsGetMetadata(ctx context.Context, c *Conn, p FsGetMetadataParams) (FsGetMetadataResponse, error) {
+	if err := absPath(string(p.Path)); err != nil {
+		return FsGetMetadataResponse{}, err
+	}
+	return getMetadata(string(p.Path))
+}
+
+// FsReadDirectory answers fs/readDirectory.
+func (a *api) FsReadDirectory(ctx context.Context, c *Conn, p FsReadDirectoryParams) (FsReadDirectoryResponse, error) {
+	if err := absPath(string(p.Path)); err != nil {
+		return FsReadDirectoryResponse{}, err
+	}
+	return readDirectory(string(p.Path))
+}
+
+// FsRemove answers fs/remove.
+func (a *api) FsRemove(ctx context.Context, c *Conn, p FsRemoveParams) (FsRemoveResponse, error) {
+	if err := absPath(string(p.Path)); err != nil {
+		return FsRemoveResponse{}, err
+	}
+	var err error
+	if p.Recursive == nil || *p.Recursive {
+		if _, serr := os.Lstat(string(p.Path)); serr != nil {
+			err = serr
 		} else {
-			err = os.Remove(string(p.Path))
+			err = os.RemoveAll(string(p.Path))
 		}
-		if errors.Is(err, fs.ErrNotExist) && (p.Force == nil || *p.Force) {
-			err = nil
-		}
-		return struct{}{}, fsError(err)
-	}))
-	s.Handle("fs/copy", Typed(func(ctx context.Context, c *Conn, p fsCopyParams) (struct{}, error) {
-		if err := absPath(string(p.SourcePath)); err != nil {
-			return struct{}{}, err
-		}
-		if err := absPath(string(p.DestinationPath)); err != nil {
-			return struct{}{}, err
-		}
-		return struct{}{}, fsError(copyPath(string(p.SourcePath), string(p.DestinationPath), p.Recursive))
-	}))
-	s.Handle("fuzzyFileSearch", Typed(func(ctx context.Context, c *Conn, p fuzzyParams) (fuzzyResponse, error) {
-		return fuzzySearch(ctx, p), nil
-	}))
+	} else {
+		err = os.Remove(string(p.Path))
+	}
+	if errors.Is(err, fs.ErrNotExist) && (p.Force == nil || *p.Force) {
+		err = nil
+	}
+	return FsRemoveResponse{}, fsError(err)
 }
 
-type fsPathParams struct {
-	Path pathString `json:"path"`
+// FsCopy answers fs/copy.
+func (a *api) FsCopy(ctx context.Context, c *Conn, p FsCopyParams) (FsCopyResponse, error) {
+	if err := absPath(string(p.SourcePath)); err != nil {
+		return FsCopyResponse{}, err
+	}
+	if err := absPath(string(p.DestinationPath)); err != nil {
+		return FsCopyResponse{}, err
+	}
+	return FsCopyResponse{}, fsError(copyPath(string(p.SourcePath), string(p.DestinationPath), p.Recursive != nil && *p.Recursive))
 }
 
-type fsWriteParams struct {
-	Path       pathString `json:"path"`
-	DataBase64 string     `json:"dataBase64"`
-}
-
-type fsDirParams struct {
-	Path      pathString `json:"path"`
-	Recursive *bool      `json:"recursive"`
-}
-
-type fsRemoveParams struct {
-	Path      pathString `json:"path"`
-	Recursive *bool      `json:"recursive"`
-	Force     *bool      `json:"force"`
-}
-
-type fsCopyParams struct {
-	SourcePath      pathString `json:"sourcePath"`
-	DestinationPath pathString `json:"destinationPath"`
-	Recursive       bool       `json:"recursive"`
-}
-
-type fsMetadata struct {
-	IsDirectory  bool  `json:"isDirectory"`
-	IsFile       bool  `json:"isFile"`
-	IsSymlink    bool  `json:"isSymlink"`
-	CreatedAtMs  int64 `json:"createdAtMs"`
-	ModifiedAtMs int64 `json:"modifiedAtMs"`
-}
-
-type fsEntry struct {
-	FileName    string `json:"fileName"`
-	IsDirectory bool   `json:"isDirectory"`
-	IsFile      bool   `json:"isFile"`
-}
-
-type fsDirResponse struct {
-	Entries []fsEntry `json:"entries"`
+// FuzzyFileSearch answers fuzzyFileSearch.
+func (a *api) FuzzyFileSearch(ctx context.Context, c *Conn, p FuzzyFileSearchParams) (FuzzyFileSearchResponse, error) {
+	return fuzzySearch(ctx, p), nil
 }
 
 func absPath(p string) error {
@@ -149,12 +118,12 @@ func fsError(err error) error {
 	return InvalidRequest(err.Error())
 }
 
-func getMetadata(path string) (fsMetadata, error) {
+func getMetadata(path string) (FsGetMetadataResponse, error) {
 	li, err := os.Lstat(path)
 	if err != nil {
-		return fsMetadata{}, fsError(err)
+		return FsGetMetadataResponse{}, fsError(err)
 	}
-	md := fsMetadata{IsSymlink: li.Mode()&fs.ModeSymlink != 0}
+	md := FsGetMetadataResponse{IsSymlink: li.Mode()&fs.ModeSymlink != 0}
 	fi := li
 	if md.IsSymlink {
 		if st, err := os.Stat(path); err == nil {
@@ -170,14 +139,14 @@ func getMetadata(path string) (fsMetadata, error) {
 	return md, nil
 }
 
-func readDirectory(path string) (fsDirResponse, error) {
+func readDirectory(path string) (FsReadDirectoryResponse, error) {
 	des, err := os.ReadDir(path)
 	if err != nil {
-		return fsDirResponse{}, fsError(err)
+		return FsReadDirectoryResponse{}, fsError(err)
 	}
-	out := fsDirResponse{Entries: make([]fsEntry, 0, len(des))}
+	out := FsReadDirectoryResponse{Entries: make([]FsReadDirectoryEntry, 0, len(des))}
 	for _, de := range des {
-		e := fsEntry{FileName: de.Name(), IsDirectory: de.IsDir(), IsFile: de.Type().IsRegular()}
+		e := FsReadDirectoryEntry{FileName: de.Name(), IsDirectory: de.IsDir(), IsFile: de.Type().IsRegular()}
 		if de.Type()&fs.ModeSymlink != 0 {
 			if st, err := os.Stat(filepath.Join(path, de.Name())); err == nil {
 				e.IsDirectory, e.IsFile = st.IsDir(), st.Mode().IsRegular()
@@ -236,24 +205,6 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 	return out.Close()
 }
 
-type fuzzyParams struct {
-	Query string   `json:"query"`
-	Roots []string `json:"roots"`
-}
-
-type fuzzyMatch struct {
-	Root      string `json:"root"`
-	Path      string `json:"path"`
-	MatchType string `json:"match_type"`
-	FileName  string `json:"file_name"`
-	Score     uint32 `json:"score"`
-	Indices   []int  `json:"indices"`
-}
-
-type fuzzyResponse struct {
-	Files []fuzzyMatch `json:"files"`
-}
-
 // fuzzyLimit bounds the answer, and fuzzyWalkLimit the files looked at, so a query on a
 // huge tree stays quick.
 const (
@@ -263,9 +214,9 @@ const (
 
 // fuzzySearch matches the query as a subsequence of each path (case-insensitive), scoring
 // consecutive and word-start matches higher, like file pickers do.
-func fuzzySearch(ctx context.Context, p fuzzyParams) fuzzyResponse {
+func fuzzySearch(ctx context.Context, p FuzzyFileSearchParams) FuzzyFileSearchResponse {
 	q := strings.ToLower(p.Query)
-	out := fuzzyResponse{Files: []fuzzyMatch{}}
+	out := FuzzyFileSearchResponse{Files: []FuzzyFileSearchResult{}}
 	if q == "" {
 		return out
 	}
@@ -294,7 +245,7 @@ func fuzzySearch(ctx context.Context, p fuzzyParams) fuzzyResponse {
 			if d.IsDir() {
 				typ = "directory"
 			}
-			out.Files = append(out.Files, fuzzyMatch{Root: root, Path: rel, MatchType: typ, FileName: d.Name(), Score: score, Indices: idx})
+			out.Files = append(out.Files, FuzzyFileSearchResult{Root: root, Path: rel, MatchType: FuzzyFileSearchMatchType(typ), FileName: d.Name(), Score: score, Indices: idx})
 			return nil
 		})
 	}
@@ -310,8 +261,8 @@ func fuzzySearch(ctx context.Context, p fuzzyParams) fuzzyResponse {
 	return out
 }
 
-func fuzzyScore(s, q string) (uint32, []int, bool) {
-	var idx []int
+func fuzzyScore(s, q string) (uint32, []uint32, bool) {
+	var idx []uint32
 	score := uint32(0)
 	qi := 0
 	prev := -2
@@ -326,7 +277,7 @@ func fuzzyScore(s, q string) (uint32, []int, bool) {
 		if i == 0 || strings.ContainsRune("/_-. ", rune(s[i-1])) {
 			score += 3
 		}
-		idx = append(idx, i)
+		idx = append(idx, uint32(i))
 		prev = i
 		qi++
 	}

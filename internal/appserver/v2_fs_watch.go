@@ -20,20 +20,6 @@ const (
 	maxFSWatches = 64
 )
 
-type fsWatchParams struct {
-	Path    string  `json:"path"`
-	WatchID *string `json:"watchId"`
-}
-
-type fsUnwatchParams struct {
-	WatchID string `json:"watchId"`
-}
-
-type fsChanged struct {
-	ChangedPaths []string `json:"changedPaths"`
-	WatchID      string   `json:"watchId"`
-}
-
 type fsWatchesKey struct{}
 
 // fsWatches are one connection's watches by id; each entry stops its poller.
@@ -117,44 +103,42 @@ func changedPaths(root string, before, after map[string]fileState) []string {
 	return out
 }
 
-func registerFSWatchMethods(s *Server) {
-	s.Handle("fs/watch", Typed(func(ctx context.Context, c *Conn, p fsWatchParams) (map[string]string, error) {
-		if p.WatchID == nil {
-			return nil, missingField("watchId")
-		}
-		if !filepath.IsAbs(p.Path) {
-			return nil, errNotAbsolute()
-		}
-		path := filepath.Clean(p.Path)
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			path = real
-		}
-		w := connWatches(c)
-		w.mu.Lock()
-		if old, ok := w.stop[*p.WatchID]; ok {
-			old()
-		} else if len(w.stop) >= maxFSWatches {
-			w.mu.Unlock()
-			return nil, InvalidRequest("too many filesystem watches on this connection (at most 64); fs/unwatch some first")
-		}
-		pollCtx, cancel := context.WithCancel(c.Context())
-		w.stop[*p.WatchID] = cancel
+// FsWatch answers fs/watch.
+func (a *api) FsWatch(ctx context.Context, c *Conn, p FsWatchParams) (FsWatchResponse, error) {
+	if !filepath.IsAbs(string(p.Path)) {
+		return FsWatchResponse{}, errNotAbsolute()
+	}
+	path := filepath.Clean(string(p.Path))
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	w := connWatches(c)
+	w.mu.Lock()
+	if old, ok := w.stop[p.WatchID]; ok {
+		old()
+	} else if len(w.stop) >= maxFSWatches {
 		w.mu.Unlock()
-		before := watchSnapshot(path)
-		c.Go(beginWatch(pollCtx, c, *p.WatchID, path, before))
-		return map[string]string{"path": path}, nil
-	}))
-	s.Handle("fs/unwatch", Typed(func(ctx context.Context, c *Conn, p fsUnwatchParams) (struct{}, error) {
-		w := connWatches(c)
-		w.mu.Lock()
-		if stop, ok := w.stop[p.WatchID]; ok {
-			stop()
-			delete(w.stop, p.WatchID)
-		}
-		w.mu.Unlock()
-		// As Codex: an unknown id is no error.
-		return struct{}{}, nil
-	}))
+		return FsWatchResponse{}, InvalidRequest("too many filesystem watches on this connection (at most 64); fs/unwatch some first")
+	}
+	pollCtx, cancel := context.WithCancel(c.Context())
+	w.stop[p.WatchID] = cancel
+	w.mu.Unlock()
+	before := watchSnapshot(path)
+	c.Go(beginWatch(pollCtx, c, p.WatchID, path, before))
+	return FsWatchResponse{Path: pathString(path)}, nil
+}
+
+// FsUnwatch answers fs/unwatch.
+func (a *api) FsUnwatch(ctx context.Context, c *Conn, p FsUnwatchParams) (FsUnwatchResponse, error) {
+	w := connWatches(c)
+	w.mu.Lock()
+	if stop, ok := w.stop[p.WatchID]; ok {
+		stop()
+		delete(w.stop, p.WatchID)
+	}
+	w.mu.Unlock()
+	// As Codex: an unknown id is no error.
+	return FsUnwatchResponse{}, nil
 }
 
 // pollPath sends fs/changed each time path (or a folder's entries) changed since the last
@@ -170,10 +154,19 @@ func pollPath(ctx context.Context, c *Conn, id, path string, before map[string]f
 		}
 		after := watchSnapshot(path)
 		if changed := changedPaths(path, before, after); len(changed) > 0 {
-			if err := c.Notify(ctx, "fs/changed", fsChanged{ChangedPaths: changed, WatchID: id}); err != nil {
+			if err := c.Notify(ctx, "fs/changed", FsChangedNotification{WatchID: id, ChangedPaths: changedAbs(changed)}); err != nil {
 				return
 			}
 		}
 		before = after
 	}
+}
+
+// changedAbs types the changed paths as the notification does.
+func changedAbs(paths []string) []pathString {
+	out := make([]pathString, len(paths))
+	for i, p := range paths {
+		out[i] = pathString(p)
+	}
+	return out
 }

@@ -70,7 +70,7 @@ func awaitPath(ctx context.Context, c *Conn, id, path string) bool {
 		case <-t.C:
 		}
 		if _, err := os.Lstat(path); err == nil {
-			return c.Notify(ctx, "fs/changed", fsChanged{ChangedPaths: []string{path}, WatchID: id}) == nil
+			return c.Notify(ctx, "fs/changed", FsChangedNotification{WatchID: id, ChangedPaths: []pathString{pathString(path)}}) == nil
 		}
 	}
 }
@@ -128,7 +128,7 @@ func relayInotify(ctx context.Context, c *Conn, id, path string, f *os.File) boo
 			changed = append(changed, p)
 		}
 		sort.Strings(changed)
-		if err := c.Notify(ctx, "fs/changed", fsChanged{ChangedPaths: changed, WatchID: id}); err != nil {
+		if err := c.Notify(ctx, "fs/changed", FsChangedNotification{WatchID: id, ChangedPaths: changedAbs(changed)}); err != nil {
 			return false
 		}
 	}

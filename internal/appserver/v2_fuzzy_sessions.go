@@ -25,16 +25,6 @@ type fuzzySessionStopParams struct {
 	SessionID string `json:"sessionId"`
 }
 
-type fuzzySessionUpdated struct {
-	SessionID string       `json:"sessionId"`
-	Query     string       `json:"query"`
-	Files     []fuzzyMatch `json:"files"`
-}
-
-type fuzzySessionCompleted struct {
-	SessionID string `json:"sessionId"`
-}
-
 // fuzzySession is one session's roots; mu keeps its searches' notifications in query order.
 type fuzzySession struct {
 	mu    sync.Mutex
@@ -98,8 +88,8 @@ func (fs *fuzzySession) searchAfter(ctx context.Context, c *Conn, id, query stri
 	context.AfterFunc(ctx, func() {
 		fs.mu.Lock()
 		defer fs.mu.Unlock()
-		res := fuzzySearch(c.Context(), fuzzyParams{Query: query, Roots: fs.roots})
-		_ = c.Notify(c.Context(), "fuzzyFileSearch/sessionUpdated", fuzzySessionUpdated{SessionID: id, Query: query, Files: res.Files})
-		_ = c.Notify(c.Context(), "fuzzyFileSearch/sessionCompleted", fuzzySessionCompleted{SessionID: id})
+		res := fuzzySearch(c.Context(), FuzzyFileSearchParams{Query: query, Roots: fs.roots})
+		_ = c.Notify(c.Context(), "fuzzyFileSearch/sessionUpdated", FuzzyFileSearchSessionUpdatedNotification{SessionID: id, Query: query, Files: res.Files})
+		_ = c.Notify(c.Context(), "fuzzyFileSearch/sessionCompleted", FuzzyFileSearchSessionCompletedNotification{SessionID: id})
 	})
 }

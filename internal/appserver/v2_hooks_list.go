@@ -13,11 +13,8 @@ import (
 // hooks/list reports, per working directory, every configured lifecycle hook (runnable or
 // not) with its trust, and what could not be read; a loaded thread's are those of its cwd.
 
-type hooksListParams struct {
-	Cwds     []string `json:"cwds"`
-	ThreadID *string  `json:"threadId"`
-}
-
+// hookMetadata is HookMetadata, whose handler members (handlerType, command, async) Codex
+// flattens from a union.
 type hookMetadata struct {
 	Key                    string  `json:"key"`
 	EventName              string  `json:"eventName"`
@@ -39,33 +36,15 @@ type hookMetadata struct {
 	Async                  bool    `json:"async"`
 }
 
-type hookErrorInfo struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
-
-type hooksListEntry struct {
-	Cwd      string          `json:"cwd"`
-	Hooks    []hookMetadata  `json:"hooks"`
-	Warnings []string        `json:"warnings"`
-	Errors   []hookErrorInfo `json:"errors"`
-}
-
-type hooksListResponse struct {
-	Data []hooksListEntry `json:"data"`
-}
-
-func (r *threads) registerHooksList(s *Server) {
-	s.Handle("hooks/list", TypedOptional(r.hooksList))
-}
-
-func (r *threads) hooksList(ctx context.Context, c *Conn, p hooksListParams) (hooksListResponse, error) {
+// HooksList answers hooks/list.
+func (a *api) HooksList(ctx context.Context, c *Conn, p HooksListParams) (HooksListResponse, error) {
+	r := a.r
 	var cwds []string
 	switch {
 	case p.ThreadID != nil && *p.ThreadID != "":
 		lt, err := r.loadedOrErr(*p.ThreadID)
 		if err != nil {
-			return hooksListResponse{}, err
+			return HooksListResponse{}, err
 		}
 		cwds = []string{lt.cfg.Cwd}
 	case len(p.Cwds) > 0:
@@ -73,7 +52,7 @@ func (r *threads) hooksList(ctx context.Context, c *Conn, p hooksListParams) (ho
 	default:
 		cwds = []string{""}
 	}
-	out := hooksListResponse{Data: make([]hooksListEntry, 0, len(cwds))}
+	out := HooksListResponse{Data: make([]HooksListEntry, 0, len(cwds))}
 	for _, cwd := range cwds {
 		o := threadOverrides{}
 		if cwd != "" {
@@ -81,20 +60,20 @@ func (r *threads) hooksList(ctx context.Context, c *Conn, p hooksListParams) (ho
 		}
 		cfg, err := r.srv.loadThreadConfig(o)
 		if err != nil {
-			return hooksListResponse{}, err
+			return HooksListResponse{}, err
 		}
 		out.Data = append(out.Data, listHooks(cfg))
 	}
 	return out, nil
 }
 
-func listHooks(cfg *config.Config) hooksListEntry {
+func listHooks(cfg *config.Config) HooksListEntry {
 	listed, _, warnings := hooks.List(app.HooksOptions(cfg))
-	e := hooksListEntry{Cwd: cfg.Cwd, Hooks: []hookMetadata{}, Warnings: []string{}, Errors: []hookErrorInfo{}}
+	e := HooksListEntry{Cwd: cfg.Cwd, Hooks: []hookMetadata{}, Warnings: []string{}, Errors: []HookErrorInfo{}}
 	for _, w := range warnings {
 		// A file that could not be read is an error of that file; the rest are warnings.
 		if path, msg, ok := strings.Cut(strings.TrimPrefix(w, "hooks: "), ": "); ok && filepath.IsAbs(path) {
-			e.Errors = append(e.Errors, hookErrorInfo{Path: path, Message: msg})
+			e.Errors = append(e.Errors, HookErrorInfo{Path: path, Message: msg})
 			continue
 		}
 		e.Warnings = append(e.Warnings, w)

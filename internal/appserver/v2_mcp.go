@@ -32,24 +32,25 @@ import (
 // defaultMcpStatusPage is the page size of mcpServerStatus/list without a limit.
 const defaultMcpStatusPage = 100
 
-func (r *threads) registerMcp(s *Server) {
-	s.Handle("mcpServerStatus/list", Typed(r.mcpStatusList))
-	s.Handle("mcpServer/tool/call", Typed(r.mcpToolCall))
-	s.Handle("mcpServer/resource/read", Typed(r.mcpResourceRead))
-	s.Handle("config/mcpServer/reload", TypedOptional(r.mcpReload))
+// McpServerStatusList answers mcpServerStatus/list.
+func (a *api) McpServerStatusList(ctx context.Context, c *Conn, p ListMcpServerStatusParams) (ListMcpServerStatusResponse, error) {
+	return a.r.mcpStatusList(ctx, c, p)
 }
 
-type mcpStatusListParams struct {
-	Cursor     *string `json:"cursor"`
-	Limit      *uint32 `json:"limit"`
-	Detail     *string `json:"detail"`
-	ServerName *string `json:"serverName"`
-	ThreadID   *string `json:"threadId"`
+// McpServerToolCall answers mcpServer/tool/call.
+func (a *api) McpServerToolCall(ctx context.Context, c *Conn, p McpServerToolCallParams) (mcpToolCallResponse, error) {
+	return a.r.mcpToolCall(ctx, c, p)
 }
 
-type mcpStatusListResponse struct {
-	Data       []mcpServerStatus `json:"data"`
-	NextCursor *string           `json:"nextCursor"`
+// McpServerResourceRead answers mcpServer/resource/read.
+func (a *api) McpServerResourceRead(ctx context.Context, c *Conn, p McpResourceReadParams) (McpResourceReadResponse, error) {
+	return a.r.mcpResourceRead(ctx, c, p)
+}
+
+// ConfigMcpServerReload answers config/mcpServer/reload.
+func (a *api) ConfigMcpServerReload(ctx context.Context, c *Conn) (McpServerRefreshResponse, error) {
+	_, err := a.r.mcpReload(ctx, c, struct{}{})
+	return McpServerRefreshResponse{}, err
 }
 
 // mcpServerStatus is the v2 McpServerStatus object.
@@ -135,14 +136,14 @@ func (r *threads) loadedMcpThread(id string) (*loadedThread, error) {
 	return nil, errNoThread(id)
 }
 
-func (r *threads) mcpStatusList(ctx context.Context, c *Conn, p mcpStatusListParams) (mcpStatusListResponse, error) {
+func (r *threads) mcpStatusList(ctx context.Context, c *Conn, p ListMcpServerStatusParams) (ListMcpServerStatusResponse, error) {
 	only := ""
 	if p.ServerName != nil {
 		only = *p.ServerName
 	}
 	src, err := r.mcpServers(p.ThreadID, only)
 	if err != nil {
-		return mcpStatusListResponse{}, err
+		return ListMcpServerStatusResponse{}, err
 	}
 	defer src.done()
 	names := src.mgr.Names()
@@ -151,10 +152,10 @@ func (r *threads) mcpStatusList(ctx context.Context, c *Conn, p mcpStatusListPar
 	}
 	start, end, next, err := mcpPage(len(names), p.Cursor, p.Limit)
 	if err != nil {
-		return mcpStatusListResponse{}, err
+		return ListMcpServerStatusResponse{}, err
 	}
 	full := p.Detail == nil || *p.Detail != "toolsAndAuthOnly"
-	out := mcpStatusListResponse{Data: make([]mcpServerStatus, end-start), NextCursor: next}
+	out := ListMcpServerStatusResponse{Data: make([]mcpServerStatus, end-start), NextCursor: next}
 	var wg sync.WaitGroup
 	for i, name := range names[start:end] {
 		wg.Go(func() { out.Data[i] = mcpStatusOf(ctx, src, name, full) })
@@ -301,14 +302,6 @@ func serverInfoOf(impl *sdk.Implementation) *mcpServerInfo {
 		Description: opt(impl.Description), Icons: impl.Icons, WebsiteURL: opt(impl.WebsiteURL)}
 }
 
-type mcpToolCallParams struct {
-	ThreadID  string          `json:"threadId"`
-	Server    string          `json:"server"`
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-	Meta      json.RawMessage `json:"_meta"`
-}
-
 // mcpToolCallResponse is a CallToolResult in Codex's field order.
 type mcpToolCallResponse struct {
 	Content           []sdk.Content `json:"content"`
@@ -317,7 +310,7 @@ type mcpToolCallResponse struct {
 	Meta              sdk.Meta      `json:"_meta,omitempty"`
 }
 
-func (r *threads) mcpToolCall(ctx context.Context, c *Conn, p mcpToolCallParams) (mcpToolCallResponse, error) {
+func (r *threads) mcpToolCall(ctx context.Context, c *Conn, p McpServerToolCallParams) (mcpToolCallResponse, error) {
 	lt, err := r.loadedMcpThread(p.ThreadID)
 	if err != nil {
 		return mcpToolCallResponse{}, err
@@ -375,17 +368,6 @@ func mcpReadyServer(ctx context.Context, m *mcp.Manager, name string) error {
 	return internalError("failed to get client: " + err.Error())
 }
 
-type mcpResourceReadParams struct {
-	ThreadID *string `json:"threadId"`
-	Server   string  `json:"server"`
-	URI      string  `json:"uri"`
-}
-
-type mcpResourceReadResponse struct {
-	Contents     []mcpResourceContent `json:"contents"`
-	OriginCallID *string              `json:"originCallId"`
-}
-
 type mcpResourceContent struct {
 	URI      string   `json:"uri"`
 	MIMEType string   `json:"mimeType,omitempty"`
@@ -394,25 +376,25 @@ type mcpResourceContent struct {
 	Meta     sdk.Meta `json:"_meta,omitempty"`
 }
 
-func (r *threads) mcpResourceRead(ctx context.Context, c *Conn, p mcpResourceReadParams) (mcpResourceReadResponse, error) {
+func (r *threads) mcpResourceRead(ctx context.Context, c *Conn, p McpResourceReadParams) (McpResourceReadResponse, error) {
 	src, err := r.mcpServers(p.ThreadID, p.Server)
 	if err != nil {
-		return mcpResourceReadResponse{}, err
+		return McpResourceReadResponse{}, err
 	}
 	defer src.done()
 	if err := mcpReadyServer(ctx, src.mgr, p.Server); err != nil {
-		return mcpResourceReadResponse{}, err
+		return McpResourceReadResponse{}, err
 	}
 	res, err := src.mgr.ReadResource(ctx, p.Server, p.URI)
 	if err != nil {
 		// The server's own JSON-RPC error goes back as it is (e.g. -32602 "Resource not found").
 		var we *sdkrpc.Error
 		if errors.As(err, &we) {
-			return mcpResourceReadResponse{}, &jsonrpc.Error{Code: we.Code, Message: we.Message, Data: we.Data}
+			return McpResourceReadResponse{}, &jsonrpc.Error{Code: we.Code, Message: we.Message, Data: we.Data}
 		}
-		return mcpResourceReadResponse{}, internalError(err.Error())
+		return McpResourceReadResponse{}, internalError(err.Error())
 	}
-	out := mcpResourceReadResponse{Contents: []mcpResourceContent{}}
+	out := McpResourceReadResponse{Contents: []mcpResourceContent{}}
 	for _, rc := range res.Contents {
 		if rc == nil {
 			continue

@@ -14,21 +14,6 @@ import (
 // model/list pages through the model catalog (internal/model); modelProvider/list lists
 // the configured providers.
 
-func registerModelMethods(s *Server) {
-	s.Handle("model/list", Typed(func(ctx context.Context, c *Conn, p modelListParams) (modelListResponse, error) {
-		return modelList(ctx, s, p), nil
-	}))
-	s.Handle("modelProvider/list", Typed(func(ctx context.Context, c *Conn, _ struct{}) (providerListResponse, error) {
-		return providerList(s), nil
-	}))
-}
-
-type modelListParams struct {
-	Cursor        *string `json:"cursor"`
-	Limit         *int    `json:"limit"`
-	IncludeHidden bool    `json:"includeHidden"`
-}
-
 type reasoningEffortOption struct {
 	ReasoningEffort string `json:"reasoningEffort"`
 	Description     string `json:"description"`
@@ -96,11 +81,6 @@ func withListing(m v2Model, l model.Listing) v2Model {
 	return m
 }
 
-type modelListResponse struct {
-	Data       []v2Model `json:"data"`
-	NextCursor *string   `json:"nextCursor"`
-}
-
 // effortText is how a reasoning level is described in pickers (Codex's wording).
 var effortText = map[string]string{
 	"none":    "No reasoning",
@@ -113,13 +93,13 @@ var effortText = map[string]string{
 	"ultra":   "Maximum reasoning with automatic task delegation",
 }
 
-func modelList(ctx context.Context, s *Server, p modelListParams) modelListResponse {
+func modelList(ctx context.Context, s *Server, p ModelListParams) ModelListResponse {
 	models := providerModels(ctx, s)
 	sort.SliceStable(models, func(i, j int) bool { return models[i].Priority < models[j].Priority })
 	var all []v2Model
 	for i, m := range models {
 		hidden := m.Visibility == "hide"
-		if hidden && !p.IncludeHidden {
+		if hidden && (p.IncludeHidden == nil || !*p.IncludeHidden) {
 			continue
 		}
 		efforts := []reasoningEffortOption{}
@@ -145,10 +125,10 @@ func modelList(ctx context.Context, s *Server, p modelListParams) modelListRespo
 		}
 	}
 	end := len(all)
-	if p.Limit != nil && *p.Limit > 0 && start+*p.Limit < end {
-		end = start + *p.Limit
+	if p.Limit != nil && *p.Limit > 0 && start+int(*p.Limit) < end {
+		end = start + int(*p.Limit)
 	}
-	out := modelListResponse{Data: all[start:end]}
+	out := ModelListResponse{Data: all[start:end]}
 	if out.Data == nil {
 		out.Data = []v2Model{}
 	}
@@ -166,22 +146,8 @@ func orDefault(s, d string) string {
 	return s
 }
 
-type providerSummary struct {
-	ID       string           `json:"id"`
-	Name     string           `json:"name"`
-	BaseURL  *string          `json:"baseUrl"`
-	CanEdit  bool             `json:"canEdit"`
-	Settings providerSettings `json:"settings"`
-}
-
-type providerListResponse struct {
-	Data              []providerSummary `json:"data"`
-	DefaultProviderID string            `json:"defaultProviderId"`
-	CanChangeDefault  bool              `json:"canChangeDefault"`
-}
-
-func providerList(s *Server) providerListResponse {
-	out := providerListResponse{Data: []providerSummary{}, CanChangeDefault: true}
+func providerList(s *Server) ModelProviderListResponse {
+	out := ModelProviderListResponse{Data: []ModelProviderSummary{}, CanChangeDefault: true}
 	cfg := s.opts.Config
 	if cfg == nil {
 		return out
@@ -210,7 +176,7 @@ func providerList(s *Server) providerListResponse {
 		if id != "openai" {
 			settings = providerSettings{Type: "customGateway", Auth: &gatewayAuth{Mode: "externallyConfigured", EnvKey: strPtr(p.EnvKey)}}
 		}
-		out.Data = append(out.Data, providerSummary{ID: id, Name: p.Name, BaseURL: strPtr(p.BaseURL), Settings: settings})
+		out.Data = append(out.Data, ModelProviderSummary{ID: id, Name: p.Name, BaseURL: strPtr(p.BaseURL), Settings: settings})
 	}
 	return out
 }
@@ -251,4 +217,16 @@ func providerModels(ctx context.Context, s *Server) []model.ModelInfo {
 		out = append(out, m)
 	}
 	return out
+}
+
+// ModelList answers model/list.
+func (a *api) ModelList(ctx context.Context, c *Conn, p ModelListParams) (ModelListResponse, error) {
+	s := a.s
+	return modelList(ctx, s, p), nil
+}
+
+// ModelProviderList answers modelProvider/list.
+func (a *api) ModelProviderList(ctx context.Context, c *Conn, _ ModelProviderListParams) (ModelProviderListResponse, error) {
+	s := a.s
+	return providerList(s), nil
 }

@@ -17,51 +17,12 @@ import (
 // config.toml, as Codex 0.169's settings form does. Bedrock and GCP providers are Codex's
 // built-ins that gocodex does not have: writing them is refused with a clear error.
 
-type modelProviderCapabilities struct {
-	ImageGeneration bool `json:"imageGeneration"`
-	WebSearch       bool `json:"webSearch"`
-}
-
 type providerSettingsPatch struct {
 	Type       string          `json:"type"`
 	ProviderID *string         `json:"providerId"`
 	Name       *string         `json:"name"`
 	BaseURL    json.RawMessage `json:"baseUrl"`
 	EnvKey     json.RawMessage `json:"envKey"`
-}
-
-type modelProviderConfigWriteParams struct {
-	Settings *providerSettingsPatch `json:"settings"`
-}
-
-type modelProviderConfigWriteResponse struct {
-	Provider providerSummary `json:"provider"`
-}
-
-func registerModelProviderMethods(s *Server) {
-	s.Handle("modelProvider/capabilities/read", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (modelProviderCapabilities, error) {
-		cfg, err := s.loadThreadConfig(threadOverrides{})
-		if err != nil {
-			return modelProviderCapabilities{}, err
-		}
-		// The engine runs the hosted web_search tool on the Responses wire only, and has no
-		// image generation tool.
-		wire := cfg.ModelProvider.WireAPI
-		return modelProviderCapabilities{WebSearch: wire == "" || wire == model.WireResponses}, nil
-	}))
-	s.Handle("modelProvider/config/write", Typed(func(ctx context.Context, c *Conn, p modelProviderConfigWriteParams) (modelProviderConfigWriteResponse, error) {
-		if p.Settings == nil {
-			return modelProviderConfigWriteResponse{}, InvalidRequest("Invalid request: missing field `settings`")
-		}
-		switch p.Settings.Type {
-		case "customGateway":
-		case "bedrock", "gcp":
-			return modelProviderConfigWriteResponse{}, InvalidRequest("provider type `" + p.Settings.Type + "` is not supported by gocodex")
-		default:
-			return modelProviderConfigWriteResponse{}, InvalidRequest("Invalid request: unknown variant `" + p.Settings.Type + "`, expected one of `customGateway`, `bedrock`, `gcp`")
-		}
-		return writeGatewayProvider(s, *p.Settings)
-	}))
 }
 
 var providerIDUnsafe = regexp.MustCompile(`[^a-z0-9_-]+`)
@@ -95,10 +56,10 @@ func nullableString(raw json.RawMessage) (set bool, clear bool, v string, err er
 	return true, false, v, nil
 }
 
-func writeGatewayProvider(s *Server, p providerSettingsPatch) (modelProviderConfigWriteResponse, error) {
+func writeGatewayProvider(s *Server, p providerSettingsPatch) (ModelProviderConfigWriteResponse, error) {
 	cfg, err := s.loadThreadConfig(threadOverrides{})
 	if err != nil {
-		return modelProviderConfigWriteResponse{}, err
+		return ModelProviderConfigWriteResponse{}, err
 	}
 	var info model.ProviderInfo
 	id := ""
@@ -106,12 +67,12 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (modelProviderConf
 		id = *p.ProviderID
 		existing, ok := cfg.ModelProviders[id]
 		if !ok {
-			return modelProviderConfigWriteResponse{}, InvalidRequest("Unknown provider ID.")
+			return ModelProviderConfigWriteResponse{}, InvalidRequest("Unknown provider ID.")
 		}
 		info = existing
 	} else {
 		if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
-			return modelProviderConfigWriteResponse{}, InvalidRequest("a new custom gateway provider needs a `name`")
+			return ModelProviderConfigWriteResponse{}, InvalidRequest("a new custom gateway provider needs a `name`")
 		}
 		id = newProviderID(*p.Name, cfg.ModelProviders)
 		info.WireAPI = model.WireResponses
@@ -126,7 +87,7 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (modelProviderConf
 	}{{p.BaseURL, "base_url", &info.BaseURL}, {p.EnvKey, "env_key", &info.EnvKey}} {
 		set, clear, v, err := nullableString(f.raw)
 		if err != nil {
-			return modelProviderConfigWriteResponse{}, err
+			return ModelProviderConfigWriteResponse{}, err
 		}
 		switch {
 		case set:
@@ -145,13 +106,13 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (modelProviderConf
 		edits = append(edits, config.Set(append(key, "wire_api"), info.WireAPI))
 	}
 	if err := config.EditFile(filepath.Join(codexHome(s), "config.toml"), edits...); err != nil {
-		return modelProviderConfigWriteResponse{}, internalError(err.Error())
+		return ModelProviderConfigWriteResponse{}, internalError(err.Error())
 	}
-	return modelProviderConfigWriteResponse{Provider: gatewaySummary(id, info)}, nil
+	return ModelProviderConfigWriteResponse{Provider: gatewaySummary(id, info)}, nil
 }
 
-func gatewaySummary(id string, info model.ProviderInfo) providerSummary {
-	sum := providerSummary{CanEdit: true, ID: id, Name: info.Name, Settings: providerSettings{Type: "customGateway", Auth: &gatewayAuth{Mode: "none"}}}
+func gatewaySummary(id string, info model.ProviderInfo) ModelProviderSummary {
+	sum := ModelProviderSummary{CanEdit: true, ID: id, Name: info.Name, Settings: providerSettings{Type: "customGateway", Auth: &gatewayAuth{Mode: "none"}}}
 	if info.BaseURL != "" {
 		u := info.BaseURL
 		sum.BaseURL = &u
@@ -161,4 +122,32 @@ func gatewaySummary(id string, info model.ProviderInfo) providerSummary {
 		sum.Settings.Auth = &gatewayAuth{Mode: "environmentVariable", EnvKey: &k}
 	}
 	return sum
+}
+
+// ModelProviderCapabilitiesRead answers modelProvider/capabilities/read.
+func (a *api) ModelProviderCapabilitiesRead(ctx context.Context, c *Conn, _ ModelProviderCapabilitiesReadParams) (ModelProviderCapabilitiesReadResponse, error) {
+	s := a.s
+	cfg, err := s.loadThreadConfig(threadOverrides{})
+	if err != nil {
+		return ModelProviderCapabilitiesReadResponse{}, err
+	}
+	// The wire says whether the provider runs the hosted web_search tool; the engine has no
+	// image generation tool.
+	return ModelProviderCapabilitiesReadResponse{WebSearch: cfg.ModelProvider.Capabilities().HostedWebSearch}, nil
+}
+
+// ModelProviderConfigWrite answers modelProvider/config/write.
+func (a *api) ModelProviderConfigWrite(ctx context.Context, c *Conn, p ModelProviderConfigWriteParams) (ModelProviderConfigWriteResponse, error) {
+	s := a.s
+	if p.Settings == nil {
+		return ModelProviderConfigWriteResponse{}, InvalidRequest("Invalid request: missing field `settings`")
+	}
+	switch p.Settings.Type {
+	case "customGateway":
+	case "bedrock", "gcp":
+		return ModelProviderConfigWriteResponse{}, InvalidRequest("provider type `" + p.Settings.Type + "` is not supported by gocodex")
+	default:
+		return ModelProviderConfigWriteResponse{}, InvalidRequest("Invalid request: unknown variant `" + p.Settings.Type + "`, expected one of `customGateway`, `bedrock`, `gcp`")
+	}
+	return writeGatewayProvider(s, *p.Settings)
 }

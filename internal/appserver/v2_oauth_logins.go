@@ -9,58 +9,39 @@ import (
 // gateway's OAuth, so the read says none is required) and mcpServer/oauth/login (MCP servers
 // authenticate with bearer_token_env_var or headers; an HTTP server's OAuth is refused).
 
-type gatewayOAuthParams struct {
-	ModelProvider *string `json:"modelProvider"`
-	DeviceAuth    bool    `json:"deviceAuth"`
+// AccountGatewayOAuthRead answers account/gatewayOAuth/read: no gateway OAuth is required.
+func (a *api) AccountGatewayOAuthRead(ctx context.Context, c *Conn, p GatewayOAuthReadParams) (GatewayOAuthReadResponse, error) {
+	cfg, err := a.s.loadThreadConfig(threadOverrides{ModelProvider: p.ModelProvider})
+	if err != nil {
+		return GatewayOAuthReadResponse{}, err
+	}
+	noDeviceAuth := false
+	return GatewayOAuthReadResponse{ProviderID: cfg.ModelProviderID, ProviderName: cfg.ModelProvider.Name, SupportsDeviceAuth: &noDeviceAuth}, nil
 }
 
-type gatewayOAuthReadResponse struct {
-	Error              *string `json:"error"`
-	ProviderID         string  `json:"providerId"`
-	ProviderName       string  `json:"providerName"`
-	Required           bool    `json:"required"`
-	Status             *string `json:"status"`
-	SupportsDeviceAuth bool    `json:"supportsDeviceAuth"`
+// AccountGatewayOAuthLogin answers account/gatewayOAuth/login.
+func (a *api) AccountGatewayOAuthLogin(ctx context.Context, c *Conn, _ GatewayOAuthLoginParams) (GatewayOAuthLoginResponse, error) {
+	return GatewayOAuthLoginResponse{}, InvalidRequest("The selected provider does not use gateway OAuth")
 }
 
-type mcpOAuthLoginParams struct {
-	Name        *string  `json:"name"`
-	Scopes      []string `json:"scopes"`
-	ThreadID    *string  `json:"threadId"`
-	TimeoutSecs *int64   `json:"timeoutSecs"`
+// AccountGatewayOAuthCancel answers account/gatewayOAuth/cancel: no gateway sign-in is ever
+// running, nothing to cancel, as Codex answers then.
+func (a *api) AccountGatewayOAuthCancel(ctx context.Context, c *Conn) (GatewayOAuthCancelResponse, error) {
+	return GatewayOAuthCancelResponse{}, nil
 }
 
-func registerOAuthLoginMethods(s *Server) {
-	s.Handle("account/gatewayOAuth/read", TypedOptional(func(ctx context.Context, c *Conn, p gatewayOAuthParams) (gatewayOAuthReadResponse, error) {
-		o := threadOverrides{ModelProvider: p.ModelProvider}
-		cfg, err := s.loadThreadConfig(o)
-		if err != nil {
-			return gatewayOAuthReadResponse{}, err
-		}
-		return gatewayOAuthReadResponse{ProviderID: cfg.ModelProviderID, ProviderName: cfg.ModelProvider.Name}, nil
-	}))
-	s.Handle("account/gatewayOAuth/login", TypedOptional(func(ctx context.Context, c *Conn, p gatewayOAuthParams) (struct{}, error) {
-		return struct{}{}, InvalidRequest("The selected provider does not use gateway OAuth")
-	}))
-	s.Handle("account/gatewayOAuth/cancel", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (struct{}, error) {
-		// No gateway sign-in is ever running: nothing to cancel, as Codex answers then.
-		return struct{}{}, nil
-	}))
-	s.Handle("mcpServer/oauth/login", Typed(func(ctx context.Context, c *Conn, p mcpOAuthLoginParams) (struct{}, error) {
-		if p.Name == nil {
-			return struct{}{}, InvalidRequest("Invalid request: missing field `name`")
-		}
-		cfg, err := s.loadThreadConfig(threadOverrides{})
-		if err != nil {
-			return struct{}{}, err
-		}
-		srv, ok := cfg.McpServers[*p.Name]
-		if !ok {
-			return struct{}{}, InvalidRequest("No MCP server named '" + *p.Name + "' found.")
-		}
-		if srv.URL == "" {
-			return struct{}{}, InvalidRequest("OAuth login is only supported for streamable HTTP servers.")
-		}
-		return struct{}{}, internalError("failed to login to MCP server '" + *p.Name + "': gocodex does not support OAuth for MCP servers; give it a token with bearer_token_env_var or http_headers")
-	}))
+// McpServerOauthLogin answers mcpServer/oauth/login.
+func (a *api) McpServerOauthLogin(ctx context.Context, c *Conn, p McpServerOauthLoginParams) (McpServerOauthLoginResponse, error) {
+	cfg, err := a.s.loadThreadConfig(threadOverrides{})
+	if err != nil {
+		return McpServerOauthLoginResponse{}, err
+	}
+	srv, ok := cfg.McpServers[p.Name]
+	if !ok {
+		return McpServerOauthLoginResponse{}, InvalidRequest("No MCP server named '" + p.Name + "' found.")
+	}
+	if srv.URL == "" {
+		return McpServerOauthLoginResponse{}, InvalidRequest("OAuth login is only supported for streamable HTTP servers.")
+	}
+	return McpServerOauthLoginResponse{}, internalError("failed to login to MCP server '" + p.Name + "': gocodex does not support OAuth for MCP servers; give it a token with bearer_token_env_var or http_headers")
 }

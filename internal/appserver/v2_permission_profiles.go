@@ -10,67 +10,50 @@ import (
 // built-ins first, then the named [permissions.<name>] tables of the configuration, paged by
 // index as Codex pages them.
 
-type permissionProfileListParams struct {
-	Cursor *string `json:"cursor"`
-	Cwd    *string `json:"cwd"`
-	Limit  *uint32 `json:"limit"`
-}
-
-type permissionProfileSummary struct {
-	Allowed     bool    `json:"allowed"`
-	Description *string `json:"description"`
-	ID          string  `json:"id"`
-}
-
-type permissionProfileListResponse struct {
-	Data       []permissionProfileSummary `json:"data"`
-	NextCursor *string                    `json:"nextCursor"`
-}
-
 var builtinPermissionProfiles = []string{":read-only", ":workspace", ":danger-full-access"}
 
-func registerPermissionProfileMethods(s *Server) {
-	s.Handle("permissionProfile/list", TypedOptional(func(ctx context.Context, c *Conn, p permissionProfileListParams) (permissionProfileListResponse, error) {
-		cfg, err := s.loadThreadConfig(threadOverrides{Cwd: p.Cwd})
-		if err != nil {
-			return permissionProfileListResponse{}, err
+// PermissionProfileList answers permissionProfile/list.
+func (a *api) PermissionProfileList(ctx context.Context, c *Conn, p PermissionProfileListParams) (PermissionProfileListResponse, error) {
+	s := a.s
+	cfg, err := s.loadThreadConfig(threadOverrides{Cwd: p.Cwd})
+	if err != nil {
+		return PermissionProfileListResponse{}, err
+	}
+	all := make([]PermissionProfileSummary, 0, len(builtinPermissionProfiles))
+	for _, id := range builtinPermissionProfiles {
+		all = append(all, PermissionProfileSummary{Allowed: true, ID: id})
+	}
+	named, _ := cfg.Effective["permissions"].(map[string]any)
+	names := make([]string, 0, len(named))
+	for name, v := range named {
+		if _, ok := v.(map[string]any); ok {
+			names = append(names, name)
 		}
-		all := make([]permissionProfileSummary, 0, len(builtinPermissionProfiles))
-		for _, id := range builtinPermissionProfiles {
-			all = append(all, permissionProfileSummary{Allowed: true, ID: id})
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		sum := PermissionProfileSummary{Allowed: true, ID: name}
+		if d, ok := named[name].(map[string]any)["description"].(string); ok {
+			sum.Description = &d
 		}
-		named, _ := cfg.Effective["permissions"].(map[string]any)
-		names := make([]string, 0, len(named))
-		for name, v := range named {
-			if _, ok := v.(map[string]any); ok {
-				names = append(names, name)
-			}
+		all = append(all, sum)
+	}
+	start := 0
+	if p.Cursor != nil {
+		n, err := strconv.Atoi(*p.Cursor)
+		if err != nil || n < 0 || n > len(all) {
+			return PermissionProfileListResponse{}, InvalidRequest("invalid cursor: " + *p.Cursor)
 		}
-		sort.Strings(names)
-		for _, name := range names {
-			sum := permissionProfileSummary{Allowed: true, ID: name}
-			if d, ok := named[name].(map[string]any)["description"].(string); ok {
-				sum.Description = &d
-			}
-			all = append(all, sum)
-		}
-		start := 0
-		if p.Cursor != nil {
-			n, err := strconv.Atoi(*p.Cursor)
-			if err != nil || n < 0 || n > len(all) {
-				return permissionProfileListResponse{}, InvalidRequest("invalid cursor: " + *p.Cursor)
-			}
-			start = n
-		}
-		end := len(all)
-		if p.Limit != nil && *p.Limit > 0 && start+int(*p.Limit) < end {
-			end = start + int(*p.Limit)
-		}
-		out := permissionProfileListResponse{Data: all[start:end]}
-		if end < len(all) {
-			next := strconv.Itoa(end)
-			out.NextCursor = &next
-		}
-		return out, nil
-	}))
+		start = n
+	}
+	end := len(all)
+	if p.Limit != nil && *p.Limit > 0 && start+int(*p.Limit) < end {
+		end = start + int(*p.Limit)
+	}
+	out := PermissionProfileListResponse{Data: all[start:end]}
+	if end < len(all) {
+		next := strconv.Itoa(end)
+		out.NextCursor = &next
+	}
+	return out, nil
 }

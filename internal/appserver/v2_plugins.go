@@ -11,34 +11,6 @@ import (
 
 const noPlugins = "gocodex does not support plugins"
 
-type pluginInstalledParams struct {
-	Cwds []string `json:"cwds"`
-}
-
-type pluginLocateParams struct {
-	PluginName            *string `json:"pluginName"`
-	MarketplacePath       *string `json:"marketplacePath"`
-	RemoteMarketplaceName *string `json:"remoteMarketplaceName"`
-}
-
-type pluginUninstallParams struct {
-	PluginID *string `json:"pluginId"`
-}
-
-type pluginSkillReadParams struct {
-	RemoteMarketplaceName *string `json:"remoteMarketplaceName"`
-	RemotePluginID        *string `json:"remotePluginId"`
-	SkillName             *string `json:"skillName"`
-}
-
-type marketplaceAddParams struct {
-	Source *string `json:"source"`
-}
-
-type marketplaceNameParams struct {
-	MarketplaceName *string `json:"marketplaceName"`
-}
-
 func missingField(name string) error {
 	return InvalidRequest("Invalid request: missing field `" + name + "`")
 }
@@ -49,72 +21,99 @@ func errNotAbsolute() error {
 }
 
 // locatePlugin checks a read or install names exactly one marketplace, as Codex does.
-func locatePlugin(method string, p pluginLocateParams) error {
-	if p.PluginName == nil {
-		return missingField("pluginName")
-	}
-	hasPath := p.MarketplacePath != nil && *p.MarketplacePath != ""
-	hasRemote := p.RemoteMarketplaceName != nil && *p.RemoteMarketplaceName != ""
+func locatePlugin(method string, marketplacePath *pathString, remoteMarketplaceName *string) error {
+	hasPath := marketplacePath != nil && *marketplacePath != ""
+	hasRemote := remoteMarketplaceName != nil && *remoteMarketplaceName != ""
 	if hasPath == hasRemote {
 		return InvalidRequest(method + " requires exactly one of marketplacePath or remoteMarketplaceName")
 	}
 	return nil
 }
 
-func registerPluginMethods(s *Server) {
-	s.Handle("plugin/installed", TypedOptional(func(ctx context.Context, c *Conn, p pluginInstalledParams) (map[string]any, error) {
-		return map[string]any{"marketplaces": []any{}, "marketplaceLoadErrors": []any{}}, nil
-	}))
-	s.Handle("plugin/reconcile", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]any, error) {
-		return map[string]any{"changedPlugins": []any{}, "failedMaterializationRemotePluginIds": []any{}, "failedRemotePluginIds": []any{}}, nil
-	}))
-	s.Handle("plugin/read", Typed(func(ctx context.Context, c *Conn, p pluginLocateParams) (struct{}, error) {
-		if err := locatePlugin("plugin/read", p); err != nil {
-			return struct{}{}, err
-		}
-		return struct{}{}, InvalidRequest("plugin `" + *p.PluginName + "` was not found: " + noPlugins)
-	}))
-	s.Handle("plugin/install", Typed(func(ctx context.Context, c *Conn, p pluginLocateParams) (struct{}, error) {
-		if err := locatePlugin("plugin/install", p); err != nil {
-			return struct{}{}, err
-		}
-		return struct{}{}, InvalidRequest("cannot install plugin `" + *p.PluginName + "`: " + noPlugins)
-	}))
-	s.Handle("plugin/uninstall", Typed(func(ctx context.Context, c *Conn, p pluginUninstallParams) (struct{}, error) {
-		if p.PluginID == nil {
-			return struct{}{}, missingField("pluginId")
-		}
-		// Nothing is installed, so nothing is left to remove: done, as Codex answers for a
-		// plugin it does not have.
-		return struct{}{}, nil
-	}))
-	s.Handle("plugin/skill/read", Typed(func(ctx context.Context, c *Conn, p pluginSkillReadParams) (struct{}, error) {
-		if p.RemoteMarketplaceName == nil {
-			return struct{}{}, missingField("remoteMarketplaceName")
-		}
-		return struct{}{}, InvalidRequest("remote plugin skill read is not enabled for marketplace " + *p.RemoteMarketplaceName + ": " + noPlugins)
-	}))
-	for _, m := range []string{"plugin/share/save", "plugin/share/updateTargets", "plugin/share/list", "plugin/share/checkout", "plugin/share/delete"} {
-		s.Handle(m, TypedOptional(func(ctx context.Context, c *Conn, _ map[string]any) (struct{}, error) {
-			return struct{}{}, InvalidRequest("plugin sharing is not enabled: " + noPlugins)
-		}))
+// PluginList answers plugin/list: no marketplace has a plugin gocodex could run.
+func (a *api) PluginList(ctx context.Context, c *Conn, _ PluginListParams) (PluginListResponse, error) {
+	return PluginListResponse{Marketplaces: []PluginMarketplaceEntry{}, MarketplaceLoadErrors: []MarketplaceLoadErrorInfo{}, FeaturedPluginIDs: []string{}}, nil
+}
+
+// PluginInstalled answers plugin/installed.
+func (a *api) PluginInstalled(ctx context.Context, c *Conn, _ PluginInstalledParams) (PluginInstalledResponse, error) {
+	return PluginInstalledResponse{Marketplaces: []PluginMarketplaceEntry{}, MarketplaceLoadErrors: []MarketplaceLoadErrorInfo{}}, nil
+}
+
+// PluginReconcile answers plugin/reconcile.
+func (a *api) PluginReconcile(ctx context.Context, c *Conn, _ PluginReconcileParams) (PluginReconcileResponse, error) {
+	return PluginReconcileResponse{ChangedPlugins: []PluginReconcileChangedPlugin{}, FailedRemotePluginIDs: []string{}, FailedMaterializationRemotePluginIDs: []string{}}, nil
+}
+
+// PluginRead answers plugin/read.
+func (a *api) PluginRead(ctx context.Context, c *Conn, p PluginReadParams) (PluginReadResponse, error) {
+	if err := locatePlugin("plugin/read", p.MarketplacePath, p.RemoteMarketplaceName); err != nil {
+		return PluginReadResponse{}, err
 	}
-	s.Handle("marketplace/add", Typed(func(ctx context.Context, c *Conn, p marketplaceAddParams) (struct{}, error) {
-		if p.Source == nil {
-			return struct{}{}, missingField("source")
-		}
-		return struct{}{}, internalError("failed to add marketplace " + *p.Source + ": " + noPlugins + " or their marketplaces")
-	}))
-	s.Handle("marketplace/remove", Typed(func(ctx context.Context, c *Conn, p marketplaceNameParams) (struct{}, error) {
-		if p.MarketplaceName == nil {
-			return struct{}{}, missingField("marketplaceName")
-		}
-		return struct{}{}, InvalidRequest("marketplace `" + *p.MarketplaceName + "` is not configured or installed")
-	}))
-	s.Handle("marketplace/upgrade", TypedOptional(func(ctx context.Context, c *Conn, p marketplaceNameParams) (map[string]any, error) {
-		if p.MarketplaceName != nil && *p.MarketplaceName != "" {
-			return nil, InvalidRequest("marketplace `" + *p.MarketplaceName + "` is not configured or installed")
-		}
-		return map[string]any{"errors": []any{}, "selectedMarketplaces": []any{}, "upgradedRoots": []any{}}, nil
-	}))
+	return PluginReadResponse{}, InvalidRequest("plugin `" + p.PluginName + "` was not found: " + noPlugins)
+}
+
+// PluginInstall answers plugin/install.
+func (a *api) PluginInstall(ctx context.Context, c *Conn, p PluginInstallParams) (PluginInstallResponse, error) {
+	if err := locatePlugin("plugin/install", p.MarketplacePath, p.RemoteMarketplaceName); err != nil {
+		return PluginInstallResponse{}, err
+	}
+	return PluginInstallResponse{}, InvalidRequest("cannot install plugin `" + p.PluginName + "`: " + noPlugins)
+}
+
+// PluginUninstall answers plugin/uninstall: nothing is installed, so nothing is left to
+// remove: done, as Codex answers for a plugin it does not have.
+func (a *api) PluginUninstall(ctx context.Context, c *Conn, _ PluginUninstallParams) (PluginUninstallResponse, error) {
+	return PluginUninstallResponse{}, nil
+}
+
+// PluginSkillRead answers plugin/skill/read.
+func (a *api) PluginSkillRead(ctx context.Context, c *Conn, p PluginSkillReadParams) (PluginSkillReadResponse, error) {
+	return PluginSkillReadResponse{}, InvalidRequest("remote plugin skill read is not enabled for marketplace " + p.RemoteMarketplaceName + ": " + noPlugins)
+}
+
+// errNoPluginSharing answers the plugin/share/* requests.
+func errNoPluginSharing() error { return InvalidRequest("plugin sharing is not enabled: " + noPlugins) }
+
+// PluginShareSave answers plugin/share/save.
+func (a *api) PluginShareSave(ctx context.Context, c *Conn, _ PluginShareSaveParams) (PluginShareSaveResponse, error) {
+	return PluginShareSaveResponse{}, errNoPluginSharing()
+}
+
+// PluginShareUpdateTargets answers plugin/share/updateTargets.
+func (a *api) PluginShareUpdateTargets(ctx context.Context, c *Conn, _ PluginShareUpdateTargetsParams) (PluginShareUpdateTargetsResponse, error) {
+	return PluginShareUpdateTargetsResponse{}, errNoPluginSharing()
+}
+
+// PluginShareList answers plugin/share/list.
+func (a *api) PluginShareList(ctx context.Context, c *Conn, _ PluginShareListParams) (PluginShareListResponse, error) {
+	return PluginShareListResponse{}, errNoPluginSharing()
+}
+
+// PluginShareCheckout answers plugin/share/checkout.
+func (a *api) PluginShareCheckout(ctx context.Context, c *Conn, _ PluginShareCheckoutParams) (PluginShareCheckoutResponse, error) {
+	return PluginShareCheckoutResponse{}, errNoPluginSharing()
+}
+
+// PluginShareDelete answers plugin/share/delete.
+func (a *api) PluginShareDelete(ctx context.Context, c *Conn, _ PluginShareDeleteParams) (PluginShareDeleteResponse, error) {
+	return PluginShareDeleteResponse{}, errNoPluginSharing()
+}
+
+// MarketplaceAdd answers marketplace/add.
+func (a *api) MarketplaceAdd(ctx context.Context, c *Conn, p MarketplaceAddParams) (MarketplaceAddResponse, error) {
+	return MarketplaceAddResponse{}, internalError("failed to add marketplace " + p.Source + ": " + noPlugins + " or their marketplaces")
+}
+
+// MarketplaceRemove answers marketplace/remove.
+func (a *api) MarketplaceRemove(ctx context.Context, c *Conn, p MarketplaceRemoveParams) (MarketplaceRemoveResponse, error) {
+	return MarketplaceRemoveResponse{}, InvalidRequest("marketplace `" + p.MarketplaceName + "` is not configured or installed")
+}
+
+// MarketplaceUpgrade answers marketplace/upgrade.
+func (a *api) MarketplaceUpgrade(ctx context.Context, c *Conn, p MarketplaceUpgradeParams) (MarketplaceUpgradeResponse, error) {
+	if p.MarketplaceName != nil && *p.MarketplaceName != "" {
+		return MarketplaceUpgradeResponse{}, InvalidRequest("marketplace `" + *p.MarketplaceName + "` is not configured or installed")
+	}
+	return MarketplaceUpgradeResponse{SelectedMarketplaces: []string{}, UpgradedRoots: []pathString{}, Errors: []MarketplaceUpgradeErrorInfo{}}, nil
 }

@@ -2,8 +2,6 @@ package appserver
 
 import (
 	"github.com/gocodex/gocodex/internal/appserver/wire"
-	"github.com/gocodex/gocodex/internal/rollout"
-	"github.com/gocodex/gocodex/protocol"
 )
 
 // What Codex 0.169 tells a client that resumes or forks a thread with its whole history (not
@@ -39,13 +37,4 @@ func historyNotes(notes []wire.V2Notification, excludeTurns bool) []wire.V2Notif
 		out = append(out[:i], append([]wire.V2Notification{{Method: "deprecationNotice", Params: deprecationNotice{Summary: fullHistoryDeprecated}}}, out[i:]...)...)
 	}
 	return out
-}
-
-// storedUsage is a stored thread's latest token usage, read from its rollout.
-func storedUsage(ro *rollout.Rollout) (wire.V2TokenUsageUpdated, bool) {
-	proj := wire.NewV2Projector(ro.Meta.ID, nil)
-	for _, m := range ro.InitialMessages() {
-		proj.Apply(protocol.Event{Msg: m})
-	}
-	return proj.LastUsage()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -52,11 +51,4 @@ func (r *threads) rollback(ctx context.Context, c *Conn, p threadRollbackParams)
 	lt.proj = dropUserTurns(lt.id, lt.proj.Turns(), p.NumTurns)
 	lt.mu.Unlock()
 	return threadResponse{lt.v2(false)}, nil
-}
-
-// pruneSnapshots removes a deleted thread's snapshots of its files.
-func (r *threads) pruneSnapshots(threadID string) {
-	if err := snapshot.Prune(codexHome(r.srv), threadID); err != nil {
-		r.srv.logger.Warn("prune snapshots", "thread", threadID, "err", err)
-	}
 }

@@ -23,16 +23,6 @@ import (
 // further folders of user skills for this server's listings and tells the connection
 // skills/changed.
 
-type skillsConfigWriteParams struct {
-	Enabled *bool   `json:"enabled"`
-	Name    *string `json:"name"`
-	Path    *string `json:"path"`
-}
-
-type skillsExtraRootsSetParams struct {
-	ExtraRoots *[]string `json:"extraRoots"`
-}
-
 // skillExtraRoots are the folders skills/extraRoots/set named, for the server's life: the
 // listings look there, and so do threads started since (config.Config.SkillExtraRoots).
 type skillExtraRoots struct {
@@ -141,44 +131,46 @@ func tomlBasicString(s string) string {
 	return b.String()
 }
 
-func registerSkillConfigMethods(s *Server, extra *skillExtraRoots) {
-	s.Handle("skills/config/write", Typed(func(ctx context.Context, c *Conn, p skillsConfigWriteParams) (map[string]bool, error) {
-		if p.Enabled == nil {
-			return nil, InvalidRequest("Invalid request: missing field `enabled`")
+// SkillsConfigWrite answers skills/config/write.
+func (a *api) SkillsConfigWrite(ctx context.Context, c *Conn, p SkillsConfigWriteParams) (SkillsConfigWriteResponse, error) {
+	s := a.s
+	hasPath, hasName := p.Path != nil && *p.Path != "", p.Name != nil && *p.Name != ""
+	if hasPath == hasName {
+		// Codex's words, as a bare -32602.
+		return SkillsConfigWriteResponse{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "skills/config/write requires exactly one of path or name"}
+	}
+	entry := map[string]any{}
+	if hasPath {
+		if !filepath.IsAbs(string(*p.Path)) {
+			return SkillsConfigWriteResponse{}, errNotAbsolute()
 		}
-		hasPath, hasName := p.Path != nil && *p.Path != "", p.Name != nil && *p.Name != ""
-		if hasPath == hasName {
-			// Codex's words, as a bare -32602.
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "skills/config/write requires exactly one of path or name"}
+		entry["path"] = string(*p.Path)
+	} else {
+		entry["name"] = *p.Name
+	}
+	entry["enabled"] = p.Enabled
+	if err := appendSkillRule(filepath.Join(codexHome(s), "config.toml"), entry); err != nil {
+		return SkillsConfigWriteResponse{}, internalError(err.Error())
+	}
+	return SkillsConfigWriteResponse{EffectiveEnabled: p.Enabled}, nil
+}
+
+// SkillsExtraRootsSet answers skills/extraRoots/set.
+func (a *api) SkillsExtraRootsSet(ctx context.Context, c *Conn, p SkillsExtraRootsSetParams) (SkillsExtraRootsSetResponse, error) {
+	extra := &a.s.skillRoots
+	if p.ExtraRoots == nil {
+		return SkillsExtraRootsSetResponse{}, InvalidRequest("Invalid request: missing field `extraRoots`")
+	}
+	roots := make([]string, len(p.ExtraRoots))
+	for i, r := range p.ExtraRoots {
+		roots[i] = string(r)
+		if !filepath.IsAbs(roots[i]) {
+			return SkillsExtraRootsSetResponse{}, errNotAbsolute()
 		}
-		entry := map[string]any{}
-		if hasPath {
-			if !filepath.IsAbs(*p.Path) {
-				return nil, errNotAbsolute()
-			}
-			entry["path"] = *p.Path
-		} else {
-			entry["name"] = *p.Name
-		}
-		entry["enabled"] = *p.Enabled
-		if err := appendSkillRule(filepath.Join(codexHome(s), "config.toml"), entry); err != nil {
-			return nil, internalError(err.Error())
-		}
-		return map[string]bool{"effectiveEnabled": *p.Enabled}, nil
-	}))
-	s.Handle("skills/extraRoots/set", Typed(func(ctx context.Context, c *Conn, p skillsExtraRootsSetParams) (struct{}, error) {
-		if p.ExtraRoots == nil {
-			return struct{}{}, InvalidRequest("Invalid request: missing field `extraRoots`")
-		}
-		for _, r := range *p.ExtraRoots {
-			if !filepath.IsAbs(r) {
-				return struct{}{}, errNotAbsolute()
-			}
-		}
-		extra.mu.Lock()
-		extra.roots = append([]string(nil), *p.ExtraRoots...)
-		extra.mu.Unlock()
-		jsonrpc.AfterReply(ctx, func() { _ = c.Notify(c.Context(), "skills/changed", struct{}{}) })
-		return struct{}{}, nil
-	}))
+	}
+	extra.mu.Lock()
+	extra.roots = roots
+	extra.mu.Unlock()
+	jsonrpc.AfterReply(ctx, func() { _ = c.Notify(c.Context(), "skills/changed", SkillsExtraRootsSetResponse{}) })
+	return SkillsExtraRootsSetResponse{}, nil
 }

@@ -10,9 +10,8 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/rollout"
-	"github.com/gocodex/gocodex/internal/sessionindex"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -78,7 +77,7 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 		to.Originator = c.ClientInfo().Name
 	}
 	if to.Resume == nil {
-		info.HistoryMode = rollout.HistoryModePaginated // what the recorder writes for a new thread
+		info.HistoryMode = threadsvc.HistoryModePaginated // what the recorder writes for a new thread
 	}
 	if info.Originator == "" {
 		info.Originator = to.Originator
@@ -97,13 +96,13 @@ func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, t
 	info.UpdatedAt = now
 	info.Ephemeral = to.Ephemeral
 	if info.Path == "" && !to.Ephemeral {
-		info.Path = rollout.NewPath(cfg.CodexHome, now, th.ID())
+		info.Path = threadsvc.New(cfg.CodexHome).NewPath(now, th.ID())
 	}
 	if to.Resume != nil {
 		info.Path = to.Resume.Path
 	}
 	if info.Git == nil {
-		info.Git = gitFromRollout(rollout.CollectGitInfo(cfg.Cwd))
+		info.Git = gitFromRollout(threadsvc.CollectGitInfo(cfg.Cwd))
 	}
 	unknown, warnings := UnknownSettingsMessage(warnings, cfg.CodexHome)
 	lt := &loadedThread{id: th.ID(), th: th, app: a, cfg: cfg, info: info, warnings: freshWarnings(c, warnings), unknownSettings: unknown}
@@ -150,7 +149,7 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error) {
 	if lt, ok := r.get(p.ThreadID); ok {
 		r.subscribe(c, lt)
-		notifyAfter(ctx, c, historyNotes(r.resumeNotes(lt, false), p.ExcludeTurns))
+		notifyAfter(ctx, c, historyNotes(r.resumeNotes(lt, nil), p.ExcludeTurns))
 		return resumed(lt, p), nil
 	}
 	path := p.Path
@@ -164,7 +163,7 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 		}
 		path = found
 	}
-	ro, err := rollout.ReadFile(path)
+	ro, err := r.store().Read(path)
 	if err != nil {
 		return threadResumeResponse{}, InvalidRequest("failed to load rollout `" + path + "`: " + err.Error())
 	}
@@ -172,24 +171,23 @@ func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (th
 	if o.Cwd == nil && ro.Meta.Cwd != "" {
 		o.Cwd = &ro.Meta.Cwd
 	}
-	turns, preview := replayTurns(ro)
-	info := threadInfo{Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: preview, Git: gitFromRollout(ro.Meta.Git),
+	rp := replayStored(ro)
+	info := threadInfo{Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: rp.preview, Git: gitFromRollout(ro.Meta.Git),
 		HistoryMode: ro.Meta.HistoryMode, Originator: ro.Meta.Originator}
-	if t, err := time.Parse(rollout.TimestampFormat, ro.Meta.Timestamp); err == nil {
+	if t, err := time.Parse(threadsvc.TimestampFormat, ro.Meta.Timestamp); err == nil {
 		info.CreatedAt = t
 	}
 	lt, err := r.startThread(ctx, c, o, app.ThreadOptions{Resume: ro}, info)
 	if err != nil {
 		return threadResumeResponse{}, err
 	}
-	usage, hasUsage := storedUsage(ro)
 	lt.mu.Lock()
-	lt.proj.Seed(turns)
-	if hasUsage {
-		lt.proj.SetLastUsage(usage)
+	lt.proj.Seed(rp.turns)
+	if rp.hasUsage {
+		lt.proj.SetLastUsage(rp.usage)
 	}
 	lt.mu.Unlock()
-	notes := historyNotes(r.resumeNotes(lt, true), p.ExcludeTurns)
+	notes := historyNotes(r.resumeNotes(lt, ro), p.ExcludeTurns)
 	jsonrpc.AfterReply(ctx, func() {
 		sendWarnings(c, lt.warnings)
 		sendUnknownSettings(c, lt)
@@ -211,12 +209,13 @@ func resumed(lt *loadedThread, p threadResumeParams) threadResumeResponse {
 }
 
 func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (threadSettings, error) {
-	home := codexHome(r.srv)
-	path, _, err := findRollout(home, p.ThreadID)
+	store := r.store()
+	path, _, err := findRollout(store.CodexHome(), p.ThreadID)
 	if err != nil {
 		return threadSettings{}, asNoRollout(err, p.ThreadID)
 	}
-	src, err := rollout.ReadFile(path)
+	// The full load: a fork of a fork (Codex's point at their base) keeps the whole history.
+	src, err := store.Read(path)
 	if err != nil {
 		return threadSettings{}, internalError(err.Error())
 	}
@@ -227,8 +226,9 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	newID := newSubmissionID()
 	var to app.ThreadOptions
 	info := threadInfo{ForkedFromID: src.Meta.ID, Git: gitFromRollout(src.Meta.Git)}
-	turns, preview := replayTurns(src)
-	info.Preview = preview
+	rp := replayStored(src)
+	turns := rp.turns
+	info.Preview = rp.preview
 	drop := 0
 	if p.LastTurnID != nil && *p.LastTurnID != "" {
 		k := -1
@@ -250,13 +250,9 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	}
 	if p.Ephemeral {
 		res := src.Reconstruct()
-		to = app.ThreadOptions{Ephemeral: true, ThreadID: newID, InitialHistory: rollout.DropLastTurns(res.History, drop)}
+		to = app.ThreadOptions{Ephemeral: true, ThreadID: newID, InitialHistory: threadsvc.DropLastTurns(res.History, drop)}
 	} else {
-		forked, err := rollout.Fork(home, src, rollout.ForkOptions{NewID: newID, DropLastTurns: drop})
-		if err != nil {
-			return threadSettings{}, internalError(err.Error())
-		}
-		ro, err := rollout.ReadFile(forked)
+		_, ro, err := store.Fork(path, threadsvc.ForkOptions{NewID: newID, DropTurns: drop})
 		if err != nil {
 			return threadSettings{}, internalError(err.Error())
 		}
@@ -270,15 +266,14 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 		return threadSettings{}, err
 	}
 	if info.Name != "" && !p.Ephemeral {
-		if err := sessionindex.Append(home, lt.id, info.Name); err != nil {
+		if err := store.Rename(lt.id, info.Name); err != nil {
 			r.srv.logger.Warn("fork name not recorded", "thread", lt.id, "err", err)
 		}
 	}
-	usage, hasUsage := storedUsage(src)
 	lt.mu.Lock()
 	lt.proj.Seed(turns)
-	if hasUsage {
-		lt.proj.SetLastUsage(usage)
+	if rp.hasUsage {
+		lt.proj.SetLastUsage(rp.usage)
 	}
 	lt.mu.Unlock()
 	r.copyAttachments(src.Meta.ID, lt.id)
@@ -321,18 +316,18 @@ func (r *threads) stored(id string, withTurns bool) (v2Thread, error) {
 	if err != nil {
 		return v2Thread{}, err
 	}
-	ro, err := rollout.ReadFile(path)
+	ro, err := r.store().Read(path)
 	if err != nil {
 		return v2Thread{}, internalError(err.Error())
 	}
 	turns, preview := replayTurns(ro)
-	sum := rollout.ThreadSummary{ID: ro.Meta.ID, Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: preview, Cwd: ro.Meta.Cwd,
+	sum := threadsvc.Summary{ID: ro.Meta.ID, Path: path, ForkedFromID: ro.Meta.ForkedFromID, Preview: preview, Cwd: ro.Meta.Cwd,
 		ModelProvider: ro.Meta.ModelProvider, CLIVersion: ro.Meta.CLIVersion, Git: ro.Meta.Git, HistoryMode: ro.Meta.HistoryMode,
 		Originator: ro.Meta.Originator, Archived: archived}
 	if len(ro.Meta.Source) > 0 {
 		sum.Source = string(ro.Meta.Source[1 : len(ro.Meta.Source)-1])
 	}
-	if t, err := time.Parse(rollout.TimestampFormat, ro.Meta.Timestamp); err == nil {
+	if t, err := time.Parse(threadsvc.TimestampFormat, ro.Meta.Timestamp); err == nil {
 		sum.CreatedAt = t
 	}
 	if st, err := os.Stat(path); err == nil {
@@ -379,7 +374,7 @@ type threadListResponse struct {
 }
 
 func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error) {
-	opts := rollout.ListOptions{Providers: p.ModelProviders}
+	opts := threadsvc.ListOptions{Providers: p.ModelProviders}
 	if p.Limit != nil {
 		opts.PageSize = int(*p.Limit)
 	}
@@ -402,7 +397,7 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	opts.ByUpdated = p.SortKey != nil && *p.SortKey == "updated_at"
 	opts.Ascending = p.SortDirection != nil && *p.SortDirection == "asc"
 	inSection := sectionFilter(p.SectionID)
-	keep := func(s rollout.ThreadSummary, t *v2Thread) bool {
+	keep := func(s threadsvc.Summary, t *v2Thread) bool {
 		// Case-sensitive, in the first message or the name, as Codex 0.169 searches.
 		if q := p.SearchTerm; q != nil && *q != "" && !strings.Contains(s.Preview, *q) && (t.Name == nil || !strings.Contains(*t.Name, *q)) {
 			return false
@@ -492,11 +487,9 @@ func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty
 	if lt, ok := r.get(p.ThreadID); ok {
 		after = r.unloadGone(c, lt)
 	}
-	path, err := rollout.Archive(codexHome(r.srv), p.ThreadID)
-	if err != nil {
+	if _, err := r.store().Archive(p.ThreadID); r.warnPartial(err) != nil {
 		return empty{}, internalError(err.Error())
 	}
-	r.codexStateArchived(p.ThreadID, path, true)
 	jsonrpc.AfterReply(ctx, func() {
 		n := wire.V2Notification{Method: "thread/archived", Params: threadIDParams{p.ThreadID}}
 		if after != nil {
@@ -515,11 +508,9 @@ func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (thr
 		}
 		return threadResponse{}, err
 	}
-	path, err := rollout.Unarchive(codexHome(r.srv), p.ThreadID)
-	if err != nil {
+	if _, err := r.store().Unarchive(p.ThreadID); r.warnPartial(err) != nil {
 		return threadResponse{}, InvalidRequest("failed to unarchive thread " + p.ThreadID + ": " + err.Error())
 	}
-	r.codexStateArchived(p.ThreadID, path, false)
 	t, err := r.stored(p.ThreadID, false)
 	if err != nil {
 		return threadResponse{}, err
@@ -531,23 +522,17 @@ func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (thr
 }
 
 func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
-	path, _, err := findRollout(codexHome(r.srv), p.ThreadID)
-	if err != nil {
+	if _, _, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
 		return empty{}, asNoRollout(err, p.ThreadID)
 	}
 	var after func(wire.V2Notification)
 	if lt, ok := r.get(p.ThreadID); ok {
 		after = r.unloadGone(c, lt)
 	}
-	if err := os.Remove(path); err != nil {
+	if err := r.warnPartial(r.store().Delete(p.ThreadID)); err != nil {
 		return empty{}, internalError(err.Error())
 	}
-	r.pruneSnapshots(p.ThreadID)
 	r.forgetThreadState(p.ThreadID)
-	if err := sessionindex.Drop(codexHome(r.srv), p.ThreadID); err != nil {
-		r.srv.logger.Warn("the deleted thread's name stays in the session index", "thread", p.ThreadID, "err", err)
-	}
-	r.codexStateDeleted(p.ThreadID)
 	jsonrpc.AfterReply(ctx, func() {
 		n := wire.V2Notification{Method: "thread/deleted", Params: threadIDParams{p.ThreadID}}
 		if after != nil {

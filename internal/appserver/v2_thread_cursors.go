@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -16,8 +16,8 @@ import (
 // entry. Codex's are opaque strings; so are ours, each in the form its list method takes.
 
 // threadListBackwardsCursor anchors at the page's first thread.
-func threadListBackwardsCursor(first rollout.ThreadSummary, opts rollout.ListOptions) *string {
-	c := rollout.BackwardsCursor(first, opts)
+func threadListBackwardsCursor(first threadsvc.Summary, opts threadsvc.ListOptions) *string {
+	c := threadsvc.BackwardsCursor(first, opts)
 	if c == "" {
 		return nil
 	}
@@ -98,19 +98,22 @@ func usageNotes(threadID string, turns []wire.V2Turn, u *protocol.TokenUsageInfo
 // resumeNotes is what Codex 0.169 tells a client that resumes a thread, after its answer:
 // the status of a thread it loaded (idle), the thread's token usage as of its last turn
 // (read back from the rollout) and its goal (thread/goal/updated, or thread/goal/cleared
-// when it has none).
-func (r *threads) resumeNotes(lt *loadedThread, loadedNow bool) []wire.V2Notification {
+// when it has none). loadedFrom is the rollout a thread loaded now was loaded from (nil
+// for a thread that was loaded already, whose rollout is read again).
+func (r *threads) resumeNotes(lt *loadedThread, loadedFrom *threadsvc.Rollout) []wire.V2Notification {
 	var notes []wire.V2Notification
-	if loadedNow {
+	if loadedFrom != nil {
 		notes = append(notes, wire.V2Notification{Method: "thread/status/changed", Params: threadStatusChanged{lt.id, lt.status()}})
 	}
 	lt.mu.Lock()
 	path, ephemeral := lt.info.Path, lt.info.Ephemeral
 	lt.mu.Unlock()
-	if !ephemeral && path != "" {
-		if ro, err := rollout.ReadFile(path); err == nil {
-			notes = append(notes, usageNotes(lt.id, lt.turns(), ro.Reconstruct().TokenUsage)...)
-		}
+	ro := loadedFrom
+	if ro == nil && !ephemeral && path != "" {
+		ro, _ = r.store().Read(path)
+	}
+	if ro != nil {
+		notes = append(notes, usageNotes(lt.id, lt.turns(), ro.Reconstruct().TokenUsage)...)
 	}
 	if !lt.cfg.FeatureEnabled("goals", true) {
 		return notes
@@ -163,15 +166,15 @@ func (lt *loadedThread) collaborationMode() protocol.CollaborationMode {
 //
 // Unfiltered, a full page only looks one thread further (a page of one) to know whether a
 // next page exists.
-func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.ThreadSummary, *v2Thread) bool, filtered bool) (threadListResponse, error) {
+func (r *threads) filteredPage(opts threadsvc.ListOptions, keep func(threadsvc.Summary, *v2Thread) bool, filtered bool) (threadListResponse, error) {
 	size := opts.PageSize
 	if size <= 0 {
 		size = 25
 	}
 	out := threadListResponse{Data: []v2Thread{}}
-	var first, last rollout.ThreadSummary
+	var first, last threadsvc.Summary
 	for {
-		page, err := rollout.List(codexHome(r.srv), opts)
+		page, err := threadsvc.New(codexHome(r.srv)).List(opts)
 		if err != nil {
 			return threadListResponse{}, internalError(err.Error())
 		}
@@ -196,7 +199,7 @@ func (r *threads) filteredPage(opts rollout.ListOptions, keep func(rollout.Threa
 			}
 			if len(out.Data) == size {
 				// One more passes: the next page starts after the last one answered.
-				next := rollout.CursorAfter(last, opts)
+				next := threadsvc.CursorAfter(last, opts)
 				out.NextCursor = &next
 				break
 			}

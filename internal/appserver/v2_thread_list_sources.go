@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/rollout"
 )
 
 // thread/list's sourceKinds, excludedThreadIds and originators, as Codex 0.169 takes them:
@@ -38,7 +38,7 @@ const maxExcludedThreadIDs = 100
 
 // applyListFilters checks the filters and puts them into opts; keep, when not nil, is a
 // filter the listing applies to each thread after reading it.
-func applyListFilters(p threadListParams, opts *rollout.ListOptions) (keep func(*v2Thread) bool, err error) {
+func applyListFilters(p threadListParams, opts *threadsvc.ListOptions) (keep func(*v2Thread) bool, err error) {
 	if len(p.Originators) > 0 {
 		return nil, filterError("originator filtering is not supported by the local app-server")
 	}

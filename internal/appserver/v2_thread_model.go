@@ -1,6 +1,6 @@
 package appserver
 
-import "github.com/gocodex/gocodex/internal/rollout"
+import threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 
 // A thread object's model and reasoningEffort, as Codex 0.169 fills them: a loaded thread's
 // are the settings now in force (turn/start overrides included); a thread on disk's are the
@@ -18,10 +18,10 @@ func (lt *loadedThread) modelAndEffort() (*string, *string) {
 
 // withPersistedSettings fills a thread on disk's model and effort from its rollout's tail,
 // or, when the tail holds no turn_context, from the first turn's (s, read with the head).
-func withPersistedSettings(t *v2Thread, s rollout.ThreadSummary) {
-	ts := rollout.TurnSettings{Model: s.Model, Effort: s.ReasoningEffort}
+func withPersistedSettings(t *v2Thread, s threadsvc.Summary) {
+	ts := threadsvc.TurnSettings{Model: s.Model, Effort: s.ReasoningEffort}
 	if s.Path != "" {
-		if latest, ok := rollout.LatestTurnSettings(s.Path); ok {
+		if latest, ok := threadsvc.LatestTurnSettings(s.Path); ok {
 			ts = latest
 		}
 	}

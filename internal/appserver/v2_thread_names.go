@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/google/uuid"
-
-	"github.com/gocodex/gocodex/internal/sessionindex"
 )
 
 // Thread names (thread/name/set) live where Codex 0.169 keeps them, CODEX_HOME's
@@ -31,10 +29,9 @@ func (r *threads) setName(ctx context.Context, c *Conn, p setNameParams) (empty,
 			return empty{}, errNoRollout(p.ThreadID)
 		}
 	}
-	if err := sessionindex.Append(codexHome(r.srv), p.ThreadID, p.Name); err != nil {
-		return empty{}, internalError("record thread name: " + err.Error())
+	if err := r.warnPartial(r.store().Rename(p.ThreadID, p.Name)); err != nil {
+		return empty{}, internalError(err.Error())
 	}
-	r.codexStateNamed(p.ThreadID, p.Name)
 	if loaded {
 		lt.mu.Lock()
 		lt.info.Name = p.Name
@@ -58,5 +55,5 @@ func (r *threads) nameOf(id string) string {
 			return name
 		}
 	}
-	return sessionindex.Names(codexHome(r.srv))[id]
+	return r.store().Name(id)
 }

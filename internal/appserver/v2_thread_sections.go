@@ -9,9 +9,8 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/appserver/wire"
+	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/rollout"
-	"github.com/gocodex/gocodex/internal/sessionindex"
 )
 
 // Thread sections (threadSection/*, thread/section/move), as Codex 0.169 answers them: the
@@ -217,7 +216,7 @@ func (r *threads) notifyAll(ctx context.Context, c *Conn, method string, params 
 // decorate adds what CODEX_HOME knows about a thread to its v2 object: its name (the
 // session index), its section and edited git metadata (the state file).
 func (r *threads) decorate(ts ...*v2Thread) {
-	if names := sessionindex.Names(codexHome(r.srv)); len(names) > 0 {
+	if names := threadsvc.New(codexHome(r.srv)).NameMap(); len(names) > 0 {
 		for _, t := range ts {
 			if n, ok := names[t.ID]; ok && n != "" {
 				n := n
@@ -326,7 +325,7 @@ func placeInSection(d *threadStateDoc, threadID, sectionID string, before *strin
 
 // listBySectionPosition is thread/list with sortKey section_position: a section's threads
 // in the order thread/section/move gave them (either sortDirection), paged by position.
-func (r *threads) listBySectionPosition(p threadListParams, opts rollout.ListOptions) (threadListResponse, error) {
+func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListOptions) (threadListResponse, error) {
 	var sectionID *string
 	if len(p.SectionID) > 0 {
 		_ = json.Unmarshal(p.SectionID, &sectionID)

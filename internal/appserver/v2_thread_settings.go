@@ -68,7 +68,7 @@ func (s *v2ThreadSettings) syncDerived() {
 // settingsChange applies a turn/start's overrides and, when the settings changed, tells the
 // thread's experimental subscribers through their queues (so before the turn's own
 // notifications).
-func (lt *loadedThread) settingsChange(p turnStartParams, sandbox *protocol.SandboxPolicy) {
+func (lt *loadedThread) settingsChange(p TurnStartParams, sandbox *protocol.SandboxPolicy) {
 	lt.settingsState.mu.Lock()
 	defer lt.settingsState.mu.Unlock()
 	cur := lt.settingsState.current

@@ -54,52 +54,44 @@ func checkInputSize(input []protocol.InputItem) error {
 	return nil
 }
 
-type turnStartParams struct {
-	ThreadID       string                   `json:"threadId"`
-	Input          []v2Input                `json:"input"`
-	Cwd            *string                  `json:"cwd"`
-	ApprovalPolicy *protocol.AskForApproval `json:"approvalPolicy"`
-	SandboxPolicy  json.RawMessage          `json:"sandboxPolicy"`
-	Model          *string                  `json:"model"`
-	Effort         *string                  `json:"effort"`
-	Summary        *string                  `json:"summary"`
-	OutputSchema   json.RawMessage          `json:"outputSchema"`
-	// CollaborationMode is experimental: it switches the thread's mode from this turn on.
-	CollaborationMode *protocol.CollaborationMode `json:"collaborationMode"`
+// TurnStart answers turn/start.
+func (a *api) TurnStart(ctx context.Context, c *Conn, p TurnStartParams) (TurnStartResponse, error) {
+	return a.r.turnStart(ctx, c, p)
 }
 
-type turnResponse struct {
-	Turn wire.V2Turn `json:"turn"`
+// TurnSteer answers turn/steer.
+func (a *api) TurnSteer(ctx context.Context, c *Conn, p TurnSteerParams) (TurnSteerResponse, error) {
+	return a.r.turnSteer(ctx, c, p)
 }
 
-func (r *threads) registerTurns(s *Server) {
-	s.Handle("turn/start", Typed(r.turnStart))
-	s.Handle("turn/steer", Typed(r.turnSteer))
-	s.Handle("turn/interrupt", Typed(r.turnInterrupt))
+// TurnInterrupt answers turn/interrupt.
+func (a *api) TurnInterrupt(ctx context.Context, c *Conn, p TurnInterruptParams) (TurnInterruptResponse, error) {
+	_, err := a.r.turnInterrupt(ctx, c, p)
+	return TurnInterruptResponse{}, err
 }
 
-func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (turnResponse, error) {
+func (r *threads) turnStart(ctx context.Context, c *Conn, p TurnStartParams) (TurnStartResponse, error) {
 	lt, err := r.loadedOrErr(p.ThreadID)
 	if err != nil {
-		return turnResponse{}, err
+		return TurnStartResponse{}, err
 	}
 	input, err := engineInput(p.Input)
 	if err != nil {
-		return turnResponse{}, err
+		return TurnStartResponse{}, err
 	}
 	if err := checkInputSize(input); err != nil {
-		return turnResponse{}, err
+		return TurnStartResponse{}, err
 	}
 	sb, err := sandboxFromV2(p.SandboxPolicy)
 	if err != nil {
-		return turnResponse{}, err
+		return TurnStartResponse{}, err
 	}
 	if cm := p.CollaborationMode; cm != nil {
 		if err := requireExperimental(c, "turn/start.collaborationMode"); err != nil {
-			return turnResponse{}, err
+			return TurnStartResponse{}, err
 		}
 		if err := checkCollaborationMode(cm); err != nil {
-			return turnResponse{}, err
+			return TurnStartResponse{}, err
 		}
 		lt.setCollaborationMode(cm)
 	}
@@ -108,7 +100,7 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 		op := protocol.OverrideTurnContextOp{Cwd: p.Cwd, ApprovalPolicy: p.ApprovalPolicy, SandboxPolicy: sb, Model: p.Model, Effort: p.Effort, Summary: p.Summary,
 			CollaborationMode: p.CollaborationMode}
 		if err := lt.th.SubmitWithID(newSubmissionID(), op); err != nil {
-			return turnResponse{}, internalError(err.Error())
+			return TurnStartResponse{}, internalError(err.Error())
 		}
 	}
 	lt.warnUnknownModel()
@@ -119,52 +111,37 @@ func (r *threads) turnStart(ctx context.Context, c *Conn, p turnStartParams) (tu
 	id := newSubmissionID()
 	lt.gate(id, ctx.Done())
 	if err := lt.th.SubmitWithID(id, protocol.UserInputOp{Items: input, FinalOutputJSONSchema: schema}); err != nil {
-		return turnResponse{}, internalError(err.Error())
+		return TurnStartResponse{}, internalError(err.Error())
 	}
-	return turnResponse{wire.V2Turn{ID: id, RootTurnID: &id, Items: []wire.V2Item{}, ItemsView: "notLoaded", Status: "inProgress"}}, nil
+	return TurnStartResponse{wire.V2Turn{ID: id, RootTurnID: &id, Items: []wire.V2Item{}, ItemsView: "notLoaded", Status: "inProgress"}}, nil
 }
 
-type turnSteerParams struct {
-	ThreadID       string    `json:"threadId"`
-	ExpectedTurnID string    `json:"expectedTurnId"`
-	Input          []v2Input `json:"input"`
-}
-
-type turnSteerResponse struct {
-	TurnID string `json:"turnId"`
-}
-
-func (r *threads) turnSteer(ctx context.Context, c *Conn, p turnSteerParams) (turnSteerResponse, error) {
+func (r *threads) turnSteer(ctx context.Context, c *Conn, p TurnSteerParams) (TurnSteerResponse, error) {
 	lt, err := r.loadedOrErr(p.ThreadID)
 	if err != nil {
-		return turnSteerResponse{}, err
+		return TurnSteerResponse{}, err
 	}
 	running, ok := lt.runningTurn()
 	if !ok {
-		return turnSteerResponse{}, InvalidRequest("no active turn to steer")
+		return TurnSteerResponse{}, InvalidRequest("no active turn to steer")
 	}
 	if p.ExpectedTurnID != running {
-		return turnSteerResponse{}, InvalidRequest("expected active turn id `" + p.ExpectedTurnID + "` but found `" + running + "`")
+		return TurnSteerResponse{}, InvalidRequest("expected active turn id `" + p.ExpectedTurnID + "` but found `" + running + "`")
 	}
 	input, err := engineInput(p.Input)
 	if err != nil {
-		return turnSteerResponse{}, err
+		return TurnSteerResponse{}, err
 	}
 	if err := checkInputSize(input); err != nil {
-		return turnSteerResponse{}, err
+		return TurnSteerResponse{}, err
 	}
 	if err := lt.th.SubmitWithID(newSubmissionID(), protocol.UserInputOp{Items: input}); err != nil {
-		return turnSteerResponse{}, internalError(err.Error())
+		return TurnSteerResponse{}, internalError(err.Error())
 	}
-	return turnSteerResponse{running}, nil
+	return TurnSteerResponse{running}, nil
 }
 
-type turnInterruptParams struct {
-	ThreadID string `json:"threadId"`
-	TurnID   string `json:"turnId"`
-}
-
-func (r *threads) turnInterrupt(ctx context.Context, c *Conn, p turnInterruptParams) (empty, error) {
+func (r *threads) turnInterrupt(ctx context.Context, c *Conn, p TurnInterruptParams) (empty, error) {
 	lt, err := r.loadedOrErr(p.ThreadID)
 	if err != nil {
 		return empty{}, err

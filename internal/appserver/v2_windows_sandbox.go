@@ -12,35 +12,25 @@ import (
 // report it failed in windowsSandbox/setupCompleted; gocodex answers the same way on every
 // system, saying on Windows that gocodex itself lacks it.
 
-type windowsSandboxSetupStartParams struct {
-	Mode string  `json:"mode"`
-	Cwd  *string `json:"cwd"`
+// WindowsSandboxReadiness answers windowsSandbox/readiness.
+func (a *api) WindowsSandboxReadiness(ctx context.Context, c *Conn) (WindowsSandboxReadinessResponse, error) {
+	return WindowsSandboxReadinessResponse{Status: "notConfigured"}, nil
 }
 
-type windowsSandboxSetupCompleted struct {
-	Error   *string `json:"error"`
-	Mode    string  `json:"mode"`
-	Success bool    `json:"success"`
-}
-
-func registerWindowsSandboxMethods(s *Server) {
-	s.Handle("windowsSandbox/readiness", TypedOptional(func(ctx context.Context, c *Conn, _ struct{}) (map[string]string, error) {
-		return map[string]string{"status": "notConfigured"}, nil
-	}))
-	s.Handle("windowsSandbox/setupStart", Typed(func(ctx context.Context, c *Conn, p windowsSandboxSetupStartParams) (map[string]bool, error) {
-		if p.Mode != "elevated" && p.Mode != "unelevated" {
-			return nil, InvalidRequest("Invalid request: unknown variant `" + p.Mode + "`, expected `elevated` or `unelevated`")
-		}
-		msg := "legacy Windows sandbox setup is only supported on Windows"
-		if p.Mode == "elevated" {
-			msg = "elevated Windows sandbox setup is only supported on Windows"
-		}
-		if runtime.GOOS == "windows" {
-			msg = "gocodex does not support the Windows sandbox"
-		}
-		jsonrpc.AfterReply(ctx, func() {
-			_ = c.Notify(c.Context(), "windowsSandbox/setupCompleted", windowsSandboxSetupCompleted{Error: &msg, Mode: p.Mode})
-		})
-		return map[string]bool{"started": true}, nil
-	}))
+// WindowsSandboxSetupStart answers windowsSandbox/setupStart.
+func (a *api) WindowsSandboxSetupStart(ctx context.Context, c *Conn, p WindowsSandboxSetupStartParams) (WindowsSandboxSetupStartResponse, error) {
+	if p.Mode != "elevated" && p.Mode != "unelevated" {
+		return WindowsSandboxSetupStartResponse{}, InvalidRequest("Invalid request: unknown variant `" + string(p.Mode) + "`, expected `elevated` or `unelevated`")
+	}
+	msg := "legacy Windows sandbox setup is only supported on Windows"
+	if p.Mode == "elevated" {
+		msg = "elevated Windows sandbox setup is only supported on Windows"
+	}
+	if runtime.GOOS == "windows" {
+		msg = "gocodex does not support the Windows sandbox"
+	}
+	jsonrpc.AfterReply(ctx, func() {
+		_ = c.Notify(c.Context(), "windowsSandbox/setupCompleted", WindowsSandboxSetupCompletedNotification{Error: &msg, Mode: p.Mode})
+	})
+	return WindowsSandboxSetupStartResponse{Started: true}, nil
 }

@@ -83,6 +83,7 @@ func doctorChecks(ctx context.Context, o DoctorOptions) []DoctorCheck {
 	if cfg != nil && !o.NetworkOnly {
 		timed("Configuration", func(c *DoctorCheck) { checkAuth(c, cfg, o.Getenv) })
 		timed("Configuration", func(c *DoctorCheck) { checkMCP(c, cfg) })
+		timed("Configuration", func(c *DoctorCheck) { checkLanguageServers(c, cfg) })
 		timed("Configuration", func(c *DoctorCheck) { checkSandbox(ctx, c, cfg) })
 	}
 	timed("Connectivity", func(c *DoctorCheck) { checkProxyEnv(c, o.Getenv) })
@@ -309,9 +310,24 @@ func checkProxyEnv(c *DoctorCheck, getenv func(string) string) {
 func checkReachability(ctx context.Context, c *DoctorCheck, cfg *config.Config, o DoctorOptions) {
 	c.ID, c.Category = "network.provider_reachability", "reachability"
 	p := cfg.ModelProvider
-	target := p.EndpointURL("models")
 	c.detail("model provider", cfg.ModelProviderID)
+	if p.Capabilities().ModelsPath == "" {
+		c.set(StatusOK, "the provider's wire ("+p.Wire()+") has no route to probe", "")
+		return
+	}
+	key, err := model.ResolveAPIKey(p, model.AuthOptions{Getenv: o.Getenv, CodexHome: cfg.CodexHome})
+	if err != nil {
+		key = "" // the auth check reports it; the route is probed without a key
+	}
+	// The wire's model list route, authorized as the wire authorizes every request.
+	req, err := model.NewModelsRequest(ctx, p, key)
+	target := p.EndpointURL(p.Capabilities().ModelsPath)
 	c.detail("route probe", "GET "+redactURL(target))
+	if err != nil {
+		c.detail("error", redactErr(err.Error(), target))
+		c.set(StatusFail, "the provider base URL is not a URL", "Set base_url to the provider API root, for example https://api.openai.com/v1")
+		return
+	}
 	hc, err := auth.HTTPClient(o.Getenv)
 	if err != nil {
 		c.detail("error", err.Error())
@@ -323,23 +339,7 @@ func checkReachability(ctx context.Context, c *DoctorCheck, cfg *config.Config, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.ReachTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
-	if err != nil {
-		c.detail("error", err.Error())
-		c.set(StatusFail, "the provider base URL is not a URL", "Set base_url to the provider API root, for example https://api.openai.com/v1")
-		return
-	}
-	if key, err := model.ResolveAPIKey(p, model.AuthOptions{Getenv: o.Getenv, CodexHome: cfg.CodexHome}); err == nil && key != "" {
-		if p.Wire() == model.WireAnthropic {
-			req.Header.Set("x-api-key", key)
-			req.Header.Set("anthropic-version", "2023-06-01")
-		} else {
-			req.Header.Set("Authorization", "Bearer "+key)
-		}
-	}
-	for k, v := range p.HTTPHeaders {
-		req.Header.Set(k, v)
-	}
+	req = req.WithContext(ctx)
 	resp, err := hc.Do(req)
 	if err != nil {
 		reason := err.Error()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gocodex/gocodex/internal/rollout"
+	"github.com/gocodex/gocodex/internal/host/threads"
 )
 
 // MigrateRolloutsOptions are `gocodex migrate-rollouts`' flags (Codex 0.169's).
@@ -33,13 +33,13 @@ func RunMigrateRollouts(codexHome string, o MigrateRolloutsOptions, out, errOut 
 		fmt.Fprintln(errOut, "Scanning local rollouts...")
 	}
 	start := now()
-	rep, err := rollout.Migrate(codexHome, rollout.MigrateOptions{Apply: o.Apply, Threads: o.Threads, MaxBytesPerSecond: o.MaxMiBPerSecond << 20})
+	rep, err := threads.New(codexHome).Migrate(threads.MigrateOptions{Apply: o.Apply, Threads: o.Threads, MaxBytesPerSecond: o.MaxMiBPerSecond << 20})
 	if err != nil {
 		fmt.Fprintf(errOut, "Error: %v\n", err)
 		return 1
 	}
 	took := now().Sub(start)
-	failed := rep.Count(rollout.MigrateFailed)
+	failed := rep.Count(threads.MigrateFailed)
 	if o.JSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -54,13 +54,13 @@ func RunMigrateRollouts(codexHome string, o MigrateRolloutsOptions, out, errOut 
 	return 0
 }
 
-func printMigration(out, errOut io.Writer, rep rollout.MigrateReport, o MigrateRolloutsOptions, took time.Duration) {
-	done, doneWord, verb := rep.Count(rollout.MigrateEligible), "eligible", "Checking"
+func printMigration(out, errOut io.Writer, rep threads.MigrateReport, o MigrateRolloutsOptions, took time.Duration) {
+	done, doneWord, verb := rep.Count(threads.MigrateEligible), "eligible", "Checking"
 	if o.Apply {
-		done, doneWord, verb = rep.Count(rollout.MigrateMigrated), "migrated", "Migrating"
+		done, doneWord, verb = rep.Count(threads.MigrateMigrated), "migrated", "Migrating"
 	}
-	empty, busy := rep.Count(rollout.MigrateSkippedEmpty), rep.Count(rollout.MigrateSkippedBusy)
-	paginated, failed := rep.Count(rollout.MigrateAlreadyPaginated), rep.Count(rollout.MigrateFailed)
+	empty, busy := rep.Count(threads.MigrateSkippedEmpty), rep.Count(threads.MigrateSkippedBusy)
+	paginated, failed := rep.Count(threads.MigrateAlreadyPaginated), rep.Count(threads.MigrateFailed)
 	// Codex draws this line as a live progress bar; here it is its final state.
 	fmt.Fprintf(errOut, "%s rollouts  %d/%d (100%%)  •  %d %s  •  %d already paginated  •  %d skipped  •  %d failed  •  %s\n",
 		verb, rep.Checked, rep.Checked, done, doneWord, paginated, empty+busy, failed, seconds(took))

@@ -10,8 +10,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/rollout"
-	"github.com/gocodex/gocodex/internal/sessionindex"
+	"github.com/gocodex/gocodex/internal/host/threads"
 )
 
 // ResumeRequest is what `gocodex resume` and `gocodex fork` were asked to open.
@@ -68,8 +67,8 @@ func FindForUI(cfg *config.Config, r ResumeRequest) (string, error) {
 		}
 		return s.ID, nil
 	case r.Last:
-		s, err := rollout.Latest(cfg.CodexHome, r.listOptions(cfg))
-		if errors.Is(err, rollout.ErrNotFound) {
+		s, err := threads.New(cfg.CodexHome).Latest(r.listOptions(cfg))
+		if errors.Is(err, threads.ErrNotFound) {
 			return "", nil
 		}
 		return s.ID, err
@@ -79,7 +78,7 @@ func FindForUI(cfg *config.Config, r ResumeRequest) (string, error) {
 
 // OpenForUI reads the rollout of thread id for the UI to continue; a fork first copies it
 // into a new thread, recorded beside the original. An empty id is a new thread (nil).
-func OpenForUI(cfg *config.Config, r ResumeRequest, id string) (*rollout.Rollout, error) {
+func OpenForUI(cfg *config.Config, r ResumeRequest, id string) (*threads.Rollout, error) {
 	if id == "" {
 		return nil, nil
 	}
@@ -90,8 +89,8 @@ func OpenForUI(cfg *config.Config, r ResumeRequest, id string) (*rollout.Rollout
 	return app.OpenRollout(cfg, open)
 }
 
-func (r ResumeRequest) listOptions(cfg *config.Config) rollout.ListOptions {
-	var lo rollout.ListOptions
+func (r ResumeRequest) listOptions(cfg *config.Config) threads.ListOptions {
+	var lo threads.ListOptions
 	if !r.All {
 		lo.Cwd, lo.Providers = cfg.Cwd, []string{cfg.ModelProviderID}
 	}
@@ -111,12 +110,13 @@ const sessionListSize = 20
 func PrintSessionList(cfg *config.Config, r ResumeRequest, out, errOut io.Writer) int {
 	lo := r.listOptions(cfg)
 	lo.ByUpdated, lo.PageSize = true, sessionListSize
-	page, err := rollout.List(cfg.CodexHome, lo)
+	store := threads.New(cfg.CodexHome)
+	page, err := store.List(lo)
 	if err != nil {
 		fmt.Fprintln(errOut, "Error:", err)
 		return 1
 	}
-	names, err := sessionindex.Read(cfg.CodexHome)
+	names, err := store.Names()
 	if err != nil {
 		fmt.Fprintln(errOut, "Error:", err)
 		return 1

@@ -1,22 +1,15 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/gocodex/gocodex/internal/codexstate"
-	"github.com/gocodex/gocodex/internal/rollout"
-	"github.com/gocodex/gocodex/internal/sessionindex"
-	"github.com/gocodex/gocodex/internal/snapshot"
+	"github.com/gocodex/gocodex/internal/host/threads"
 )
 
 // SessionState is where a command looks for the session it is given.
@@ -85,12 +78,13 @@ func ResolveSessionAnySource(codexHome, arg string, state SessionState) (Session
 }
 
 func resolveSession(codexHome, arg string, state SessionState, interactiveOnly bool) (Session, error) {
-	names, err := sessionindex.Read(codexHome)
+	store := threads.New(codexHome)
+	names, err := store.Names()
 	if err != nil {
 		return Session{}, err
 	}
 	if id, ok := ParseSessionUUID(arg); ok {
-		path, archived, err := rollout.Find(codexHome, id)
+		path, archived, err := store.Find(id)
 		if err != nil {
 			return Session{}, fmt.Errorf("%w: no saved session has id %s", ErrSessionNotFound, id)
 		}
@@ -100,7 +94,7 @@ func resolveSession(codexHome, arg string, state SessionState, interactiveOnly b
 		}
 		return s, nil
 	}
-	var named []sessionindex.Name
+	var named []threads.Name
 	for _, n := range names {
 		if n.Name == arg {
 			named = append(named, n)
@@ -108,8 +102,8 @@ func resolveSession(codexHome, arg string, state SessionState, interactiveOnly b
 	}
 	sort.Slice(named, func(i, j int) bool { return named[i].Order > named[j].Order })
 	for _, n := range named {
-		path, archived, err := rollout.Find(codexHome, n.ID)
-		if err != nil || !stateMatches(state, archived) || (interactiveOnly && !interactiveSource(path)) {
+		path, archived, err := store.Find(n.ID)
+		if err != nil || !stateMatches(state, archived) || (interactiveOnly && !interactiveSource(store, path)) {
 			continue
 		}
 		return Session{ID: n.ID, Name: n.Name, ByName: true, Path: path, Archived: archived}, nil
@@ -121,72 +115,46 @@ func stateMatches(state SessionState, archived bool) bool {
 	return state == AnySession || (state == ArchivedSessions) == archived
 }
 
-// interactiveSource reads the session_meta line at the head of a rollout and says whether a
-// person drove the thread (source "cli" or "vscode"), not exec or an MCP client.
-func interactiveSource(path string) bool {
-	f, err := os.Open(path)
+// interactiveSource reads the head of a rollout and says whether a person drove the thread
+// (source "cli" or "vscode"), not exec or an MCP client.
+func interactiveSource(store *threads.Service, path string) bool {
+	head, _, err := store.Summary(path) // a thread with no user message yet counts too
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	// The head carries the base instructions (tens of KiB); a MiB is plenty.
-	line, err := bufio.NewReaderSize(io.LimitReader(f, 1<<20), 64<<10).ReadBytes('\n')
-	if err != nil && len(line) == 0 {
-		return false
-	}
-	r, err := rollout.Parse(bytes.NewReader(line))
-	if err != nil {
-		return false
-	}
-	switch r.Meta.SourceString() {
+	switch head.Source {
 	case "cli", "vscode":
 		return true
 	}
 	return false
 }
 
-// ArchiveSession moves the session to CODEX_HOME/archived_sessions, and tells Codex's state
-// database (a failure there goes to warn: the session is archived all the same).
+// ArchiveSession moves the session to CODEX_HOME/archived_sessions through the thread
+// service (what its stores could not follow is a warning: the session is archived).
 func ArchiveSession(codexHome string, s Session, warn io.Writer) error {
-	path, err := rollout.Archive(codexHome, s.ID)
-	if err != nil {
-		return err
-	}
-	warnCodexState(warn, codexstate.SetArchived(codexHome, s.ID, path, true, time.Now()))
-	return nil
+	_, err := threads.New(codexHome).Archive(s.ID)
+	return warnPartial(warn, err)
 }
 
-// UnarchiveSession moves the session back under CODEX_HOME/sessions, and tells Codex's state
-// database.
+// UnarchiveSession moves the session back under CODEX_HOME/sessions through the thread
+// service.
 func UnarchiveSession(codexHome string, s Session, warn io.Writer) error {
-	path, err := rollout.Unarchive(codexHome, s.ID)
-	if err != nil {
-		return err
-	}
-	warnCodexState(warn, codexstate.SetArchived(codexHome, s.ID, path, false, time.Now()))
-	return nil
+	_, err := threads.New(codexHome).Unarchive(s.ID)
+	return warnPartial(warn, err)
 }
 
-// warnCodexState reports a failed update of Codex's state database: Codex's own lists may
-// show the session as it was until Codex repairs its row.
-func warnCodexState(w io.Writer, err error) {
-	if err != nil {
-		fmt.Fprintf(w, "Warning: Codex's state database was not updated: %v\n", err)
-	}
-}
-
-// DeleteSession removes the session's rollout, its name in session_index.jsonl, the
-// snapshots its turns took of the files they changed and its row in Codex's state database.
+// DeleteSession removes the session through the thread service: its rollout, its name in
+// session_index.jsonl, its row in Codex's state database and its file snapshots.
 func DeleteSession(codexHome string, s Session, warn io.Writer) error {
-	if err := os.Remove(s.Path); err != nil {
-		return err
+	return warnPartial(warn, threads.New(codexHome).Delete(s.ID))
+}
+
+// warnPartial reports what the thread service could not mirror as a warning (the
+// operation happened) and passes any other error on.
+func warnPartial(w io.Writer, err error) error {
+	if threads.IsPartial(err) {
+		fmt.Fprintf(w, "Warning: %v\n", err)
+		return nil
 	}
-	warnCodexState(warn, codexstate.DeleteThread(codexHome, s.ID))
-	if err := sessionindex.Drop(codexHome, s.ID); err != nil {
-		return fmt.Errorf("session deleted, but its name stays in %s: %w", sessionindex.FileName, err)
-	}
-	if err := snapshot.Prune(codexHome, s.ID); err != nil {
-		return fmt.Errorf("session deleted, but not its file snapshots: %w", err)
-	}
-	return nil
+	return err
 }

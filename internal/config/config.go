@@ -101,6 +101,8 @@ type Config struct {
 	// Notify is the argv run after each turn, with a JSON payload appended.
 	Notify     []string
 	McpServers map[string]McpServerConfig
+	// Lsp is the language servers' settings (`lsp`, `[lsp.<id>]`).
+	Lsp LspConfig
 
 	OSSProvider             string
 	CheckForUpdateOnStartup bool

@@ -70,7 +70,7 @@ func TestLoadErrors(t *testing.T) {
 		{name: "cli type", cli: []string{"model_context_window=abc"}, want: "-c model_context_window=abc: invalid type: string \"abc\", expected an integer"},
 		{name: "cli enum", cli: []string{"history.persistence=some"}, want: "-c history.persistence=some: unknown variant `some`"},
 		{name: "cli bad syntax", cli: []string{"novalue"}, want: "Invalid override (missing '='): novalue"},
-		{name: "unknown wire api", file: "[model_providers.x]\nname = \"X\"\nwire_api = \"grpc\"\n", want: "%s:3:12: unknown wire_api \"grpc\" for model provider \"X\": expected \"responses\", \"chat\" or \"anthropic\""},
+		{name: "unknown wire api", file: "[model_providers.x]\nname = \"X\"\nwire_api = \"grpc\"\n", want: "%s:3:12: unknown wire_api \"grpc\" for model provider \"X\": expected \"responses\", \"anthropic\" or \"chat\""},
 		{name: "unknown provider", file: "model_provider = \"nope\"\n", want: "%s:1:18: Model provider `nope` not found"},
 		{name: "mcp both", file: "[mcp_servers.a]\ncommand = \"x\"\nurl = \"http://127.0.0.1\"\n", want: "%s:1:14: url is not supported for stdio\nin `mcp_servers.a`"},
 		{name: "mcp neither", file: "[mcp_servers.a]\nenabled = true\n", want: "%s:1:14: invalid transport"},

@@ -52,6 +52,13 @@ func keysAt(prefix []string) []string {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
+		if t == fileType && prefix[i] == "lsp" {
+			if len(prefix) != 2 {
+				return nil
+			}
+			t = lspServerType
+			break
+		}
 		if t == fileType && prefix[i] == "features" {
 			if i != len(prefix)-1 {
 				return nil

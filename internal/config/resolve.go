@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/model"
+	// Every wire registers its descriptor: validation accepts the wire_api values they name.
+	_ "github.com/gocodex/gocodex/internal/model/wires"
 	"github.com/gocodex/gocodex/internal/process"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -54,6 +56,9 @@ func (l *loader) resolve(o Overrides) (*Config, error) {
 		return nil, err
 	}
 	if err := l.resolveMcp(c); err != nil {
+		return nil, err
+	}
+	if err := l.resolveLsp(c); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -158,6 +158,9 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 			continue
 		case topLevel && readElsewhere[k]:
 			continue
+		case topLevel && k == "lsp":
+			checkLspKeys(v, p, out)
+			continue
 		case topLevel && k == "responses":
 			// gocodex processes every response as it streams: only another mode is reported.
 			if !streamingResponses(v) {

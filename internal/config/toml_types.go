@@ -52,7 +52,9 @@ type File struct {
 	ShowRawAgentReasoning *bool    `toml:"show_raw_agent_reasoning"`
 	Notify                []string `toml:"notify"`
 
-	McpServers     map[string]McpServerConfig    `toml:"mcp_servers"`
+	McpServers map[string]McpServerConfig `toml:"mcp_servers"`
+	// Lsp is `lsp = false` or the `[lsp.<id>]` language server tables (decoded in lsp.go).
+	Lsp            any                           `toml:"lsp"`
 	ModelProviders map[string]model.ProviderInfo `toml:"model_providers"`
 	OpenAIBaseURL  *string                       `toml:"openai_base_url"`
 	OSSProvider    *string                       `toml:"oss_provider"`

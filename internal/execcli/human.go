@@ -45,6 +45,7 @@ type HumanWriter struct {
 	// turnError is the last error event of the running turn: the turn failed.
 	turnError *string
 	lastMsg   *string
+	fold      *items.Fold
 }
 
 // NewHumanWriter returns a writer for one thread.
@@ -55,7 +56,7 @@ func NewHumanWriter(o HumanOptions) *HumanWriter {
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
 	}
-	return &HumanWriter{o: o, sty: styler{on: o.Color}}
+	return &HumanWriter{o: o, sty: styler{on: o.Color}, fold: items.NewFold(items.FoldOptions{})}
 }
 
 // TurnFailed reports whether a turn ended with an error.
@@ -69,65 +70,30 @@ func (h *HumanWriter) LastAgentMessage() (string, bool) {
 	return *h.lastMsg, true
 }
 
-// Handle prints one event.
+// Handle prints one event: the item changes it causes (through the fold), then what the
+// turn-level events say.
 func (h *HumanWriter) Handle(ev protocol.Event) error {
+	if items.StreamsTextOnly(ev.Msg) {
+		return nil // the hot path: messages, reasoning and output are printed whole
+	}
 	s := h.sty
 	var b strings.Builder
+	for _, ch := range h.fold.Apply(ev.Msg) {
+		h.item(&b, ch)
+	}
 	switch m := ev.Msg.(type) {
 	case protocol.SessionConfiguredEvent:
 		h.header(&b, m)
 	case protocol.TurnStartedEvent:
 		h.turnError = nil
-	case protocol.AgentReasoningEvent:
-		b.WriteString(s.dim(m.Text) + "\n")
-	case protocol.AgentMessageEvent:
-		b.WriteString(s.tag("codex") + "\n" + m.Message + "\n")
-	case protocol.ExecCommandBeginEvent:
-		fmt.Fprintf(&b, "%s\n%s in %s\n", s.tag("exec"), s.bold(items.JoinCommand(m.Command)), m.Cwd)
-	case protocol.ExecCommandEndEvent:
-		dur := formatElapsed(time.Duration(m.Duration))
-		if m.ExitCode == 0 && m.Status != protocol.ExecDeclined {
-			b.WriteString(s.green(" succeeded in "+dur+":") + "\n")
-		} else {
-			b.WriteString(s.red(" exited "+strconv.Itoa(m.ExitCode)+" in "+dur+":") + "\n")
-		}
-		if m.AggregatedOutput != "" {
-			b.WriteString(m.AggregatedOutput + "\n")
-		}
-	case protocol.PatchApplyBeginEvent:
-		b.WriteString(s.bold("apply patch") + "\n")
-	case protocol.PatchApplyEndEvent:
-		h.patchEnd(&b, m)
 	case protocol.TurnDiffEvent:
 		b.WriteString(m.UnifiedDiff + "\n")
-	case protocol.WebSearchBeginEvent:
-		b.WriteString(s.bold("web search:") + " \n")
-	case protocol.WebSearchEndEvent:
-		b.WriteString(s.bold("web search:") + " " + m.Query + "\n")
-	case protocol.McpToolCallBeginEvent:
-		b.WriteString(s.bold("mcp:") + " " + s.cyan(m.Invocation.Server+"/"+m.Invocation.Tool) + " " + s.dim("started") + "\n")
-	case protocol.McpToolCallEndEvent:
-		status := s.green("completed")
-		if !m.Result.IsSuccess() {
-			status = s.red("failed")
-		}
-		b.WriteString(s.bold("mcp:") + " " + s.cyan(m.Invocation.Server+"/"+m.Invocation.Tool) + " " + s.dim("("+status+")") + "\n")
-	case protocol.PlanUpdateEvent:
-		b.WriteString(s.bold("Plan update") + "\n")
-		if m.Explanation != nil && *m.Explanation != "" {
-			b.WriteString(s.dim(*m.Explanation) + "\n")
-		}
-		for _, step := range m.Plan {
-			b.WriteString("  " + planMark(step.Status) + " " + step.Step + "\n")
-		}
 	case protocol.ErrorEvent:
 		msg := m.Message
 		h.turnError = &msg
 		b.WriteString(s.errorLabel() + " " + m.Message + "\n")
 	case protocol.StreamErrorEvent:
 		b.WriteString(s.errorLabel() + " " + m.Message + "\n")
-	case protocol.WarningEvent:
-		b.WriteString(s.warningLabel() + " " + m.Message + "\n")
 	case protocol.RequestUserInputEvent:
 		b.WriteString(s.warningLabel() + " " + NoUserNote + "\n")
 	case protocol.ExecApprovalRequestEvent, protocol.ApplyPatchApprovalRequestEvent:
@@ -155,6 +121,89 @@ func (h *HumanWriter) Handle(ev protocol.Event) error {
 	return err
 }
 
+// item prints one item change: a tool call when it begins and when it ends, a message, a
+// reasoning part or a warning when it is whole, each new plan.
+func (h *HumanWriter) item(b *strings.Builder, ch items.Change) {
+	s := h.sty
+	begins := ch.Phase == items.Started || (ch.Phase == items.Updated && ch.Delta.Kind == items.DeltaBegun)
+	ends := ch.Phase == items.Completed && !ch.CutShort
+	switch it := ch.Body.(type) {
+	case *items.Reasoning:
+		if ch.Phase == items.Updated && ch.Delta.Kind == items.DeltaSummaryDone {
+			b.WriteString(s.dim(ch.Delta.Text) + "\n")
+		}
+	case *items.AgentMessage:
+		if ends {
+			b.WriteString(s.tag("codex") + "\n" + it.Text + "\n")
+		}
+	case *items.Notice:
+		if ends {
+			b.WriteString(s.warningLabel() + " " + it.Message + "\n")
+		}
+	case *items.TodoList:
+		if ch.Phase != items.Completed {
+			h.plan(b, it)
+		}
+	case *items.Command:
+		switch {
+		case begins && it.Begun:
+			fmt.Fprintf(b, "%s\n%s in %s\n", s.tag("exec"), s.bold(items.JoinCommand(it.Argv)), it.Cwd)
+		case ends:
+			h.commandEnd(b, it)
+		}
+	case *items.Patch:
+		switch {
+		case begins && it.Begun:
+			b.WriteString(s.bold("apply patch") + "\n")
+		case ends:
+			h.patchEnd(b, it)
+		}
+	case *items.WebSearch:
+		switch {
+		case begins:
+			b.WriteString(s.bold("web search:") + " \n")
+		case ends:
+			b.WriteString(s.bold("web search:") + " " + it.Query + "\n")
+		}
+	case *items.McpCall:
+		name := s.cyan(it.Invocation.Server + "/" + it.Invocation.Tool)
+		switch {
+		case begins:
+			b.WriteString(s.bold("mcp:") + " " + name + " " + s.dim("started") + "\n")
+		case ends:
+			status := s.green("completed")
+			if !it.Result.IsSuccess() {
+				status = s.red("failed")
+			}
+			b.WriteString(s.bold("mcp:") + " " + name + " " + s.dim("("+status+")") + "\n")
+		}
+	}
+}
+
+func (h *HumanWriter) commandEnd(b *strings.Builder, c *items.Command) {
+	s := h.sty
+	dur := formatElapsed(c.Duration)
+	if *c.ExitCode == 0 && c.RawStatus != protocol.ExecDeclined {
+		b.WriteString(s.green(" succeeded in "+dur+":") + "\n")
+	} else {
+		b.WriteString(s.red(" exited "+strconv.Itoa(*c.ExitCode)+" in "+dur+":") + "\n")
+	}
+	if c.AggregatedOutput != "" {
+		b.WriteString(c.AggregatedOutput + "\n")
+	}
+}
+
+func (h *HumanWriter) plan(b *strings.Builder, t *items.TodoList) {
+	s := h.sty
+	b.WriteString(s.bold("Plan update") + "\n")
+	if t.Explanation != nil && *t.Explanation != "" {
+		b.WriteString(s.dim(*t.Explanation) + "\n")
+	}
+	for _, step := range t.Steps {
+		b.WriteString("  " + planMark(step.Status) + " " + step.Step + "\n")
+	}
+}
+
 func (h *HumanWriter) header(b *strings.Builder, m protocol.SessionConfiguredEvent) {
 	s := h.sty
 	b.WriteString(h.o.Title + "\n--------\n")
@@ -165,9 +214,9 @@ func (h *HumanWriter) header(b *strings.Builder, m protocol.SessionConfiguredEve
 	b.WriteString(s.cyan("user") + "\n" + h.o.Prompt + "\n")
 }
 
-func (h *HumanWriter) patchEnd(b *strings.Builder, m protocol.PatchApplyEndEvent) {
+func (h *HumanWriter) patchEnd(b *strings.Builder, m *items.Patch) {
 	s := h.sty
-	status := string(m.Status)
+	status := string(m.RawStatus)
 	if status == "" {
 		status = string(protocol.PatchCompleted)
 		if !m.Success {
@@ -175,8 +224,8 @@ func (h *HumanWriter) patchEnd(b *strings.Builder, m protocol.PatchApplyEndEvent
 		}
 	}
 	b.WriteString(s.bold("patch:") + " " + status + "\n")
-	paths := make([]string, 0, len(m.Changes))
-	for p := range m.Changes {
+	paths := make([]string, 0, len(m.Reported))
+	for p := range m.Reported {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)

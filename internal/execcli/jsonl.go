@@ -41,11 +41,13 @@ func (j *JSONWriter) LastAgentMessage() (string, bool) {
 func (j *JSONWriter) Handle(ev protocol.Event) error {
 	switch m := ev.Msg.(type) {
 	case protocol.AgentMessageDeltaEvent, protocol.AgentReasoningDeltaEvent,
-		protocol.AgentReasoningRawContentDeltaEvent, protocol.ExecCommandOutputDeltaEvent:
-		// The hot path: nothing to write. (Output deltas still feed the projector.)
-		if d, ok := m.(protocol.ExecCommandOutputDeltaEvent); ok {
-			j.proj.Apply(d)
-		}
+		protocol.AgentReasoningRawContentDeltaEvent:
+		// The hot path: no line is written, and no item of exec --json depends on text
+		// deltas (messages and reasoning are written whole), so the fold is spared them.
+		return nil
+	case protocol.ExecCommandOutputDeltaEvent:
+		// A command's output deltas are its output when its end carries none.
+		j.proj.Apply(ev.Msg)
 		return nil
 	case protocol.SessionConfiguredEvent:
 		return j.emit(threadStarted{Type: "thread.started", ThreadID: m.SessionID})

@@ -14,8 +14,8 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/iostreams"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -151,7 +151,7 @@ func finish(ctx context.Context, opts RunOptions, s *iostreams.IOStreams, th *ag
 // findResume reads the rollout `exec resume` continues: the thread named by id, or with
 // --last the most recently updated one of this directory and model provider (any with
 // --all). --last with nothing to resume starts a new thread, as Codex does.
-func findResume(cfg *config.Config, opts RunOptions) (*rollout.Rollout, error) {
+func findResume(cfg *config.Config, opts RunOptions) (*threads.Rollout, error) {
 	if opts.ForkID != "" {
 		return app.OpenRollout(cfg, app.Open{ForkID: opts.ForkID})
 	}

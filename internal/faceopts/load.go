@@ -29,7 +29,7 @@ func Load(lo config.LoadOptions) (*config.Config, []config.Warning, error) {
 // no provider-run search (Chat Completions, Anthropic): the tool is not sent there.
 func WebSearchWireWarning(cfg *config.Config) (config.Warning, bool) {
 	_, asked := cfg.Effective["web_search"]
-	if !asked || cfg.WebSearchMode == "disabled" || cfg.ModelProvider.Wire() == model.WireResponses {
+	if !asked || cfg.WebSearchMode == "disabled" || cfg.ModelProvider.Capabilities().HostedWebSearch {
 		return config.Warning{}, false
 	}
 	return config.Warning{Key: []string{"web_search"}, Message: fmt.Sprintf(

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/proctree"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/safegit"
 )
 
@@ -247,7 +247,7 @@ func copyRollout(threadID, dst string) error {
 	if err != nil {
 		return err
 	}
-	src, _, err := rollout.Find(home, threadID)
+	src, _, err := threads.New(home).Find(threadID)
 	if err != nil {
 		return err
 	}

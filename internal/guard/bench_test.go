@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/gocodex/gocodex/internal/sandbox"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/applypatch"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // BenchmarkApplyPatch is one apply_patch call through the tool, as the engine makes it
@@ -44,13 +44,13 @@ func BenchmarkApplyPatch(b *testing.B) {
 			}
 			g := New(Options{Sandbox: sandbox.Options{Executable: exe}})
 			h := applypatch.New(applypatch.Options{Freeform: true, Decide: g.Patch})
-			env := &tools.Env{
+			env := &tool.Env{
 				TurnID: "turn", Cwd: cwd, Approval: protocol.ApprovalNever, Sandbox: p.policy,
 				Emit: func(protocol.EventMsg) {},
 			}
 			i := 0
 			for b.Loop() {
-				res, err := h.Handle(context.Background(), env, tools.Call{Kind: tools.CustomCall, CallID: "c", Arguments: patches[i%2]})
+				res, err := h.Handle(context.Background(), env, tool.Call{Kind: tool.CustomCall, CallID: "c", Arguments: patches[i%2]})
 				if err != nil || !res.Success {
 					b.Fatalf("apply_patch: %v %q", err, res.Output)
 				}

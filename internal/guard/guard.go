@@ -15,9 +15,9 @@ import (
 	"github.com/gocodex/gocodex/internal/safety"
 	"github.com/gocodex/gocodex/internal/safety/execpolicy"
 	"github.com/gocodex/gocodex/internal/sandbox"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // Texts the model receives when the person says no.
@@ -77,7 +77,7 @@ func (g *Guard) currentPolicy() *execpolicy.Policy {
 }
 
 // Exec is the shell.Gate of every command tool.
-func (g *Guard) Exec(ctx context.Context, env *tools.Env, req shell.GateRequest) (shell.Decision, error) {
+func (g *Guard) Exec(ctx context.Context, env *tool.Env, req shell.GateRequest) (shell.Decision, error) {
 	in := safety.ExecInput{
 		Command:            req.Argv,
 		Cwd:                req.Cwd,
@@ -143,7 +143,7 @@ func (g *Guard) Exec(ctx context.Context, env *tools.Env, req shell.GateRequest)
 
 // askExec puts a command to the person. It returns nil when they approved, or the decision
 // that refuses the command.
-func (g *Guard) askExec(ctx context.Context, env *tools.Env, req shell.GateRequest, in safety.ExecInput, reason string, amendment []string) (*shell.Decision, error) {
+func (g *Guard) askExec(ctx context.Context, env *tool.Env, req shell.GateRequest, in safety.ExecInput, reason string, amendment []string) (*shell.Decision, error) {
 	ev := &protocol.ExecApprovalRequestEvent{
 		CallID:                      req.CallID,
 		TurnID:                      env.TurnID,
@@ -155,7 +155,7 @@ func (g *Guard) askExec(ctx context.Context, env *tools.Env, req shell.GateReque
 	if reason != "" {
 		ev.Reason = &reason
 	}
-	decision, err := env.RequestApproval(ctx, tools.ApprovalRequest{Exec: ev})
+	decision, err := env.RequestApproval(ctx, tool.ApprovalRequest{Exec: ev})
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func (g *Guard) beforeWrite(policy protocol.SandboxPolicy, policyCwd string) err
 
 // sandboxed is the decision that runs a command under the thread's sandbox policy, or an
 // error that says why no sandbox can be applied: never a silent unconfined run.
-func (g *Guard) sandboxed(env *tools.Env) (shell.Decision, error) {
+func (g *Guard) sandboxed(env *tool.Env) (shell.Decision, error) {
 	g.probeOnce.Do(func() { g.probe = sandbox.Probe(context.Background(), g.opts.Sandbox) })
 	if g.probe.Err != nil {
 		return shell.Decision{}, g.probe.ErrFor(env.Sandbox)

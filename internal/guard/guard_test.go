@@ -13,19 +13,20 @@ import (
 	"github.com/gocodex/gocodex/internal/tools/applypatch"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // askRecorder answers every approval request with one decision and remembers the requests.
 type askRecorder struct {
 	decision protocol.ReviewDecision
-	asked    []tools.ApprovalRequest
+	asked    []tool.ApprovalRequest
 }
 
-func (a *askRecorder) env(approval protocol.AskForApproval, sandbox protocol.SandboxPolicy, cwd string) *tools.Env {
-	return &tools.Env{
+func (a *askRecorder) env(approval protocol.AskForApproval, sandbox protocol.SandboxPolicy, cwd string) *tool.Env {
+	return &tool.Env{
 		ThreadID: "thread", TurnID: "turn", Cwd: cwd, Approval: approval, Sandbox: sandbox,
 		Emit: func(protocol.EventMsg) {},
-		RequestApproval: func(_ context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
+		RequestApproval: func(_ context.Context, req tool.ApprovalRequest) (protocol.ReviewDecision, error) {
 			a.asked = append(a.asked, req)
 			return a.decision, nil
 		},
@@ -187,7 +188,7 @@ func TestPatchApprovedForSessionIsRemembered(t *testing.T) {
 	}
 	// The handler asks through the remembering env; the answer covers the file from now on.
 	wrapped := g.RememberingEnv(env)
-	if _, err := wrapped.RequestApproval(context.Background(), tools.ApprovalRequest{Patch: &protocol.ApplyPatchApprovalRequestEvent{
+	if _, err := wrapped.RequestApproval(context.Background(), tool.ApprovalRequest{Patch: &protocol.ApplyPatchApprovalRequestEvent{
 		CallID: "p1", Changes: v.FileChanges()}}); err != nil {
 		t.Fatal(err)
 	}

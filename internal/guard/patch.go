@@ -10,15 +10,15 @@ import (
 	"github.com/gocodex/gocodex/internal/patch"
 	"github.com/gocodex/gocodex/internal/safety"
 	"github.com/gocodex/gocodex/internal/sandbox"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/applypatch"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // Patch is the applypatch.DecideFunc: Codex's patch safety over the thread's policies and
 // session cache, and, under a sandboxed policy, the confinement that writes the patch inside
 // the sandbox after checking where each of its paths really leads.
-func (g *Guard) Patch(_ context.Context, env *tools.Env, v *patch.Verified) applypatch.Decision {
+func (g *Guard) Patch(_ context.Context, env *tool.Env, v *patch.Verified) applypatch.Decision {
 	d := safety.DecidePatch(g.patchInput(env, v))
 	var out applypatch.Decision
 	switch d.Kind {
@@ -50,7 +50,7 @@ func (g *Guard) Patch(_ context.Context, env *tools.Env, v *patch.Verified) appl
 	return out
 }
 
-func (g *Guard) patchInput(env *tools.Env, v *patch.Verified) safety.PatchInput {
+func (g *Guard) patchInput(env *tool.Env, v *patch.Verified) safety.PatchInput {
 	in := safety.PatchInput{
 		Paths:    v.Paths(),
 		Cwd:      env.Cwd,
@@ -66,7 +66,7 @@ func (g *Guard) patchInput(env *tools.Env, v *patch.Verified) safety.PatchInput 
 
 // patchConfinement checks every write of the patch where it leads and runs the patch
 // through the binary's own apply_patch inside the sandbox of the turn's policy.
-func (g *Guard) patchConfinement(env *tools.Env, v *patch.Verified) *applypatch.Confinement {
+func (g *Guard) patchConfinement(env *tool.Env, v *patch.Verified) *applypatch.Confinement {
 	c := &applypatch.Confinement{
 		MayAsk:      safety.PatchRetryMayAsk(env.Approval),
 		RetryReason: safety.RetryWithoutSandboxQuery,
@@ -132,25 +132,25 @@ func (g *Guard) applyInSandbox(ctx context.Context, policy protocol.SandboxPolic
 
 // RememberPatchApprovals wraps the apply_patch handler so that a patch approved for the
 // session is remembered file by file, as Codex keys it.
-func (g *Guard) RememberPatchApprovals(h tools.Handler) tools.Handler {
+func (g *Guard) RememberPatchApprovals(h tool.Handler) tool.Handler {
 	return patchMemory{Handler: h, g: g}
 }
 
 type patchMemory struct {
-	tools.Handler
+	tool.Handler
 	g *Guard
 }
 
-func (m patchMemory) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (m patchMemory) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	return m.Handler.Handle(ctx, m.g.RememberingEnv(env), call)
 }
 
 // RememberingEnv is env with its approval requests watched: a patch approved for the session
 // is remembered file by file. Commands that turn out to be patches use it too.
-func (g *Guard) RememberingEnv(env *tools.Env) *tools.Env {
+func (g *Guard) RememberingEnv(env *tool.Env) *tool.Env {
 	wrapped := *env
 	ask := env.RequestApproval
-	wrapped.RequestApproval = func(ctx context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
+	wrapped.RequestApproval = func(ctx context.Context, req tool.ApprovalRequest) (protocol.ReviewDecision, error) {
 		d, err := ask(ctx, req)
 		if err == nil && req.Patch != nil && d.EffectiveKind() == protocol.DecisionApprovedForSession {
 			paths := make([]string, 0, len(req.Patch.Changes))

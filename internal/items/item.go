@@ -1,10 +1,3 @@
-// Package items folds the engine's EventMsg stream into thread items: the agent message,
-// a command run, a patch, an MCP call, a web search, the to-do list. Each item is started,
-// possibly updated, and completed. The `exec --json` face writes these items as they come;
-// the app-server maps the same projection to its own item shapes.
-//
-// Item JSON (Item.MarshalJSON) is the `exec --json` shape of Codex 0.169: the item id and
-// "type" first, then the fields of the kind, flattened.
 package items
 
 import (

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -25,31 +24,22 @@ type Update struct {
 	Item  Item
 }
 
-// Projector folds the events of one thread into item updates. It is not safe for
-// concurrent use; a face owns one per thread and feeds it events in order.
+// Projector renders the fold's changes as the items of `exec --json`: ids "item_<n>" counted
+// from 0 in the order the items are announced, a reasoning item for each summary part, a
+// to-do list item a turn, and warnings as error items. It is not safe for concurrent use; a
+// face owns one per thread and feeds it events in order.
 type Projector struct {
-	next     int
-	commands map[string]*running // by call id
-	patches  map[string]*running
-	mcpCalls map[string]*running
-	searches map[string]*running
-	todo     *Item
-}
-
-// running is an item that was started and not yet completed, with what it has collected.
-type running struct {
-	item   Item
-	output strings.Builder
+	fold *Fold
+	next int
+	ids  map[string]string // fold item id → announced item id
 }
 
 // NewProjector returns a projector whose first item will be item_0.
 func NewProjector() *Projector {
-	return &Projector{
-		commands: map[string]*running{},
-		patches:  map[string]*running{},
-		mcpCalls: map[string]*running{},
-		searches: map[string]*running{},
-	}
+	// Messages and reasoning take their exec ids when they are written: the fold's own ids
+	// for them would go unused.
+	noID := func() string { return "" }
+	return &Projector{fold: NewFold(FoldOptions{NewID: noID}), ids: map[string]string{}}
 }
 
 func (p *Projector) newID() string {
@@ -58,133 +48,131 @@ func (p *Projector) newID() string {
 	return id
 }
 
-func (p *Projector) start(calls map[string]*running, callID string, d Details) *running {
-	r := &running{item: Item{ID: p.newID(), Details: d}}
-	calls[callID] = r
-	return r
-}
-
-// finish takes the running item for callID, or starts (without announcing) a new one when
-// the begin event was never seen.
-func (p *Projector) finish(calls map[string]*running, callID string) *running {
-	r, ok := calls[callID]
-	if !ok {
-		return &running{item: Item{ID: p.newID()}}
-	}
-	delete(calls, callID)
-	return r
-}
-
 // Apply folds one event in and returns the item updates it causes (often none).
 func (p *Projector) Apply(msg protocol.EventMsg) []Update {
-	switch ev := msg.(type) {
-	case protocol.AgentMessageEvent:
-		return p.completedNow(AgentMessageItem{Text: ev.Message})
-	case protocol.AgentReasoningEvent:
-		return p.completedNow(ReasoningItem{Text: ev.Text})
-	case protocol.WarningEvent:
-		return p.completedNow(ErrorItem{Message: ev.Message})
-
-	case protocol.ExecCommandBeginEvent:
-		r := p.start(p.commands, ev.CallID, CommandExecutionItem{
-			Command: JoinCommand(ev.Command), Status: StatusInProgress,
-		})
-		return []Update{{Started, r.item}}
-	case protocol.ExecCommandOutputDeltaEvent:
-		if r, ok := p.commands[ev.CallID]; ok {
-			r.output.Write(ev.Chunk)
+	var out []Update
+	for _, ch := range p.fold.Apply(msg) {
+		if u, ok := p.render(ch); ok {
+			out = append(out, u)
 		}
-		return nil
-	case protocol.ExecCommandEndEvent:
-		r := p.finish(p.commands, ev.CallID)
-		out := ev.AggregatedOutput
-		if out == "" && ev.Stdout == "" && ev.Stderr == "" {
-			out = r.output.String()
-		}
-		code := ev.ExitCode
-		r.item.Details = CommandExecutionItem{
-			Command: JoinCommand(ev.Command), AggregatedOutput: out, ExitCode: &code,
-			Status: commandStatus(ev),
-		}
-		return []Update{{Completed, r.item}}
-
-	case protocol.PatchApplyBeginEvent:
-		r := p.start(p.patches, ev.CallID, FileChangeItem{Changes: fileChanges(ev.Changes), Status: StatusInProgress})
-		return []Update{{Started, r.item}}
-	case protocol.PatchApplyEndEvent:
-		r := p.finish(p.patches, ev.CallID)
-		var changes []FileUpdateChange
-		if prev, ok := r.item.Details.(FileChangeItem); ok {
-			changes = prev.Changes
-		}
-		if len(ev.Changes) > 0 || changes == nil {
-			changes = fileChanges(ev.Changes)
-		}
-		r.item.Details = FileChangeItem{Changes: changes, Status: patchStatus(ev)}
-		return []Update{{Completed, r.item}}
-
-	case protocol.McpToolCallBeginEvent:
-		r := p.start(p.mcpCalls, ev.CallID, McpToolCallItem{
-			Server: ev.Invocation.Server, Tool: ev.Invocation.Tool,
-			Arguments: nullIfEmpty(ev.Invocation.Arguments), Status: StatusInProgress,
-		})
-		return []Update{{Started, r.item}}
-	case protocol.McpToolCallEndEvent:
-		r := p.finish(p.mcpCalls, ev.CallID)
-		d := McpToolCallItem{
-			Server: ev.Invocation.Server, Tool: ev.Invocation.Tool,
-			Arguments: nullIfEmpty(ev.Invocation.Arguments), Status: StatusCompleted,
-		}
-		if ev.Result.Err != nil {
-			d.Error = &McpToolCallError{Message: *ev.Result.Err}
-			d.Status = StatusFailed
-		} else {
-			d.Result = mcpResult(ev.Result.Ok)
-			if !ev.Result.IsSuccess() {
-				d.Status = StatusFailed
-			}
-		}
-		r.item.Details = d
-		return []Update{{Completed, r.item}}
-
-	case protocol.WebSearchBeginEvent:
-		r := p.start(p.searches, ev.CallID, WebSearchItem{ID: ev.CallID, Action: json.RawMessage(`{"type":"other"}`)})
-		return []Update{{Started, r.item}}
-	case protocol.WebSearchEndEvent:
-		r := p.finish(p.searches, ev.CallID)
-		action := ev.Action
-		if len(action) == 0 {
-			action = json.RawMessage(`{"type":"other"}`)
-		}
-		r.item.Details = WebSearchItem{ID: ev.CallID, Query: ev.Query, Action: action}
-		return []Update{{Completed, r.item}}
-
-	case protocol.PlanUpdateEvent:
-		d := TodoListItem{Items: make([]TodoItem, 0, len(ev.Plan))}
-		for _, step := range ev.Plan {
-			d.Items = append(d.Items, TodoItem{Text: step.Step, Completed: step.Status == protocol.PlanCompleted})
-		}
-		if p.todo == nil {
-			p.todo = &Item{ID: p.newID(), Details: d}
-			return []Update{{Started, *p.todo}}
-		}
-		p.todo.Details = d
-		return []Update{{Updated, *p.todo}}
-
-	case protocol.TurnCompleteEvent, protocol.TurnAbortedEvent:
-		// The plan lives for one turn: it is completed when the turn ends.
-		if p.todo == nil {
-			return nil
-		}
-		done := *p.todo
-		p.todo = nil
-		return []Update{{Completed, done}}
 	}
-	return nil
+	return out
 }
 
-func (p *Projector) completedNow(d Details) []Update {
-	return []Update{{Completed, Item{ID: p.newID(), Details: d}}}
+// render is the exec item of one change, if it has one.
+func (p *Projector) render(ch Change) (Update, bool) {
+	switch b := ch.Body.(type) {
+	case *AgentMessage:
+		if ch.Phase == Completed {
+			return p.completedNow(AgentMessageItem{Text: b.Text}), true
+		}
+	case *Reasoning:
+		if ch.Phase == Updated && ch.Delta.Kind == DeltaSummaryDone {
+			return p.completedNow(ReasoningItem{Text: ch.Delta.Text}), true
+		}
+	case *Notice:
+		if ch.Phase == Completed {
+			return p.completedNow(ErrorItem{Message: b.Message}), true
+		}
+	case *TodoList:
+		d := TodoListItem{Items: make([]TodoItem, 0, len(b.Steps))}
+		for _, step := range b.Steps {
+			d.Items = append(d.Items, TodoItem{Text: step.Step, Completed: step.Status == protocol.PlanCompleted})
+		}
+		if ch.Phase == Started {
+			p.ids[ch.ID] = p.newID()
+		}
+		id := p.ids[ch.ID]
+		if ch.Phase == Completed {
+			delete(p.ids, ch.ID)
+		}
+		return Update{ch.Phase, Item{ID: id, Details: d}}, true
+	case *Command, *Patch, *McpCall, *WebSearch:
+		return p.renderTool(ch)
+	}
+	return Update{}, false
+}
+
+// renderTool announces a tool call when it begins and completes it when it ends (a call cut
+// short by its turn's end keeps its id, should its end come later).
+func (p *Projector) renderTool(ch Change) (Update, bool) {
+	begins := ch.Phase == Started || (ch.Phase == Updated && ch.Delta.Kind == DeltaBegun)
+	switch {
+	case begins && began(ch.Body):
+		id := p.newID()
+		p.ids[ch.ID] = id
+		return Update{Started, Item{ID: id, Details: startedDetails(ch)}}, true
+	case ch.Phase == Completed && !ch.CutShort:
+		id, announced := p.ids[ch.ID]
+		if !announced {
+			id = p.newID()
+		}
+		delete(p.ids, ch.ID)
+		return Update{Completed, Item{ID: id, Details: completedDetails(ch, announced)}}, true
+	}
+	return Update{}, false
+}
+
+// began reports whether a tool call began running (not only asked for approval).
+func began(b Body) bool {
+	switch b := b.(type) {
+	case *Command:
+		return b.Begun
+	case *Patch:
+		return b.Begun
+	}
+	return true
+}
+
+func startedDetails(ch Change) Details {
+	switch b := ch.Body.(type) {
+	case *Command:
+		return CommandExecutionItem{Command: JoinCommand(b.Argv), Status: StatusInProgress}
+	case *Patch:
+		return FileChangeItem{Changes: fileChanges(b.Changes), Status: StatusInProgress}
+	case *McpCall:
+		return McpToolCallItem{Server: b.Invocation.Server, Tool: b.Invocation.Tool,
+			Arguments: nullIfEmpty(b.Invocation.Arguments), Status: StatusInProgress}
+	}
+	return WebSearchItem{ID: ch.ID, Action: json.RawMessage(`{"type":"other"}`)}
+}
+
+// completedDetails is the finished call; announced says it was started in the stream (the
+// streamed output and the begin's files count only then).
+func completedDetails(ch Change, announced bool) Details {
+	switch b := ch.Body.(type) {
+	case *Command:
+		out := b.AggregatedOutput
+		if out == "" && b.Stdout == "" && b.Stderr == "" && announced {
+			out = b.Output()
+		}
+		return CommandExecutionItem{Command: JoinCommand(b.Argv), AggregatedOutput: out, ExitCode: b.ExitCode, Status: b.Status}
+	case *Patch:
+		changes := b.Changes
+		if !announced {
+			changes = b.Reported
+		}
+		return FileChangeItem{Changes: fileChanges(changes), Status: b.Status}
+	case *McpCall:
+		d := McpToolCallItem{Server: b.Invocation.Server, Tool: b.Invocation.Tool,
+			Arguments: nullIfEmpty(b.Invocation.Arguments), Status: b.Status}
+		if b.Result.Err != nil {
+			d.Error = &McpToolCallError{Message: *b.Result.Err}
+		} else {
+			d.Result = mcpResult(b.Result.Ok)
+		}
+		return d
+	}
+	w := ch.Body.(*WebSearch)
+	action := w.Action
+	if len(action) == 0 {
+		action = json.RawMessage(`{"type":"other"}`)
+	}
+	return WebSearchItem{ID: ch.ID, Query: w.Query, Action: action}
+}
+
+func (p *Projector) completedNow(d Details) Update {
+	return Update{Completed, Item{ID: p.newID(), Details: d}}
 }
 
 func commandStatus(ev protocol.ExecCommandEndEvent) Status {

@@ -81,6 +81,7 @@ var packages = map[string]room{
 	"internal/pathstyle":         {layer: edge},
 	"internal/process":           {layer: edge},
 	"internal/proctree":          {layer: edge},
+	"internal/lsp":               {layer: edge},
 	"internal/usershell":         {layer: edge},
 	"internal/prompt":            {layer: edge},
 	"internal/rollout":           {layer: edge},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 // BenchmarkClientDeltas measures text deltas per second from testkit's SSE bytes on a
@@ -29,7 +30,7 @@ func BenchmarkClientDeltas(b *testing.B) {
 	b.ReportAllocs()
 	total := 0
 	for b.Loop() {
-		s, err := c.Stream(ctx, model.Prompt{Model: "m"}, nil)
+		s, err := c.Stream(ctx, modelstream.Prompt{Model: "m"}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -42,7 +43,7 @@ func BenchmarkClientDeltas(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, ok := ev.(model.OutputTextDelta); ok {
+			if _, ok := ev.(modelstream.OutputTextDelta); ok {
 				n++
 			}
 		}

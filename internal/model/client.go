@@ -111,7 +111,7 @@ func Backoff(n int, r float64) time.Duration {
 type Stream struct {
 	conn   StreamConn
 	c      *Client
-	prompt Prompt
+	prompt modelstream.Prompt
 	body   []byte
 
 	ev      wireEvent
@@ -121,7 +121,7 @@ type Stream struct {
 // Stream sends the prompt and returns once the server accepted it (after request retries and
 // any stream retries spent on failed connects). ctx governs the whole response: cancelling it
 // ends the stream.
-func (c *Client) Stream(ctx context.Context, p Prompt, obs RetryObserver) (*Stream, error) {
+func (c *Client) Stream(ctx context.Context, p modelstream.Prompt, obs modelstream.RetryObserver) (*Stream, error) {
 	if c.opts.Provider.IsAzure() {
 		p.Store = true
 	}
@@ -145,7 +145,9 @@ func (s *Stream) Body() []byte { return s.body }
 
 // Next returns the next event; after Completed it returns io.EOF. Errors are *Error (classified)
 // or the context's error.
-func (s *Stream) Next(ctx context.Context) (ResponseEvent, error) { return s.conn.Next(ctx) }
+func (s *Stream) Next(ctx context.Context) (modelstream.ResponseEvent, error) {
+	return s.conn.Next(ctx)
+}
 
 // Close ends the stream and releases its connection. It is safe to call more than once.
 func (s *Stream) Close() error { return s.conn.Close() }
@@ -162,33 +164,33 @@ func (w responsesWire) SetHeaders(req *http.Request) {
 
 // StartAttempt turns the answer's headers into events: rate limits, the model the server
 // chose, reasoning included, the turn state.
-func (w responsesWire) StartAttempt(resp *http.Response, evs []ResponseEvent) ([]ResponseEvent, error) {
+func (w responsesWire) StartAttempt(resp *http.Response, evs []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, error) {
 	if snap, ok := parseRateLimits(resp.Header); ok {
-		evs = append(evs, RateLimits{Snapshot: snap})
+		evs = append(evs, modelstream.RateLimits{Snapshot: snap})
 	}
 	if m := resp.Header.Get("openai-model"); m != "" && m != w.s.prompt.Model {
-		evs = append(evs, ServerModel{Model: m})
+		evs = append(evs, modelstream.ServerModel{Model: m})
 	}
 	if resp.Header.Get("x-reasoning-included") != "" {
-		evs = append(evs, ServerReasoningIncluded{})
+		evs = append(evs, modelstream.ServerReasoningIncluded{})
 	}
 	if v := resp.Header.Get("x-codex-turn-state"); v != "" {
-		evs = append(evs, ServerTurnState{Token: v})
+		evs = append(evs, modelstream.ServerTurnState{Token: v})
 	}
 	return evs, nil
 }
 
-func (w responsesWire) Decode(e sse.Event, out []ResponseEvent) ([]ResponseEvent, bool, error) {
+func (w responsesWire) Decode(e sse.Event, out []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, bool, error) {
 	ev, err := w.s.decode(e.Data)
 	if err != nil || ev == nil {
 		return out, false, err
 	}
-	_, done := ev.(Completed)
+	_, done := ev.(modelstream.Completed)
 	return append(out, ev), done, nil
 }
 
 // BodyEnded: a Responses stream is complete only with response.completed.
-func (responsesWire) BodyEnded(out []ResponseEvent) ([]ResponseEvent, bool, error) {
+func (responsesWire) BodyEnded(out []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, bool, error) {
 	return out, false, nil
 }
 
@@ -197,7 +199,7 @@ func (c *Client) Streamer() modelstream.Streamer { return clientStreamer{c} }
 
 type clientStreamer struct{ c *Client }
 
-func (s clientStreamer) Stream(ctx context.Context, p Prompt, obs RetryObserver) (modelstream.Stream, error) {
+func (s clientStreamer) Stream(ctx context.Context, p modelstream.Prompt, obs modelstream.RetryObserver) (modelstream.Stream, error) {
 	st, err := s.c.Stream(ctx, p, obs)
 	if err != nil {
 		return nil, err

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -55,7 +56,7 @@ type harness struct {
 	srv     *testkit.Server
 	client  *model.Client
 	clock   *fakeClock
-	retries []model.RetryInfo
+	retries []modelstream.RetryInfo
 	mu      sync.Mutex
 }
 
@@ -85,7 +86,7 @@ func newHarness(t *testing.T, mod func(*model.ProviderInfo, *model.ClientOptions
 	return h
 }
 
-func (h *harness) observe(r model.RetryInfo) {
+func (h *harness) observe(r modelstream.RetryInfo) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.retries = append(h.retries, r)
@@ -93,14 +94,14 @@ func (h *harness) observe(r model.RetryInfo) {
 
 // run streams a prompt to the end and returns the events and the final error (nil on
 // io.EOF after Completed).
-func (h *harness) run(t *testing.T, ctx context.Context) ([]model.ResponseEvent, error) {
+func (h *harness) run(t *testing.T, ctx context.Context) ([]modelstream.ResponseEvent, error) {
 	t.Helper()
-	s, err := h.client.Stream(ctx, model.Prompt{Model: "gpt-5.5", PromptCacheKey: "thread-1"}, h.observe)
+	s, err := h.client.Stream(ctx, modelstream.Prompt{Model: "gpt-5.5", PromptCacheKey: "thread-1"}, h.observe)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	var evs []model.ResponseEvent
+	var evs []modelstream.ResponseEvent
 	for {
 		ev, err := s.Next(ctx)
 		if err == io.EOF {
@@ -143,34 +144,34 @@ func TestEventsDecoded(t *testing.T) {
 	enc := "enc_rs_1"
 	window := int64(300)
 	cid := "codex"
-	want := []model.ResponseEvent{
-		model.RateLimits{Snapshot: protocol.RateLimitSnapshot{LimitID: &cid, Primary: &protocol.RateLimitWindow{UsedPercent: 12.5, WindowMinutes: &window}}},
-		model.ServerModel{Model: "gpt-5.5-2026"},
-		model.ServerReasoningIncluded{},
-		model.ServerTurnState{Token: "ts-1"},
-		model.Created{},
-		model.OutputItemAdded{Item: protocol.ReasoningItem{ID: "rs_1", Summary: []protocol.ReasoningSummary{}}},
-		model.ReasoningSummaryPartAdded{ItemID: "rs_1", SummaryIndex: 0},
-		model.ReasoningSummaryDelta{ItemID: "rs_1", Delta: "Thinking", SummaryIndex: 0},
-		model.OutputItemDone{Item: protocol.ReasoningItem{ID: "rs_1", Summary: []protocol.ReasoningSummary{{Type: "summary_text", Text: "Thinking"}}, EncryptedContent: &enc}},
-		model.ReasoningContentDelta{ItemID: "rs_1", Delta: "raw", ContentIndex: 0},
-		model.OutputItemAdded{Item: protocol.MessageItem{ID: "msg_1", Role: "assistant", Content: []protocol.ContentItem{}}},
-		model.OutputTextDelta{ItemID: "msg_1", Delta: "Hel"},
-		model.OutputTextDelta{ItemID: "msg_1", Delta: "lo"},
-		model.OutputItemDone{Item: protocol.MessageItem{ID: "msg_1", Role: "assistant", Content: []protocol.ContentItem{{Type: "output_text", Text: "Hello"}}}},
-		model.OutputItemDone{Item: protocol.FunctionCallItem{ID: "fc_call_1", Name: "shell_command", Arguments: `{"command":"ls"}`, CallID: "call_1"}},
-		model.OutputItemAdded{Item: protocol.CustomToolCallItem{ID: "ctc_call_2", Status: "in_progress", CallID: "call_2", Name: "apply_patch"}},
-		model.CustomToolCallInputDelta{ItemID: "ctc_call_2", CallID: "call_2", Delta: "*** Begin Patch"},
-		model.OutputItemDone{Item: protocol.CustomToolCallItem{ID: "ctc_call_2", Status: "completed", CallID: "call_2", Name: "apply_patch", Input: "*** Begin Patch"}},
+	want := []modelstream.ResponseEvent{
+		modelstream.RateLimits{Snapshot: protocol.RateLimitSnapshot{LimitID: &cid, Primary: &protocol.RateLimitWindow{UsedPercent: 12.5, WindowMinutes: &window}}},
+		modelstream.ServerModel{Model: "gpt-5.5-2026"},
+		modelstream.ServerReasoningIncluded{},
+		modelstream.ServerTurnState{Token: "ts-1"},
+		modelstream.Created{},
+		modelstream.OutputItemAdded{Item: protocol.ReasoningItem{ID: "rs_1", Summary: []protocol.ReasoningSummary{}}},
+		modelstream.ReasoningSummaryPartAdded{ItemID: "rs_1", SummaryIndex: 0},
+		modelstream.ReasoningSummaryDelta{ItemID: "rs_1", Delta: "Thinking", SummaryIndex: 0},
+		modelstream.OutputItemDone{Item: protocol.ReasoningItem{ID: "rs_1", Summary: []protocol.ReasoningSummary{{Type: "summary_text", Text: "Thinking"}}, EncryptedContent: &enc}},
+		modelstream.ReasoningContentDelta{ItemID: "rs_1", Delta: "raw", ContentIndex: 0},
+		modelstream.OutputItemAdded{Item: protocol.MessageItem{ID: "msg_1", Role: "assistant", Content: []protocol.ContentItem{}}},
+		modelstream.OutputTextDelta{ItemID: "msg_1", Delta: "Hel"},
+		modelstream.OutputTextDelta{ItemID: "msg_1", Delta: "lo"},
+		modelstream.OutputItemDone{Item: protocol.MessageItem{ID: "msg_1", Role: "assistant", Content: []protocol.ContentItem{{Type: "output_text", Text: "Hello"}}}},
+		modelstream.OutputItemDone{Item: protocol.FunctionCallItem{ID: "fc_call_1", Name: "shell_command", Arguments: `{"command":"ls"}`, CallID: "call_1"}},
+		modelstream.OutputItemAdded{Item: protocol.CustomToolCallItem{ID: "ctc_call_2", Status: "in_progress", CallID: "call_2", Name: "apply_patch"}},
+		modelstream.CustomToolCallInputDelta{ItemID: "ctc_call_2", CallID: "call_2", Delta: "*** Begin Patch"},
+		modelstream.OutputItemDone{Item: protocol.CustomToolCallItem{ID: "ctc_call_2", Status: "completed", CallID: "call_2", Name: "apply_patch", Input: "*** Begin Patch"}},
 		nil, // local_shell_call: compared by type below
-		model.Completed{ResponseID: "resp_9", Usage: &protocol.TokenUsage{InputTokens: 100, CachedInputTokens: 40, OutputTokens: 20, ReasoningOutputTokens: 5, TotalTokens: 120}},
+		modelstream.Completed{ResponseID: "resp_9", Usage: &protocol.TokenUsage{InputTokens: 100, CachedInputTokens: 40, OutputTokens: 20, ReasoningOutputTokens: 5, TotalTokens: 120}},
 	}
 	if len(evs) != len(want) {
 		t.Fatalf("got %d events, want %d:\n%#v", len(evs), len(want), evs)
 	}
 	for i := range want {
 		if want[i] == nil {
-			done, ok := evs[i].(model.OutputItemDone)
+			done, ok := evs[i].(modelstream.OutputItemDone)
 			if !ok || done.Item.ItemType() != "local_shell_call" {
 				t.Errorf("event %d = %#v, want local_shell_call item", i, evs[i])
 			}
@@ -219,7 +220,7 @@ func TestRequestHeadersAndURL(t *testing.T) {
 		}
 	})
 	h.srv.Enqueue(ok())
-	s, err := h.client.Stream(context.Background(), model.Prompt{Model: "m", PromptCacheKey: "thread-7",
+	s, err := h.client.Stream(context.Background(), modelstream.Prompt{Model: "m", PromptCacheKey: "thread-7",
 		ExtraHeaders: map[string]string{"x-codex-window-id": "thread-7:0"}}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +251,7 @@ func TestRequestHeadersAndURL(t *testing.T) {
 
 func TestRequestBodyGolden(t *testing.T) {
 	enc := "gAAA"
-	prompt := model.Prompt{
+	prompt := modelstream.Prompt{
 		Model:        "gpt-5.5",
 		Instructions: "Be <brief> & exact.",
 		Input: []protocol.ResponseItem{
@@ -261,15 +262,15 @@ func TestRequestBodyGolden(t *testing.T) {
 		},
 		Tools:             []json.RawMessage{json.RawMessage(`{"type":"function","name":"shell_command"}`)},
 		ParallelToolCalls: true,
-		Reasoning:         &model.Reasoning{Effort: "medium", Summary: "none"},
+		Reasoning:         &modelstream.Reasoning{Effort: "medium", Summary: "none"},
 		OutputSchema:      json.RawMessage(`{"type":"object"}`),
 		Verbosity:         "low",
 		ServiceTier:       "fast",
 		PromptCacheKey:    "thread-1",
 		ClientMetadata:    json.RawMessage(`{"session_id":"thread-1","x-codex-installation-id":"inst"}`),
 	}
-	minimal := model.Prompt{Model: "m"}
-	for name, p := range map[string]model.Prompt{"full": prompt, "minimal": minimal} {
+	minimal := modelstream.Prompt{Model: "m"}
+	for name, p := range map[string]modelstream.Prompt{"full": prompt, "minimal": minimal} {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t, nil)
 			h.srv.Enqueue(ok())
@@ -321,8 +322,8 @@ func TestTransportErrorIsRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var infos []model.RetryInfo
-	_, err = c.Stream(context.Background(), model.Prompt{Model: "m"}, func(r model.RetryInfo) { infos = append(infos, r) })
+	var infos []modelstream.RetryInfo
+	_, err = c.Stream(context.Background(), modelstream.Prompt{Model: "m"}, func(r modelstream.RetryInfo) { infos = append(infos, r) })
 	if !errors.Is(err, model.ErrTransport) {
 		t.Fatalf("err = %v, want transport error", err)
 	}
@@ -337,14 +338,14 @@ func TestInterruptDuringStall(t *testing.T) {
 	})
 	h.srv.Enqueue(testkit.Stall(1, testkit.Events(ok().Events)))
 	ctx, cancel := context.WithCancel(context.Background())
-	s, err := h.client.Stream(ctx, model.Prompt{Model: "m"}, nil)
+	s, err := h.client.Stream(ctx, modelstream.Prompt{Model: "m"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	if ev, err := s.Next(ctx); err != nil {
 		t.Fatal(err)
-	} else if _, ok := ev.(model.Created); !ok {
+	} else if _, ok := ev.(modelstream.Created); !ok {
 		t.Fatalf("first event %#v", ev)
 	}
 	// A separate Next context (the engine's turn context) interrupts the blocked read.
@@ -403,7 +404,7 @@ func TestSSEFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.ResponseEvent{model.Created{}, model.OutputTextDelta{Delta: "hi"}, model.Completed{ResponseID: "r1"}}
+	want := []modelstream.ResponseEvent{modelstream.Created{}, modelstream.OutputTextDelta{Delta: "hi"}, modelstream.Completed{ResponseID: "r1"}}
 	if diff := cmp.Diff(want, evs); diff != "" {
 		t.Error(diff)
 	}

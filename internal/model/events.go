@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -56,7 +57,7 @@ func (u *wireUsage) tokenUsage() *protocol.TokenUsage {
 // decode turns one SSE data payload into an event. It returns (nil, nil) for events to skip:
 // unparseable data, unknown types, items that do not decode. A non-nil error ends the attempt
 // (response.failed, response.incomplete).
-func (s *Stream) decode(data []byte) (ResponseEvent, error) {
+func (s *Stream) decode(data []byte) (modelstream.ResponseEvent, error) {
 	ev := &s.ev
 	// The raw members point into data: not kept past this event (a whole answer's item
 	// would stay reachable until the next one).
@@ -72,15 +73,15 @@ func (s *Stream) decode(data []byte) (ResponseEvent, error) {
 	}
 	switch ev.Type {
 	case "response.output_text.delta":
-		return OutputTextDelta{ItemID: ev.ItemID, Delta: ev.Delta}, nil
+		return modelstream.OutputTextDelta{ItemID: ev.ItemID, Delta: ev.Delta}, nil
 	case "response.reasoning_summary_text.delta":
-		return ReasoningSummaryDelta{ItemID: ev.ItemID, Delta: ev.Delta, SummaryIndex: ev.SummaryIndex}, nil
+		return modelstream.ReasoningSummaryDelta{ItemID: ev.ItemID, Delta: ev.Delta, SummaryIndex: ev.SummaryIndex}, nil
 	case "response.reasoning_text.delta":
-		return ReasoningContentDelta{ItemID: ev.ItemID, Delta: ev.Delta, ContentIndex: ev.ContentIndex}, nil
+		return modelstream.ReasoningContentDelta{ItemID: ev.ItemID, Delta: ev.Delta, ContentIndex: ev.ContentIndex}, nil
 	case "response.custom_tool_call_input.delta":
-		return CustomToolCallInputDelta{ItemID: ev.ItemID, CallID: ev.CallID, Delta: ev.Delta}, nil
+		return modelstream.CustomToolCallInputDelta{ItemID: ev.ItemID, CallID: ev.CallID, Delta: ev.Delta}, nil
 	case "response.reasoning_summary_part.added":
-		return ReasoningSummaryPartAdded{ItemID: ev.ItemID, SummaryIndex: ev.SummaryIndex}, nil
+		return modelstream.ReasoningSummaryPartAdded{ItemID: ev.ItemID, SummaryIndex: ev.SummaryIndex}, nil
 	case "response.output_item.added", "response.output_item.done":
 		if len(ev.Item) == 0 {
 			return nil, nil
@@ -91,18 +92,18 @@ func (s *Stream) decode(data []byte) (ResponseEvent, error) {
 			return nil, nil
 		}
 		if ev.Type == "response.output_item.added" {
-			return OutputItemAdded{Item: item}, nil
+			return modelstream.OutputItemAdded{Item: item}, nil
 		}
-		return OutputItemDone{Item: item}, nil
+		return modelstream.OutputItemDone{Item: item}, nil
 	case "response.created":
-		return Created{}, nil
+		return modelstream.Created{}, nil
 	case "response.completed":
 		var r wireResponse
 		if len(ev.Response) == 0 || json.Unmarshal(ev.Response, &r) != nil {
 			// Codex treats a completed event it cannot read as a failed stream.
 			return nil, &Error{Kind: KindStream, Message: "failed to parse response.completed"}
 		}
-		return Completed{ResponseID: r.ID, Usage: r.Usage.tokenUsage()}, nil
+		return modelstream.Completed{ResponseID: r.ID, Usage: r.Usage.tokenUsage()}, nil
 	case "response.failed":
 		var r wireResponse
 		if len(ev.Response) == 0 || json.Unmarshal(ev.Response, &r) != nil {

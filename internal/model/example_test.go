@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 // A client streaming one scripted response: a cut stream first, then a complete one.
@@ -27,7 +28,7 @@ func ExampleClient_Stream() {
 		panic(err)
 	}
 	ctx := context.Background()
-	s, err := c.Stream(ctx, model.Prompt{Model: "gpt-5.5", PromptCacheKey: "thread-1"}, func(r model.RetryInfo) {
+	s, err := c.Stream(ctx, modelstream.Prompt{Model: "gpt-5.5", PromptCacheKey: "thread-1"}, func(r modelstream.RetryInfo) {
 		if r.Stream {
 			fmt.Printf("Reconnecting... %d/%d (%v)\n", r.Attempt, r.Max, r.Err)
 		}
@@ -45,9 +46,9 @@ func ExampleClient_Stream() {
 			panic(err)
 		}
 		switch ev := ev.(type) {
-		case model.OutputTextDelta:
+		case modelstream.OutputTextDelta:
 			fmt.Println("delta:", ev.Delta)
-		case model.Completed:
+		case modelstream.Completed:
 			fmt.Println("completed:", ev.ResponseID, ev.Usage.TotalTokens)
 		}
 	}

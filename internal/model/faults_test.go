@@ -12,6 +12,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 // TestFaults plays every fault the scripted server can inject and checks the error kind and
@@ -212,7 +213,7 @@ func TestFaults(t *testing.T) {
 				if err != nil {
 					t.Fatalf("err = %v", err)
 				}
-				if _, ok := evs[len(evs)-1].(model.Completed); !ok {
+				if _, ok := evs[len(evs)-1].(modelstream.Completed); !ok {
 					t.Errorf("last event %#v, want Completed", evs[len(evs)-1])
 				}
 			} else {

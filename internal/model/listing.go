@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// ListServedModels asks the provider's OpenAI-compatible (or Anthropic) GET {base}/models
-// which models it serves.
+// ListServedModels asks the provider's model list route (its wire's ModelsPath, GET
+// {base}/models on every wire today) which models it serves.
 func ListServedModels(ctx context.Context, p ProviderInfo, getenv func(string) string, hc *http.Client) ([]string, error) {
 	key, err := ResolveAPIKey(p, AuthOptions{Getenv: getenv})
 	if err != nil {
@@ -18,20 +18,9 @@ func ListServedModels(ctx context.Context, p ProviderInfo, getenv func(string) s
 	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.EndpointURL("models"), nil)
+	req, err := NewModelsRequest(ctx, p, key)
 	if err != nil {
 		return nil, err
-	}
-	if key != "" {
-		if p.Wire() == WireAnthropic {
-			req.Header.Set("x-api-key", key)
-			req.Header.Set("anthropic-version", "2023-06-01")
-		} else {
-			req.Header.Set("Authorization", "Bearer "+key)
-		}
-	}
-	for k, v := range p.HTTPHeaders {
-		req.Header.Set(k, v)
 	}
 	if hc == nil {
 		hc = http.DefaultClient
@@ -60,4 +49,26 @@ func ListServedModels(ctx context.Context, p ProviderInfo, getenv func(string) s
 		}
 	}
 	return out, nil
+}
+
+// NewModelsRequest is the GET of the provider's model list route, authorized as its wire
+// authorizes every request (key may be empty) and carrying the provider's http_headers.
+// `gocodex models` and doctor's reachability probe send it.
+func NewModelsRequest(ctx context.Context, p ProviderInfo, key string) (*http.Request, error) {
+	d, err := p.WireDescriptor()
+	if err != nil {
+		return nil, err
+	}
+	if d.Capabilities.ModelsPath == "" {
+		return nil, fmt.Errorf("the %s wire of model provider %q has no model list", d.Name, p.Name)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.EndpointURL(d.Capabilities.ModelsPath), nil)
+	if err != nil {
+		return nil, err
+	}
+	d.Authorize(req.Header, key)
+	for k, v := range p.HTTPHeaders {
+		req.Header.Set(k, v)
+	}
+	return req, nil
 }

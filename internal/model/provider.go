@@ -32,6 +32,7 @@ const (
 	MaxRetriesCap            = 100
 	DefaultStreamIdleTimeout = 300 * time.Second
 	DefaultOpenAIBaseURL     = "https://api.openai.com/v1"
+	AnthropicBaseURL         = "https://api.anthropic.com/v1"
 	defaultOllamaPort        = 11434
 	defaultLMStudioPort      = 1234
 )
@@ -56,8 +57,10 @@ type ProviderInfo struct {
 	SupportsWebsockets      bool              `toml:"supports_websockets,omitempty" json:"supports_websockets,omitempty"`
 }
 
-// The wires a provider may speak (`wire_api`). Codex 0.169 speaks only the first; gocodex
-// keeps Chat Completions, which Codex removed, and adds Anthropic's Messages API.
+// The names of the wires a provider may speak (`wire_api`), written here once because the
+// built-in providers name them. Codex 0.169 speaks only the first; gocodex keeps Chat
+// Completions, which Codex removed, and adds Anthropic's Messages API. Each wire's package
+// registers its descriptor (wire.go).
 const (
 	WireResponses = "responses"
 	WireChat      = "chat"
@@ -68,14 +71,10 @@ const (
 // client of the provider's wire (internal/model/chat, internal/model/anthropic).
 var ErrNotResponsesWire = errors.New("the Responses client cannot speak this provider's wire_api")
 
-// Validate rejects settings no client can honour.
+// Validate rejects settings no client can honour: a wire_api no registered wire speaks.
 func (p ProviderInfo) Validate() error {
-	switch p.WireAPI {
-	case "", WireResponses, WireChat, WireAnthropic:
-		return nil
-	default:
-		return fmt.Errorf("unknown wire_api %q for model provider %q: expected \"responses\", \"chat\" or \"anthropic\"", p.WireAPI, p.Name)
-	}
+	_, err := p.WireDescriptor()
+	return err
 }
 
 // Wire is the provider's wire_api, "responses" when unset.
@@ -178,7 +177,7 @@ func BuiltinProviders(o BuiltinOptions) map[string]ProviderInfo {
 		ProviderOpenAI: {
 			Name:               "OpenAI",
 			BaseURL:            base,
-			WireAPI:            "responses",
+			WireAPI:            WireResponses,
 			HTTPHeaders:        map[string]string{"version": version},
 			EnvHTTPHeaders:     map[string]string{"OpenAI-Organization": "OPENAI_ORGANIZATION", "OpenAI-Project": "OPENAI_PROJECT"},
 			RequiresOpenAIAuth: true,
@@ -187,7 +186,7 @@ func BuiltinProviders(o BuiltinOptions) map[string]ProviderInfo {
 		ProviderOllama:   ossProvider(getenv, defaultOllamaPort),
 		ProviderLMStudio: ossProvider(getenv, defaultLMStudioPort),
 
-		ProviderAnthropic: {Name: "Anthropic", BaseURL: "https://api.anthropic.com/v1", WireAPI: WireAnthropic,
+		ProviderAnthropic: {Name: "Anthropic", BaseURL: AnthropicBaseURL, WireAPI: WireAnthropic,
 			EnvKey: "ANTHROPIC_API_KEY", EnvKeyInstructions: "Create a key at https://console.anthropic.com/settings/keys."},
 		ProviderOpenRouter: {Name: "OpenRouter", BaseURL: "https://openrouter.ai/api/v1", WireAPI: WireChat,
 			EnvKey: "OPENROUTER_API_KEY", EnvKeyInstructions: "Create a key at https://openrouter.ai/keys."},
@@ -260,7 +259,7 @@ func ossProvider(getenv func(string) string, defaultPort int) ProviderInfo {
 		}
 		base = "http://" + net.JoinHostPort("localhost", port) + "/v1"
 	}
-	return ProviderInfo{Name: "gpt-oss", BaseURL: base, WireAPI: "responses"}
+	return ProviderInfo{Name: "gpt-oss", BaseURL: base, WireAPI: WireResponses}
 }
 
 // EnvVarError is a missing environment variable that holds a credential.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -53,12 +53,12 @@ func TestReferenceRequestShape(t *testing.T) {
 
 	ours := newHarness(t, nil)
 	ours.srv.Enqueue(ok())
-	s, err := ours.client.Stream(context.Background(), model.Prompt{
+	s, err := ours.client.Stream(context.Background(), modelstream.Prompt{
 		Model:             "gpt-5.5",
 		Input:             []protocol.ResponseItem{protocol.MessageItem{Role: "user", Content: []protocol.ContentItem{{Type: "input_text", Text: "hi"}}}},
 		Tools:             []json.RawMessage{json.RawMessage(`{"type":"function","name":"exec_command"}`)},
 		ParallelToolCalls: true,
-		Reasoning:         &model.Reasoning{Effort: "medium", Summary: "none"},
+		Reasoning:         &modelstream.Reasoning{Effort: "medium", Summary: "none"},
 		PromptCacheKey:    "thread",
 		Verbosity:         "low",
 		ClientMetadata:    json.RawMessage(`{"x-codex-installation-id":"i"}`),

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -16,7 +17,7 @@ import (
 // parallel_tool_calls, reasoning, store, include, service_tier, prompt_cache_key, text,
 // client_metadata; instructions, when set, follows model). Order matters for byte-for-byte
 // comparisons, so the object is written by hand instead of from a struct.
-func requestBody(p Prompt) ([]byte, error) {
+func requestBody(p modelstream.Prompt) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(4096)
 	enc := json.NewEncoder(&b)
@@ -57,7 +58,7 @@ func requestBody(p Prompt) ([]byte, error) {
 	if err := putArray(&b, put, "tools", len(p.Tools), func(i int) any { return p.Tools[i] }); err != nil {
 		return nil, err
 	}
-	var reasoning *Reasoning
+	var reasoning *modelstream.Reasoning
 	if p.Reasoning != nil {
 		r := *p.Reasoning
 		if r.Summary == "none" {
@@ -144,7 +145,7 @@ type textControlsWire struct {
 	Format    *textFormat `json:"format,omitempty"`
 }
 
-func textControls(p Prompt) textControlsWire {
+func textControls(p modelstream.Prompt) textControlsWire {
 	t := textControlsWire{Verbosity: p.Verbosity}
 	if len(p.OutputSchema) > 0 {
 		t.Format = &textFormat{Type: "json_schema", Strict: true, Schema: p.OutputSchema, Name: "codex_output_schema"}
@@ -177,12 +178,12 @@ func osName() string {
 }
 
 // setHeaders puts Codex's request headers on req.
-func (c *Client) setHeaders(req *http.Request, p Prompt) {
+func (c *Client) setHeaders(req *http.Request, p modelstream.Prompt) {
 	h := req.Header
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
-	if c.opts.APIKey != "" && c.opts.Auth == nil {
-		h.Set("Authorization", "Bearer "+c.opts.APIKey)
+	if c.opts.Auth == nil {
+		BearerAuth(h, c.opts.APIKey)
 	}
 	// Codex sends these lowercase; setting the map directly keeps Go from canonicalising them.
 	h["originator"] = []string{c.originator}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/gocodex/gocodex/internal/model/sse"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 // StreamWire is what one wire adds to the connection and retry machinery a StreamConn
@@ -24,14 +25,14 @@ type StreamWire interface {
 	// (rate limits, server model); those do not count as delivered output for
 	// RetryInfo.Restarted. An error refuses the answer for good (the wire has read and closed
 	// its body).
-	StartAttempt(resp *http.Response, notices []ResponseEvent) ([]ResponseEvent, error)
+	StartAttempt(resp *http.Response, notices []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, error)
 	// Decode appends the events one SSE event yields to out; done means the reply completed
 	// (its last event is appended). On error out is returned as it came.
-	Decode(ev sse.Event, out []ResponseEvent) (_ []ResponseEvent, done bool, err error)
+	Decode(ev sse.Event, out []modelstream.ResponseEvent) (_ []modelstream.ResponseEvent, done bool, err error)
 	// BodyEnded is told the body ended or went idle before Decode said done; done means the
 	// reply is complete anyway, with the events appended that finish it. Otherwise the
 	// attempt fails with the idle timeout or StreamConfig.CutMessage.
-	BodyEnded(out []ResponseEvent) (_ []ResponseEvent, done bool, err error)
+	BodyEnded(out []modelstream.ResponseEvent) (_ []modelstream.ResponseEvent, done bool, err error)
 }
 
 // StreamConfig is what a wire's client sets up once for all its streams. The fields after
@@ -98,7 +99,7 @@ type StreamConn struct {
 	wire StreamWire
 	ctx  context.Context
 	body []byte
-	obs  RetryObserver
+	obs  modelstream.RetryObserver
 
 	streamRetries int  // stream retries used so far
 	delivered     bool // events of the current attempt reached the caller
@@ -107,7 +108,7 @@ type StreamConn struct {
 
 	// Events decoded and not yet returned, from pendingAt; the ones before quiet are header
 	// notices, not output.
-	pending   []ResponseEvent
+	pending   []modelstream.ResponseEvent
 	pendingAt int
 	quiet     int
 
@@ -127,7 +128,7 @@ type StreamConn struct {
 // Open sends body and returns once the server accepted it (after request retries and any
 // stream retries spent on failed connects). ctx governs the whole response: cancelling it
 // ends the stream.
-func (c *StreamConn) Open(ctx context.Context, cfg *StreamConfig, wire StreamWire, body []byte, obs RetryObserver) error {
+func (c *StreamConn) Open(ctx context.Context, cfg *StreamConfig, wire StreamWire, body []byte, obs modelstream.RetryObserver) error {
 	c.cfg, c.wire, c.ctx, c.body, c.obs = cfg, wire, ctx, body, obs
 	for {
 		err := c.connect(ctx)
@@ -141,7 +142,7 @@ func (c *StreamConn) Open(ctx context.Context, cfg *StreamConfig, wire StreamWir
 }
 
 // Next returns the next event; after the reply completed it returns io.EOF.
-func (c *StreamConn) Next(ctx context.Context) (ResponseEvent, error) {
+func (c *StreamConn) Next(ctx context.Context) (modelstream.ResponseEvent, error) {
 	if c.cfg.NextContextPerCall {
 		if ctx != c.ctx && ctx.Done() != nil {
 			stop := context.AfterFunc(ctx, c.interrupt)
@@ -153,7 +154,7 @@ func (c *StreamConn) Next(ctx context.Context) (ResponseEvent, error) {
 	return c.next(ctx)
 }
 
-func (c *StreamConn) next(ctx context.Context) (ResponseEvent, error) {
+func (c *StreamConn) next(ctx context.Context) (modelstream.ResponseEvent, error) {
 	for {
 		if c.pendingAt < len(c.pending) {
 			ev := c.pending[c.pendingAt]
@@ -255,7 +256,7 @@ func (c *StreamConn) retryOrFail(ctx context.Context, err error) error {
 		delay = Backoff(c.streamRetries, c.cfg.Rand())
 	}
 	if c.obs != nil {
-		c.obs(RetryInfo{Attempt: c.streamRetries, Max: max, Delay: delay, Err: err, Stream: true, Restarted: c.delivered})
+		c.obs(modelstream.RetryInfo{Attempt: c.streamRetries, Max: max, Delay: delay, Err: err, Stream: true, Restarted: c.delivered})
 	}
 	c.delivered = false
 	c.pending, c.pendingAt, c.quiet = c.pending[:0], 0, 0 // what the failed attempt decoded is dropped
@@ -348,7 +349,7 @@ func (c *StreamConn) connect(ctx context.Context) error {
 		}
 		delay := Backoff(attempt+1, cfg.Rand())
 		if c.obs != nil {
-			c.obs(RetryInfo{Attempt: attempt + 1, Max: max, Delay: delay, Err: cerr})
+			c.obs(modelstream.RetryInfo{Attempt: attempt + 1, Max: max, Delay: delay, Err: cerr})
 		}
 		if err := cfg.Clock.Sleep(ctx, delay); err != nil {
 			return err
@@ -480,7 +481,7 @@ func (c *StreamConn) read(ctx context.Context) error {
 }
 
 // complete ends the attempt with the reply's last events.
-func (c *StreamConn) complete(evs []ResponseEvent) {
+func (c *StreamConn) complete(evs []modelstream.ResponseEvent) {
 	c.pending = evs
 	c.endAttempt()
 	c.done = true

@@ -6,8 +6,8 @@ import (
 	"io"
 	"testing"
 
-	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 // A stream cut after only its header events (the server's model) restarted no output, so
@@ -24,10 +24,10 @@ func TestStreamRetryRestartedCountsDecodedOutputOnly(t *testing.T) {
 	if len(h.retries) != 2 || h.retries[0].Restarted || !h.retries[1].Restarted {
 		t.Fatalf("retries = %+v, want two stream retries, only the second restarted", h.retries)
 	}
-	if m, ok := evs[0].(model.ServerModel); !ok || m.Model != "gpt-5.5-mini" {
+	if m, ok := evs[0].(modelstream.ServerModel); !ok || m.Model != "gpt-5.5-mini" {
 		t.Fatalf("first event %#v, want the server's model", evs[0])
 	}
-	if _, ok := evs[len(evs)-1].(model.Completed); !ok {
+	if _, ok := evs[len(evs)-1].(modelstream.Completed); !ok {
 		t.Fatalf("last event %#v, want Completed", evs[len(evs)-1])
 	}
 }
@@ -42,7 +42,7 @@ func TestCancelledNextThenLiveNextReconnects(t *testing.T) {
 	h.srv.SetDefault(ok())
 	nextCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s, err := h.client.Stream(context.Background(), model.Prompt{Model: "gpt-5.5"}, func(r model.RetryInfo) {
+	s, err := h.client.Stream(context.Background(), modelstream.Prompt{Model: "gpt-5.5"}, func(r modelstream.RetryInfo) {
 		if !r.Stream {
 			cancel()
 		}
@@ -57,7 +57,7 @@ func TestCancelledNextThenLiveNextReconnects(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Next(cancelled) = %v, want context.Canceled", err)
 	}
-	var last model.ResponseEvent
+	var last modelstream.ResponseEvent
 	for {
 		ev, err := s.Next(context.Background())
 		if err == io.EOF {
@@ -68,7 +68,7 @@ func TestCancelledNextThenLiveNextReconnects(t *testing.T) {
 		}
 		last = ev
 	}
-	if _, ok := last.(model.Completed); !ok || len(h.srv.Requests()) < 3 {
+	if _, ok := last.(modelstream.Completed); !ok || len(h.srv.Requests()) < 3 {
 		t.Fatalf("last event %#v after %d requests, want Completed after at least 3", last, len(h.srv.Requests()))
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"github.com/gocodex/gocodex/modelstream"
 	"net/http"
 	"time"
 )
@@ -15,7 +16,7 @@ func (p ProviderInfo) EndpointURL(path string) string { return p.endpointURL(pat
 // SetRequestHeaders puts on req the headers the Responses client sends: content type, SSE
 // accept, bearer key, originator, User-Agent, thread ids, the provider's http_headers and
 // env_http_headers, and the prompt's extra headers.
-func SetRequestHeaders(req *http.Request, opts ClientOptions, p Prompt) {
+func SetRequestHeaders(req *http.Request, opts ClientOptions, p modelstream.Prompt) {
 	c := Client{opts: opts, originator: opts.Originator, userAgent: opts.UserAgent}
 	if c.originator == "" {
 		c.originator = DefaultOriginator

@@ -23,12 +23,17 @@ type ForkOptions struct {
 	Now func() time.Time
 }
 
-// Fork copies the rollout src into a new thread under codexHome and returns the new file's
+// Fork copies the rollout src (read with Load) into a new thread under codexHome and returns the new file's
 // path. The copy's session_meta names the source in forked_from_id; everything after it is
 // copied line for line (up to the cut), so the fork resumes to the same history.
 func Fork(codexHome string, src *Rollout, opts ForkOptions) (string, error) {
 	if opts.NewID == "" {
 		return "", errors.New("fork: no thread id")
+	}
+	if src.Meta.HistoryBase != nil && !src.basesLoaded {
+		// The copy would lose the base's history (Codex's forks point at it instead of
+		// copying it): the source must come from Load.
+		return "", fmt.Errorf("fork: %s was read without its history base (load it with Load)", src.Path)
 	}
 	now := time.Now
 	if opts.Now != nil {

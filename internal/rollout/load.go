@@ -32,6 +32,7 @@ func Load(codexHome, path string) (*Rollout, error) {
 		prefix = append(lines, prefix...)
 		base = next
 	}
+	r.basesLoaded = true
 	if len(prefix) > 0 {
 		own := r.Lines
 		r.Lines = make([]Line, 0, len(prefix)+len(own))

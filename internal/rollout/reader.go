@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -21,6 +22,14 @@ type Rollout struct {
 	Lines []Line
 	// Warnings name the lines that were skipped (a torn last line after a crash, garbage).
 	Warnings []string
+	// basesLoaded: Lines begin with the lines of the history bases (Load), so a fork
+	// copies the whole history.
+	basesLoaded bool
+	// What Reconstruct and InitialMessages decode, once: resuming a thread asks for both
+	// from the engine, the replay of its turns and its notifications.
+	reconstructOnce, messagesOnce sync.Once
+	resumed                       Resumed
+	messages                      []protocol.EventMsg
 }
 
 // ErrNoSessionMeta means the file does not start like a rollout.

@@ -3,6 +3,7 @@ package rollout
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/protocol"
@@ -26,7 +27,17 @@ type Resumed struct {
 // append to history, a compacted line replaces it, a thread_rolled_back event drops the last
 // turns. Lines of kinds this version does not know are skipped. Tool calls left without an
 // output (a crash while a tool ran) get an "aborted" one, so the model accepts the history.
+// The lines are decoded once per Rollout; callers get their own slices (Lines must not
+// change after the first call).
 func (r *Rollout) Reconstruct() Resumed {
+	r.reconstructOnce.Do(func() { r.resumed = r.reconstruct() })
+	res := r.resumed
+	res.History = slices.Clone(res.History)
+	res.Warnings = slices.Clone(res.Warnings)
+	return res
+}
+
+func (r *Rollout) reconstruct() Resumed {
 	res := Resumed{Meta: r.Meta, Warnings: append([]string(nil), r.Warnings...)}
 	warn := func(i int, l Line, err error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s line %d skipped: %v", l.Type, i+1, err))
@@ -92,7 +103,13 @@ func (r *Rollout) Reconstruct() Resumed {
 // not know are left out. The thread items of the paginated form come back as the events
 // they stand for (user_message, agent_message, agent_reasoning), so faces replay both forms
 // alike.
+// They are decoded once per Rollout; each caller gets its own slice.
 func (r *Rollout) InitialMessages() []protocol.EventMsg {
+	r.messagesOnce.Do(func() { r.messages = r.initialMessages() })
+	return slices.Clone(r.messages)
+}
+
+func (r *Rollout) initialMessages() []protocol.EventMsg {
 	var out []protocol.EventMsg
 	var items itemReader
 	for _, l := range r.Lines {

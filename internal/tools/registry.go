@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // The shell tool types of the model catalog (`shell_type`).
@@ -36,7 +37,7 @@ const (
 )
 
 // Plan returns the names of the built-in tools offered for opts, in the order they are sent.
-func Plan(opts Options) []string {
+func Plan(opts tool.Options) []string {
 	var names []string
 	switch opts.ShellType {
 	case ShellTypeUnifiedExec:
@@ -66,7 +67,7 @@ func Plan(opts Options) []string {
 
 // BuiltinSpec returns the wire spec Codex sends for a built-in tool, or false for a name it
 // does not know.
-func BuiltinSpec(name string, opts Options) (Spec, bool) {
+func BuiltinSpec(name string, opts tool.Options) (tool.Spec, bool) {
 	switch name {
 	case NameShell:
 		return ShellSpec(), true
@@ -77,7 +78,7 @@ func BuiltinSpec(name string, opts Options) (Spec, bool) {
 	case NameWriteStdin:
 		return WriteStdinSpec(), true
 	case NameLocalShell:
-		return Spec(`{"type":"local_shell"}`), true
+		return tool.Spec(`{"type":"local_shell"}`), true
 	case NameApplyPatch:
 		if opts.ApplyPatchToolType == ApplyPatchFunction {
 			return ApplyPatchFunctionSpec(), true
@@ -97,14 +98,14 @@ func BuiltinSpec(name string, opts Options) (Spec, bool) {
 // order they are sent. Build one per turn (the model, and so the plan, may change between
 // turns); it is read-only once built and safe for concurrent lookups.
 type Registry struct {
-	specs    []Spec
-	handlers map[string]Handler
+	specs    []tool.Spec
+	handlers map[string]tool.Handler
 }
 
 // NewRegistry offers every planned built-in tool that has a handler in builtins (keyed by
 // tool name; a tool without a handler is simply not offered), with the spec Codex sends.
-func NewRegistry(opts Options, builtins map[string]Handler) *Registry {
-	r := &Registry{handlers: map[string]Handler{}}
+func NewRegistry(opts tool.Options, builtins map[string]tool.Handler) *Registry {
+	r := &Registry{handlers: map[string]tool.Handler{}}
 	for _, name := range Plan(opts) {
 		h, ok := builtins[name]
 		if !ok || h == nil {
@@ -119,7 +120,7 @@ func NewRegistry(opts Options, builtins map[string]Handler) *Registry {
 
 // Add offers an extra tool (MCP, dynamic) under its spec's name and namespace. A name that
 // is already taken is an error.
-func (r *Registry) Add(h Handler) error {
+func (r *Registry) Add(h tool.Handler) error {
 	spec := h.Spec()
 	var head struct {
 		Type string `json:"type"`
@@ -140,13 +141,13 @@ func (r *Registry) Add(h Handler) error {
 }
 
 // Specs returns the tool specs in the order they are sent.
-func (r *Registry) Specs() []Spec { return r.specs }
+func (r *Registry) Specs() []tool.Spec { return r.specs }
 
 // Lookup finds the handler for a call. Calls inside a namespace (MCP tools) are looked up by
 // the namespace name, whose handler dispatches on the tool name.
-func (r *Registry) Lookup(call Call) (Handler, bool) {
+func (r *Registry) Lookup(call tool.Call) (tool.Handler, bool) {
 	key := call.Name
-	if call.Kind == LocalShellCall {
+	if call.Kind == tool.LocalShellCall {
 		key = NameLocalShell
 	}
 	if call.Namespace != "" {
@@ -157,8 +158,8 @@ func (r *Registry) Lookup(call Call) (Handler, bool) {
 }
 
 // UnsupportedOutput is what the model is told when it calls a tool nobody handles.
-func UnsupportedOutput(call Call) string {
-	if call.Kind == CustomCall {
+func UnsupportedOutput(call tool.Call) string {
+	if call.Kind == tool.CustomCall {
 		return "unsupported custom tool call: " + call.Name
 	}
 	return "unsupported call: " + call.Name

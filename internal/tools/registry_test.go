@@ -6,25 +6,26 @@ import (
 	"os"
 	"testing"
 
+	"github.com/gocodex/gocodex/tool"
 	"github.com/google/go-cmp/cmp"
 )
 
-type stubHandler struct{ spec Spec }
+type stubHandler struct{ spec tool.Spec }
 
-func (s stubHandler) Spec() Spec { return s.spec }
-func (stubHandler) Handle(context.Context, *Env, Call) (Result, error) {
-	return Result{}, nil
+func (s stubHandler) Spec() tool.Spec { return s.spec }
+func (stubHandler) Handle(context.Context, *tool.Env, tool.Call) (tool.Result, error) {
+	return tool.Result{}, nil
 }
 
-func allBuiltins() map[string]Handler {
-	m := map[string]Handler{}
+func allBuiltins() map[string]tool.Handler {
+	m := map[string]tool.Handler{}
 	for _, n := range []string{NameShell, NameShellCommand, NameExecCommand, NameWriteStdin, NameLocalShell, NameApplyPatch, NameUpdatePlan, NameViewImage} {
 		m[n] = stubHandler{}
 	}
 	return m
 }
 
-func names(t *testing.T, specs []Spec) []string {
+func names(t *testing.T, specs []tool.Spec) []string {
 	t.Helper()
 	var out []string
 	for _, s := range specs {
@@ -44,17 +45,17 @@ func names(t *testing.T, specs []Spec) []string {
 func TestPlanPerModel(t *testing.T) {
 	tests := []struct {
 		name string
-		opts Options
+		opts tool.Options
 		want []string
 	}{
-		{"unknown model fallback", Options{}, []string{"shell"}},
-		{"default shell", Options{ShellType: "default", PlanTool: true}, []string{"shell", "update_plan"}},
-		{"shell_command", Options{ShellType: "shell_command", ApplyPatchToolType: "freeform", PlanTool: true, ViewImage: true},
+		{"unknown model fallback", tool.Options{}, []string{"shell"}},
+		{"default shell", tool.Options{ShellType: "default", PlanTool: true}, []string{"shell", "update_plan"}},
+		{"shell_command", tool.Options{ShellType: "shell_command", ApplyPatchToolType: "freeform", PlanTool: true, ViewImage: true},
 			[]string{"shell_command", "update_plan", "apply_patch", "view_image"}},
-		{"unified exec", Options{ShellType: "unified_exec", ApplyPatchToolType: "freeform", PlanTool: true, ViewImage: true},
+		{"unified exec", tool.Options{ShellType: "unified_exec", ApplyPatchToolType: "freeform", PlanTool: true, ViewImage: true},
 			[]string{"exec_command", "write_stdin", "update_plan", "apply_patch", "view_image"}},
-		{"local shell", Options{ShellType: "local", ApplyPatchToolType: "function"}, []string{"local_shell", "apply_patch"}},
-		{"disabled", Options{ShellType: "disabled"}, nil},
+		{"local shell", tool.Options{ShellType: "local", ApplyPatchToolType: "function"}, []string{"local_shell", "apply_patch"}},
+		{"disabled", tool.Options{ShellType: "disabled"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,11 +68,11 @@ func TestPlanPerModel(t *testing.T) {
 }
 
 func TestMissingHandlerIsNotOffered(t *testing.T) {
-	r := NewRegistry(Options{ShellType: "unified_exec", PlanTool: true}, map[string]Handler{NameUpdatePlan: stubHandler{}})
+	r := NewRegistry(tool.Options{ShellType: "unified_exec", PlanTool: true}, map[string]tool.Handler{NameUpdatePlan: stubHandler{}})
 	if diff := cmp.Diff([]string{"update_plan"}, names(t, r.Specs())); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if _, ok := r.Lookup(Call{Name: "exec_command"}); ok {
+	if _, ok := r.Lookup(tool.Call{Name: "exec_command"}); ok {
 		t.Error("exec_command has no handler and must not resolve")
 	}
 }
@@ -88,7 +89,7 @@ func TestSpecsMatchCodex(t *testing.T) {
 	if err := json.Unmarshal(data, &captured); err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{ShellType: "unified_exec", ApplyPatchToolType: "freeform", ViewImage: true}
+	opts := tool.Options{ShellType: "unified_exec", ApplyPatchToolType: "freeform", ViewImage: true}
 	for _, want := range captured {
 		name := want["name"].(string)
 		spec, ok := BuiltinSpec(name, opts)
@@ -116,7 +117,7 @@ func TestSpecBytes(t *testing.T) {
 	got := map[string]json.RawMessage{}
 	for _, tc := range []struct {
 		key  string
-		spec Spec
+		spec tool.Spec
 	}{
 		{"shell", ShellSpec()},
 		{"shell_command", ShellCommandSpec(true)},
@@ -144,27 +145,27 @@ func TestSpecBytes(t *testing.T) {
 }
 
 func TestRegistryAddAndLookup(t *testing.T) {
-	r := NewRegistry(Options{ShellType: "local"}, allBuiltins())
-	mcp := stubHandler{spec: Spec(`{"type":"namespace","name":"mcp__docs__","description":"d","tools":[]}`)}
+	r := NewRegistry(tool.Options{ShellType: "local"}, allBuiltins())
+	mcp := stubHandler{spec: tool.Spec(`{"type":"namespace","name":"mcp__docs__","description":"d","tools":[]}`)}
 	if err := r.Add(mcp); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Add(mcp); err == nil {
 		t.Error("second Add of the same name should fail")
 	}
-	if err := r.Add(stubHandler{spec: Spec(`{"type":"web_search"}`)}); err == nil {
+	if err := r.Add(stubHandler{spec: tool.Spec(`{"type":"web_search"}`)}); err == nil {
 		t.Error("a spec without a name cannot be dispatched and should fail")
 	}
-	if _, ok := r.Lookup(Call{Namespace: "mcp__docs__", Name: "search"}); !ok {
+	if _, ok := r.Lookup(tool.Call{Namespace: "mcp__docs__", Name: "search"}); !ok {
 		t.Error("namespaced call should resolve to the namespace handler")
 	}
-	if _, ok := r.Lookup(Call{Kind: LocalShellCall}); !ok {
+	if _, ok := r.Lookup(tool.Call{Kind: tool.LocalShellCall}); !ok {
 		t.Error("local_shell_call should resolve to the local_shell handler")
 	}
-	if got := UnsupportedOutput(Call{Name: "nope"}); got != "unsupported call: nope" {
+	if got := UnsupportedOutput(tool.Call{Name: "nope"}); got != "unsupported call: nope" {
 		t.Errorf("UnsupportedOutput = %q", got)
 	}
-	if got := UnsupportedOutput(Call{Kind: CustomCall, Name: "nope"}); got != "unsupported custom tool call: nope" {
+	if got := UnsupportedOutput(tool.Call{Kind: tool.CustomCall, Name: "nope"}); got != "unsupported custom tool call: nope" {
 		t.Errorf("UnsupportedOutput custom = %q", got)
 	}
 }

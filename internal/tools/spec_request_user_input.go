@@ -1,11 +1,13 @@
 package tools
 
+import "github.com/gocodex/gocodex/tool"
+
 // NameRequestUserInput is the tool the model calls to put questions to the user.
 const NameRequestUserInput = "request_user_input"
 
 // RequestUserInputSpec is the request_user_input spec Codex 0.169 sends (in every mode; the
 // handler refuses the call where no question may be asked).
-func RequestUserInputSpec() Spec {
+func RequestUserInputSpec() tool.Spec {
 	option := object(map[string]*schema{
 		"label":       str("User-facing label (1-5 words)."),
 		"description": str("One short sentence explaining impact/tradeoff if selected."),

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"github.com/gocodex/gocodex/tool"
 	"os"
 	"testing"
 )
@@ -24,15 +25,15 @@ func TestRequestUserInputPlacement(t *testing.T) {
 	h := allBuiltins()
 	h[NameRequestUserInput] = stubHandler{}
 	for _, tc := range []struct {
-		opts Options
+		opts tool.Options
 		want []string
 	}{
-		{Options{ShellType: "unified_exec", ApplyPatchToolType: "freeform", ViewImage: true, RequestUserInput: true},
+		{tool.Options{ShellType: "unified_exec", ApplyPatchToolType: "freeform", ViewImage: true, RequestUserInput: true},
 			[]string{"exec_command", "write_stdin", "request_user_input", "apply_patch", "view_image"}},
-		{Options{ShellType: "default", PlanTool: true, ApplyPatchToolType: "function", RequestUserInput: true},
+		{tool.Options{ShellType: "default", PlanTool: true, ApplyPatchToolType: "function", RequestUserInput: true},
 			[]string{"shell", "update_plan", "request_user_input", "apply_patch"}},
-		{Options{ShellType: "disabled", RequestUserInput: true}, []string{"request_user_input"}},
-		{Options{ShellType: "disabled"}, nil},
+		{tool.Options{ShellType: "disabled", RequestUserInput: true}, []string{"request_user_input"}},
+		{tool.Options{ShellType: "disabled"}, nil},
 	} {
 		if got := names(t, NewRegistry(tc.opts, h).Specs()); !equalStrings(got, tc.want) {
 			t.Errorf("%+v: tools %v, want %v", tc.opts, got, tc.want)

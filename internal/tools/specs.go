@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/gocodex/gocodex/internal/patch"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // schema is a JSON Schema node in the field order Codex writes: type, description, enum,
@@ -59,7 +60,7 @@ type customFormat struct {
 }
 
 // marshal writes v without HTML escaping, so descriptions stay byte-identical to Codex's.
-func marshal(v any) Spec {
+func marshal(v any) tool.Spec {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -67,10 +68,10 @@ func marshal(v any) Spec {
 		// Only our own static structs are encoded here; failing is a programming error.
 		panic("tools: encode spec: " + err.Error())
 	}
-	return Spec(bytes.TrimRight(buf.Bytes(), "\n"))
+	return tool.Spec(bytes.TrimRight(buf.Bytes(), "\n"))
 }
 
-func function(name, desc string, params *schema) Spec {
+func function(name, desc string, params *schema) tool.Spec {
 	return marshal(functionSpec{Type: "function", Name: name, Description: desc, Parameters: params})
 }
 
@@ -87,7 +88,7 @@ func approvalParams(props map[string]*schema, cmdParam string) {
 }
 
 // ShellSpec is the `shell` tool (argv form, shell_type "default" and "local").
-func ShellSpec() Spec {
+func ShellSpec() tool.Spec {
 	props := map[string]*schema{
 		"command":    array(str(""), "The command to execute"),
 		"workdir":    str("The working directory to execute the command in"),
@@ -101,7 +102,7 @@ func ShellSpec() Spec {
 }
 
 // ShellCommandSpec is the `shell_command` tool (a script for the user's shell).
-func ShellCommandSpec(allowLogin bool) Spec {
+func ShellCommandSpec(allowLogin bool) tool.Spec {
 	props := map[string]*schema{
 		"command":    str("The shell script to execute in the user's default shell"),
 		"workdir":    str("The working directory to execute the command in"),
@@ -117,7 +118,7 @@ func ShellCommandSpec(allowLogin bool) Spec {
 }
 
 // ExecCommandSpec is the unified-exec `exec_command` tool.
-func ExecCommandSpec(allowLogin bool) Spec {
+func ExecCommandSpec(allowLogin bool) tool.Spec {
 	props := map[string]*schema{
 		"cmd":               str("Shell command to execute."),
 		"max_output_tokens": num("Output token budget. Defaults to 10000 tokens; larger requests may be capped by policy."),
@@ -135,7 +136,7 @@ func ExecCommandSpec(allowLogin bool) Spec {
 }
 
 // WriteStdinSpec is the unified-exec `write_stdin` tool.
-func WriteStdinSpec() Spec {
+func WriteStdinSpec() tool.Spec {
 	return function("write_stdin", "Writes characters to an existing unified exec session and returns recent output.",
 		object(map[string]*schema{
 			"chars":             str("Bytes to write to stdin. Defaults to empty, which polls without writing."),
@@ -147,7 +148,7 @@ func WriteStdinSpec() Spec {
 
 // ApplyPatchFreeformSpec is apply_patch as a `custom` tool: the model writes the patch as raw
 // text, constrained by our Lark grammar of the patch format.
-func ApplyPatchFreeformSpec() Spec {
+func ApplyPatchFreeformSpec() tool.Spec {
 	return marshal(customSpec{
 		Type:        "custom",
 		Name:        "apply_patch",
@@ -158,7 +159,7 @@ func ApplyPatchFreeformSpec() Spec {
 
 // ApplyPatchFunctionSpec is apply_patch as a JSON function taking the patch in `input`, for
 // models that cannot call freeform tools.
-func ApplyPatchFunctionSpec() Spec {
+func ApplyPatchFunctionSpec() tool.Spec {
 	return function("apply_patch", "Edits files with a patch. Pass the whole patch as `input`: it starts with `*** Begin Patch` and ends with `*** End Patch`; "+
 		"each file section starts with `*** Add File: <path>` (every line prefixed with `+`), `*** Delete File: <path>`, or `*** Update File: <path>` "+
 		"(optionally followed by `*** Move to: <path>`) with `@@` context anchors and lines prefixed by ` `, `-` or `+`. Paths are relative to the working directory.",
@@ -168,7 +169,7 @@ func ApplyPatchFunctionSpec() Spec {
 }
 
 // UpdatePlanSpec is the `update_plan` tool.
-func UpdatePlanSpec() Spec {
+func UpdatePlanSpec() tool.Spec {
 	step := object(map[string]*schema{
 		"step":   {Type: "string"},
 		"status": str("One of: pending, in_progress, completed"),
@@ -183,7 +184,7 @@ func UpdatePlanSpec() Spec {
 }
 
 // ViewImageSpec is the `view_image` tool.
-func ViewImageSpec() Spec {
+func ViewImageSpec() tool.Spec {
 	return function("view_image", "View a local image file from the filesystem when visual inspection is needed. Use this for images already available on disk.",
 		object(map[string]*schema{
 			"path": str("Local filesystem path to an image file."),

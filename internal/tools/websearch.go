@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"github.com/gocodex/gocodex/tool"
 	"strings"
 )
 
@@ -12,7 +13,7 @@ import (
 //
 // opts is the [tools.web_search] table: allowed_domains becomes filters, location
 // user_location and context_size search_context_size, in Codex's key order.
-func WebSearchSpec(mode string, dangerFullAccess bool, toolType string, opts map[string]any) Spec {
+func WebSearchSpec(mode string, dangerFullAccess bool, toolType string, opts map[string]any) tool.Spec {
 	external, indexed := false, false
 	switch mode {
 	case "disabled":
@@ -38,7 +39,7 @@ func WebSearchSpec(mode string, dangerFullAccess bool, toolType string, opts map
 		s += `,"indexed_web_access":true`
 	}
 	s += webSearchOptions(opts)
-	return Spec(s + `,"search_content_types":` + types + `}`)
+	return tool.Spec(s + `,"search_content_types":` + types + `}`)
 }
 
 // webSearchOptions renders the [tools.web_search] table's members for the tool entry.

@@ -3,25 +3,23 @@ package tui
 import (
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// hookKey keeps hook runs apart from tool calls in transcript.calls.
-func hookKey(run protocol.HookRunSummary) string { return "hook:" + run.ID }
-
-// startHook opens a cell for a lifecycle hook that started.
-func (t *transcript) startHook(m protocol.HookStartedEvent) {
+// startHook opens a cell for a lifecycle hook that started (id is the fold's, apart from
+// the tool calls' ids in transcript.calls).
+func (t *transcript) startHook(key string, m *items.HookRun) {
 	t.closeStreams()
 	title := "Running " + hookName(m.Run.EventName) + " hook"
 	if m.Run.StatusMessage != nil && *m.Run.StatusMessage != "" {
 		title += ": " + *m.Run.StatusMessage
 	}
-	t.calls[hookKey(m.Run)] = t.add(cell{kind: cellTool, title: title, open: true})
+	t.calls[key] = t.add(cell{kind: cellTool, title: title, open: true})
 }
 
 // endHook closes the hook's cell with its outcome and what it said.
-func (t *transcript) endHook(m protocol.HookCompletedEvent) {
-	key := hookKey(m.Run)
+func (t *transcript) endHook(key string, m *items.HookRun) {
 	i, ok := t.calls[key]
 	if !ok {
 		i = t.add(cell{kind: cellTool})

@@ -5,15 +5,13 @@ import (
 	"errors"
 	"os"
 
-	"github.com/google/uuid"
-
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/prompt"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
@@ -36,19 +34,30 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 		}
 		return session(th), nil
 	}
-	read := func(id string) (*rollout.Rollout, error) {
-		path, archived, err := rollout.Find(cfg.CodexHome, id)
+	store := threads.New(cfg.CodexHome)
+	// find is the rollout of a thread /resume or /fork may open (not an archived one).
+	find := func(id string) (string, error) {
+		path, archived, err := store.Find(id)
+		if err != nil {
+			return "", err
+		}
+		if archived {
+			return "", errors.New("thread is archived: " + id)
+		}
+		return path, nil
+	}
+	// fork copies the thread through the thread service, which loads it whole first.
+	fork := func(id string) (*threads.Rollout, error) {
+		path, err := find(id)
 		if err != nil {
 			return nil, err
 		}
-		if archived {
-			return nil, errors.New("thread is archived: " + id)
-		}
-		return rollout.ReadFile(path)
+		_, forked, err := store.Fork(path, threads.ForkOptions{})
+		return forked, err
 	}
 	o.NewThread = func(ctx context.Context) (Session, error) { return open(ctx, app.ThreadOptions{}) }
 	o.ListThreads = func(ctx context.Context) ([]ThreadEntry, error) {
-		page, err := rollout.List(cfg.CodexHome, rollout.ListOptions{PageSize: resumePickerSize, Cwd: cfg.Cwd})
+		page, err := store.List(threads.ListOptions{PageSize: resumePickerSize, Cwd: cfg.Cwd})
 		if err != nil {
 			return nil, err
 		}
@@ -59,22 +68,18 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 		return out, nil
 	}
 	o.ResumeThread = func(ctx context.Context, id string) (Session, error) {
-		ro, err := read(id)
+		path, err := find(id)
+		if err != nil {
+			return Session{}, err
+		}
+		ro, err := store.Read(path)
 		if err != nil {
 			return Session{}, err
 		}
 		return open(ctx, app.ThreadOptions{Resume: ro})
 	}
 	o.ForkThread = func(ctx context.Context, id string) (Session, error) {
-		src, err := read(id)
-		if err != nil {
-			return Session{}, err
-		}
-		forked, err := rollout.Fork(cfg.CodexHome, src, rollout.ForkOptions{NewID: uuid.Must(uuid.NewV7()).String()})
-		if err != nil {
-			return Session{}, err
-		}
-		ro, err := rollout.ReadFile(forked)
+		ro, err := fork(id)
 		if err != nil {
 			return Session{}, err
 		}
@@ -89,15 +94,8 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 		to := app.ThreadOptions{Config: pcfg}
 		if id != "" {
 			// A thread's provider is fixed once it runs: the conversation continues in a fork.
-			src, err := read(id)
-			if err != nil {
-				return Session{}, err
-			}
-			forked, err := rollout.Fork(cfg.CodexHome, src, rollout.ForkOptions{NewID: uuid.Must(uuid.NewV7()).String()})
-			if err != nil {
-				return Session{}, err
-			}
-			if to.Resume, err = rollout.ReadFile(forked); err != nil {
+			var err error
+			if to.Resume, err = fork(id); err != nil {
 				return Session{}, err
 			}
 		}

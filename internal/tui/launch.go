@@ -12,9 +12,9 @@ import (
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
@@ -34,7 +34,7 @@ type LaunchOptions struct {
 	// Flags are the shared flags (--oss readies a local server; -i images).
 	Flags faceopts.Flags
 	// Resume is the recorded thread to continue (resume, fork); nil starts a new one.
-	Resume *rollout.Rollout
+	Resume *threads.Rollout
 	// ResumePicker, ForkPicker and PickerNotices open the picker at start (see Options).
 	ResumePicker  bool
 	ForkPicker    bool

@@ -5,18 +5,19 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/protocol"
 )
 
 // maxArgsWidth keeps a tool call's arguments to one readable line in its title.
 const maxArgsWidth = 60
 
-func (t *transcript) endMcp(m protocol.McpToolCallEndEvent) {
-	i, ok := t.calls[m.CallID]
+func (t *transcript) endMcp(id string, m *items.McpCall) {
+	i, ok := t.calls[id]
 	if !ok {
 		i = t.add(cell{kind: cellTool})
 	}
-	delete(t.calls, m.CallID)
+	delete(t.calls, id)
 	c := &t.cells[i]
 	c.open = false
 	c.title = "Called " + invocationText(m.Invocation)

@@ -1,13 +1,14 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/gocodex/gocodex/internal/items"
+	"github.com/gocodex/gocodex/internal/lsp"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -61,10 +62,12 @@ type transcript struct {
 	// a long conversation a delta never touches.
 	prefix      []string // its lines
 	prefixCells int
+	// fold turns the events into item changes, which the cells draw.
+	fold *items.Fold
 }
 
 func newTranscript() transcript {
-	return transcript{agent: -1, reasoning: -1, calls: map[string]int{}}
+	return transcript{agent: -1, reasoning: -1, calls: map[string]int{}, fold: items.NewFold(items.FoldOptions{NoStreamCopies: true})}
 }
 
 func (t *transcript) add(c cell) int {
@@ -84,82 +87,16 @@ func (t *transcript) closeStreams() {
 }
 
 // apply folds one event into the transcript; it reports whether anything visible changed.
+// Item-shaped events come through the fold (see internal/items) as item changes; the others
+// (turn ends, errors, hooks, notices of the engine's own) are drawn from the event.
 func (t *transcript) apply(msg protocol.EventMsg) bool {
+	changed := false
+	for _, ch := range t.fold.Apply(msg) {
+		if t.item(ch) {
+			changed = true
+		}
+	}
 	switch m := msg.(type) {
-	case protocol.AgentMessageDeltaEvent:
-		if t.agent < 0 {
-			t.closeStreams()
-			t.agent = t.add(cell{kind: cellAgent, open: true})
-		}
-		t.cells[t.agent].body += m.Delta
-	case protocol.AgentMessageEvent:
-		// The complete message is authoritative: it replaces what the deltas built.
-		if t.agent >= 0 {
-			t.cells[t.agent].body = m.Message
-		} else {
-			t.add(cell{kind: cellAgent, body: m.Message})
-		}
-		t.closeStreams()
-	case protocol.AgentReasoningDeltaEvent:
-		if t.reasoning < 0 {
-			t.reasoning = t.add(cell{kind: cellReasoning, open: true})
-		}
-		t.cells[t.reasoning].body += m.Delta
-	case protocol.AgentReasoningEvent:
-		if t.reasoning >= 0 {
-			t.cells[t.reasoning].body = m.Text
-			t.cells[t.reasoning].open = false
-			t.reasoning = -1
-		} else {
-			t.add(cell{kind: cellReasoning, body: m.Text})
-		}
-	case protocol.AgentReasoningSectionBreakEvent:
-		if t.reasoning >= 0 {
-			t.cells[t.reasoning].open = false
-			t.reasoning = -1
-		}
-	case protocol.ExecCommandBeginEvent:
-		t.closeStreams()
-		t.calls[m.CallID] = t.add(cell{kind: cellCommand, title: "Running " + commandText(m.Command), open: true})
-	case protocol.ExecCommandOutputDeltaEvent:
-		i, ok := t.calls[m.CallID]
-		if !ok {
-			return false
-		}
-		t.cells[i].body += string(m.Chunk)
-	case protocol.ExecCommandEndEvent:
-		t.endCommand(m)
-	case protocol.PatchApplyBeginEvent:
-		t.closeStreams()
-		t.calls[m.CallID] = t.add(cell{kind: cellPatch, title: "Applying patch", body: patchText(m.Changes), open: true})
-	case protocol.PatchApplyEndEvent:
-		t.endPatch(m)
-	case protocol.McpToolCallBeginEvent:
-		t.closeStreams()
-		t.calls[m.CallID] = t.add(cell{kind: cellTool, title: "Calling " + invocationText(m.Invocation), open: true})
-	case protocol.McpToolCallEndEvent:
-		t.endMcp(m)
-	case protocol.WebSearchBeginEvent:
-		t.closeStreams()
-		t.calls[m.CallID] = t.add(cell{kind: cellTool, title: "Searching the web", open: true})
-	case protocol.WebSearchEndEvent:
-		i, ok := t.calls[m.CallID]
-		if !ok {
-			i = t.add(cell{kind: cellTool})
-		}
-		delete(t.calls, m.CallID)
-		t.cells[i].open, t.cells[i].title = false, "Searched "+m.Query
-	case protocol.ViewImageToolCallEvent:
-		t.add(cell{kind: cellInfo, body: "Viewed image " + m.Path})
-	case protocol.PlanUpdateEvent:
-		t.closeStreams()
-		t.add(cell{kind: cellPlan, title: "Updated Plan", body: planText(m)})
-	case protocol.HookStartedEvent:
-		t.startHook(m)
-	case protocol.HookCompletedEvent:
-		t.endHook(m)
-	case protocol.WarningEvent:
-		t.add(cell{kind: cellWarning, body: m.Message})
 	case protocol.StreamErrorEvent:
 		t.add(cell{kind: cellWarning, body: m.Message})
 	case protocol.ErrorEvent:
@@ -173,18 +110,6 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 		t.add(cell{kind: cellCard, body: mcpToolsText(m)})
 	case protocol.ContextCompactedEvent:
 		t.add(cell{kind: cellInfo, body: "Context compacted"})
-	case protocol.ItemCompletedEvent:
-		if text, ok := proposedPlan(m.Item); ok {
-			t.add(cell{kind: cellPlan, title: "Proposed Plan", body: text})
-			return true
-		}
-		return false
-	case protocol.EnteredReviewModeEvent:
-		t.closeStreams()
-		t.add(cell{kind: cellInfo, body: ">> Code review started: " + m.UserFacingHint + " <<"})
-	case protocol.ExitedReviewModeEvent:
-		t.closeStreams()
-		t.add(cell{kind: cellInfo, body: "<< Code review finished >>"})
 	case protocol.TurnCompleteEvent:
 		t.closeStreams()
 		if m.Error != nil {
@@ -197,26 +122,193 @@ func (t *transcript) apply(msg protocol.EventMsg) bool {
 			t.add(cell{kind: cellError, body: "Conversation interrupted - tell the model what to do differently."})
 		}
 	default:
+		return changed
+	}
+	return true
+}
+
+// item draws one item change; it reports whether anything visible changed. A call cut short
+// by its turn is left to the turn's own event (an interrupt marks it; a completed turn leaves
+// it as it is).
+func (t *transcript) item(ch items.Change) bool {
+	if ch.CutShort {
+		return false
+	}
+	begins := ch.Phase == items.Started || (ch.Phase == items.Updated && ch.Delta.Kind == items.DeltaBegun)
+	ends := ch.Phase == items.Completed
+	switch it := ch.Body.(type) {
+	case *items.AgentMessage:
+		return t.agentMessage(ch, it)
+	case *items.Reasoning:
+		return t.reasoningPart(ch)
+	case *items.Command:
+		switch {
+		case begins && it.Begun:
+			t.closeStreams()
+			t.calls[ch.ID] = t.add(cell{kind: cellCommand, title: "Running " + commandText(it.Argv), open: true})
+		case ch.Phase == items.Updated && ch.Delta.Kind == items.DeltaOutput:
+			i, ok := t.calls[ch.ID]
+			if !ok {
+				return false
+			}
+			t.cells[i].body += string(ch.Delta.Chunk)
+		case ends:
+			t.endCommand(ch.ID, it)
+		default:
+			return false
+		}
+	case *items.Patch:
+		switch {
+		case begins && it.Begun:
+			t.closeStreams()
+			t.calls[ch.ID] = t.add(cell{kind: cellPatch, title: "Applying patch", body: patchText(it.Changes), open: true})
+		case ends:
+			t.endPatch(ch.ID, it)
+		default:
+			return false
+		}
+	case *items.McpCall:
+		switch {
+		case begins:
+			t.closeStreams()
+			t.calls[ch.ID] = t.add(cell{kind: cellTool, title: "Calling " + invocationText(it.Invocation), open: true})
+		case ends:
+			t.endMcp(ch.ID, it)
+		}
+	case *items.HookRun:
+		if ends {
+			t.endHook(ch.ID, it)
+		} else {
+			t.startHook(ch.ID, it)
+		}
+	case *items.WebSearch:
+		switch {
+		case begins:
+			t.closeStreams()
+			t.calls[ch.ID] = t.add(cell{kind: cellTool, title: "Searching the web", open: true})
+		case ends:
+			i, ok := t.calls[ch.ID]
+			if !ok {
+				i = t.add(cell{kind: cellTool})
+			}
+			delete(t.calls, ch.ID)
+			t.cells[i].open, t.cells[i].title = false, "Searched "+it.Query
+		}
+	default:
+		return t.mark(ch)
+	}
+	return true
+}
+
+// mark draws the items that are one cell each: an image view, a plan, a warning, a proposed
+// plan, a review's start and end.
+func (t *transcript) mark(ch items.Change) bool {
+	switch it := ch.Body.(type) {
+	case *items.ImageView:
+		if ch.Phase == items.Completed {
+			t.add(cell{kind: cellInfo, body: "Viewed image " + it.Path})
+			return true
+		}
+	case *items.TodoList:
+		if ch.Phase != items.Completed {
+			t.closeStreams()
+			t.add(cell{kind: cellPlan, title: "Updated Plan", body: planText(it)})
+			return true
+		}
+	case *items.Notice:
+		if ch.Phase == items.Completed {
+			t.add(cell{kind: cellWarning, body: it.Message})
+			return true
+		}
+	case *items.ProposedPlan:
+		if ch.Phase == items.Completed {
+			t.add(cell{kind: cellPlan, title: "Proposed Plan", body: strings.TrimRight(it.Text, "\n")})
+			return true
+		}
+	case *items.ReviewMode:
+		if ch.Phase != items.Started {
+			return false
+		}
+		t.closeStreams()
+		if it.Exited {
+			t.add(cell{kind: cellInfo, body: "<< Code review finished >>"})
+		} else {
+			t.add(cell{kind: cellInfo, body: ">> Code review started: " + it.Hint + " <<"})
+		}
+		return true
+	}
+	return false
+}
+
+// agentMessage streams the agent's answer into its cell; the complete message is
+// authoritative: it replaces what the deltas built.
+func (t *transcript) agentMessage(ch items.Change, it *items.AgentMessage) bool {
+	switch {
+	case ch.Phase == items.Updated && ch.Delta.Kind == items.DeltaText:
+		if t.agent < 0 {
+			t.closeStreams()
+			t.agent = t.add(cell{kind: cellAgent, open: true})
+		}
+		t.cells[t.agent].body += ch.Delta.Text
+	case ch.Phase == items.Completed:
+		if t.agent >= 0 {
+			t.cells[t.agent].body = it.Text
+		} else {
+			t.add(cell{kind: cellAgent, body: it.Text})
+		}
+		t.closeStreams()
+	default:
 		return false
 	}
 	return true
 }
 
-func (t *transcript) endCommand(m protocol.ExecCommandEndEvent) {
-	i, ok := t.calls[m.CallID]
+// reasoningPart streams a reasoning summary part into its cell; a whole part replaces it and
+// a section break closes it.
+func (t *transcript) reasoningPart(ch items.Change) bool {
+	if ch.Phase != items.Updated {
+		return false
+	}
+	switch ch.Delta.Kind {
+	case items.DeltaSummary:
+		if t.reasoning < 0 {
+			t.reasoning = t.add(cell{kind: cellReasoning, open: true})
+		}
+		t.cells[t.reasoning].body += ch.Delta.Text
+	case items.DeltaSummaryDone:
+		if t.reasoning >= 0 {
+			t.cells[t.reasoning].body = ch.Delta.Text
+			t.cells[t.reasoning].open = false
+			t.reasoning = -1
+		} else {
+			t.add(cell{kind: cellReasoning, body: ch.Delta.Text})
+		}
+	case items.DeltaSummaryPart:
+		if t.reasoning >= 0 {
+			t.cells[t.reasoning].open = false
+			t.reasoning = -1
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (t *transcript) endCommand(id string, m *items.Command) {
+	i, ok := t.calls[id]
 	if !ok {
 		i = t.add(cell{kind: cellCommand})
 	}
-	delete(t.calls, m.CallID)
+	delete(t.calls, id)
 	c := &t.cells[i]
 	c.open = false
-	cmd := commandText(m.Command)
+	cmd := commandText(m.Argv)
 	switch {
-	case m.Status == protocol.ExecDeclined:
+	case m.RawStatus == protocol.ExecDeclined:
 		c.title, c.failed = "Declined "+cmd, true
 	default:
-		c.title = fmt.Sprintf("Ran %s (exit %d)", cmd, m.ExitCode)
-		c.failed = m.ExitCode != 0 || m.Status == protocol.ExecFailed
+		c.title = fmt.Sprintf("Ran %s (exit %d)", cmd, *m.ExitCode)
+		c.failed = *m.ExitCode != 0 || m.RawStatus == protocol.ExecFailed
 	}
 	out := m.AggregatedOutput
 	if out == "" {
@@ -228,27 +320,32 @@ func (t *transcript) endCommand(m protocol.ExecCommandEndEvent) {
 	c.body = out
 }
 
-func (t *transcript) endPatch(m protocol.PatchApplyEndEvent) {
-	i, ok := t.calls[m.CallID]
+func (t *transcript) endPatch(id string, m *items.Patch) {
+	i, ok := t.calls[id]
 	if !ok {
-		i = t.add(cell{kind: cellPatch, body: patchText(m.Changes)})
+		i = t.add(cell{kind: cellPatch, body: patchText(m.Reported)})
 	}
-	delete(t.calls, m.CallID)
+	delete(t.calls, id)
 	c := &t.cells[i]
 	c.open = false
 	switch {
-	case m.Status == protocol.PatchDeclined:
+	case m.RawStatus == protocol.PatchDeclined:
 		c.title, c.failed = "Patch declined", true
 	case m.Success:
 		c.title = "Applied patch"
+		// The language servers' diagnostics for the patched files (internal/lsp) follow its
+		// output; the cell counts them.
+		if errors, warnings, ok := lsp.CountIn(m.Stdout); ok {
+			c.title += fmt.Sprintf(" (%s)", diagnosticCount(errors, warnings))
+		}
 	default:
 		c.title, c.failed = "Patch failed", true
 		if msg := strings.TrimSpace(m.Stderr); msg != "" {
 			c.body += "\n" + msg
 		}
 	}
-	if len(m.Changes) > 0 && c.body == "" {
-		c.body = patchText(m.Changes)
+	if len(m.Reported) > 0 && c.body == "" {
+		c.body = patchText(m.Reported)
 	}
 }
 
@@ -318,12 +415,12 @@ func patchText(changes map[string]protocol.FileChange) string {
 	return strings.Join(lines, "\n")
 }
 
-func planText(m protocol.PlanUpdateEvent) string {
+func planText(m *items.TodoList) string {
 	var lines []string
 	if m.Explanation != nil && strings.TrimSpace(*m.Explanation) != "" {
 		lines = append(lines, strings.TrimSpace(*m.Explanation))
 	}
-	for _, it := range m.Plan {
+	for _, it := range m.Steps {
 		mark := "□"
 		switch it.Status {
 		case protocol.PlanCompleted:
@@ -490,14 +587,19 @@ func tailLines(s string, n int) string {
 	return fmt.Sprintf("… +%d lines\n", cut) + strings.Join(lines[cut:], "\n")
 }
 
-// proposedPlan reads a completed Plan item (plan mode's proposed plan).
-func proposedPlan(raw json.RawMessage) (string, bool) {
-	var it struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+// diagnosticCount says "1 error, 2 warnings" (or just one of them).
+func diagnosticCount(errors, warnings int) string {
+	plural := func(n int, noun string) string {
+		if n == 1 {
+			return "1 " + noun
+		}
+		return fmt.Sprintf("%d %ss", n, noun)
 	}
-	if json.Unmarshal(raw, &it) != nil || it.Type != "Plan" {
-		return "", false
+	switch {
+	case warnings == 0:
+		return plural(errors, "error")
+	case errors == 0:
+		return plural(warnings, "warning")
 	}
-	return strings.TrimRight(it.Text, "\n"), true
+	return plural(errors, "error") + ", " + plural(warnings, "warning")
 }

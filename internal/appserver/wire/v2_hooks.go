@@ -27,17 +27,6 @@ type V2HookRunSummary struct {
 	Entries       []protocol.HookOutputEntry `json:"entries"`
 }
 
-// applyHook projects hook_started / hook_completed.
-func (p *V2Projector) applyHook(msg protocol.EventMsg) []V2Notification {
-	switch m := msg.(type) {
-	case protocol.HookStartedEvent:
-		return []V2Notification{{"hook/started", p.hookNotification(m.TurnID, m.Run)}}
-	case protocol.HookCompletedEvent:
-		return []V2Notification{{"hook/completed", p.hookNotification(m.TurnID, m.Run)}}
-	}
-	return nil
-}
-
 func (p *V2Projector) hookNotification(turnID *string, r protocol.HookRunSummary) V2HookNotification {
 	entries := r.Entries
 	if entries == nil {

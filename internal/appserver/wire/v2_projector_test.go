@@ -83,6 +83,14 @@ var v2Scenarios = map[string][]protocol.EventMsg{
 		protocol.WarningEvent{Message: "careful"},
 		protocol.TurnCompleteEvent{TurnID: "turn-1"},
 	},
+	// gocodex's own: a patch the language servers found errors in reports them as its output.
+	"patch_with_diagnostics": {
+		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000))},
+		protocol.PatchApplyBeginEvent{CallID: "call-2", TurnID: "turn-1", Changes: map[string]protocol.FileChange{"/w/main.go": {Kind: protocol.FileAdd, Content: "package main\n"}}},
+		protocol.PatchApplyEndEvent{CallID: "call-2", TurnID: "turn-1", Success: true, Status: protocol.PatchCompleted,
+			Stdout: "Success. Updated the following files:\nA main.go\n\nLanguage server diagnostics: 1 error, 0 warnings\nmain.go:4:2 error undefined: x (compiler)\n"},
+		protocol.TurnCompleteEvent{TurnID: "turn-1"},
+	},
 	"declined_then_interrupted": {
 		protocol.TurnStartedEvent{TurnID: "turn-1", StartedAt: ptr(int64(1_700_000_000))},
 		protocol.ExecApprovalRequestEvent{CallID: "call-1", TurnID: "turn-1", Command: []string{"rm", "-rf", "x"}, Cwd: "/w"},

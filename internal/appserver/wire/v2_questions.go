@@ -58,6 +58,6 @@ func (p *V2Projector) applyQuestion(msg protocol.EventMsg) []V2Notification {
 	if _, ok := msg.(protocol.RequestUserInputEvent); !ok {
 		return nil
 	}
-	out := p.closeReasoning()
-	return append(out, p.setStatus(active("waitingOnUserInput"))...)
+	// The fold completed the reasoning already (the question ends it).
+	return p.setStatus(active("waitingOnUserInput"))
 }

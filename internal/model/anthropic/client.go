@@ -15,12 +15,13 @@ import (
 )
 
 const (
-	// DefaultBaseURL is the Anthropic API root used when the provider has no base_url.
-	DefaultBaseURL = "https://api.anthropic.com/v1"
+	// DefaultBaseURL is the Anthropic API root used when the provider has no base_url (the
+	// built-in anthropic provider's).
+	DefaultBaseURL = model.AnthropicBaseURL
 	// APIVersion is the `anthropic-version` header the client speaks.
 	APIVersion = "2023-06-01"
 	// WireAPI is the provider's `wire_api` value for this client.
-	WireAPI = "anthropic"
+	WireAPI = model.WireAnthropic
 )
 
 // Client sends streaming Messages requests to one provider. It is safe for concurrent use.
@@ -98,10 +99,7 @@ func (c *Client) setHeaders(req *http.Request) {
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
 	h.Set("User-Agent", c.userAgent)
-	h["anthropic-version"] = []string{APIVersion}
-	if c.opts.APIKey != "" {
-		h["x-api-key"] = []string{c.opts.APIKey}
-	}
+	authorize(h, c.opts.APIKey)
 	p := c.opts.Provider
 	for _, k := range sortedKeys(p.HTTPHeaders) {
 		h.Set(k, p.HTTPHeaders[k])

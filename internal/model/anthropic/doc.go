@@ -6,7 +6,7 @@
 //	streamer := c.Streamer()
 //
 // The key goes only into the `x-api-key` header (never Authorization, never a log line or an
-// error text); `anthropic-version: 2023-06-01` is sent on every request.
+// error text); the `anthropic-version` header (APIVersion) is sent on every request.
 //
 // Request mapping:
 //   - `system` holds Prompt.Instructions and the developer (or system) messages the input

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 const benchDeltas = 20000
@@ -35,7 +36,7 @@ func BenchmarkClientDeltas(b *testing.B) {
 	b.ReportAllocs()
 	total := 0
 	for b.Loop() {
-		s, err := c.Stream(ctx, model.Prompt{Model: "m"}, nil)
+		s, err := c.Stream(ctx, modelstream.Prompt{Model: "m"}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -48,7 +49,7 @@ func BenchmarkClientDeltas(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, ok := ev.(model.OutputTextDelta); ok {
+			if _, ok := ev.(modelstream.OutputTextDelta); ok {
 				n++
 			}
 		}
@@ -90,7 +91,7 @@ func BenchmarkDecodeChunk(b *testing.B) {
 	b.Run("feed", func(b *testing.B) {
 		ts := &toolSet{}
 		r := reply{status: 200}
-		evs := make([]model.ResponseEvent, 0, 4)
+		evs := make([]modelstream.ResponseEvent, 0, 4)
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		for b.Loop() {

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 // On the chat wire a Next whose context is cancelled (here during a request retry's backoff)
@@ -17,7 +17,7 @@ func TestCancelledNextEndsTheStream(t *testing.T) {
 		testkit.ChatAnswer("b", testkit.Usage{}))
 	nextCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s, err := h.client.Stream(context.Background(), prompt(), func(r model.RetryInfo) {
+	s, err := h.client.Stream(context.Background(), prompt(), func(r modelstream.RetryInfo) {
 		if !r.Stream {
 			cancel()
 		}

@@ -36,8 +36,8 @@ type Client struct {
 
 // New returns a client for a provider whose wire_api is "chat".
 func New(opts model.ClientOptions) (*Client, error) {
-	if opts.Provider.WireAPI != "chat" {
-		return nil, fmt.Errorf("model provider %q has wire_api %q: the chat client needs wire_api = \"chat\"", opts.Provider.Name, opts.Provider.WireAPI)
+	if opts.Provider.WireAPI != WireAPI {
+		return nil, fmt.Errorf("model provider %q has wire_api %q: the chat client needs wire_api = %q", opts.Provider.Name, opts.Provider.WireAPI, WireAPI)
 	}
 	if opts.Auth != nil || opts.CompressZstd {
 		// ChatGPT sign-in and zstd bodies belong to the ChatGPT backend, a Responses endpoint.
@@ -82,7 +82,7 @@ func (c *Client) reportDropped(types []string) {
 
 // Stream sends the prompt and returns once the server accepted it (after request retries and
 // any stream retries spent on failed connects). ctx governs the whole response.
-func (c *Client) Stream(ctx context.Context, p model.Prompt, obs model.RetryObserver) (*Stream, error) {
+func (c *Client) Stream(ctx context.Context, p modelstream.Prompt, obs modelstream.RetryObserver) (*Stream, error) {
 	ts, err := translateTools(p.Tools)
 	if err != nil {
 		return nil, fmt.Errorf("chat wire: %w", err)

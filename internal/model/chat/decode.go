@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -113,7 +114,7 @@ func (r *reply) reasoningID() string { return r.rsID }
 
 // feed decodes one SSE payload and appends the events it yields to evs; done means the reply
 // ended ([DONE]) and finish must be called.
-func (r *reply) feed(evs []model.ResponseEvent, data []byte, ts *toolSet, provider string) ([]model.ResponseEvent, bool, error) {
+func (r *reply) feed(evs []modelstream.ResponseEvent, data []byte, ts *toolSet, provider string) ([]modelstream.ResponseEvent, bool, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return evs, false, nil
 	}
@@ -136,7 +137,7 @@ func (r *reply) feed(evs []model.ResponseEvent, data []byte, ts *toolSet, provid
 			r.id = "chat"
 		}
 		r.msgID, r.rsID = "msg_"+r.id, "rs_"+r.id
-		evs = append(evs, model.Created{})
+		evs = append(evs, modelstream.Created{})
 	}
 	if c.Usage != nil {
 		r.usage = c.Usage.tokenUsage()
@@ -149,12 +150,12 @@ func (r *reply) feed(evs []model.ResponseEvent, data []byte, ts *toolSet, provid
 		d := &ch.Delta
 		if t := d.reasoningText(); t != "" {
 			r.thinking.WriteString(t)
-			evs = append(evs, model.ReasoningContentDelta{ItemID: r.reasoningID(), Delta: t})
+			evs = append(evs, modelstream.ReasoningContentDelta{ItemID: r.reasoningID(), Delta: t})
 		}
 		if d.Content != "" {
 			r.hasText = true
 			r.text.WriteString(d.Content)
-			evs = append(evs, model.OutputTextDelta{ItemID: r.messageID(), Delta: d.Content})
+			evs = append(evs, modelstream.OutputTextDelta{ItemID: r.messageID(), Delta: d.Content})
 		}
 		for j := range d.ToolCalls {
 			r.addFragment(&d.ToolCalls[j])
@@ -246,15 +247,15 @@ func streamError(raw json.RawMessage) error {
 
 // finish returns the finished items (reasoning, the assistant message, the tool calls in
 // index order) and Completed.
-func (r *reply) finish(ts *toolSet, provider string) ([]model.ResponseEvent, error) {
-	var evs []model.ResponseEvent
+func (r *reply) finish(ts *toolSet, provider string) ([]modelstream.ResponseEvent, error) {
+	var evs []modelstream.ResponseEvent
 	if r.thinking.Len() > 0 {
-		evs = append(evs, model.OutputItemDone{Item: protocol.ReasoningItem{ID: r.reasoningID(),
+		evs = append(evs, modelstream.OutputItemDone{Item: protocol.ReasoningItem{ID: r.reasoningID(),
 			Summary: []protocol.ReasoningSummary{},
 			Content: []protocol.ReasoningContent{{Type: "reasoning_text", Text: r.thinking.String()}}}})
 	}
 	if r.hasText {
-		evs = append(evs, model.OutputItemDone{Item: protocol.MessageItem{ID: r.messageID(), Role: "assistant",
+		evs = append(evs, modelstream.OutputItemDone{Item: protocol.MessageItem{ID: r.messageID(), Role: "assistant",
 			Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: r.text.String()}}}})
 	}
 	calls := append([]*pendingCall(nil), r.calls...)
@@ -264,9 +265,9 @@ func (r *reply) finish(ts *toolSet, provider string) ([]model.ResponseEvent, err
 		if err != nil {
 			return nil, err
 		}
-		evs = append(evs, model.OutputItemDone{Item: item})
+		evs = append(evs, modelstream.OutputItemDone{Item: item})
 	}
-	return append(evs, model.Completed{ResponseID: r.id, Usage: r.usage}), nil
+	return append(evs, modelstream.Completed{ResponseID: r.id, Usage: r.usage}), nil
 }
 
 func sortCalls(cs []*pendingCall) {

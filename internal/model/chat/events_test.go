@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -17,16 +18,16 @@ func tokens(in, cached, outTok, reasoning int64) *protocol.TokenUsage {
 	return &protocol.TokenUsage{InputTokens: in, CachedInputTokens: cached, OutputTokens: outTok, ReasoningOutputTokens: reasoning, TotalTokens: in + outTok}
 }
 
-func assistant(s string) model.OutputItemDone {
-	return model.OutputItemDone{Item: protocol.MessageItem{ID: msgID, Role: "assistant",
+func assistant(s string) modelstream.OutputItemDone {
+	return modelstream.OutputItemDone{Item: protocol.MessageItem{ID: msgID, Role: "assistant",
 		Content: []protocol.ContentItem{{Type: protocol.ContentOutputText, Text: s}}}}
 }
 
-func completed(u *protocol.TokenUsage) model.Completed {
-	return model.Completed{ResponseID: testkit.ChatID, Usage: u}
+func completed(u *protocol.TokenUsage) modelstream.Completed {
+	return modelstream.Completed{ResponseID: testkit.ChatID, Usage: u}
 }
 
-func checkEvents(t *testing.T, h *harness, p model.Prompt, want []model.ResponseEvent) {
+func checkEvents(t *testing.T, h *harness, p modelstream.Prompt, want []modelstream.ResponseEvent) {
 	t.Helper()
 	got, err := h.run(t, p)
 	if err != nil {
@@ -41,10 +42,10 @@ func TestTextReply(t *testing.T) {
 	h := newHarness(t, nil)
 	h.srv.Enqueue(testkit.ChatSSE(testkit.ChatText("Hel"), testkit.ChatText("lo"), testkit.ChatFinish("stop"),
 		testkit.ChatUsage(testkit.Usage{Input: 10, Cached: 4, Output: 3}), testkit.ChatDone()))
-	checkEvents(t, h, prompt(), []model.ResponseEvent{
-		model.Created{},
-		model.OutputTextDelta{ItemID: msgID, Delta: "Hel"},
-		model.OutputTextDelta{ItemID: msgID, Delta: "lo"},
+	checkEvents(t, h, prompt(), []modelstream.ResponseEvent{
+		modelstream.Created{},
+		modelstream.OutputTextDelta{ItemID: msgID, Delta: "Hel"},
+		modelstream.OutputTextDelta{ItemID: msgID, Delta: "lo"},
 		assistant("Hello"),
 		completed(tokens(10, 4, 3, 0)),
 	})
@@ -54,12 +55,12 @@ func TestReasoningReplyBothFieldNames(t *testing.T) {
 	h := newHarness(t, nil)
 	h.srv.Enqueue(testkit.ChatSSE(testkit.ChatReasoning("Think"), testkit.ChatReasoningField("ing."), testkit.ChatText("Yes."),
 		testkit.ChatFinish("stop"), testkit.ChatUsage(testkit.Usage{Input: 5, Output: 9, Reasoning: 6}), testkit.ChatDone()))
-	checkEvents(t, h, prompt(), []model.ResponseEvent{
-		model.Created{},
-		model.ReasoningContentDelta{ItemID: rsID, Delta: "Think"},
-		model.ReasoningContentDelta{ItemID: rsID, Delta: "ing."},
-		model.OutputTextDelta{ItemID: msgID, Delta: "Yes."},
-		model.OutputItemDone{Item: protocol.ReasoningItem{ID: rsID, Summary: []protocol.ReasoningSummary{},
+	checkEvents(t, h, prompt(), []modelstream.ResponseEvent{
+		modelstream.Created{},
+		modelstream.ReasoningContentDelta{ItemID: rsID, Delta: "Think"},
+		modelstream.ReasoningContentDelta{ItemID: rsID, Delta: "ing."},
+		modelstream.OutputTextDelta{ItemID: msgID, Delta: "Yes."},
+		modelstream.OutputItemDone{Item: protocol.ReasoningItem{ID: rsID, Summary: []protocol.ReasoningSummary{},
 			Content: []protocol.ReasoningContent{{Type: "reasoning_text", Text: "Thinking."}}}},
 		assistant("Yes."),
 		completed(tokens(5, 0, 9, 6)),
@@ -84,14 +85,14 @@ func TestParallelToolCallsInterleaved(t *testing.T) {
 		testkit.ChatFinish("tool_calls"),
 		testkit.ChatUsage(testkit.Usage{Input: 20, Output: 30}),
 		testkit.ChatDone()))
-	checkEvents(t, h, historyPrompt(), []model.ResponseEvent{
-		model.Created{},
-		model.OutputTextDelta{ItemID: msgID, Delta: "Running."},
+	checkEvents(t, h, historyPrompt(), []modelstream.ResponseEvent{
+		modelstream.Created{},
+		modelstream.OutputTextDelta{ItemID: msgID, Delta: "Running."},
 		assistant("Running."),
-		model.OutputItemDone{Item: protocol.FunctionCallItem{Name: "shell", Arguments: `{"command":["ls"]}`, CallID: "call_a"}},
-		model.OutputItemDone{Item: protocol.CustomToolCallItem{Status: "completed", CallID: "call_b", Name: "apply_patch", Input: "*** Begin Patch\n*** End Patch"}},
-		model.OutputItemDone{Item: protocol.FunctionCallItem{Name: "get_weather", Namespace: "mcp__weather", Arguments: `{"city":"Paris"}`, CallID: "call_c"}},
-		model.OutputItemDone{Item: protocol.FunctionCallItem{Name: "update_plan", Arguments: `{}`, CallID: "call_d"}},
+		modelstream.OutputItemDone{Item: protocol.FunctionCallItem{Name: "shell", Arguments: `{"command":["ls"]}`, CallID: "call_a"}},
+		modelstream.OutputItemDone{Item: protocol.CustomToolCallItem{Status: "completed", CallID: "call_b", Name: "apply_patch", Input: "*** Begin Patch\n*** End Patch"}},
+		modelstream.OutputItemDone{Item: protocol.FunctionCallItem{Name: "get_weather", Namespace: "mcp__weather", Arguments: `{"city":"Paris"}`, CallID: "call_c"}},
+		modelstream.OutputItemDone{Item: protocol.FunctionCallItem{Name: "update_plan", Arguments: `{}`, CallID: "call_d"}},
 		completed(tokens(20, 0, 30, 0)),
 	})
 }
@@ -115,7 +116,7 @@ func TestWholeToolCallsPerChunk(t *testing.T) {
 			}
 			var ids []string
 			for _, ev := range got {
-				if d, ok := ev.(model.OutputItemDone); ok {
+				if d, ok := ev.(modelstream.OutputItemDone); ok {
 					ids = append(ids, d.Item.(protocol.FunctionCallItem).CallID)
 				}
 			}
@@ -130,8 +131,8 @@ func TestWholeToolCallsPerChunk(t *testing.T) {
 func TestEndWithoutDoneAfterFinish(t *testing.T) {
 	h := newHarness(t, nil)
 	h.srv.Enqueue(testkit.ChatSSE(testkit.ChatText("ok"), testkit.ChatFinish("stop")))
-	checkEvents(t, h, prompt(), []model.ResponseEvent{
-		model.Created{}, model.OutputTextDelta{ItemID: msgID, Delta: "ok"}, assistant("ok"), completed(nil),
+	checkEvents(t, h, prompt(), []modelstream.ResponseEvent{
+		modelstream.Created{}, modelstream.OutputTextDelta{ItemID: msgID, Delta: "ok"}, assistant("ok"), completed(nil),
 	})
 }
 
@@ -152,8 +153,8 @@ func TestFinishLengthIsIncomplete(t *testing.T) {
 func TestStallAfterFinishCompletes(t *testing.T) {
 	h := newHarness(t, nil)
 	h.srv.Enqueue(testkit.ChatStall(2, testkit.ChatText("ok"), testkit.ChatFinish("stop")))
-	checkEvents(t, h, prompt(), []model.ResponseEvent{
-		model.Created{}, model.OutputTextDelta{ItemID: msgID, Delta: "ok"}, assistant("ok"), completed(nil),
+	checkEvents(t, h, prompt(), []modelstream.ResponseEvent{
+		modelstream.Created{}, modelstream.OutputTextDelta{ItemID: msgID, Delta: "ok"}, assistant("ok"), completed(nil),
 	})
 	if len(h.Retries()) != 0 {
 		t.Errorf("retries %v", h.Retries())

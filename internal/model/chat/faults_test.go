@@ -11,6 +11,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 func answer() testkit.ChatResponse {
@@ -18,12 +19,12 @@ func answer() testkit.ChatResponse {
 }
 
 // lastIsCompleted checks a stream ended with Completed.
-func lastIsCompleted(t *testing.T, evs []model.ResponseEvent) {
+func lastIsCompleted(t *testing.T, evs []modelstream.ResponseEvent) {
 	t.Helper()
 	if len(evs) == 0 {
 		t.Fatal("no events")
 	}
-	if _, ok := evs[len(evs)-1].(model.Completed); !ok {
+	if _, ok := evs[len(evs)-1].(modelstream.Completed); !ok {
 		t.Errorf("last event %T", evs[len(evs)-1])
 	}
 }

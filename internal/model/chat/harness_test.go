@@ -15,6 +15,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -70,7 +71,7 @@ type harness struct {
 	logs   *syncBuffer
 
 	mu      sync.Mutex
-	retries []model.RetryInfo
+	retries []modelstream.RetryInfo
 }
 
 func i64(v int64) *int64 { return &v }
@@ -98,21 +99,21 @@ func newHarness(t *testing.T, mod func(*model.ProviderInfo, *model.ClientOptions
 	return h
 }
 
-func (h *harness) observe(r model.RetryInfo) {
+func (h *harness) observe(r modelstream.RetryInfo) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.retries = append(h.retries, r)
 }
 
-func (h *harness) Retries() []model.RetryInfo {
+func (h *harness) Retries() []modelstream.RetryInfo {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return append([]model.RetryInfo(nil), h.retries...)
+	return append([]modelstream.RetryInfo(nil), h.retries...)
 }
 
 // run streams p through the public Streamer to the end and returns the events and the final
 // error (nil on io.EOF after Completed).
-func (h *harness) run(t *testing.T, p model.Prompt) ([]model.ResponseEvent, error) {
+func (h *harness) run(t *testing.T, p modelstream.Prompt) ([]modelstream.ResponseEvent, error) {
 	t.Helper()
 	ctx := t.Context()
 	s, err := h.client.Streamer().Stream(ctx, p, h.observe)
@@ -120,7 +121,7 @@ func (h *harness) run(t *testing.T, p model.Prompt) ([]model.ResponseEvent, erro
 		return nil, err
 	}
 	defer s.Close()
-	var evs []model.ResponseEvent
+	var evs []modelstream.ResponseEvent
 	for {
 		ev, err := s.Next(ctx)
 		if err == io.EOF {
@@ -133,4 +134,6 @@ func (h *harness) run(t *testing.T, p model.Prompt) ([]model.ResponseEvent, erro
 	}
 }
 
-func prompt() model.Prompt { return model.Prompt{Model: "mock-model", PromptCacheKey: "thread-1"} }
+func prompt() modelstream.Prompt {
+	return modelstream.Prompt{Model: "mock-model", PromptCacheKey: "thread-1"}
+}

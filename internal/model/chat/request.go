@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -74,7 +74,7 @@ type imageURL struct {
 }
 
 // buildRequest writes the body for p with the already translated tools.
-func buildRequest(p model.Prompt, ts *toolSet) ([]byte, error) {
+func buildRequest(p modelstream.Prompt, ts *toolSet) ([]byte, error) {
 	r := request{
 		Model:         p.Model,
 		Messages:      historyMessages(p),
@@ -113,7 +113,7 @@ func buildRequest(p model.Prompt, ts *toolSet) ([]byte, error) {
 // message that called tools (and nowhere else: servers ignore or refuse it there). Items with
 // no chat form (reasoning summaries, web searches, compaction blobs only the Responses API
 // reads) are left out.
-func historyMessages(p model.Prompt) []message {
+func historyMessages(p modelstream.Prompt) []message {
 	msgs := make([]message, 0, len(p.Input)+1)
 	if p.Instructions != "" {
 		msgs = append(msgs, message{Role: "system", Content: p.Instructions})

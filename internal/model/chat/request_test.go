@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/testkit"
+	"github.com/gocodex/gocodex/modelstream"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -51,12 +52,12 @@ func out(callID, s string) protocol.FunctionCallOutputItem {
 const patchText = "*** Begin Patch\n*** Add File: a.txt\n+hello\n*** End Patch\n"
 
 // historyPrompt is a thread with every item kind the chat wire maps.
-func historyPrompt() model.Prompt {
+func historyPrompt() modelstream.Prompt {
 	enc := "blob"
 	p := prompt()
 	p.Instructions = "You are a coding agent."
 	p.ParallelToolCalls = true
-	p.Reasoning = &model.Reasoning{Effort: "high", Summary: "auto"}
+	p.Reasoning = &modelstream.Reasoning{Effort: "high", Summary: "auto"}
 	p.Input = []protocol.ResponseItem{
 		text("developer", "<permissions>workspace-write</permissions>"),
 		protocol.MessageItem{Role: "user", Content: []protocol.ContentItem{

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/model/sse"
+	"github.com/gocodex/gocodex/modelstream"
 )
 
 // reasonCut is the stream failure of a body that ended before the reply finished.
@@ -21,7 +22,7 @@ const reasonCut = "stream closed before the chat completion finished"
 type Stream struct {
 	conn   model.StreamConn
 	c      *Client
-	prompt model.Prompt
+	prompt modelstream.Prompt
 	tools  *toolSet
 	body   []byte
 	reply  reply // the current attempt's
@@ -32,7 +33,9 @@ func (s *Stream) Body() []byte { return s.body }
 
 // Next returns the next event; after Completed it returns io.EOF. Errors are *model.Error
 // (classified), *ResponseError (a reply the wire cannot read) or the context's error.
-func (s *Stream) Next(ctx context.Context) (model.ResponseEvent, error) { return s.conn.Next(ctx) }
+func (s *Stream) Next(ctx context.Context) (modelstream.ResponseEvent, error) {
+	return s.conn.Next(ctx)
+}
 
 // Close ends the stream and releases its connection. It is safe to call more than once.
 func (s *Stream) Close() error { return s.conn.Close() }
@@ -61,7 +64,7 @@ func (w chatWire) SetHeaders(req *http.Request) { model.SetRequestHeaders(req, w
 
 // StartAttempt refuses a body that is not an event stream (an HTML page, a non-streaming JSON
 // answer) at once, as retrying cannot change it.
-func (w chatWire) StartAttempt(resp *http.Response, evs []model.ResponseEvent) ([]model.ResponseEvent, error) {
+func (w chatWire) StartAttempt(resp *http.Response, evs []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, error) {
 	s := w.s
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "text/event-stream" {
@@ -76,7 +79,7 @@ func (w chatWire) StartAttempt(resp *http.Response, evs []model.ResponseEvent) (
 }
 
 // Decode feeds one chunk to the reply; at [DONE] it appends the reply's items and Completed.
-func (w chatWire) Decode(e sse.Event, out []model.ResponseEvent) ([]model.ResponseEvent, bool, error) {
+func (w chatWire) Decode(e sse.Event, out []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, bool, error) {
 	evs, done, err := w.s.reply.feed(out, e.Data, w.s.tools, w.s.c.providerName())
 	if err != nil {
 		return out, false, err
@@ -89,7 +92,7 @@ func (w chatWire) Decode(e sse.Event, out []model.ResponseEvent) ([]model.Respon
 
 // BodyEnded completes a reply that has its finish reason: a server may end the body, or keep
 // it open, after the finish reason without [DONE].
-func (w chatWire) BodyEnded(out []model.ResponseEvent) ([]model.ResponseEvent, bool, error) {
+func (w chatWire) BodyEnded(out []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, bool, error) {
 	if !w.s.reply.finished {
 		return out, false, nil
 	}
@@ -97,7 +100,7 @@ func (w chatWire) BodyEnded(out []model.ResponseEvent) ([]model.ResponseEvent, b
 }
 
 // finish appends the reply's items and Completed.
-func (w chatWire) finish(out []model.ResponseEvent) ([]model.ResponseEvent, bool, error) {
+func (w chatWire) finish(out []modelstream.ResponseEvent) ([]modelstream.ResponseEvent, bool, error) {
 	evs, err := w.s.reply.finish(w.s.tools, w.s.c.providerName())
 	if err != nil {
 		return out, false, err

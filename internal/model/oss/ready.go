@@ -54,25 +54,15 @@ func EnsureReady(ctx context.Context, providerID string, p model.ProviderInfo, s
 	return nil
 }
 
-// ListModels lists what a local server serves: Ollama's /api/tags, else the OpenAI-style
-// {base}/models.
+// ListModels lists what a local server serves: Ollama's /api/tags, else its wire's model
+// list (model.ListServedModels), each within the readiness probe's deadline.
 func ListModels(ctx context.Context, p model.ProviderInfo, providerID string, hc *http.Client) ([]string, error) {
 	if providerID == model.ProviderOllama {
 		return ollamaModels(ctx, p, hc)
 	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := getJSON(ctx, hc, p.EndpointURL("models"), &list); err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(list.Data))
-	for _, m := range list.Data {
-		out = append(out, m.ID)
-	}
-	return out, nil
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	return model.ListServedModels(ctx, p, nil, hc)
 }
 
 // root is the server's address without the OpenAI-compatible /v1.

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,10 +39,16 @@ type Server struct {
 	log     []string             // "METHOD path" of every request, in order
 	// AccessTTL is how long an access token lives (default an hour).
 	AccessTTL time.Duration
-	// Garbage makes the authorization-server metadata unparsable.
-	Garbage bool
-	// TokenError makes the token endpoint answer 400 invalid_grant to every request.
-	TokenError bool
+	// garbage makes the authorization-server metadata unparsable; tokenError makes the token
+	// endpoint answer 400 invalid_grant to every request (SetFaults).
+	garbage, tokenError atomic.Bool
+}
+
+// SetFaults switches the authorization server's faults: unparsable metadata, a refusing
+// token endpoint.
+func (s *Server) SetFaults(garbageMetadata, refuseTokens bool) {
+	s.garbage.Store(garbageMetadata)
+	s.tokenError.Store(refuseTokens)
 }
 
 type oauthCode struct {
@@ -112,7 +119,7 @@ func (s *Server) resourceMetadata(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serverMetadata(w http.ResponseWriter, r *http.Request) {
-	if s.Garbage {
+	if s.garbage.Load() {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte("<html>not metadata"))
 		return
@@ -185,7 +192,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_request"})
 		return
 	}
-	if s.TokenError {
+	if s.tokenError.Load() {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant", "error_description": "scripted refusal"})
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/gocodex/gocodex/internal/patch"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // Verdict is the policy's answer for a verified patch.
@@ -91,7 +92,7 @@ type written struct {
 
 // DecideFunc is the safety policy for patches (internal/safety provides it). It sees the
 // turn's settings in env and the absolute paths the patch writes in v.
-type DecideFunc func(ctx context.Context, env *tools.Env, v *patch.Verified) Decision
+type DecideFunc func(ctx context.Context, env *tool.Env, v *patch.Verified) Decision
 
 // Options configure the tool.
 type Options struct {
@@ -102,9 +103,12 @@ type Options struct {
 	Decide DecideFunc
 	// TurnDiff returns the turn's diff tracker, or nil for none; after each patch the
 	// handler emits turn_diff from it.
-	TurnDiff func(env *tools.Env) *patch.TurnDiff
+	TurnDiff func(env *tool.Env) *patch.TurnDiff
 	// Now is the clock for the wall time in the output; time.Now when nil.
 	Now func() time.Time
+	// AfterWrite, when set, runs after a patch was written and returns text to append to the
+	// patch's output (the language servers' diagnostics for the written files, or "").
+	AfterWrite func(ctx context.Context, env *tool.Env, paths []string) string
 }
 
 // Handler is the apply_patch tool.
@@ -118,13 +122,13 @@ func New(opts Options) *Handler {
 		opts.Now = time.Now
 	}
 	if opts.Decide == nil {
-		opts.Decide = func(context.Context, *tools.Env, *patch.Verified) Decision { return Decision{} }
+		opts.Decide = func(context.Context, *tool.Env, *patch.Verified) Decision { return Decision{} }
 	}
 	return &Handler{opts: opts}
 }
 
 // Spec is the tool as offered to the model.
-func (h *Handler) Spec() tools.Spec {
+func (h *Handler) Spec() tool.Spec {
 	if h.opts.Freeform {
 		return tools.ApplyPatchFreeformSpec()
 	}
@@ -132,9 +136,9 @@ func (h *Handler) Spec() tools.Spec {
 }
 
 // Handle runs one apply_patch call.
-func (h *Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (h *Handler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	input := call.Arguments
-	if call.Kind == tools.FunctionCall {
+	if call.Kind == tool.FunctionCall {
 		var args struct {
 			Input *string `json:"input"`
 		}
@@ -160,13 +164,13 @@ func (h *Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (
 // env.Cwd stays the session's, which the sandbox policy's roots are relative to. handled is
 // false for any other command, which then runs as usual. The Output is apply_patch's own
 // text; Codex's exec_command puts it after its own "Wall time: …\nOutput:\n" header.
-func (h *Handler) Intercept(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (res tools.Result, handled bool, err error) {
+func (h *Handler) Intercept(ctx context.Context, env *tool.Env, callID, cwd string, argv []string) (res tool.Result, handled bool, err error) {
 	inv, perr := patch.ParseInvocation(argv)
 	if perr != nil {
 		return failure("apply_patch verification failed: " + perr.Error()), true, nil
 	}
 	if inv == nil {
-		return tools.Result{}, false, nil
+		return tool.Result{}, false, nil
 	}
 	res, err = h.Run(ctx, env, callID, cwd, inv)
 	return res, true, err
@@ -174,7 +178,7 @@ func (h *Handler) Intercept(ctx context.Context, env *tools.Env, callID, cwd str
 
 // Run applies a recognised invocation whose command runs in cwd; the shell tools call it for
 // a command that patch.ParseInvocation identified as apply_patch.
-func (h *Handler) Run(ctx context.Context, env *tools.Env, callID, cwd string, inv *patch.Invocation) (tools.Result, error) {
+func (h *Handler) Run(ctx context.Context, env *tool.Env, callID, cwd string, inv *patch.Invocation) (tool.Result, error) {
 	dir := inv.Dir(cwd)
 	v, err := patch.Verify(dir, inv.Patch)
 	if err != nil {
@@ -197,7 +201,7 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID, cwd string, i
 	if d.Verdict == AskUser {
 		refused, proceed, err := h.ask(ctx, env, callID, d, changes)
 		if err != nil {
-			return tools.Result{}, err
+			return tool.Result{}, err
 		}
 		if !proceed {
 			return h.declined(env, callID, refused, changes), nil
@@ -218,7 +222,7 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID, cwd string, i
 		retry := Decision{Reason: out.retryReason}
 		refused, proceed, err := h.ask(ctx, env, callID, retry, changes)
 		if err != nil {
-			return tools.Result{}, err
+			return tool.Result{}, err
 		}
 		if !proceed {
 			return h.declined(env, callID, refused, changes), nil
@@ -226,9 +230,14 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID, cwd string, i
 		start = h.opts.Now()
 		out = applyHere(dir, inv.Patch)
 	}
+	elapsed := h.opts.Now().Sub(start)
 	status := protocol.PatchCompleted
 	if out.exitCode != 0 {
 		status = protocol.PatchFailed
+	} else if h.opts.AfterWrite != nil {
+		if note := h.opts.AfterWrite(ctx, env, v.Paths()); note != "" {
+			out.stdout += "\n" + note
+		}
 	}
 	h.end(env, callID, out.stdout, out.stderr, status, changes)
 	if tracker != nil {
@@ -237,8 +246,8 @@ func (h *Handler) Run(ctx context.Context, env *tools.Env, callID, cwd string, i
 		}
 	}
 	stdout, stderr, exitCode := out.stdout, out.stderr, out.exitCode
-	return tools.Result{
-		Output:  execOutput(exitCode, h.opts.Now().Sub(start), stdout+stderr),
+	return tool.Result{
+		Output:  execOutput(exitCode, elapsed, stdout+stderr),
 		Success: exitCode == 0,
 	}, nil
 }
@@ -295,7 +304,7 @@ func anyHidden(blocked []BlockedWrite) bool {
 
 // ask puts the patch to the person. Unless they approve, it returns the result for the model
 // and proceed false.
-func (h *Handler) ask(ctx context.Context, env *tools.Env, callID string, d Decision, changes map[string]protocol.FileChange) (refused tools.Result, proceed bool, err error) {
+func (h *Handler) ask(ctx context.Context, env *tool.Env, callID string, d Decision, changes map[string]protocol.FileChange) (refused tool.Result, proceed bool, err error) {
 	req := &protocol.ApplyPatchApprovalRequestEvent{CallID: callID, TurnID: env.TurnID, Changes: changes}
 	if d.Reason != "" {
 		req.Reason = &d.Reason
@@ -303,14 +312,14 @@ func (h *Handler) ask(ctx context.Context, env *tools.Env, callID string, d Deci
 	if d.GrantRoot != "" {
 		req.GrantRoot = &d.GrantRoot
 	}
-	decision, err := env.RequestApproval(ctx, tools.ApprovalRequest{Patch: req})
+	decision, err := env.RequestApproval(ctx, tool.ApprovalRequest{Patch: req})
 	if err != nil {
 		// Typically ctx ended (interrupt); the engine decides what that means for the turn.
-		return tools.Result{}, false, fmt.Errorf("apply_patch approval: %w", err)
+		return tool.Result{}, false, fmt.Errorf("apply_patch approval: %w", err)
 	}
 	switch decision.Kind {
 	case protocol.DecisionApproved, protocol.DecisionApprovedForSession, protocol.DecisionApprovedExecpolicyAmendment:
-		return tools.Result{}, true, nil
+		return tool.Result{}, true, nil
 	}
 	refused = failure("patch rejected by user")
 	// Abort ends the turn; denied (and timed_out) let the model carry on.
@@ -321,14 +330,14 @@ func (h *Handler) ask(ctx context.Context, env *tools.Env, callID string, d Deci
 // declined reports a patch the person did not let through. Codex reports it with
 // patch_apply_end, but on abort the turn is interrupted with the patch left open (no end
 // event), and so are we.
-func (h *Handler) declined(env *tools.Env, callID string, refused tools.Result, changes map[string]protocol.FileChange) tools.Result {
+func (h *Handler) declined(env *tool.Env, callID string, refused tool.Result, changes map[string]protocol.FileChange) tool.Result {
 	if !refused.EndTurn {
 		h.end(env, callID, "", refused.Output, protocol.PatchDeclined, changes)
 	}
 	return refused
 }
 
-func (h *Handler) end(env *tools.Env, callID, stdout, stderr string, status protocol.PatchApplyStatus, changes map[string]protocol.FileChange) {
+func (h *Handler) end(env *tool.Env, callID, stdout, stderr string, status protocol.PatchApplyStatus, changes map[string]protocol.FileChange) {
 	env.Emit(protocol.PatchApplyEndEvent{
 		CallID: callID, TurnID: env.TurnID,
 		Stdout: stdout, Stderr: stderr,
@@ -337,7 +346,7 @@ func (h *Handler) end(env *tools.Env, callID, stdout, stderr string, status prot
 	})
 }
 
-func failure(text string) tools.Result { return tools.Result{Output: text} }
+func failure(text string) tool.Result { return tool.Result{Output: text} }
 
 // execOutput is Codex's freeform exec text, which apply_patch answers with because Codex
 // runs the patch as a command: `Exit code: N\nWall time: X seconds\nOutput:\n…`.

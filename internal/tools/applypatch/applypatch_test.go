@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gocodex/gocodex/internal/patch"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // fakeClock advances by step on every reading, so the wall time is deterministic.
@@ -33,12 +33,12 @@ type recorder struct {
 	decision protocol.ReviewDecisionKind
 }
 
-func (r *recorder) env(cwd string) *tools.Env {
-	return &tools.Env{
+func (r *recorder) env(cwd string) *tool.Env {
+	return &tool.Env{
 		TurnID: "turn-1",
 		Cwd:    cwd,
 		Emit:   func(e protocol.EventMsg) { r.events = append(r.events, e) },
-		RequestApproval: func(_ context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
+		RequestApproval: func(_ context.Context, req tool.ApprovalRequest) (protocol.ReviewDecision, error) {
 			r.asked = append(r.asked, req.Patch)
 			r.events = append(r.events, *req.Patch)
 			return protocol.ReviewDecision{Kind: r.decision}, nil
@@ -73,7 +73,7 @@ func read(t *testing.T, dir, name string) string {
 const addPatch = "*** Begin Patch\n*** Add File: new.txt\n+hello\n*** Update File: old.txt\n@@\n-a\n+b\n*** End Patch"
 
 func decide(v Verdict) DecideFunc {
-	return func(context.Context, *tools.Env, *patch.Verified) Decision {
+	return func(context.Context, *tool.Env, *patch.Verified) Decision {
 		return Decision{Verdict: v, Reason: "outside the workspace"}
 	}
 }
@@ -83,7 +83,7 @@ func TestHandleOutcomes(t *testing.T) {
 		name      string
 		verdict   Verdict
 		decision  protocol.ReviewDecisionKind
-		call      tools.Call
+		call      tool.Call
 		output    string
 		success   bool
 		endTurn   bool
@@ -93,89 +93,89 @@ func TestHandleOutcomes(t *testing.T) {
 	}{
 		{
 			name: "freeform, auto-approved", verdict: AutoApprove,
-			call:    tools.Call{Kind: tools.CustomCall, CallID: "c1", Name: "apply_patch", Arguments: addPatch},
+			call:    tool.Call{Kind: tool.CustomCall, CallID: "c1", Name: "apply_patch", Arguments: addPatch},
 			output:  "Exit code: 0\nWall time: 0.3 seconds\nOutput:\nSuccess. Updated the following files:\nA new.txt\nM old.txt\n",
 			success: true, applied: true, endStatus: protocol.PatchCompleted,
 			events: []string{"patch_apply_begin", "patch_apply_end", "turn_diff"},
 		},
 		{
 			name: "function form", verdict: AutoApprove,
-			call:    tools.Call{Kind: tools.FunctionCall, CallID: "c1", Name: "apply_patch", Arguments: mustJSON(map[string]string{"input": addPatch})},
+			call:    tool.Call{Kind: tool.FunctionCall, CallID: "c1", Name: "apply_patch", Arguments: mustJSON(map[string]string{"input": addPatch})},
 			output:  "Exit code: 0\nWall time: 0.3 seconds\nOutput:\nSuccess. Updated the following files:\nA new.txt\nM old.txt\n",
 			success: true, applied: true, endStatus: protocol.PatchCompleted,
 			events: []string{"patch_apply_begin", "patch_apply_end", "turn_diff"},
 		},
 		{
 			name: "function form with bad arguments", verdict: AutoApprove,
-			call:   tools.Call{Kind: tools.FunctionCall, CallID: "c1", Name: "apply_patch", Arguments: `{"patch": "x"}`},
+			call:   tool.Call{Kind: tool.FunctionCall, CallID: "c1", Name: "apply_patch", Arguments: `{"patch": "x"}`},
 			output: "failed to parse function arguments: missing field `input`",
 		},
 		{
 			name: "asked and approved", verdict: AskUser, decision: protocol.DecisionApproved,
-			call:    tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: addPatch},
+			call:    tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: addPatch},
 			output:  "Exit code: 0\nWall time: 0.3 seconds\nOutput:\nSuccess. Updated the following files:\nA new.txt\nM old.txt\n",
 			success: true, applied: true, endStatus: protocol.PatchCompleted,
 			events: []string{"patch_apply_begin", "apply_patch_approval_request", "patch_apply_end", "turn_diff"},
 		},
 		{
 			name: "approved for session", verdict: AskUser, decision: protocol.DecisionApprovedForSession,
-			call:    tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: addPatch},
+			call:    tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: addPatch},
 			output:  "Exit code: 0\nWall time: 0.3 seconds\nOutput:\nSuccess. Updated the following files:\nA new.txt\nM old.txt\n",
 			success: true, applied: true, endStatus: protocol.PatchCompleted,
 			events: []string{"patch_apply_begin", "apply_patch_approval_request", "patch_apply_end", "turn_diff"},
 		},
 		{
 			name: "denied", verdict: AskUser, decision: protocol.DecisionDenied,
-			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: addPatch},
+			call:   tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: addPatch},
 			output: "patch rejected by user", endStatus: protocol.PatchDeclined,
 			events: []string{"patch_apply_begin", "apply_patch_approval_request", "patch_apply_end"},
 		},
 		{
 			name: "abort ends the turn", verdict: AskUser, decision: protocol.DecisionAbort,
-			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: addPatch},
+			call:   tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: addPatch},
 			output: "patch rejected by user", endTurn: true,
 			events: []string{"patch_apply_begin", "apply_patch_approval_request"},
 		},
 		{
 			name: "policy rejects", verdict: Reject,
-			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: addPatch},
+			call:   tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: addPatch},
 			output: "patch rejected: outside the workspace",
 		},
 		{
 			name: "empty patch", verdict: AutoApprove,
-			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** End Patch"},
+			call:   tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** End Patch"},
 			output: "patch rejected: empty patch",
 		},
 		{
 			name: "not a patch", verdict: AutoApprove,
-			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "just text"},
+			call:   tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: "just text"},
 			output: "apply_patch verification failed: invalid patch: The first line of the patch must be '*** Begin Patch'",
 		},
 		{
 			name: "heredoc-wrapped patch", verdict: AutoApprove,
-			call:    tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "<<'EOF'\n" + addPatch + "\nEOF"},
+			call:    tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: "<<'EOF'\n" + addPatch + "\nEOF"},
 			output:  "Exit code: 0\nWall time: 0.3 seconds\nOutput:\nSuccess. Updated the following files:\nA new.txt\nM old.txt\n",
 			success: true, applied: true, endStatus: protocol.PatchCompleted,
 			events: []string{"patch_apply_begin", "patch_apply_end", "turn_diff"},
 		},
 		{
 			name: "two hunks on one file", verdict: AutoApprove,
-			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Delete File: old.txt\n*** Delete File: ./old.txt\n*** End Patch"},
+			call:   tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Delete File: old.txt\n*** Delete File: ./old.txt\n*** End Patch"},
 			output: "apply_patch verification failed: invalid patch: multiple operations target $DIR/old.txt",
 		},
 		{
 			name: "parse error", verdict: AutoApprove,
-			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Frob: x\n*** End Patch"},
+			call:   tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Frob: x\n*** End Patch"},
 			output: "apply_patch verification failed: invalid hunk at line 2, '*** Frob: x' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'",
 		},
 		{
 			name: "context not found", verdict: AutoApprove,
-			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Update File: old.txt\n@@\n-zzz\n+b\n*** End Patch"},
+			call:   tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Update File: old.txt\n@@\n-zzz\n+b\n*** End Patch"},
 			output: "apply_patch verification failed: Failed to find expected lines in $DIR/old.txt:\nzzz",
 		},
 		{
 			name: "apply-time failure", verdict: AutoApprove,
-			call:   tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Add File: sub\n+x\n*** End Patch"},
+			call:   tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: "*** Begin Patch\n*** Add File: sub\n+x\n*** End Patch"},
 			output: "Exit code: 1\nWall time: 0.3 seconds\nOutput:\nFailed to write file $DIR/sub\n", endStatus: protocol.PatchFailed,
 			events: []string{"patch_apply_begin", "patch_apply_end"},
 		},
@@ -190,12 +190,12 @@ func TestHandleOutcomes(t *testing.T) {
 			rec := &recorder{decision: tt.decision}
 			td := patch.NewTurnDiff()
 			h := New(Options{Freeform: true, Decide: decide(tt.verdict), Now: fakeClock(300 * time.Millisecond),
-				TurnDiff: func(*tools.Env) *patch.TurnDiff { return td }})
+				TurnDiff: func(*tool.Env) *patch.TurnDiff { return td }})
 			res, err := h.Handle(context.Background(), rec.env(dir), tt.call)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := tools.Result{Output: strings.ReplaceAll(tt.output, "$DIR", dir), Success: tt.success, EndTurn: tt.endTurn}
+			want := tool.Result{Output: strings.ReplaceAll(tt.output, "$DIR", dir), Success: tt.success, EndTurn: tt.endTurn}
 			if diff := cmp.Diff(want, res); diff != "" {
 				t.Errorf("result differs (-want +got):\n%s", diff)
 			}
@@ -218,10 +218,10 @@ func TestEventContents(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "old.txt", "a\n")
 	rec := &recorder{decision: protocol.DecisionApproved}
-	h := New(Options{Freeform: true, Decide: func(context.Context, *tools.Env, *patch.Verified) Decision {
+	h := New(Options{Freeform: true, Decide: func(context.Context, *tool.Env, *patch.Verified) Decision {
 		return Decision{Verdict: AskUser, Reason: "why", GrantRoot: dir}
 	}, Now: fakeClock(time.Second)})
-	if _, err := h.Handle(context.Background(), rec.env(dir), tools.Call{Kind: tools.CustomCall, CallID: "call-9", Arguments: addPatch}); err != nil {
+	if _, err := h.Handle(context.Background(), rec.env(dir), tool.Call{Kind: tool.CustomCall, CallID: "call-9", Arguments: addPatch}); err != nil {
 		t.Fatal(err)
 	}
 	changes := map[string]protocol.FileChange{
@@ -339,14 +339,14 @@ func TestApprovalInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "old.txt", "a\n")
 	var events []string
-	env := &tools.Env{
+	env := &tool.Env{
 		Cwd:  dir,
 		Emit: func(e protocol.EventMsg) { events = append(events, e.EventType()) },
-		RequestApproval: func(ctx context.Context, _ tools.ApprovalRequest) (protocol.ReviewDecision, error) {
+		RequestApproval: func(ctx context.Context, _ tool.ApprovalRequest) (protocol.ReviewDecision, error) {
 			return protocol.ReviewDecision{}, context.Canceled
 		},
 	}
-	_, err := New(Options{Decide: decide(AskUser)}).Handle(context.Background(), env, tools.Call{Kind: tools.CustomCall, Arguments: addPatch})
+	_, err := New(Options{Decide: decide(AskUser)}).Handle(context.Background(), env, tool.Call{Kind: tool.CustomCall, Arguments: addPatch})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error = %v, want context.Canceled", err)
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gocodex/gocodex/internal/patch"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // fakeSandbox stands in for the guard's sandboxed apply_patch: it records what it was asked
@@ -171,13 +171,13 @@ func TestConfinedPatchOutcomes(t *testing.T) {
 			rec := &recorder{decision: tt.answer}
 			td := patch.NewTurnDiff()
 			h := New(Options{Freeform: true, Now: fakeClock(300 * time.Millisecond),
-				Decide:   func(context.Context, *tools.Env, *patch.Verified) Decision { return d },
-				TurnDiff: func(*tools.Env) *patch.TurnDiff { return td }})
-			res, err := h.Handle(context.Background(), rec.env(dir), tools.Call{Kind: tools.CustomCall, CallID: "c1", Arguments: addPatch})
+				Decide:   func(context.Context, *tool.Env, *patch.Verified) Decision { return d },
+				TurnDiff: func(*tool.Env) *patch.TurnDiff { return td }})
+			res, err := h.Handle(context.Background(), rec.env(dir), tool.Call{Kind: tool.CustomCall, CallID: "c1", Arguments: addPatch})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tools.Result{Output: expand(tt.output), Success: tt.success}, res); diff != "" {
+			if diff := cmp.Diff(tool.Result{Output: expand(tt.output), Success: tt.success}, res); diff != "" {
 				t.Errorf("result differs (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.events, rec.types()); diff != "" {

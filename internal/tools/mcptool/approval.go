@@ -9,8 +9,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 type decision int
@@ -47,8 +47,8 @@ func (s *sessionApprovals) add(k string) {
 // read-only (readOnlyHint) always runs; so does every tool under danger-full-access with
 // approval "never". Otherwise "never" refuses (the model is told approval was required),
 // and the other policies ask the person.
-func (n *Namespace) approve(ctx context.Context, env *tools.Env, call tools.Call, tool *sdk.Tool) (decision, error) {
-	if tool.Annotations != nil && tool.Annotations.ReadOnlyHint {
+func (n *Namespace) approve(ctx context.Context, env *tool.Env, call tool.Call, sdkTool *sdk.Tool) (decision, error) {
+	if sdkTool.Annotations != nil && sdkTool.Annotations.ReadOnlyHint {
 		return allow, nil
 	}
 	if env == nil {
@@ -64,7 +64,7 @@ func (n *Namespace) approve(ctx context.Context, env *tools.Env, call tools.Call
 	if fullAccess {
 		return allow, nil
 	}
-	key := n.server + "\x00" + tool.Name
+	key := n.server + "\x00" + sdkTool.Name
 	if n.approved.has(key) {
 		return allow, nil
 	}
@@ -73,19 +73,19 @@ func (n *Namespace) approve(ctx context.Context, env *tools.Env, call tools.Call
 	}
 	// The engine's approval channel carries command approvals; an MCP call is put to the
 	// person as the command it amounts to.
-	reason := fmt.Sprintf("Allow the %s MCP server to run tool \"%s\"?", n.server, tool.Name)
+	reason := fmt.Sprintf("Allow the %s MCP server to run tool \"%s\"?", n.server, sdkTool.Name)
 	var args json.RawMessage
 	if a := json.RawMessage(call.Arguments); len(a) > 0 && json.Valid(a) {
 		args = a
 	}
-	d, err := env.RequestApproval(ctx, tools.ApprovalRequest{Exec: &protocol.ExecApprovalRequestEvent{
+	d, err := env.RequestApproval(ctx, tool.ApprovalRequest{Exec: &protocol.ExecApprovalRequestEvent{
 		CallID:    call.CallID,
 		TurnID:    env.TurnID,
-		Command:   []string{"mcp", n.server, tool.Name, call.Arguments},
+		Command:   []string{"mcp", n.server, sdkTool.Name, call.Arguments},
 		Cwd:       env.Cwd,
 		Reason:    &reason,
 		ParsedCmd: []protocol.ParsedCommand{},
-		McpToolCall: &protocol.McpToolCallApproval{Server: n.server, Tool: tool.Name, Description: tool.Description,
+		McpToolCall: &protocol.McpToolCallApproval{Server: n.server, Tool: sdkTool.Name, Description: sdkTool.Description,
 			Arguments: args},
 	}})
 	if err != nil {

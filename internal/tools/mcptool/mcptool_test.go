@@ -21,6 +21,7 @@ import (
 	"github.com/gocodex/gocodex/internal/mcp"
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 var testServer string
@@ -151,18 +152,18 @@ func (f *fakeManager) ReadResource(_ context.Context, _, uri string) (*sdk.ReadR
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, Text: "body"}}}, nil
 }
 
-// recorder is a tools.Env that keeps events and answers approvals.
+// recorder is a tool.Env that keeps events and answers approvals.
 type recorder struct {
 	events   []protocol.EventMsg
 	asked    []protocol.ExecApprovalRequestEvent
 	decision protocol.ReviewDecisionKind
 }
 
-func (r *recorder) env(approval protocol.AskForApproval, sandbox protocol.SandboxMode) *tools.Env {
-	return &tools.Env{
+func (r *recorder) env(approval protocol.AskForApproval, sandbox protocol.SandboxMode) *tool.Env {
+	return &tool.Env{
 		TurnID: "turn1", Cwd: "/w", Approval: approval, Sandbox: protocol.SandboxPolicy{Mode: sandbox},
 		Emit: func(ev protocol.EventMsg) { r.events = append(r.events, ev) },
-		RequestApproval: func(_ context.Context, req tools.ApprovalRequest) (protocol.ReviewDecision, error) {
+		RequestApproval: func(_ context.Context, req tool.ApprovalRequest) (protocol.ReviewDecision, error) {
 			r.asked = append(r.asked, *req.Exec)
 			return protocol.ReviewDecision{Kind: r.decision}, nil
 		},
@@ -179,8 +180,8 @@ func fixedClock() func() time.Time {
 	}
 }
 
-func call(name, args string) tools.Call {
-	return tools.Call{Kind: tools.FunctionCall, CallID: "c1", Namespace: "mcp__srv", Name: name, Arguments: args}
+func call(name, args string) tool.Call {
+	return tool.Call{Kind: tool.FunctionCall, CallID: "c1", Namespace: "mcp__srv", Name: name, Arguments: args}
 }
 
 func TestHandleOutputs(t *testing.T) {
@@ -343,7 +344,7 @@ func TestApprovedForSessionAsksOnce(t *testing.T) {
 
 func TestSpecOfServerWithoutTools(t *testing.T) {
 	h := NewNamespace(&fakeManager{startup: errors.New("down")}, "srv", Options{})
-	r := tools.NewRegistry(tools.Options{}, nil)
+	r := tools.NewRegistry(tool.Options{}, nil)
 	if err := r.Add(h); err == nil {
 		t.Error("a server that did not start was offered")
 	}
@@ -352,7 +353,7 @@ func TestSpecOfServerWithoutTools(t *testing.T) {
 func TestResourceTools(t *testing.T) {
 	fm := &fakeManager{}
 	hs := NewResourceHandlers(fm, Options{Now: fixedClock()})
-	byName := map[string]tools.Handler{}
+	byName := map[string]tool.Handler{}
 	for _, h := range hs {
 		var head struct{ Name string }
 		_ = json.Unmarshal(h.Spec(), &head)
@@ -373,7 +374,7 @@ func TestResourceTools(t *testing.T) {
 	} {
 		rec := &recorder{}
 		res, err := byName[tc.tool].Handle(context.Background(), rec.env(protocol.ApprovalNever, protocol.SandboxReadOnly),
-			tools.Call{CallID: "r1", Name: tc.tool, Arguments: tc.args})
+			tool.Call{CallID: "r1", Name: tc.tool, Arguments: tc.args})
 		if err != nil {
 			t.Fatal(err)
 		}

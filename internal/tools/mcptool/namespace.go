@@ -14,8 +14,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gocodex/gocodex/internal/mcp"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // Manager is what the handlers need from the MCP client manager (*mcp.Manager).
@@ -46,7 +46,7 @@ func (o Options) now() time.Time {
 
 // Handlers returns the tools for every server of m: the three resource tools (offered
 // whenever a server is configured, as Codex does), then one namespace handler per server.
-func Handlers(m Manager, opts Options) []tools.Handler {
+func Handlers(m Manager, opts Options) []tool.Handler {
 	names := m.Names()
 	if len(names) == 0 {
 		return nil
@@ -76,10 +76,10 @@ func NewNamespace(m Manager, server string, opts Options) *Namespace {
 // namespace with its tools. A server that is not ready, or has no tools, gives a spec
 // without a name, which the registry declines to offer; it is offered again from the turn
 // after it comes up.
-func (n *Namespace) Spec() tools.Spec {
+func (n *Namespace) Spec() tool.Spec {
 	list, err := n.m.Tools(context.Background(), n.server)
 	if err != nil || len(list) == 0 {
-		return tools.Spec(`{"type":"namespace"}`)
+		return tool.Spec(`{"type":"namespace"}`)
 	}
 	name := mcp.NamespaceName(n.server)
 	var buf bytes.Buffer
@@ -117,30 +117,30 @@ func (n *Namespace) SupportsParallel() bool {
 }
 
 // Handle runs one call of a tool in the namespace.
-func (n *Namespace) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (n *Namespace) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	list, err := n.m.Tools(ctx, n.server)
-	var tool *sdk.Tool
+	var sdkTool *sdk.Tool
 	if err == nil {
 		for _, t := range list {
 			if mcp.ToolName(t.Name) == call.Name {
-				tool = t
+				sdkTool = t
 				break
 			}
 		}
 	}
-	if tool == nil {
+	if sdkTool == nil {
 		// Codex names the namespace and the tool run together here.
-		return tools.Result{Output: "unsupported call: " + call.Namespace + call.Name}, nil
+		return tool.Result{Output: "unsupported call: " + call.Namespace + call.Name}, nil
 	}
 	args, rawArgs, perr := parseArgs(call.Arguments)
 	if perr != nil {
-		return tools.Result{Output: fmt.Sprintf("failed to parse function arguments: %v", perr)}, nil
+		return tool.Result{Output: fmt.Sprintf("failed to parse function arguments: %v", perr)}, nil
 	}
-	inv := protocol.McpInvocation{Server: n.server, Tool: tool.Name, Arguments: rawArgs}
+	inv := protocol.McpInvocation{Server: n.server, Tool: sdkTool.Name, Arguments: rawArgs}
 	start := n.opts.now()
 	emit(env, protocol.McpToolCallBeginEvent{CallID: call.CallID, Invocation: inv})
 
-	end := func(res *sdk.CallToolResult, callErr string) tools.Result {
+	end := func(res *sdk.CallToolResult, callErr string) tool.Result {
 		d := n.opts.now().Sub(start)
 		ev := protocol.McpToolCallEndEvent{CallID: call.CallID, Invocation: inv, Duration: protocol.Duration(d)}
 		if res != nil {
@@ -158,12 +158,12 @@ func (n *Namespace) Handle(ctx context.Context, env *tools.Env, call tools.Call)
 		return modelOutput(d, res, callErr)
 	}
 
-	decision, derr := n.approve(ctx, env, call, tool)
+	decision, derr := n.approve(ctx, env, call, sdkTool)
 	if derr != nil {
 		// Every begin gets its end, even when the turn is going away.
 		r := end(nil, derr.Error())
 		if ctx.Err() != nil {
-			return tools.Result{}, ctx.Err()
+			return tool.Result{}, ctx.Err()
 		}
 		return r, nil
 	}
@@ -178,13 +178,13 @@ func (n *Namespace) Handle(ctx context.Context, env *tools.Env, call tools.Call)
 		return r, nil
 	}
 
-	res, cerr := n.m.CallTool(ctx, n.server, tool.Name, args)
+	res, cerr := n.m.CallTool(ctx, n.server, sdkTool.Name, args)
 	if cerr != nil {
 		if ctx.Err() != nil {
 			end(nil, ctx.Err().Error())
-			return tools.Result{}, ctx.Err()
+			return tool.Result{}, ctx.Err()
 		}
-		return end(nil, fmt.Sprintf("tool call error: tool call failed for `%s/%s`\n\nCaused by:\n    %v", n.server, tool.Name, cerr)), nil
+		return end(nil, fmt.Sprintf("tool call error: tool call failed for `%s/%s`\n\nCaused by:\n    %v", n.server, sdkTool.Name, cerr)), nil
 	}
 	return end(res, ""), nil
 }
@@ -205,7 +205,7 @@ func parseArgs(s string) (map[string]any, json.RawMessage, error) {
 	return args, compact.Bytes(), nil
 }
 
-func emit(env *tools.Env, ev protocol.EventMsg) {
+func emit(env *tool.Env, ev protocol.EventMsg) {
 	if env != nil && env.Emit != nil {
 		env.Emit(ev)
 	}
@@ -214,10 +214,10 @@ func emit(env *tools.Env, ev protocol.EventMsg) {
 // modelOutput is what the model receives, as Codex 0.169 words it: a wall-time header,
 // then the structured content as JSON text when there is some, else the content blocks as
 // content items (text and images); an error is one text item.
-func modelOutput(d time.Duration, res *sdk.CallToolResult, callErr string) tools.Result {
+func modelOutput(d time.Duration, res *sdk.CallToolResult, callErr string) tool.Result {
 	header := fmt.Sprintf("Wall time: %.4f seconds\nOutput:", d.Seconds())
 	if res == nil {
-		return tools.Result{ContentItems: []protocol.ContentItem{
+		return tool.Result{ContentItems: []protocol.ContentItem{
 			{Type: protocol.ContentInputText, Text: header},
 			{Type: protocol.ContentInputText, Text: callErr},
 		}}
@@ -226,7 +226,7 @@ func modelOutput(d time.Duration, res *sdk.CallToolResult, callErr string) tools
 	if res.StructuredContent != nil {
 		b, err := json.Marshal(res.StructuredContent)
 		if err == nil && string(b) != "null" {
-			return tools.Result{Output: header + "\n" + string(b), Success: success}
+			return tool.Result{Output: header + "\n" + string(b), Success: success}
 		}
 	}
 	items := []protocol.ContentItem{{Type: protocol.ContentInputText, Text: header}}
@@ -244,5 +244,5 @@ func modelOutput(d time.Duration, res *sdk.CallToolResult, callErr string) tools
 			}
 		}
 	}
-	return tools.Result{ContentItems: items, Success: success}
+	return tool.Result{ContentItems: items, Success: success}
 }

@@ -10,8 +10,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // The resource tools' names.
@@ -43,8 +43,8 @@ type resourceArgs struct {
 	URI    string `json:"uri"`
 }
 
-func resourceHandlers(m Manager, opts Options) []tools.Handler {
-	return []tools.Handler{
+func resourceHandlers(m Manager, opts Options) []tool.Handler {
+	return []tool.Handler{
 		&resourceTool{m: m, opts: opts, spec: listResourcesSpec, name: NameListResources, run: listResources},
 		&resourceTool{m: m, opts: opts, spec: listTemplatesSpec, name: NameListResourceTemplates, run: listTemplates},
 		&resourceTool{m: m, opts: opts, spec: readResourceSpec, name: NameReadResource, run: readResource},
@@ -52,9 +52,9 @@ func resourceHandlers(m Manager, opts Options) []tools.Handler {
 }
 
 // NewResourceHandlers returns the three resource tools.
-func NewResourceHandlers(m Manager, opts Options) []tools.Handler { return resourceHandlers(m, opts) }
+func NewResourceHandlers(m Manager, opts Options) []tool.Handler { return resourceHandlers(m, opts) }
 
-func (r *resourceTool) Spec() tools.Spec { return tools.Spec(r.spec) }
+func (r *resourceTool) Spec() tool.Spec { return tool.Spec(r.spec) }
 
 // SupportsParallel: listing and reading resources changes nothing.
 func (r *resourceTool) SupportsParallel() bool { return true }
@@ -62,12 +62,12 @@ func (r *resourceTool) SupportsParallel() bool { return true }
 // Handle runs the tool. Like Codex, the call is reported as an MCP call of the named server
 // (or of "codex" when it spans every server) with the JSON answer as its text content; an
 // argument or server error goes back to the model without events.
-func (r *resourceTool) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (r *resourceTool) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	var a resourceArgs
 	rawArgs := json.RawMessage("{}")
 	if len(bytes.TrimSpace([]byte(call.Arguments))) > 0 {
 		if err := json.Unmarshal([]byte(call.Arguments), &a); err != nil {
-			return tools.Result{Output: fmt.Sprintf("failed to parse function arguments: %v", err)}, nil
+			return tool.Result{Output: fmt.Sprintf("failed to parse function arguments: %v", err)}, nil
 		}
 		var c bytes.Buffer
 		if json.Compact(&c, []byte(call.Arguments)) == nil {
@@ -75,10 +75,10 @@ func (r *resourceTool) Handle(ctx context.Context, env *tools.Env, call tools.Ca
 		}
 	}
 	if a.Server != "" && !contains(r.m.Names(), a.Server) {
-		return tools.Result{Output: fmt.Sprintf("unknown MCP server '%s'", a.Server)}, nil
+		return tool.Result{Output: fmt.Sprintf("unknown MCP server '%s'", a.Server)}, nil
 	}
 	if r.name == NameReadResource && (a.Server == "" || a.URI == "") {
-		return tools.Result{Output: "read_mcp_resource requires both server and uri"}, nil
+		return tool.Result{Output: "read_mcp_resource requires both server and uri"}, nil
 	}
 	server := a.Server
 	if server == "" {
@@ -89,14 +89,14 @@ func (r *resourceTool) Handle(ctx context.Context, env *tools.Env, call tools.Ca
 	emit(env, protocol.McpToolCallBeginEvent{CallID: call.CallID, Invocation: inv})
 	out, err := r.run(ctx, r.m, a)
 	if err != nil && ctx.Err() != nil {
-		return tools.Result{}, ctx.Err()
+		return tool.Result{}, ctx.Err()
 	}
 	ev := protocol.McpToolCallEndEvent{CallID: call.CallID, Invocation: inv, Duration: protocol.Duration(r.opts.now().Sub(start))}
 	if err != nil {
 		msg := err.Error()
 		ev.Result.Err = &msg
 		emit(env, ev)
-		return tools.Result{Output: msg}, nil
+		return tool.Result{Output: msg}, nil
 	}
 	type text struct {
 		Type string `json:"type"`
@@ -107,7 +107,7 @@ func (r *resourceTool) Handle(ctx context.Context, env *tools.Env, call tools.Ca
 	}{[]text{{"text", string(out)}}})
 	ev.Result.Ok = content
 	emit(env, ev)
-	return tools.Result{Output: string(out), Success: true}, nil
+	return tool.Result{Output: string(out), Success: true}, nil
 }
 
 func contains(list []string, s string) bool {

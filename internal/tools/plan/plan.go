@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // Output is what the model receives after a successful update.
@@ -22,7 +23,7 @@ type Handler struct{}
 func New() *Handler { return &Handler{} }
 
 // Spec is the update_plan spec Codex sends.
-func (*Handler) Spec() tools.Spec { return tools.UpdatePlanSpec() }
+func (*Handler) Spec() tool.Spec { return tools.UpdatePlanSpec() }
 
 // SupportsParallel lets plan updates run beside other calls: they touch nothing.
 func (*Handler) SupportsParallel() bool { return true }
@@ -35,15 +36,15 @@ type Args struct {
 
 // Handle parses the arguments, emits plan_update and answers "Plan updated". Bad arguments
 // are the model's mistake: it is told what was wrong and no event is sent.
-func (*Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (*Handler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	a, err := Parse(call.Arguments)
 	if err != nil {
-		return tools.Result{Output: err.Error()}, nil
+		return tool.Result{Output: err.Error()}, nil
 	}
 	if env != nil && env.Emit != nil {
 		env.Emit(protocol.PlanUpdateEvent{Explanation: a.Explanation, Plan: a.Plan})
 	}
-	return tools.Result{Output: Output, Success: true}, nil
+	return tool.Result{Output: Output, Success: true}, nil
 }
 
 // Parse reads update_plan arguments. `plan` is required; each step needs a step text and a

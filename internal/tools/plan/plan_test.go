@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 func TestHandle(t *testing.T) {
@@ -40,8 +41,8 @@ func TestHandle(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var events []protocol.EventMsg
-			env := &tools.Env{Emit: func(m protocol.EventMsg) { events = append(events, m) }}
-			res, err := New().Handle(context.Background(), env, tools.Call{Kind: tools.FunctionCall, CallID: "c", Name: "update_plan", Arguments: tc.args})
+			env := &tool.Env{Emit: func(m protocol.EventMsg) { events = append(events, m) }}
+			res, err := New().Handle(context.Background(), env, tool.Call{Kind: tool.FunctionCall, CallID: "c", Name: "update_plan", Arguments: tc.args})
 			if err != nil {
 				t.Fatalf("Handle error: %v", err)
 			}

@@ -10,8 +10,8 @@ import (
 	"fmt"
 
 	"github.com/gocodex/gocodex/internal/process"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // GateRequest is a command the model wants to run.
@@ -50,12 +50,12 @@ type Decision struct {
 
 // Gate decides whether and how a command runs. It may block on the person (through
 // env.RequestApproval) and must return when ctx ends.
-type Gate func(ctx context.Context, env *tools.Env, req GateRequest) (Decision, error)
+type Gate func(ctx context.Context, env *tool.Env, req GateRequest) (Decision, error)
 
 // FullAccessOnlyGate is the gate to use until the sandbox exists: it runs commands only under
 // danger-full-access and refuses everything else with a reason the model can act on, so a
 // command never runs unconfined under a policy that promised confinement.
-func FullAccessOnlyGate(_ context.Context, env *tools.Env, _ GateRequest) (Decision, error) {
+func FullAccessOnlyGate(_ context.Context, env *tool.Env, _ GateRequest) (Decision, error) {
 	mode := env.Sandbox.EffectiveMode()
 	if mode == protocol.SandboxDangerFullAccess {
 		return Decision{}, nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/gocodex/gocodex/internal/tools"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // shellArgs are the `shell` tool's arguments.
@@ -43,8 +44,8 @@ type localShellAction struct {
 }
 
 // parseError is what the model is told when its arguments do not decode.
-func parseError(err error) tools.Result {
-	return tools.Result{Output: "failed to parse function arguments: " + err.Error()}
+func parseError(err error) tool.Result {
+	return tool.Result{Output: "failed to parse function arguments: " + err.Error()}
 }
 
 func firstTimeout(a, b *int64) *int64 {
@@ -61,10 +62,10 @@ type ShellHandler struct{ cfg *Config }
 func NewShell(cfg *Config) *ShellHandler { return &ShellHandler{cfg: cfg} }
 
 // Spec is the `shell` function spec.
-func (h *ShellHandler) Spec() tools.Spec { return tools.ShellSpec() }
+func (h *ShellHandler) Spec() tool.Spec { return tools.ShellSpec() }
 
 // Handle runs the argv as given.
-func (h *ShellHandler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (h *ShellHandler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	var args shellArgs
 	if err := json.Unmarshal([]byte(call.Arguments), &args); err != nil {
 		return parseError(err), nil
@@ -88,17 +89,17 @@ type ShellCommandHandler struct{ cfg *Config }
 func NewShellCommand(cfg *Config) *ShellCommandHandler { return &ShellCommandHandler{cfg: cfg} }
 
 // Spec is the `shell_command` function spec.
-func (h *ShellCommandHandler) Spec() tools.Spec { return tools.ShellCommandSpec(!h.cfg.NoLoginShell) }
+func (h *ShellCommandHandler) Spec() tool.Spec { return tools.ShellCommandSpec(!h.cfg.NoLoginShell) }
 
 // Handle runs the script in the user's shell, as a login shell unless told otherwise.
-func (h *ShellCommandHandler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (h *ShellCommandHandler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	var args shellCommandArgs
 	if err := json.Unmarshal([]byte(call.Arguments), &args); err != nil {
 		return parseError(err), nil
 	}
 	login := args.Login == nil || *args.Login
 	if login && args.Login != nil && h.cfg.NoLoginShell {
-		return tools.Result{Output: "login shell is disabled by config; omit `login` or set it to false."}, nil
+		return tool.Result{Output: "login shell is disabled by config; omit `login` or set it to false."}, nil
 	}
 	return h.cfg.execute(ctx, env, execRequest{
 		call: call, toolName: tools.NameShellCommand,
@@ -118,10 +119,10 @@ type LocalShellHandler struct{ cfg *Config }
 func NewLocalShell(cfg *Config) *LocalShellHandler { return &LocalShellHandler{cfg: cfg} }
 
 // Spec is the built-in `{"type":"local_shell"}` tool.
-func (h *LocalShellHandler) Spec() tools.Spec { return tools.Spec(`{"type":"local_shell"}`) }
+func (h *LocalShellHandler) Spec() tool.Spec { return tool.Spec(`{"type":"local_shell"}`) }
 
 // Handle runs the action like `shell`, with the action's extra environment.
-func (h *LocalShellHandler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (h *LocalShellHandler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	var wrapper struct {
 		Action *localShellAction `json:"action"`
 	}
@@ -135,7 +136,7 @@ func (h *LocalShellHandler) Handle(ctx context.Context, env *tools.Env, call too
 		return parseError(err), nil
 	}
 	if action.Type != "" && action.Type != "exec" {
-		return tools.Result{Output: fmt.Sprintf("unsupported local_shell action type: %s", action.Type)}, nil
+		return tool.Result{Output: fmt.Sprintf("unsupported local_shell action type: %s", action.Type)}, nil
 	}
 	if len(action.Command) == 0 {
 		return parseError(errors.New("missing field `command`")), nil

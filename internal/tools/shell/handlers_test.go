@@ -14,8 +14,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/gocodex/gocodex/internal/process"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 var wallTime = regexp.MustCompile(`Wall time: [0-9.]+ seconds`)
@@ -58,8 +58,8 @@ func (r *recorder) end(t *testing.T) protocol.ExecCommandEndEvent {
 	return protocol.ExecCommandEndEvent{}
 }
 
-func fullAccessEnv(t *testing.T, rec *recorder) *tools.Env {
-	return &tools.Env{
+func fullAccessEnv(t *testing.T, rec *recorder) *tool.Env {
+	return &tool.Env{
 		ThreadID: "thread-1", TurnID: "turn-1", Cwd: t.TempDir(),
 		Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess},
 		Emit:    rec.emit,
@@ -77,7 +77,7 @@ func TestShellRunsArgvWithEvents(t *testing.T) {
 	rec := &recorder{}
 	env := fullAccessEnv(t, rec)
 	h := NewShell(testConfig())
-	res, err := h.Handle(context.Background(), env, tools.Call{CallID: "c1", Name: "shell",
+	res, err := h.Handle(context.Background(), env, tool.Call{CallID: "c1", Name: "shell",
 		Arguments: `{"command":["sh","-c","echo out; echo err >&2; echo $CODEX_THREAD_ID; exit 3"]}`})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func TestShellCommandUsesUserShell(t *testing.T) {
 	rec := &recorder{}
 	env := fullAccessEnv(t, rec)
 	h := NewShellCommand(testConfig())
-	res, err := h.Handle(context.Background(), env, tools.Call{CallID: "c2", Name: "shell_command",
+	res, err := h.Handle(context.Background(), env, tool.Call{CallID: "c2", Name: "shell_command",
 		Arguments: `{"command":"echo $0 hi","login":false}`})
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestShellCommandUsesUserShell(t *testing.T) {
 func TestShellCommandTimeout(t *testing.T) {
 	rec := &recorder{}
 	h := NewShellCommand(testConfig())
-	res, err := h.Handle(context.Background(), fullAccessEnv(t, rec), tools.Call{CallID: "c3", Name: "shell_command",
+	res, err := h.Handle(context.Background(), fullAccessEnv(t, rec), tool.Call{CallID: "c3", Name: "shell_command",
 		Arguments: `{"command":"echo a; sleep 30","timeout_ms":200}`})
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func TestShellCommandTimeout(t *testing.T) {
 func TestLocalShellAction(t *testing.T) {
 	rec := &recorder{}
 	h := NewLocalShell(testConfig())
-	res, err := h.Handle(context.Background(), fullAccessEnv(t, rec), tools.Call{Kind: tools.LocalShellCall, CallID: "c4",
+	res, err := h.Handle(context.Background(), fullAccessEnv(t, rec), tool.Call{Kind: tool.LocalShellCall, CallID: "c4",
 		Arguments: `{"type":"exec","command":["sh","-c","echo $EXTRA"],"env":{"EXTRA":"x1"},"timeout_ms":5000}`})
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +150,7 @@ func TestLocalShellAction(t *testing.T) {
 		t.Errorf("output %q", res.Output)
 	}
 	// The whole item form is accepted as well.
-	res, err = h.Handle(context.Background(), fullAccessEnv(t, rec), tools.Call{Kind: tools.LocalShellCall, CallID: "c5",
+	res, err = h.Handle(context.Background(), fullAccessEnv(t, rec), tool.Call{Kind: tool.LocalShellCall, CallID: "c5",
 		Arguments: `{"type":"local_shell_call","call_id":"c5","status":"completed","action":{"type":"exec","command":["echo","y"]}}`})
 	if err != nil || !strings.HasPrefix(res.Output, `{"output":"y\n"`) {
 		t.Errorf("item form: %q %v", res.Output, err)
@@ -163,7 +163,7 @@ func TestFullAccessOnlyGateRefusesOtherPolicies(t *testing.T) {
 		env := fullAccessEnv(t, rec)
 		env.Sandbox = protocol.SandboxPolicy{Mode: mode}
 		marker := env.Cwd + "/ran"
-		res, err := NewShell(testConfig()).Handle(context.Background(), env, tools.Call{CallID: "c", Name: "shell",
+		res, err := NewShell(testConfig()).Handle(context.Background(), env, tool.Call{CallID: "c", Name: "shell",
 			Arguments: `{"command":["touch","` + marker + `"]}`})
 		if err != nil {
 			t.Fatal(err)
@@ -184,11 +184,11 @@ func TestGateDecisions(t *testing.T) {
 	rec := &recorder{}
 	cfg := testConfig()
 	var seen GateRequest
-	cfg.Gate = func(_ context.Context, _ *tools.Env, req GateRequest) (Decision, error) {
+	cfg.Gate = func(_ context.Context, _ *tool.Env, req GateRequest) (Decision, error) {
 		seen = req
 		return Decision{Deny: "exec command rejected by user", EndTurn: true}, nil
 	}
-	res, err := NewShell(cfg).Handle(context.Background(), fullAccessEnv(t, rec), tools.Call{CallID: "g1", Name: "shell",
+	res, err := NewShell(cfg).Handle(context.Background(), fullAccessEnv(t, rec), tool.Call{CallID: "g1", Name: "shell",
 		Arguments: `{"command":["rm","-rf","x"],"workdir":"sub","sandbox_permissions":"require_escalated","justification":"why","prefix_rule":["rm"]}`})
 	if err != nil {
 		t.Fatal(err)
@@ -208,13 +208,13 @@ func TestSandboxDenialRetry(t *testing.T) {
 		return process.PlainCommand(ctx, []string{"sh", "-c", "echo 'Permission denied' >&2; exit 1"}, cwd, env)
 	}
 	retried := false
-	cfg.Gate = func(context.Context, *tools.Env, GateRequest) (Decision, error) {
+	cfg.Gate = func(context.Context, *tool.Env, GateRequest) (Decision, error) {
 		return Decision{Spawner: denying, Sandboxed: true, OnDenied: func(context.Context, process.Result) (Decision, bool, error) {
 			retried = true
 			return Decision{}, true, nil
 		}}, nil
 	}
-	res, err := NewShell(cfg).Handle(context.Background(), fullAccessEnv(t, rec), tools.Call{CallID: "d1", Name: "shell",
+	res, err := NewShell(cfg).Handle(context.Background(), fullAccessEnv(t, rec), tool.Call{CallID: "d1", Name: "shell",
 		Arguments: `{"command":["echo","fine"]}`})
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +226,7 @@ func TestSandboxDenialRetry(t *testing.T) {
 
 func TestSpawnFailureIsAResult(t *testing.T) {
 	rec := &recorder{}
-	res, err := NewShell(testConfig()).Handle(context.Background(), fullAccessEnv(t, rec), tools.Call{CallID: "s1", Name: "shell",
+	res, err := NewShell(testConfig()).Handle(context.Background(), fullAccessEnv(t, rec), tool.Call{CallID: "s1", Name: "shell",
 		Arguments: `{"command":["/nonexistent/prog"]}`})
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func TestSpawnFailureIsAResult(t *testing.T) {
 
 func TestBadArguments(t *testing.T) {
 	rec := &recorder{}
-	res, err := NewShell(testConfig()).Handle(context.Background(), fullAccessEnv(t, rec), tools.Call{CallID: "b", Name: "shell", Arguments: `{"command":"ls"}`})
+	res, err := NewShell(testConfig()).Handle(context.Background(), fullAccessEnv(t, rec), tool.Call{CallID: "b", Name: "shell", Arguments: `{"command":"ls"}`})
 	if err != nil || !strings.HasPrefix(res.Output, "failed to parse function arguments: ") {
 		t.Errorf("%q %v", res.Output, err)
 	}
@@ -257,7 +257,7 @@ func TestInterruptEndsPromptly(t *testing.T) {
 			cancel()
 		}
 	}
-	res, err := NewShellCommand(testConfig()).Handle(ctx, env, tools.Call{CallID: "i", Name: "shell_command",
+	res, err := NewShellCommand(testConfig()).Handle(ctx, env, tool.Call{CallID: "i", Name: "shell_command",
 		Arguments: `{"command":"echo started; sleep 30","timeout_ms":60000}`})
 	if !errors.Is(err, context.Canceled) || res.Output != "aborted by user" {
 		t.Errorf("%q %v", res.Output, err)

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/gocodex/gocodex/internal/process"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/usershell"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // DefaultTimeout is how long a one-shot command may run when the model gives no timeout.
@@ -45,12 +45,12 @@ type Config struct {
 
 // Interceptor runs argv as a tool of its own in cwd when it recognises it. Its Output is the
 // tool's own text, which each command tool wraps in its usual format.
-type Interceptor func(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (res tools.Result, handled bool, err error)
+type Interceptor func(ctx context.Context, env *tool.Env, callID, cwd string, argv []string) (res tool.Result, handled bool, err error)
 
 // intercept offers argv to the interceptor; ok reports that it was handled.
-func (c *Config) intercept(ctx context.Context, env *tools.Env, callID, cwd string, argv []string) (tools.Result, bool, error) {
+func (c *Config) intercept(ctx context.Context, env *tool.Env, callID, cwd string, argv []string) (tool.Result, bool, error) {
 	if c.Intercept == nil {
-		return tools.Result{}, false, nil
+		return tool.Result{}, false, nil
 	}
 	return c.Intercept(ctx, env, callID, cwd, argv)
 }
@@ -110,7 +110,7 @@ func (c *Config) ShellArgv(shell, script string, login bool) []string {
 }
 
 // CommandEnv is the environment of a command run for this thread.
-func (c *Config) CommandEnv(env *tools.Env, networkDisabled bool, extra map[string]string) []string {
+func (c *Config) CommandEnv(env *tool.Env, networkDisabled bool, extra map[string]string) []string {
 	if !env.Sandbox.HasFullNetworkAccess() {
 		networkDisabled = true
 	}
@@ -147,7 +147,7 @@ func displayCommand(argv []string) string {
 
 // execRequest is one one-shot command, already parsed from the model's arguments.
 type execRequest struct {
-	call               tools.Call
+	call               tool.Call
 	toolName           string
 	argv               []string
 	cwd                string
@@ -163,7 +163,7 @@ type execRequest struct {
 func errText(err error) string { return "execution error: " + err.Error() }
 
 // execute asks the gate, then runs the command with begin/delta/end events around it.
-func (c *Config) execute(ctx context.Context, env *tools.Env, req execRequest) (tools.Result, error) {
+func (c *Config) execute(ctx context.Context, env *tool.Env, req execRequest) (tool.Result, error) {
 	start := time.Now()
 	if res, ok, err := c.intercept(ctx, env, req.call.CallID, req.cwd, req.argv); ok || err != nil {
 		if err != nil {
@@ -188,12 +188,12 @@ func (c *Config) execute(ctx context.Context, env *tools.Env, req execRequest) (
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return tools.Result{Output: "aborted by user"}, ctx.Err()
+			return tool.Result{Output: "aborted by user"}, ctx.Err()
 		}
-		return tools.Result{}, err
+		return tool.Result{}, err
 	}
 	if decision.Deny != "" {
-		return tools.Result{Output: decision.Deny, EndTurn: decision.EndTurn}, nil
+		return tool.Result{Output: decision.Deny, EndTurn: decision.EndTurn}, nil
 	}
 	emit := env.Emit
 	if emit == nil {
@@ -212,7 +212,7 @@ func (c *Config) execute(ctx context.Context, env *tools.Env, req execRequest) (
 			runErr = err
 		case ok && retry.Deny != "":
 			c.emitEnd(emit, env, req, parsed, result, "")
-			return tools.Result{Output: retry.Deny, EndTurn: retry.EndTurn}, nil
+			return tool.Result{Output: retry.Deny, EndTurn: retry.EndTurn}, nil
 		case ok:
 			result, runErr = c.runOnce(ctx, env, req, retry, emit)
 		}
@@ -222,23 +222,23 @@ func (c *Config) execute(ctx context.Context, env *tools.Env, req execRequest) (
 		if errors.As(runErr, &startErr) {
 			text := errText(startErr.err)
 			c.emitEnd(emit, env, req, parsed, process.Result{ExitCode: -1, Stderr: process.Output{Bytes: []byte(text)}, Aggregated: process.Output{Bytes: []byte(text)}}, text)
-			return tools.Result{Output: text}, nil
+			return tool.Result{Output: text}, nil
 		}
 		// Interrupted: close the begin with an end so clients never see a dangling command.
 		c.emitEnd(emit, env, req, parsed, result, "")
-		return tools.Result{Output: "aborted by user"}, runErr
+		return tool.Result{Output: "aborted by user"}, runErr
 	}
 	policy := c.truncation()
 	formatted := process.FormattedTruncate(result.Content(), policy)
 	c.emitEnd(emit, env, req, parsed, result, formatted)
-	return tools.Result{Output: req.format(result, policy), Success: result.ExitCode == 0}, nil
+	return tool.Result{Output: req.format(result, policy), Success: result.ExitCode == 0}, nil
 }
 
 type startError struct{ err error }
 
 func (e *startError) Error() string { return e.err.Error() }
 
-func (c *Config) runOnce(ctx context.Context, env *tools.Env, req execRequest, d Decision, emit func(protocol.EventMsg)) (process.Result, error) {
+func (c *Config) runOnce(ctx context.Context, env *tool.Env, req execRequest, d Decision, emit func(protocol.EventMsg)) (process.Result, error) {
 	spec := process.Spec{
 		Argv:    req.argv,
 		Cwd:     req.cwd,
@@ -259,7 +259,7 @@ func (c *Config) runOnce(ctx context.Context, env *tools.Env, req execRequest, d
 	return process.Wait(ctx, p, req.timeout)
 }
 
-func (c *Config) emitEnd(emit func(protocol.EventMsg), env *tools.Env, req execRequest, parsed []protocol.ParsedCommand, r process.Result, formatted string) {
+func (c *Config) emitEnd(emit func(protocol.EventMsg), env *tool.Env, req execRequest, parsed []protocol.ParsedCommand, r process.Result, formatted string) {
 	emit(protocol.ExecCommandEndEvent{
 		CallID: req.call.CallID, TurnID: env.TurnID, Command: req.argv, Cwd: req.cwd,
 		ParsedCmd: parsed, Source: protocol.SourceAgent,

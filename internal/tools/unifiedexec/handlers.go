@@ -12,6 +12,7 @@ import (
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 type execArgs struct {
@@ -38,18 +39,18 @@ type writeArgs struct {
 type ExecCommandHandler struct{ m *Manager }
 
 // Spec is the exec_command function spec.
-func (h *ExecCommandHandler) Spec() tools.Spec {
+func (h *ExecCommandHandler) Spec() tool.Spec {
 	return tools.ExecCommandSpec(!h.m.cfg.NoLoginShell)
 }
 
 // Handle starts the command and waits up to yield_time_ms for it.
-func (h *ExecCommandHandler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (h *ExecCommandHandler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	var args execArgs
 	if err := json.Unmarshal([]byte(call.Arguments), &args); err != nil {
-		return tools.Result{Output: "failed to parse function arguments: " + err.Error()}, nil
+		return tool.Result{Output: "failed to parse function arguments: " + err.Error()}, nil
 	}
 	if strings.TrimSpace(args.Cmd) == "" {
-		return tools.Result{Output: "exec_command failed: missing command line"}, nil
+		return tool.Result{Output: "exec_command failed: missing command line"}, nil
 	}
 	return h.m.execCommand(ctx, env, call, args)
 }
@@ -58,13 +59,13 @@ func (h *ExecCommandHandler) Handle(ctx context.Context, env *tools.Env, call to
 type WriteStdinHandler struct{ m *Manager }
 
 // Spec is the write_stdin function spec.
-func (h *WriteStdinHandler) Spec() tools.Spec { return tools.WriteStdinSpec() }
+func (h *WriteStdinHandler) Spec() tool.Spec { return tools.WriteStdinSpec() }
 
 // Handle writes chars (if any) to a session and collects its output.
-func (h *WriteStdinHandler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (h *WriteStdinHandler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	var args writeArgs
 	if err := json.Unmarshal([]byte(call.Arguments), &args); err != nil {
-		return tools.Result{Output: "failed to parse function arguments: " + err.Error()}, nil
+		return tool.Result{Output: "failed to parse function arguments: " + err.Error()}, nil
 	}
 	return h.m.writeStdin(ctx, env, call, args)
 }
@@ -95,7 +96,7 @@ func (m *Manager) maxTokens(n *int) int {
 	return min(tokens, process.ApproxTokensFromBytes(m.cfg.TruncationPolicy().ByteBudget()))
 }
 
-func (m *Manager) execCommand(ctx context.Context, env *tools.Env, call tools.Call, args execArgs) (tools.Result, error) {
+func (m *Manager) execCommand(ctx context.Context, env *tool.Env, call tool.Call, args execArgs) (tool.Result, error) {
 	cfg := m.cfg
 	program := args.Shell
 	if program == "" {
@@ -127,12 +128,12 @@ func (m *Manager) execCommand(ctx context.Context, env *tools.Env, call tools.Ca
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return tools.Result{Output: "aborted by user"}, ctx.Err()
+			return tool.Result{Output: "aborted by user"}, ctx.Err()
 		}
-		return tools.Result{}, err
+		return tool.Result{}, err
 	}
 	if decision.Deny != "" {
-		return tools.Result{Output: decision.Deny, EndTurn: decision.EndTurn}, nil
+		return tool.Result{Output: decision.Deny, EndTurn: decision.EndTurn}, nil
 	}
 	res, denied, err := m.run(ctx, env, call, args, argv, cwd, decision)
 	if err != nil || denied == nil {
@@ -144,13 +145,13 @@ func (m *Manager) execCommand(ctx context.Context, env *tools.Env, call tools.Ca
 	switch {
 	case err != nil:
 		if ctx.Err() != nil {
-			return tools.Result{Output: "aborted by user"}, ctx.Err()
+			return tool.Result{Output: "aborted by user"}, ctx.Err()
 		}
-		return tools.Result{}, err
+		return tool.Result{}, err
 	case !ok:
 		return res, nil
 	case retry.Deny != "":
-		return tools.Result{Output: retry.Deny, EndTurn: retry.EndTurn}, nil
+		return tool.Result{Output: retry.Deny, EndTurn: retry.EndTurn}, nil
 	}
 	retry.OnDenied = nil
 	res, _, err = m.run(ctx, env, call, args, argv, cwd, retry)
@@ -159,13 +160,13 @@ func (m *Manager) execCommand(ctx context.Context, env *tools.Env, call tools.Ca
 
 // run starts the command and answers the first call. When the command already finished and
 // looks denied by the sandbox it also returns its result, for the gate's OnDenied.
-func (m *Manager) run(ctx context.Context, env *tools.Env, call tools.Call, args execArgs, argv []string, cwd string, decision shell.Decision) (tools.Result, *process.Result, error) {
+func (m *Manager) run(ctx context.Context, env *tool.Env, call tool.Call, args execArgs, argv []string, cwd string, decision shell.Decision) (tool.Result, *process.Result, error) {
 	cfg := m.cfg
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
 	if closed {
-		return tools.Result{Output: "exec_command failed: the thread has ended"}, nil, nil
+		return tool.Result{Output: "exec_command failed: the thread has ended"}, nil, nil
 	}
 
 	emit := env.Emit
@@ -202,7 +203,7 @@ func (m *Manager) run(ctx context.Context, env *tools.Env, call tools.Call, args
 			ParsedCmd: shell.ParsedCommand(argv), Source: protocol.SourceUnifiedExecStartup,
 			Stderr: msg, AggregatedOutput: msg, ExitCode: -1, FormattedOutput: msg,
 		})
-		return tools.Result{Output: fmt.Sprintf("exec_command failed: CreateProcess { message: %q }", msg)}, nil, nil
+		return tool.Result{Output: fmt.Sprintf("exec_command failed: CreateProcess { message: %q }", msg)}, nil, nil
 	}
 	s.proc = p
 	go m.watch(s)
@@ -213,11 +214,11 @@ func (m *Manager) run(ctx context.Context, env *tools.Env, call tools.Call, args
 		p.Kill()
 		<-s.ended
 		m.release(id)
-		return tools.Result{Output: "exec_command failed: the thread has ended"}, nil, nil
+		return tool.Result{Output: "exec_command failed: the thread has ended"}, nil, nil
 	}
 	collected, err := collect(ctx, s, start.Add(clampYield(args.YieldTimeMs, DefaultExecYield)))
 	if err != nil {
-		return tools.Result{Output: "aborted by user"}, nil, err
+		return tool.Result{Output: "aborted by user"}, nil, err
 	}
 	res := m.respond(s, collected, time.Since(start), m.maxTokens(args.MaxOutputTokens))
 	if decision.Sandboxed && decision.OnDenied != nil && p.HasExited() {
@@ -230,13 +231,13 @@ func (m *Manager) run(ctx context.Context, env *tools.Env, call tools.Call, args
 	return res, nil, nil
 }
 
-func (m *Manager) writeStdin(ctx context.Context, env *tools.Env, call tools.Call, args writeArgs) (tools.Result, error) {
+func (m *Manager) writeStdin(ctx context.Context, env *tool.Env, call tool.Call, args writeArgs) (tool.Result, error) {
 	s, ok := m.lookup(args.SessionID)
 	if !ok {
-		return tools.Result{Output: fmt.Sprintf("write_stdin failed: Unknown process id %d", args.SessionID)}, nil
+		return tool.Result{Output: fmt.Sprintf("write_stdin failed: Unknown process id %d", args.SessionID)}, nil
 	}
 	if args.Chars != "" && !s.tty {
-		return tools.Result{Output: "write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true to keep stdin open"}, nil
+		return tool.Result{Output: "write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true to keep stdin open"}, nil
 	}
 	// As in Codex 0.169: the interaction is reported once the output it caused is collected,
 	// under the session's command (its exec_command call), and before the process's end when
@@ -256,7 +257,7 @@ func (m *Manager) writeStdin(ctx context.Context, env *tools.Env, call tools.Cal
 	yield := pollYield(args.YieldTimeMs)
 	if args.Chars != "" {
 		if err := s.proc.Write([]byte(args.Chars)); err != nil && !s.proc.HasExited() {
-			return tools.Result{Output: "write_stdin failed: " + err.Error()}, nil
+			return tool.Result{Output: "write_stdin failed: " + err.Error()}, nil
 		}
 		yield = clampYield(args.YieldTimeMs, DefaultWriteYield)
 	}
@@ -264,7 +265,7 @@ func (m *Manager) writeStdin(ctx context.Context, env *tools.Env, call tools.Cal
 	collected, err := collect(ctx, s, start.Add(yield))
 	interaction()
 	if err != nil {
-		return tools.Result{Output: "aborted by user"}, err
+		return tool.Result{Output: "aborted by user"}, err
 	}
 	return m.respond(s, collected, time.Since(start), m.maxTokens(args.MaxOutputTokens)), nil
 }
@@ -301,7 +302,7 @@ func collect(ctx context.Context, s *session, deadline time.Time) ([]byte, error
 }
 
 // respond formats the answer and retires a process that has finished.
-func (m *Manager) respond(s *session, collected []byte, wall time.Duration, tokens int) tools.Result {
+func (m *Manager) respond(s *session, collected []byte, wall time.Duration, tokens int) tool.Result {
 	text := process.LossyString(collected)
 	var b strings.Builder
 	b.WriteString("Chunk ID: ")
@@ -320,7 +321,7 @@ func (m *Manager) respond(s *session, collected []byte, wall time.Duration, toke
 	}
 	fmt.Fprintf(&b, "Original token count: %d\nOutput:\n", process.ApproxTokenCount(text))
 	b.WriteString(process.FormattedTruncate(text, process.Tokens(tokens)))
-	return tools.Result{Output: b.String(), Success: success}
+	return tool.Result{Output: b.String(), Success: success}
 }
 
 // keep stores a running process, ending the pruned one if the store was full and warning

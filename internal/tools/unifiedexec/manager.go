@@ -17,6 +17,7 @@ import (
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // Codex's limits.
@@ -91,8 +92,8 @@ func New(cfg *shell.Config, opts Options) *Manager {
 }
 
 // Handlers returns the exec_command and write_stdin handlers, keyed by tool name.
-func (m *Manager) Handlers() map[string]tools.Handler {
-	return map[string]tools.Handler{
+func (m *Manager) Handlers() map[string]tool.Handler {
+	return map[string]tool.Handler{
 		tools.NameExecCommand: &ExecCommandHandler{m: m},
 		tools.NameWriteStdin:  &WriteStdinHandler{m: m},
 	}

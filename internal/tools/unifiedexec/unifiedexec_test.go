@@ -19,9 +19,9 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/gocodex/gocodex/internal/process"
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/internal/tools/shell"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -56,7 +56,7 @@ func (r *recorder) count(typ string) int {
 type harness struct {
 	t   *testing.T
 	m   *Manager
-	env *tools.Env
+	env *tool.Env
 	rec *recorder
 	n   int
 }
@@ -71,7 +71,7 @@ func newHarness(t *testing.T, opts Options) *harness {
 		Environ:   func() []string { return []string{"PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", "HOME=" + t.TempDir()} },
 	}
 	rec := &recorder{}
-	h := &harness{t: t, m: New(cfg, opts), rec: rec, env: &tools.Env{
+	h := &harness{t: t, m: New(cfg, opts), rec: rec, env: &tool.Env{
 		ThreadID: "thread-9", TurnID: "turn-1", Cwd: t.TempDir(),
 		Sandbox: protocol.SandboxPolicy{Mode: protocol.SandboxDangerFullAccess},
 		Emit:    rec.emit,
@@ -80,10 +80,10 @@ func newHarness(t *testing.T, opts Options) *harness {
 	return h
 }
 
-func (h *harness) call(ctx context.Context, name, args string) (tools.Result, error) {
+func (h *harness) call(ctx context.Context, name, args string) (tool.Result, error) {
 	h.n++
 	handler := h.m.Handlers()[name]
-	return handler.Handle(ctx, h.env, tools.Call{CallID: fmt.Sprintf("call_%d", h.n), Name: name, Arguments: args})
+	return handler.Handle(ctx, h.env, tool.Call{CallID: fmt.Sprintf("call_%d", h.n), Name: name, Arguments: args})
 }
 
 func (h *harness) mustCall(name, args string) string {
@@ -322,7 +322,7 @@ func TestSandboxDenialRetry(t *testing.T) {
 		return process.PlainCommand(ctx, []string{"sh", "-c", "echo 'touch: x: Read-only file system' >&2; exit 1"}, cwd, env)
 	}
 	asked := 0
-	h.m.cfg.Gate = func(context.Context, *tools.Env, shell.GateRequest) (shell.Decision, error) {
+	h.m.cfg.Gate = func(context.Context, *tool.Env, shell.GateRequest) (shell.Decision, error) {
 		return shell.Decision{Spawner: denying, Sandboxed: true, OnDenied: func(context.Context, process.Result) (shell.Decision, bool, error) {
 			asked++
 			return shell.Decision{}, true, nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // UnavailableOutput is what the model is told when questions may not be asked in the
@@ -42,7 +43,7 @@ type Handler struct{ opts Options }
 func New(o Options) *Handler { return &Handler{opts: o} }
 
 // Spec is the request_user_input spec Codex sends.
-func (*Handler) Spec() tools.Spec { return tools.RequestUserInputSpec() }
+func (*Handler) Spec() tool.Spec { return tools.RequestUserInputSpec() }
 
 // Args are the arguments of a request_user_input call.
 type Args struct {
@@ -50,7 +51,7 @@ type Args struct {
 }
 
 // allowed reports whether questions may be asked in the turn's collaboration mode.
-func (h *Handler) allowed(env *tools.Env) bool {
+func (h *Handler) allowed(env *tool.Env) bool {
 	if env != nil && env.Mode == protocol.ModePlan {
 		return true
 	}
@@ -97,24 +98,24 @@ func Parse(arguments string) (*Args, error) {
 // Handle asks the questions and returns the answers as the model reads them. Refusals and
 // bad arguments are the model's to act on: they come back as the output, not as errors.
 // An interrupt while waiting ends the call with the context's error.
-func (h *Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
+func (h *Handler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
 	if !h.allowed(env) {
-		return tools.Result{Output: UnavailableOutput}, nil
+		return tool.Result{Output: UnavailableOutput}, nil
 	}
 	a, err := Parse(call.Arguments)
 	if err != nil {
-		return tools.Result{Output: err.Error()}, nil
+		return tool.Result{Output: err.Error()}, nil
 	}
 	if env == nil || env.RequestUserInput == nil {
-		return tools.Result{Output: NoUserOutput}, nil
+		return tool.Result{Output: NoUserOutput}, nil
 	}
 	resp, err := env.RequestUserInput(ctx, protocol.RequestUserInputEvent{CallID: call.CallID, Questions: a.Questions})
 	if err != nil {
-		return tools.Result{}, err
+		return tool.Result{}, err
 	}
 	out, err := protocol.Marshal(resp)
 	if err != nil {
-		return tools.Result{}, fmt.Errorf("encode answers: %w", err)
+		return tool.Result{}, fmt.Errorf("encode answers: %w", err)
 	}
-	return tools.Result{Output: string(out), Success: true}, nil
+	return tool.Result{Output: string(out), Success: true}, nil
 }

@@ -9,19 +9,20 @@ import (
 
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 const question = `{"questions":[{"id":"color","header":"Color","question":"Which color?","options":[{"label":"Red","description":"Warm."}]}]}`
 
-func call(args string) tools.Call {
-	return tools.Call{Kind: tools.FunctionCall, CallID: "call_1", Name: tools.NameRequestUserInput, Arguments: args}
+func call(args string) tool.Call {
+	return tool.Call{Kind: tool.FunctionCall, CallID: "call_1", Name: tools.NameRequestUserInput, Arguments: args}
 }
 
 // Outside the modes that allow questions, every call is refused first, in Codex's words,
 // whatever its arguments.
 func TestRefusedInDefaultMode(t *testing.T) {
 	for _, args := range []string{question, "{bad"} {
-		res, err := New(Options{}).Handle(context.Background(), &tools.Env{}, call(args))
+		res, err := New(Options{}).Handle(context.Background(), &tool.Env{}, call(args))
 		if err != nil || res.Output != "request_user_input is unavailable in Default mode" || res.Success {
 			t.Errorf("%s: %+v, %v", args, res, err)
 		}
@@ -37,7 +38,7 @@ func TestBadArguments(t *testing.T) {
 		`{"questions":[{"id":"a","header":"h","question":"q","options":[]}]}`:                   "request_user_input requires non-empty options for every question",
 	} {
 		asked := false
-		env := &tools.Env{RequestUserInput: func(context.Context, protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
+		env := &tool.Env{RequestUserInput: func(context.Context, protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
 			asked = true
 			return protocol.RequestUserInputResponse{}, nil
 		}}
@@ -52,7 +53,7 @@ func TestBadArguments(t *testing.T) {
 // come back to the model as JSON.
 func TestAsksAndReturnsAnswers(t *testing.T) {
 	var got protocol.RequestUserInputEvent
-	env := &tools.Env{RequestUserInput: func(_ context.Context, ev protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
+	env := &tool.Env{RequestUserInput: func(_ context.Context, ev protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
 		got = ev
 		return protocol.RequestUserInputResponse{Answers: map[string]protocol.RequestUserInputAnswer{"color": {Answers: []string{"Red"}}}}, nil
 	}}
@@ -72,11 +73,11 @@ func TestAsksAndReturnsAnswers(t *testing.T) {
 // With nobody to ask, the model gets no answers rather than a wait that never ends; a
 // canceled wait is the engine's (the call ends "aborted").
 func TestNoUserAndCancel(t *testing.T) {
-	res, err := New(Options{DefaultMode: true}).Handle(context.Background(), &tools.Env{}, call(question))
+	res, err := New(Options{DefaultMode: true}).Handle(context.Background(), &tool.Env{}, call(question))
 	if err != nil || res.Output != `{"answers":{}}` {
 		t.Errorf("no user: %+v, %v", res, err)
 	}
-	env := &tools.Env{RequestUserInput: func(ctx context.Context, _ protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
+	env := &tool.Env{RequestUserInput: func(ctx context.Context, _ protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
 		return protocol.RequestUserInputResponse{}, context.Canceled
 	}}
 	if _, err := New(Options{DefaultMode: true}).Handle(context.Background(), env, call(question)); !errors.Is(err, context.Canceled) {
@@ -87,7 +88,7 @@ func TestNoUserAndCancel(t *testing.T) {
 // In Plan mode questions are asked without the feature.
 func TestAskedInPlanMode(t *testing.T) {
 	asked := false
-	env := &tools.Env{Mode: protocol.ModePlan, RequestUserInput: func(context.Context, protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
+	env := &tool.Env{Mode: protocol.ModePlan, RequestUserInput: func(context.Context, protocol.RequestUserInputEvent) (protocol.RequestUserInputResponse, error) {
 		asked = true
 		return protocol.RequestUserInputResponse{}, nil
 	}}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 // DefaultMaxBytes caps the size of an image file: larger files are refused rather than sent
@@ -66,7 +67,7 @@ func New(opts Options) *Handler {
 }
 
 // Spec is the view_image spec Codex sends.
-func (*Handler) Spec() tools.Spec { return tools.ViewImageSpec() }
+func (*Handler) Spec() tool.Spec { return tools.ViewImageSpec() }
 
 // SupportsParallel: reading a file touches nothing.
 func (*Handler) SupportsParallel() bool { return true }
@@ -76,9 +77,9 @@ const unsupportedMessage = "view_image is not allowed because you do not support
 
 // Handle reads the image, emits view_image_tool_call and returns the image as content.
 // Every failure is the model's to read; none ends the turn.
-func (h *Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (tools.Result, error) {
-	fail := func(format string, a ...any) (tools.Result, error) {
-		return tools.Result{Output: fmt.Sprintf(format, a...)}, nil
+func (h *Handler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Result, error) {
+	fail := func(format string, a ...any) (tool.Result, error) {
+		return tool.Result{Output: fmt.Sprintf(format, a...)}, nil
 	}
 	if h.opts.NoImageInput {
 		return fail("%s", unsupportedMessage)
@@ -126,7 +127,7 @@ func (h *Handler) Handle(ctx context.Context, env *tools.Env, call tools.Call) (
 	if env != nil && env.Emit != nil {
 		env.Emit(protocol.ViewImageToolCallEvent{CallID: call.CallID, Path: path})
 	}
-	return tools.Result{
+	return tool.Result{
 		ContentItems: []protocol.ContentItem{{Type: protocol.ContentInputImage, ImageURL: url, Detail: detail}},
 		Success:      true,
 	}, nil

@@ -14,8 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gocodex/gocodex/internal/tools"
 	"github.com/gocodex/gocodex/protocol"
+	"github.com/gocodex/gocodex/tool"
 )
 
 func pngBytes(t testing.TB) []byte {
@@ -66,8 +66,8 @@ func TestHandle(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var events []protocol.EventMsg
-			env := &tools.Env{Cwd: dir, Emit: func(m protocol.EventMsg) { events = append(events, m) }}
-			res, err := New(tc.opts).Handle(context.Background(), env, tools.Call{CallID: "c1", Name: "view_image", Arguments: tc.args})
+			env := &tool.Env{Cwd: dir, Emit: func(m protocol.EventMsg) { events = append(events, m) }}
+			res, err := New(tc.opts).Handle(context.Background(), env, tool.Call{CallID: "c1", Name: "view_image", Arguments: tc.args})
 			if err != nil {
 				t.Fatalf("Handle error: %v", err)
 			}

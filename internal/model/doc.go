@@ -4,7 +4,7 @@
 // How the engine uses it:
 //
 //	c, err := model.NewClient(model.ClientOptions{Provider: p, ...})
-//	s, err := c.Stream(ctx, prompt, func(r model.RetryInfo) {
+//	s, err := c.Stream(ctx, prompt, func(r modelstream.RetryInfo) {
 //		// emit stream_error "Reconnecting... r.Attempt/r.Max"
 //	})
 //	defer s.Close()
@@ -12,7 +12,7 @@
 //		ev, err := s.Next(ctx)
 //		if err == io.EOF { break }      // after Completed
 //		if err != nil { ... }           // *model.Error, classified (see errors.go)
-//		switch ev := ev.(type) { case model.OutputTextDelta: ... }
+//		switch ev := ev.(type) { case modelstream.OutputTextDelta: ... }
 //	}
 //
 // Stream takes the retry observer as a third argument (the contracts page lists
@@ -28,28 +28,3 @@
 // the engine should drop partial state of items that were not yet OutputItemDone
 // (RetryInfo.Restarted says so).
 package model
-
-import "github.com/gocodex/gocodex/modelstream"
-
-// The stream contract lives in the public package modelstream; these aliases keep the
-// client's own names.
-type (
-	Prompt                    = modelstream.Prompt
-	Reasoning                 = modelstream.Reasoning
-	ResponseEvent             = modelstream.ResponseEvent
-	Created                   = modelstream.Created
-	OutputItemAdded           = modelstream.OutputItemAdded
-	OutputItemDone            = modelstream.OutputItemDone
-	OutputTextDelta           = modelstream.OutputTextDelta
-	ReasoningSummaryDelta     = modelstream.ReasoningSummaryDelta
-	ReasoningSummaryPartAdded = modelstream.ReasoningSummaryPartAdded
-	ReasoningContentDelta     = modelstream.ReasoningContentDelta
-	CustomToolCallInputDelta  = modelstream.CustomToolCallInputDelta
-	Completed                 = modelstream.Completed
-	RateLimits                = modelstream.RateLimits
-	ServerModel               = modelstream.ServerModel
-	ServerReasoningIncluded   = modelstream.ServerReasoningIncluded
-	ServerTurnState           = modelstream.ServerTurnState
-	RetryInfo                 = modelstream.RetryInfo
-	RetryObserver             = modelstream.RetryObserver
-)

@@ -1,0 +1,124 @@
+package lsp
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Severity is a diagnostic's severity as gocodex reports it.
+type Severity string
+
+// The severities reported; hints and information are left out.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Diagnostic is one error or warning a server published.
+type Diagnostic struct {
+	// Line and Column are 1-based (Column counts UTF-16 units, as LSP does).
+	Line, Column int
+	Severity     Severity
+	Message      string
+	// Source is the tool that found it ("compiler", "go vet"...), when the server says.
+	Source string
+}
+
+// FileDiagnostics are the diagnostics of one file.
+type FileDiagnostics struct {
+	// Path is absolute.
+	Path  string
+	Items []Diagnostic
+}
+
+// Header starts every diagnostics block gocodex writes; the faces find it in a patch's output
+// (CountIn).
+const Header = "Language server diagnostics: "
+
+// MaxReported caps the diagnostics listed in one block; the rest are counted.
+const MaxReported = 20
+
+// Format writes files' diagnostics compactly, one per line (path:line:col severity message),
+// paths relative to cwd, errors first, at most limit lines and a count of the rest. It is ""
+// when there is nothing to report.
+func Format(files []FileDiagnostics, cwd string, limit int) string {
+	type line struct {
+		path string
+		d    Diagnostic
+	}
+	var lines []line
+	errors, warnings := 0, 0
+	for _, f := range files {
+		p := f.Path
+		if rel, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			p = rel
+		}
+		for _, d := range f.Items {
+			lines = append(lines, line{p, d})
+			if d.Severity == SeverityError {
+				errors++
+			} else {
+				warnings++
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	sort.SliceStable(lines, func(i, j int) bool {
+		a, b := lines[i], lines[j]
+		if (a.d.Severity == SeverityError) != (b.d.Severity == SeverityError) {
+			return a.d.Severity == SeverityError
+		}
+		if a.path != b.path {
+			return a.path < b.path
+		}
+		if a.d.Line != b.d.Line {
+			return a.d.Line < b.d.Line
+		}
+		return a.d.Column < b.d.Column
+	})
+	var b strings.Builder
+	b.WriteString(Header + counted(errors, "error") + ", " + counted(warnings, "warning") + "\n")
+	for i, l := range lines {
+		if i == limit {
+			fmt.Fprintf(&b, "... and %d more\n", len(lines)-limit)
+			break
+		}
+		msg := strings.ReplaceAll(strings.TrimSpace(l.d.Message), "\n", " ")
+		fmt.Fprintf(&b, "%s:%d:%d %s %s", l.path, l.d.Line, l.d.Column, l.d.Severity, msg)
+		if l.d.Source != "" {
+			fmt.Fprintf(&b, " (%s)", l.d.Source)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// CountIn finds the diagnostics block in a tool's output (a patch's) and returns its counts;
+// ok is false when there is none.
+func CountIn(output string) (errors, warnings int, ok bool) {
+	_, rest, found := strings.Cut(output, Header)
+	if !found {
+		return 0, 0, false
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	e, w, found := strings.Cut(line, ", ")
+	if !found {
+		return 0, 0, false
+	}
+	var err1, err2 error
+	errors, err1 = strconv.Atoi(strings.Fields(e + " x")[0])
+	warnings, err2 = strconv.Atoi(strings.Fields(w + " x")[0])
+	return errors, warnings, err1 == nil && err2 == nil
+}
