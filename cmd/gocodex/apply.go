@@ -12,7 +12,8 @@ import (
 // Codex Cloud task produced and `git apply`s it. gocodex has no Codex Cloud client, so the
 // command says so instead of pretending: a local session's changes are already in the
 // working tree.
-func newApplyCommand(s streams) *cobra.Command {
+func newApplyCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	var ignored faceopts.Flags
 	cmd := &cobra.Command{
 		Use:     "apply TASK_ID",

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -16,7 +14,6 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/features"
 	"github.com/gocodex/gocodex/internal/memlimit"
 )
 
@@ -36,16 +33,16 @@ type appServerOptions struct {
 }
 
 // appServerRunner is the behaviour behind the command; flag tests pass their own.
-type appServerRunner func(ctx context.Context, opts appServerOptions, s streams) error
+type appServerRunner func(ctx context.Context, opts appServerOptions, fac *faceopts.Factory) error
 
-func newAppServerCommand(s streams, run appServerRunner) *cobra.Command {
+func newAppServerCommand(fac *faceopts.Factory, run appServerRunner) *cobra.Command {
 	var opts appServerOptions
 	cmd := &cobra.Command{
 		Use:   "app-server",
 		Short: "[experimental] Run the app server (JSON-RPC over stdio or websocket)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(cmd.Context(), opts, s)
+			return run(cmd.Context(), opts, fac)
 		},
 	}
 	f := cmd.Flags()
@@ -67,7 +64,7 @@ func newAppServerCommand(s streams, run appServerRunner) *cobra.Command {
 	for _, name := range []string{"analytics-default-enabled", "startup-client-info"} {
 		_ = f.MarkHidden(name)
 	}
-	cmd.AddCommand(newGenerateCommands(s)...)
+	cmd.AddCommand(newGenerateCommands(fac)...)
 	return cmd
 }
 
@@ -178,7 +175,7 @@ const (
 	appServerMemoryHeadroom = 4 << 20
 )
 
-func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
+func runAppServer(ctx context.Context, opts appServerOptions, fac *faceopts.Factory) error {
 	target, err := parseListen(opts.Listen, opts.Stdio)
 	if err != nil {
 		return err
@@ -190,90 +187,12 @@ func runAppServer(ctx context.Context, opts appServerOptions, s streams) error {
 	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
 		return err
 	}
-	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), StrictConfig: opts.StrictConfig}
-	cfg, warnings, startup, err := loadAppServerConfig(lo)
-	if err != nil {
-		return err
-	}
-	for _, w := range warnings {
-		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
-	}
-	log := faceopts.OpenLog(cfg, "app-server", s.ErrOut, slog.LevelWarn)
-	defer log.Close()
 	// A server streams answers of megabytes for hours: its memory follows what it holds
 	// (see internal/memlimit) rather than its largest burst.
 	defer memlimit.Tune(appServerMemoryFloor, appServerMemoryHeadroom).Stop()
-	srv := appserver.New(appserver.Options{Config: cfg, LoadOptions: lo, Logger: log.Logger(), StartupWarnings: startup})
-	defer srv.Close(context.WithoutCancel(ctx))
-
-	switch target.kind {
-	case "off":
-		<-ctx.Done()
-		return nil
-	case "ws":
-		return srv.ServeWebsocket(ctx, appserver.WSOptions{
-			Addr:        target.addr,
-			TokenSHA256: token,
-			JWT:         jwt,
-			Listening: func(a net.Addr) {
-				fmt.Fprintf(s.ErrOut, "gocodex app-server (WebSockets)\n  listening on: ws://%s\n  readyz: http://%s/readyz\n  healthz: http://%s/healthz\n", a, a, a)
-			},
-		})
-	}
-	// os.Stdin cannot be interrupted by Close; a pipe can, so a signal ends the server even
-	// while the client is silent. The copier ends with the process.
-	in := s.In
-	pr, pw := io.Pipe()
-	go func() {
-		_, err := io.Copy(pw, in)
-		pw.CloseWithError(err)
-	}()
-	served := make(chan error, 1)
-	go func() { served <- srv.ServeStdio(ctx, pr, s.Out) }()
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	// A signal: give queued answers a moment, but a client that stopped reading (a blocked
-	// write to stdout) must not keep the process alive.
-	select {
-	case <-served:
-	case <-time.After(2 * time.Second):
-	}
-	return nil
-}
-
-// loadAppServerConfig loads the configuration. A config.toml that cannot be parsed does not
-// keep the server from starting, as with Codex: it runs on defaults (command-line overrides
-// still apply) and tells each client with a configWarning.
-func loadAppServerConfig(lo config.LoadOptions) (*config.Config, []config.Warning, []appserver.ConfigWarningParams, error) {
-	cfg, warnings, err := faceopts.Load(lo)
-	var startup []appserver.ConfigWarningParams
-	if err != nil {
-		var pe *config.ParseError
-		if !errors.As(err, &pe) || pe.Line == 0 || lo.StrictConfig {
-			return nil, nil, nil, err
-		}
-		fallback := lo
-		fallback.IgnoreUserConfig = true
-		cfg, warnings, err = faceopts.Load(fallback)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		startup = append(startup, appserver.InvalidConfigWarning(pe))
-		warnings = append([]config.Warning{{File: pe.File, Line: pe.Line, Column: pe.Column, Message: "invalid configuration; using defaults: " + pe.Message}}, warnings...)
-	}
-	unknown, ok, rest := appserver.UnknownSettingsWarning(warnings[len(startup):], cfg.CodexHome)
-	if ok { // Codex's one summary of the keys it does not know
-		startup = append(startup, unknown)
-	}
-	for _, w := range rest {
-		// A legacy flag name is a deprecationNotice at each thread start, as from Codex.
-		if len(w.Key) == 2 && w.Key[0] == "features" && features.IsLegacyName(w.Key[1]) {
-			continue
-		}
-		startup = append(startup, appserver.ConfigWarning(w))
-	}
-	return cfg, warnings, startup, nil
+	return appserver.Launch(ctx, fac, appserver.LaunchOptions{
+		Load:      config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), StrictConfig: opts.StrictConfig},
+		Transport: target.kind,
+		WS:        appserver.WSOptions{Addr: target.addr, TokenSHA256: token, JWT: jwt},
+	})
 }

@@ -12,18 +12,20 @@ import (
 	"github.com/gocodex/gocodex/internal/appserver"
 	"github.com/gocodex/gocodex/internal/appserver/schemagen"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 // newGenerateCommands are `app-server generate-json-schema` and `generate-ts`: the protocol
 // gocodex speaks, as Codex writes it, with the client methods narrowed to those served.
-func newGenerateCommands(s streams) []*cobra.Command {
+func newGenerateCommands(fac *faceopts.Factory) []*cobra.Command {
 	return []*cobra.Command{
-		newGenerateCommand(s, "generate-json-schema", "[experimental] Generate JSON Schema for the app server protocol", false),
-		newGenerateCommand(s, "generate-ts", "[experimental] Generate TypeScript bindings for the app server protocol", true),
+		newGenerateCommand(fac, "generate-json-schema", "[experimental] Generate JSON Schema for the app server protocol", false),
+		newGenerateCommand(fac, "generate-ts", "[experimental] Generate TypeScript bindings for the app server protocol", true),
 	}
 }
 
-func newGenerateCommand(s streams, use, short string, ts bool) *cobra.Command {
+func newGenerateCommand(fac *faceopts.Factory, use, short string, ts bool) *cobra.Command {
+	s := fac.IO
 	var (
 		flags        faceopts.Flags
 		out          string
@@ -69,7 +71,7 @@ func newGenerateCommand(s streams, use, short string, ts bool) *cobra.Command {
 }
 
 // runPrettier formats the generated TypeScript files in place, as Codex does with --prettier.
-func runPrettier(bin, dir string, files []schemagen.File, s streams) error {
+func runPrettier(bin, dir string, files []schemagen.File, s *iostreams.IOStreams) error {
 	args := []string{"--write", "--log-level", "warn"}
 	for _, f := range files {
 		if strings.HasSuffix(f.Path, ".ts") {

@@ -103,7 +103,7 @@ func TestWSAuth(t *testing.T) {
 // The command's flags reach the runner; cobra stays out of the behaviour.
 func TestAppServerFlags(t *testing.T) {
 	var got appServerOptions
-	cmd := newAppServerCommand(defaultStreams(), func(_ context.Context, o appServerOptions, _ streams) error {
+	cmd := newAppServerCommand(testFactory(""), func(_ context.Context, o appServerOptions, _ *faceopts.Factory) error {
 		got = o
 		return nil
 	})

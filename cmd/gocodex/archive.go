@@ -5,20 +5,21 @@ import (
 
 	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 // newArchiveCommand is `gocodex archive SESSION`, as `codex archive`.
-func newArchiveCommand(s streams) *cobra.Command {
-	return newMoveSessionCommand(s, "archive", "Archive", cli.RunArchive)
+func newArchiveCommand(fac *faceopts.Factory) *cobra.Command {
+	return newMoveSessionCommand(fac, "archive", "Archive", cli.RunArchive)
 }
 
 // newUnarchiveCommand is `gocodex unarchive SESSION`, as `codex unarchive`.
-func newUnarchiveCommand(s streams) *cobra.Command {
-	return newMoveSessionCommand(s, "unarchive", "Unarchive", cli.RunUnarchive)
+func newUnarchiveCommand(fac *faceopts.Factory) *cobra.Command {
+	return newMoveSessionCommand(fac, "unarchive", "Unarchive", cli.RunUnarchive)
 }
 
 // newMoveSessionCommand is archive or unarchive: one saved session, by id or name, moved.
-func newMoveSessionCommand(s streams, name, verb string, run func(home, session string, io cli.SessionCommandIO) int) *cobra.Command {
+func newMoveSessionCommand(fac *faceopts.Factory, name, verb string, run func(home, session string, ios *iostreams.IOStreams) int) *cobra.Command {
 	var flags sessionCommandFlags
 	cmd := &cobra.Command{
 		Use:   name + " SESSION",
@@ -27,11 +28,11 @@ func newMoveSessionCommand(s streams, name, verb string, run func(home, session 
 			"SESSION is a session id (UUID) or session name; a UUID takes precedence if it parses.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			home, err := sessionCodexHome(&flags)
+			home, err := sessionCodexHome(fac, &flags)
 			if err != nil {
 				return err
 			}
-			return exitWith(run(home, args[0], sessionIO(s)))
+			return exitWith(run(home, args[0], fac.IO))
 		},
 	}
 	flags.register(cmd.Flags())
@@ -39,17 +40,13 @@ func newMoveSessionCommand(s streams, name, verb string, run func(home, session 
 }
 
 // sessionCodexHome is the CODEX_HOME a session command acts in, read with its flags.
-func sessionCodexHome(flags *sessionCommandFlags) (string, error) {
+func sessionCodexHome(fac *faceopts.Factory, flags *sessionCommandFlags) (string, error) {
 	if err := checkNoRemote(flags.Remote, flags.RemoteTokenEnv); err != nil {
 		return "", err
 	}
-	cfg, _, err := loadConfig(&flags.Flags)
+	cfg, _, err := loadConfig(fac, &flags.Flags)
 	if err != nil {
 		return "", err
 	}
 	return cfg.CodexHome, nil
-}
-
-func sessionIO(s streams) cli.SessionCommandIO {
-	return cli.SessionCommandIO{In: s.In, Out: s.Out, ErrOut: s.ErrOut, Terminal: faceopts.IsTerminal(s.In)}
 }

@@ -15,7 +15,8 @@ var completionShells = []string{"bash", "fish", "powershell", "zsh"}
 // positional argument (bash when omitted) and the script goes to stdout. The scripts are
 // cobra's: they ask the binary itself (`gocodex __complete …`) for candidates, so they follow
 // the commands and flags of the installed version.
-func newCompletionCommand(s streams) *cobra.Command {
+func newCompletionCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	var ignored faceopts.Flags
 	cmd := &cobra.Command{
 		Use:       "completion [SHELL]",

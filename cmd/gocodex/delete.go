@@ -4,10 +4,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/cli"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // newDeleteCommand is `gocodex delete [--force] SESSION`, as `codex delete`.
-func newDeleteCommand(s streams) *cobra.Command {
+func newDeleteCommand(fac *faceopts.Factory) *cobra.Command {
 	var flags sessionCommandFlags
 	var force bool
 	cmd := &cobra.Command{
@@ -18,11 +19,11 @@ func newDeleteCommand(s streams) *cobra.Command {
 			"Without --force the deletion is confirmed at the terminal.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			home, err := sessionCodexHome(&flags)
+			home, err := sessionCodexHome(fac, &flags)
 			if err != nil {
 				return err
 			}
-			return exitWith(cli.RunDelete(cmd.Context(), home, args[0], force, sessionIO(s)))
+			return exitWith(cli.RunDelete(cmd.Context(), home, args[0], force, fac.IO))
 		},
 	}
 	flags.register(cmd.Flags())

@@ -12,7 +12,8 @@ import (
 
 // newDoctorCommand is `gocodex doctor`, as `codex doctor`: checks of the installation, the
 // configuration, the credentials, the sandbox and the provider, with what to fix.
-func newDoctorCommand(s streams) *cobra.Command {
+func newDoctorCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	var flags faceopts.Flags
 	var o cli.DoctorOptions
 	var all, noColor bool
@@ -23,9 +24,9 @@ func newDoctorCommand(s streams) *cobra.Command {
 			"Exits 1 when a check fails (warnings exit 0). The provider probe waits at most 5 seconds.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Load = func() (*config.Config, []config.Warning, error) { return loadConfig(&flags) }
+			o.Load = func() (*config.Config, []config.Warning, error) { return loadConfig(fac, &flags) }
 			o.Getenv = os.Getenv
-			o.Color = !noColor && os.Getenv("NO_COLOR") == "" && faceopts.IsTerminal(os.Stdout) && s.Out == os.Stdout
+			o.Color = !noColor && s.ColorStdout("auto")
 			return exitWith(cli.RunDoctor(cmd.Context(), o, s.Out, s.ErrOut))
 		},
 	}

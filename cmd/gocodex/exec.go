@@ -6,16 +6,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/execcli"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // execRunner is the behaviour behind `gocodex exec`; tests of flag parsing pass their own.
-type execRunner func(ctx context.Context, opts execcli.RunOptions, s streams) int
+type execRunner func(ctx context.Context, opts execcli.RunOptions, fac *faceopts.Factory) int
 
-func runExec(ctx context.Context, opts execcli.RunOptions, s streams) int {
-	return execcli.Run(ctx, opts, execcli.Streams{In: s.In, Out: s.Out, ErrOut: s.ErrOut})
+func runExec(ctx context.Context, opts execcli.RunOptions, fac *faceopts.Factory) int {
+	return execcli.Run(ctx, fac, opts)
 }
 
-func newExecCommand(s streams, run execRunner) *cobra.Command {
+func newExecCommand(fac *faceopts.Factory, run execRunner) *cobra.Command {
 	var opts execcli.RunOptions
 	var experimentalJSON bool
 	cmd := &cobra.Command{
@@ -28,7 +29,7 @@ func newExecCommand(s streams, run execRunner) *cobra.Command {
 			if len(args) == 1 {
 				opts.Prompt, opts.HasPrompt = args[0], true
 			}
-			return exitWith(run(cmd.Context(), opts, s))
+			return exitWith(run(cmd.Context(), opts, fac))
 		},
 	}
 	f := cmd.PersistentFlags()
@@ -73,14 +74,14 @@ func newExecCommand(s streams, run execRunner) *cobra.Command {
 					opts.Prompt, opts.HasPrompt = args[1], true
 				}
 			}
-			return exitWith(run(cmd.Context(), opts, s))
+			return exitWith(run(cmd.Context(), opts, fac))
 		},
 	}
 	resume.Flags().BoolVar(&opts.ResumeLast, "last", false, "resume the most recent session")
 	resume.Flags().BoolVar(&opts.ResumeAll, "all", false, "consider sessions from every directory")
 	cmd.AddCommand(resume)
-	cmd.AddCommand(newReviewCommand(s, run, &opts, &experimentalJSON))
-	cmd.AddCommand(newExecForkCommand(s, run, &opts, &experimentalJSON))
+	cmd.AddCommand(newReviewCommand(fac, run, &opts, &experimentalJSON))
+	cmd.AddCommand(newExecForkCommand(fac, run, &opts, &experimentalJSON))
 	refuseCodexOnlyExecFlags(cmd, &opts)
 	return cmd
 }

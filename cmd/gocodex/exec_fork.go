@@ -9,12 +9,13 @@ import (
 	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/execcli"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // newExecForkCommand is `gocodex exec fork SESSION_ID [PROMPT]`, as `codex exec fork`: a new
 // thread starts from a copy of the saved one (by id, or by name as session_index.jsonl
 // gives it) and runs the prompt non-interactively; the original is left as it was.
-func newExecForkCommand(s streams, run execRunner, opts *execcli.RunOptions, experimentalJSON *bool) *cobra.Command {
+func newExecForkCommand(fac *faceopts.Factory, run execRunner, opts *execcli.RunOptions, experimentalJSON *bool) *cobra.Command {
 	return &cobra.Command{
 		Use:   "fork SESSION_ID [PROMPT]",
 		Short: "Fork a previous session by id into a new session",
@@ -29,7 +30,7 @@ func newExecForkCommand(s streams, run execRunner, opts *execcli.RunOptions, exp
 			if len(args) == 2 {
 				opts.Prompt, opts.HasPrompt = args[1], true
 			}
-			return exitWith(run(cmd.Context(), *opts, s))
+			return exitWith(run(cmd.Context(), *opts, fac))
 		},
 	}
 }

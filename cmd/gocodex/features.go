@@ -10,12 +10,14 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/features"
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 // newFeaturesCommand is `gocodex features list|enable|disable`, as `codex features`: list
 // prints every flag with its stage and effective value; enable/disable write
 // `[features] NAME = true|false` to $CODEX_HOME/config.toml.
-func newFeaturesCommand(s streams) *cobra.Command {
+func newFeaturesCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	var flags faceopts.Flags
 	cmd := &cobra.Command{
 		Use:   "features",
@@ -28,7 +30,7 @@ func newFeaturesCommand(s streams) *cobra.Command {
 		Short: "List known features with their stage and effective state",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, warnings, err := loadConfig(&flags)
+			cfg, warnings, err := loadConfig(fac, &flags)
 			if err != nil {
 				return err
 			}
@@ -52,7 +54,7 @@ func newFeaturesCommand(s streams) *cobra.Command {
 	return cmd
 }
 
-func setFeature(s streams, name string, on bool) error {
+func setFeature(s *iostreams.IOStreams, name string, on bool) error {
 	if _, err := features.CheckFeature(name); err != nil {
 		return err
 	}

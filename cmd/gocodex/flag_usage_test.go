@@ -13,7 +13,7 @@ import (
 // showed `--with-api-key printenv OPENAI_API_KEY | gocodex login --with-api-key`). No flag of
 // any command may have one.
 func TestNoFlagUsageHasBackticks(t *testing.T) {
-	root := newRootCommand(streams{In: strings.NewReader("")})
+	root := newRootCommand(testFactory(""))
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
 		check := func(f *pflag.Flag) {

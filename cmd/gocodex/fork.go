@@ -4,13 +4,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/cli"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // newForkCommand is `gocodex fork [SESSION_ID] [PROMPT] [--last] [--all]`, as `codex fork`:
 // a new thread starts from a copy of a saved one (the original is left as it was) and the
 // interactive UI opens on it.
-func newForkCommand(s streams, run tuiRunner) *cobra.Command {
-	cmd, _ := newSessionUICommand(s, run, cli.ResumeRequest{Fork: true}, sessionUIHelp{
+func newForkCommand(fac *faceopts.Factory, run tuiRunner) *cobra.Command {
+	cmd, _ := newSessionUICommand(fac, run, cli.ResumeRequest{Fork: true}, sessionUIHelp{
 		use:   "fork [SESSION_ID] [PROMPT]",
 		short: "Fork a previous interactive session (use --last to fork the most recent)",
 		long: "Fork a previous interactive session into a new one.\n\n" +

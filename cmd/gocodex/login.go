@@ -19,7 +19,8 @@ const loginOriginator = "codex_cli_rs"
 
 // newLoginCommands are `gocodex login [status]` and `gocodex logout`, Codex's flags included
 // (the hidden --experimental_issuer and --experimental_client-id too).
-func newLoginCommands(s streams, getenv func(string) string) []*cobra.Command {
+func newLoginCommands(fac *faceopts.Factory) []*cobra.Command {
+	s, getenv := fac.IO, fac.Getenv
 	var flags faceopts.Flags
 	var o cli.LoginOptions
 	loadCfg := func() (*config.Config, error) {
@@ -27,10 +28,10 @@ func newLoginCommands(s streams, getenv func(string) string) []*cobra.Command {
 		if err != nil {
 			return nil, err
 		}
-		cfg, _, err := faceopts.Load(lo)
+		cfg, _, err := fac.Config(lo)
 		return cfg, err
 	}
-	lio := cli.LoginIO{In: s.In, Out: s.Out, ErrOut: s.ErrOut, Getenv: getenv}
+	o.Getenv = getenv
 	login := &cobra.Command{
 		Use:   "login [--with-api-key | --device-auth]",
 		Short: "Sign in with ChatGPT or an API key",
@@ -47,7 +48,7 @@ func newLoginCommands(s streams, getenv func(string) string) []*cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			return exitWith(cli.RunLogin(ctx, cfg, o, lio))
+			return exitWith(cli.RunLogin(ctx, cfg, o, s))
 		},
 	}
 	flags.Register(login.PersistentFlags(), faceopts.Config|faceopts.Features)
@@ -69,7 +70,7 @@ func newLoginCommands(s streams, getenv func(string) string) []*cobra.Command {
 			if err != nil {
 				return err
 			}
-			return exitWith(cli.RunLoginStatus(cfg, lio))
+			return exitWith(cli.RunLoginStatus(cfg, s))
 		},
 	}
 	login.AddCommand(status)
@@ -84,11 +85,11 @@ func newLoginCommands(s streams, getenv func(string) string) []*cobra.Command {
 			if err != nil {
 				return err
 			}
-			cfg, _, err := faceopts.Load(lo)
+			cfg, _, err := fac.Config(lo)
 			if err != nil {
 				return err
 			}
-			return exitWith(cli.RunLogout(context.WithoutCancel(cmd.Context()), cfg, loginOriginator, lio))
+			return exitWith(cli.RunLogout(context.WithoutCancel(cmd.Context()), cfg, loginOriginator, o, s))
 		},
 	}
 	logoutFlags.Register(logout.Flags(), faceopts.Config|faceopts.Features)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/patch"
 	"github.com/gocodex/gocodex/internal/sandbox"
 	"github.com/gocodex/gocodex/internal/version"
@@ -38,7 +40,11 @@ func run(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	root := newRootCommand(defaultStreams())
+	// The one factory of the process: the host and the configuration are built on first use,
+	// by the commands that need them, and ended when the command returns.
+	fac := faceopts.NewFactory(iostreams.System())
+	defer fac.Close(context.WithoutCancel(ctx))
+	root := newRootCommand(fac)
 	root.SetArgs(args[1:])
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code, ok := exitCodeOf(err); ok {

@@ -14,10 +14,12 @@ import (
 	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 // mcpOptions are the flags of `gocodex mcp …`.
 type mcpOptions struct {
+	fac     *faceopts.Factory // loads the configuration
 	Configs []string
 	// Enable and Disable are --enable/--disable: features.NAME overrides, as in Codex.
 	Enable  []string
@@ -34,8 +36,9 @@ type mcpOptions struct {
 
 // newMcpCommand is `gocodex mcp list|get|add|remove`: manage the [mcp_servers] of
 // config.toml. Edits keep the file's comments and layout.
-func newMcpCommand(s streams, getenv func(string) string) *cobra.Command {
-	opts := &mcpOptions{Getenv: getenv}
+func newMcpCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
+	opts := &mcpOptions{Getenv: fac.Getenv, fac: fac}
 	cmd := &cobra.Command{Use: "mcp", Short: "Manage the MCP servers gocodex starts"}
 	cmd.PersistentFlags().StringArrayVarP(&opts.Configs, "config", "c", nil, "override a configuration value (key=value)")
 
@@ -74,19 +77,19 @@ func newMcpCommand(s streams, getenv func(string) string) *cobra.Command {
 		RunE:  func(_ *cobra.Command, args []string) error { return runMcpRemove(opts, args[0], s) },
 	}
 	cmd.AddCommand(list, get, add, remove)
-	addMcpCodexFlags(cmd, add, opts, s)
+	addMcpCodexFlags(cmd, add, opts, fac)
 	return cmd
 }
 
 func loadMcpServers(opts *mcpOptions) (map[string]config.McpServerConfig, error) {
-	cfg, _, err := faceopts.Load(config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), Env: opts.Getenv})
+	cfg, err := loadMcpConfig(opts)
 	if err != nil {
 		return nil, err
 	}
 	return cfg.McpServers, nil
 }
 
-func runMcpList(ctx context.Context, opts *mcpOptions, s streams) error {
+func runMcpList(ctx context.Context, opts *mcpOptions, s *iostreams.IOStreams) error {
 	cfg, err := loadMcpConfig(opts)
 	if err != nil {
 		return err
@@ -98,7 +101,7 @@ func runMcpList(ctx context.Context, opts *mcpOptions, s streams) error {
 	return cli.WriteMcpList(s.Out, cfg.McpServers, auth)
 }
 
-func runMcpGet(opts *mcpOptions, name string, s streams) error {
+func runMcpGet(opts *mcpOptions, name string, s *iostreams.IOStreams) error {
 	servers, err := loadMcpServers(opts)
 	if err != nil {
 		return err
@@ -121,7 +124,7 @@ func configPath(opts *mcpOptions) (string, error) {
 	return filepath.Join(home, "config.toml"), nil
 }
 
-func runMcpAdd(ctx context.Context, opts *mcpOptions, name string, command []string, s streams) error {
+func runMcpAdd(ctx context.Context, opts *mcpOptions, name string, command []string, s *iostreams.IOStreams) error {
 	if err := cli.ValidateMcpServerName(name); err != nil {
 		return err
 	}
@@ -170,7 +173,7 @@ func runMcpAdd(ctx context.Context, opts *mcpOptions, name string, command []str
 	return mcpAddSignIn(ctx, opts, name, config.McpServerConfig{URL: opts.URL, BearerTokenEnvVar: opts.BearerTokenEnvVar}, s)
 }
 
-func runMcpRemove(opts *mcpOptions, name string, s streams) error {
+func runMcpRemove(opts *mcpOptions, name string, s *iostreams.IOStreams) error {
 	if err := cli.ValidateMcpServerName(name); err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/mcp/oauth"
 )
 
@@ -27,7 +28,8 @@ type mcpOAuthFlags struct {
 // addMcpCodexFlags gives `gocodex mcp` the rest of Codex's command line: --enable/--disable
 // on every subcommand, `mcp login` and `mcp logout` (OAuth sign-in to streamable-HTTP
 // servers), and add's --oauth-* flags.
-func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, s streams) {
+func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, fac *faceopts.Factory) {
+	s := fac.IO
 	pf := mcp.PersistentFlags()
 	pf.StringArrayVar(&opts.Enable, "enable", nil, "enable a feature (features.NAME=true)")
 	pf.StringArrayVar(&opts.Disable, "disable", nil, "disable a feature (features.NAME=false)")
@@ -67,13 +69,13 @@ func mcpOAuthStore(cfg *config.Config) (*oauth.FileStore, error) {
 }
 
 func loadMcpConfig(opts *mcpOptions) (*config.Config, error) {
-	cfg, _, err := faceopts.Load(config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), Env: opts.Getenv})
+	cfg, _, err := opts.fac.Config(config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), Env: opts.Getenv})
 	return cfg, err
 }
 
 // runMcpLogin signs in to the configured server NAME and stores its tokens. fromAdd is `mcp
 // add`'s immediate sign-in, which words its success as Codex does there.
-func runMcpLogin(ctx context.Context, opts *mcpOptions, name string, s streams, fromAdd bool) error {
+func runMcpLogin(ctx context.Context, opts *mcpOptions, name string, s *iostreams.IOStreams, fromAdd bool) error {
 	if reg := opts.OAuth.Registration; reg != "" && reg != "auto" && reg != "dcr" {
 		if reg == "cimd" {
 			return errors.New("gocodex does not support client ID metadata documents (--oauth-client-registration cimd): use auto or dcr")
@@ -118,7 +120,7 @@ func runMcpLogin(ctx context.Context, opts *mcpOptions, name string, s streams, 
 	return nil
 }
 
-func runMcpLogout(opts *mcpOptions, name string, s streams) error {
+func runMcpLogout(opts *mcpOptions, name string, s *iostreams.IOStreams) error {
 	cfg, err := loadMcpConfig(opts)
 	if err != nil {
 		return err
@@ -145,7 +147,7 @@ func runMcpLogout(opts *mcpOptions, name string, s streams) error {
 
 // mcpAddSignIn is `mcp add --url`'s follow-up, as Codex's: a server that asks for OAuth is
 // signed in to at once; one that cannot be reached gets a hint.
-func mcpAddSignIn(ctx context.Context, opts *mcpOptions, name string, c config.McpServerConfig, s streams) error {
+func mcpAddSignIn(ctx context.Context, opts *mcpOptions, name string, c config.McpServerConfig, s *iostreams.IOStreams) error {
 	if c.BearerTokenEnvVar != "" {
 		return nil
 	}

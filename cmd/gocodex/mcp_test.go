@@ -18,7 +18,10 @@ func runMcpCLI(t *testing.T, codexHome string, args ...string) (string, error) {
 		}
 		return ""
 	}
-	cmd := newMcpCommand(streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, getenv)
+	fac := testFactory("")
+	fac.IO.Out, fac.IO.ErrOut = &out, &errOut
+	fac.Getenv = getenv
+	cmd := newMcpCommand(fac)
 	cmd.SetArgs(args)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)

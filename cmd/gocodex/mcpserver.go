@@ -2,11 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"log/slog"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/config"
@@ -20,16 +16,16 @@ type mcpServerOptions struct {
 }
 
 // mcpServerRunner is the behaviour behind the command; flag tests pass their own.
-type mcpServerRunner func(ctx context.Context, opts mcpServerOptions, s streams) error
+type mcpServerRunner func(ctx context.Context, opts mcpServerOptions, fac *faceopts.Factory) error
 
-func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
+func newMcpServerCommand(fac *faceopts.Factory, run mcpServerRunner) *cobra.Command {
 	var opts mcpServerOptions
 	cmd := &cobra.Command{
 		Use:   "mcp-server",
 		Short: "Run Codex as an MCP server over stdio (tools: codex, codex-reply)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(cmd.Context(), opts, s)
+			return run(cmd.Context(), opts, fac)
 		},
 	}
 	f := cmd.Flags()
@@ -37,27 +33,10 @@ func newMcpServerCommand(s streams, run mcpServerRunner) *cobra.Command {
 	return cmd
 }
 
-func runMcpServer(ctx context.Context, opts mcpServerOptions, s streams) error {
+func runMcpServer(ctx context.Context, opts mcpServerOptions, fac *faceopts.Factory) error {
 	if err := faceopts.CheckFeatureNames(opts.Enable, opts.Disable); err != nil {
 		return err
 	}
 	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), StrictConfig: opts.StrictConfig}
-	// A configuration that does not load fails the server at start, not every call.
-	cfg, warnings, err := faceopts.Load(lo)
-	if err != nil {
-		return err
-	}
-	// stdout is the MCP wire: the configuration warnings go to stderr, as proto's do.
-	for _, w := range warnings {
-		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
-	}
-	log := faceopts.OpenLog(cfg, "mcp-server", s.ErrOut, slog.LevelWarn)
-	defer log.Close()
-	srv := mcpserver.New(mcpserver.Options{LoadOptions: lo, Logger: log.Logger()})
-	return srv.Serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.In), Writer: nopWriteCloser{s.Out}})
+	return mcpserver.Launch(ctx, fac, lo)
 }
-
-// nopWriteCloser leaves stdout open when the transport closes.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

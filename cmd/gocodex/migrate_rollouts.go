@@ -13,7 +13,8 @@ import (
 // newMigrateRolloutsCommand is `gocodex migrate-rollouts [--apply] [--thread ID]… [--json]
 // [--verbose] [--max-mib-per-second N]`, Codex 0.169's command: threads recorded in the
 // older form are rewritten in the paginated form Codex lists and resumes.
-func newMigrateRolloutsCommand(s streams) *cobra.Command {
+func newMigrateRolloutsCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	var flags faceopts.Flags
 	var o cli.MigrateRolloutsOptions
 	var threads []string
@@ -33,7 +34,7 @@ func newMigrateRolloutsCommand(s streams) *cobra.Command {
 				fmt.Fprintf(s.ErrOut, "error: invalid value '%d' for '--max-mib-per-second <MIB>': must be at least 1\n", maxMiB)
 				return exitWith(2)
 			}
-			cfg, _, err := loadConfig(&flags)
+			cfg, _, err := loadConfig(fac, &flags)
 			if err != nil {
 				return err
 			}

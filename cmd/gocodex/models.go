@@ -12,7 +12,8 @@ import (
 
 // newModelsCommand is `gocodex models`: the models a provider serves, with the catalog's
 // metadata (gocodex's own command; Codex 0.169 has none).
-func newModelsCommand(s streams) *cobra.Command {
+func newModelsCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	var flags faceopts.Flags
 	var o cli.ModelsOptions
 	cmd := &cobra.Command{
@@ -20,7 +21,7 @@ func newModelsCommand(s streams) *cobra.Command {
 		Short: "List the models a provider serves, with the bundled catalog's metadata",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, _, err := loadConfig(&flags)
+			cfg, _, err := loadConfig(fac, &flags)
 			if err != nil {
 				return err
 			}

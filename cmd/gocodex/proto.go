@@ -6,10 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/proto"
 )
 
@@ -24,14 +21,14 @@ type protoOptions struct {
 	ForkDropTurns int
 }
 
-func newProtoCommand(s streams) *cobra.Command {
+func newProtoCommand(fac *faceopts.Factory) *cobra.Command {
 	var opts protoOptions
 	cmd := &cobra.Command{
 		Use:   "proto",
 		Short: "Speak the raw protocol: Submission JSONL on stdin, Event JSONL on stdout",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runProto(cmd.Context(), opts, s)
+			return runProto(cmd.Context(), opts, fac)
 		},
 	}
 	opts.Flags.Register(cmd.Flags(), faceopts.Config|faceopts.Model|faceopts.Profile|faceopts.Cd)
@@ -42,41 +39,14 @@ func newProtoCommand(s streams) *cobra.Command {
 	return cmd
 }
 
-func runProto(ctx context.Context, opts protoOptions, s streams) error {
+func runProto(ctx context.Context, opts protoOptions, fac *faceopts.Factory) error {
 	lo, err := opts.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
 	if err != nil {
 		return err
 	}
-	cfg, warnings, err := faceopts.Load(lo)
-	if err != nil {
-		return err
-	}
-	for _, w := range warnings {
-		s.ErrOut.Write([]byte("warning: " + w.String() + "\n"))
-	}
-	log := faceopts.OpenLog(cfg, "proto", s.ErrOut, faceopts.NoStderr)
-	defer log.Close()
-	a, err := app.New(app.Options{Config: cfg, Logger: log.Logger()})
-	if err != nil {
-		log.Logger().Error("start", "err", err)
-		return err
-	}
-	defer a.Close(context.WithoutCancel(ctx))
-	to := app.ThreadOptions{Ephemeral: opts.Ephemeral}
-	if to.Resume, err = protoResume(cfg, opts); err != nil {
-		return err
-	}
-	th, err := a.StartThread(ctx, to)
-	if err != nil {
-		return err
-	}
-	return proto.Run(ctx, th, s.In, s.Out, s.ErrOut)
-}
-
-// protoResume reads the rollout --resume continues, or writes the copy --fork starts from.
-func protoResume(cfg *config.Config, opts protoOptions) (*threads.Rollout, error) {
 	if opts.Resume != "" && opts.Fork != "" {
-		return nil, fmt.Errorf("--resume and --fork cannot be used together")
+		return fmt.Errorf("--resume and --fork cannot be used together")
 	}
-	return app.OpenRollout(cfg, app.Open{ResumeID: opts.Resume, ForkID: opts.Fork, ForkDropTurns: opts.ForkDropTurns})
+	return proto.Launch(ctx, fac, proto.LaunchOptions{Load: lo, Ephemeral: opts.Ephemeral,
+		Resume: opts.Resume, Fork: opts.Fork, ForkDropTurns: opts.ForkDropTurns})
 }

@@ -4,12 +4,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/cli"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // newResumeCommand is `gocodex resume [SESSION_ID] [PROMPT] [--last] [--all]`, as `codex
 // resume`: the interactive UI on a saved thread, its conversation on screen.
-func newResumeCommand(s streams, run tuiRunner) *cobra.Command {
-	cmd, req := newSessionUICommand(s, run, cli.ResumeRequest{}, sessionUIHelp{
+func newResumeCommand(fac *faceopts.Factory, run tuiRunner) *cobra.Command {
+	cmd, req := newSessionUICommand(fac, run, cli.ResumeRequest{}, sessionUIHelp{
 		use:   "resume [SESSION_ID] [PROMPT]",
 		short: "Resume a previous interactive session (use --last to continue the most recent)",
 		long: "Resume a previous interactive session.\n\n" +
@@ -28,7 +29,7 @@ type sessionUIHelp struct{ use, short, long, last string }
 // newSessionUICommand is the command shared by resume and fork: the interactive UI on a saved
 // session named by id or name, or the latest with --last. It returns the request its flags
 // fill, for flags of the command's own.
-func newSessionUICommand(s streams, run tuiRunner, req cli.ResumeRequest, help sessionUIHelp) (*cobra.Command, *cli.ResumeRequest) {
+func newSessionUICommand(fac *faceopts.Factory, run tuiRunner, req cli.ResumeRequest, help sessionUIHelp) (*cobra.Command, *cli.ResumeRequest) {
 	var opts tuiOptions
 	r := &req
 	cmd := &cobra.Command{
@@ -39,7 +40,7 @@ func newSessionUICommand(s streams, run tuiRunner, req cli.ResumeRequest, help s
 		RunE: func(cmd *cobra.Command, args []string) error {
 			resumeArgs(r, &opts, args)
 			opts.Resume = r
-			return run(cmd.Context(), opts, s)
+			return run(cmd.Context(), opts, fac)
 		},
 	}
 	opts.registerFlags(cmd.Flags())

@@ -6,11 +6,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/execcli"
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // newReviewCommand is `review [PROMPT]`, both at the top level and under exec: a code review
 // run non-interactively, as `exec` runs a prompt. opts carries exec's flags.
-func newReviewCommand(s streams, run execRunner, opts *execcli.RunOptions, experimentalJSON *bool) *cobra.Command {
+func newReviewCommand(fac *faceopts.Factory, run execRunner, opts *execcli.RunOptions, experimentalJSON *bool) *cobra.Command {
+	s := fac.IO
 	var r execcli.ReviewOptions
 	cmd := &cobra.Command{
 		Use:   "review [PROMPT]",
@@ -29,7 +31,7 @@ func newReviewCommand(s streams, run execRunner, opts *execcli.RunOptions, exper
 				o.Prompt, o.HasPrompt = args[0], true
 			}
 			o.Review = &r
-			return exitWith(run(cmd.Context(), o, s))
+			return exitWith(run(cmd.Context(), o, fac))
 		},
 	}
 	f := cmd.Flags()
@@ -69,9 +71,9 @@ func reviewConflict(cmd *cobra.Command, r execcli.ReviewOptions, prompt bool) st
 }
 
 // newTopReviewCommand is `gocodex review`: exec's flags and the review targets.
-func newTopReviewCommand(s streams, run execRunner) *cobra.Command {
+func newTopReviewCommand(fac *faceopts.Factory, run execRunner) *cobra.Command {
 	opts := &execcli.RunOptions{}
-	cmd := newReviewCommand(s, run, opts, nil)
+	cmd := newReviewCommand(fac, run, opts, nil)
 	f := cmd.Flags()
 	f.BoolVar(&opts.JSON, "json", false, "print events to stdout as JSONL")
 	opts.Flags.Register(f, execcli.ExecFlags)

@@ -11,7 +11,7 @@ import (
 
 // newRewindCommand is `gocodex rewind THREAD_ID --turns N [--dry-run]` (gocodex's own; Codex
 // 0.169 has no rewind): the last N turns undone, files and conversation.
-func newRewindCommand(s streams) *cobra.Command {
+func newRewindCommand(fac *faceopts.Factory) *cobra.Command {
 	var flags faceopts.Flags
 	var o cli.RewindOptions
 	cmd := &cobra.Command{
@@ -23,11 +23,11 @@ func newRewindCommand(s streams) *cobra.Command {
 				return errors.New("--turns must be at least 1")
 			}
 			o.ThreadID = args[0]
-			cfg, _, err := loadConfig(&flags)
+			cfg, _, err := loadConfig(fac, &flags)
 			if err != nil {
 				return err
 			}
-			return exitWith(cli.RunRewind(cmd.Context(), cfg, o, s.Out, s.ErrOut))
+			return exitWith(cli.RunRewind(cmd.Context(), fac, cfg, o))
 		},
 	}
 	flags.Register(cmd.Flags(), faceopts.Config|faceopts.Profile)

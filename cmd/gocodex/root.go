@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -12,15 +10,6 @@ import (
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/version"
 )
-
-// streams is where a command reads and writes; tests pass buffers.
-type streams struct {
-	In     io.Reader
-	Out    io.Writer
-	ErrOut io.Writer
-}
-
-func defaultStreams() streams { return streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr} }
 
 // exitError carries a process exit code through cobra without printing anything more.
 type exitError struct{ code int }
@@ -42,7 +31,8 @@ func exitWith(code int) error {
 	return exitError{code: code}
 }
 
-func newRootCommand(s streams) *cobra.Command {
+func newRootCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	root := &cobra.Command{
 		Use:           "gocodex",
 		Short:         "A coding agent, wire-compatible with OpenAI's Codex CLI",
@@ -54,35 +44,35 @@ func newRootCommand(s streams) *cobra.Command {
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
 	root.SetVersionTemplate("{{.Version}}\n")
-	addTUIFlags(root, s, runTUI)
-	addVersionFlags(root, s)
-	root.AddCommand(newExecCommand(s, runExec))
-	root.AddCommand(newTopReviewCommand(s, runExec))
-	root.AddCommand(newProtoCommand(s))
-	root.AddCommand(newAppServerCommand(s, runAppServer))
-	root.AddCommand(newMcpServerCommand(s, runMcpServer))
-	root.AddCommand(newMcpCommand(s, os.Getenv))
-	root.AddCommand(newExecpolicyCommand(s))
-	root.AddCommand(newSandboxCommand(s))
-	root.AddCommand(newLoginCommands(s, os.Getenv)...)
-	root.AddCommand(newModelsCommand(s))
-	root.AddCommand(newRewindCommand(s))
-	root.AddCommand(newFeaturesCommand(s))
-	root.AddCommand(newMigrateRolloutsCommand(s))
-	root.AddCommand(newArchiveCommand(s), newUnarchiveCommand(s), newDeleteCommand(s))
+	addTUIFlags(root, fac, runTUI)
+	addVersionFlags(root, fac)
+	root.AddCommand(newExecCommand(fac, runExec))
+	root.AddCommand(newTopReviewCommand(fac, runExec))
+	root.AddCommand(newProtoCommand(fac))
+	root.AddCommand(newAppServerCommand(fac, runAppServer))
+	root.AddCommand(newMcpServerCommand(fac, runMcpServer))
+	root.AddCommand(newMcpCommand(fac))
+	root.AddCommand(newExecpolicyCommand(fac))
+	root.AddCommand(newSandboxCommand(fac))
+	root.AddCommand(newLoginCommands(fac)...)
+	root.AddCommand(newModelsCommand(fac))
+	root.AddCommand(newRewindCommand(fac))
+	root.AddCommand(newFeaturesCommand(fac))
+	root.AddCommand(newMigrateRolloutsCommand(fac))
+	root.AddCommand(newArchiveCommand(fac), newUnarchiveCommand(fac), newDeleteCommand(fac))
 	root.CompletionOptions.DisableDefaultCmd = true // Codex's form instead: completion [SHELL]
-	root.AddCommand(newCompletionCommand(s))
-	root.AddCommand(newResumeCommand(s, runTUI), newForkCommand(s, runTUI))
-	root.AddCommand(newDoctorCommand(s), newApplyCommand(s))
-	root.AddCommand(newFleetCommand(s))
-	groupCommands(root, s)
+	root.AddCommand(newCompletionCommand(fac))
+	root.AddCommand(newResumeCommand(fac, runTUI), newForkCommand(fac, runTUI))
+	root.AddCommand(newDoctorCommand(fac), newApplyCommand(fac))
+	root.AddCommand(newFleetCommand(fac))
+	groupCommands(root, fac)
 	markUsageErrors(root)
 	return root
 }
 
 // groupCommands lists, in help, gocodex's commands first and Codex's commands it lacks
 // apart (unsupported.go). It runs last so every command added above lands in a group.
-func groupCommands(root *cobra.Command, s streams) {
+func groupCommands(root *cobra.Command, fac *faceopts.Factory) {
 	root.AddGroup(&cobra.Group{ID: "commands", Title: "Commands:"},
 		&cobra.Group{ID: unsupportedGroup, Title: "Codex commands gocodex does not support (each says why):"})
 	for _, c := range root.Commands() {
@@ -90,15 +80,15 @@ func groupCommands(root *cobra.Command, s streams) {
 			c.GroupID = "commands"
 		}
 	}
-	root.AddCommand(newUnsupportedCommands(s)...)
+	root.AddCommand(newUnsupportedCommands(fac)...)
 	root.SetHelpCommandGroupID("commands")
 }
 
 // loadConfig is the configuration a one-shot command runs with: its flags over config.toml.
-func loadConfig(flags *faceopts.Flags) (*config.Config, []config.Warning, error) {
-	lo, err := flags.LoadOptions(os.Getenv, faceopts.FullAutoSandboxOnly)
+func loadConfig(fac *faceopts.Factory, flags *faceopts.Flags) (*config.Config, []config.Warning, error) {
+	lo, err := flags.LoadOptions(fac.Getenv, faceopts.FullAutoSandboxOnly)
 	if err != nil {
 		return nil, nil, err
 	}
-	return faceopts.Load(lo)
+	return fac.Config(lo)
 }

@@ -45,11 +45,12 @@ func (o *sandboxDirectFlags) refuse() error {
 }
 
 // runSandboxDirect runs args under the policy the configuration (with the flags) gives.
-func runSandboxDirect(ctx context.Context, o *sandboxDirectFlags, args []string, s streams) error {
+func runSandboxDirect(ctx context.Context, fac *faceopts.Factory, o *sandboxDirectFlags, args []string) error {
+	s := fac.IO
 	if err := o.refuse(); err != nil {
 		return err
 	}
-	cfg, _, err := loadConfig(&o.Flags)
+	cfg, _, err := loadConfig(fac, &o.Flags)
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,8 @@ func runSandboxDirect(ctx context.Context, o *sandboxDirectFlags, args []string,
 
 // newSandboxUninstallCommand is Codex's `sandbox uninstall`, which removes the legacy
 // Windows sandbox's accounts and rules: gocodex never installs any.
-func newSandboxUninstallCommand(s streams) *cobra.Command {
+func newSandboxUninstallCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	var ignored faceopts.Flags
 	cmd := &cobra.Command{
 		Use:   "uninstall",

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/cli"
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 // usageExitCode is the exit status of a command line that cannot be run as typed (clap's, so
@@ -15,7 +16,7 @@ const usageExitCode = 2
 // checkMistypedSubcommand refuses `gocodex exce`: a lone word that is a letter or two from a
 // subcommand is almost surely a typo, not a prompt for a new chat. `gocodex -- exce` still
 // sends the word as a prompt. Words after the first (`gocodex exce "hi"`) do not change that.
-func checkMistypedSubcommand(root *cobra.Command, args []string, s streams) error {
+func checkMistypedSubcommand(root *cobra.Command, args []string, s *iostreams.IOStreams) error {
 	if len(args) == 0 || root.ArgsLenAtDash() == 0 {
 		return nil
 	}

@@ -15,7 +15,8 @@ import (
 )
 
 // newExecpolicyCommand is `gocodex execpolicy check --rules FILE -- CMD…`.
-func newExecpolicyCommand(s streams) *cobra.Command {
+func newExecpolicyCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	cmd := &cobra.Command{Use: "execpolicy", Short: "Evaluate execpolicy rules"}
 	check := &cobra.Command{
 		Use:                "check --rules FILE [--pretty] -- COMMAND...",
@@ -38,7 +39,8 @@ type sandboxOptions struct {
 
 // newSandboxCommand is `gocodex sandbox linux [--full-auto] [-c …] -- CMD…`: run anything
 // under the configured policy, to see what the agent would see.
-func newSandboxCommand(s streams) *cobra.Command {
+func newSandboxCommand(fac *faceopts.Factory) *cobra.Command {
+	s := fac.IO
 	var opts sandboxOptions
 	var direct sandboxDirectFlags
 	explain := func(cmd *cobra.Command, args []string) error {
@@ -56,7 +58,7 @@ func newSandboxCommand(s streams) *cobra.Command {
 			case opts.Explain:
 				return explain(cmd, args)
 			case len(args) > 0: // Codex's form: the command under the configured policy
-				return runSandboxDirect(cmd.Context(), &direct, args, s)
+				return runSandboxDirect(cmd.Context(), fac, &direct, args)
 			}
 			return cmd.Help()
 		},
@@ -71,15 +73,15 @@ func newSandboxCommand(s streams) *cobra.Command {
 		{"macos", "Run a command under the macOS sandbox (Seatbelt)", []string{"seatbelt"}},
 		{"windows", "Run a command under the Windows sandbox (none yet: sandboxed policies are refused)", nil},
 	} {
-		cmd.AddCommand(newSandboxPlatformCommand(s, &opts, explain, p.name, p.short, p.aliases))
+		cmd.AddCommand(newSandboxPlatformCommand(fac, &opts, explain, p.name, p.short, p.aliases))
 	}
-	cmd.AddCommand(newSandboxUninstallCommand(s))
+	cmd.AddCommand(newSandboxUninstallCommand(fac))
 	return cmd
 }
 
 // newSandboxPlatformCommand is `gocodex sandbox linux|macos|windows [--full-auto] [-c …] --
 // CMD…`, which runs only on its own system.
-func newSandboxPlatformCommand(s streams, opts *sandboxOptions, explain func(*cobra.Command, []string) error, name, short string, aliases []string) *cobra.Command {
+func newSandboxPlatformCommand(fac *faceopts.Factory, opts *sandboxOptions, explain func(*cobra.Command, []string) error, name, short string, aliases []string) *cobra.Command {
 	sub := &cobra.Command{
 		Use:     name + " [--full-auto] [-c key=value] -- COMMAND...",
 		Aliases: aliases,
@@ -97,7 +99,7 @@ func newSandboxPlatformCommand(s streams, opts *sandboxOptions, explain func(*co
 			if opts.Explain {
 				return explain(cmd, args)
 			}
-			return exitWith(runSandbox(cmd.Context(), "gocodex sandbox "+name, *opts, args, s))
+			return exitWith(runSandbox(cmd.Context(), fac, "gocodex sandbox "+name, *opts, args))
 		},
 	}
 	sub.Flags().BoolVar(&opts.FullAuto, "full-auto", false, "use the workspace-write policy")
@@ -106,13 +108,14 @@ func newSandboxPlatformCommand(s streams, opts *sandboxOptions, explain func(*co
 	return sub
 }
 
-func runSandbox(ctx context.Context, name string, opts sandboxOptions, args []string, s streams) int {
+func runSandbox(ctx context.Context, fac *faceopts.Factory, name string, opts sandboxOptions, args []string) int {
+	s := fac.IO
 	lo := config.LoadOptions{CLIOverrides: opts.Configs}
 	if opts.FullAuto {
 		mode := protocol.SandboxWorkspaceWrite
 		lo.Overrides.SandboxMode = &mode
 	}
-	cfg, _, err := faceopts.Load(lo)
+	cfg, _, err := fac.Config(lo)
 	if err != nil {
 		fmt.Fprintln(s.ErrOut, "Error:", err)
 		return 1

@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/tui"
 )
 
@@ -37,7 +36,7 @@ func TestRootRunsTheTUIWithItsFlags(t *testing.T) {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var got *tuiOptions
 			root := &cobra.Command{Use: "gocodex", SilenceUsage: true, SilenceErrors: true}
-			addTUIFlags(root, streams{}, func(_ context.Context, o tuiOptions, _ streams) error {
+			addTUIFlags(root, testFactory(""), func(_ context.Context, o tuiOptions, _ *faceopts.Factory) error {
 				got = &o
 				return nil
 			})
@@ -57,7 +56,9 @@ func TestRootRunsTheTUIWithItsFlags(t *testing.T) {
 
 func TestRootKeepsVersionAndSubcommands(t *testing.T) {
 	var out bytes.Buffer
-	root := newRootCommand(streams{In: strings.NewReader(""), Out: &out, ErrOut: &out})
+	fac := testFactory("")
+	fac.IO.Out, fac.IO.ErrOut = &out, &out
+	root := newRootCommand(fac)
 	root.SetArgs([]string{"--version"})
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
@@ -124,53 +125,23 @@ func TestTUIConfigDefaultsAndFlags(t *testing.T) {
 }
 
 func TestTUINeedsATerminal(t *testing.T) {
-	err := runTUI(context.Background(), tuiOptions{}, streams{In: strings.NewReader("hi\n")})
+	err := runTUI(context.Background(), tuiOptions{}, testFactory("hi\n"))
 	if err == nil || err.Error() != "stdin is not a terminal" {
 		t.Errorf("runTUI without a terminal: %v", err)
 	}
 }
 
-// An -i/--image file that cannot be read is refused before the UI starts; a relative path
-// is the thread's (-C).
-func TestCheckImages(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "a.png"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
+// loadTUIConfig is the configuration the interactive command starts with.
+func loadTUIConfig(opts tuiOptions, getenv func(string) string) (*config.Config, []config.Warning, error) {
+	lo, err := tuiLoadOptions(opts, getenv)
+	if err != nil {
+		return nil, nil, err
 	}
-	if err := checkImages(dir, []string{"a.png", filepath.Join(dir, "a.png")}); err != nil {
-		t.Errorf("readable images refused: %v", err)
-	}
-	for _, bad := range []string{"nope.png", "."} {
-		err := checkImages(dir, []string{"a.png", bad})
-		if err == nil || !strings.Contains(err.Error(), "cannot attach image "+bad) {
-			t.Errorf("%s: err = %v", bad, err)
-		}
-	}
+	return tui.LoadConfig(testFactory(""), lo)
 }
 
-// /model offers the current provider and the configured ones whose credentials are at
-// hand; the local servers only when current.
-func TestUsableProviders(t *testing.T) {
-	home := t.TempDir()
-	cfg := &config.Config{CodexHome: home, ModelProviderID: "mock", ModelProviders: map[string]model.ProviderInfo{
-		"mock":     {Name: "Mock", EnvKey: "MOCK_KEY"},
-		"other":    {Name: "Other", EnvKey: "OTHER_KEY"},
-		"missing":  {Name: "Missing", EnvKey: "MISSING_KEY"},
-		"openai":   {Name: "OpenAI", RequiresOpenAIAuth: true},
-		"ollama":   {Name: "Ollama", BaseURL: "http://localhost:11434/v1"},
-		"internal": {Name: "Internal", BaseURL: "http://llm.internal/v1"},
-	}}
-	env := map[string]string{"OTHER_KEY": "x"}
-	got := usableProviders(cfg, func(k string) string { return env[k] })
-	want := []tui.ProviderChoice{{ID: "internal", Name: "Internal"}, {ID: "mock", Name: "Mock"}, {ID: "other", Name: "Other"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("providers (-want +got):\n%s", diff)
-	}
-	env["OPENAI_API_KEY"] = "sk"
-	if got := usableProviders(cfg, func(k string) string { return env[k] }); len(got) != 4 || got[2].ID != "openai" {
-		t.Errorf("with OPENAI_API_KEY: %v", got)
-	}
-	if _, err := withProvider(cfg, "nope"); err == nil {
-		t.Error("an unknown provider was accepted")
-	}
+// testFactory is a factory on buffers: stdin reads in, no stream is a terminal.
+func testFactory(in string) *faceopts.Factory {
+	ios, _, _ := iostreams.Test(in)
+	return faceopts.NewFactory(ios)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // unsupportedCommands are the subcommands Codex 0.169 lists that gocodex does not have, each
@@ -24,7 +26,8 @@ var unsupportedCommands = []struct{ name, what, why string }{
 // unsupportedGroup is the help section the commands above are listed in.
 const unsupportedGroup = "unsupported"
 
-func newUnsupportedCommands(s streams) []*cobra.Command {
+func newUnsupportedCommands(fac *faceopts.Factory) []*cobra.Command {
+	s := fac.IO
 	var cmds []*cobra.Command
 	for _, u := range unsupportedCommands {
 		cmds = append(cmds, &cobra.Command{

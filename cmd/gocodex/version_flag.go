@@ -4,11 +4,14 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // addVersionFlags gives the root command Codex's -V/--version, keeping cobra's -v that
 // gocodex has always had as a hidden alias.
-func addVersionFlags(root *cobra.Command, s streams) {
+func addVersionFlags(root *cobra.Command, fac *faceopts.Factory) {
+	s := fac.IO
 	root.Flags().BoolP("version", "V", false, "print version")
 	var lower bool
 	root.Flags().BoolVarP(&lower, "version-lowercase", "v", false, "alias of --version")

@@ -233,33 +233,17 @@ type ThreadOptions struct {
 	// ThreadID and InitialHistory resume or fork a thread.
 	ThreadID       string
 	InitialHistory []protocol.ResponseItem
-	Recorder       agent.Recorder
-	RolloutPath    string
-	History        agent.MessageHistory
-	HistoryLogID   uint64
-	HistoryCount   int
 	// OutputSchema constrains every final answer (exec --output-schema).
 	OutputSchema []byte
 
-	// Ephemeral threads write no rollout. Otherwise, unless Recorder is set, the thread is
-	// recorded under CODEX_HOME/sessions (see persist).
+	// Ephemeral threads write no rollout. Otherwise the thread is recorded under
+	// CODEX_HOME/sessions (see persist).
 	Ephemeral bool
 	// Resume continues the thread recorded in this rollout: its id, its history, and new
 	// lines appended to the same file.
 	Resume *rollout.Rollout
 	// Source is the face recorded in session_meta ("exec", "cli", …; default "cli").
 	Source string
-	// InitialUsage restores a resumed thread's token usage (set from Resume).
-	InitialUsage *protocol.TokenUsageInfo
-	// ForkedFromID and InitialMessages go into session_configured (set from Resume).
-	ForkedFromID    string
-	InitialMessages []protocol.EventMsg
-	// BaseInstructions, when set and the configuration names none, are the thread's base
-	// instructions: a resumed thread keeps the ones recorded in its session_meta.
-	BaseInstructions string
-	// Snapshots records the working tree around each turn; a recorded thread gets the
-	// journal under CODEX_HOME/snapshots (see openSnapshots).
-	Snapshots agent.TurnSnapshotter
 	// ExtraTools are offered after the built-in tools (the app-server's thread goal tools).
 	ExtraTools []tool.Handler
 }
@@ -267,21 +251,13 @@ type ThreadOptions struct {
 // StartThread starts a thread with the app's configuration. Its tool processes end when
 // the thread does.
 func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread, error) {
-	release, err := a.persist(&to)
+	tc, closeTools, err := a.threadConfig(to)
 	if err != nil {
-		return nil, err
-	}
-	a.openSnapshots(&to)
-	a.wrapNotify(&to)
-	tc, closeTools, err := a.ThreadConfig(to)
-	if err != nil {
-		release()
 		return nil, err
 	}
 	th, err := a.Manager.StartThread(ctx, tc)
 	if err != nil {
 		closeTools()
-		release()
 		return nil, err
 	}
 	a.releasing.Add(1)
@@ -290,19 +266,21 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 		<-th.Done()
 		a.Manager.RemoveThread(th.ID())
 		closeTools()
-		release()
 	}()
 	return th, nil
 }
 
-// ThreadConfig builds the engine's configuration for one thread, and a function that
-// releases the thread's tool resources (background processes).
-func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error) {
+// threadConfig builds the engine's configuration for one thread in one pass: the face's
+// choices, its record (persist: history, resume, rollout; snapshots; notify) and its tools
+// and model are written straight into it. The returned function releases the thread's
+// resources (background processes, MCP servers, the rollout recorder).
+func (a *App) threadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error) {
 	cfg := a.configOf(to)
 	client, err := a.clientFor(cfg, to.Originator)
 	if err != nil {
 		return agent.ThreadConfig{}, nil, err
 	}
+
 	modelInfo := func(slug string) agent.ModelInfo { return modelInfo(cfg, slug) }
 	info := modelInfo(cfg.Model)
 
@@ -379,7 +357,7 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		ReasoningSummary:      cfg.ReasoningSummary,
 		Verbosity:             cfg.Verbosity,
 		ServiceTier:           cfg.ServiceTier,
-		BaseInstructions:      firstNonEmpty(cfg.BaseInstructions, to.BaseInstructions),
+		BaseInstructions:      cfg.BaseInstructions,
 		DeveloperInstructions: cfg.DeveloperInstructions,
 		Agents: &agent.AgentsOptions{
 			CodexHome:          cfg.CodexHome,
@@ -389,38 +367,43 @@ func (a *App) ThreadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 			FallbackFilenames:  cfg.ProjectDocFallbackFilenames,
 			MaxBytes:           int(cfg.ProjectDocMaxBytes),
 		},
-		Skills:            a.threadSkills(cfg),
-		Shell:             prompt.ShellName(a.opts.Getenv),
-		Timezone:          prompt.TimezoneName(a.opts.Getenv, os.Readlink),
-		ToolHandlers:      handlers,
-		UserShell:         shellCfg,
-		OutputSchema:      to.OutputSchema,
-		ExtraTools:        extraTools,
-		ThreadID:          to.ThreadID,
-		InitialHistory:    to.InitialHistory,
-		Recorder:          to.Recorder,
-		RolloutPath:       to.RolloutPath,
-		History:           to.History,
-		HistoryLogID:      to.HistoryLogID,
-		HistoryEntryCount: to.HistoryCount,
-		InitialUsage:      to.InitialUsage,
-		CompactPrompt:     cfg.CompactPrompt,
-		ReviewModel:       cfg.ReviewModel,
-		TurnSnapshots:     to.Snapshots,
-		ForkedFromID:      to.ForkedFromID,
-		InitialMessages:   to.InitialMessages,
-		Logger:            a.opts.Logger,
+		Skills:         a.threadSkills(cfg),
+		Shell:          prompt.ShellName(a.opts.Getenv),
+		Timezone:       prompt.TimezoneName(a.opts.Getenv, os.Readlink),
+		ToolHandlers:   handlers,
+		UserShell:      shellCfg,
+		OutputSchema:   to.OutputSchema,
+		ExtraTools:     extraTools,
+		ThreadID:       to.ThreadID,
+		InitialHistory: to.InitialHistory,
+		CompactPrompt:  cfg.CompactPrompt,
+		ReviewModel:    cfg.ReviewModel,
+		Logger:         a.opts.Logger,
 
 		OnCleanBackgroundTerminals: uexec.CleanBackgroundTerminals,
 		BackgroundTerminals:        backgroundTerminals{uexec},
 	}
-	// The thread's background processes end before its write windows close.
+	// The thread's record (history, resumed state, rollout, snapshots, notify) goes straight
+	// into tc; the rollout is closed once the thread's background processes (and language
+	// servers) have ended and its write windows closed.
+	releaseRecord, err := a.persist(&tc, cfg, to)
+	if err != nil {
+		uexec.Close()
+		if servers != nil {
+			servers.Close()
+		}
+		writes.end()
+		return agent.ThreadConfig{}, nil, err
+	}
+	a.openSnapshots(&tc, cfg, to.Ephemeral)
+	a.wrapNotify(&tc, cfg, to.Originator)
 	tc, release, err := a.withMcp(cfg, tc, func() {
 		uexec.Close()
 		if servers != nil {
 			servers.Close()
 		}
 		writes.end()
+		releaseRecord()
 	})
 	if err != nil {
 		return tc, release, err

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -154,8 +155,7 @@ var (
 
 // wrapNotify puts a turnNotifier in front of the thread's recorder when the configuration
 // names a notify program.
-func (a *App) wrapNotify(to *ThreadOptions) {
-	cfg := a.configOf(*to)
+func (a *App) wrapNotify(tc *agent.ThreadConfig, cfg *config.Config, originator string) {
 	if len(cfg.Notify) == 0 {
 		return
 	}
@@ -163,6 +163,6 @@ func (a *App) wrapNotify(to *ThreadOptions) {
 		a.opts.Logger.Warn("notify: the program name (the first element of notify) is empty; nothing will run")
 		return
 	}
-	client := notifyClient(firstNonEmpty(to.Originator, a.opts.Originator))
-	to.Recorder = newTurnNotifier(to.Recorder, cfg.Notify, client, to.ThreadID, cfg.Cwd, to.InitialMessages, a.opts.Logger, &a.notifying)
+	client := notifyClient(firstNonEmpty(originator, a.opts.Originator))
+	tc.Recorder = newTurnNotifier(tc.Recorder, cfg.Notify, client, tc.ThreadID, cfg.Cwd, tc.InitialMessages, a.opts.Logger, &a.notifying)
 }

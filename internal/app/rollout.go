@@ -15,42 +15,36 @@ import (
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// persist fills in what a thread needs to be recorded and to read the message history: the
-// rollout recorder (unless the thread is ephemeral or the face brought its own), the thread
-// id it records under, and history.jsonl. The returned function releases the recorder once
-// the thread is done.
-func (a *App) persist(to *ThreadOptions) (func(), error) {
-	cfg := a.configOf(*to)
-	if to.History == nil {
-		h := history.New(history.Options{CodexHome: cfg.CodexHome, Persistence: cfg.History.Persistence, MaxBytes: cfg.History.MaxBytes})
-		logID, count, err := h.Metadata()
-		if err != nil {
-			a.opts.Logger.Warn("message history unreadable", "err", err)
-		}
-		to.History, to.HistoryLogID, to.HistoryCount = h, logID, count
+// persist writes into tc what the thread needs to be recorded and to read the message
+// history: history.jsonl, a resumed thread's state (id, history, usage, the messages
+// session_configured replays, its base instructions), the rollout recorder (unless the thread
+// is ephemeral) and the thread id it records under. The returned function releases the
+// recorder once the thread is done.
+func (a *App) persist(tc *agent.ThreadConfig, cfg *config.Config, to ThreadOptions) (func(), error) {
+	h := history.New(history.Options{CodexHome: cfg.CodexHome, Persistence: cfg.History.Persistence, MaxBytes: cfg.History.MaxBytes})
+	logID, count, err := h.Metadata()
+	if err != nil {
+		a.opts.Logger.Warn("message history unreadable", "err", err)
 	}
+	tc.History, tc.HistoryLogID, tc.HistoryEntryCount = h, logID, count
 	if to.Resume != nil {
 		res := to.Resume.Reconstruct()
 		for _, w := range res.Warnings {
 			a.opts.Logger.Warn("rollout", "path", to.Resume.Path, "warning", w)
 		}
-		to.ThreadID = res.Meta.ID
-		if to.InitialHistory == nil {
-			to.InitialHistory = res.History
+		tc.ThreadID = res.Meta.ID
+		if tc.InitialHistory == nil {
+			tc.InitialHistory = res.History
 		}
-		if to.InitialUsage == nil {
-			to.InitialUsage = res.TokenUsage
-		}
-		to.ForkedFromID = res.Meta.ForkedFromID
-		if to.InitialMessages == nil {
-			to.InitialMessages = to.Resume.InitialMessages()
-		}
+		tc.InitialUsage = res.TokenUsage
+		tc.ForkedFromID = res.Meta.ForkedFromID
+		tc.InitialMessages = to.Resume.InitialMessages()
 		// Like Codex, a resumed thread keeps the base instructions it started with.
-		if to.BaseInstructions == "" && res.Meta.BaseInstructions != nil {
-			to.BaseInstructions = res.Meta.BaseInstructions.Text
+		if tc.BaseInstructions == "" && res.Meta.BaseInstructions != nil {
+			tc.BaseInstructions = res.Meta.BaseInstructions.Text
 		}
 	}
-	if to.Recorder != nil || to.Ephemeral {
+	if to.Ephemeral {
 		return func() {}, nil
 	}
 	settings := rollout.Settings{
@@ -63,23 +57,22 @@ func (a *App) persist(to *ThreadOptions) (func(), error) {
 		Timezone:       prompt.TimezoneName(a.opts.Getenv, nil),
 	}
 	var rec *rollout.Recorder
-	var err error
 	if to.Resume != nil {
 		rec, err = rollout.Append(to.Resume.Path, rollout.Options{Settings: settings})
 	} else {
-		if to.ThreadID == "" {
+		if tc.ThreadID == "" {
 			id, uerr := uuid.NewV7()
 			if uerr != nil {
 				return nil, fmt.Errorf("thread id: %w", uerr)
 			}
-			to.ThreadID = id.String()
+			tc.ThreadID = id.String()
 		}
 		source := to.Source
 		if source == "" {
 			source = "cli"
 		}
 		meta := rollout.SessionMeta{
-			ID:               to.ThreadID,
+			ID:               tc.ThreadID,
 			Cwd:              cfg.Cwd,
 			Originator:       firstNonEmpty(to.Originator, a.opts.Originator),
 			CLIVersion:       version.Version,
@@ -94,10 +87,10 @@ func (a *App) persist(to *ThreadOptions) (func(), error) {
 		return nil, err
 	}
 	index := &codexStateIndex{codexHome: cfg.CodexHome, logger: a.opts.Logger, now: time.Now}
-	if to.InitialUsage != nil {
-		index.tokens = to.InitialUsage.TotalTokenUsage.TotalTokens
+	if tc.InitialUsage != nil {
+		index.tokens = tc.InitialUsage.TotalTokenUsage.TotalTokens
 	}
-	to.Recorder, to.RolloutPath = &threadRecorder{rec, settings.Timezone, index}, rec.Path()
+	tc.Recorder, tc.RolloutPath = &threadRecorder{rec, settings.Timezone, index}, rec.Path()
 	return func() {
 		if err := rec.Close(); err != nil {
 			a.opts.Logger.Error("close rollout", "path", rec.Path(), "err", err)

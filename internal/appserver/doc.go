@@ -45,10 +45,11 @@
 //   - Conn.StartRequest sends a server request and returns at once with its id
 //     (PendingRequest.ID, for serverRequest/resolved's requestId) and Wait for the answer;
 //     concurrent approvals never wait for each other.
-//   - Engine access: Server.App(ctx) returns the process's *app.App (built lazily from the
-//     configuration the command loaded, since an app-server may start before any API key is
-//     set); Server.Options().LoadConfig and NewApp build per-thread variants (thread/start
-//     overrides). App.StartThread returns an *agent.Thread: Submit ops, read NextEvent.
+//   - Engine access: Server.App(ctx) returns the process's *app.App, the one host gocodex's
+//     factory builds (Options.NewApp), asked for lazily since an app-server may start before
+//     any API key is set; Server.Options().LoadConfig loads a thread's own configuration
+//     (thread/start overrides), which runs on that host. App.StartThread returns an
+//     *agent.Thread: Submit ops, read NextEvent.
 //
 // # Backpressure
 //

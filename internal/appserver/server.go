@@ -3,6 +3,7 @@ package appserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -46,7 +47,8 @@ type Options struct {
 	LoadOptions config.LoadOptions
 	// LoadConfig loads a configuration; nil means config.Load.
 	LoadConfig func(config.LoadOptions) (*config.Config, []config.Warning, error)
-	// NewApp builds an engine app; nil means app.New.
+	// NewApp returns the process's host, built on the first call (gocodex's factory); the
+	// server asks for it when a client first needs it. Required to run threads.
 	NewApp func(app.Options) (*app.App, error)
 	// AppOptions are the base options for NewApp (Config is filled in).
 	AppOptions app.Options
@@ -127,7 +129,7 @@ func New(opts Options) *Server {
 		opts.LoadConfig = config.Load
 	}
 	if opts.NewApp == nil {
-		opts.NewApp = app.New
+		opts.NewApp = func(app.Options) (*app.App, error) { return nil, errors.New("app-server: no host (Options.NewApp)") }
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -88,7 +88,7 @@ func (w *world) server() *appserver.Server {
 		Config: cfg, LoadOptions: lo, Getenv: w.getenv, Platform: &testPlatform, OutgoingQueue: w.queue,
 		HTTPClient: &http.Client{Transport: tr}, ThreadUnloadDelay: w.unloadDelay, SubscriberQueue: w.subQueue,
 		StalledClientTimeout: w.stallTimeout, Logger: w.logger,
-		AppOptions: app.Options{Environ: func() []string { return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.Home} }},
+		NewApp: app.New, AppOptions: app.Options{Environ: func() []string { return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.Home} }},
 	})
 	// Threads outlive their connections by the unload delay: the server's end unloads them.
 	w.t.Cleanup(func() { _ = srv.Close(context.Background()) })

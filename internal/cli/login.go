@@ -11,6 +11,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 // LoginOptions are `gocodex login`'s flags.
@@ -23,13 +24,7 @@ type LoginOptions struct {
 	ClientID string
 	// Port is the browser flow's callback port (GOCODEX_LOGIN_PORT; Codex's is fixed at 1455).
 	Port int
-}
-
-// LoginIO is where a sign-in command reads and writes, and its environment.
-type LoginIO struct {
-	In     io.Reader
-	Out    io.Writer // unused by Codex's login commands: everything goes to ErrOut
-	ErrOut io.Writer
+	// Getenv reads the environment (proxies, the browser, the sign-out endpoints).
 	Getenv func(string) string
 	// OpenBrowser opens a URL; nil picks xdg-open/open when a display is available.
 	OpenBrowser func(string) error
@@ -44,70 +39,70 @@ func storeOf(cfg *config.Config) (*auth.Store, error) {
 }
 
 // RunLogin is `gocodex login [--with-api-key | --device-auth]`; it returns the exit status.
-func RunLogin(ctx context.Context, cfg *config.Config, o LoginOptions, io LoginIO) int {
+func RunLogin(ctx context.Context, cfg *config.Config, o LoginOptions, ios *iostreams.IOStreams) int {
 	store, err := storeOf(cfg)
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "Error logging in: %v\n", err)
+		fmt.Fprintf(ios.ErrOut, "Error logging in: %v\n", err)
 		return 1
 	}
 	switch {
 	case o.WithAccessToken:
-		fmt.Fprintln(io.ErrOut, "Error logging in with access token: agent identity tokens are not supported by gocodex; use `gocodex login` or `gocodex login --with-api-key`")
+		fmt.Fprintln(ios.ErrOut, "Error logging in with access token: agent identity tokens are not supported by gocodex; use `gocodex login` or `gocodex login --with-api-key`")
 		return 1
 	case o.WithAPIKey:
 		if cfg.ForcedLoginMethod == "chatgpt" {
-			fmt.Fprintln(io.ErrOut, "API key login is disabled by forced_login_method = \"chatgpt\".")
+			fmt.Fprintln(ios.ErrOut, "API key login is disabled by forced_login_method = \"chatgpt\".")
 			return 1
 		}
-		return loginWithAPIKey(store, io)
+		return loginWithAPIKey(store, ios)
 	}
 	if cfg.ForcedLoginMethod == "api" {
-		fmt.Fprintln(io.ErrOut, "ChatGPT login is disabled by forced_login_method = \"api\"; use `gocodex login --with-api-key`.")
+		fmt.Fprintln(ios.ErrOut, "ChatGPT login is disabled by forced_login_method = \"api\"; use `gocodex login --with-api-key`.")
 		return 1
 	}
-	httpClient, err := auth.HTTPClient(io.Getenv)
+	httpClient, err := auth.HTTPClient(o.Getenv)
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "Error logging in: %v\n", err)
+		fmt.Fprintf(ios.ErrOut, "Error logging in: %v\n", err)
 		return 1
 	}
 	if httpClient != nil {
 		httpClient.Timeout = 30 * time.Second
 	}
-	lo := auth.LoginOptions{Issuer: o.Issuer, ClientID: o.ClientID, Port: o.Port, Out: io.ErrOut, OpenBrowser: io.OpenBrowser, HTTP: httpClient}
+	lo := auth.LoginOptions{Issuer: o.Issuer, ClientID: o.ClientID, Port: o.Port, Out: ios.ErrOut, OpenBrowser: o.OpenBrowser, HTTP: httpClient}
 	if lo.OpenBrowser == nil {
-		lo.OpenBrowser = func(url string) error { return openBrowser(url, io.Getenv) }
+		lo.OpenBrowser = func(url string) error { return openBrowser(url, o.Getenv) }
 	}
 	if o.DeviceAuth {
-		lo.Out = io.Out // Codex prints the device code on stdout
+		lo.Out = ios.Out // Codex prints the device code on stdout
 		_, err = auth.DeviceLogin(ctx, store, lo)
 	} else {
 		_, err = auth.BrowserLogin(ctx, store, lo)
 	}
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "Error logging in: %v\n", err)
+		fmt.Fprintf(ios.ErrOut, "Error logging in: %v\n", err)
 		return 1
 	}
-	fmt.Fprintln(io.ErrOut, "Successfully logged in")
+	fmt.Fprintln(ios.ErrOut, "Successfully logged in")
 	return 0
 }
 
-func loginWithAPIKey(store *auth.Store, io LoginIO) int {
-	fmt.Fprintln(io.ErrOut, "Reading API key from stdin...")
-	data, err := readAllLimited(io.In, 1<<16)
+func loginWithAPIKey(store *auth.Store, ios *iostreams.IOStreams) int {
+	fmt.Fprintln(ios.ErrOut, "Reading API key from stdin...")
+	data, err := readAllLimited(ios.In, 1<<16)
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "Failed to read API key from stdin: %v\n", err)
+		fmt.Fprintf(ios.ErrOut, "Failed to read API key from stdin: %v\n", err)
 		return 1
 	}
 	key := auth.NormalizeKey(string(data))
 	if key == "" {
-		fmt.Fprintln(io.ErrOut, "No API key provided via stdin.")
+		fmt.Fprintln(ios.ErrOut, "No API key provided via stdin.")
 		return 1
 	}
 	if err := store.Save(&auth.File{Mode: auth.ModeAPIKey, APIKey: &key}); err != nil {
-		fmt.Fprintf(io.ErrOut, "Error logging in: %v\n", err)
+		fmt.Fprintf(ios.ErrOut, "Error logging in: %v\n", err)
 		return 1
 	}
-	fmt.Fprintln(io.ErrOut, "API key saved. Authentication is checked when you send a request.")
+	fmt.Fprintln(ios.ErrOut, "API key saved. Authentication is checked when you send a request.")
 	return 0
 }
 
@@ -124,54 +119,54 @@ func readAllLimited(r io.Reader, n int64) ([]byte, error) {
 
 // RunLoginStatus is `gocodex login status`: which credentials are stored (the environment is
 // not consulted, as in Codex); exit 1 when none.
-func RunLoginStatus(cfg *config.Config, io LoginIO) int {
+func RunLoginStatus(cfg *config.Config, ios *iostreams.IOStreams) int {
 	store, err := storeOf(cfg)
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "Error checking login status: %v\n", err)
+		fmt.Fprintf(ios.ErrOut, "Error checking login status: %v\n", err)
 		return 1
 	}
 	f, err := store.Load()
 	switch {
 	case errors.Is(err, auth.ErrNotLoggedIn):
-		fmt.Fprintln(io.ErrOut, "Not logged in")
+		fmt.Fprintln(ios.ErrOut, "Not logged in")
 		return 1
 	case err != nil:
-		fmt.Fprintf(io.ErrOut, "Error checking login status: %v\n", err)
+		fmt.Fprintf(ios.ErrOut, "Error checking login status: %v\n", err)
 		return 1
 	case f.Mode == auth.ModeAPIKey && f.APIKey != nil:
-		fmt.Fprintf(io.ErrOut, "API key configured - %s\nAuthentication is checked when you send a request.\n", auth.MaskKey(*f.APIKey))
+		fmt.Fprintf(ios.ErrOut, "API key configured - %s\nAuthentication is checked when you send a request.\n", auth.MaskKey(*f.APIKey))
 		return 0
 	}
-	fmt.Fprintln(io.ErrOut, "Logged in using ChatGPT")
+	fmt.Fprintln(ios.ErrOut, "Logged in using ChatGPT")
 	return 0
 }
 
 // RunLogout is `gocodex logout`: revoke a ChatGPT refresh token, then remove the credentials.
-func RunLogout(ctx context.Context, cfg *config.Config, originator string, io LoginIO) int {
+func RunLogout(ctx context.Context, cfg *config.Config, originator string, o LoginOptions, ios *iostreams.IOStreams) int {
 	store, err := storeOf(cfg)
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "Error logging out: %v\n", err)
+		fmt.Fprintf(ios.ErrOut, "Error logging out: %v\n", err)
 		return 1
 	}
 	if f, err := store.Load(); err == nil && f.Mode == auth.ModeChatGPT {
-		ep := auth.EndpointsFromEnv(io.Getenv, originator)
-		if ep.HTTP, err = auth.HTTPClient(io.Getenv); err != nil {
-			fmt.Fprintf(io.ErrOut, "Error logging out: %v\n", err)
+		ep := auth.EndpointsFromEnv(o.Getenv, originator)
+		if ep.HTTP, err = auth.HTTPClient(o.Getenv); err != nil {
+			fmt.Fprintf(ios.ErrOut, "Error logging out: %v\n", err)
 			return 1
 		}
 		if err := auth.Revoke(ctx, ep, f.Tokens); err != nil {
-			fmt.Fprintf(io.ErrOut, "Warning: %v; removing the local credentials anyway\n", err)
+			fmt.Fprintf(ios.ErrOut, "Warning: %v; removing the local credentials anyway\n", err)
 		}
 	}
 	removed, err := store.Delete()
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "Error logging out: %v\n", err)
+		fmt.Fprintf(ios.ErrOut, "Error logging out: %v\n", err)
 		return 1
 	}
 	if removed {
-		fmt.Fprintln(io.ErrOut, "Successfully logged out")
+		fmt.Fprintln(ios.ErrOut, "Successfully logged out")
 	} else {
-		fmt.Fprintln(io.ErrOut, "Not logged in")
+		fmt.Fprintln(ios.ErrOut, "Not logged in")
 	}
 	return 0
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
@@ -23,18 +24,18 @@ type RewindOptions struct {
 // changed are restored from the thread's snapshots and the conversation goes back to before
 // them. A refused rewind (past the first turn, another machine's thread, a file edited by
 // hand since the turns changed it) says why and changes nothing; the exit status is then 1.
-func RunRewind(ctx context.Context, cfg *config.Config, o RewindOptions, out, errOut io.Writer) int {
+func RunRewind(ctx context.Context, fac *faceopts.Factory, cfg *config.Config, o RewindOptions) int {
+	out, errOut := fac.IO.Out, fac.IO.ErrOut
 	ro, err := app.OpenRollout(cfg, app.Open{ResumeID: o.ThreadID})
 	if err != nil || ro == nil {
 		fmt.Fprintf(errOut, "Error: no thread %s: %v\n", o.ThreadID, err)
 		return 1
 	}
-	a, err := app.New(app.Options{Config: cfg, Originator: "codex_cli_rs"})
+	a, err := fac.Host(app.Options{Config: cfg, Originator: "codex_cli_rs"})
 	if err != nil {
 		fmt.Fprintf(errOut, "Error: %v\n", err)
 		return 1
 	}
-	defer a.Close(context.WithoutCancel(ctx))
 	plan, err := a.RewindThread(ctx, ro, o.Turns, o.DryRun)
 	if err != nil {
 		fmt.Fprintf(errOut, "Error: %v\n", err)

@@ -7,20 +7,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
-)
 
-// SessionCommandIO is where archive, unarchive and delete read and write. Terminal says
-// whether In is a terminal a person can answer delete's question at.
-type SessionCommandIO struct {
-	In       io.Reader
-	Out      io.Writer
-	ErrOut   io.Writer
-	Terminal bool
-}
+	"github.com/gocodex/gocodex/internal/iostreams"
+)
 
 // RunArchive is `gocodex archive SESSION`: the session moves to archived_sessions, where
 // listings and resume --last no longer see it. Messages and exit status are Codex's.
-func RunArchive(codexHome, arg string, sio SessionCommandIO) int {
+func RunArchive(codexHome, arg string, sio *iostreams.IOStreams) int {
 	s, err := ResolveSession(codexHome, arg, ActiveSessions)
 	if err != nil {
 		return sessionError(sio.ErrOut, "archive", err)
@@ -33,7 +26,7 @@ func RunArchive(codexHome, arg string, sio SessionCommandIO) int {
 }
 
 // RunUnarchive is `gocodex unarchive SESSION`: the session moves back under sessions.
-func RunUnarchive(codexHome, arg string, sio SessionCommandIO) int {
+func RunUnarchive(codexHome, arg string, sio *iostreams.IOStreams) int {
 	s, err := ResolveSession(codexHome, arg, ArchivedSessions)
 	if err != nil {
 		return sessionError(sio.ErrOut, "unarchive", err)
@@ -47,7 +40,7 @@ func RunUnarchive(codexHome, arg string, sio SessionCommandIO) int {
 
 // RunDelete is `gocodex delete [--force] SESSION`: after a yes at the terminal (or with
 // --force and an id, for scripts), the session's rollout, name and file snapshots are gone.
-func RunDelete(ctx context.Context, codexHome, arg string, force bool, sio SessionCommandIO) int {
+func RunDelete(ctx context.Context, codexHome, arg string, force bool, sio *iostreams.IOStreams) int {
 	if _, isID := ParseSessionUUID(arg); force && !isID {
 		fmt.Fprintln(sio.ErrOut, "Error: --force requires a session UUID; names must be confirmed interactively")
 		return 1
@@ -57,7 +50,7 @@ func RunDelete(ctx context.Context, codexHome, arg string, force bool, sio Sessi
 		return sessionError(sio.ErrOut, "delete", err)
 	}
 	if !force {
-		if !sio.Terminal {
+		if !sio.IsStdinTerminal() {
 			fmt.Fprintln(sio.ErrOut, "Error: cannot confirm session deletion without an interactive terminal; rerun with --force and a session UUID")
 			return 1
 		}

@@ -6,12 +6,13 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 // expandCommand runs a custom command given as the prompt (`gocodex exec "/name args"`):
 // the prompt file's text with the arguments in place. Any other prompt, an unknown /word
 // included, goes to the model as typed.
-func expandCommand(cfg *config.Config, prompt string, s Streams) (string, error) {
+func expandCommand(cfg *config.Config, prompt string, s *iostreams.IOStreams) (string, error) {
 	if _, _, ok := commands.Invocation(prompt); !ok {
 		return prompt, nil
 	}

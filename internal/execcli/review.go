@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/review"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -15,7 +16,7 @@ var errNoReviewTarget = errors.New("Specify --uncommitted, --base, --commit, or 
 
 // reviewRequest turns the review flags into a request, refusing one with no target, or an
 // unknown branch or commit, before any model is called. "-" as the instructions reads stdin.
-func reviewRequest(ctx context.Context, opts RunOptions, s Streams, cwd string) (*protocol.ReviewRequest, error) {
+func reviewRequest(ctx context.Context, opts RunOptions, s *iostreams.IOStreams, cwd string) (*protocol.ReviewRequest, error) {
 	r := opts.Review
 	var t protocol.ReviewTarget
 	switch {

@@ -15,15 +15,10 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/host/threads"
+	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
-
-// Streams are the process's standard streams.
-type Streams struct {
-	In          io.Reader
-	Out, ErrOut io.Writer
-}
 
 // Originator is what Codex's exec face calls itself in the originator header.
 const Originator = "codex_exec"
@@ -33,8 +28,9 @@ const notTrusted = "Not inside a trusted directory and --skip-git-repo-check was
 // Run is `gocodex exec`: one turn on a new (or resumed) thread, its events written as JSONL or
 // for a person. It returns the process exit status: 0 on success, 1 on failure with the
 // reason on stderr.
-func Run(ctx context.Context, opts RunOptions, s Streams) int {
-	if err := run(ctx, opts, s); err != nil {
+func Run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) int {
+	s := fac.IO
+	if err := run(ctx, fac, opts); err != nil {
 		var exit exitStatus
 		if errors.As(err, &exit) {
 			return int(exit)
@@ -50,7 +46,8 @@ type exitStatus int
 
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
-func run(ctx context.Context, opts RunOptions, s Streams) error {
+func run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) error {
+	s := fac.IO
 	if err := checkArgs(opts, s); err != nil {
 		return err
 	}
@@ -58,7 +55,7 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	if err != nil {
 		return err
 	}
-	cfg, warnings, err := loadConfig(opts)
+	cfg, warnings, err := loadConfig(fac, opts)
 	if err != nil {
 		return err
 	}
@@ -87,14 +84,12 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 			return err
 		}
 	}
-	log := faceopts.OpenLog(cfg, "exec", s.ErrOut, faceopts.NoStderr)
-	defer log.Close()
-	a, err := app.New(app.Options{Config: cfg, Originator: Originator, IgnoreRules: opts.IgnoreRules, BypassHookTrust: opts.BypassHookTrust, Logger: log.Logger()})
+	log := fac.Logger(cfg, "exec", faceopts.NoStderr)
+	a, err := fac.Host(app.Options{Config: cfg, Originator: Originator, IgnoreRules: opts.IgnoreRules, BypassHookTrust: opts.BypassHookTrust})
 	if err != nil {
-		log.Logger().Error("start", "err", err)
+		log.Error("start", "err", err)
 		return err
 	}
-	defer a.Close(context.WithoutCancel(ctx))
 
 	w := newWriter(opts, s, cfg, prompt)
 	for _, warn := range warnings {
@@ -108,7 +103,7 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	}
 	th, err := a.StartThread(ctx, to)
 	if err != nil {
-		log.Logger().Error("start thread", "err", err)
+		log.Error("start thread", "err", err)
 		return err
 	}
 	if managed != nil {
@@ -121,7 +116,7 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 		if _, err := th.Submit(protocol.ReviewOp{ReviewRequest: *reviewReq}); err != nil {
 			return err
 		}
-		return finish(ctx, opts, s, th, w, log.Logger())
+		return finish(ctx, opts, s, th, w, log)
 	}
 	if err := protocol.CheckUserInputSize(items); err != nil {
 		// Codex starts the thread before it refuses the turn: thread.started comes first.
@@ -133,11 +128,11 @@ func run(ctx context.Context, opts RunOptions, s Streams) error {
 	if _, err := th.Submit(protocol.UserInputOp{Items: items, FinalOutputJSONSchema: schema}); err != nil {
 		return err
 	}
-	return finish(ctx, opts, s, th, w, log.Logger())
+	return finish(ctx, opts, s, th, w, log)
 }
 
 // finish follows the submitted turn to its end and writes what the flags ask for.
-func finish(ctx context.Context, opts RunOptions, s Streams, th *agent.Thread, w Writer, log *slog.Logger) error {
+func finish(ctx context.Context, opts RunOptions, s *iostreams.IOStreams, th *agent.Thread, w Writer, log *slog.Logger) error {
 	if err := pump(ctx, th, w); err != nil {
 		log.Error("turn", "thread", th.ID(), "err", err)
 		return err
@@ -213,12 +208,12 @@ func pump(ctx context.Context, th *agent.Thread, w Writer) error {
 	}
 }
 
-func loadConfig(opts RunOptions) (*config.Config, []config.Warning, error) {
+func loadConfig(fac *faceopts.Factory, opts RunOptions) (*config.Config, []config.Warning, error) {
 	lo, err := opts.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, warnings, err := faceopts.Load(lo)
+	cfg, warnings, err := fac.Config(lo)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -236,9 +231,9 @@ func trusted(cfg *config.Config) bool {
 
 // readPrompt takes the prompt from the argument or stdin; with both, stdin is appended as a
 // <stdin> block, as Codex does.
-func readPrompt(opts RunOptions, s Streams) (string, error) {
+func readPrompt(opts RunOptions, s *iostreams.IOStreams) (string, error) {
 	if !opts.HasPrompt || opts.Prompt == "-" {
-		if faceopts.IsTerminal(s.In) {
+		if s.IsStdinTerminal() {
 			return "", errors.New("no prompt provided: pass one as an argument or pipe it into stdin")
 		}
 		data, err := io.ReadAll(s.In)
@@ -253,7 +248,7 @@ func readPrompt(opts RunOptions, s Streams) (string, error) {
 		}
 		return string(data), nil
 	}
-	if s.In == nil || faceopts.IsTerminal(s.In) {
+	if s.In == nil || s.IsStdinTerminal() {
 		return opts.Prompt, nil
 	}
 	data, err := io.ReadAll(s.In)
@@ -280,7 +275,7 @@ func readSchema(path string) (json.RawMessage, error) {
 	return json.RawMessage(data), nil
 }
 
-func newWriter(opts RunOptions, s Streams, cfg *config.Config, prompt string) Writer {
+func newWriter(opts RunOptions, s *iostreams.IOStreams, cfg *config.Config, prompt string) Writer {
 	if opts.JSON {
 		return NewJSONWriter(s.Out)
 	}
@@ -295,7 +290,7 @@ func newWriter(opts RunOptions, s Streams, cfg *config.Config, prompt string) Wr
 	return NewHumanWriter(HumanOptions{
 		Stdout: s.Out,
 		Stderr: s.ErrOut,
-		Color:  opts.Color == "always",
+		Color:  s.ColorStderr(opts.Color),
 		Title:  "gocodex v" + version.Version + " (Codex " + version.CodexProtocol + " protocol)",
 		Summary: []SummaryEntry{
 			{"workdir", cfg.Cwd},
@@ -307,6 +302,6 @@ func newWriter(opts RunOptions, s Streams, cfg *config.Config, prompt string) Wr
 			{"reasoning summaries", summary},
 		},
 		Prompt:               prompt,
-		FinalMessageToStdout: !faceopts.IsTerminal(s.Out),
+		FinalMessageToStdout: !s.IsStdoutTerminal(),
 	})
 }

@@ -6,12 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"unicode/utf8"
+
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 // checkArgs refuses, before anything starts, what Codex 0.169's exec refuses: a prompt
 // argument that is not UTF-8 (clap's usage error, exit 2) and a -C directory that does not
 // exist (exit 1).
-func checkArgs(opts RunOptions, s Streams) error {
+func checkArgs(opts RunOptions, s *iostreams.IOStreams) error {
 	if !utf8.ValidString(opts.Prompt) {
 		fmt.Fprint(s.ErrOut, "error: invalid UTF-8 was detected in one or more arguments\n\n"+
 			"Usage: gocodex exec [OPTIONS] [PROMPT]\n       gocodex exec [OPTIONS] <COMMAND> [ARGS]\n\n"+
@@ -34,7 +36,7 @@ func checkArgs(opts RunOptions, s Streams) error {
 
 // checkStdinUTF8 refuses a prompt on stdin that is not UTF-8 with Codex 0.169's message,
 // rather than sending replacement characters to the model.
-func checkStdinUTF8(data []byte, s Streams) error {
+func checkStdinUTF8(data []byte, s *iostreams.IOStreams) error {
 	if utf8.Valid(data) {
 		return nil
 	}

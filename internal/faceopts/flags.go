@@ -1,6 +1,7 @@
 // Package faceopts is the wiring the faces share: the flags they have in common (model,
 // profile, -c, --enable/--disable, sandbox, approvals, cwd, --oss, images, --add-dir), their
-// mapping onto the configuration loader, and the one configuration load of a process.
+// mapping onto the configuration loader, the one configuration load of a process, and the
+// Factory that hands every command its IO streams, configuration, log and the one host.
 package faceopts
 
 import (

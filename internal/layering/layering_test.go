@@ -98,6 +98,7 @@ var packages = map[string]room{
 	"internal/tools":             {layer: edge},
 	"internal/tools/...":         {layer: edge},
 	"internal/version":           {layer: edge},
+	"internal/iostreams":         {layer: edge},
 	"internal/writejournal":      {layer: edge},
 
 	// internal/app builds threads from config today; it becomes (or gives way to) the host.

@@ -14,6 +14,8 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/mcpserver"
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
@@ -29,6 +31,8 @@ type harness struct {
 	Workdir string
 	Client  *mcp.ClientSession
 	Wire    *wire
+	// Factory builds the one host every call's thread runs on, as gocodex's main does.
+	Factory *faceopts.Factory
 }
 
 // elicitFunc answers an elicitation the way a client's user would.
@@ -47,9 +51,13 @@ func newHarness(t testing.TB, cfg tk.ConfigOptions, answer elicitFunc) *harness 
 		}
 		return os.Getenv(k)
 	}
+	ios, _, _ := iostreams.Test("")
+	h.Factory = faceopts.NewFactory(ios)
 	srv := mcpserver.New(mcpserver.Options{
 		LoadOptions: config.LoadOptions{CodexHome: h.Home, Cwd: h.Workdir, Env: env},
-		App:         app.Options{Getenv: env},
+		Host: func(cfg *config.Config) (*app.App, error) {
+			return h.Factory.Host(app.Options{Config: cfg, Getenv: env})
+		},
 	})
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -78,6 +86,7 @@ func newHarness(t testing.TB, cfg tk.ConfigOptions, answer elicitFunc) *harness 
 			t.Error("server did not stop after the client left")
 		}
 		cancel()
+		_ = h.Factory.Close(context.Background())
 	})
 	return h
 }

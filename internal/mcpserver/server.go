@@ -45,8 +45,9 @@ type Options struct {
 	LoadOptions config.LoadOptions
 	// LoadConfig loads a configuration; nil means config.Load.
 	LoadConfig func(config.LoadOptions) (*config.Config, []config.Warning, error)
-	// App is the template every thread's app is built from; its Config is set per call.
-	App    app.Options
+	// Host returns the process's host (gocodex's factory builds it on the first call, with
+	// that call's configuration); every thread of every session runs on it. Required.
+	Host   func(*config.Config) (*app.App, error)
 	Logger *slog.Logger
 }
 
@@ -65,9 +66,6 @@ func New(opts Options) *Server {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
-	}
-	if opts.App.Logger == nil {
-		opts.App.Logger = log
 	}
 	return &Server{opts: opts, log: log}
 }
@@ -115,7 +113,7 @@ type session struct {
 	mu      sync.Mutex
 	closed  bool
 	threads map[string]*threadEntry
-	host    *app.App // built on the first codex call; every thread of the session runs on it
+	host    *app.App // asked for on the first codex call; every thread of the session runs on it
 	// calls counts running tool calls, so Serve returns only after the last one.
 	calls sync.WaitGroup
 }
@@ -207,21 +205,29 @@ func (s *session) begin() bool {
 	return true
 }
 
-// close ends every app (and with it every thread); tool calls waiting on a thread see it
-// close and return.
+// close ends the session's threads (the host is the process's, not the session's); tool
+// calls waiting on a thread see it close and return.
 func (s *session) close() {
 	s.mu.Lock()
 	s.closed = true
-	a := s.host
+	threads := s.threads
 	s.host = nil
 	s.threads = map[string]*threadEntry{}
 	s.mu.Unlock()
+	for _, e := range threads {
+		if _, err := e.th.Submit(protocol.ShutdownOp{}); err != nil && !errors.Is(err, agent.ErrThreadClosed) {
+			s.srv.log.Warn("close thread", "thread", e.th.ID(), "err", err)
+		}
+	}
 	// Bounded, so that a thread that will not stop cannot keep the process alive.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), closeGrace)
-	defer cancel()
-	if a != nil {
-		if err := a.Close(ctx); err != nil {
-			s.srv.log.Warn("close threads", "err", err)
+	timeout := time.NewTimer(closeGrace)
+	defer timeout.Stop()
+	for _, e := range threads {
+		select {
+		case <-e.th.Done():
+		case <-timeout.C:
+			s.srv.log.Warn("close threads", "err", "a thread did not stop within the grace period")
+			return
 		}
 	}
 }
@@ -315,16 +321,18 @@ func (s *session) startThread(cfg *config.Config) (*threadEntry, error) {
 	return e, nil
 }
 
-// hostApp returns the session's one app, building it from the first call's configuration.
+// hostApp returns the host the session's threads run on, asked for with the first call's
+// configuration.
 func (s *session) hostApp(cfg *config.Config) (*app.App, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.host != nil {
 		return s.host, nil
 	}
-	ao := s.srv.opts.App
-	ao.Config = cfg
-	a, err := app.New(ao)
+	if s.srv.opts.Host == nil {
+		return nil, errors.New("mcp-server: no host")
+	}
+	a, err := s.srv.opts.Host(cfg)
 	if err != nil {
 		return nil, err
 	}

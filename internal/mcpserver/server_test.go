@@ -283,3 +283,32 @@ func TestModelParameterReachesTheModel(t *testing.T) {
 		t.Errorf("developer messages = %q", dev)
 	}
 }
+
+// Each call loads its own configuration on top of the server's, and every thread runs on
+// the process's one host: two calls with different models build it once.
+func TestCallsWithTheirOwnConfigurationShareOneHost(t *testing.T) {
+	h := newHarness(t, tk.ConfigOptions{}, nil)
+	h.Model.Enqueue(answer("one"))
+	h.Model.Enqueue(answer("two"))
+	for _, m := range []string{"gpt-5.6-terra", "gpt-5.4"} {
+		if res := h.call("codex", map[string]any{"prompt": "hi", "model": m}); res.IsError {
+			t.Fatalf("%s: %s", m, resultText(t, res))
+		}
+	}
+	var models []string
+	for _, r := range h.Model.Requests() {
+		var body struct {
+			Model string `json:"model"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, body.Model)
+	}
+	if diff := cmp.Diff([]string{"gpt-5.6-terra", "gpt-5.4"}, models); diff != "" {
+		t.Errorf("models (-want +got):\n%s", diff)
+	}
+	if hosts, _ := h.Factory.Built(); hosts != 1 {
+		t.Errorf("%d hosts built, want 1", hosts)
+	}
+}

@@ -11,9 +11,10 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
+
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/protocol"

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
+
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 )
 

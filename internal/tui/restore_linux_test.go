@@ -15,8 +15,9 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 	"golang.org/x/sys/unix"
+
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/protocol"

@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 	"github.com/google/go-cmp/cmp"
+
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/protocol"

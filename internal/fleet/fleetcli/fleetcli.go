@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,17 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gocodex/gocodex/internal/fleet"
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
-// Streams are where the commands write.
-type Streams struct {
-	Out, ErrOut io.Writer
-	// ExitWith turns an exit code into the error cobra returns (nil for 0).
-	ExitWith func(code int) error
-}
-
-// NewCommand is `gocodex fleet`.
-func NewCommand(s Streams) *cobra.Command {
+// NewCommand is `gocodex fleet`, writing to s; exitWith turns an exit code into the error
+// cobra returns (nil for 0).
+func NewCommand(s *iostreams.IOStreams, exitWith func(code int) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fleet",
 		Short: "Run many agent tasks on a batch engine (Slurm, Kubernetes)",
@@ -35,7 +29,7 @@ func NewCommand(s Streams) *cobra.Command {
 			"under OUT/<run-id>/<task-id>/.",
 	}
 	cmd.AddCommand(newRunCommand(s), newStatusCommand(s), newRetryCommand(s),
-		newCancelCommand(s), newCollectCommand(s), newRunTaskCommand(s))
+		newCancelCommand(s), newCollectCommand(s), newRunTaskCommand(s, exitWith))
 	return cmd
 }
 
@@ -70,7 +64,7 @@ func loadRun(out, id string) (*fleet.Run, fleet.Engine, error) {
 	return r, eng, nil
 }
 
-func newRunCommand(s Streams) *cobra.Command {
+func newRunCommand(s *iostreams.IOStreams) *cobra.Command {
 	var (
 		engine, tasksPath, out, name, binary string
 		parallel                             int
@@ -188,7 +182,7 @@ func runCommand(use, short string, do func(cmd *cobra.Command, r *fleet.Run, eng
 	return cmd
 }
 
-func newStatusCommand(s Streams) *cobra.Command {
+func newStatusCommand(s *iostreams.IOStreams) *cobra.Command {
 	var asJSON bool
 	cmd := runCommand("status RUN --out DIR", "Each task's state, from the engine and the tasks' status files",
 		func(cmd *cobra.Command, r *fleet.Run, eng fleet.Engine) error {
@@ -212,7 +206,7 @@ func newStatusCommand(s Streams) *cobra.Command {
 	return cmd
 }
 
-func newRetryCommand(s Streams) *cobra.Command {
+func newRetryCommand(s *iostreams.IOStreams) *cobra.Command {
 	return runCommand("retry RUN --out DIR", "Submit again, as a new array or Job, only the tasks that did not succeed",
 		func(cmd *cobra.Command, r *fleet.Run, eng fleet.Engine) error {
 			sub, err := fleet.Retry(cmd.Context(), eng, r)
@@ -232,7 +226,7 @@ func newRetryCommand(s Streams) *cobra.Command {
 		})
 }
 
-func newCancelCommand(s Streams) *cobra.Command {
+func newCancelCommand(s *iostreams.IOStreams) *cobra.Command {
 	var taskIDs []string
 	cmd := runCommand("cancel RUN --out DIR [--task ID]...", "Stop the run's unfinished tasks (or only the ones named)",
 		func(cmd *cobra.Command, r *fleet.Run, eng fleet.Engine) error {
@@ -246,7 +240,7 @@ func newCancelCommand(s Streams) *cobra.Command {
 	return cmd
 }
 
-func newCollectCommand(s Streams) *cobra.Command {
+func newCollectCommand(s *iostreams.IOStreams) *cobra.Command {
 	return runCommand("collect RUN --out DIR", "A table of the results and OUT/<run-id>/summary.jsonl: state, tokens, diff size, duration per task",
 		func(cmd *cobra.Command, r *fleet.Run, eng fleet.Engine) error {
 			views, err := fleet.Status(cmd.Context(), eng, r)
@@ -265,7 +259,7 @@ func newCollectCommand(s Streams) *cobra.Command {
 		})
 }
 
-func newRunTaskCommand(s Streams) *cobra.Command {
+func newRunTaskCommand(s *iostreams.IOStreams, exitWith func(code int) error) *cobra.Command {
 	var el fleet.Element
 	cmd := &cobra.Command{
 		Use:    "run-task --run-dir DIR --submission N --element E --job-id ID",
@@ -282,7 +276,7 @@ func newRunTaskCommand(s Streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return s.ExitWith(code)
+			return exitWith(code)
 		},
 	}
 	f := cmd.Flags()

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gocodex/gocodex/internal/iostreams"
 )
 
 func runFleet(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	cmd := NewCommand(Streams{Out: &out, ErrOut: &errOut, ExitWith: func(int) error { return nil }})
+	cmd := NewCommand(&iostreams.IOStreams{Out: &out, ErrOut: &errOut}, func(int) error { return nil })
 	cmd.SetArgs(args)
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)

@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"context"
@@ -13,25 +13,24 @@ import (
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/prompt"
 	"github.com/gocodex/gocodex/internal/snapshot"
-	"github.com/gocodex/gocodex/internal/tui"
 )
 
 // resumePickerSize is how many past threads /resume lists.
 const resumePickerSize = 100
 
 // withSessions fills the options the UI's /new, /resume, /fork, /model and /status use.
-func withSessions(o tui.Options, a *app.App, cfg *config.Config, noAltScreen bool) tui.Options {
+func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) Options {
 	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
-	session := func(th *agent.Thread) tui.Session {
-		return tui.Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
+	session := func(th *agent.Thread) Session {
+		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
 		}}
 	}
-	open := func(ctx context.Context, to app.ThreadOptions) (tui.Session, error) {
+	open := func(ctx context.Context, to app.ThreadOptions) (Session, error) {
 		to.Source = "cli"
 		th, err := a.StartThread(ctx, to)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		return session(th), nil
 	}
@@ -56,48 +55,48 @@ func withSessions(o tui.Options, a *app.App, cfg *config.Config, noAltScreen boo
 		_, forked, err := store.Fork(path, threads.ForkOptions{})
 		return forked, err
 	}
-	o.NewThread = func(ctx context.Context) (tui.Session, error) { return open(ctx, app.ThreadOptions{}) }
-	o.ListThreads = func(ctx context.Context) ([]tui.ThreadEntry, error) {
+	o.NewThread = func(ctx context.Context) (Session, error) { return open(ctx, app.ThreadOptions{}) }
+	o.ListThreads = func(ctx context.Context) ([]ThreadEntry, error) {
 		page, err := store.List(threads.ListOptions{PageSize: resumePickerSize, Cwd: cfg.Cwd})
 		if err != nil {
 			return nil, err
 		}
-		out := make([]tui.ThreadEntry, len(page.Threads))
+		out := make([]ThreadEntry, len(page.Threads))
 		for i, t := range page.Threads {
-			out[i] = tui.ThreadEntry{ID: t.ID, Preview: t.Preview, Cwd: t.Cwd, UpdatedAt: t.UpdatedAt}
+			out[i] = ThreadEntry{ID: t.ID, Preview: t.Preview, Cwd: t.Cwd, UpdatedAt: t.UpdatedAt}
 		}
 		return out, nil
 	}
-	o.ResumeThread = func(ctx context.Context, id string) (tui.Session, error) {
+	o.ResumeThread = func(ctx context.Context, id string) (Session, error) {
 		path, err := find(id)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		ro, err := store.Read(path)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		return open(ctx, app.ThreadOptions{Resume: ro})
 	}
-	o.ForkThread = func(ctx context.Context, id string) (tui.Session, error) {
+	o.ForkThread = func(ctx context.Context, id string) (Session, error) {
 		ro, err := fork(id)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		return open(ctx, app.ThreadOptions{Resume: ro})
 	}
 	o.Providers = usableProviders(cfg, os.Getenv)
-	o.SwitchProvider = func(ctx context.Context, id, provider string) (tui.Session, error) {
+	o.SwitchProvider = func(ctx context.Context, id, provider string) (Session, error) {
 		pcfg, err := withProvider(cfg, provider)
 		if err != nil {
-			return tui.Session{}, err
+			return Session{}, err
 		}
 		to := app.ThreadOptions{Config: pcfg}
 		if id != "" {
 			// A thread's provider is fixed once it runs: the conversation continues in a fork.
 			var err error
 			if to.Resume, err = fork(id); err != nil {
-				return tui.Session{}, err
+				return Session{}, err
 			}
 		}
 		s, err := open(ctx, to)
@@ -105,7 +104,7 @@ func withSessions(o tui.Options, a *app.App, cfg *config.Config, noAltScreen boo
 		return s, err
 	}
 	for _, m := range model.ListedModels() {
-		o.Models = append(o.Models, tui.ModelChoice{Slug: m.Slug, DisplayName: m.DisplayName,
+		o.Models = append(o.Models, ModelChoice{Slug: m.Slug, DisplayName: m.DisplayName,
 			Efforts: m.SupportedReasoningLevels, DefaultEffort: m.DefaultReasoningLevel})
 	}
 	o.Header.Provider = cfg.ModelProviderID

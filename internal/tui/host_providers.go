@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"fmt"
@@ -8,15 +8,14 @@ import (
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/tui"
 )
 
 // usableProviders are the model providers /model can switch to: the current one, and each
 // configured one whose credentials are at hand (its env_key set; the OpenAI sign-in stored
 // or OPENAI_API_KEY set for one that needs it). The local servers (--oss) are offered only
 // when current: nothing says they are running. Sorted by id.
-func usableProviders(cfg *config.Config, getenv func(string) string) []tui.ProviderChoice {
-	var out []tui.ProviderChoice
+func usableProviders(cfg *config.Config, getenv func(string) string) []ProviderChoice {
+	var out []ProviderChoice
 	for id, p := range cfg.ModelProviders {
 		usable := id == cfg.ModelProviderID
 		if !usable {
@@ -31,7 +30,7 @@ func usableProviders(cfg *config.Config, getenv func(string) string) []tui.Provi
 			}
 		}
 		if usable {
-			out = append(out, tui.ProviderChoice{ID: id, Name: p.Name})
+			out = append(out, ProviderChoice{ID: id, Name: p.Name})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
