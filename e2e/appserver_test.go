@@ -239,19 +239,17 @@ func lastTurnStatus(t *testing.T, ms []rpcMsg) string {
 // startAppServerOf is startAppServer for another binary (the reference Codex).
 func (e *env) startAppServerOf(bin string, args ...string) (*asClient, func()) {
 	e.t.Helper()
-	saved := binary
-	binary = bin
-	defer func() { binary = saved }()
-	return e.startAppServer(args...)
-}
-
-func (e *env) startAppServer(args ...string) (*asClient, func()) {
-	e.t.Helper()
-	cmd := exec.Command(binary, append([]string{"app-server"}, args...)...)
+	// The binary is a parameter, never a change of the shared variable: tests run in parallel.
+	cmd := exec.Command(bin, append([]string{"app-server"}, args...)...)
 	cmd.Dir = e.Workdir
 	cmd.Env = e.environ()
 	runAsUser(cmd, e.credential)
 	return startStdioAppServer(e.t, cmd, e.capabilities)
+}
+
+func (e *env) startAppServer(args ...string) (*asClient, func()) {
+	e.t.Helper()
+	return e.startAppServerOf(binary, args...)
 }
 
 // startStdioAppServer starts cmd, an app-server over stdio, and initializes a client with
