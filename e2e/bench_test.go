@@ -82,15 +82,16 @@ func BenchmarkExecDeltaThroughput(b *testing.B) {
 }
 
 // TestBinarySize keeps the static binary, stripped as it ships, small (Codex ships 281 MiB;
-// our target is < 30 MiB).
+// our budget is 32 MiB: 26 MiB before issue 35, whose LSP library, go.lsp.dev/protocol with
+// its JSON package, weighs about 4 MiB of the rest).
 func TestBinarySize(t *testing.T) {
 	st, err := os.Stat(binary)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s: %.1f MiB", filepath.Base(binary), float64(st.Size())/(1<<20))
-	if st.Size() > 30<<20 {
-		t.Errorf("binary is %.1f MiB, over the 30 MiB budget", float64(st.Size())/(1<<20))
+	if st.Size() > 32<<20 {
+		t.Errorf("binary is %.1f MiB, over the 32 MiB budget", float64(st.Size())/(1<<20))
 	}
 	out, err := exec.Command("file", binary).Output()
 	if err == nil && !strings.Contains(string(out), "statically linked") {
