@@ -10,6 +10,39 @@ import (
 // the JSON-RPC framing, the one fold of events into items.
 var faceVocabulary = map[string]bool{"protocol": true, "internal/jsonrpc": true, "internal/items": true}
 
+// facesNotYetThin are the imports of faces that still break the rule below, as they stood when
+// the rule was written (issue 30, point 7, left open): each must go behind the host, and its
+// line here then goes too (the test fails on a line that no longer holds, so this list only
+// shrinks).
+var facesNotYetThin = map[string]bool{
+	"internal/appserver imports agent":                true,
+	"internal/appserver imports internal/auth":        true,
+	"internal/appserver imports internal/config":      true,
+	"internal/appserver imports internal/guard":       true,
+	"internal/appserver imports internal/hooks":       true,
+	"internal/appserver imports internal/mcp":         true,
+	"internal/appserver imports internal/model":       true,
+	"internal/appserver imports internal/model/oss":   true,
+	"internal/appserver imports internal/review":      true,
+	"internal/appserver/wire imports internal/lsp":    true,
+	"internal/appserver/wire imports internal/review": true,
+	"internal/execcli imports agent":                  true,
+	"internal/execcli imports internal/config":        true,
+	"internal/execcli imports internal/review":        true,
+	"internal/mcpserver imports agent":                true,
+	"internal/mcpserver imports internal/config":      true,
+	"internal/mcpserver imports internal/safety":      true,
+	"internal/proto imports internal/config":          true,
+	"internal/tui imports agent":                      true,
+	"internal/tui imports internal/auth":              true,
+	"internal/tui imports internal/config":            true,
+	"internal/tui imports internal/lsp":               true,
+	"internal/tui imports internal/model":             true,
+	"internal/tui imports internal/prompt":            true,
+	"internal/tui imports internal/review":            true,
+	"internal/tui imports internal/snapshot":          true,
+}
+
 // TestFacesImportOnlyTheHouse (issue 30, point 7): a face is a thin adapter. It may import
 // only the host, the face vocabulary above, its own packages (its wire types) and leaf
 // packages (those that import nothing of ours but protocol); everything else it needs it asks
