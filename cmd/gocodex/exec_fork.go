@@ -61,6 +61,6 @@ func refuseCodexOnlyExecFlags(cmd *cobra.Command, opts *execcli.RunOptions) {
 	f.BoolVar(&approveForMe, "approve-for-me", false, "not supported by gocodex: route approvals through automatic review")
 	f.BoolVar(&opts.Worktree, "worktree", false, "run the session in a new managed Git worktree (in $CODEX_HOME/worktrees)")
 	cmd.PersistentPreRunE = func(*cobra.Command, []string) error {
-		return interactiveExtras{ApproveForMe: approveForMe}.check()
+		return interactiveExtras{ApproveForMe: approveForMe}.check(false)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gocodex/gocodex/internal/cli"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/host/worktree"
 	"github.com/gocodex/gocodex/internal/tui"
 )
 
@@ -68,7 +69,7 @@ func (opts *tuiOptions) registerFlags(f *pflag.FlagSet) {
 
 func runTUI(ctx context.Context, opts tuiOptions, fac *faceopts.Factory) error {
 	s := fac.IO
-	if err := opts.Extras.check(); err != nil {
+	if err := opts.Extras.check(opts.Resume != nil); err != nil {
 		return err
 	}
 	// Without a terminal there is nobody to type or approve; say so before starting a
@@ -90,12 +91,34 @@ func runTUI(ctx context.Context, opts tuiOptions, fac *faceopts.Factory) error {
 	if flagsErr != nil {
 		return flagsErr
 	}
+	var managed *worktree.Managed
+	if opts.Extras.Worktree {
+		// The session starts in a new worktree of the repository: -C, or this folder, maps
+		// to the same folder there (as `exec --worktree`).
+		home, err := config.CodexHome(os.Getenv)
+		if err != nil {
+			return err
+		}
+		cwd := opts.Flags.Cd
+		if cwd == "" {
+			if cwd, err = os.Getwd(); err != nil {
+				return err
+			}
+		}
+		if managed, err = worktree.Create(ctx, home, cwd); err != nil {
+			return err
+		}
+		opts.Flags.Cd = managed.Cwd
+		if lo, err = tuiLoadOptions(opts, os.Getenv); err != nil {
+			return err
+		}
+	}
 	cfg, warnings, err := tui.LoadConfig(fac, lo)
 	if err != nil {
 		return err
 	}
 	launch := tui.LaunchOptions{Load: lo, Config: cfg, Warnings: warnings, Flags: opts.Flags, Prompt: opts.Prompt,
-		NoAltScreen: opts.NoAltScreen, BypassHookTrust: opts.BypassHookTrust}
+		NoAltScreen: opts.NoAltScreen, BypassHookTrust: opts.BypassHookTrust, Worktree: managed}
 	if opts.Resume != nil {
 		id, err := cli.FindForUI(cfg, *opts.Resume)
 		// A resume or fork without a session, or of one that does not exist, opens the picker

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/gocodex/gocodex/internal/filelock"
+
+	"github.com/gocodex/gocodex/internal/atomicfile"
 )
 
 // StoreMode is cli_auth_credentials_store.
@@ -206,25 +208,5 @@ func (s *Store) lock() (func(), error) {
 // writeFileAtomic writes data to a new 0600 file beside path and renames it over path, so a
 // reader sees the old file or the new one, never a part.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".auth.json.*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, data, 0o600)
 }

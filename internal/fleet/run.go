@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gocodex/gocodex/internal/atomicfile"
 )
 
 // metaDir is the run's own folder inside DIR/<run-id>/; task ids cannot start with '.'.
@@ -198,24 +200,7 @@ func writeJSONAtomic(path string, v any) error {
 // writeFileAtomic writes through a temporary file and a rename: a reader on another node
 // never sees half a file.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, data, 0o644)
 }
 
 func readJSON(path string, v any) error {

@@ -60,6 +60,7 @@ var packages = map[string]room{
 
 	"agent": {layer: engine},
 
+	"internal/atomicfile":        {layer: edge},
 	"internal/auth":              {layer: edge},
 	"internal/config":            {layer: edge},
 	"internal/features":          {layer: edge},

@@ -13,6 +13,7 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/host/threads"
+	"github.com/gocodex/gocodex/internal/host/worktree"
 	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/snapshot"
@@ -43,6 +44,9 @@ type LaunchOptions struct {
 	NoAltScreen   bool
 	// BypassHookTrust runs lifecycle hooks that are not trusted.
 	BypassHookTrust bool
+	// Worktree is the managed worktree the new session runs in (--worktree); the thread is
+	// recorded as its owner once it starts.
+	Worktree *worktree.Managed
 }
 
 // LoadConfig applies the flags over config.toml. Where neither chose a sandbox, a git work
@@ -98,6 +102,11 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 	th, err := a.StartThread(ctx, app.ThreadOptions{Source: "cli", Resume: o.Resume})
 	if err != nil {
 		return err
+	}
+	if o.Worktree != nil {
+		if err := o.Worktree.RecordOwner(th.ID()); err != nil {
+			warningLines = append(warningLines, "could not record the worktree's thread: "+err.Error())
+		}
 	}
 	cmds, notices := app.CustomCommands(cfg)
 	notices = append(notices, o.PickerNotices...)

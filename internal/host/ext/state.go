@@ -12,6 +12,8 @@ import (
 
 	"github.com/gocodex/gocodex/internal/filelock"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
+
+	"github.com/gocodex/gocodex/internal/atomicfile"
 )
 
 // StateFileName is where gocodex keeps what Codex 0.169 keeps about threads in its SQLite
@@ -183,29 +185,10 @@ func encodeParts(values []any) ([]byte, error) {
 
 // WriteFileAtomic writes data to a temporary file next to path and renames it over path.
 func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		_ = os.Remove(name)
-	}
-	return err
+	return atomicfile.Write(path, data, 0o600)
 }
 
 func internalError(msg string) *jsonrpc.Error {

@@ -21,6 +21,8 @@ import (
 	"strings"
 
 	"github.com/gocodex/gocodex/internal/safegit"
+
+	"github.com/gocodex/gocodex/internal/atomicfile"
 )
 
 // Managed is one managed worktree.
@@ -90,20 +92,7 @@ func (m *Managed) RecordOwner(threadID string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(m.GitDir, OwnerFile+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(m.GitDir, OwnerFile))
+	return atomicfile.Write(filepath.Join(m.GitDir, OwnerFile), b, 0o644)
 }
 
 // newSlot creates a new folder with a random 4-hex-digit name under dir.

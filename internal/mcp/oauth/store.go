@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"github.com/gocodex/gocodex/internal/filelock"
+
+	"github.com/gocodex/gocodex/internal/atomicfile"
 )
 
 // Credentials are one server's tokens, as Codex 0.171 writes them in
@@ -133,27 +135,7 @@ func (s FileStore) update(change func(map[string]Credentials) bool) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.Home, ".credentials.json.tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), s.path())
+	return atomicfile.Write(s.path(), append(b, '\n'), 0o600)
 }
 
 // Names lists the server names with stored credentials (for messages), sorted.
