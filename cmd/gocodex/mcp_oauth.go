@@ -23,6 +23,8 @@ import (
 type mcpOAuthFlags struct {
 	ClientID, ClientSecret, Registration, Resource string
 	Scopes                                         []string
+	// NoBrowser only prints the sign-in address (mcp login --no-browser).
+	NoBrowser bool
 }
 
 // addMcpCodexFlags gives `gocodex mcp` the rest of Codex's command line: --enable/--disable
@@ -50,6 +52,7 @@ func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, fac *faceopts.F
 	}
 	login.Flags().StringSliceVar(&opts.OAuth.Scopes, "scopes", nil, "comma-separated OAuth scopes to request")
 	login.Flags().StringVar(&opts.OAuth.Registration, "oauth-client-registration", "", "how the client registers: auto or dcr (cimd is not supported)")
+	login.Flags().BoolVar(&opts.OAuth.NoBrowser, "no-browser", false, "print the sign-in address without opening a browser")
 	logout := &cobra.Command{
 		Use:   "logout NAME",
 		Short: "Remove the OAuth credentials of an MCP server",
@@ -101,10 +104,14 @@ func runMcpLogin(ctx context.Context, opts *mcpOptions, name string, s *iostream
 	if len(scopes) == 0 {
 		scopes = c.Scopes
 	}
+	browser := openBrowser(opts.Getenv)
+	if opts.OAuth.NoBrowser {
+		browser = nil
+	}
 	creds, err := oauth.Login(ctx, oauth.LoginOptions{
 		Name: name, URL: c.URL, Headers: c.HTTPHeaders, Scopes: scopes,
 		ClientID: opts.OAuth.ClientID, ClientSecret: opts.OAuth.ClientSecret,
-		CallbackPort: cfg.McpOAuthCallbackPort, Out: s.Out, OpenBrowser: openBrowser(opts.Getenv),
+		CallbackPort: cfg.McpOAuthCallbackPort, Out: s.Out, OpenBrowser: browser,
 	})
 	if err != nil {
 		return err
