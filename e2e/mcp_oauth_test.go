@@ -214,3 +214,23 @@ func jsonEqual(a, b any) bool {
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
 }
+
+// TestMcpOAuthResource: `mcp add --oauth-resource` writes oauth_resource, and the sign-in names
+// it in the authorization request besides the resource of the server's metadata, as Codex 0.171
+// does (seen: `…&resource=<metadata's>&resource=<given>`).
+func TestMcpOAuthResource(t *testing.T) {
+	t.Parallel()
+	e, srv := oauthWorld(t)
+	const given = "https://resource.example/mcp"
+	r := e.run("", "mcp", "add", "linear", "--url", srv.URL(), "--oauth-resource", given)
+	if r.Code != 0 || !strings.Contains(r.Stdout, "Successfully logged in.") {
+		t.Fatalf("mcp add: exit %d %s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if cfg := readFile(t, filepath.Join(e.CodexHome, "config.toml")); !strings.Contains(cfg, `oauth_resource = "`+given+`"`) {
+		t.Errorf("config.toml lacks oauth_resource:\n%s", cfg)
+	}
+	got := srv.AuthorizeResources()
+	if len(got) != 1 || len(got[0]) != 2 || got[0][0] != srv.URL() || got[0][1] != given {
+		t.Errorf("authorization requests' resources: %q, want [[%s %s]]", got, srv.URL(), given)
+	}
+}

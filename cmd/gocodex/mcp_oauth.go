@@ -109,7 +109,7 @@ func runMcpLogin(ctx context.Context, opts *mcpOptions, name string, s *iostream
 		browser = nil
 	}
 	creds, err := oauth.Login(ctx, oauth.LoginOptions{
-		Name: name, URL: c.URL, Headers: c.HTTPHeaders, Scopes: scopes,
+		Name: name, URL: c.URL, Headers: c.HTTPHeaders, Scopes: scopes, Resource: c.OAuthResource,
 		ClientID: opts.OAuth.ClientID, ClientSecret: opts.OAuth.ClientSecret,
 		CallbackPort: cfg.McpOAuthCallbackPort, Out: s.Out, OpenBrowser: browser,
 	})

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -23,6 +24,9 @@ type LoginOptions struct {
 	Headers map[string]string // the server's http_headers (they are part of the Key)
 	// Scopes override the ones the server's challenge or metadata asks for.
 	Scopes []string
+	// Resource is the server's oauth_resource: named in the authorization request besides
+	// the resource its metadata gives, as Codex 0.171 does.
+	Resource string
 	// ClientID (and ClientSecret) name a client registered beforehand; without one the client
 	// registers itself (RFC 7591).
 	ClientID, ClientSecret string
@@ -79,9 +83,13 @@ func Login(ctx context.Context, o LoginOptions) (*Credentials, error) {
 		RequestRefreshToken: true,
 		Client:              hc,
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			fmt.Fprintf(o.Out, "Authorize `%s` by opening this URL in your browser:\n%s\n\n", o.Name, args.URL)
+			authURL := args.URL
+			if o.Resource != "" {
+				authURL += "&resource=" + url.QueryEscape(o.Resource)
+			}
+			fmt.Fprintf(o.Out, "Authorize `%s` by opening this URL in your browser:\n%s\n\n", o.Name, authURL)
 			if o.OpenBrowser != nil {
-				_ = o.OpenBrowser(args.URL)
+				_ = o.OpenBrowser(authURL)
 			}
 			return cb.wait(ctx)
 		},

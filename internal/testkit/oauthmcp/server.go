@@ -37,6 +37,8 @@ type Server struct {
 	access  map[string]time.Time // access token -> expiry
 	refresh map[string]bool      // refresh token -> still valid
 	log     []string             // "METHOD path" of every request, in order
+	// resources are the resource parameters of each authorization request, in order.
+	resources [][]string
 	// AccessTTL is how long an access token lives (default an hour).
 	AccessTTL time.Duration
 	// garbage makes the authorization-server metadata unparsable; tokenError makes the token
@@ -90,6 +92,13 @@ func (s *Server) Requests() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.log...)
+}
+
+// AuthorizeResources are the resource parameters of each authorization request so far.
+func (s *Server) AuthorizeResources() [][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]string(nil), s.resources...)
 }
 
 // RevokeRefreshTokens makes every refresh token issued so far invalid.
@@ -177,6 +186,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	code := "code-" + randomHex(8)
 	s.mu.Lock()
+	s.resources = append(s.resources, q["resource"])
 	s.codes[code] = oauthCode{client: q.Get("client_id"), redirect: q.Get("redirect_uri"), challenge: q.Get("code_challenge"), resource: q.Get("resource")}
 	s.mu.Unlock()
 	back, _ := url.Parse(q.Get("redirect_uri"))
