@@ -176,29 +176,23 @@ const (
 	oauthUnknown // unreachable
 )
 
-// mcpServerAsksForOAuth sends the server an unauthenticated request: a 401 with a Bearer
-// challenge means OAuth.
+// mcpServerAsksForOAuth sends the server an unauthenticated request (oauth.Probe): a 401
+// with a Bearer challenge means OAuth.
 func mcpServerAsksForOAuth(ctx context.Context, c config.McpServerConfig) oauthProbe {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"ping"}`))
-	if err != nil {
-		return oauthUnknown
+	_, resp, err := oauth.Probe(ctx, http.DefaultClient, c.URL, c.HTTPHeaders)
+	switch {
+	case err == nil:
+		resp.Body.Close()
+		if strings.Contains(strings.ToLower(resp.Header.Get("WWW-Authenticate")), "bearer") {
+			return oauthAsked
+		}
+		return oauthNotAsked
+	case errors.Is(err, oauth.ErrNoOAuth):
+		return oauthNotAsked
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range c.HTTPHeaders {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return oauthUnknown
-	}
-	resp.Body.Close()
-	if resp.StatusCode == http.StatusUnauthorized && strings.Contains(strings.ToLower(resp.Header.Get("WWW-Authenticate")), "bearer") {
-		return oauthAsked
-	}
-	return oauthNotAsked
+	return oauthUnknown
 }
 
 // mcpAuthStatuses are `mcp list`'s statuses of the HTTP servers gocodex can tell about: signed

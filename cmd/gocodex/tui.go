@@ -95,17 +95,8 @@ func runTUI(ctx context.Context, opts tuiOptions, fac *faceopts.Factory) error {
 	if opts.Extras.Worktree {
 		// The session starts in a new worktree of the repository: -C, or this folder, maps
 		// to the same folder there (as `exec --worktree`).
-		home, err := config.CodexHome(os.Getenv)
-		if err != nil {
-			return err
-		}
-		cwd := opts.Flags.Cd
-		if cwd == "" {
-			if cwd, err = os.Getwd(); err != nil {
-				return err
-			}
-		}
-		if managed, err = worktree.Create(ctx, home, cwd); err != nil {
+		var err error
+		if managed, err = worktree.ForSession(ctx, opts.Flags.Cd); err != nil {
 			return err
 		}
 		opts.Flags.Cd = managed.Cwd

@@ -2,9 +2,7 @@ package execcli
 
 import (
 	"context"
-	"os"
 
-	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/host/worktree"
 )
 
@@ -14,17 +12,7 @@ func managedWorktree(ctx context.Context, opts *RunOptions) (*worktree.Managed, 
 	if !opts.Worktree {
 		return nil, nil
 	}
-	home, err := config.CodexHome(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	cwd := opts.Flags.Cd
-	if cwd == "" {
-		if cwd, err = os.Getwd(); err != nil {
-			return nil, err
-		}
-	}
-	m, err := worktree.Create(ctx, home, cwd)
+	m, err := worktree.ForSession(ctx, opts.Flags.Cd)
 	if err != nil {
 		return nil, err
 	}

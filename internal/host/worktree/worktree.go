@@ -23,6 +23,7 @@ import (
 	"github.com/gocodex/gocodex/internal/safegit"
 
 	"github.com/gocodex/gocodex/internal/atomicfile"
+	"github.com/gocodex/gocodex/internal/config"
 )
 
 // Managed is one managed worktree.
@@ -122,4 +123,19 @@ func gitFailed(err error) error {
 		return fmt.Errorf("git command failed: %s", strings.TrimSpace(ge.Stderr))
 	}
 	return fmt.Errorf("git command failed: %w", err)
+}
+
+// ForSession makes the managed worktree of a session that was to start in cd (-C; "" is the
+// process's folder), under this process's CODEX_HOME.
+func ForSession(ctx context.Context, cd string) (*Managed, error) {
+	home, err := config.CodexHome(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if cd == "" {
+		if cd, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	return Create(ctx, home, cd)
 }

@@ -57,7 +57,7 @@ func Login(ctx context.Context, o LoginOptions) (*Credentials, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	req, resp, err := probe(ctx, hc, o.URL, o.Headers)
+	req, resp, err := Probe(ctx, hc, o.URL, o.Headers)
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +130,10 @@ func Login(ctx context.Context, o LoginOptions) (*Credentials, error) {
 	return credentialsOf(o, issuer, cfg, token), nil
 }
 
-// probe sends the MCP initialize request without credentials and expects the 401 that starts
-// the flow.
-func probe(ctx context.Context, hc *http.Client, url string, headers map[string]string) (*http.Request, *http.Response, error) {
+// Probe sends the MCP initialize request without credentials and expects the 401 that starts
+// the flow: the request and that answer (its body for the caller to close), ErrNoOAuth for
+// another answer, or the error of a server that cannot be reached.
+func Probe(ctx context.Context, hc *http.Client, url string, headers map[string]string) (*http.Request, *http.Response, error) {
 	body := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"gocodex","version":"0"}}}`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
