@@ -165,6 +165,8 @@ type Model struct {
 	// mentions is the @file list; files the work tree's files, read on the first @.
 	mentions mentionPopup
 	files    []string
+	// ui holds the settings commands' state (/statusline, /title, /fast: ui_host.go).
+	ui uiState
 }
 
 const (
@@ -308,6 +310,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.picker != nil {
 		return m.pickerKey(k)
+	}
+	if m.ui.items != nil {
+		return m.itemsPickerKey(k)
 	}
 	if len(m.popup.items) > 0 && m.popupKey(ks) {
 		return nil
@@ -500,6 +505,7 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.running = true
 	case protocol.TurnCompleteEvent, protocol.TurnAbortedEvent:
 		m.running = false
+		m.refreshGitBranch() // the turn may have switched branches
 		m.approvals = nil
 		m.question = nil
 		if _, aborted := e.(protocol.TurnAbortedEvent); aborted {

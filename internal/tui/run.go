@@ -63,6 +63,8 @@ type Options struct {
 	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
 	// default is inline: finished cells go into the terminal's scrollback.
 	AltScreen bool
+	// UI is the host's side of /statusline, /title, /fast, /feedback, /logout, /ps, /stop.
+	UI UIHost
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -82,6 +84,7 @@ func Run(ctx context.Context, o Options) error {
 	m.startWithPicker = o.ResumePicker
 	m.startPickerForks = o.ForkPicker
 	m.liveClock = true
+	m.setUIHost(o.UI)
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}

@@ -190,6 +190,7 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 	if m.engine != nil {
 		m.engine.Submit(protocol.ShutdownOp{}) // best effort: the old thread may be gone already
 	}
+	previous := m.threadID
 	m.engine = msg.s.Engine
 	m.gen++
 	m.threadID = msg.s.ThreadID
@@ -203,6 +204,11 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 	if m.startPump != nil {
 		m.startPump(m.engine, m.gen)
 	}
+	if m.sideOpened(msg.verb, previous) {
+		m.refresh()
+		return
+	}
+	m.ui.sideMain = "" // /new, /resume, /fork leave a side conversation behind
 	switch msg.verb {
 	case "resume":
 		m.tr.add(cell{kind: cellInfo, body: "Resumed session " + m.threadID})

@@ -20,8 +20,12 @@ type slashCmd struct {
 func builtinCommands() []slashCmd {
 	return []slashCmd{
 		{name: "model", desc: "choose what model and reasoning effort to use", run: (*Model).openModelPicker},
+		{name: "fast", desc: "toggle Fast mode (priority processing) for the next turns", whileRunning: true, run: (*Model).toggleFast},
+		unsupported("ide", "include current selection, open files, and other context from your IDE"),
 		{name: "permissions", desc: "choose what Codex is allowed to do", run: (*Model).openPermissionsPicker},
 		{name: "approvals", desc: "choose what Codex is allowed to do", hidden: true, run: (*Model).openPermissionsPicker},
+		unsupported("approve", "approve one retry of a recent auto-review denial"),
+		unsupported("import", "import setup, this project, and recent chats from Claude Code"),
 		{name: "review", desc: "review my current changes and find issues", run: func(m *Model, typed, args string) { m.startReview(typed, args) }},
 		{name: "new", desc: "start a new chat during a conversation", run: (*Model).newThread},
 		{name: "resume", desc: "resume a saved chat", run: (*Model).openResumePicker},
@@ -29,14 +33,25 @@ func builtinCommands() []slashCmd {
 		{name: "init", desc: "create an AGENTS.md file with instructions for Codex", run: (*Model).initAgentsFile},
 		{name: "compact", desc: "summarize conversation to prevent hitting the context limit", run: (*Model).compact},
 		{name: "plan", desc: "switch to Plan mode", run: func(m *Model, _, _ string) { m.togglePlanMode() }},
+		{name: "side", desc: "start a side conversation", run: (*Model).side},
 		{name: "undo", desc: "restore the files and the conversation to before the last turn", run: func(m *Model, typed, _ string) { m.undo(typed) }},
 		{name: "diff", desc: "show git diff (including untracked files)", whileRunning: true, run: func(m *Model, typed, _ string) { m.showDiff(typed) }},
 		{name: "mention", desc: "mention a file", whileRunning: true, run: (*Model).mention},
 		{name: "status", desc: "show current session configuration and token usage", whileRunning: true, run: func(m *Model, typed, _ string) { m.showStatus(typed) }},
+		unsupported("daemon", "Manage the local background server"),
+		unsupported("rc", "control this session remotely"),
+		{name: "title", desc: "configure which items appear in the terminal title", whileRunning: true, run: (*Model).openTitlePicker},
+		{name: "statusline", desc: "configure which items appear in the status line", whileRunning: true, run: (*Model).openStatusLinePicker},
+		unsupported("pets", "choose or hide the terminal pet"),
 		{name: "mcp", desc: "list MCP tools; use /mcp verbose or /mcp login <name>", run: (*Model).listMcpTools},
+		unsupported("plugins", "browse and manage plugins"),
+		{name: "logout", desc: "log out of Codex", run: (*Model).logout},
 		{name: "commands", desc: "list the slash commands, custom ones included", whileRunning: true, run: func(m *Model, typed, _ string) { m.listCommands(typed) }},
 		{name: "exit", desc: "exit Codex", whileRunning: true, run: (*Model).quitCommand},
 		{name: "quit", desc: "exit Codex", hidden: true, whileRunning: true, run: (*Model).quitCommand},
+		{name: "feedback", desc: "send logs to maintainers or save a ZIP", whileRunning: true, run: (*Model).feedback},
+		{name: "ps", desc: "list background terminals", whileRunning: true, run: (*Model).listBackgroundTerminals},
+		{name: "stop", desc: "stop all background terminals", whileRunning: true, run: (*Model).stopBackgroundTerminals},
 	}
 }
 

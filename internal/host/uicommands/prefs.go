@@ -1,0 +1,86 @@
+// Package uicommands is what the terminal UI's own commands need from the host: the
+// [tui] settings /statusline and /title keep in config.toml, the service tier /fast keeps,
+// signing out (/logout) and the feedback ZIP (/feedback). The keys and files are Codex
+// 0.171's (observed), so a person's setup carries over both ways.
+package uicommands
+
+import (
+	"path/filepath"
+
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/model"
+)
+
+// Prefs are the UI settings read from config.toml; a nil list means the key is absent and
+// the UI uses Codex's default.
+type Prefs struct {
+	StatusLine          []string
+	StatusLineUseColors bool
+	TerminalTitle       []string
+	ServiceTier         string
+}
+
+// ReadPrefs takes the UI settings from the loaded configuration.
+func ReadPrefs(cfg *config.Config) Prefs {
+	p := Prefs{StatusLineUseColors: true, ServiceTier: cfg.ServiceTier}
+	t, _ := cfg.Effective["tui"].(map[string]any)
+	p.StatusLine = stringList(t["status_line"])
+	p.TerminalTitle = stringList(t["terminal_title"])
+	if b, ok := t["status_line_use_colors"].(bool); ok {
+		p.StatusLineUseColors = b
+	}
+	return p
+}
+
+func stringList(v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := []string{}
+	for _, e := range list {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func configPath(codexHome string) string { return filepath.Join(codexHome, "config.toml") }
+
+// SaveStatusLine writes tui.status_line and tui.status_line_use_colors, as Codex's
+// /statusline does.
+func SaveStatusLine(codexHome string, items []string, useColors bool) error {
+	return config.EditFile(configPath(codexHome),
+		config.Set([]string{"tui", "status_line"}, nonNil(items)),
+		config.Set([]string{"tui", "status_line_use_colors"}, useColors))
+}
+
+// SaveTerminalTitle writes tui.terminal_title, as Codex's /title does.
+func SaveTerminalTitle(codexHome string, items []string) error {
+	return config.EditFile(configPath(codexHome), config.Set([]string{"tui", "terminal_title"}, nonNil(items)))
+}
+
+// SaveServiceTier writes the top-level service_tier ("fast" or "default"), as Codex's
+// /fast does.
+func SaveServiceTier(codexHome, tier string) error {
+	return config.EditFile(configPath(codexHome), config.Set([]string{"service_tier"}, tier))
+}
+
+func nonNil(items []string) []string {
+	if items == nil {
+		return []string{}
+	}
+	return items
+}
+
+// FastTier says whether the model offers priority processing ("Fast") and what it gives.
+// The catalog knows the OpenAI models' tiers; a model it does not list has none.
+func FastTier(slug string) (string, bool) {
+	for _, t := range model.ListingOf(slug).ServiceTiers {
+		if t.ID == "priority" {
+			return t.Description, true
+		}
+	}
+	return "", false
+}

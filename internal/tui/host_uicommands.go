@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/app"
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/host/threads"
+	"github.com/gocodex/gocodex/internal/host/uicommands"
+	"github.com/gocodex/gocodex/internal/version"
+)
+
+// uiHost is the host's side of the settings and housekeeping commands (ui_host.go).
+func uiHost(a *app.App, cfg *config.Config) UIHost {
+	prefs := uicommands.ReadPrefs(cfg)
+	home := cfg.CodexHome
+	return UIHost{
+		StatusLine:          prefs.StatusLine,
+		StatusLineUseColors: prefs.StatusLineUseColors,
+		TerminalTitle:       prefs.TerminalTitle,
+		ServiceTier:         prefs.ServiceTier,
+		SaveStatusLine: func(items []string, colors bool) error {
+			return uicommands.SaveStatusLine(home, items, colors)
+		},
+		SaveTerminalTitle: func(items []string) error { return uicommands.SaveTerminalTitle(home, items) },
+		SaveServiceTier:   func(tier string) error { return uicommands.SaveServiceTier(home, tier) },
+		FastTier:          uicommands.FastTier,
+		SaveFeedback: func(f FeedbackReport) (string, error) {
+			return uicommands.SaveFeedbackZIP(uicommands.Feedback{CodexHome: home, LogDir: cfg.LogDir,
+				ThreadID: f.ThreadID, Classification: f.Classification, Note: f.Note,
+				Version: version.Version, IncludeLogs: f.IncludeLogs, Now: f.Now})
+		},
+		Logout: func(ctx context.Context) (bool, string, error) { return uicommands.Logout(ctx, cfg, Originator) },
+		BackgroundTerminals: func(e Engine) []BackgroundTerminal {
+			th, ok := e.(*agent.Thread)
+			if !ok || th.BackgroundTerminals() == nil {
+				return nil
+			}
+			var out []BackgroundTerminal
+			for _, t := range th.BackgroundTerminals().Terminals() {
+				out = append(out, BackgroundTerminal{ProcessID: t.ProcessID, Command: t.Command, Cwd: t.Cwd})
+			}
+			return out
+		},
+		SideThread: func(ctx context.Context, mainID string) (Session, error) {
+			store := threads.New(home)
+			path, archived, err := store.Find(mainID)
+			if err != nil {
+				return Session{}, err
+			}
+			if archived {
+				return Session{}, errors.New("thread is archived: " + mainID)
+			}
+			ro, err := store.Read(path)
+			if err != nil {
+				return Session{}, err
+			}
+			// The side thread starts from the main one's history and records nothing: what
+			// is said there never reaches the main thread or its rollout.
+			th, err := a.StartThread(ctx, app.ThreadOptions{Source: "cli", Ephemeral: true,
+				InitialHistory: ro.Reconstruct().History})
+			if err != nil {
+				return Session{}, err
+			}
+			return Session{Engine: th, ThreadID: th.ID()}, nil
+		},
+	}
+}
