@@ -44,8 +44,10 @@ type Set struct {
 // BuiltinNames are the interface's own slash commands (the TUI keeps its list in step, a
 // test checks): a project's prompt file cannot take one of these names.
 var BuiltinNames = []string{
-	"model", "permissions", "approvals", "review", "new", "resume", "fork", "init", "compact",
-	"plan", "undo", "diff", "mention", "status", "mcp", "commands", "exit", "quit",
+	"model", "fast", "ide", "permissions", "approvals", "approve", "import", "review", "new",
+	"resume", "fork", "init", "compact", "plan", "side", "undo", "diff", "mention", "status",
+	"daemon", "rc", "title", "statusline", "pets", "mcp", "plugins", "logout", "commands", "exit",
+	"quit", "feedback", "ps", "stop",
 }
 
 // Sources say where commands come from.

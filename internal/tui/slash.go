@@ -20,7 +20,7 @@ type slashCmd struct {
 func builtinCommands() []slashCmd {
 	return []slashCmd{
 		{name: "model", desc: "choose what model and reasoning effort to use", run: (*Model).openModelPicker},
-		{name: "fast", desc: "toggle Fast mode (priority processing) for the next turns", whileRunning: true, run: (*Model).toggleFast},
+		{name: "fast", desc: "1.5x speed, increased usage", whileRunning: true, run: (*Model).toggleFast},
 		unsupported("ide", "include current selection, open files, and other context from your IDE"),
 		{name: "permissions", desc: "choose what Codex is allowed to do", run: (*Model).openPermissionsPicker},
 		{name: "approvals", desc: "choose what Codex is allowed to do", hidden: true, run: (*Model).openPermissionsPicker},
@@ -39,12 +39,12 @@ func builtinCommands() []slashCmd {
 		{name: "mention", desc: "mention a file", whileRunning: true, run: (*Model).mention},
 		{name: "status", desc: "show current session configuration and token usage", whileRunning: true, run: func(m *Model, typed, _ string) { m.showStatus(typed) }},
 		unsupported("daemon", "Manage the local background server"),
-		unsupported("rc", "control this session remotely"),
+		unsupported("rc", "manage remote control for the local background server"),
 		{name: "title", desc: "configure which items appear in the terminal title", whileRunning: true, run: (*Model).openTitlePicker},
 		{name: "statusline", desc: "configure which items appear in the status line", whileRunning: true, run: (*Model).openStatusLinePicker},
 		unsupported("pets", "choose or hide the terminal pet"),
 		{name: "mcp", desc: "list MCP tools; use /mcp verbose or /mcp login <name>", run: (*Model).listMcpTools},
-		unsupported("plugins", "browse and manage plugins"),
+		unsupported("plugins", "browse plugins"),
 		{name: "logout", desc: "log out of Codex", run: (*Model).logout},
 		{name: "commands", desc: "list the slash commands, custom ones included", whileRunning: true, run: func(m *Model, typed, _ string) { m.listCommands(typed) }},
 		{name: "exit", desc: "exit Codex", whileRunning: true, run: (*Model).quitCommand},

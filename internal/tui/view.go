@@ -137,7 +137,7 @@ func (m *Model) bottomView() string {
 // footerView is the status line under the composer, as Codex's: model and effort, context
 // left, directory; the key hint when there is room.
 func (m *Model) footerView() string {
-	parts := []string{strings.TrimSpace(m.header.Model + " " + m.header.Effort)}
+	parts := []string{strings.TrimSpace(m.header.Model + " " + m.header.Effort + m.fastSuffix())}
 	if pct, ok := m.contextLeft(); ok {
 		parts = append(parts, fmt.Sprintf("%d%% context left", pct))
 	}

@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
+
+	"github.com/gocodex/gocodex/protocol"
+)
+
+var keySpace = tea.Key{Code: tea.KeySpace, Text: " "}
+
+// /statusline's and /title's pickers, at 80 and 120 columns.
+func TestItemsPickerGoldens(t *testing.T) {
+	h := newHarness(t, "")
+	for _, w := range []int{80, 120} {
+		h.resize(w, 32)
+		h.command("/statusline")
+		if h.m.ui.items == nil {
+			t.Fatal("/statusline opened no picker")
+		}
+		h.golden("statusline_picker_" + itoa(w))
+		h.key(keyEsc)
+		h.command("/title")
+		h.golden("title_picker_" + itoa(w))
+		h.key(keyEsc)
+		h.command("/feedback")
+		h.golden("feedback_picker_" + itoa(w))
+		h.key(keyEsc)
+	}
+	if ops := h.eng.takeOps(); len(ops) != 0 {
+		t.Errorf("the pickers submitted %v", ops)
+	}
+}
+
+// Space toggles, ←/→ move the highlighted item, enter hands the order to the host; the
+// status line then draws those items.
+func TestStatusLinePickerSavesOrder(t *testing.T) {
+	h := newHarness(t, "")
+	var saved []string
+	savedColors := true
+	h.m.setUIHost(UIHost{StatusLineUseColors: true, SaveStatusLine: func(items []string, colors bool) error {
+		saved, savedColors = items, colors
+		return nil
+	}})
+	h.command("/statusline")
+	h.key(keySpace) // "Use theme colors" off
+	for range 4 {
+		h.key(tea.Key{Code: tea.KeyDown})
+	}
+	h.key(keySpace)                   // model on
+	h.key(tea.Key{Code: tea.KeyLeft}) // above thread-name
+	h.key(tea.Key{Code: tea.KeyUp})   // current-dir
+	h.key(keySpace)                   // current-dir off
+	h.key(keyEnter)
+	if got := strings.Join(saved, ","); got != "model-with-reasoning,model,thread-name" || savedColors {
+		t.Fatalf("saved %q colors %v", got, savedColors)
+	}
+	if f := h.m.footerView(); !strings.Contains(f, "gpt-test default · gpt-test") || strings.Contains(f, "/work/project") {
+		t.Errorf("status line after /statusline: %q", f)
+	}
+}
+
+// Typing filters the items; the terminal title follows /title's items.
+func TestTitlePickerFiltersAndSaves(t *testing.T) {
+	h := newHarness(t, "")
+	var saved []string
+	h.m.setUIHost(UIHost{SaveTerminalTitle: func(items []string) error { saved = items; return nil }})
+	if got := h.m.windowTitle(); got != "project" {
+		t.Errorf("default title %q, want the project name", got)
+	}
+	h.command("/title")
+	h.typeText("app")
+	h.key(keySpace)
+	h.key(keyEnter)
+	if got := strings.Join(saved, ","); got != "activity,thread-name,project-name,app-name" {
+		t.Fatalf("saved %q", got)
+	}
+	if got := h.m.windowTitle(); got != "project | gocodex" {
+		t.Errorf("title %q", got)
+	}
+}
+
+// /fast asks the engine for the priority tier where the model has one, and says so where
+// it has none.
+func TestFastTogglesServiceTier(t *testing.T) {
+	h := newHarness(t, "")
+	var saved []string
+	h.m.setUIHost(UIHost{FastTier: func(m string) (string, bool) { return "", m == "gpt-test" },
+		SaveServiceTier: func(t string) error { saved = append(saved, t); return nil }})
+	h.command("/fast")
+	h.command("/fast")
+	ops := h.eng.takeOps()
+	if len(ops) != 2 {
+		t.Fatalf("ops %v", ops)
+	}
+	for i, want := range []string{"fast", "default"} {
+		o, ok := ops[i].(protocol.OverrideTurnContextOp)
+		if !ok || o.ServiceTier == nil || *o.ServiceTier != want {
+			t.Errorf("op %d = %#v, want service tier %s", i, ops[i], want)
+		}
+	}
+	if strings.Join(saved, ",") != "fast,default" {
+		t.Errorf("saved %v", saved)
+	}
+	h.m.header.Model = "other"
+	h.command("/fast")
+	if ops := h.eng.takeOps(); len(ops) != 0 || !strings.Contains(h.m.tr.cells[len(h.m.tr.cells)-1].body, "Fast mode is not available for other") {
+		t.Errorf("/fast without a tier: ops %v, last cell %q", ops, h.m.tr.cells[len(h.m.tr.cells)-1].body)
+	}
+}
