@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 	"time"
 
@@ -16,6 +13,7 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/iostreams"
+	"github.com/gocodex/gocodex/internal/host/uicommands"
 	"github.com/gocodex/gocodex/internal/mcp/oauth"
 )
 
@@ -64,11 +62,7 @@ func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, fac *faceopts.F
 
 // mcpOAuthStore is the credentials store the configuration names.
 func mcpOAuthStore(cfg *config.Config) (*oauth.FileStore, error) {
-	store := oauth.StoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
-	if store == nil {
-		return nil, errors.New("mcp_oauth_credentials_store = \"keyring\" is not supported by gocodex: set it to \"file\" (or \"auto\") to sign in to MCP servers")
-	}
-	return store, nil
+	return uicommands.McpOAuthStore(cfg)
 }
 
 func loadMcpConfig(opts *mcpOptions) (*config.Config, error) {
@@ -89,35 +83,13 @@ func runMcpLogin(ctx context.Context, opts *mcpOptions, name string, s *iostream
 	if err != nil {
 		return err
 	}
-	c, ok := cfg.McpServers[name]
-	if !ok {
-		return fmt.Errorf("No MCP server named '%s' found.", name)
-	}
-	if c.URL == "" {
-		return fmt.Errorf("OAuth login is only supported for streamable HTTP servers; `%s` runs a command", name)
-	}
-	store, err := mcpOAuthStore(cfg)
-	if err != nil {
-		return err
-	}
-	scopes := opts.OAuth.Scopes
-	if len(scopes) == 0 {
-		scopes = c.Scopes
-	}
-	browser := openBrowser(opts.Getenv)
+	browser := uicommands.OpenBrowser(opts.Getenv)
 	if opts.OAuth.NoBrowser {
 		browser = nil
 	}
-	creds, err := oauth.Login(ctx, oauth.LoginOptions{
-		Name: name, URL: c.URL, Headers: c.HTTPHeaders, Scopes: scopes, Resource: c.OAuthResource,
-		ClientID: opts.OAuth.ClientID, ClientSecret: opts.OAuth.ClientSecret,
-		CallbackPort: cfg.McpOAuthCallbackPort, Out: s.Out, OpenBrowser: browser,
-	})
-	if err != nil {
+	if err := uicommands.McpLogin(ctx, cfg, name, uicommands.McpLoginOptions{Scopes: opts.OAuth.Scopes,
+		ClientID: opts.OAuth.ClientID, ClientSecret: opts.OAuth.ClientSecret, Out: s.Out, OpenBrowser: browser}); err != nil {
 		return err
-	}
-	if err := store.Save(oauth.Key(name, c.URL, c.HTTPHeaders), *creds); err != nil {
-		return fmt.Errorf("store the OAuth credentials of `%s`: %w", name, err)
 	}
 	if fromAdd {
 		fmt.Fprintln(s.Out, "Successfully logged in.")
@@ -215,29 +187,4 @@ func mcpAuthStatuses(ctx context.Context, cfg *config.Config) map[string]string 
 		}
 	}
 	return out
-}
-
-// openBrowser opens a URL with $BROWSER, else the system's opener; the URL is printed too, so
-// a failure only means the person opens it.
-func openBrowser(getenv func(string) string) func(string) error {
-	return func(url string) error {
-		var cmd *exec.Cmd
-		switch b := getenv("BROWSER"); {
-		case b != "":
-			cmd = exec.Command(b, url)
-		case runtime.GOOS == "darwin":
-			cmd = exec.Command("open", url)
-		case runtime.GOOS == "windows":
-			cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-		default:
-			cmd = exec.Command("xdg-open", url)
-		}
-		cmd.Stdout, cmd.Stderr = nil, nil
-		cmd.Env = os.Environ()
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		go func() { _ = cmd.Wait() }() // the browser may keep running; reaped when it ends
-		return nil
-	}
 }

@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"errors"
+	"io"
+	"os"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
@@ -43,6 +45,9 @@ func uiHost(a *app.App, cfg *config.Config) UIHost {
 				out = append(out, BackgroundTerminal{ProcessID: t.ProcessID, Command: t.Command, Cwd: t.Cwd})
 			}
 			return out
+		},
+		McpLogin: func(ctx context.Context, name string, out io.Writer) error {
+			return uicommands.McpLogin(ctx, cfg, name, uicommands.McpLoginOptions{Out: out, OpenBrowser: uicommands.OpenBrowser(os.Getenv)})
 		},
 		SideThread: func(ctx context.Context, mainID string) (Session, error) {
 			store := threads.New(home)

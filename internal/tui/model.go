@@ -277,6 +277,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case threadsListedMsg:
 		m.threadsListed(msg)
 		return nil
+	case uiDoneMsg:
+		return msg(m)
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {
 			m.pasted(msg.Content)
@@ -563,6 +565,10 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:
 		return m.quit()
+	case protocol.McpListToolsResponseEvent:
+		if m.mcpVerboseAnswer(e) {
+			return nil
+		}
 	}
 	if m.tr.apply(ev.Msg) {
 		m.refresh()

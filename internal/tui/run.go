@@ -100,6 +100,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	p := tea.NewProgram(m, opts...)
 	m.print = func(s string) { p.Send(tea.Println(s)()) }
+	m.ui.send = p.Send
 
 	// One pump per engine: a pump ends when its thread closes or ctx is cancelled, and
 	// Run waits for all of them.

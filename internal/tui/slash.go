@@ -43,7 +43,7 @@ func builtinCommands() []slashCmd {
 		{name: "title", desc: "configure which items appear in the terminal title", whileRunning: true, run: (*Model).openTitlePicker},
 		{name: "statusline", desc: "configure which items appear in the status line", whileRunning: true, run: (*Model).openStatusLinePicker},
 		unsupported("pets", "choose or hide the terminal pet"),
-		{name: "mcp", desc: "list MCP tools; use /mcp verbose or /mcp login <name>", run: (*Model).listMcpTools},
+		{name: "mcp", desc: "list MCP tools; use /mcp verbose or /mcp login <name>", run: (*Model).mcpCommand},
 		unsupported("plugins", "browse plugins"),
 		{name: "logout", desc: "log out of Codex", run: (*Model).logout},
 		{name: "commands", desc: "list the slash commands, custom ones included", whileRunning: true, run: func(m *Model, typed, _ string) { m.listCommands(typed) }},

@@ -2,7 +2,10 @@ package tui
 
 import (
 	"context"
+	"io"
 	"time"
+
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 )
 
 // UIHost is the host's side of the UI's own settings and housekeeping commands: the
@@ -29,6 +32,9 @@ type UIHost struct {
 	Logout func(ctx context.Context) (removed bool, warning string, err error)
 	// BackgroundTerminals lists the engine's running exec sessions (nil: it keeps none).
 	BackgroundTerminals func(e Engine) []BackgroundTerminal
+	// McpLogin signs in to the configured MCP server name with OAuth, writing the
+	// authorize address to out.
+	McpLogin func(ctx context.Context, name string, out io.Writer) error
 	// SideThread opens /side's thread: the main thread's history, recorded nowhere.
 	SideThread func(ctx context.Context, mainID string) (Session, error)
 }
@@ -60,6 +66,10 @@ type uiState struct {
 	hostname  string
 	// sideMain is the main thread's id while a /side conversation is open.
 	sideMain string
+	// mcpVerbose marks the /mcp answer awaited as `/mcp verbose`'s.
+	mcpVerbose bool
+	// send delivers a message to the running program (Run sets it).
+	send func(tea.Msg)
 }
 
 // setUIHost installs the host's side and the settings it read.
