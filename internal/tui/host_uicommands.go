@@ -15,7 +15,7 @@ import (
 )
 
 // uiHost is the host's side of the settings and housekeeping commands (ui_host.go).
-func uiHost(a *app.App, cfg *config.Config) UIHost {
+func uiHost(a *app.App, cfg *config.Config, bypassHookTrust bool) UIHost {
 	prefs := uicommands.ReadPrefs(cfg)
 	home := cfg.CodexHome
 	return UIHost{
@@ -49,6 +49,8 @@ func uiHost(a *app.App, cfg *config.Config) UIHost {
 		McpLogin: func(ctx context.Context, name string, out io.Writer) error {
 			return uicommands.McpLogin(ctx, cfg, name, uicommands.McpLoginOptions{Out: out, OpenBrowser: uicommands.OpenBrowser(os.Getenv)})
 		},
+		Hooks:  func() []uicommands.Hook { return uicommands.ListHooks(cfg, bypassHookTrust) },
+		Skills: func() []uicommands.Skill { return uicommands.ListSkills(cfg) },
 		SideThread: func(ctx context.Context, mainID string) (Session, error) {
 			store := threads.New(home)
 			path, archived, err := store.Find(mainID)

@@ -132,7 +132,7 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
 		},
-		UI: uiHost(a, cfg),
+		UI: uiHost(a, cfg, o.BypassHookTrust),
 	}, a, cfg, o.NoAltScreen))
 }
 

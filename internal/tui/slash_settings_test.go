@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
+	"github.com/gocodex/gocodex/internal/host/uicommands"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -14,8 +15,18 @@ var keySpace = tea.Key{Code: tea.KeySpace, Text: " "}
 // /statusline's and /title's pickers, at 80 and 120 columns.
 func TestItemsPickerGoldens(t *testing.T) {
 	h := newHarness(t, "")
+	h.m.setUIHost(UIHost{StatusLineUseColors: true,
+		Hooks:  func() []uicommands.Hook { return []uicommands.Hook{{Event: "PreToolUse", Command: "echo hi", Active: true}} },
+		Skills: func() []uicommands.Skill { return []uicommands.Skill{{Name: "greeter", Description: "Greets people.", Enabled: true}} }})
+	h.m.ui.hostname, h.m.ui.gitBranch = "", ""
 	for _, w := range []int{80, 120} {
 		h.resize(w, 32)
+		h.command("/hooks")
+		h.golden("hooks_picker_" + itoa(w))
+		h.key(keyEsc)
+		h.command("/skills")
+		h.golden("skills_picker_" + itoa(w))
+		h.key(keyEsc)
 		h.command("/statusline")
 		if h.m.ui.items == nil {
 			t.Fatal("/statusline opened no picker")

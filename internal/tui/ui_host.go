@@ -6,6 +6,8 @@ import (
 	"time"
 
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
+
+	"github.com/gocodex/gocodex/internal/host/uicommands"
 )
 
 // UIHost is the host's side of the UI's own settings and housekeeping commands: the
@@ -35,6 +37,9 @@ type UIHost struct {
 	// McpLogin signs in to the configured MCP server name with OAuth, writing the
 	// authorize address to out.
 	McpLogin func(ctx context.Context, name string, out io.Writer) error
+	// Hooks lists the configured lifecycle hooks (/hooks); Skills the skills (/skills).
+	Hooks  func() []uicommands.Hook
+	Skills func() []uicommands.Skill
 	// SideThread opens /side's thread: the main thread's history, recorded nowhere.
 	SideThread func(ctx context.Context, mainID string) (Session, error)
 }

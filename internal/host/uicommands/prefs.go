@@ -1,8 +1,8 @@
 // Package uicommands is what the terminal UI's own commands need from the host: the
 // [tui] settings /statusline and /title keep in config.toml, the service tier /fast keeps,
 // signing out (/logout), the feedback ZIP (/feedback) and MCP OAuth sign-in (/mcp login,
-// `mcp login`). The keys and files are Codex
-// 0.171's (observed), so a person's setup carries over both ways.
+// `mcp login`). The keys and files are Codex 0.171's (observed), so a person's setup
+// carries over both ways.
 package uicommands
 
 import (
