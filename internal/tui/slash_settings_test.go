@@ -16,8 +16,12 @@ var keySpace = tea.Key{Code: tea.KeySpace, Text: " "}
 func TestItemsPickerGoldens(t *testing.T) {
 	h := newHarness(t, "")
 	h.m.setUIHost(UIHost{StatusLineUseColors: true,
-		Hooks:  func() []uicommands.Hook { return []uicommands.Hook{{Event: "PreToolUse", Command: "echo hi", Active: true}} },
-		Skills: func() []uicommands.Skill { return []uicommands.Skill{{Name: "greeter", Description: "Greets people.", Enabled: true}} }})
+		Hooks: func() []uicommands.Hook {
+			return []uicommands.Hook{{Event: "PreToolUse", Command: "echo hi", Active: true}}
+		},
+		Skills: func() []uicommands.Skill {
+			return []uicommands.Skill{{Name: "greeter", Description: "Greets people.", Enabled: true}}
+		}})
 	h.m.ui.hostname, h.m.ui.gitBranch = "", ""
 	for _, w := range []int{80, 120} {
 		h.resize(w, 32)
