@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,5 +36,36 @@ func TestTUITmuxHooksAndSkills(t *testing.T) {
 	u.quit()
 	if n := len(e.Model.Requests()); n != 0 {
 		t.Errorf("%d model requests: a UI command went to the model", n)
+	}
+}
+
+// /recap shows the model's summary; the recap request happens beside the thread: the
+// thread's next request carries neither it nor the recap.
+func TestTUITmuxRecapStaysOutOfThread(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("FIRSTANSWER"), answer("RECAP-TEXT: you asked about APPLE"), answer("NEXTANSWER"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/recap")
+	u.waitFor("There is no conversation history to recap.")
+	u.typeLine("tell me about APPLE")
+	u.waitFor("FIRSTANSWER")
+	waitIdle(u)
+	u.typeLine("/recap")
+	u.waitFor("Recap", "RECAP-TEXT: you asked about APPLE")
+	u.typeLine("and then?")
+	u.waitFor("NEXTANSWER")
+	u.quit()
+	reqs := e.Model.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	recapAsked := strings.Join(reqs[1].MessageTexts("user"), "\n")
+	if !strings.Contains(recapAsked, "tell me about APPLE") || !strings.Contains(recapAsked, "recap") {
+		t.Errorf("the recap request: %q", recapAsked)
+	}
+	next := string(reqs[2].Body)
+	if strings.Contains(next, "RECAP-TEXT") || strings.Contains(next, "short recap") {
+		t.Errorf("the recap reached the thread's next request")
 	}
 }

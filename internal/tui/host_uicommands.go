@@ -2,14 +2,12 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/host/uicommands"
 	"github.com/gocodex/gocodex/internal/version"
 )
@@ -52,26 +50,14 @@ func uiHost(a *app.App, cfg *config.Config, bypassHookTrust bool) UIHost {
 		Hooks:  func() []uicommands.Hook { return uicommands.ListHooks(cfg, bypassHookTrust) },
 		Skills: func() []uicommands.Skill { return uicommands.ListSkills(cfg) },
 		SideThread: func(ctx context.Context, mainID string) (Session, error) {
-			store := threads.New(home)
-			path, archived, err := store.Find(mainID)
-			if err != nil {
-				return Session{}, err
-			}
-			if archived {
-				return Session{}, errors.New("thread is archived: " + mainID)
-			}
-			ro, err := store.Read(path)
-			if err != nil {
-				return Session{}, err
-			}
-			// The side thread starts from the main one's history and records nothing: what
-			// is said there never reaches the main thread or its rollout.
-			th, err := a.StartThread(ctx, app.ThreadOptions{Source: "cli", Ephemeral: true,
-				InitialHistory: ro.Reconstruct().History})
+			th, err := uicommands.OpenSide(ctx, a, home, mainID)
 			if err != nil {
 				return Session{}, err
 			}
 			return Session{Engine: th, ThreadID: th.ID()}, nil
+		},
+		Recap: func(ctx context.Context, threadID string) (string, error) {
+			return uicommands.Recap(ctx, a, home, threadID)
 		},
 	}
 }

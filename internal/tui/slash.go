@@ -34,6 +34,7 @@ func builtinCommands() []slashCmd {
 		{name: "fork", desc: "fork the current chat", run: (*Model).forkThread},
 		{name: "init", desc: "create an AGENTS.md file with instructions for Codex", run: (*Model).initAgentsFile},
 		{name: "compact", desc: "summarize conversation to prevent hitting the context limit", run: (*Model).compact},
+		{name: "recap", desc: "summarize the current conversation now", whileRunning: true, run: (*Model).recap},
 		{name: "plan", desc: "switch to Plan mode", run: func(m *Model, _, _ string) { m.togglePlanMode() }},
 		{name: "side", desc: "start a side conversation", run: (*Model).side},
 		{name: "undo", desc: "restore the files and the conversation to before the last turn", run: func(m *Model, typed, _ string) { m.undo(typed) }},

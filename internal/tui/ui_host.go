@@ -40,6 +40,8 @@ type UIHost struct {
 	// Hooks lists the configured lifecycle hooks (/hooks); Skills the skills (/skills).
 	Hooks  func() []uicommands.Hook
 	Skills func() []uicommands.Skill
+	// Recap has the model summarize the thread without adding to it.
+	Recap func(ctx context.Context, threadID string) (string, error)
 	// SideThread opens /side's thread: the main thread's history, recorded nowhere.
 	SideThread func(ctx context.Context, mainID string) (Session, error)
 }
@@ -73,6 +75,8 @@ type uiState struct {
 	sideMain string
 	// mcpVerbose marks the /mcp answer awaited as `/mcp verbose`'s.
 	mcpVerbose bool
+	// recapping is set while a /recap is generated.
+	recapping bool
 	// send delivers a message to the running program (Run sets it).
 	send func(tea.Msg)
 }
