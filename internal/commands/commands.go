@@ -45,7 +45,7 @@ type Set struct {
 // test checks): a project's prompt file cannot take one of these names.
 var BuiltinNames = []string{
 	"model", "fast", "ide", "permissions", "approvals", "approve", "skills", "import", "hooks", "review", "new",
-	"resume", "fork", "init", "compact", "recap", "plan", "side", "undo", "diff", "mention", "status",
+	"resume", "fork", "worktree", "init", "compact", "recap", "plan", "side", "undo", "diff", "mention", "status",
 	"daemon", "rc", "title", "statusline", "pets", "mcp", "plugins", "logout", "commands", "exit",
 	"quit", "feedback", "ps", "stop",
 }

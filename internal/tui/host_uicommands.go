@@ -56,6 +56,13 @@ func uiHost(a *app.App, cfg *config.Config, bypassHookTrust bool) UIHost {
 			}
 			return Session{Engine: th, ThreadID: th.ID()}, nil
 		},
+		WorktreeThread: func(ctx context.Context, from string) (Session, error) {
+			th, wt, err := uicommands.WorktreeThread(ctx, a, cfg, from)
+			if err != nil {
+				return Session{}, err
+			}
+			return Session{Engine: th, ThreadID: th.ID(), Cwd: wt.Cwd}, nil
+		},
 		Recap: func(ctx context.Context, threadID string) (string, error) {
 			return uicommands.Recap(ctx, a, home, threadID)
 		},

@@ -21,6 +21,8 @@ type Session struct {
 	// RewindFiles restores the files of the thread's last n turns (/undo); nil when the
 	// thread keeps no snapshots.
 	RewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+	// Cwd is the thread's folder when it differs from the UI's (/worktree).
+	Cwd string
 }
 
 // ThreadEntry is one past thread of the /resume picker.
@@ -197,6 +199,10 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 	m.rewindFiles = msg.s.RewindFiles
 	if msg.s.Provider != "" {
 		m.header.Provider = msg.s.Provider
+	}
+	if msg.s.Cwd != "" {
+		m.header.Cwd = msg.s.Cwd
+		m.refreshGitBranch()
 	}
 	m.running, m.approvals, m.question, m.queued, m.steers = false, nil, nil, nil, nil
 	m.usage, m.planMode = nil, false

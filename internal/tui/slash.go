@@ -32,6 +32,7 @@ func builtinCommands() []slashCmd {
 		{name: "new", desc: "start a new chat during a conversation", run: (*Model).newThread},
 		{name: "resume", desc: "resume a saved chat", run: (*Model).openResumePicker},
 		{name: "fork", desc: "fork the current chat", run: (*Model).forkThread},
+		{name: "worktree", desc: "start or continue a conversation in a new worktree", run: (*Model).openWorktree},
 		{name: "init", desc: "create an AGENTS.md file with instructions for Codex", run: (*Model).initAgentsFile},
 		{name: "compact", desc: "summarize conversation to prevent hitting the context limit", run: (*Model).compact},
 		{name: "recap", desc: "summarize the current conversation now", whileRunning: true, run: (*Model).recap},

@@ -39,13 +39,15 @@ func (m *Model) conversationStarted() bool {
 	return false
 }
 
-// sideOpened finishes /side's switch: into the side conversation, or back to the main
-// thread. It reports false for the other verbs.
+// sideOpened finishes /side's switch (into the side conversation, or back to the main
+// thread) and /worktree's. It reports false for the other verbs.
 func (m *Model) sideOpened(verb, previous string) bool {
 	switch verb {
 	case "side":
 		m.ui.sideMain = previous
 		m.tr.add(cell{kind: cellInfo, body: "Side conversation: it knows the main conversation, and nothing said here reaches it. /side again returns to the main thread."})
+	case "worktree":
+		m.tr.add(cell{kind: cellInfo, body: "Now in the worktree " + m.header.Cwd + " (session " + m.threadID + ")"})
 	case "side-return":
 		m.ui.sideMain = ""
 		m.tr.add(cell{kind: cellInfo, body: "Back in the main conversation " + m.threadID + " (the side conversation is discarded)."})

@@ -42,6 +42,9 @@ type UIHost struct {
 	Skills func() []uicommands.Skill
 	// Recap has the model summarize the thread without adding to it.
 	Recap func(ctx context.Context, threadID string) (string, error)
+	// WorktreeThread makes a managed worktree and starts a thread there: a fork of
+	// fromThreadID, or a new one when it is "".
+	WorktreeThread func(ctx context.Context, fromThreadID string) (Session, error)
 	// SideThread opens /side's thread: the main thread's history, recorded nowhere.
 	SideThread func(ctx context.Context, mainID string) (Session, error)
 }
