@@ -306,12 +306,56 @@ func TestTUITmuxUnsupportedCodexCommands(t *testing.T) {
 	e := newEnv(t)
 	u := e.startTmuxUI()
 	u.waitFor("Ask gocodex to do anything")
-	for _, c := range []string{"daemon", "rc", "ide", "import", "pets", "plugins", "approve"} {
+	for _, c := range []string{"daemon", "rc", "ide", "import", "pets", "plugins", "approve", "memories", "goal"} {
 		u.typeLine("/" + c)
 		u.waitFor("/" + c + " is not supported: ")
 	}
 	u.quit()
 	if n := len(e.Model.Requests()); n != 0 {
 		t.Errorf("%d model requests: an unsupported command went to the model", n)
+	}
+}
+
+// /presets save keeps a prompt in tui.presets.<slot> (Codex's keys); picking it in /presets
+// sends it; /presets delete empties the slot.
+func TestTUITmuxPresets(t *testing.T) {
+	e := newEnv(t)
+	config := filepath.Join(e.CodexHome, "config.toml")
+	e.Model.Enqueue(answer("PRESETANSWER"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/presets")
+	u.waitFor("No presets saved.")
+	u.pane.sendKeys(false, "Escape")
+	waitGone(t, u, "enter select · esc back") // an Esc then "/" at once would read as Alt+/
+	u.typeLine("/presets save summarize the repo")
+	u.waitFor("Saved preset 1.")
+	waitFileContains(t, config, "[tui.presets.1]", `input = "summarize the repo"`)
+	u.typeLine("/presets")
+	u.waitFor("1 · summarize the repo")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("PRESETANSWER")
+	waitIdle(u)
+	u.typeLine("/presets delete 1")
+	u.waitFor("Deleted preset 1.")
+	u.quit()
+	if data, _ := os.ReadFile(config); strings.Contains(string(data), "presets") {
+		t.Errorf("the preset is still in config.toml:\n%s", data)
+	}
+	reqs := e.Model.Requests()
+	if len(reqs) != 1 || !strings.Contains(strings.Join(reqs[0].MessageTexts("user"), "\n"), "summarize the repo") {
+		t.Errorf("the preset did not reach the model as a message: %d requests", len(reqs))
+	}
+}
+
+// waitGone waits until text is off the visible screen.
+func waitGone(t *testing.T, u *tmuxUI, text string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Contains(u.pane.capture(), text) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%q stayed on screen:\n%s", text, u.pane.capture())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

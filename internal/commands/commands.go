@@ -44,8 +44,8 @@ type Set struct {
 // BuiltinNames are the interface's own slash commands (the TUI keeps its list in step, a
 // test checks): a project's prompt file cannot take one of these names.
 var BuiltinNames = []string{
-	"model", "fast", "ide", "permissions", "approvals", "approve", "skills", "import", "hooks", "review", "new",
-	"resume", "fork", "worktree", "init", "compact", "recap", "plan", "side", "undo", "diff", "mention", "status",
+	"model", "fast", "presets", "ide", "permissions", "approvals", "approve", "memories", "skills", "import", "hooks", "review", "new",
+	"resume", "fork", "worktree", "init", "compact", "recap", "plan", "goal", "side", "undo", "diff", "mention", "status",
 	"daemon", "rc", "title", "statusline", "pets", "mcp", "plugins", "logout", "commands", "exit",
 	"quit", "feedback", "ps", "stop",
 }

@@ -275,5 +275,5 @@ func pruneValue(t reflect.Type, v any) any {
 // tuiKeysRead are the [tui] keys the terminal UI reads (the screen mode, and what
 // /statusline and /title save).
 var tuiKeysRead = map[string]bool{
-	"alternate_screen": true, "status_line": true, "status_line_use_colors": true, "terminal_title": true,
+	"alternate_screen": true, "status_line": true, "status_line_use_colors": true, "terminal_title": true, "presets": true,
 }

@@ -21,6 +21,8 @@ func uiHost(a *app.App, cfg *config.Config, bypassHookTrust bool) UIHost {
 		StatusLineUseColors: prefs.StatusLineUseColors,
 		TerminalTitle:       prefs.TerminalTitle,
 		ServiceTier:         prefs.ServiceTier,
+		Presets:             prefs.Presets,
+		SavePreset:          func(slot string, p uicommands.Preset) error { return uicommands.SavePreset(home, slot, p) },
 		SaveStatusLine: func(items []string, colors bool) error {
 			return uicommands.SaveStatusLine(home, items, colors)
 		},

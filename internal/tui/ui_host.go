@@ -22,6 +22,9 @@ type UIHost struct {
 	TerminalTitle       []string
 	// ServiceTier is config service_tier ("fast" is priority processing).
 	ServiceTier string
+	// Presets are tui.presets by slot; SavePreset writes one (an empty input removes it).
+	Presets    map[string]uicommands.Preset
+	SavePreset func(slot string, p uicommands.Preset) error
 
 	SaveStatusLine    func(items []string, useColors bool) error
 	SaveTerminalTitle func(items []string) error
@@ -70,6 +73,7 @@ type uiState struct {
 	colors      bool
 	title       []string
 	serviceTier string
+	presets     map[string]uicommands.Preset
 	// gitBranch is read when the UI starts and after each turn (the status line and title
 	// draw it without touching the disk).
 	gitBranch string
@@ -91,5 +95,6 @@ func (m *Model) setUIHost(h UIHost) {
 	m.ui.colors = h.StatusLineUseColors
 	m.ui.title = h.TerminalTitle
 	m.ui.serviceTier = h.ServiceTier
+	m.ui.presets = h.Presets
 	m.refreshGitBranch()
 }

@@ -19,6 +19,13 @@ type Prefs struct {
 	StatusLineUseColors bool
 	TerminalTitle       []string
 	ServiceTier         string
+	// Presets are tui.presets: slot ("1"…"9", "0") to the text it sends.
+	Presets map[string]Preset
+}
+
+// Preset is one saved prompt or slash command (tui.presets.<slot>).
+type Preset struct {
+	Input, Label string
 }
 
 // ReadPrefs takes the UI settings from the loaded configuration.
@@ -27,6 +34,17 @@ func ReadPrefs(cfg *config.Config) Prefs {
 	t, _ := cfg.Effective["tui"].(map[string]any)
 	p.StatusLine = stringList(t["status_line"])
 	p.TerminalTitle = stringList(t["terminal_title"])
+	if presets, ok := t["presets"].(map[string]any); ok {
+		p.Presets = map[string]Preset{}
+		for slot, v := range presets {
+			e, _ := v.(map[string]any)
+			in, _ := e["input"].(string)
+			label, _ := e["label"].(string)
+			if in != "" {
+				p.Presets[slot] = Preset{Input: in, Label: label}
+			}
+		}
+	}
 	if b, ok := t["status_line_use_colors"].(bool); ok {
 		p.StatusLineUseColors = b
 	}
@@ -84,4 +102,14 @@ func FastTier(slug string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// SavePreset writes tui.presets.<slot> (input, label), as Codex's /presets does; an empty
+// input removes the slot.
+func SavePreset(codexHome, slot string, p Preset) error {
+	if p.Input == "" {
+		return config.EditFile(configPath(codexHome), config.Remove([]string{"tui", "presets", slot}))
+	}
+	return config.EditFile(configPath(codexHome), config.Set([]string{"tui", "presets", slot},
+		map[string]any{"input": p.Input, "label": p.Label}))
 }
