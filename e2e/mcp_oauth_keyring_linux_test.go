@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,4 +105,73 @@ func TestMcpOAuthKeyringMissing(t *testing.T) {
 	if creds := storedCredentials(t, e.CodexHome); creds != nil {
 		t.Errorf("stored %v", creds)
 	}
+}
+
+// TestAuthKeyringInterop: with cli_auth_credentials_store = "keyring" and a real Secret
+// Service, an API-key sign-in lands in the keyring (service "Codex Auth", read from outside),
+// not in auth.json, and each binary reads the other's (GOCODEX_REFERENCE_CODEX for Codex).
+func TestAuthKeyringInterop(t *testing.T) {
+	t.Parallel()
+	kr := testkit.StartKeyring(t)
+	run := func(bin, home, stdin string, args ...string) result {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(append(cleanEnviron(), "CODEX_HOME="+home, "HOME="+t.TempDir()), kr.Env()...)
+		cmd.Stdin = strings.NewReader(stdin)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%s %v: %v", bin, args, err)
+		}
+		return result{Stdout: stdout.String(), Stderr: stderr.String(), Code: code}
+	}
+	pairs := [][2]string{{binary, binary}}
+	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
+		pairs = append(pairs, [2]string{binary, ref}, [2]string{ref, binary})
+	}
+	for _, p := range pairs {
+		writer, reader := p[0], p[1]
+		home := t.TempDir()
+		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("cli_auth_credentials_store = \"keyring\"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if r := run(writer, home, "sk-keyring-0123456789\n", "login", "--with-api-key"); r.Code != 0 {
+			t.Fatalf("%s login: %+v", writer, r)
+		}
+		if _, err := os.Stat(filepath.Join(home, "auth.json")); !os.IsNotExist(err) {
+			t.Errorf("%s wrote auth.json in keyring mode: %v", writer, err)
+		}
+		found := false
+		for _, acct := range keyringAccounts(t, kr, "Codex Auth") {
+			found = found || strings.HasPrefix(acct, "cli|")
+		}
+		if !found {
+			t.Errorf("%s: no cli| entry under Codex Auth", writer)
+		}
+		if r := run(reader, home, "", "login", "status"); r.Code != 0 || !strings.Contains(r.Stderr, "sk-keyri***56789") {
+			t.Errorf("%s reading %s's keyring entry: %+v", reader, writer, r)
+		}
+		if r := run(reader, home, "", "logout"); r.Code != 0 {
+			t.Errorf("%s logout: %+v", reader, r)
+		}
+	}
+}
+
+// keyringAccounts are the accounts stored under service, read with secret-tool.
+func keyringAccounts(t *testing.T, kr *testkit.Keyring, service string) []string {
+	t.Helper()
+	cmd := exec.Command("secret-tool", "search", "--all", "service", service)
+	cmd.Env = append(os.Environ(), kr.Env()...)
+	out, _ := cmd.CombinedOutput()
+	var accts []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if a, ok := strings.CutPrefix(l, "attribute.username = "); ok {
+			accts = append(accts, a)
+		}
+	}
+	return accts
 }
