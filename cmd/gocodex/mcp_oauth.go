@@ -60,8 +60,9 @@ func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, fac *faceopts.F
 	mcp.AddCommand(login, logout)
 }
 
-// mcpOAuthStore is the credentials store the configuration names.
-func mcpOAuthStore(cfg *config.Config) (*oauth.FileStore, error) {
+// mcpOAuthStore is the credentials store the configuration names. A keyring that is named
+// but not there is said before any sign-in starts, not after the person has signed in.
+func mcpOAuthStore(cfg *config.Config) (oauth.Store, error) {
 	return uicommands.McpOAuthStore(cfg)
 }
 
@@ -176,11 +177,9 @@ func mcpAuthStatuses(ctx context.Context, cfg *config.Config) map[string]string 
 		if c.URL == "" || c.BearerTokenEnvVar != "" {
 			continue
 		}
-		if store != nil {
-			if creds, err := store.Load(oauth.Key(name, c.URL, c.HTTPHeaders)); err == nil && creds != nil {
-				out[name] = "o_auth"
-				continue
-			}
+		if creds, err := store.Load(oauth.Key(name, c.URL, c.HTTPHeaders)); err == nil && creds != nil {
+			out[name] = "o_auth"
+			continue
 		}
 		if c.IsEnabled() && mcpServerAsksForOAuth(ctx, c) == oauthAsked {
 			out[name] = "not_logged_in"

@@ -2,7 +2,6 @@ package uicommands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,11 +22,14 @@ type McpLoginOptions struct {
 	OpenBrowser func(url string) error
 }
 
-// McpOAuthStore is the file store of MCP OAuth tokens the configuration chooses.
-func McpOAuthStore(cfg *config.Config) (*oauth.FileStore, error) {
+// McpOAuthStore is the MCP OAuth credentials store the configuration names. A keyring
+// that is named but not there is said before any sign-in starts.
+func McpOAuthStore(cfg *config.Config) (oauth.Store, error) {
 	store := oauth.StoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
-	if store == nil {
-		return nil, errors.New("mcp_oauth_credentials_store = \"keyring\" is not supported by gocodex: set it to \"file\" (or \"auto\") to sign in to MCP servers")
+	if ks, ok := store.(oauth.KeyringStore); ok {
+		if err := ks.Usable(); err != nil {
+			return nil, err
+		}
 	}
 	return store, nil
 }
