@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -21,10 +22,19 @@ func TestItemsPickerGoldens(t *testing.T) {
 		},
 		Skills: func() []uicommands.Skill {
 			return []uicommands.Skill{{Name: "greeter", Description: "Greets people.", Enabled: true}}
-		}})
+		},
+		WorktreeThread: func(context.Context, string) (Session, error) { return Session{}, nil },
+		Presets:        map[string]uicommands.Preset{"1": {Input: "summarize the repo"}, "0": {Input: "/review", Label: "review changes"}},
+		SavePreset:     func(string, uicommands.Preset) error { return nil }})
 	h.m.ui.hostname, h.m.ui.gitBranch = "", ""
 	for _, w := range []int{80, 120} {
 		h.resize(w, 32)
+		h.command("/worktree")
+		h.golden("worktree_picker_" + itoa(w))
+		h.key(keyEsc)
+		h.command("/presets")
+		h.golden("presets_picker_" + itoa(w))
+		h.key(keyEsc)
 		h.command("/hooks")
 		h.golden("hooks_picker_" + itoa(w))
 		h.key(keyEsc)
