@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,14 +14,7 @@ import (
 // a new one in another; the user's checkout is untouched.
 func TestTUITmuxWorktreeCommand(t *testing.T) {
 	e := newEnv(t)
-	if err := os.WriteFile(filepath.Join(e.Workdir, "a.txt"), []byte("a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"add", "."}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init"}} {
-		if out, err := exec.Command("git", append([]string{"-C", e.Workdir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	commitOneFile(t, e.Workdir)
 	e.Model.Enqueue(answer("FIRSTANSWER"), answer("INWORKTREE"))
 	u := e.startTmuxUI()
 	u.waitFor("Ask gocodex to do anything")

@@ -92,14 +92,14 @@ func (m *Model) mcpVerboseAnswer(ev protocol.McpListToolsResponseEvent) bool {
 		return false
 	}
 	m.ui.mcpVerbose = false
-	m.tr.add(cell{kind: cellCard, body: mcpVerboseText(ev)})
+	m.tr.add(cell{kind: cellCard, body: mcpServersText(ev, true)})
 	m.refresh()
 	return true
 }
 
-// mcpVerboseText is each server with its auth, its tools with their descriptions, its
-// resources and resource templates.
-func mcpVerboseText(ev protocol.McpListToolsResponseEvent) string {
+// mcpServersText is each server with its auth and its tools; verbose adds each tool's
+// description, the resources and the resource templates (/mcp verbose).
+func mcpServersText(ev protocol.McpListToolsResponseEvent, verbose bool) string {
 	servers := make([]string, 0, len(ev.AuthStatuses))
 	for s := range ev.AuthStatuses {
 		servers = append(servers, s)
@@ -124,10 +124,21 @@ func mcpVerboseText(ev protocol.McpListToolsResponseEvent) string {
 			}
 		}
 		sort.Strings(tools)
-		if len(tools) == 0 {
+		switch {
+		case len(tools) == 0:
 			lines = append(lines, "    • Tools: (none)")
-		} else {
+		case !verbose:
+			names := make([]string, len(tools))
+			for i, q := range tools {
+				names[i] = strings.TrimPrefix(q, prefix)
+			}
+			lines = append(lines, "    • Tools: "+strings.Join(names, ", "))
+			continue
+		default:
 			lines = append(lines, "    • Tools:")
+		}
+		if !verbose {
+			continue
 		}
 		for _, q := range tools {
 			var def struct {
