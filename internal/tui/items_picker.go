@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -194,4 +195,40 @@ func (m *Model) itemsPickerView() string {
 	lines = append(lines, truncate("  "+p.preview(m, p.enabled(), p.switchOn), m.width),
 		"  "+m.st.dim.Render("space toggle · ←/→ reorder · enter save · esc cancel"))
 	return strings.Join(lines, "\n")
+}
+
+// plainItemsLine is the items picker in the plain line mode: a row's number (as the
+// picker counts its visible rows, from 1) toggles it, an empty line saves, esc cancels.
+func (m *Model) plainItemsLine(line string, key func(tea.Key)) {
+	switch line {
+	case "":
+		key(tea.Key{Code: tea.KeyEnter})
+	case "esc":
+		key(tea.Key{Code: tea.KeyEscape})
+	default:
+		var n int
+		if _, err := fmt.Sscanf(line, "%d", &n); err == nil && n >= 1 && n <= len(m.ui.items.rows()) {
+			m.ui.items.selected = n - 1
+			key(tea.Key{Code: tea.KeySpace, Text: " "})
+		}
+	}
+}
+
+// plainItemsPrompt lists every row numbered, for plainItemsLine.
+func (m *Model) plainItemsPrompt() string {
+	p := m.ui.items
+	lines := []string{p.title, p.subtitle}
+	for i, r := range p.rows() {
+		label, desc, on := p.switchLabel, p.switchDesc, p.switchOn
+		if r >= 0 {
+			label, desc, on = p.choices[r].id, p.choices[r].desc, p.choices[r].on
+		}
+		box := "[ ]"
+		if on {
+			box = "[x]"
+		}
+		lines = append(lines, fmt.Sprintf("%d. %s %s  %s", i+1, box, label, desc))
+	}
+	return strings.Join(append(lines, p.preview(m, p.enabled(), p.switchOn),
+		"Type a row's number to toggle it, an empty line to save, or esc:"), "\n")
 }

@@ -2,8 +2,10 @@ package tui
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
@@ -133,5 +135,58 @@ func TestFastTogglesServiceTier(t *testing.T) {
 	h.command("/fast")
 	if ops := h.eng.takeOps(); len(ops) != 0 || !strings.Contains(h.m.tr.cells[len(h.m.tr.cells)-1].body, "Fast mode is not available for other") {
 		t.Errorf("/fast without a tier: ops %v, last cell %q", ops, h.m.tr.cells[len(h.m.tr.cells)-1].body)
+	}
+}
+
+// On a dumb terminal the items picker is numbered rows: a number toggles, an empty line
+// saves; a line typed after it never saves by accident.
+func TestPlainLineModeItemsPicker(t *testing.T) {
+	eng := newFakeEngine()
+	eng.onSubmit = func(op protocol.Op) {
+		if _, ok := op.(protocol.ShutdownOp); ok {
+			eng.events <- protocol.Event{ID: "2", Msg: protocol.ShutdownCompleteEvent{}}
+			close(eng.events)
+		}
+	}
+	saved := make(chan []string, 1)
+	inR, inW := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), Options{Engine: eng, Header: Header{Model: "m", Cwd: "/w"}, In: inR, Out: out, Env: []string{"TERM=dumb"},
+			UI: UIHost{SaveStatusLine: func(items []string, _ bool) error { saved <- items; return nil }}})
+	}()
+	waitOut := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(out.String(), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%q never printed; output:\n%s", want, out.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	io.WriteString(inW, "/statusline\n")
+	waitOut("Type a row's number to toggle it, an empty line to save, or esc:")
+	waitOut("5. [ ] model  Current model name")
+	io.WriteString(inW, "5\n")
+	waitOut("5. [x] model  Current model name")
+	io.WriteString(inW, "\n")
+	select {
+	case got := <-saved:
+		if strings.Join(got, ",") != "model-with-reasoning,current-dir,thread-name,model" {
+			t.Errorf("saved %v", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the status line was not saved")
+	}
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not end at the end of input")
 	}
 }
