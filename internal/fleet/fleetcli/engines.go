@@ -94,7 +94,9 @@ func newEngine(name string, opts map[string]string) (fleet.Engine, error) {
 // printDryRun writes what the first submission would send, without creating the run or
 // reaching the engine.
 func printDryRun(w io.Writer, r *fleet.Run, out string) error {
-	r.SetDir(out)
+	if err := r.SetDir(out); err != nil {
+		return err
+	}
 	all := make([]int, len(r.Tasks))
 	for i := range all {
 		all[i] = i
