@@ -23,6 +23,8 @@ type fleetWorld struct {
 	Cluster *tk.SlurmCluster
 	Out     string
 	Key     string
+	// Flags are given to every fleet status (--s3-endpoint...).
+	Flags []string
 }
 
 func newFleetWorld(t *testing.T) *fleetWorld {
@@ -141,7 +143,7 @@ type fleetStatus struct {
 
 func (w *fleetWorld) status(run string) fleetStatus {
 	w.t.Helper()
-	res := w.run("", "fleet", "status", run, "--out", w.Out, "--json")
+	res := w.run("", append([]string{"fleet", "status", run, "--out", w.Out, "--json"}, w.Flags...)...)
 	if res.Code != 0 {
 		w.t.Fatalf("fleet status: %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
@@ -209,6 +211,7 @@ func TestFleetSlurm(t *testing.T) {
 	if jobs := jobIDs(first); len(jobs) != 1 {
 		t.Fatalf("the 4 tasks ran as %d jobs, want one array: %v", len(jobs), jobs)
 	}
+	awaitModelSaw(t, w.Model, "gamma") // cancelled while its model stalls, not before it asked
 	if res := w.run("", "fleet", "cancel", run, "--out", w.Out, "--task", "gamma"); res.Code != 0 {
 		t.Fatalf("fleet cancel: %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}

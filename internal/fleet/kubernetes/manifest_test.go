@@ -23,7 +23,9 @@ func goldenRun() *fleet.Run {
 	for i := 0; i < 20; i++ {
 		r.Tasks = append(r.Tasks, fleet.Task{ID: "t" + string(rune('a'+i)), Repo: "https://example.com/r.git", Prompt: "p"})
 	}
-	r.SetDir("/shared/fleet")
+	if err := r.SetDir("/shared/fleet"); err != nil {
+		panic(err)
+	}
 	return r
 }
 

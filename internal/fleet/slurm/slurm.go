@@ -82,8 +82,13 @@ func (e *Engine) SbatchArgs(r *fleet.Run, s *fleet.Submission) []string {
 	if r.Parallel > 0 {
 		array += "%" + strconv.Itoa(r.Parallel)
 	}
+	// A run in a bucket has no shared folder for the log: its elements store their own.
+	output := "/dev/null"
+	if dir := r.LogDir(); dir != "" {
+		output = dir + "/%A_%a.out"
+	}
 	args := []string{"--parsable", "--job-name=gocodex-" + r.ID, "--array=" + array,
-		"--export=ALL", "--output=" + r.LogDir() + "/%A_%a.out"}
+		"--export=ALL", "--output=" + output}
 	if e.opts.Partition != "" {
 		args = append(args, "--partition="+e.opts.Partition)
 	}
