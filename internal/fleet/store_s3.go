@@ -38,10 +38,46 @@ const (
 type s3Store struct {
 	bucket, prefix string
 
-	once   sync.Once
-	client *minio.Client
-	where  string // the endpoint, for errors
-	err    error
+	once  sync.Once
+	ops   *s3Ops
+	where string // the endpoint, for errors
+	err   error
+}
+
+// s3Ops are the client's calls the store makes, as closures: no field of a reachable type
+// holds the *minio.Client, so the linker keeps only the methods called (the binary uses
+// reflection's method lookup, which keeps every exported method of every type it can reach:
+// all of minio-go's API, 1.3 MB more).
+type s3Ops struct {
+	creds  func() (credentials.Value, error)
+	exists func(ctx context.Context, bucket string) (bool, error)
+	get    func(ctx context.Context, bucket, key string) ([]byte, error)
+	put    func(ctx context.Context, bucket, key string, data []byte, opts minio.PutObjectOptions) error
+	remove func(ctx context.Context, bucket, key string) error
+	list   func(ctx context.Context, bucket string, opts minio.ListObjectsOptions) <-chan minio.ObjectInfo
+}
+
+func newS3Ops(c *minio.Client) *s3Ops {
+	return &s3Ops{
+		creds:  c.GetCreds,
+		exists: c.BucketExists,
+		get: func(ctx context.Context, bucket, key string) ([]byte, error) {
+			obj, err := c.GetObject(ctx, bucket, key, minio.GetObjectOptions{})
+			if err != nil {
+				return nil, err
+			}
+			defer obj.Close()
+			return io.ReadAll(obj)
+		},
+		put: func(ctx context.Context, bucket, key string, data []byte, opts minio.PutObjectOptions) error {
+			_, err := c.PutObject(ctx, bucket, key, bytes.NewReader(data), int64(len(data)), opts)
+			return err
+		},
+		remove: func(ctx context.Context, bucket, key string) error {
+			return c.RemoveObject(ctx, bucket, key, minio.RemoveObjectOptions{})
+		},
+		list: c.ListObjects,
+	}
 }
 
 // bucketName is S3's rule for bucket names (3 to 63 of a-z, 0-9, '.', '-').
@@ -97,7 +133,7 @@ func s3Endpoint() (host string, secure bool, override bool, err error) {
 }
 
 // open makes the client once: the endpoint and credentials come from the environment.
-func (s *s3Store) open() (*minio.Client, error) {
+func (s *s3Store) open() (*s3Ops, error) {
 	s.once.Do(func() {
 		host, secure, override, err := s3Endpoint()
 		if err != nil {
@@ -124,12 +160,17 @@ func (s *s3Store) open() (*minio.Client, error) {
 		creds := credentials.NewChainCredentials([]credentials.Provider{
 			&credentials.EnvAWS{}, &credentials.FileAWSCredentials{},
 		})
-		s.client, s.err = minio.New(host, &minio.Options{Creds: creds, Secure: secure, Region: region, BucketLookup: lookup, MaxRetries: 3})
+		c, err := minio.New(host, &minio.Options{Creds: creds, Secure: secure, Region: region, BucketLookup: lookup, MaxRetries: 3})
+		if err != nil {
+			s.err = err
+			return
+		}
+		s.ops = newS3Ops(c)
 	})
 	if s.err != nil {
 		return nil, fmt.Errorf("--out %s: %w", s.Where(""), s.err)
 	}
-	return s.client, nil
+	return s.ops, nil
 }
 
 // Check asks for the bucket: the endpoint answers and the credentials are accepted.
@@ -138,13 +179,13 @@ func (s *s3Store) Check(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	v, err := c.GetCreds()
+	v, err := c.creds()
 	if err != nil || v.AccessKeyID == "" || v.SecretAccessKey == "" {
 		return fmt.Errorf("--out %s: no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE and a shared credentials file)", s.Where(""))
 	}
 	ctx, cancel := context.WithTimeout(ctx, s3CheckTimeout)
 	defer cancel()
-	ok, err := c.BucketExists(ctx, s.bucket)
+	ok, err := c.exists(ctx, s.bucket)
 	switch {
 	case err != nil && minio.ToErrorResponse(err).Code == "":
 		return fmt.Errorf("--out %s: the S3 endpoint %s is not reachable (set %s to the bucket's endpoint): %w", s.Where(""), s.where, EndpointEnv, err)
@@ -167,13 +208,9 @@ func (s *s3Store) Read(key string) ([]byte, error) {
 	}
 	ctx, cancel := opContext()
 	defer cancel()
-	obj, err := c.GetObject(ctx, s.bucket, s.objectKey(key), minio.GetObjectOptions{})
+	data, err := c.get(ctx, s.bucket, s.objectKey(key))
 	if err == nil {
-		defer obj.Close()
-		var data []byte
-		if data, err = io.ReadAll(obj); err == nil {
-			return data, nil
-		}
+		return data, nil
 	}
 	if minio.ToErrorResponse(err).Code == minio.NoSuchKey {
 		return nil, fmt.Errorf("%s: %w", s.Where(key), fs.ErrNotExist)
@@ -188,9 +225,7 @@ func (s *s3Store) Write(key string, data []byte) error {
 	}
 	ctx, cancel := opContext()
 	defer cancel()
-	_, err = c.PutObject(ctx, s.bucket, s.objectKey(key), bytes.NewReader(data), int64(len(data)),
-		minio.PutObjectOptions{ContentType: contentType(key)})
-	if err != nil {
+	if err := c.put(ctx, s.bucket, s.objectKey(key), data, minio.PutObjectOptions{ContentType: contentType(key)}); err != nil {
 		return fmt.Errorf("%s: %w", s.Where(key), err)
 	}
 	return nil
@@ -213,7 +248,7 @@ func (s *s3Store) Remove(key string) error {
 	}
 	ctx, cancel := opContext()
 	defer cancel()
-	if err := c.RemoveObject(ctx, s.bucket, s.objectKey(key), minio.RemoveObjectOptions{}); err != nil &&
+	if err := c.remove(ctx, s.bucket, s.objectKey(key)); err != nil &&
 		minio.ToErrorResponse(err).Code != minio.NoSuchKey {
 		return fmt.Errorf("%s: %w", s.Where(key), err)
 	}
@@ -230,7 +265,7 @@ func (s *s3Store) list(prefix string, recursive bool) ([]string, error) {
 	defer cancel()
 	full := s.objectKey(prefix) + "/"
 	var names []string
-	for obj := range c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: full, Recursive: recursive}) {
+	for obj := range c.list(ctx, s.bucket, minio.ListObjectsOptions{Prefix: full, Recursive: recursive}) {
 		if obj.Err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Where(prefix), obj.Err)
 		}
