@@ -114,13 +114,18 @@ func (s *s3Store) Where(key string) string {
 
 func (s *s3Store) LocalPath(string) (string, bool) { return "", false }
 
-// endpoint reads the endpoint override: scheme and host only.
-func s3Endpoint() (host string, secure bool, override bool, err error) {
-	raw := os.Getenv(EndpointEnv)
-	name := EndpointEnv
-	if raw == "" {
-		raw, name = os.Getenv(endpointEnvGeneral), endpointEnvGeneral
+// S3EndpointSetting is the endpoint override in the environment ("" for AWS itself) and
+// the variable that set it.
+func S3EndpointSetting() (endpoint, name string) {
+	if v := os.Getenv(EndpointEnv); v != "" {
+		return v, EndpointEnv
 	}
+	return os.Getenv(endpointEnvGeneral), endpointEnvGeneral
+}
+
+// s3Endpoint reads the endpoint override: scheme and host only.
+func s3Endpoint() (host string, secure bool, override bool, err error) {
+	raw, name := S3EndpointSetting()
 	if raw == "" {
 		return "s3.amazonaws.com", true, false, nil
 	}

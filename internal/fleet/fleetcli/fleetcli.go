@@ -116,7 +116,7 @@ func newRunCommand(s *iostreams.IOStreams) *cobra.Command {
 			if err := fleet.Resolve(tasks, cwd); err != nil {
 				return err
 			}
-			opts, err := eo.options(engine)
+			opts, err := eo.options(engine, dir)
 			if err != nil {
 				return err
 			}
