@@ -88,6 +88,12 @@ func RunElement(ctx context.Context, el Element) (int, error) {
 		return 1, err
 	}
 	finish := func(state State, code int, reason error) (int, error) {
+		if r.superseded(i, sub.Seq) {
+			// Cancelled, this element wrapped up after a retry of its task started: the
+			// folder is the retry's now.
+			fmt.Fprintf(el.Stderr, "fleet: task %s was resubmitted; this element (submission %d) leaves its results alone\n", task.ID, sub.Seq)
+			return CancelledExitCode, nil
+		}
 		if err := publish(); err != nil {
 			if reason == nil {
 				reason = err
@@ -154,6 +160,13 @@ func RunElement(ctx context.Context, el Element) (int, error) {
 	default:
 		return finish(Failed, code, reason)
 	}
+}
+
+// superseded is true when task i's status file is of a submission later than seq: a retry
+// owns the task's folder, and an element of seq must not overwrite its files or status.
+func (r *Run) superseded(i, seq int) bool {
+	st, err := r.ReadStatus(i)
+	return err == nil && st != nil && st.Submission > seq
 }
 
 // taskFiles are the files an element writes in its task's folder, status.json aside.
