@@ -324,6 +324,14 @@ func TestFleetSlurm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.checkJobsHoldNo(run, "fleet", w.Key)
+}
+
+// checkJobsHoldNo checks that the run's jobs, as scontrol shows them and their batch scripts,
+// hold none of secrets, and that each batch script names want.
+func (w *fleetWorld) checkJobsHoldNo(run, want string, secrets ...string) {
+	t := w.t
+	t.Helper()
 	for _, job := range jobIDs(w.status(run)) {
 		for _, args := range [][]string{{"show", "job", "-dd", job}, {"write", "batch_script", job, "-"}} {
 			cmd := exec.Command("scontrol", args...)
@@ -332,11 +340,13 @@ func TestFleetSlurm(t *testing.T) {
 			if err != nil {
 				t.Fatalf("scontrol %v: %v\n%s", args, err, out)
 			}
-			if strings.Contains(string(out), w.Key) {
-				t.Errorf("the API key is in scontrol %v:\n%s", args, out)
+			for _, secret := range secrets {
+				if strings.Contains(string(out), secret) {
+					t.Errorf("a secret is in scontrol %v:\n%s", args, out)
+				}
 			}
-			if !strings.Contains(string(out), "fleet") {
-				t.Errorf("scontrol %v does not show the job:\n%s", args, out)
+			if !strings.Contains(string(out), want) {
+				t.Errorf("scontrol %v does not show %s:\n%s", args, want, out)
 			}
 		}
 	}
