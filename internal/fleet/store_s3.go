@@ -193,7 +193,7 @@ func (s *s3Store) Check(ctx context.Context) error {
 	ok, err := c.exists(ctx, s.bucket)
 	switch {
 	case err != nil && minio.ToErrorResponse(err).Code == "":
-		return fmt.Errorf("--out %s: the S3 endpoint %s is not reachable (set %s to the bucket's endpoint): %w", s.Where(""), s.where, EndpointEnv, err)
+		return fmt.Errorf("--out %s: the S3 endpoint %s is not reachable (give the bucket's endpoint with --s3-endpoint or %s): %w", s.Where(""), s.where, EndpointEnv, err)
 	case err != nil:
 		return fmt.Errorf("--out %s: the S3 endpoint %s refused: %w", s.Where(""), s.where, err)
 	case !ok:
