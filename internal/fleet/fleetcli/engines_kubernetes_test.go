@@ -5,6 +5,8 @@ package fleetcli
 import (
 	"strings"
 	"testing"
+
+	"github.com/gocodex/gocodex/internal/fleet"
 )
 
 // TestDryRunKubernetes prints the Job manifest, naming the Secret, never a key.
@@ -27,6 +29,7 @@ func TestDryRunKubernetes(t *testing.T) {
 		t.Fatalf("no --image: %v", err)
 	}
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "s3-dry-run-secret")
+	t.Setenv(fleet.EndpointEnv, "") // --s3-endpoint sets it in this process: restored after the test
 	stdout, _, err = runFleet(t, "run", "--engine", "kubernetes", "--tasks", tasksFile(t), "--out", "s3://results/x",
 		"--image", "img:1", "--secret", "creds", "--s3-endpoint", "https://s3.example.com", "--dry-run")
 	if err != nil {
