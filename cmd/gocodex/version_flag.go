@@ -12,7 +12,7 @@ import (
 // addVersionFlags gives the root command Codex's -V/--version, keeping cobra's -v that
 // gocodex has always had as a hidden alias. They are answered here, not by cobra's version
 // template: executing any text/template makes the linker keep every exported method of
-// every type the binary can reach (3.5 MB of the binary, TestBinarySize).
+// every type the binary can reach (3.1 MB of the binary, TestBinarySize).
 func addVersionFlags(root *cobra.Command, fac *faceopts.Factory) {
 	s := fac.IO
 	var upper, lower bool
