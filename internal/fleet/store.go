@@ -72,9 +72,11 @@ func (d dirStore) Where(key string) string { return d.path(key) }
 
 func (d dirStore) LocalPath(key string) (string, bool) { return d.path(key), true }
 
+// Check makes nothing (a refused run leaves no folder behind): the folder is made by the
+// run's first file.
 func (d dirStore) Check(context.Context) error {
-	if err := os.MkdirAll(string(d), 0o755); err != nil {
-		return fmt.Errorf("--out %s: %w", string(d), err)
+	if st, err := os.Stat(string(d)); err == nil && !st.IsDir() {
+		return fmt.Errorf("--out %s: not a folder", string(d))
 	}
 	return nil
 }
