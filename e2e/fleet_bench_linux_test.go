@@ -50,81 +50,56 @@ func TestFleetSlurmBenchmark(t *testing.T) {
 	}
 	sequential := time.Since(start)
 
-	// Fleet: one array of n tasks.
-	var tasks strings.Builder
-	for i, repo := range makeRepos("fleet") {
-		line, _ := json.Marshal(map[string]string{"id": fmt.Sprintf("t%02d", i), "repo": repo, "prompt": prompt(i)})
-		tasks.Write(append(line, '\n'))
-	}
+	// Fleet: one array of n tasks, into out; statusOf reads task i's status.json.
 	tasksFile := filepath.Join(t.TempDir(), "tasks.jsonl")
-	writeFile(t, tasksFile, tasks.String())
-	start = time.Now()
-	res := w.run("", "fleet", "run", "--engine", "slurm", "--tasks", tasksFile, "--out", w.Out, "--name", "bench")
-	if res.Code != 0 {
-		t.Fatalf("fleet run: %s", res.Stderr)
-	}
-	run := strings.TrimSpace(res.Stdout)
-	var fleetTimes []float64
-	awaitFiles(t, func() bool {
-		fleetTimes = fleetTimes[:0]
-		for i := 0; i < n; i++ {
-			var st struct {
-				State    string
-				Started  time.Time
-				Finished *time.Time
-			}
-			data, err := os.ReadFile(filepath.Join(w.Out, run, fmt.Sprintf("t%02d", i), "status.json"))
-			if err != nil || json.Unmarshal(data, &st) != nil || st.Finished == nil {
-				return false
-			}
-			if st.State != "succeeded" {
-				t.Fatalf("task %d: %s", i, data)
-			}
-			fleetTimes = append(fleetTimes, st.Finished.Sub(st.Started).Seconds())
+	fleetRun := func(set, out string, statusOf func(run string, i int) []byte) (time.Duration, []float64) {
+		var tasks strings.Builder
+		for i, repo := range makeRepos(set) {
+			line, _ := json.Marshal(map[string]string{"id": fmt.Sprintf("t%02d", i), "repo": repo, "prompt": prompt(i)})
+			tasks.Write(append(line, '\n'))
 		}
-		return true
+		writeFile(t, tasksFile, tasks.String())
+		start := time.Now()
+		res := w.run("", "fleet", "run", "--engine", "slurm", "--tasks", tasksFile, "--out", out, "--name", "bench-"+set)
+		if res.Code != 0 {
+			t.Fatalf("fleet run --out %s: %s", out, res.Stderr)
+		}
+		run := strings.TrimSpace(res.Stdout)
+		var times []float64
+		awaitFiles(t, func() bool {
+			times = times[:0]
+			for i := 0; i < n; i++ {
+				var st struct {
+					State    string
+					Started  time.Time
+					Finished *time.Time
+				}
+				data := statusOf(run, i)
+				if json.Unmarshal(data, &st) != nil || st.Finished == nil {
+					return false
+				}
+				if st.State != "succeeded" {
+					t.Fatalf("task %d: %s", i, data)
+				}
+				times = append(times, st.Finished.Sub(st.Started).Seconds())
+			}
+			return true
+		})
+		return time.Since(start), times
+	}
+	fleetWall, fleetTimes := fleetRun("fleet", w.Out, func(run string, i int) []byte {
+		data, _ := os.ReadFile(filepath.Join(w.Out, run, fmt.Sprintf("t%02d", i), "status.json"))
+		return data
 	})
-	fleetWall := time.Since(start)
 
 	// Fleet into a bucket: the same, each task uploading its files.
 	s3 := tk.StartS3(t, "bench")
 	saved := w.ExtraEnv
 	w.ExtraEnv = append(append([]string{}, saved...), s3.Env()...)
-	tasks.Reset()
-	for i, repo := range makeRepos("s3") {
-		line, _ := json.Marshal(map[string]string{"id": fmt.Sprintf("t%02d", i), "repo": repo, "prompt": prompt(i)})
-		tasks.Write(append(line, '\n'))
-	}
-	writeFile(t, tasksFile, tasks.String())
-	start = time.Now()
-	res = w.run("", "fleet", "run", "--engine", "slurm", "--tasks", tasksFile, "--out", "s3://bench/runs", "--name", "bench-s3")
-	w.ExtraEnv = saved
-	if res.Code != 0 {
-		t.Fatalf("fleet run into s3: %s", res.Stderr)
-	}
-	s3Run := strings.TrimSpace(res.Stdout)
-	var s3Times []float64
-	awaitFiles(t, func() bool {
-		s3Times = s3Times[:0]
-		objs := s3.Objects("bench")
-		for i := 0; i < n; i++ {
-			var st struct {
-				State    string
-				Started  time.Time
-				Finished *time.Time
-			}
-			data := objs[fmt.Sprintf("runs/%s/t%02d/status.json", s3Run, i)]
-			if json.Unmarshal(data, &st) != nil || st.Finished == nil {
-				return false
-			}
-			if st.State != "succeeded" {
-				t.Fatalf("task %d: %s", i, data)
-			}
-			s3Times = append(s3Times, st.Finished.Sub(st.Started).Seconds())
-		}
-		return true
+	s3Wall, s3Times := fleetRun("s3", "s3://bench/runs", func(run string, i int) []byte {
+		return s3.Objects("bench")[fmt.Sprintf("runs/%s/t%02d/status.json", run, i)]
 	})
-	s3Wall := time.Since(start)
+	w.ExtraEnv = saved
 
 	// Bare: the same through sbatch directly, each element a plain exec in place.
 	bareRepos := makeRepos("bare")
