@@ -112,6 +112,7 @@ var packages = map[string]room{
 	"internal/appserver/...": {layer: face, face: "app-server"},
 	"internal/execcli":       {layer: face, face: "exec"},
 	"internal/proto":         {layer: face, face: "proto"},
+	"internal/acp":           {layer: face, face: "acp"},
 	"internal/tui":           {layer: face, face: "tui"},
 	"internal/tui/...":       {layer: face, face: "tui"},
 	"internal/mcpserver":     {layer: face, face: "mcp-server"},

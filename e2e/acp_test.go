@@ -1,0 +1,322 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
+)
+
+// The ACP face (`gocodex acp`, issue 32) driven by the official client SDK
+// (@agentclientprotocol/sdk 2.4.0, installed by scripts/test.sh in e2e/acp) as an editor
+// would: e2e/acp/run.mjs plays the editor, these tests script the model and judge from outside.
+
+// acpReport is what run.mjs prints.
+type acpReport struct {
+	Initialize struct {
+		ProtocolVersion   int `json:"protocolVersion"`
+		AgentCapabilities struct {
+			LoadSession        bool            `json:"loadSession"`
+			PromptCapabilities map[string]bool `json:"promptCapabilities"`
+			McpCapabilities    map[string]bool `json:"mcpCapabilities"`
+		} `json:"agentCapabilities"`
+		AuthMethods []struct {
+			ID string `json:"id"`
+		} `json:"authMethods"`
+	} `json:"initialize"`
+	NewSession struct {
+		SessionID string `json:"sessionId"`
+		Modes     *struct {
+			CurrentModeID  string `json:"currentModeId"`
+			AvailableModes []struct {
+				ID string `json:"id"`
+			} `json:"availableModes"`
+		} `json:"modes"`
+	} `json:"newSession"`
+	Phases             map[string]acpPhase `json:"phases"`
+	PermissionRequests []struct {
+		Phase    string         `json:"phase"`
+		ToolCall map[string]any `json:"toolCall"`
+		Options  []struct {
+			OptionID string `json:"optionId"`
+			Kind     string `json:"kind"`
+		} `json:"options"`
+	} `json:"permissionRequests"`
+	FsCalls []struct {
+		Method string `json:"method"`
+		Path   string `json:"path"`
+	} `json:"fsCalls"`
+	CancelMs float64                   `json:"cancelMs"`
+	Errors   map[string]map[string]any `json:"errors"`
+}
+
+type acpPhase struct {
+	Updates []map[string]any `json:"updates"`
+	Result  map[string]any   `json:"result"`
+	Error   map[string]any   `json:"error"`
+	Ms      float64          `json:"ms"`
+}
+
+// acpScenario scripts the model for run.mjs's phases: a prompt that runs a command (approved
+// once), edits notes.txt (approved) and answers; a prompt whose command is rejected; a prompt
+// cancelled while it streams.
+func acpScenario(e *env) {
+	usage := tk.Completed(tk.Usage{Input: 30, Output: 4, Total: 34})
+	patch := "*** Begin Patch\n*** Update File: notes.txt\n@@\n hello\n+world\n*** End Patch\n"
+	e.Model.Enqueue(
+		tk.SSE(tk.Created(), tk.FunctionCall("call_1", "exec_command", `{"cmd":"touch allowed.txt"}`), usage),
+		tk.SSE(tk.Created(), tk.CustomToolCall("call_2", "apply_patch", patch), usage),
+		tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", "All ", "done."), usage),
+		tk.SSE(tk.Created(), tk.FunctionCall("call_3", "exec_command", `{"cmd":"touch rejected.txt"}`), usage),
+		tk.Stall(3, tk.Created(), tk.AssistantMessageStream("msg_2", "Once upon", " a time")),
+	)
+}
+
+// acpEnv is an env whose policy asks before every command and edit (untrusted) in a
+// workspace-write sandbox, with notes.txt to edit.
+func acpEnv(t *testing.T) *env {
+	e := newEnv(t)
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{ApprovalPolicy: "untrusted", SandboxMode: "workspace-write"})
+	if err := os.WriteFile(filepath.Join(e.Workdir, "notes.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// acpDriver returns node and run.mjs, skipping (failing under CI) when the SDK is not installed.
+func acpDriver(t *testing.T) (node, script string) {
+	t.Helper()
+	dir, _ := filepath.Abs("acp")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("@agentclientprotocol/sdk is not installed (run scripts/test.sh): %v", err)
+		}
+		t.Skip("@agentclientprotocol/sdk is not installed; scripts/test.sh installs it with npm")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	return node, filepath.Join(dir, "run.mjs")
+}
+
+// runACP runs run.mjs against agent (its argv) in e and decodes its report.
+func runACP(t *testing.T, e *env, agent []string, extraEnv ...string) acpReport {
+	t.Helper()
+	node, script := acpDriver(t)
+	argv, _ := json.Marshal(agent)
+	cmd := exec.Command(node, script)
+	cmd.Dir = filepath.Dir(script)
+	cmd.Env = append(append(e.environ(), "ACP_AGENT="+string(argv), "ACP_CWD="+e.Workdir, "GOCODEX_LOG=debug"), extraEnv...)
+	defer func() {
+		if t.Failed() {
+			b, _ := os.ReadFile(filepath.Join(e.CodexHome, "log", "gocodex-acp.log"))
+			t.Logf("gocodex-acp.log:\n%s", b)
+		}
+	}()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	timer := time.AfterFunc(40*time.Second, func() { _ = cmd.Process.Kill() })
+	defer timer.Stop()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("run.mjs: %v\nstdout: %s\nstderr: %s", err, out, stderr.String())
+	}
+	var r acpReport
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("run.mjs report: %v\n%s\nstderr: %s", err, out, stderr.String())
+	}
+	if os.Getenv("ACP_DEBUG") != "" {
+		t.Logf("agent stderr:\n%s", stderr.String())
+	}
+	return r
+}
+
+// updateKinds are the sessionUpdate kinds of a phase, runs of the same kind of chunk and
+// usage update counted once (how finely a text is cut is no difference).
+func updateKinds(p acpPhase) []string {
+	var out []string
+	for _, u := range p.Updates {
+		k, _ := u["sessionUpdate"].(string)
+		if k == "tool_call" || k == "tool_call_update" {
+			k += ":" + str(u["kind"]) + ":" + str(u["status"])
+		}
+		if n := len(out); n > 0 && out[n-1] == k && (strings.HasSuffix(k, "_chunk") || k == "usage_update") {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// findUpdate returns the first update of the phase that satisfies ok.
+func findUpdate(p acpPhase, ok func(u map[string]any) bool) map[string]any {
+	for _, u := range p.Updates {
+		if ok(u) {
+			return u
+		}
+	}
+	return nil
+}
+
+func chunkText(p acpPhase, kind string) string {
+	var b strings.Builder
+	for _, u := range p.Updates {
+		if u["sessionUpdate"] == kind {
+			if c, ok := u["content"].(map[string]any); ok {
+				b.WriteString(str(c["text"]))
+			}
+		}
+	}
+	return b.String()
+}
+
+// TestACPWithOfficialSDK: initialize, a new session, a prompt whose command is approved once
+// and whose patch shows as a diff, a rejected command that does not run, a cancel mid-turn,
+// the session loaded in a restarted agent with its history replayed, and bad input answered
+// with JSON-RPC errors on a connection that stays usable.
+func TestACPWithOfficialSDK(t *testing.T) {
+	e := acpEnv(t)
+	acpScenario(e)
+	r := runACP(t, e, []string{binary, "acp"})
+	checkACPReport(t, e, r)
+}
+
+func checkACPReport(t *testing.T, e *env, r acpReport) {
+	t.Helper()
+	// initialize
+	if r.Initialize.ProtocolVersion != 1 || !r.Initialize.AgentCapabilities.LoadSession ||
+		!r.Initialize.AgentCapabilities.PromptCapabilities["image"] || !r.Initialize.AgentCapabilities.PromptCapabilities["embeddedContext"] ||
+		!r.Initialize.AgentCapabilities.McpCapabilities["http"] {
+		t.Errorf("initialize = %+v", r.Initialize)
+	}
+	var methods []string
+	for _, m := range r.Initialize.AuthMethods {
+		methods = append(methods, m.ID)
+	}
+	if strings.Join(methods, ",") != "chatgpt,codex-api-key,openai-api-key" {
+		t.Errorf("authMethods = %v", methods)
+	}
+	// session/new: the session is a thread, with the presets as modes and the commands.
+	if r.NewSession.SessionID == "" || r.NewSession.Modes == nil || len(r.NewSession.Modes.AvailableModes) != 3 {
+		t.Errorf("session/new = %+v", r.NewSession)
+	}
+	if findUpdate(r.Phases["new"], func(u map[string]any) bool { return u["sessionUpdate"] == "available_commands_update" }) == nil {
+		t.Errorf("no available_commands_update after session/new: %v", updateKinds(r.Phases["new"]))
+	}
+
+	// The first prompt: the command ran once approved, the patch came as a diff, the answer.
+	p := r.Phases["prompt"]
+	if p.Error != nil || p.Result["stopReason"] != "end_turn" {
+		t.Fatalf("prompt: %v %v\nupdates: %v", p.Result, p.Error, updateKinds(p))
+	}
+	if _, err := os.Stat(filepath.Join(e.Workdir, "allowed.txt")); err != nil {
+		t.Errorf("the approved command did not run: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.Workdir, "notes.txt")); string(b) != "hello\nworld\n" {
+		t.Errorf("notes.txt = %q, want the patch applied", b)
+	}
+	exec := findUpdate(p, func(u map[string]any) bool { return u["sessionUpdate"] == "tool_call" && u["kind"] == "execute" })
+	if exec == nil || !strings.Contains(str(exec["title"]), "touch allowed.txt") || exec["rawInput"] == nil {
+		t.Errorf("command tool_call = %v", exec)
+	}
+	done := findUpdate(p, func(u map[string]any) bool {
+		return u["sessionUpdate"] == "tool_call_update" && u["status"] == "completed" && u["toolCallId"] == str(exec["toolCallId"])
+	})
+	if done == nil || done["rawOutput"] == nil || !strings.Contains(mustJSON(done["content"]), "```sh") {
+		t.Errorf("command completion = %v", done)
+	}
+	edit := findUpdate(p, func(u map[string]any) bool { return u["sessionUpdate"] == "tool_call" && u["kind"] == "edit" })
+	diff := mustJSON(edit["content"])
+	if edit == nil || !strings.Contains(diff, `"type":"diff"`) || !strings.Contains(diff, filepath.Join(e.Workdir, "notes.txt")) ||
+		!strings.Contains(diff, `"newText":"hello\nworld\n"`) {
+		t.Errorf("edit tool_call = %v", edit)
+	}
+	if got := chunkText(p, "agent_message_chunk"); got != "All done." {
+		t.Errorf("answer = %q", got)
+	}
+	var asked []string
+	for _, q := range r.PermissionRequests {
+		var opts []string
+		for _, o := range q.Options {
+			opts = append(opts, o.OptionID+"/"+o.Kind)
+		}
+		asked = append(asked, q.Phase+":"+str(q.ToolCall["kind"])+":"+strings.Join(opts, ","))
+	}
+	want := []string{
+		"prompt:execute:approved/allow_once,approved-execpolicy-amendment/allow_always,abort/reject_once",
+		"prompt:edit:approved/allow_once,approved-for-session/allow_always,abort/reject_once",
+		"reject:execute:approved/allow_once,approved-execpolicy-amendment/allow_always,abort/reject_once",
+	}
+	if strings.Join(asked, "\n") != strings.Join(want, "\n") {
+		t.Errorf("permission requests:\n%s\nwant:\n%s", strings.Join(asked, "\n"), strings.Join(want, "\n"))
+	}
+
+	// The rejected command did not run; rejecting aborts the turn, as Codex's "No, and tell
+	// Codex what to do differently".
+	rj := r.Phases["reject"]
+	if rj.Error != nil || rj.Result["stopReason"] != "cancelled" {
+		t.Errorf("rejected prompt: %v %v", rj.Result, rj.Error)
+	}
+	if _, err := os.Stat(filepath.Join(e.Workdir, "rejected.txt")); err == nil {
+		t.Error("the rejected command ran")
+	}
+
+	// Cancel mid-turn.
+	c := r.Phases["cancel"]
+	if c.Error != nil || c.Result["stopReason"] != "cancelled" {
+		t.Errorf("cancelled prompt: %v %v", c.Result, c.Error)
+	}
+	t.Logf("session/cancel → prompt resolved in %.0f ms", r.CancelMs)
+
+	// session/load in a restarted agent replays the history before its answer.
+	l := r.Phases["load"]
+	if l.Error != nil {
+		t.Fatalf("session/load: %v", l.Error)
+	}
+	if got := chunkText(l, "user_message_chunk"); !strings.Contains(got, "run the commands and edit the file") || !strings.Contains(got, "now run the other command") {
+		t.Errorf("replayed user messages = %q", got)
+	}
+	if got := chunkText(l, "agent_message_chunk"); !strings.Contains(got, "All done.") {
+		t.Errorf("replayed answer = %q", got)
+	}
+	if findUpdate(l, func(u map[string]any) bool { return u["kind"] == "execute" }) == nil ||
+		findUpdate(l, func(u map[string]any) bool { return u["kind"] == "edit" }) == nil {
+		t.Errorf("the replay lacks the tool calls: %v", updateKinds(l))
+	}
+
+	// Bad input: JSON-RPC errors, and the connection still answers.
+	if code(r.Errors["parse"]) != -32700 || r.Errors["parse"]["id"] != nil {
+		t.Errorf("malformed JSON → %v", r.Errors["parse"])
+	}
+	if code(r.Errors["unknown"]) != -32601 || !strings.Contains(mustJSON(r.Errors["unknown"]["error"]), "session/frobnicate") {
+		t.Errorf("unknown method → %v", r.Errors["unknown"])
+	}
+	if code(r.Errors["badParams"]) != -32602 {
+		t.Errorf("wrong params → %v", r.Errors["badParams"])
+	}
+	if r.Errors["stillUsable"]["result"] == nil {
+		t.Errorf("after the errors initialize → %v", r.Errors["stillUsable"])
+	}
+}
+
+func code(m map[string]any) int {
+	e, _ := m["error"].(map[string]any)
+	f, _ := e["code"].(float64)
+	return int(f)
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
