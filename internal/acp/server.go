@@ -179,7 +179,7 @@ func (s *Server) notified(ctx context.Context, c *jsonrpc.Conn, n *jsonrpc.Notif
 
 func methodNotFound(method string) *jsonrpc.Error {
 	e := jsonrpc.MethodNotFound(method)
-	e.Data, _ = json.Marshal(map[string]string{"method": method})
+	e.Data, _ = json.Marshal(method) // as the adapter: the method's name
 	return e
 }
 
