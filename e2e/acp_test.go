@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -386,4 +387,38 @@ func notInOrder(want, got []string) []string {
 // one of any kind.
 func sameUpdate(want, got string) bool {
 	return want == got || (want == "tool_call:" && strings.HasPrefix(got, "tool_call:"))
+}
+
+// TestACPFirstChunkBenchmark (GOCODEX_ACP_BENCH=1): from spawning the agent and sending
+// initialize to the first agent_message_chunk of a one-message turn, gocodex against Zed's
+// adapter over Codex, alternately on the same kind of scripted server; medians in the log.
+func TestACPFirstChunkBenchmark(t *testing.T) {
+	if os.Getenv("GOCODEX_ACP_BENCH") == "" {
+		t.Skip("a benchmark: set GOCODEX_ACP_BENCH=1")
+	}
+	node, script := acpDriver(t)
+	agents := map[string][]string{"gocodex": {binary, "acp"}}
+	if a := adapterBinary(); a != "" {
+		agents["codex-acp"] = []string{a}
+	}
+	for name, agent := range agents {
+		e := acpEnv(t, "danger-full-access")
+		e.Model.Loop(tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_1", "Hello", " there."), tk.Completed(tk.Usage{Input: 10, Output: 2, Total: 12})))
+		argv, _ := json.Marshal(agent)
+		cmd := exec.Command(node, filepath.Join(filepath.Dir(script), "bench.mjs"))
+		cmd.Dir = filepath.Dir(script)
+		cmd.Env = append(e.environ(), "ACP_AGENT="+string(argv), "ACP_CWD="+e.Workdir, "ACP_RUNS=15")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: bench.mjs: %v\n%s", name, err, out)
+		}
+		var r struct{ Ms []float64 }
+		if err := json.Unmarshal(out, &r); err != nil || len(r.Ms) == 0 {
+			t.Fatalf("%s: %v %s", name, err, out)
+		}
+		sorted := append([]float64(nil), r.Ms...)
+		sort.Float64s(sorted)
+		t.Logf("%s: initialize → first agent_message_chunk: median %.1f ms, min %.1f ms, max %.1f ms over %d runs",
+			name, sorted[len(sorted)/2], sorted[0], sorted[len(sorted)-1], len(sorted))
+	}
 }
