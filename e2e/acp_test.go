@@ -191,6 +191,33 @@ func TestACPWithOfficialSDK(t *testing.T) {
 	acpScenario(e)
 	r := runACP(t, e, []string{binary, "acp"})
 	checkACPReport(t, e, r)
+	if len(r.FsCalls) > 0 {
+		t.Errorf("the client offered no fs methods, yet was asked: %v", r.FsCalls)
+	}
+}
+
+// TestACPClientFS: a client that offers fs/read_text_file and fs/write_text_file is asked
+// for the text an edit is shown against (the editor's buffer)
+// and handed the file the patch wrote.
+func TestACPClientFS(t *testing.T) {
+	e := acpEnv(t, "workspace-write")
+	acpScenario(e)
+	r := runACP(t, e, []string{binary, "acp"}, "ACP_FS=1", "ACP_PHASES=prompt")
+	if p := r.Phases["prompt"]; p.Error != nil || p.Result["stopReason"] != "end_turn" {
+		t.Fatalf("prompt: %v %v", p.Result, p.Error)
+	}
+	notes := filepath.Join(e.Workdir, "notes.txt")
+	var calls []string
+	for _, c := range r.FsCalls {
+		calls = append(calls, c.Method+" "+c.Path)
+	}
+	joined := strings.Join(calls, "\n")
+	if !strings.Contains(joined, "fs/read_text_file "+notes) || !strings.Contains(joined, "fs/write_text_file "+notes) {
+		t.Errorf("fs calls = %v, want a read and a write of %s", calls, notes)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "hello\nworld\n" {
+		t.Errorf("notes.txt = %q", b)
+	}
 }
 
 func checkACPReport(t *testing.T, e *env, r acpReport) {

@@ -47,7 +47,7 @@ func (ss *session) askExec(ctx context.Context, m protocol.ExecApprovalRequestEv
 }
 
 func (ss *session) askPatch(ctx context.Context, m protocol.ApplyPatchApprovalRequestEvent) {
-	call := patchCall(m.CallID, m.Changes)
+	call := patchCall(m.CallID, m.Changes, func(path string) (string, error) { return ss.readText(ctx, path) })
 	call.SessionUpdate, call.Status = "", "pending"
 	options := []permissionOption{allowOnce, allowSession, rejectAndAbort}
 	ss.srv.conn.Go(func() {

@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,6 +21,11 @@ type renderer struct {
 }
 
 func (r *renderer) send(ctx context.Context, update any) { r.s.srv.notify(ctx, r.s.id, update) }
+
+// reader reads the files an edit is shown against (see readText).
+func (r *renderer) reader(ctx context.Context) func(string) (string, error) {
+	return func(path string) (string, error) { return r.s.readText(ctx, path) }
+}
 
 func (r *renderer) change(ctx context.Context, ch items.Change) {
 	switch it := ch.Body.(type) {
@@ -204,7 +208,7 @@ func fenced(out string) toolCallContent {
 
 // patchCall is an edit's tool call: a diff block for each file (absolute paths), the files
 // as locations, the changes as raw input.
-func patchCall(id string, changes map[string]protocol.FileChange) toolCall {
+func patchCall(id string, changes map[string]protocol.FileChange, read func(string) (string, error)) toolCall {
 	paths := make([]string, 0, len(changes))
 	for p := range changes {
 		paths = append(paths, p)
@@ -220,7 +224,7 @@ func patchCall(id string, changes map[string]protocol.FileChange) toolCall {
 		}
 		names = append(names, filepath.Base(target))
 		call.Locations = append(call.Locations, location{Path: target})
-		call.Content = append(call.Content, diffOf(p, fc))
+		call.Content = append(call.Content, diffOf(p, fc, read))
 	}
 	call.Title = "Edit " + strings.Join(names, ", ")
 	return call
@@ -228,7 +232,7 @@ func patchCall(id string, changes map[string]protocol.FileChange) toolCall {
 
 // diffOf is one file's diff block: the text before (read now, before the patch applies) and
 // after.
-func diffOf(path string, fc protocol.FileChange) toolCallContent {
+func diffOf(path string, fc protocol.FileChange, read func(string) (string, error)) toolCallContent {
 	d := toolCallContent{Type: "diff", Path: path}
 	switch fc.Kind {
 	case protocol.FileAdd:
@@ -237,8 +241,7 @@ func diffOf(path string, fc protocol.FileChange) toolCallContent {
 		old, empty := fc.Content, ""
 		d.OldText, d.NewText = &old, &empty
 	default:
-		if b, err := os.ReadFile(path); err == nil {
-			old := string(b)
+		if old, err := read(path); err == nil {
 			if updated, ok := applyUnifiedDiff(old, fc.UnifiedDiff); ok {
 				d.OldText, d.NewText = &old, &updated
 				break
@@ -256,7 +259,7 @@ func diffOf(path string, fc protocol.FileChange) toolCallContent {
 func (r *renderer) patch(ctx context.Context, ch items.Change, p *items.Patch) {
 	switch ch.Phase {
 	case items.Started:
-		call := patchCall(ch.ID, p.Changes)
+		call := patchCall(ch.ID, p.Changes, r.reader(ctx))
 		if !p.Begun {
 			call.Status = "pending"
 		}
@@ -269,9 +272,8 @@ func (r *renderer) patch(ctx context.Context, ch items.Change, p *items.Patch) {
 			status = "failed"
 		}
 		call := toolCall{ToolCallID: ch.ID, RawOutput: map[string]any{"success": p.Success, "stdout": p.Stdout, "stderr": p.Stderr}}
-		if r.replaying { // a replay has no start: the completion carries the diff
-			call = patchCall(ch.ID, p.Changes)
-			call.RawOutput = map[string]any{"success": p.Success, "stdout": p.Stdout, "stderr": p.Stderr}
+		if !r.replaying {
+			r.s.handWrites(ctx, p)
 		}
 		r.lifecycle(ctx, ch, call, status)
 	}
