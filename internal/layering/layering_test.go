@@ -31,7 +31,7 @@ const (
 	engine
 	// host is the one-per-process owner of config, providers, MCP and the thread manager.
 	host
-	// face is an adapter speaking one wire (exec, app-server, proto, mcp-server, TUI).
+	// face is an adapter speaking one wire (exec, app-server, proto, mcp-server, ACP, TUI).
 	face
 	// command is a main package wiring the faces.
 	command
