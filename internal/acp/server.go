@@ -119,6 +119,7 @@ func (s *Server) handle(ctx context.Context, c *jsonrpc.Conn, req *jsonrpc.Reque
 			reply(result, err)
 			if err == nil {
 				ss.announceCommands(s.ctx)
+				s.run(ss)
 			}
 		})
 	case "session/prompt":
@@ -344,12 +345,17 @@ func (s *Server) open(spec threadSpec, replay bool) (*session, error) {
 	s.mu.Lock()
 	s.sessions[ss.id] = ss
 	s.mu.Unlock()
+	return ss, nil
+}
+
+// run starts drawing the session's events; the handler calls it once the client has the
+// session's answer and its commands, so every update follows them.
+func (s *Server) run(ss *session) {
 	s.wg.Add(1)
 	go func() { // ends with the thread (shutdown) or the connection
 		defer s.wg.Done()
-		ss.pump(ctx)
+		ss.pump(s.ctx)
 	}()
-	return ss, nil
 }
 
 func (s *Server) setConfigOption(ctx context.Context, params json.RawMessage) (any, error) {
