@@ -70,3 +70,29 @@ func (ss *session) setModel(id string) error {
 	ss.mu.Unlock()
 	return nil
 }
+
+// effortChoices are the reasoning efforts a session may pick.
+var effortChoices = []configChoice{
+	{Value: "low", Name: "Low", Description: "Fast responses with lighter reasoning"},
+	{Value: "medium", Name: "Medium", Description: "Balances speed and reasoning depth for everyday tasks"},
+	{Value: "high", Name: "High", Description: "Greater reasoning depth for complex problems"},
+	{Value: "xhigh", Name: "Xhigh", Description: "Extra high reasoning depth for complex problems"},
+}
+
+// setEffort switches the session's reasoning effort from its next turn on.
+func (ss *session) setEffort(effort string) error {
+	known := false
+	for _, c := range effortChoices {
+		known = known || c.Value == effort
+	}
+	if !known {
+		return jsonrpc.InvalidParams("unknown reasoning_effort " + effort + " (low, medium, high or xhigh)")
+	}
+	if _, err := ss.th.Submit(protocol.OverrideTurnContextOp{Effort: &effort}); err != nil {
+		return err
+	}
+	ss.mu.Lock()
+	ss.effort = effort
+	ss.mu.Unlock()
+	return nil
+}

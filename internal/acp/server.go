@@ -239,8 +239,10 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 // authMethods are the adapter's: ChatGPT sign-in and the two API-key variables.
 var authMethods = []authMethod{
 	{ID: "chatgpt", Name: "Login with ChatGPT", Description: "Use your ChatGPT login with Codex CLI (requires a paid ChatGPT subscription)"},
-	{ID: "codex-api-key", Name: "Use CODEX_API_KEY", Description: "Requires setting the `CODEX_API_KEY` environment variable."},
-	{ID: "openai-api-key", Name: "Use OPENAI_API_KEY", Description: "Requires setting the `OPENAI_API_KEY` environment variable."},
+	{ID: "codex-api-key", Name: "Use CODEX_API_KEY", Description: "Requires setting the `CODEX_API_KEY` environment variable.",
+		Type: "env_var", Vars: []authVar{{Name: "CODEX_API_KEY"}}},
+	{ID: "openai-api-key", Name: "Use OPENAI_API_KEY", Description: "Requires setting the `OPENAI_API_KEY` environment variable.",
+		Type: "env_var", Vars: []authVar{{Name: "OPENAI_API_KEY"}}},
 }
 
 // authRequired is ACP's error for a sign-in the agent cannot complete.
@@ -376,8 +378,10 @@ func (s *Server) setConfigOption(ctx context.Context, params json.RawMessage) (a
 		err = ss.setMode(ctx, value)
 	case "model":
 		err = ss.setModel(value)
+	case "reasoning_effort":
+		err = ss.setEffort(value)
 	default:
-		return nil, jsonrpc.InvalidParams("unknown configId " + p.ConfigID + " (mode or model)")
+		return nil, jsonrpc.InvalidParams("unknown configId " + p.ConfigID + " (mode, model or reasoning_effort)")
 	}
 	if err != nil {
 		return nil, err

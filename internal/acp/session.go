@@ -22,6 +22,7 @@ type session struct {
 	mu       sync.Mutex
 	mode     string // the current preset's id, "" when the policies match none
 	model    string
+	effort   string // the reasoning effort, "" for the model's default
 	turn     *promptTurn
 	usedOnce bool // the thread's first event (session_configured) has been read
 
@@ -48,7 +49,7 @@ func newSession(ctx context.Context, srv *Server, th engineThread) (*session, er
 		return nil, fmt.Errorf("start the session: %w", err)
 	}
 	if sc, ok := ev.Msg.(protocol.SessionConfiguredEvent); ok {
-		ss.model = sc.Model
+		ss.model, ss.effort = sc.Model, sc.ReasoningEffort
 		if sc.ApprovalPolicy != nil && sc.SandboxPolicy != nil {
 			ss.mode = modeOf(*sc.ApprovalPolicy, *sc.SandboxPolicy)
 		}
@@ -61,7 +62,7 @@ func newSession(ctx context.Context, srv *Server, th engineThread) (*session, er
 // setup is what session/new and session/load answer: the modes, models and config options.
 func (ss *session) setup() sessionSetup {
 	ss.mu.Lock()
-	mode, model := ss.mode, ss.model
+	mode, model, effort := ss.mode, ss.model, ss.effort
 	ss.mu.Unlock()
 	modes := make([]sessionMode, len(presets))
 	modeChoices := make([]configChoice, len(presets))
@@ -85,6 +86,10 @@ func (ss *session) setup() sessionSetup {
 		ConfigOptions: []configOption{
 			{ID: "model", Name: "Model", Category: "model", Type: "select", CurrentValue: model, Options: modelChoices},
 		},
+	}
+	if effort != "" {
+		setup.ConfigOptions = append(setup.ConfigOptions, configOption{ID: "reasoning_effort", Name: "Reasoning Effort",
+			Category: "thought_level", Type: "select", CurrentValue: effort, Options: effortChoices})
 	}
 	if mode != "" {
 		setup.Modes = &modeState{CurrentModeID: mode, AvailableModes: modes}

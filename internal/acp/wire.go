@@ -47,10 +47,17 @@ type mcpCapabilities struct {
 	SSE  bool `json:"sse"`
 }
 
+// authMethod is a sign-in; an env_var one names the variables it reads (the adapter's form).
 type authMethod struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	Description string    `json:"description,omitempty"`
+	Type        string    `json:"type,omitempty"`
+	Vars        []authVar `json:"vars,omitempty"`
+}
+
+type authVar struct {
+	Name string `json:"name"`
 }
 
 type implementation struct {
