@@ -379,6 +379,7 @@ func TestACPMatchesAdapter(t *testing.T) {
 	if os.Getenv("ACP_DEBUG") != "" {
 		t.Logf("adapter report: %s", mustJSON(theirs))
 	}
+	t.Logf("session/cancel → prompt resolved: gocodex %.0f ms, adapter %.0f ms", ours.CancelMs, theirs.CancelMs)
 	for _, name := range []string{"new", "prompt", "reject", "cancel", "load"} {
 		want, got := updateKinds(theirs.Phases[name]), updateKinds(ours.Phases[name])
 		t.Logf("%s:\n  adapter: %v\n  gocodex: %v", name, want, got)

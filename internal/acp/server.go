@@ -124,40 +124,25 @@ func (s *Server) handle(ctx context.Context, c *jsonrpc.Conn, req *jsonrpc.Reque
 		})
 	case "session/prompt":
 		var p promptParams
-		if err := decode(req.Params, &p, "sessionId", "prompt"); err != nil {
+		if ss, err := s.sessionParams(req.Params, &p, "prompt"); err != nil {
 			reply(nil, err)
-			return
+		} else {
+			c.Go(func() { reply(ss.prompt(ctx, p.Prompt)) })
 		}
-		ss, err := s.session(p.SessionID)
-		if err != nil {
-			reply(nil, err)
-			return
-		}
-		c.Go(func() { reply(ss.prompt(ctx, p.Prompt)) })
 	case "session/set_mode":
 		var p setModeParams
-		if err := decode(req.Params, &p, "sessionId", "modeId"); err != nil {
-			reply(nil, err)
-			return
+		ss, err := s.sessionParams(req.Params, &p, "modeId")
+		if err == nil {
+			err = ss.setMode(ctx, p.ModeID)
 		}
-		ss, err := s.session(p.SessionID)
-		if err != nil {
-			reply(nil, err)
-			return
-		}
-		reply(struct{}{}, ss.setMode(ctx, p.ModeID))
+		reply(struct{}{}, err)
 	case "session/set_model":
 		var p setModelParams
-		if err := decode(req.Params, &p, "sessionId", "modelId"); err != nil {
-			reply(nil, err)
-			return
+		ss, err := s.sessionParams(req.Params, &p, "modelId")
+		if err == nil {
+			err = ss.setModel(p.ModelID)
 		}
-		ss, err := s.session(p.SessionID)
-		if err != nil {
-			reply(nil, err)
-			return
-		}
-		reply(struct{}{}, ss.setModel(p.ModelID))
+		reply(struct{}{}, err)
 	case "session/set_config_option":
 		reply(s.setConfigOption(ctx, req.Params))
 	default:
@@ -202,6 +187,17 @@ func decode(params json.RawMessage, v any, required ...string) error {
 		return jsonrpc.InvalidParams(err.Error())
 	}
 	return nil
+}
+
+// sessionParams decodes the params of a request about a session (sessionId and required)
+// and finds the session.
+func (s *Server) sessionParams(params json.RawMessage, v any, required ...string) (*session, error) {
+	if err := decode(params, v, append([]string{"sessionId"}, required...)...); err != nil {
+		return nil, err
+	}
+	var id sessionIDParams
+	_ = json.Unmarshal(params, &id)
+	return s.session(id.SessionID)
 }
 
 func (s *Server) session(id string) (*session, error) {
@@ -362,10 +358,7 @@ func (s *Server) run(ss *session) {
 
 func (s *Server) setConfigOption(ctx context.Context, params json.RawMessage) (any, error) {
 	var p setConfigOptionParams
-	if err := decode(params, &p, "sessionId", "configId", "value"); err != nil {
-		return nil, err
-	}
-	ss, err := s.session(p.SessionID)
+	ss, err := s.sessionParams(params, &p, "configId", "value")
 	if err != nil {
 		return nil, err
 	}
