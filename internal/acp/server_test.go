@@ -3,6 +3,8 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -269,5 +271,46 @@ func TestPromptInputImages(t *testing.T) {
 	}
 	if _, op, _ := promptInput([]contentBlock{{Type: "text", Text: "/compact"}}); op == nil {
 		t.Error("/compact is not a command")
+	}
+}
+
+// Reasoning summaries stream as agent_thought_chunk, update_plan as a plan, usage as
+// usage_update; the patch's diff is the file before and after.
+func TestThoughtsPlanUsageAndDiff(t *testing.T) {
+	leakCheck(t)
+	th := newFakeThread()
+	c := start(t, th)
+	id := openSession(t, c)
+	file := filepath.Join(t.TempDir(), "a.txt")
+	if err := os.WriteFile(file, []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	window := int64(1000)
+	go func() {
+		<-th.ops
+		th.events <- protocol.TurnStartedEvent{TurnID: "t1"}
+		th.events <- protocol.AgentReasoningDeltaEvent{Delta: "Thinking"}
+		th.events <- protocol.PlanUpdateEvent{Plan: []protocol.PlanItem{{Step: "look", Status: protocol.PlanCompleted}, {Step: "fix", Status: protocol.PlanInProgress}}}
+		changes := map[string]protocol.FileChange{file: {Kind: protocol.FileUpdate, UnifiedDiff: "@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n"}}
+		th.events <- protocol.PatchApplyBeginEvent{CallID: "p1", TurnID: "t1", AutoApproved: true, Changes: changes}
+		th.events <- protocol.PatchApplyEndEvent{CallID: "p1", TurnID: "t1", Success: true}
+		th.events <- protocol.TokenCountEvent{Info: &protocol.TokenUsageInfo{LastTokenUsage: protocol.TokenUsage{TotalTokens: 40}, ModelContextWindow: &window}}
+		th.events <- protocol.TurnCompleteEvent{TurnID: "t1"}
+	}()
+	if _, e := c.call(t, "session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "go"}}}); e != nil {
+		t.Fatal(e)
+	}
+	c.mu.Lock()
+	all, _ := json.Marshal(c.updates)
+	c.mu.Unlock()
+	for _, want := range []string{
+		`{"content":{"text":"Thinking","type":"text"},"sessionUpdate":"agent_thought_chunk"}`,
+		`{"entries":[{"content":"look","priority":"medium","status":"completed"},{"content":"fix","priority":"medium","status":"in_progress"}],"sessionUpdate":"plan"}`,
+		`"kind":"edit"`, `"newText":"one\nTWO\n","oldText":"one\ntwo\n"`,
+		`{"sessionUpdate":"usage_update","size":1000,"used":40}`,
+	} {
+		if !strings.Contains(string(all), want) {
+			t.Errorf("updates lack %s:\n%s", want, all)
+		}
 	}
 }
