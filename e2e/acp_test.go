@@ -450,3 +450,22 @@ func TestACPFirstChunkBenchmark(t *testing.T) {
 			name, sorted[len(sorted)/2], sorted[0], sorted[len(sorted)-1], len(sorted))
 	}
 }
+
+// TestACPClientMcpServers: the MCP servers the client names in session/new are connected for
+// that session; a call of one of their tools shows as a tool call with its result.
+func TestACPClientMcpServers(t *testing.T) {
+	node, script := everythingServer(t)
+	e := acpEnv(t, "workspace-write")
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{ApprovalPolicy: "never", SandboxMode: "workspace-write"})
+	e.Model.Enqueue(callThenAnswer(namespacedCall("call_1", "mcp__everything", "echo", `{"message":"from the editor's server"}`))...)
+	servers, _ := json.Marshal([]map[string]any{{"name": "everything", "command": node, "args": []string{script}, "env": []any{}}})
+	r := runACP(t, e, []string{binary, "acp"}, "ACP_PHASES=prompt", "ACP_MCP="+string(servers))
+	p := r.Phases["prompt"]
+	if p.Error != nil || p.Result["stopReason"] != "end_turn" {
+		t.Fatalf("prompt: %v %v", p.Result, p.Error)
+	}
+	done := findUpdate(p, func(u map[string]any) bool { return u["sessionUpdate"] == "tool_call_update" && u["toolCallId"] == "call_1" })
+	if done == nil || done["status"] != "completed" || !strings.Contains(mustJSON(done["rawOutput"]), "Echo: from the editor's server") {
+		t.Errorf("MCP tool call = %v\nupdates: %v", done, updateKinds(p))
+	}
+}

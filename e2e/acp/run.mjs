@@ -12,6 +12,8 @@ import * as acp from "@agentclientprotocol/sdk";
 const argv = JSON.parse(process.env.ACP_AGENT);
 const cwd = process.env.ACP_CWD;
 const fsOn = process.env.ACP_FS === "1";
+// ACP_MCP: the session's MCP servers (JSON), given to session/new.
+const mcpServers = JSON.parse(process.env.ACP_MCP || "[]");
 const phases = (process.env.ACP_PHASES || "prompt,reject,cancel,load,errors").split(",");
 const report = { phases: {}, fsCalls: [], permissionRequests: [], errors: {} };
 
@@ -90,11 +92,12 @@ async function first() {
       return r;
     });
     await phase("new", async () => {
-      const r = await agent.request("session/new", { cwd, mcpServers: [] });
+      const r = await agent.request("session/new", { cwd, mcpServers });
       sessionId = r.sessionId;
       report.newSession = r;
-      // The commands update follows the answer; give it a moment to arrive.
-      await new Promise((res) => setTimeout(res, 300));
+      // The commands update follows the answer; give it (and the session's MCP servers, which
+      // start with it) a moment.
+      await new Promise((res) => setTimeout(res, mcpServers.length ? 3000 : 300));
       return { sessionId: r.sessionId };
     });
     if (phases.includes("prompt")) {
