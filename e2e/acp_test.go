@@ -464,7 +464,9 @@ func TestACPClientMcpServers(t *testing.T) {
 	if p.Error != nil || p.Result["stopReason"] != "end_turn" {
 		t.Fatalf("prompt: %v %v", p.Result, p.Error)
 	}
-	done := findUpdate(p, func(u map[string]any) bool { return u["sessionUpdate"] == "tool_call_update" && u["toolCallId"] == "call_1" })
+	done := findUpdate(p, func(u map[string]any) bool {
+		return u["sessionUpdate"] == "tool_call_update" && u["toolCallId"] == "call_1"
+	})
 	if done == nil || done["status"] != "completed" || !strings.Contains(mustJSON(done["rawOutput"]), "Echo: from the editor's server") {
 		t.Errorf("MCP tool call = %v\nupdates: %v", done, updateKinds(p))
 	}
