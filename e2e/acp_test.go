@@ -471,3 +471,21 @@ func TestACPClientMcpServers(t *testing.T) {
 		t.Errorf("MCP tool call = %v\nupdates: %v", done, updateKinds(p))
 	}
 }
+
+// TestACPLoadsCodexThread: session/load resumes a thread Codex wrote (0.171's item form) and
+// replays it before its answer.
+func TestACPLoadsCodexThread(t *testing.T) {
+	e := acpEnv(t, "workspace-write")
+	copyTree(t, filepath.Join("testdata", "cli_sessions", "codex_home", "sessions"), filepath.Join(e.CodexHome, "sessions"))
+	r := runACP(t, e, []string{binary, "acp"}, "ACP_LOAD_ID=01a21eab-64ee-7f20-8385-de5e08c9c811", "ACP_PHASES=load")
+	l := r.Phases["load"]
+	if l.Error != nil {
+		t.Fatalf("session/load: %v", l.Error)
+	}
+	if got := chunkText(l, "user_message_chunk"); !strings.Contains(got, "fix things") {
+		t.Errorf("replayed user messages = %q (%v)", got, updateKinds(l))
+	}
+	if got := chunkText(l, "agent_message_chunk"); !strings.Contains(got, "First.") {
+		t.Errorf("replayed answer = %q", got)
+	}
+}

@@ -182,7 +182,12 @@ async function errors() {
   await stop(child);
 }
 
-const sessionId = await first();
-if (phases.includes("load")) await second(sessionId);
+// ACP_LOAD_ID: only load this saved session (one another agent wrote) in a fresh agent.
+if (process.env.ACP_LOAD_ID) {
+  await second(process.env.ACP_LOAD_ID);
+} else {
+  const sessionId = await first();
+  if (phases.includes("load")) await second(sessionId);
+}
 if (phases.includes("errors")) await errors();
 process.stdout.write(JSON.stringify(report) + "\n");
