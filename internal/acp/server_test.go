@@ -314,3 +314,32 @@ func TestThoughtsPlanUsageAndDiff(t *testing.T) {
 		}
 	}
 }
+
+// A turn that ran out of context window ends max_tokens; another failed turn is the prompt's
+// error.
+func TestStopReasonsOfFailedTurns(t *testing.T) {
+	leakCheck(t)
+	th := newFakeThread()
+	c := start(t, th)
+	id := openSession(t, c)
+	prompt := func() (json.RawMessage, *jsonrpc.Error) {
+		return c.call(t, "session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
+	}
+	go func() {
+		<-th.ops
+		th.events <- protocol.TurnStartedEvent{TurnID: "t1"}
+		th.events <- protocol.TurnCompleteEvent{TurnID: "t1", Error: &protocol.TurnError{Message: "too long", CodexErrorInfo: json.RawMessage(`"context_window_exceeded"`)}}
+	}()
+	if raw, e := prompt(); e != nil || !strings.Contains(string(raw), `"max_tokens"`) {
+		t.Errorf("context window exceeded: %s %v", raw, e)
+	}
+	go func() {
+		<-th.ops
+		th.events <- protocol.TurnStartedEvent{TurnID: "t2"}
+		th.events <- protocol.ErrorEvent{Message: "unexpected status 500"}
+		th.events <- protocol.TurnCompleteEvent{TurnID: "t2"}
+	}()
+	if _, e := prompt(); e == nil || !strings.Contains(e.Message, "unexpected status 500") {
+		t.Errorf("failed turn: %v", e)
+	}
+}
