@@ -3,14 +3,28 @@ package acp
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
 // envelopeFramer adds `"jsonrpc":"2.0"` to every frame it writes: ACP clients (the official
 // SDK among them) drop messages without it, while internal/jsonrpc writes Codex's app-server
-// form, which omits it.
-type envelopeFramer struct{ jsonrpc.Framer }
+// form, which omits it. It also tells the server when the client hangs up (hangUp), since
+// the connection then waits for the prompts still running.
+type envelopeFramer struct {
+	jsonrpc.Framer
+	hangUp func()
+}
+
+func (f envelopeFramer) ReadFrame(ctx context.Context) ([]byte, error) {
+	b, err := f.Framer.ReadFrame(ctx)
+	if errors.Is(err, io.EOF) && f.hangUp != nil {
+		f.hangUp()
+	}
+	return b, err
+}
 
 var envelope = []byte(`{"jsonrpc":"2.0",`)
 

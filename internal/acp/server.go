@@ -73,7 +73,7 @@ func Serve(ctx context.Context, f jsonrpc.Framer, o Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &Server{opts: o, sessions: map[string]*session{}, ctx: ctx}
-	s.conn = jsonrpc.NewConn(envelopeFramer{f}, jsonrpc.ConnOptions{
+	s.conn = jsonrpc.NewConn(envelopeFramer{Framer: f, hangUp: s.hangUp}, jsonrpc.ConnOptions{
 		Handle:   s.handle,
 		Notified: s.notified,
 		Problem:  func(err error) { o.Logger.Warn("acp: bad input", "err", err) },
@@ -90,6 +90,16 @@ func Serve(ctx context.Context, f jsonrpc.Framer, o Options) error {
 		return nil
 	}
 	return err
+}
+
+// hangUp interrupts the turns still running when the client goes: nobody waits for them, and
+// the connection ends once their prompts are answered.
+func (s *Server) hangUp() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ss := range s.sessions {
+		ss.cancel()
+	}
 }
 
 func (s *Server) handle(ctx context.Context, c *jsonrpc.Conn, req *jsonrpc.Request) {

@@ -343,3 +343,40 @@ func TestStopReasonsOfFailedTurns(t *testing.T) {
 		t.Errorf("failed turn: %v", e)
 	}
 }
+
+// A client that hangs up in the middle of a turn ends the server: the turn is interrupted.
+func TestHangUpMidTurnEnds(t *testing.T) {
+	leakCheck(t)
+	th := newFakeThread()
+	a, b := jsonrpc.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(context.Background(), a, Options{Version: "test",
+			Start: func(context.Context, threadSpec) (startedThread, error) { return startedThread{Thread: th}, nil }})
+	}()
+	conn := jsonrpc.NewConn(b, jsonrpc.ConnOptions{Handle: func(context.Context, *jsonrpc.Conn, *jsonrpc.Request) {}})
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { _ = conn.Run(ctx); close(ran) }()
+	if _, err := conn.Call(ctx, "initialize", map[string]any{"protocolVersion": 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Call(ctx, "session/new", map[string]any{"cwd": "/tmp", "mcpServers": []any{}}); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := conn.Start(ctx, "session/prompt", map[string]any{"sessionId": "thread-1", "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-th.ops // the turn runs
+	th.events <- protocol.TurnStartedEvent{TurnID: "t1"}
+	_ = pending  // never answered: the client is gone
+	conn.Close() // the editor goes
+	if _, ok := (<-th.ops).(protocol.InterruptOp); !ok {
+		t.Fatal("the turn was not interrupted")
+	}
+	th.events <- protocol.TurnAbortedEvent{TurnID: "t1", Reason: protocol.AbortInterrupted}
+	<-served // returns (the pipe's write end went with the client: its error is no matter)
+	cancel()
+	<-ran
+}
