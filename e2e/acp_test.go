@@ -52,6 +52,13 @@ type acpReport struct {
 		Method string `json:"method"`
 		Path   string `json:"path"`
 	} `json:"fsCalls"`
+	List struct {
+		Sessions []struct {
+			SessionID string `json:"sessionId"`
+			Cwd       string `json:"cwd"`
+			Title     string `json:"title"`
+		} `json:"sessions"`
+	} `json:"list"`
 	CancelMs float64                   `json:"cancelMs"`
 	Errors   map[string]map[string]any `json:"errors"`
 }
@@ -306,6 +313,15 @@ func checkACPReport(t *testing.T, e *env, r acpReport) {
 		t.Errorf("cancelled prompt: %v %v", c.Result, c.Error)
 	}
 	t.Logf("session/cancel → prompt resolved in %.0f ms", r.CancelMs)
+
+	// session/list in the restarted agent lists the session, titled by its first message.
+	listed := false
+	for _, s := range r.List.Sessions {
+		listed = listed || (s.SessionID == r.NewSession.SessionID && s.Title == "run the commands and edit the file")
+	}
+	if !listed {
+		t.Errorf("session/list = %+v, want %s", r.List, r.NewSession.SessionID)
+	}
 
 	// session/load in a restarted agent replays the history before its answer.
 	l := r.Phases["load"]

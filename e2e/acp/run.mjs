@@ -139,6 +139,7 @@ async function second(sessionId) {
   await clientApp().connectWith(stream, async (agent) => {
     await agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities });
     if (phases.includes("load")) {
+      report.list = await agent.request("session/list", { cwd });
       await phase("load", () => agent.request("session/load", { sessionId, cwd, mcpServers: [] }));
     }
   });

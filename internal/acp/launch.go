@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/faceopts"
@@ -81,7 +82,19 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 		pw.CloseWithError(err)
 	}()
 	framer := jsonrpc.NewLineFramer(pr, s.Out, pr, jsonrpc.DefaultMaxFrame)
-	return Serve(ctx, framer, Options{Start: start, Models: models, Getenv: fac.Getenv, Logger: log, Version: version.Version})
+	list := func(cwd, cursor string) (listSessionsResult, error) {
+		page, err := threads.New(cfg.CodexHome).List(threads.ListOptions{Cwd: cwd, Cursor: cursor, ByUpdated: true})
+		if err != nil {
+			return listSessionsResult{}, err
+		}
+		r := listSessionsResult{Sessions: []sessionInfo{}, NextCursor: page.NextCursor}
+		for _, th := range page.Threads {
+			r.Sessions = append(r.Sessions, sessionInfo{SessionID: th.ID, Cwd: th.Cwd, Title: th.Preview,
+				UpdatedAt: th.UpdatedAt.UTC().Format(time.RFC3339)})
+		}
+		return r, nil
+	}
+	return Serve(ctx, framer, Options{Start: start, List: list, Models: models, Getenv: fac.Getenv, Logger: log, Version: version.Version})
 }
 
 // mcpOverrides are the client's MCP servers for one session, as config.toml's mcp_servers

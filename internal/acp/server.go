@@ -42,6 +42,8 @@ type startedThread struct {
 type Options struct {
 	// Start starts (or resumes) a thread on the host.
 	Start func(ctx context.Context, spec threadSpec) (startedThread, error)
+	// List lists the saved threads (of cwd when set), a page after cursor.
+	List func(cwd, cursor string) (listSessionsResult, error)
 	// Models are the models a session offers (the catalog's listed ones).
 	Models []modelInfo
 	// Getenv reads the environment (the API-key sign-ins).
@@ -155,6 +157,33 @@ func (s *Server) handle(ctx context.Context, c *jsonrpc.Conn, req *jsonrpc.Reque
 		reply(struct{}{}, err)
 	case "session/set_config_option":
 		reply(s.setConfigOption(ctx, req.Params))
+	case "session/list":
+		if s.opts.List == nil {
+			reply(nil, methodNotFound(req.Method))
+			return
+		}
+		var p listSessionsParams
+		if len(req.Params) > 0 && json.Unmarshal(req.Params, &p) != nil {
+			reply(nil, jsonrpc.InvalidParams("params must be {cwd?, cursor?}"))
+			return
+		}
+		c.Go(func() {
+			r, err := s.opts.List(p.Cwd, p.Cursor)
+			reply(r, err)
+		})
+	case "session/close":
+		var p sessionIDParams
+		if _, err := s.sessionParams(req.Params, &p); err != nil {
+			reply(nil, err)
+			return
+		}
+		s.mu.Lock()
+		ss := s.sessions[p.SessionID]
+		delete(s.sessions, p.SessionID)
+		s.mu.Unlock()
+		ss.cancel()
+		ss.shutdown()
+		reply(struct{}{}, nil)
 	default:
 		reply(nil, methodNotFound(req.Method))
 	}
@@ -233,9 +262,10 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	return initializeResult{
 		ProtocolVersion: ProtocolVersion,
 		AgentCapabilities: agentCapabilities{
-			LoadSession:        true,
-			PromptCapabilities: promptCapabilities{Image: true, EmbeddedContext: true},
-			McpCapabilities:    mcpCapabilities{HTTP: true},
+			LoadSession:         true,
+			PromptCapabilities:  promptCapabilities{Image: true, EmbeddedContext: true},
+			McpCapabilities:     mcpCapabilities{HTTP: true},
+			SessionCapabilities: sessionCapabilities{List: &struct{}{}, Close: &struct{}{}},
 		},
 		AuthMethods: authMethods,
 		AgentInfo:   implementation{Name: "gocodex", Title: "gocodex", Version: s.opts.Version},

@@ -380,3 +380,17 @@ func TestHangUpMidTurnEnds(t *testing.T) {
 	cancel()
 	<-ran
 }
+
+// session/close ends the session's thread; the session is gone.
+func TestCloseEndsTheThread(t *testing.T) {
+	leakCheck(t)
+	th := newFakeThread()
+	c := start(t, th)
+	id := openSession(t, c)
+	if _, e := c.call(t, "session/close", map[string]any{"sessionId": id}); e != nil {
+		t.Fatal(e)
+	}
+	if _, e := c.call(t, "session/set_model", map[string]any{"sessionId": id, "modelId": "x"}); e == nil || e.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("a closed session answered: %v", e)
+	}
+}

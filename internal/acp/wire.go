@@ -31,9 +31,34 @@ type initializeResult struct {
 }
 
 type agentCapabilities struct {
-	LoadSession        bool               `json:"loadSession"`
-	PromptCapabilities promptCapabilities `json:"promptCapabilities"`
-	McpCapabilities    mcpCapabilities    `json:"mcpCapabilities"`
+	LoadSession         bool                `json:"loadSession"`
+	PromptCapabilities  promptCapabilities  `json:"promptCapabilities"`
+	McpCapabilities     mcpCapabilities     `json:"mcpCapabilities"`
+	SessionCapabilities sessionCapabilities `json:"sessionCapabilities"`
+}
+
+// sessionCapabilities: an empty object offers the method.
+type sessionCapabilities struct {
+	List  *struct{} `json:"list,omitempty"`
+	Close *struct{} `json:"close,omitempty"`
+}
+
+type listSessionsParams struct {
+	Cwd    string `json:"cwd"`
+	Cursor string `json:"cursor"`
+}
+
+type listSessionsResult struct {
+	Sessions   []sessionInfo `json:"sessions"`
+	NextCursor string        `json:"nextCursor,omitempty"`
+}
+
+// sessionInfo is a saved thread in session/list.
+type sessionInfo struct {
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	Title     string `json:"title,omitempty"`
+	UpdatedAt string `json:"updatedAt,omitempty"`
 }
 
 type promptCapabilities struct {
