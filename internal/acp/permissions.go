@@ -33,6 +33,7 @@ func (ss *session) askExec(ctx context.Context, m protocol.ExecApprovalRequestEv
 	options = append(options, rejectAndAbort)
 	call := commandCall(m.CallID, &commandView{argv: m.Command, cwd: m.Cwd, parsed: m.ParsedCmd})
 	call.SessionUpdate, call.Status = "", "pending"
+	call.Content = reasonContent(m.Reason)
 	id := m.ApprovalID
 	if id == "" {
 		id = m.CallID
@@ -49,6 +50,7 @@ func (ss *session) askExec(ctx context.Context, m protocol.ExecApprovalRequestEv
 func (ss *session) askPatch(ctx context.Context, m protocol.ApplyPatchApprovalRequestEvent) {
 	call := patchCall(m.CallID, m.Changes, func(path string) (string, error) { return ss.readText(ctx, path) })
 	call.SessionUpdate, call.Status = "", "pending"
+	call.Content = append(reasonContent(m.Reason), call.Content...)
 	options := []permissionOption{allowOnce, allowSession, rejectAndAbort}
 	ss.srv.conn.Go(func() {
 		d := ss.ask(ctx, call, options)
@@ -79,4 +81,13 @@ func (ss *session) ask(ctx context.Context, call toolCall, options []permissionO
 		}
 	}
 	return abort
+}
+
+// reasonContent is the engine's reason for asking, shown with the request.
+func reasonContent(reason *string) []toolCallContent {
+	if reason == nil || *reason == "" {
+		return nil
+	}
+	t := text(*reason)
+	return []toolCallContent{{Type: "content", Content: &t}}
 }
