@@ -114,6 +114,12 @@ func (c *client) call(t *testing.T, method string, params any) (json.RawMessage,
 	return raw, nil
 }
 
+// prompt sends a one-line prompt to the session and waits for its answer.
+func (c *client) prompt(t *testing.T, id string) (json.RawMessage, *jsonrpc.Error) {
+	t.Helper()
+	return c.call(t, "session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
+}
+
 func asError(err error, target **jsonrpc.Error) bool {
 	e, ok := err.(*jsonrpc.Error)
 	if ok {
@@ -179,7 +185,7 @@ func TestPromptAsksAndStreams(t *testing.T) {
 		th.events <- protocol.AgentMessageEvent{Message: "Done"}
 		th.events <- protocol.TurnCompleteEvent{TurnID: "t1"}
 	}()
-	raw, e := c.call(t, "session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
+	raw, e := c.prompt(t, id)
 	if e != nil || !strings.Contains(string(raw), `"end_turn"`) {
 		t.Fatalf("prompt = %s %v", raw, e)
 	}
@@ -207,7 +213,7 @@ func TestCancelResolvesCancelled(t *testing.T) {
 		}
 		th.events <- protocol.TurnAbortedEvent{TurnID: "t1", Reason: protocol.AbortInterrupted}
 	}()
-	raw, e := c.call(t, "session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
+	raw, e := c.prompt(t, id)
 	if e != nil || !strings.Contains(string(raw), `"cancelled"`) {
 		t.Fatalf("prompt = %s %v", raw, e)
 	}
@@ -297,7 +303,7 @@ func TestThoughtsPlanUsageAndDiff(t *testing.T) {
 		th.events <- protocol.TokenCountEvent{Info: &protocol.TokenUsageInfo{LastTokenUsage: protocol.TokenUsage{TotalTokens: 40}, ModelContextWindow: &window}}
 		th.events <- protocol.TurnCompleteEvent{TurnID: "t1"}
 	}()
-	if _, e := c.call(t, "session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "go"}}}); e != nil {
+	if _, e := c.prompt(t, id); e != nil {
 		t.Fatal(e)
 	}
 	c.mu.Lock()
@@ -322,9 +328,7 @@ func TestStopReasonsOfFailedTurns(t *testing.T) {
 	th := newFakeThread()
 	c := start(t, th)
 	id := openSession(t, c)
-	prompt := func() (json.RawMessage, *jsonrpc.Error) {
-		return c.call(t, "session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
-	}
+	prompt := func() (json.RawMessage, *jsonrpc.Error) { return c.prompt(t, id) }
 	go func() {
 		<-th.ops
 		th.events <- protocol.TurnStartedEvent{TurnID: "t1"}
