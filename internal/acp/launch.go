@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -37,7 +39,9 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
 	}
 	log := fac.Logger(cfg, "acp", slog.LevelWarn)
-	host, err := fac.Host(app.Options{Config: cfg})
+	// An editor starts the agent before any sign-in and may sign in through it
+	// (authenticate): threads start without credentials, and each request looks for them.
+	host, err := fac.Host(app.Options{Config: cfg, DeferCredentials: true})
 	if err != nil {
 		log.Error("start", "err", err)
 		return err
@@ -94,7 +98,22 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 		}
 		return r, nil
 	}
-	return Serve(ctx, framer, Options{Start: start, List: list, Models: models, Getenv: fac.Getenv, Logger: log, Version: version.Version})
+	signIn := func(ctx context.Context) error {
+		// `gocodex login` of this very binary: it opens the browser, waits on its local
+		// callback and stores the tokens where every thread's requests look for them.
+		self, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		cmd := exec.CommandContext(ctx, self, "login")
+		cmd.Stdout, cmd.Stderr = s.ErrOut, s.ErrOut // the wire is stdout; the editor logs stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("gocodex login: %w", err)
+		}
+		host.ForgetClients()
+		return nil
+	}
+	return Serve(ctx, framer, Options{Start: start, List: list, SignIn: signIn, Models: models, Getenv: fac.Getenv, Logger: log, Version: version.Version})
 }
 
 // mcpOverrides are the client's MCP servers for one session, as config.toml's mcp_servers

@@ -46,6 +46,9 @@ type Options struct {
 	List func(cwd, cursor string) (listSessionsResult, error)
 	// Models are the models a session offers (the catalog's listed ones).
 	Models []modelInfo
+	// SignIn runs the ChatGPT sign-in (a browser and a local callback) and returns once it
+	// has stored the tokens; nil offers none.
+	SignIn func(ctx context.Context) error
 	// Getenv reads the environment (the API-key sign-ins).
 	Getenv  func(string) string
 	Logger  *slog.Logger
@@ -119,7 +122,8 @@ func (s *Server) handle(ctx context.Context, c *jsonrpc.Conn, req *jsonrpc.Reque
 	case "initialize":
 		reply(s.initialize(req.Params))
 	case "authenticate":
-		reply(s.authenticate(req.Params))
+		// The ChatGPT sign-in waits for the person in the browser: off the read loop.
+		c.Go(func() { reply(s.authenticate(ctx, req.Params)) })
 	case "session/new", "session/load":
 		// The commands are announced once the client knows the session (after the answer).
 		c.Go(func() {
@@ -284,7 +288,7 @@ var authMethods = []authMethod{
 // authRequired is ACP's error for a sign-in the agent cannot complete.
 const authRequired int64 = -32000
 
-func (s *Server) authenticate(params json.RawMessage) (any, error) {
+func (s *Server) authenticate(ctx context.Context, params json.RawMessage) (any, error) {
 	var p authenticateParams
 	if err := decode(params, &p, "methodId"); err != nil {
 		return nil, err
@@ -298,10 +302,13 @@ func (s *Server) authenticate(params json.RawMessage) (any, error) {
 		}
 		return struct{}{}, nil
 	case "chatgpt":
-		// The ChatGPT sign-in opens a browser and a local callback; an editor's agent
-		// process has neither a terminal nor the person's attention, so it is done once
-		// with `gocodex login` and the stored tokens are used from then on.
-		return nil, &jsonrpc.Error{Code: authRequired, Message: "Authentication required: run `gocodex login` in a terminal to sign in with ChatGPT, then retry"}
+		if s.opts.SignIn == nil {
+			return nil, &jsonrpc.Error{Code: authRequired, Message: "Authentication required: run `gocodex login` in a terminal to sign in with ChatGPT, then retry"}
+		}
+		if err := s.opts.SignIn(ctx); err != nil {
+			return nil, &jsonrpc.Error{Code: authRequired, Message: "ChatGPT sign-in failed: " + err.Error()}
+		}
+		return struct{}{}, nil
 	}
 	return nil, jsonrpc.InvalidParams(fmt.Sprintf("unknown methodId %q (one of chatgpt, codex-api-key, openai-api-key)", p.MethodID))
 }

@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -396,5 +397,41 @@ func TestCloseEndsTheThread(t *testing.T) {
 	}
 	if _, e := c.call(t, "session/set_model", map[string]any{"sessionId": id, "modelId": "x"}); e == nil || e.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("a closed session answered: %v", e)
+	}
+}
+
+// authenticate with chatgpt runs the sign-in and answers once it is done; its failure is
+// ACP's auth_required error.
+func TestAuthenticateRunsTheSignIn(t *testing.T) {
+	leakCheck(t)
+	for _, fail := range []bool{false, true} {
+		a, b := jsonrpc.Pipe()
+		ctx, cancel := context.WithCancel(context.Background())
+		served := make(chan error, 1)
+		signedIn := 0
+		go func() {
+			served <- Serve(ctx, a, Options{Version: "test", SignIn: func(context.Context) error {
+				signedIn++
+				if fail {
+					return errors.New("the browser was closed")
+				}
+				return nil
+			}})
+		}()
+		conn := jsonrpc.NewConn(b, jsonrpc.ConnOptions{Handle: func(context.Context, *jsonrpc.Conn, *jsonrpc.Request) {}})
+		ran := make(chan struct{})
+		go func() { _ = conn.Run(ctx); close(ran) }()
+		_, err := conn.Call(ctx, "authenticate", map[string]any{"methodId": "chatgpt"})
+		var e *jsonrpc.Error
+		switch {
+		case !fail && err != nil, fail && (!asError(err, &e) || e.Code != authRequired || !strings.Contains(e.Message, "the browser was closed")):
+			t.Errorf("fail=%v: %v", fail, err)
+		}
+		cancel()
+		<-served
+		<-ran
+		if signedIn != 1 {
+			t.Errorf("fail=%v: signed in %d times", fail, signedIn)
+		}
 	}
 }
