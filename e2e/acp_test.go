@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -503,5 +504,27 @@ func TestACPLoadsCodexThread(t *testing.T) {
 	}
 	if got := chunkText(l, "agent_message_chunk"); !strings.Contains(got, "First.") {
 		t.Errorf("replayed answer = %q", got)
+	}
+}
+
+// TestACPStartsBeforeSignIn: with the OpenAI provider and no credentials at all, the agent
+// still answers initialize and session/new (an editor signs in through it afterwards).
+func TestACPStartsBeforeSignIn(t *testing.T) {
+	e := newEnv(t)
+	if err := os.WriteFile(filepath.Join(e.CodexHome, "config.toml"), []byte("model = \"gpt-5.5\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":` + mustJSON(e.Workdir) + `,"mcpServers":[]}}` + "\n"
+	r := e.run(in, "acp")
+	lines := jsonl(t, r.Stdout)
+	var answered []string
+	for _, l := range lines {
+		if l["id"] != nil && l["result"] != nil {
+			answered = append(answered, fmt.Sprint(l["id"]))
+		}
+	}
+	if strings.Join(answered, ",") != "1,2" {
+		t.Errorf("answers %v\nstdout: %s\nstderr: %s", answered, r.Stdout, r.Stderr)
 	}
 }
