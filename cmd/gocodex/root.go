@@ -46,6 +46,7 @@ func newRootCommand(fac *faceopts.Factory) *cobra.Command {
 	root.AddCommand(newExecCommand(fac, runExec))
 	root.AddCommand(newTopReviewCommand(fac, runExec))
 	root.AddCommand(newProtoCommand(fac))
+	root.AddCommand(newAcpCommand(fac))
 	root.AddCommand(newAppServerCommand(fac, runAppServer))
 	root.AddCommand(newMcpServerCommand(fac, runMcpServer))
 	root.AddCommand(newMcpCommand(fac))
