@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -149,29 +148,14 @@ func TestPlainLineModeItemsPicker(t *testing.T) {
 		}
 	}
 	saved := make(chan []string, 1)
-	inR, inW := io.Pipe()
-	out := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(context.Background(), Options{Engine: eng, Header: Header{Model: "m", Cwd: "/w"}, In: inR, Out: out, Env: []string{"TERM=dumb"},
-			UI: UIHost{SaveStatusLine: func(items []string, _ bool) error { saved <- items; return nil }}})
-	}()
-	waitOut := func(want string) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for !strings.Contains(out.String(), want) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%q never printed; output:\n%s", want, out.String())
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-	io.WriteString(inW, "/statusline\n")
-	waitOut("Type a row's number to toggle it, an empty line to save, or esc:")
-	waitOut("5. [ ] model  Current model name")
-	io.WriteString(inW, "5\n")
-	waitOut("5. [x] model  Current model name")
-	io.WriteString(inW, "\n")
+	ps := startPlain(t, Options{Engine: eng, Header: Header{Model: "m", Cwd: "/w"},
+		UI: UIHost{SaveStatusLine: func(items []string, _ bool) error { saved <- items; return nil }}})
+	ps.write("/statusline\n")
+	ps.waitOut("Type a row's number to toggle it, an empty line to save, or esc:")
+	ps.waitOut("5. [ ] model  Current model name")
+	ps.write("5\n")
+	ps.waitOut("5. [x] model  Current model name")
+	ps.write("\n")
 	select {
 	case got := <-saved:
 		if strings.Join(got, ",") != "model-with-reasoning,current-dir,thread-name,model" {
@@ -180,13 +164,5 @@ func TestPlainLineModeItemsPicker(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the status line was not saved")
 	}
-	inW.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not end at the end of input")
-	}
+	ps.finish()
 }
