@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
@@ -21,6 +22,10 @@ const resumePickerSize = 100
 // withSessions fills the options the UI's /new, /resume, /fork, /model and /status use.
 func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) Options {
 	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
+	o.Theme, _ = tuiTable(cfg)["theme"].(string)
+	o.SaveTUISetting = func(key string, value any) error {
+		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set([]string{"tui", key}, value))
+	}
 	session := func(th *agent.Thread) Session {
 		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
@@ -170,7 +175,7 @@ func agentsFiles(cfg *config.Config) []string {
 // wantsAltScreen reads `[tui] alternate_screen` (Codex's key): "always" or true draws on the
 // alternate screen; "never", "auto", false or nothing keeps the inline default.
 func wantsAltScreen(cfg *config.Config) bool {
-	t, _ := cfg.Effective["tui"].(map[string]any)
+	t := tuiTable(cfg)
 	switch v := t["alternate_screen"].(type) {
 	case bool:
 		return v
@@ -178,4 +183,10 @@ func wantsAltScreen(cfg *config.Config) bool {
 		return v == "always"
 	}
 	return false
+}
+
+// tuiTable is config.toml's [tui] table (empty when there is none).
+func tuiTable(cfg *config.Config) map[string]any {
+	t, _ := cfg.Effective["tui"].(map[string]any)
+	return t
 }

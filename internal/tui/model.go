@@ -165,6 +165,8 @@ type Model struct {
 	// mentions is the @file list; files the work tree's files, read on the first @.
 	mentions mentionPopup
 	files    []string
+	// settings keeps the UI's own settings (slash_theme.go).
+	settings uiSettings
 }
 
 const (

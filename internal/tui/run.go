@@ -63,6 +63,10 @@ type Options struct {
 	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
 	// default is inline: finished cells go into the terminal's scrollback.
 	AltScreen bool
+	// Theme is the syntax theme of code blocks (`[tui] theme`, a chroma style name; empty or
+	// unknown: the default); SaveTUISetting writes `[tui] key = value` into config.toml.
+	Theme          string
+	SaveTUISetting func(key string, value any) error
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -82,6 +86,12 @@ func Run(ctx context.Context, o Options) error {
 	m.startWithPicker = o.ResumePicker
 	m.startPickerForks = o.ForkPicker
 	m.liveClock = true
+	m.settings.save = o.SaveTUISetting
+	if knownTheme(o.Theme) {
+		m.st.md.theme = o.Theme
+	} else if o.Theme != "" {
+		m.tr.add(cell{kind: cellWarning, body: "Unknown theme " + o.Theme + " in [tui] theme; using " + defaultTheme + "."})
+	}
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}

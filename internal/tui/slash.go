@@ -33,6 +33,7 @@ func builtinCommands() []slashCmd {
 		{name: "diff", desc: "show git diff (including untracked files)", whileRunning: true, run: func(m *Model, typed, _ string) { m.showDiff(typed) }},
 		{name: "mention", desc: "mention a file", whileRunning: true, run: (*Model).mention},
 		{name: "status", desc: "show current session configuration and token usage", whileRunning: true, run: func(m *Model, typed, _ string) { m.showStatus(typed) }},
+		{name: "theme", desc: "choose a syntax highlighting theme", run: (*Model).openThemePicker},
 		{name: "mcp", desc: "list MCP tools; use /mcp verbose or /mcp login <name>", run: (*Model).listMcpTools},
 		{name: "commands", desc: "list the slash commands, custom ones included", whileRunning: true, run: func(m *Model, typed, _ string) { m.listCommands(typed) }},
 		{name: "exit", desc: "exit Codex", whileRunning: true, run: (*Model).quitCommand},
