@@ -50,3 +50,37 @@ func TestTUITmuxThemePersists(t *testing.T) {
 		t.Errorf("%d model requests: /theme went to the model", n)
 	}
 }
+
+// The @ file list in a real terminal leaves out what .gitignore and .ignore leave out.
+func TestTUITmuxMentionHonoursIgnoreFiles(t *testing.T) {
+	e := newEnv(t)
+	for path, body := range map[string]string{
+		".gitignore":         "out/\n",
+		".ignore":            "vendor_one.go\n",
+		"listed_one.go":      "x",
+		"out/built_one.go":   "x",
+		"vendor_one.go":      "x",
+		"node_modules/m.txt": "x",
+	} {
+		full := filepath.Join(e.Workdir, path)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.pane.sendKeys(true, "@one")
+	scr := u.waitFor("listed_one.go")
+	for _, gone := range []string{"built_one.go", "vendor_one.go"} {
+		if strings.Contains(scr, gone) {
+			t.Errorf("%s is offered:\n%s", gone, scr)
+		}
+	}
+	u.pane.sendKeys(false, "C-u")
+	u.pane.sendKeys(true, "@m.txt")
+	u.waitFor("node_modules/m.txt") // no folder is skipped by name
+	u.quit()
+}
