@@ -171,4 +171,3 @@ func globalExcludesFile(dir string) string {
 	}
 	return ""
 }
-
