@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,4 +84,68 @@ func TestTUITmuxMentionHonoursIgnoreFiles(t *testing.T) {
 	u.pane.sendKeys(true, "@m.txt")
 	u.waitFor("node_modules/m.txt") // no folder is skipped by name
 	u.quit()
+}
+
+// /copy puts the last answer, or one of its code blocks, on the clipboard through OSC 52
+// (read back from tmux's paste buffer with set-clipboard on); /export writes the
+// conversation as Markdown into the work folder.
+func TestTUITmuxCopyAndExport(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("Run this:\n\n```sh\necho COPYME\n```\n"))
+	u := e.startTmuxUI()
+	u.pane.tmux("set-option", "-s", "set-clipboard", "on")
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/copy")
+	u.waitFor("Nothing to copy")
+	u.typeLine("how do I say it")
+	u.waitFor("echo COPYME")
+	waitIdle(u)
+
+	u.typeLine("/copy")
+	u.waitFor("Copy to clipboard", "Whole response", "Code block 1 (sh)")
+	u.pane.sendKeys(false, "Down")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("Copied Code block 1 (sh)")
+	u.waitBuffer("echo COPYME")
+	u.typeLine("/copy")
+	u.waitFor("Copy to clipboard")
+	u.pane.sendKeys(false, "Enter")
+	u.waitBuffer("Run this:\n\n```sh\necho COPYME\n```\n")
+
+	u.typeLine("/export")
+	u.waitFor("Export conversation", "Save to file")
+	u.pane.sendKeys(false, "Down")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("Save conversation", "File: codex-session-")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("Saved conversation to " + e.Workdir)
+	u.quit()
+	matches, _ := filepath.Glob(filepath.Join(e.Workdir, "codex-session-*.md"))
+	if len(matches) != 1 {
+		t.Fatalf("exported files: %v", matches)
+	}
+	data, err := os.ReadFile(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# Codex conversation\n\n## User\n\nhow do I say it\n\n## Assistant\n\nRun this:\n\n```sh\necho COPYME\n```\n"
+	if string(data) != want {
+		t.Errorf("exported:\n%q\nwant\n%q", data, want)
+	}
+}
+
+// waitBuffer waits until tmux's newest paste buffer (set by OSC 52) holds want.
+func (u *tmuxUI) waitBuffer(want string) {
+	u.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		out, _ := exec.Command("tmux", "-S", u.pane.socket, "show-buffer").Output()
+		if string(out) == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			u.t.Fatalf("tmux buffer %q, want %q", out, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

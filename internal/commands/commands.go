@@ -45,7 +45,7 @@ type Set struct {
 // test checks): a project's prompt file cannot take one of these names.
 var BuiltinNames = []string{
 	"model", "permissions", "approvals", "review", "new", "resume", "fork", "init", "compact",
-	"plan", "undo", "diff", "mention", "status", "theme", "mcp", "commands", "exit", "quit",
+	"plan", "undo", "copy", "export", "diff", "mention", "status", "theme", "mcp", "commands", "exit", "quit",
 }
 
 // Sources say where commands come from.

@@ -30,6 +30,10 @@ type picker struct {
 	// onMove, when set, follows the selection (a live preview); onCancel undoes it on Esc.
 	// preview draws beside the list on a wide terminal.
 	onMove   func(m *Model, it pickerItem)
+	// onEnter makes the picker a text entry: filter is the text (prompt its label) and
+	// Enter hands it over, whatever is listed.
+	onEnter func(m *Model, text string) tea.Cmd
+	prompt  string
 	onCancel func(m *Model)
 	preview  func(m *Model, it pickerItem) string
 }
@@ -89,6 +93,10 @@ func (m *Model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
 			p.selected = (p.selected + 1) % len(items)
 		}
 	case "enter":
+		if p.onEnter != nil {
+			m.picker = nil
+			return p.onEnter(m, p.filter)
+		}
 		if p.selected < len(items) {
 			m.picker = nil
 			return p.onPick(m, items[p.selected])
@@ -121,7 +129,11 @@ func (m *Model) pickerView() string {
 		lines = append(lines, m.st.dim.Render(p.subtitle))
 	}
 	if p.searchable {
-		lines = append(lines, m.st.dim.Render("Search: ")+p.filter+"▏")
+		prompt := p.prompt
+		if prompt == "" {
+			prompt = "Search: "
+		}
+		lines = append(lines, m.st.dim.Render(prompt)+p.filter+"▏")
 	}
 	lines = append(lines, "")
 	start := 0
@@ -147,7 +159,7 @@ func (m *Model) pickerView() string {
 		}
 		lines = append(lines, truncate(row, max(10, m.width-4)))
 	}
-	if len(items) == 0 {
+	if len(items) == 0 && p.onEnter == nil {
 		empty := p.empty
 		if empty == "" {
 			empty = "No matches."
@@ -155,7 +167,10 @@ func (m *Model) pickerView() string {
 		lines = append(lines, m.st.dim.Render("  "+empty))
 	}
 	hint := "enter select · esc back"
-	if p.searchable {
+	switch {
+	case p.onEnter != nil:
+		hint = "enter submit · esc back"
+	case p.searchable:
 		hint = "type to search · ↑/↓ move · enter select · esc back"
 	}
 	if p.preview != nil && m.width >= minPreviewWidth && p.selected < len(items) {

@@ -30,6 +30,8 @@ func builtinCommands() []slashCmd {
 		{name: "compact", desc: "summarize conversation to prevent hitting the context limit", run: (*Model).compact},
 		{name: "plan", desc: "switch to Plan mode", run: func(m *Model, _, _ string) { m.togglePlanMode() }},
 		{name: "undo", desc: "restore the files and the conversation to before the last turn", run: func(m *Model, typed, _ string) { m.undo(typed) }},
+		{name: "copy", desc: "copy the last response or part of it", whileRunning: true, run: (*Model).copyCommand},
+		{name: "export", desc: "export the conversation as markdown", whileRunning: true, run: (*Model).exportCommand},
 		{name: "diff", desc: "show git diff (including untracked files)", whileRunning: true, run: func(m *Model, typed, _ string) { m.showDiff(typed) }},
 		{name: "mention", desc: "mention a file", whileRunning: true, run: (*Model).mention},
 		{name: "status", desc: "show current session configuration and token usage", whileRunning: true, run: func(m *Model, typed, _ string) { m.showStatus(typed) }},
