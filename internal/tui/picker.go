@@ -29,11 +29,11 @@ type picker struct {
 	onPick     func(m *Model, it pickerItem) tea.Cmd
 	// onMove, when set, follows the selection (a live preview); onCancel undoes it on Esc.
 	// preview draws beside the list on a wide terminal.
-	onMove   func(m *Model, it pickerItem)
+	onMove func(m *Model, it pickerItem)
 	// onEnter makes the picker a text entry: filter is the text (prompt its label) and
 	// Enter hands it over, whatever is listed.
-	onEnter func(m *Model, text string) tea.Cmd
-	prompt  string
+	onEnter  func(m *Model, text string) tea.Cmd
+	prompt   string
 	onCancel func(m *Model)
 	preview  func(m *Model, it pickerItem) string
 }

@@ -49,7 +49,7 @@ func (m *Model) exportCommand(typed, args string) {
 			return copyToClipboard(m.conversationMarkdown())
 		}
 		m.picker = &picker{title: "Save conversation", searchable: true, prompt: "File: ",
-			filter: "codex-session-" + m.threadID + ".md",
+			filter:  "codex-session-" + m.threadID + ".md",
 			onEnter: func(m *Model, name string) tea.Cmd { m.exportTo(name); return nil }}
 		return nil
 	}
