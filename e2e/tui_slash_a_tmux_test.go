@@ -149,3 +149,115 @@ func (u *tmuxUI) waitBuffer(want string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// threadRollouts lists the rollouts under CODEX_HOME/<dir> whose name holds id.
+func threadRollouts(t *testing.T, home, dir, id string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(filepath.Join(home, dir), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(d.Name(), id) {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
+}
+
+// threadIDOnScreen is the id /status shows for the current thread.
+func threadIDOnScreen(u *tmuxUI) string {
+	u.t.Helper()
+	u.typeLine("/status")
+	scr := u.waitFor("Session:")
+	for _, l := range strings.Split(scr, "\n") {
+		if _, after, ok := strings.Cut(l, "Session:"); ok {
+			if f := strings.Fields(strings.Trim(after, "│ ")); len(f) > 0 {
+				return f[0]
+			}
+		}
+	}
+	u.t.Fatalf("no session id on screen:\n%s", scr)
+	return ""
+}
+
+// /rename writes the thread's name into session_index.jsonl; /archive, once confirmed,
+// moves the rollout to archived_sessions and goes on in a new thread.
+func TestTUITmuxRenameAndArchive(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("ANSWERONE"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("first question")
+	u.waitFor("ANSWERONE")
+	waitIdle(u)
+	id := threadIDOnScreen(u)
+	u.typeLine("/rename release checklist")
+	u.waitFor("Thread renamed to release checklist")
+	index, err := os.ReadFile(filepath.Join(e.CodexHome, "session_index.jsonl"))
+	if err != nil || !strings.Contains(string(index), `"id":"`+id+`","thread_name":"release checklist"`) {
+		t.Fatalf("session_index.jsonl (%v):\n%s", err, index)
+	}
+	u.typeLine("/rename")
+	u.waitFor("Rename thread", "Name:")
+	u.pane.sendKeys(true, "second name")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("Thread renamed to second name")
+
+	u.typeLine("/archive")
+	u.waitFor("Archive this session?", "No, don't archive")
+	u.pane.sendKeys(false, "Enter") // No: nothing happens
+	if got := threadRollouts(t, e.CodexHome, "archived_sessions", id); len(got) != 0 {
+		t.Fatalf("archived after No: %v", got)
+	}
+	u.typeLine("/archive")
+	u.waitFor("Archive this session?")
+	u.pane.sendKeys(true, "2")
+	u.waitFor("Archived session "+id, "Started a new session")
+	u.quit()
+	if got := threadRollouts(t, e.CodexHome, "archived_sessions", id); len(got) != 1 {
+		t.Errorf("archived rollouts of %s: %v", id, got)
+	}
+	if got := threadRollouts(t, e.CodexHome, "sessions", id); len(got) != 0 {
+		t.Errorf("still under sessions: %v", got)
+	}
+}
+
+// /delete, once confirmed, removes the rollout and the thread's name; /pwd shows the work
+// folder; /clear clears the terminal (its scrollback too) and starts a new thread.
+func TestTUITmuxDeleteClearPwd(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("DOOMEDANSWER"), answer("SECONDANSWER"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/pwd")
+	u.waitFor("Current working directory: " + e.Workdir)
+	u.typeLine("doomed question")
+	u.waitFor("DOOMEDANSWER")
+	waitIdle(u)
+	id := threadIDOnScreen(u)
+	u.typeLine("/rename doomed")
+	u.waitFor("Thread renamed to doomed")
+	u.typeLine("/delete")
+	u.waitFor("Delete this session?")
+	u.pane.sendKeys(true, "2")
+	u.waitFor("Deleted session "+id, "Started a new session")
+	if got := threadRollouts(t, e.CodexHome, "", id); len(got) != 0 {
+		t.Errorf("rollouts left: %v", got)
+	}
+	if index, _ := os.ReadFile(filepath.Join(e.CodexHome, "session_index.jsonl")); strings.Contains(string(index), id) {
+		t.Errorf("the name stays in session_index.jsonl:\n%s", index)
+	}
+
+	u.typeLine("second question")
+	u.waitFor("SECONDANSWER")
+	waitIdle(u)
+	u.typeLine("/clear")
+	u.waitFor("Started a new session")
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Contains(u.screen(), "SECONDANSWER") {
+		if time.Now().After(deadline) {
+			t.Fatalf("/clear left the conversation on screen:\n%s", u.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	u.quit()
+}

@@ -61,6 +61,7 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 		return forked, err
 	}
 	o.NewThread = func(ctx context.Context) (Session, error) { return open(ctx, app.ThreadOptions{}) }
+	o.ThreadOps = threadOps(store)
 	o.ListThreads = func(ctx context.Context) ([]ThreadEntry, error) {
 		page, err := store.List(threads.ListOptions{PageSize: resumePickerSize, Cwd: cfg.Cwd})
 		if err != nil {
@@ -189,4 +190,23 @@ func wantsAltScreen(cfg *config.Config) bool {
 func tuiTable(cfg *config.Config) map[string]any {
 	t, _ := cfg.Effective["tui"].(map[string]any)
 	return t
+}
+
+// threadOps are /rename, /archive and /delete on the thread service; a failure of only the
+// stores mirroring the rollout is a warning (the operation happened).
+func threadOps(store *threads.Service) ThreadOps {
+	report := func(err error) (string, error) {
+		if err != nil && threads.IsPartial(err) {
+			return err.Error(), nil
+		}
+		return "", err
+	}
+	return ThreadOps{
+		Rename: func(_ context.Context, id, name string) (string, error) { return report(store.Rename(id, name)) },
+		Archive: func(_ context.Context, id string) (string, error) {
+			_, err := store.Archive(id)
+			return report(err)
+		},
+		Delete: func(_ context.Context, id string) (string, error) { return report(store.Delete(id)) },
+	}
 }

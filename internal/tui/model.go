@@ -167,6 +167,8 @@ type Model struct {
 	files    []string
 	// settings keeps the UI's own settings (slash_theme.go).
 	settings uiSettings
+	// threadOps rename, archive and delete the stored thread (slash_threads.go).
+	threadOps ThreadOps
 }
 
 const (
@@ -276,6 +278,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case threadsListedMsg:
 		m.threadsListed(msg)
+		return nil
+	case threadChangedMsg:
+		m.threadChanged(msg)
 		return nil
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {

@@ -67,6 +67,8 @@ type Options struct {
 	// unknown: the default); SaveTUISetting writes `[tui] key = value` into config.toml.
 	Theme          string
 	SaveTUISetting func(key string, value any) error
+	// ThreadOps rename, archive and delete the stored thread.
+	ThreadOps ThreadOps
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -87,6 +89,7 @@ func Run(ctx context.Context, o Options) error {
 	m.startPickerForks = o.ForkPicker
 	m.liveClock = true
 	m.settings.save = o.SaveTUISetting
+	m.threadOps = o.ThreadOps
 	if knownTheme(o.Theme) {
 		m.st.md.theme = o.Theme
 	} else if o.Theme != "" {

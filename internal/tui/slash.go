@@ -23,7 +23,10 @@ func builtinCommands() []slashCmd {
 		{name: "permissions", desc: "choose what Codex is allowed to do", run: (*Model).openPermissionsPicker},
 		{name: "approvals", desc: "choose what Codex is allowed to do", hidden: true, run: (*Model).openPermissionsPicker},
 		{name: "review", desc: "review my current changes and find issues", run: func(m *Model, typed, args string) { m.startReview(typed, args) }},
+		{name: "rename", desc: "rename the current thread", whileRunning: true, run: (*Model).renameThread},
 		{name: "new", desc: "start a new chat during a conversation", run: (*Model).newThread},
+		{name: "archive", desc: "archive this session", run: (*Model).archiveThread},
+		{name: "delete", desc: "permanently delete this session", run: (*Model).deleteThread},
 		{name: "resume", desc: "resume a saved chat", run: (*Model).openResumePicker},
 		{name: "fork", desc: "fork the current chat", run: (*Model).forkThread},
 		{name: "init", desc: "create an AGENTS.md file with instructions for Codex", run: (*Model).initAgentsFile},
@@ -35,11 +38,13 @@ func builtinCommands() []slashCmd {
 		{name: "diff", desc: "show git diff (including untracked files)", whileRunning: true, run: func(m *Model, typed, _ string) { m.showDiff(typed) }},
 		{name: "mention", desc: "mention a file", whileRunning: true, run: (*Model).mention},
 		{name: "status", desc: "show current session configuration and token usage", whileRunning: true, run: func(m *Model, typed, _ string) { m.showStatus(typed) }},
+		{name: "pwd", desc: "show the current working directory", whileRunning: true, run: (*Model).pwdCommand},
 		{name: "theme", desc: "choose a syntax highlighting theme", run: (*Model).openThemePicker},
 		{name: "mcp", desc: "list MCP tools; use /mcp verbose or /mcp login <name>", run: (*Model).listMcpTools},
 		{name: "commands", desc: "list the slash commands, custom ones included", whileRunning: true, run: func(m *Model, typed, _ string) { m.listCommands(typed) }},
 		{name: "exit", desc: "exit Codex", whileRunning: true, run: (*Model).quitCommand},
 		{name: "quit", desc: "exit Codex", hidden: true, whileRunning: true, run: (*Model).quitCommand},
+		{name: "clear", desc: "clear the terminal and start a new chat", run: (*Model).clearCommand},
 	}
 }
 

@@ -119,7 +119,7 @@ func TestSlashPopupFiltersAndRuns(t *testing.T) {
 		t.Error("Esc left the popup open")
 	}
 	h.m.input.Reset()
-	h.typeText("/d")
+	h.typeText("/di")
 	h.key(tea.Key{Code: tea.KeyTab})
 	if got := h.m.input.Value(); got != "/diff " {
 		t.Errorf("Tab completed to %q", got)
