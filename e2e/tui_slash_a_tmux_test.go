@@ -261,3 +261,42 @@ func TestTUITmuxDeleteClearPwd(t *testing.T) {
 	}
 	u.quit()
 }
+
+// /raw shows the next answers' Markdown as written; /tui saves the next launch's mode as
+// `[tui] fullscreen_transcript`; /warnings gathers the session's warnings.
+func TestTUITmuxRawTuiWarnings(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("**RENDEREDBOLD** plain"), answer("**RAWBOLD** plain"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/warnings")
+	u.waitFor("Warnings", "No warnings")
+	u.typeLine("first")
+	scr := u.waitFor("RENDEREDBOLD plain")
+	if strings.Contains(scr, "**RENDEREDBOLD**") {
+		t.Fatalf("Markdown not rendered:\n%s", scr)
+	}
+	waitIdle(u)
+	u.typeLine("/raw")
+	u.waitFor("Raw output mode on")
+	u.typeLine("second")
+	u.waitFor("**RAWBOLD** plain")
+	waitIdle(u)
+	u.typeLine("/raw")
+	u.waitFor("Raw output mode off: rich transcript rendering restored.")
+
+	u.typeLine("/tui")
+	u.waitFor("TUI mode for next launch", "Scrollback (current)")
+	u.pane.sendKeys(true, "2")
+	u.waitFor("Saved TUI mode: Fullscreen. Restart gocodex to apply")
+	e.readConfigUntil("fullscreen_transcript = true")
+	u.quit()
+
+	// The next launch draws on the alternate screen: tmux says so.
+	again := e.startTmuxUI()
+	again.waitFor("Ask gocodex to do anything")
+	if got := strings.TrimSpace(again.pane.tmux("display-message", "-p", "#{alternate_on}")); got != "1" {
+		t.Errorf("alternate_on = %q after choosing Fullscreen", got)
+	}
+	again.quit()
+}

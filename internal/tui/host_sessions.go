@@ -173,10 +173,14 @@ func agentsFiles(cfg *config.Config) []string {
 	return out
 }
 
-// wantsAltScreen reads `[tui] alternate_screen` (Codex's key): "always" or true draws on the
-// alternate screen; "never", "auto", false or nothing keeps the inline default.
+// wantsAltScreen reads `[tui] fullscreen_transcript` (Codex 0.171's, written by /tui), or
+// else `[tui] alternate_screen`: "always" or true draws on the alternate screen; "never",
+// "auto", false or nothing keeps the inline default.
 func wantsAltScreen(cfg *config.Config) bool {
 	t := tuiTable(cfg)
+	if full, ok := t["fullscreen_transcript"].(bool); ok {
+		return full
+	}
 	switch v := t["alternate_screen"].(type) {
 	case bool:
 		return v

@@ -25,6 +25,8 @@ import (
 type mdStyles struct {
 	heading, bold, italic, strike, code, link, quote, rule lipgloss.Style
 	theme                                                  string
+	// raw shows the Markdown as written (/raw).
+	raw bool
 }
 
 func newMDStyles() mdStyles {
