@@ -300,3 +300,29 @@ func TestTUITmuxRawTuiWarnings(t *testing.T) {
 	}
 	again.quit()
 }
+
+// /vim: Normal mode in the footer, letters move and edit, i types, Enter sends.
+func TestTUITmuxVimMode(t *testing.T) {
+	e := newEnv(t)
+	e.Model.Enqueue(answer("VIMANSWER"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/vim")
+	u.waitFor("Vim mode enabled.", "Vim: Normal")
+	u.pane.sendKeys(true, "ihello wrld")
+	u.waitFor("Vim: Insert", "hello wrld")
+	u.pane.sendKeys(false, "Escape")
+	u.waitFor("Vim: Normal")
+	u.pane.sendKeys(true, "hhhio")
+	u.waitFor("hello world", "Vim: Insert")
+	u.pane.sendKeys(false, "Escape")
+	u.waitFor("Vim: Normal")
+	u.pane.sendKeys(true, "qqq") // typed in Normal mode: nothing
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("VIMANSWER")
+	u.quit()
+	reqs := e.Model.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "hello world") || strings.Contains(string(reqs[0].Body), "qqq") {
+		t.Fatalf("the model got %d requests; the message was not \"hello world\":\n%s", len(reqs), u.screen())
+	}
+}

@@ -169,6 +169,8 @@ type Model struct {
 	settings uiSettings
 	// threadOps rename, archive and delete the stored thread (slash_threads.go).
 	threadOps ThreadOps
+	// vim is the composer's Vim mode (slash_vim.go).
+	vim vimMode
 }
 
 const (
@@ -320,6 +322,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if len(m.mentions.items) > 0 && m.mentionKey(ks) {
+		return nil
+	}
+	if m.vim.on && m.vimKey(k) {
 		return nil
 	}
 	switch ks {
