@@ -326,3 +326,37 @@ func TestTUITmuxVimMode(t *testing.T) {
 		t.Fatalf("the model got %d requests; the message was not \"hello world\":\n%s", len(reqs), u.screen())
 	}
 }
+
+// /cd goes on in another folder: /pwd and the next request's environment say so; a folder
+// that does not exist is refused.
+func TestTUITmuxCd(t *testing.T) {
+	e := newEnv(t)
+	sub := filepath.Join(e.Workdir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.Model.Enqueue(answer("BEFORECD"), answer("AFTERCD"))
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("before")
+	u.waitFor("BEFORECD")
+	waitIdle(u)
+	u.typeLine("/cd nowhere")
+	u.waitFor("/cd: no such directory: " + filepath.Join(e.Workdir, "nowhere"))
+	u.typeLine("/cd sub")
+	u.waitFor("Working directory changed to: " + sub)
+	u.typeLine("/pwd")
+	u.waitFor("Current working directory: " + sub)
+	u.typeLine("after")
+	u.waitFor("AFTERCD")
+	u.quit()
+	reqs := e.Model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	body := string(reqs[1].Body)
+	if !strings.Contains(body, "<cwd>"+sub+"</cwd>") || !strings.Contains(body, "BEFORECD") {
+		i := strings.LastIndex(body, "<cwd>")
+		t.Errorf("the request after /cd lacks the new folder or the earlier conversation:\n%s", body[max(0, i-200):min(len(body), i+400)])
+	}
+}

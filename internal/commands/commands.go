@@ -45,7 +45,7 @@ type Set struct {
 // test checks): a project's prompt file cannot take one of these names.
 var BuiltinNames = []string{
 	"model", "permissions", "approvals", "vim", "review", "rename", "new", "archive", "delete", "resume", "fork", "init", "compact",
-	"plan", "undo", "copy", "export", "raw", "tui", "diff", "mention", "status", "warnings", "pwd", "theme", "mcp", "commands", "exit", "quit", "clear",
+	"plan", "undo", "copy", "export", "raw", "tui", "diff", "mention", "status", "warnings", "cd", "pwd", "theme", "mcp", "commands", "exit", "quit", "clear",
 }
 
 // Sources say where commands come from.

@@ -42,6 +42,7 @@ func builtinCommands() []slashCmd {
 		{name: "mention", desc: "mention a file", whileRunning: true, run: (*Model).mention},
 		{name: "status", desc: "show current session configuration and token usage", whileRunning: true, run: func(m *Model, typed, _ string) { m.showStatus(typed) }},
 		{name: "warnings", desc: "view retained warnings and diagnostic details", whileRunning: true, run: (*Model).warningsCommand},
+		{name: "cd", desc: "change the current working directory", run: (*Model).cdCommand},
 		{name: "pwd", desc: "show the current working directory", whileRunning: true, run: (*Model).pwdCommand},
 		{name: "theme", desc: "choose a syntax highlighting theme", run: (*Model).openThemePicker},
 		{name: "mcp", desc: "list MCP tools; use /mcp verbose or /mcp login <name>", run: (*Model).listMcpTools},
