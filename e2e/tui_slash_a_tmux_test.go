@@ -360,3 +360,23 @@ func TestTUITmuxCd(t *testing.T) {
 		t.Errorf("the request after /cd lacks the new folder or the earlier conversation:\n%s", body[max(0, i-200):min(len(body), i+400)])
 	}
 }
+
+// /config lists the preferences; its Theme row opens the theme picker, whose choice is saved.
+func TestTUITmuxConfigPanel(t *testing.T) {
+	e := newEnv(t)
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/config")
+	u.waitFor("Configuration", "Changes save automatically", "Theme", "TUI mode", "Vim mode")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("Select Syntax Theme")
+	u.pane.sendKeys(true, "monokai")
+	u.waitFor("› 1. monokai")
+	u.pane.sendKeys(false, "Enter")
+	e.readConfigUntil(`theme = "monokai"`)
+	u.typeLine("/config")
+	u.waitFor("monokai ›")
+	u.pane.sendKeys(false, "Escape")
+	u.waitFor("Ask gocodex to do anything")
+	u.quit()
+}

@@ -32,6 +32,7 @@ func builtinCommands() []slashCmd {
 		{name: "fork", desc: "fork the current chat", run: (*Model).forkThread},
 		{name: "init", desc: "create an AGENTS.md file with instructions for Codex", run: (*Model).initAgentsFile},
 		{name: "compact", desc: "summarize conversation to prevent hitting the context limit", run: (*Model).compact},
+		{name: "config", desc: "configure Codex preferences", run: (*Model).configCommand},
 		{name: "plan", desc: "switch to Plan mode", run: func(m *Model, _, _ string) { m.togglePlanMode() }},
 		{name: "undo", desc: "restore the files and the conversation to before the last turn", run: func(m *Model, typed, _ string) { m.undo(typed) }},
 		{name: "copy", desc: "copy the last response or part of it", whileRunning: true, run: (*Model).copyCommand},

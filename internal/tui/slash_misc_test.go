@@ -25,3 +25,24 @@ func TestWarningsAndRaw(t *testing.T) {
 		t.Errorf("raw off:\n%s", scr)
 	}
 }
+
+// /config lists the UI's preferences; picking one opens its picker or switches it.
+func TestConfigPanel(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		h := newHarness(t, "")
+		h.resize(w, 32)
+		h.command("/config")
+		h.golden("config_panel_" + itoa(w))
+	}
+	h := newHarness(t, "")
+	h.command("/config")
+	h.typeText("3") // Vim mode
+	if !h.m.vim.on {
+		t.Error("Vim mode did not switch on")
+	}
+	h.command("/config")
+	h.runCmd(h.key(keyEnter)) // Theme
+	if h.m.picker == nil || h.m.picker.title != "Select Syntax Theme" {
+		t.Errorf("Theme did not open the theme picker:\n%s", h.screen())
+	}
+}

@@ -52,6 +52,13 @@ func (m *Model) vimKey(k tea.KeyPressMsg) bool {
 	switch ks {
 	case "i":
 		m.vim.normal = false
+	case "/":
+		// A slash command starts from an empty composer in either mode.
+		if m.input.Value() != "" {
+			return true
+		}
+		m.vim.normal = false
+		return false
 	case "a":
 		m.composerKey(tea.KeyRight, 0)
 		m.vim.normal = false
