@@ -1,14 +1,11 @@
 package tui
 
 import (
-	"sort"
 	"strings"
 	"sync"
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
-	chromastyles "github.com/alecthomas/chroma/v2/styles"
 )
 
 // defaultTheme is the syntax theme when config.toml names none (`[tui] theme`), Codex's
@@ -16,15 +13,11 @@ import (
 const defaultTheme = "catppuccin-mocha"
 
 // themeNames are chroma's styles, sorted: what /theme offers.
-func themeNames() []string {
-	names := chromastyles.Names()
-	sort.Strings(names)
-	return names
-}
+func themeNames() []string { return styleNames() }
 
 // knownTheme reports whether chroma has a style of that name.
 func knownTheme(name string) bool {
-	_, ok := chromastyles.Registry[name]
+	_, ok := syntaxStyles()[name]
 	return ok
 }
 
@@ -36,7 +29,7 @@ func tokenStyle(theme string, tt chroma.TokenType) lipgloss.Style {
 	if st, ok := themeCache.Load(key); ok {
 		return st.(lipgloss.Style)
 	}
-	e := chromastyles.Get(theme).Get(tt)
+	e := styleNamed(theme).Get(tt)
 	st := lipgloss.NewStyle()
 	if e.Colour.IsSet() {
 		st = st.Foreground(lipgloss.Color(e.Colour.String()))
@@ -91,11 +84,5 @@ func lexerFor(lang string) chroma.Lexer {
 	if lang == "" || lang == "text" || lang == "plain" || lang == "plaintext" {
 		return nil
 	}
-	if l := lexers.Get(lang); l != nil && l != lexers.Fallback {
-		return l
-	}
-	if l := lexers.Match("x." + lang); l != nil {
-		return l
-	}
-	return nil
+	return lexerNamed(lang)
 }
