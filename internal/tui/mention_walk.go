@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -24,7 +23,7 @@ var ignoreFiles = []string{".gitignore", ".ignore"}
 func walkFiles(root string, limit int) []string {
 	files := []string{}
 	base, gitDir := repoRoot(root)
-	patterns := readPatterns(globalExcludesFile(root), nil)
+	patterns := readPatterns(globalExcludesFile(), nil)
 	if base == "" {
 		base = root
 	}
@@ -153,21 +152,54 @@ func linkedGitDir(dotGit string) string {
 	return dir
 }
 
-// globalExcludesFile is git's core.excludesFile, by default $XDG_CONFIG_HOME/git/ignore
-// (~/.config/git/ignore).
-func globalExcludesFile(dir string) string {
-	cmd := exec.Command("git", "config", "--path", "--get", "core.excludesFile")
-	cmd.Dir = dir
-	if out, err := cmd.Output(); err == nil {
-		if p := strings.TrimSpace(string(out)); p != "" {
-			return p
+// globalExcludesFile is git's core.excludesFile from the user's git configuration
+// (~/.gitconfig, then $XDG_CONFIG_HOME/git/config, the later winning, as git reads them),
+// by default $XDG_CONFIG_HOME/git/ignore (~/.config/git/ignore). The files are read, not
+// git run: a repository's own configuration cannot change the list of files to offer.
+func globalExcludesFile() string {
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	found := ""
+	for _, cfg := range []string{filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config")} {
+		if home == "" && strings.HasPrefix(cfg, ".gitconfig") {
+			continue
+		}
+		if v := coreExcludesFile(cfg); v != "" {
+			found = v
 		}
 	}
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "git", "ignore")
+	if found == "" {
+		if xdg == "" {
+			return ""
+		}
+		return filepath.Join(xdg, "git", "ignore")
 	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".config", "git", "ignore")
+	if found == "~" || strings.HasPrefix(found, "~/") {
+		found = filepath.Join(home, strings.TrimPrefix(found, "~"))
 	}
-	return ""
+	return found
+}
+
+// coreExcludesFile reads `excludesFile` of the [core] section of one git config file.
+func coreExcludesFile(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	section, value := "", ""
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			section = strings.ToLower(strings.TrimSpace(strings.Trim(line, "[]")))
+			continue
+		}
+		key, v, ok := strings.Cut(line, "=")
+		if ok && section == "core" && strings.EqualFold(strings.TrimSpace(key), "excludesfile") {
+			value = strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return value
 }

@@ -31,6 +31,8 @@ func TestMentionWalkHonoursIgnoreFiles(t *testing.T) {
 		}
 	}
 	write(home, ".config/git/ignore", "*.swp\n")
+	write(home, ".gitconfig", "[user]\n\tname = x\n[core]\n\texcludesFile = ~/more-excludes\n")
+	write(home, "more-excludes", "*.tmp\n")
 	repo := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
@@ -39,7 +41,7 @@ func TestMentionWalkHonoursIgnoreFiles(t *testing.T) {
 	write(repo, ".gitignore", "build/\n*.log\n!keep.log\n")
 	write(repo, "src/.gitignore", "gen_*.go\n")
 	for _, f := range []string{"main.go", "notes.swp", "secret.txt", "build/out.bin", "debug.log", "keep.log",
-		"src/a.go", "src/gen_x.go", "node_modules/x/index.js", ".github/workflows/ci.yml", "docs/deep/guide.md"} {
+		"src/a.go", "src/gen_x.go", "scratch.tmp", "node_modules/x/index.js", ".github/workflows/ci.yml", "docs/deep/guide.md"} {
 		write(repo, f, "x")
 	}
 	cmd := exec.Command("git", "ls-files", "--others", "--exclude-standard", "-co")
@@ -55,7 +57,7 @@ func TestMentionWalkHonoursIgnoreFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("walk %v\ngit   %v", got, want)
 	}
-	for _, gone := range []string{"notes.swp", "secret.txt", "build/out.bin", "debug.log", "src/gen_x.go"} {
+	for _, gone := range []string{"scratch.tmp", "secret.txt", "build/out.bin", "debug.log", "src/gen_x.go"} {
 		if slices.Contains(got, gone) {
 			t.Errorf("%s is listed", gone)
 		}
