@@ -10,6 +10,7 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/prompt"
@@ -25,6 +26,12 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 	o.Theme, _ = tuiTable(cfg)["theme"].(string)
 	o.SaveTUISetting = func(key string, value any) error {
 		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set([]string{"tui", key}, value))
+	}
+	for _, f := range faceopts.ExperimentalFeatures(cfg) {
+		o.Experimental = append(o.Experimental, ExperimentalFeature(f))
+	}
+	o.SaveFeature = func(name string, on bool) error {
+		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set([]string{"features", name}, on))
 	}
 	session := func(th *agent.Thread) Session {
 		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {

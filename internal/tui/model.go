@@ -171,6 +171,8 @@ type Model struct {
 	threadOps ThreadOps
 	// vim is the composer's Vim mode (slash_vim.go).
 	vim vimMode
+	// experimental are the flags /experimental switches.
+	experimental []ExperimentalFeature
 }
 
 const (

@@ -69,6 +69,9 @@ type Options struct {
 	SaveTUISetting func(key string, value any) error
 	// ThreadOps rename, archive and delete the stored thread.
 	ThreadOps ThreadOps
+	// Experimental are Codex's experimental flags; SaveFeature writes `[features] NAME`.
+	Experimental []ExperimentalFeature
+	SaveFeature  func(name string, on bool) error
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -90,6 +93,8 @@ func Run(ctx context.Context, o Options) error {
 	m.liveClock = true
 	m.settings.save = o.SaveTUISetting
 	m.threadOps = o.ThreadOps
+	m.experimental = o.Experimental
+	m.settings.saveFeature = o.SaveFeature
 	if knownTheme(o.Theme) {
 		m.st.md.theme = o.Theme
 	} else if o.Theme != "" {

@@ -23,6 +23,7 @@ func builtinCommands() []slashCmd {
 		{name: "permissions", desc: "choose what Codex is allowed to do", run: (*Model).openPermissionsPicker},
 		{name: "approvals", desc: "choose what Codex is allowed to do", hidden: true, run: (*Model).openPermissionsPicker},
 		{name: "vim", desc: "toggle Vim mode for the composer", whileRunning: true, run: (*Model).vimCommand},
+		{name: "experimental", desc: "toggle experimental features", run: (*Model).experimentalCommand},
 		{name: "review", desc: "review my current changes and find issues", run: func(m *Model, typed, args string) { m.startReview(typed, args) }},
 		{name: "rename", desc: "rename the current thread", whileRunning: true, run: (*Model).renameThread},
 		{name: "new", desc: "start a new chat during a conversation", run: (*Model).newThread},

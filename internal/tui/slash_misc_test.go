@@ -46,3 +46,34 @@ func TestConfigPanel(t *testing.T) {
 		t.Errorf("Theme did not open the theme picker:\n%s", h.screen())
 	}
 }
+
+// /experimental lists the flags with checkboxes; Enter switches one and saves it.
+func TestExperimentalPicker(t *testing.T) {
+	features := []ExperimentalFeature{
+		{Name: "custom_statusline", DisplayName: "Custom status line", Description: "Restart the TUI, then use /statusline.", Unsupported: "not supported by gocodex"},
+		{Name: "prevent_idle_sleep", DisplayName: "Prevent sleep while running", Description: "Keep your computer awake.", Enabled: true},
+	}
+	for _, w := range []int{80, 120} {
+		h := newHarness(t, "")
+		h.resize(w, 32)
+		h.m.experimental = append([]ExperimentalFeature(nil), features...)
+		h.command("/experimental")
+		h.golden("experimental_" + itoa(w))
+	}
+	h := newHarness(t, "")
+	h.m.experimental = append([]ExperimentalFeature(nil), features...)
+	var saved []string
+	h.m.settings.saveFeature = func(name string, on bool) error {
+		saved = append(saved, name+"="+map[bool]string{true: "on", false: "off"}[on])
+		return nil
+	}
+	h.command("/experimental")
+	h.runCmd(h.key(keyEnter))
+	h.typeText("2")
+	if strings.Join(saved, ",") != "custom_statusline=on,prevent_idle_sleep=off" {
+		t.Errorf("saved %v", saved)
+	}
+	if !strings.Contains(h.screen(), "[x] Custom status line") {
+		t.Errorf("the picker does not show the switch:\n%s", h.screen())
+	}
+}

@@ -12,6 +12,8 @@ type uiSettings struct {
 	// save writes [tui] key = value into config.toml; nil keeps changes for this session
 	// (tests, or a UI without a CODEX_HOME).
 	save func(key string, value any) error
+	// saveFeature writes [features] name = on (/experimental).
+	saveFeature func(name string, on bool) error
 }
 
 // persist saves [tui] key = value, reporting a failure as a warning: the setting holds for
