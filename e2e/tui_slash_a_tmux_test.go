@@ -380,3 +380,21 @@ func TestTUITmuxConfigPanel(t *testing.T) {
 	u.waitFor("Ask gocodex to do anything")
 	u.quit()
 }
+
+// /experimental switches a flag and saves it under [features] in config.toml, as Codex does.
+func TestTUITmuxExperimental(t *testing.T) {
+	e := newEnv(t)
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/experimental")
+	u.waitFor("Experimental features", "[ ] Analytics plan history")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("[x] Analytics plan history")
+	cfg := e.readConfigUntil("analytics_plan_history = true")
+	if !strings.Contains(cfg, "[features]") {
+		t.Fatalf("not under [features]:\n%s", cfg)
+	}
+	u.pane.sendKeys(false, "Escape")
+	u.waitFor("Ask gocodex to do anything")
+	u.quit()
+}
