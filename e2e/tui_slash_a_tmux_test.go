@@ -398,3 +398,29 @@ func TestTUITmuxExperimental(t *testing.T) {
 	u.waitFor("Ask gocodex to do anything")
 	u.quit()
 }
+
+// /keymap binds a key to an action and saves it as Codex 0.171 does,
+// `[tui.keymap.global] toggle_vim_mode = "f7"`; the next launch honours it.
+func TestTUITmuxKeymap(t *testing.T) {
+	e := newEnv(t)
+	u := e.startTmuxUI()
+	u.waitFor("Ask gocodex to do anything")
+	u.typeLine("/keymap")
+	u.waitFor("Keymap", "Toggle Vim Mode", "unbound")
+	u.pane.sendKeys(true, "vim")
+	u.waitFor("› 1. Global  Toggle Vim Mode")
+	u.pane.sendKeys(false, "Enter")
+	u.waitFor("press the new key now")
+	u.pane.sendKeys(false, "F7")
+	u.waitFor("Toggle Vim Mode is now f7.")
+	cfg := e.readConfigUntil(`toggle_vim_mode = "f7"`)
+	if !strings.Contains(cfg, "[tui.keymap.global]") {
+		t.Fatalf("not under [tui.keymap.global]:\n%s", cfg)
+	}
+	u.quit()
+	again := e.startTmuxUI()
+	again.waitFor("Ask gocodex to do anything")
+	again.pane.sendKeys(false, "F7")
+	again.waitFor("Vim mode enabled.", "Vim: Normal")
+	again.quit()
+}

@@ -24,8 +24,17 @@ const resumePickerSize = 100
 func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) Options {
 	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
 	o.Theme, _ = tuiTable(cfg)["theme"].(string)
-	o.SaveTUISetting = func(key string, value any) error {
-		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set([]string{"tui", key}, value))
+	o.SaveTUISetting = func(path []string, value any) error {
+		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set(append([]string{"tui"}, path...), value))
+	}
+	if km, ok := tuiTable(cfg)["keymap"].(map[string]any); ok {
+		global, _ := km["global"].(map[string]any)
+		o.Keymap = map[string]string{}
+		for action, key := range global {
+			if k, ok := key.(string); ok {
+				o.Keymap[action] = k
+			}
+		}
 	}
 	for _, f := range faceopts.ExperimentalFeatures(cfg) {
 		o.Experimental = append(o.Experimental, ExperimentalFeature(f))

@@ -173,6 +173,8 @@ type Model struct {
 	vim vimMode
 	// experimental are the flags /experimental switches.
 	experimental []ExperimentalFeature
+	// keys are the global shortcuts /keymap binds (slash_keymap.go).
+	keys keymap
 }
 
 const (
@@ -306,8 +308,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.pager != nil {
 		return m.pagerKey(ks)
 	}
-	if ks == "ctrl+t" {
-		m.openPager()
+	if m.keys.capturing != nil {
+		m.captureKey(ks)
+		return nil
+	}
+	if m.picker == nil && m.boundKey(ks) {
 		return nil
 	}
 	if m.question != nil {

@@ -66,7 +66,9 @@ type Options struct {
 	// Theme is the syntax theme of code blocks (`[tui] theme`, a chroma style name; empty or
 	// unknown: the default); SaveTUISetting writes `[tui] key = value` into config.toml.
 	Theme          string
-	SaveTUISetting func(key string, value any) error
+	SaveTUISetting func(path []string, value any) error
+	// Keymap are the custom global shortcuts (`[tui.keymap.global]`: action -> key).
+	Keymap map[string]string
 	// ThreadOps rename, archive and delete the stored thread.
 	ThreadOps ThreadOps
 	// Experimental are Codex's experimental flags; SaveFeature writes `[features] NAME`.
@@ -93,6 +95,7 @@ func Run(ctx context.Context, o Options) error {
 	m.liveClock = true
 	m.settings.save = o.SaveTUISetting
 	m.threadOps = o.ThreadOps
+	m.setKeymap(o.Keymap)
 	m.experimental = o.Experimental
 	m.settings.saveFeature = o.SaveFeature
 	if knownTheme(o.Theme) {

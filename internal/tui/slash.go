@@ -22,6 +22,7 @@ func builtinCommands() []slashCmd {
 		{name: "model", desc: "choose what model and reasoning effort to use", run: (*Model).openModelPicker},
 		{name: "permissions", desc: "choose what Codex is allowed to do", run: (*Model).openPermissionsPicker},
 		{name: "approvals", desc: "choose what Codex is allowed to do", hidden: true, run: (*Model).openPermissionsPicker},
+		{name: "keymap", desc: "remap TUI shortcuts", run: (*Model).keymapCommand},
 		{name: "vim", desc: "toggle Vim mode for the composer", whileRunning: true, run: (*Model).vimCommand},
 		{name: "experimental", desc: "toggle experimental features", run: (*Model).experimentalCommand},
 		{name: "review", desc: "review my current changes and find issues", run: func(m *Model, typed, args string) { m.startReview(typed, args) }},

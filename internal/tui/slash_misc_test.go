@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/gocodex/gocodex/third_party/bubbletea"
+
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -75,5 +77,39 @@ func TestExperimentalPicker(t *testing.T) {
 	}
 	if !strings.Contains(h.screen(), "[x] Custom status line") {
 		t.Errorf("the picker does not show the switch:\n%s", h.screen())
+	}
+}
+
+// /keymap lists the shortcuts; Enter then a key binds it and saves tui.keymap.global.NAME.
+func TestKeymap(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		h := newHarness(t, "")
+		h.resize(w, 32)
+		h.command("/keymap")
+		h.golden("keymap_" + itoa(w))
+	}
+	h := newHarness(t, "")
+	var saved []string
+	h.m.settings.save = func(path []string, value any) error {
+		saved = append(saved, strings.Join(path, ".")+"="+value.(string))
+		return nil
+	}
+	h.command("/keymap")
+	h.typeText("vim")
+	h.runCmd(h.key(keyEnter))
+	h.key(tea.Key{Code: tea.KeyF7})
+	if strings.Join(saved, ",") != "keymap.global.toggle_vim_mode=f7" {
+		t.Fatalf("saved %v", saved)
+	}
+	h.key(tea.Key{Code: tea.KeyF7})
+	if !h.m.vim.on {
+		t.Error("F7 did not toggle Vim mode")
+	}
+	h.m.setKeymap(map[string]string{"open_transcript": "f2"})
+	if h.key(tea.Key{Code: 't', Mod: tea.ModCtrl}); h.m.pager != nil {
+		t.Error("ctrl+t still opens the pager after it was remapped")
+	}
+	if h.key(tea.Key{Code: tea.KeyF2}); h.m.pager == nil {
+		t.Error("F2 does not open the pager")
 	}
 }

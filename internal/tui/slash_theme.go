@@ -11,19 +11,22 @@ import (
 type uiSettings struct {
 	// save writes [tui] key = value into config.toml; nil keeps changes for this session
 	// (tests, or a UI without a CODEX_HOME).
-	save func(key string, value any) error
+	save func(path []string, value any) error
 	// saveFeature writes [features] name = on (/experimental).
 	saveFeature func(name string, on bool) error
 }
 
 // persist saves [tui] key = value, reporting a failure as a warning: the setting holds for
 // this session either way.
-func (m *Model) persist(key string, value any) {
+func (m *Model) persist(key string, value any) { m.persistPath([]string{key}, value) }
+
+// persistPath saves [tui] path... = value.
+func (m *Model) persistPath(path []string, value any) {
 	if m.settings.save == nil {
 		return
 	}
-	if err := m.settings.save(key, value); err != nil {
-		m.tr.add(cell{kind: cellWarning, body: "Could not save tui." + key + " to config.toml: " + err.Error()})
+	if err := m.settings.save(path, value); err != nil {
+		m.tr.add(cell{kind: cellWarning, body: "Could not save tui." + strings.Join(path, ".") + " to config.toml: " + err.Error()})
 	}
 }
 

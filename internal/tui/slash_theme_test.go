@@ -26,8 +26,8 @@ func TestThemePicker(t *testing.T) {
 
 	h := newHarness(t, "")
 	var saved []string
-	h.m.settings.save = func(key string, value any) error {
-		saved = append(saved, key+"="+value.(string))
+	h.m.settings.save = func(path []string, value any) error {
+		saved = append(saved, strings.Join(path, ".")+"="+value.(string))
 		return nil
 	}
 	h.event(protocol.AgentMessageEvent{Message: "```go\nfunc f() {}\n```"})
