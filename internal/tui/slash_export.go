@@ -1,10 +1,10 @@
 package tui
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/atomicfile"
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 )
 
@@ -68,30 +68,10 @@ func (m *Model) exportTo(path string) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(m.header.Cwd, path)
 	}
-	if err := writeFileAtomic(path, []byte(m.conversationMarkdown())); err != nil {
+	if err := atomicfile.Write(path, []byte(m.conversationMarkdown()), 0o644); err != nil {
 		m.tr.add(cell{kind: cellError, body: "/export: " + err.Error()})
 		m.refresh()
 		return
 	}
 	m.info("Saved conversation to " + path)
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

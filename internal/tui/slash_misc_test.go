@@ -113,3 +113,13 @@ func TestKeymap(t *testing.T) {
 		t.Error("F2 does not open the pager")
 	}
 }
+
+// /export into a folder that does not exist says why and writes nothing.
+func TestExportRefusesAMissingFolder(t *testing.T) {
+	h := newHarness(t, "")
+	h.m.header.Cwd = t.TempDir()
+	h.command("/export no/such/dir/out.md")
+	if !strings.Contains(h.screen(), "/export:") || !strings.Contains(h.screen(), "no such file or directory") {
+		t.Errorf("no error shown:\n%s", h.screen())
+	}
+}
