@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -121,5 +123,36 @@ func TestExportRefusesAMissingFolder(t *testing.T) {
 	h.command("/export no/such/dir/out.md")
 	if !strings.Contains(h.screen(), "/export:") || !strings.Contains(h.screen(), "no such file or directory") {
 		t.Errorf("no error shown:\n%s", h.screen())
+	}
+}
+
+// The built-in commands Codex 0.171 also has come in its popup's order (recorded in
+// testdata/codex_0171_slash_commands.txt), and the ones added for it say what Codex's say.
+func TestBuiltinsFollowCodex0171(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "codex_0171_slash_commands.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	codexDesc, codexPos := map[string]string{}, map[string]int{}
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		name, desc, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
+		codexDesc[name], codexPos[name] = strings.TrimSpace(desc), i
+	}
+	last := -1
+	for _, c := range builtinCommands() {
+		pos, ok := codexPos[c.name]
+		if !ok {
+			continue
+		}
+		if pos < last {
+			t.Errorf("/%s comes after a command Codex lists later", c.name)
+		}
+		last = pos
+	}
+	for _, name := range []string{"copy", "export", "rename", "archive", "delete", "clear", "pwd", "cd", "raw", "tui", "warnings", "config", "experimental", "keymap", "vim", "theme"} {
+		c, ok := findBuiltin(name)
+		if !ok || c.desc != codexDesc[name] {
+			t.Errorf("/%s: %q, Codex says %q", name, c.desc, codexDesc[name])
+		}
 	}
 }
