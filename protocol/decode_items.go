@@ -55,6 +55,16 @@ func eachField(data []byte, fn func(key string, val []byte) bool) bool {
 	return false
 }
 
+// ValidObjectMembers is ObjectMembers that validates as it goes: fn gets every top-level
+// key (unescaped) and raw value of the JSON object data (all of data bar surrounding space),
+// and the result is false as soon as data is not valid JSON or fn returns false. It accepts
+// what json.Valid accepts, except very deep nesting, so a false sends the caller to
+// encoding/json, which then decides. The rollout reader checks and splits each line with
+// it in one pass instead of running json.Valid first.
+func ValidObjectMembers(data []byte, fn func(key string, value []byte) bool) bool {
+	return eachField(data, fn)
+}
+
 // eachElem calls fn with every element of the JSON array data, validating as eachField does.
 func eachElem(data []byte, fn func(elem []byte) bool) bool {
 	if len(data) == 0 || data[0] != '[' {

@@ -1,13 +1,14 @@
 package rollout
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -42,7 +43,15 @@ func ReadFile(path string) (*Rollout, error) {
 		return nil, fmt.Errorf("open rollout: %w", err)
 	}
 	defer f.Close()
-	r, err := Parse(f)
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = int(fi.Size())
+	}
+	data, err := readAll(f, size)
+	if err != nil {
+		return nil, fmt.Errorf("read rollout %s: %w", path, err)
+	}
+	r, err := parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("read rollout %s: %w", path, err)
 	}
@@ -54,36 +63,46 @@ func ReadFile(path string) (*Rollout, error) {
 // with a warning: the last one is what a crash in the middle of a write leaves, and the rest
 // of the file is still good.
 func Parse(rd io.Reader) (*Rollout, error) {
-	br := bufio.NewReaderSize(rd, 256<<10)
-	r := &Rollout{}
+	data, err := readAll(rd, 0)
+	if err != nil {
+		return nil, err
+	}
+	return parse(data)
+}
+
+// readAll reads rd whole into one buffer, sized by the hint when the caller knows it: the
+// lines' payloads are slices of it, so a rollout is read with one allocation and no copy
+// per line.
+func readAll(rd io.Reader, sizeHint int) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(sizeHint + bytes.MinRead)
+	if _, err := b.ReadFrom(rd); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// parse splits data into lines; the lines' payloads are slices of data.
+func parse(data []byte) (*Rollout, error) {
+	r := &Rollout{Lines: make([]Line, 0, bytes.Count(data, []byte{'\n'})+1)}
 	n := 0
-	for {
-		raw, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A long line: gather it whole.
-			long := append([]byte(nil), raw...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				raw, err = br.ReadSlice('\n')
-				long = append(long, raw...)
-			}
-			raw = long
+	for len(data) > 0 {
+		raw := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, err
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
 		}
-		if len(bytes.TrimSpace(raw)) > 0 {
-			n++
-			torn := errors.Is(err, io.EOF) && raw[len(raw)-1] != '\n'
-			if l, ok := parseLine(raw); ok {
-				r.Lines = append(r.Lines, l)
-			} else if torn {
-				r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: incomplete last line ignored (%d bytes)", n, len(raw)))
-			} else {
-				r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: not a rollout line, ignored", n))
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			break
+		n++
+		if l, ok := parseLine(raw); ok {
+			r.Lines = append(r.Lines, l)
+		} else if raw[len(raw)-1] != '\n' { // only the last line can end without one
+			r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: incomplete last line ignored (%d bytes)", n, len(raw)))
+		} else {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: not a rollout line, ignored", n))
 		}
 	}
 	for _, l := range r.Lines {
@@ -97,6 +116,7 @@ func Parse(rd io.Reader) (*Rollout, error) {
 	return nil, ErrNoSessionMeta
 }
 
+// parseLine reads one line; its Payload may be a slice of raw.
 func parseLine(raw []byte) (Line, bool) {
 	if l, ok := parseLineFast(raw); ok {
 		return l, true
@@ -108,39 +128,47 @@ func parseLine(raw []byte) (Line, bool) {
 	return l, true
 }
 
-// parseLineFast reads the envelope as this package and Codex write it
-// ({"timestamp":…,"ordinal":…,"type":…,"payload":…}, in that order) with the protocol's
-// scanner instead of reflection; it declines (false) anything else, including members in
-// another order or after the payload, which then take the general path.
+// envelopeKeys are Line's members.
+var envelopeKeys = [...]string{"timestamp", "ordinal", "type", "payload"}
+
+// parseLineFast validates the line and reads its envelope in one pass
+// (protocol.ValidObjectMembers), for the lines this package and Codex write: each of
+// timestamp, type and payload once, an ordinal or none, in any order, plain strings and
+// digits, an object payload; other members (Codex 0.169 adds "metadata" after the payload)
+// are skipped once validated, as encoding/json skips them. It declines (false) anything
+// else, which then takes the general path, so what a line decodes to stays what
+// encoding/json makes of it. The payload is a slice of raw.
 func parseLineFast(raw []byte) (Line, bool) {
-	if !json.Valid(raw) {
-		return Line{}, false
-	}
 	var l Line
-	next := 0 // the member expected next: 0 timestamp, 1 ordinal or type, 2 payload, 3 none
-	ok := true
-	err := protocol.ObjectMembers(raw, func(key string, v []byte) bool {
-		switch {
-		case next == 0 && key == "timestamp":
+	var seen [len(envelopeKeys)]bool
+	ok := protocol.ValidObjectMembers(raw, func(key string, v []byte) bool {
+		k := slices.Index(envelopeKeys[:], key)
+		if k < 0 {
+			// encoding/json matches keys case-insensitively too: "Type" is the general path's.
+			return !slices.ContainsFunc(envelopeKeys[:], func(e string) bool { return strings.EqualFold(e, key) })
+		}
+		if seen[k] {
+			return false // a repeated member: the last one wins there
+		}
+		seen[k] = true
+		ok := true
+		switch k {
+		case 0:
 			l.Timestamp, ok = plainString(v)
-			next = 1
-		case next == 1 && key == "ordinal" && l.Ordinal == nil:
+		case 1:
 			var n int64
 			n, ok = plainCount(v)
 			l.Ordinal = &n
-		case next == 1 && key == "type":
+		case 2:
 			l.Type, ok = plainString(v)
 			ok = ok && l.Type != ""
-			next = 2
-		case next == 2 && key == "payload":
-			l.Payload = bytes.Clone(v)
-			next = 3
-		default:
-			ok = false
+		case 3:
+			l.Payload = v
+			ok = v[0] == '{'
 		}
 		return ok
 	})
-	if err != nil || !ok || next != 3 {
+	if !ok || !seen[0] || !seen[2] || !seen[3] {
 		return Line{}, false
 	}
 	return l, true
