@@ -65,6 +65,15 @@ func ValidObjectMembers(data []byte, fn func(key string, value []byte) bool) boo
 	return eachField(data, fn)
 }
 
+// ValidArrayElems is ValidObjectMembers for a JSON array: fn gets every element.
+func ValidArrayElems(data []byte, fn func(elem []byte) bool) bool {
+	return eachElem(data, fn)
+}
+
+// UnquoteString decodes the JSON string literal b as encoding/json does; false when b is
+// not one.
+func UnquoteString(b []byte) (string, bool) { return unquoteString(b) }
+
 // eachElem calls fn with every element of the JSON array data, validating as eachField does.
 func eachElem(data []byte, fn func(elem []byte) bool) bool {
 	if len(data) == 0 || data[0] != '[' {

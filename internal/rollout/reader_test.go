@@ -234,6 +234,9 @@ func FuzzParseLineFast(f *testing.F) {
 	f.Add([]byte(`{"timestamp":"2026-11-22T08:38:56.239Z","ordinal":3,"type":"event_msg","payload":{"type":"task_started"}}`))
 	f.Add([]byte(`{"timestamp":"t","type":"response_item","payload":{"type":"message"},"metadata":{"a":1}}`))
 	f.Add([]byte(`{"timestamp":"t\"x","type":"a","payload":"s"}`))
+	f.Add([]byte(`{"payload":{"a":[1,"\u00e9"]},"type":"event_msg","ordinal":7,"timestamp":"t"}`))
+	f.Add([]byte(`{"timestamp":"t","type":"a","Type":"b","payload":{}}`))
+	f.Add([]byte(`{"timestamp":"t","type":"a","payload":{},"payload":{"x":1}}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		fast, ok := parseLineFast(raw)
 		if !ok {

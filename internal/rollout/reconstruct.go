@@ -125,9 +125,15 @@ func (r *Rollout) initialMessages() []protocol.EventMsg {
 		if l.Type != TypeEventMsg {
 			continue
 		}
-		if peekType(l.Payload) == "item_completed" {
+		switch peekType(l.Payload) {
+		case "item_completed":
 			if msgs, ok := items.events(l.Payload); ok {
 				out = append(out, msgs...)
+				continue
+			}
+		case "token_count":
+			if ev, ok := decodeTokenCount(l.Payload); ok {
+				out = append(out, ev)
 				continue
 			}
 		}
