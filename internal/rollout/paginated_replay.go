@@ -83,25 +83,13 @@ type completedItem struct {
 // (each once, the type a string without escapes), and with encoding/json otherwise, which
 // then decides as it always did; ok is false for a payload that is not valid JSON.
 func completedItemOf(payload []byte) (head completedItem, ok bool) {
-	var typeSeen, itemSeen bool
-	fast := protocol.ValidObjectMembers(payload, func(key string, v []byte) bool {
-		switch key {
-		case "type":
-			if typeSeen {
-				return false
-			}
-			typeSeen = true
+	fast := members(payload, completedItemKeys, func(k int, v []byte) bool {
+		if k == 0 {
 			head.Type, ok = plainString(v)
 			return ok
-		case "item":
-			if itemSeen {
-				return false
-			}
-			itemSeen = true
-			head.Item = v
-			return true
 		}
-		return !strings.EqualFold(key, "type") && !strings.EqualFold(key, "item")
+		head.Item = v
+		return true
 	})
 	if fast {
 		return head, true
@@ -109,6 +97,8 @@ func completedItemOf(payload []byte) (head completedItem, ok bool) {
 	head = completedItem{}
 	return head, json.Unmarshal(payload, &head) == nil
 }
+
+var completedItemKeys = []string{"type", "item"}
 
 // once reports whether the item id is new (items without an id always are).
 func (r *itemReader) once(id string) bool {

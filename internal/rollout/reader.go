@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -129,10 +127,10 @@ func parseLine(raw []byte) (Line, bool) {
 }
 
 // envelopeKeys are Line's members.
-var envelopeKeys = [...]string{"timestamp", "ordinal", "type", "payload"}
+var envelopeKeys = []string{"timestamp", "ordinal", "type", "payload"}
 
-// parseLineFast validates the line and reads its envelope in one pass
-// (protocol.ValidObjectMembers), for the lines this package and Codex write: each of
+// parseLineFast validates the line and reads its envelope in one pass (members, over
+// protocol.ValidObjectMembers), for the lines this package and Codex write: each of
 // timestamp, type and payload once, an ordinal or none, in any order, plain strings and
 // digits, an object payload; other members (Codex 0.169 adds "metadata" after the payload)
 // are skipped once validated, as encoding/json skips them. It declines (false) anything
@@ -140,16 +138,8 @@ var envelopeKeys = [...]string{"timestamp", "ordinal", "type", "payload"}
 // encoding/json makes of it. The payload is a slice of raw.
 func parseLineFast(raw []byte) (Line, bool) {
 	var l Line
-	var seen [len(envelopeKeys)]bool
-	ok := protocol.ValidObjectMembers(raw, func(key string, v []byte) bool {
-		k := slices.Index(envelopeKeys[:], key)
-		if k < 0 {
-			// encoding/json matches keys case-insensitively too: "Type" is the general path's.
-			return !slices.ContainsFunc(envelopeKeys[:], func(e string) bool { return strings.EqualFold(e, key) })
-		}
-		if seen[k] {
-			return false // a repeated member: the last one wins there
-		}
+	var seen [4]bool
+	ok := members(raw, envelopeKeys, func(k int, v []byte) bool {
 		seen[k] = true
 		ok := true
 		switch k {

@@ -125,17 +125,16 @@ func (r *Rollout) initialMessages() []protocol.EventMsg {
 		if l.Type != TypeEventMsg {
 			continue
 		}
-		switch peekType(l.Payload) {
-		case "item_completed":
+		tag := peekType(l.Payload)
+		if tag == "item_completed" {
 			if msgs, ok := items.events(l.Payload); ok {
 				out = append(out, msgs...)
 				continue
 			}
-		case "token_count":
-			if ev, ok := decodeTokenCount(l.Payload); ok {
-				out = append(out, ev)
-				continue
-			}
+		}
+		if msg, ok := decodeEvent(tag, l.Payload); ok {
+			out = append(out, msg)
+			continue
 		}
 		if msg, err := protocol.DecodeEventMsg(l.Payload); err == nil {
 			out = append(out, msg)

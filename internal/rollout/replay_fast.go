@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -23,10 +22,10 @@ import (
 // match it to a known one case-insensitively; a repeated known key stops the walk (false).
 func members(obj []byte, known []string, fn func(k int, v []byte) bool) bool {
 	var seen uint64
-	return protocol.ValidObjectMembers(obj, func(key string, v []byte) bool {
-		k := slices.Index(known, key)
+	return protocol.ValidObjectMembers(obj, func(key, v []byte) bool {
+		k := slices.IndexFunc(known, func(e string) bool { return string(key) == e })
 		if k < 0 {
-			return !slices.ContainsFunc(known, func(e string) bool { return strings.EqualFold(e, key) })
+			return !slices.ContainsFunc(known, func(e string) bool { return bytes.EqualFold([]byte(e), key) })
 		}
 		if seen&(1<<k) != 0 {
 			return false
@@ -306,3 +305,97 @@ func decodeCredits(obj []byte, c *protocol.CreditsSnapshot) bool {
 		return jsonOptString(v, &c.Balance)
 	})
 }
+
+var turnStartedKeys = []string{"turn_attribution", "turn_id", "root_turn_id", "started_at", "model_context_window", "collaboration_mode_kind"}
+
+// decodeTurnStarted decodes a task_started event's payload.
+func decodeTurnStarted(payload []byte) (ev protocol.TurnStartedEvent, ok bool) {
+	ok = members(payload, turnStartedKeys, func(k int, v []byte) bool {
+		switch k {
+		case 0:
+			return jsonOptObject(v, &ev.TurnAttribution, decodeTurnAttribution)
+		case 1:
+			return jsonString(v, &ev.TurnID)
+		case 2:
+			return jsonString(v, &ev.RootTurnID)
+		case 3:
+			return jsonOptInt(v, &ev.StartedAt)
+		case 4:
+			return jsonOptInt(v, &ev.ModelContextWindow)
+		}
+		return jsonString(v, &ev.CollaborationModeKind)
+	})
+	return ev, ok
+}
+
+var turnAttributionKeys = []string{"turn_id", "turn_trigger", "parent_turn_id", "initiating_agent_path", "root_turn_id"}
+
+func decodeTurnAttribution(obj []byte, a *protocol.TurnAttribution) bool {
+	return members(obj, turnAttributionKeys, func(k int, v []byte) bool {
+		switch k {
+		case 0:
+			return jsonString(v, &a.TurnID)
+		case 1:
+			return jsonString(v, &a.TurnTrigger)
+		case 2:
+			return jsonOptString(v, &a.ParentTurnID)
+		case 3:
+			return jsonOptString(v, &a.InitiatingAgentPath)
+		}
+		return jsonString(v, &a.RootTurnID)
+	})
+}
+
+var turnCompleteKeys = []string{"root_turn_id", "turn_id", "last_agent_message", "error", "started_at", "completed_at", "duration_ms", "time_to_first_token_ms"}
+
+// decodeTurnComplete decodes a task_complete event's payload.
+func decodeTurnComplete(payload []byte) (ev protocol.TurnCompleteEvent, ok bool) {
+	ok = members(payload, turnCompleteKeys, func(k int, v []byte) bool {
+		switch k {
+		case 0:
+			return jsonString(v, &ev.RootTurnID)
+		case 1:
+			return jsonString(v, &ev.TurnID)
+		case 2:
+			return jsonOptString(v, &ev.LastAgentMessage)
+		case 3:
+			return jsonOptObject(v, &ev.Error, decodeTurnError)
+		case 4:
+			return jsonOptInt(v, &ev.StartedAt)
+		case 5:
+			return jsonOptInt(v, &ev.CompletedAt)
+		case 6:
+			return jsonOptInt(v, &ev.DurationMs)
+		}
+		return jsonOptInt(v, &ev.TimeToFirstTokenMs)
+	})
+	return ev, ok
+}
+
+var turnErrorKeys = []string{"message", "codex_error_info"}
+
+func decodeTurnError(obj []byte, e *protocol.TurnError) bool {
+	return members(obj, turnErrorKeys, func(k int, v []byte) bool {
+		if k == 0 {
+			return jsonString(v, &e.Message)
+		}
+		e.CodexErrorInfo = bytes.Clone(v)
+		return true
+	})
+}
+
+// decodeEvent is the one-pass decoding of the events a long thread is mostly made of
+// (besides item_completed): ok is false for other kinds and where it declines.
+func decodeEvent(tag string, payload []byte) (protocol.EventMsg, bool) {
+	switch tag {
+	case "token_count":
+		return asEvent(decodeTokenCount(payload))
+	case "task_started", "turn_started":
+		return asEvent(decodeTurnStarted(payload))
+	case "task_complete", "turn_complete":
+		return asEvent(decodeTurnComplete(payload))
+	}
+	return nil, false
+}
+
+func asEvent[T protocol.EventMsg](ev T, ok bool) (protocol.EventMsg, bool) { return ev, ok }

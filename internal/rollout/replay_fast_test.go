@@ -6,7 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // agreeWithJSON fails when fast accepted data and encoding/json rejects it or decodes it
@@ -49,11 +53,15 @@ func FuzzReplayDecoders(f *testing.F) {
 	f.Add([]byte(`{"type":"UserMessage","id":"u","content":[{"type":"text","text":"a\nb","text_elements":[null,{"x":1}]},{"type":"image","image_url":"data:"},{"type":"local_image","path":"/p"}]}`))
 	f.Add([]byte(`{"type":"AgentMessage","id":"a","content":[{"type":"Text","text":"\"hi\""}],"phase":"final_answer","Phase":"x"}`))
 	f.Add([]byte(`{"type":"item_completed","item":{"type":"UserMessage"},"item":null}`))
+	f.Add([]byte(`{"type":"task_started","turn_attribution":{"turn_id":"t","turn_trigger":"exec","parent_turn_id":null,"initiating_agent_path":"a","root_turn_id":"t"},"turn_id":"t","started_at":-3,"model_context_window":null}`))
+	f.Add([]byte(`{"type":"task_complete","turn_id":"t","last_agent_message":"\u00e9","error":{"message":"m","codex_error_info":{"k":[1]}},"duration_ms":10,"completed_at":1e3}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		agreeWithJSON(t, "decodeTokenCount", data, decodeTokenCount)
 		agreeWithJSON(t, "decodeUserMessageItem", data, decodeUserMessageItem)
 		agreeWithJSON(t, "decodeAgentMessageItem", data, decodeAgentMessageItem)
 		agreeWithJSON(t, "completedItemOf", data, completedItemOf)
+		agreeWithJSON(t, "decodeTurnStarted", data, decodeTurnStarted)
+		agreeWithJSON(t, "decodeTurnComplete", data, decodeTurnComplete)
 	})
 }
 
@@ -74,8 +82,8 @@ func TestReplayDecodersTakeTheRecordedLines(t *testing.T) {
 			}
 			var ok bool
 			switch peekType(l.Payload) {
-			case "token_count":
-				_, ok = decodeTokenCount(l.Payload)
+			case "token_count", "task_started", "task_complete":
+				_, ok = decodeEvent(peekType(l.Payload), l.Payload)
 			case "item_completed":
 				head, _ := completedItemOf(l.Payload)
 				switch peekType(head.Item) {
@@ -96,6 +104,53 @@ func TestReplayDecodersTakeTheRecordedLines(t *testing.T) {
 		}
 		if n < 3 {
 			t.Errorf("%s: only %d payloads checked", path, n)
+		}
+	}
+}
+
+// TestReplayDecodersKnowEveryField: each one-pass decoder reads exactly the JSON members of
+// its type, so a field added to one of them fails here rather than being skipped on the
+// fast path.
+func TestReplayDecodersKnowEveryField(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		keys []string
+	}{
+		{userMessageItem{}, userMessageKeys},
+		{userInput{}, userInputKeys},
+		{agentMessageItem{}, agentMessageKeys},
+		{agentMessagePart{}, typeTextKeys},
+		{protocol.TokenCountEvent{}, tokenCountKeys},
+		{protocol.TokenUsageInfo{}, tokenUsageInfoKeys},
+		{protocol.TokenUsage{}, tokenUsageKeys},
+		{protocol.RateLimitSnapshot{}, rateLimitKeys},
+		{protocol.RateLimitWindow{}, rateLimitWindowKeys},
+		{protocol.CreditsSnapshot{}, creditsKeys},
+		{protocol.TurnStartedEvent{}, turnStartedKeys},
+		{protocol.TurnAttribution{}, turnAttributionKeys},
+		{protocol.TurnCompleteEvent{}, turnCompleteKeys},
+		{protocol.TurnError{}, turnErrorKeys},
+		{Line{}, envelopeKeys},
+		{completedItem{}, completedItemKeys},
+	} {
+		typ := reflect.TypeOf(c.v)
+		var names []string
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || f.Anonymous || name == "-" {
+				t.Fatalf("%s.%s: the decoders read plain tagged fields only", typ, f.Name)
+			}
+			if name == "" {
+				name = f.Name
+			}
+			names = append(names, name)
+		}
+		if !slices.Equal(names, c.keys) {
+			t.Errorf("%s has the members %q, its decoder reads %q", typ, names, c.keys)
+		}
+		if reflect.PointerTo(typ).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+			t.Errorf("%s decodes itself (UnmarshalJSON); the one-pass decoder would bypass it", typ)
 		}
 	}
 }
