@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -80,28 +81,56 @@ func readAll(rd io.Reader, sizeHint int) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// parse splits data into lines; the lines' payloads are slices of data.
+// parallelParseMin is the size from which parse splits the lines among the processors.
+const parallelParseMin = 1 << 20
+
+// parse splits data into lines; the lines' payloads are slices of data. A large rollout is
+// cut at line ends into one part per processor, parsed side by side.
 func parse(data []byte) (*Rollout, error) {
-	r := &Rollout{Lines: make([]Line, 0, bytes.Count(data, []byte{'\n'})+1)}
-	n := 0
-	for len(data) > 0 {
-		raw := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			raw, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
+	parts := 1
+	if len(data) >= parallelParseMin {
+		parts = min(runtime.GOMAXPROCS(0), 8)
+	}
+	return parseIn(data, parts)
+}
+
+// parseIn is parse in at most parts parts.
+func parseIn(data []byte, parts int) (*Rollout, error) {
+	chunks := make([]parsedChunk, 0, parts)
+	for rest := data; len(rest) > 0; {
+		cut := len(rest)
+		if left := parts - len(chunks); left > 1 {
+			if i := bytes.IndexByte(rest[len(rest)/left:], '\n'); i >= 0 {
+				cut = len(rest)/left + i + 1
+			}
 		}
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
+		chunks = append(chunks, parsedChunk{data: rest[:cut]})
+		rest = rest[cut:]
+	}
+	var wg sync.WaitGroup
+	for i := range chunks[min(1, len(chunks)):] {
+		wg.Go(chunks[i+1].parse)
+	}
+	if len(chunks) > 0 {
+		chunks[0].parse()
+	}
+	wg.Wait()
+	r := &Rollout{}
+	total, n := 0, 0
+	for _, c := range chunks {
+		total += len(c.lines)
+	}
+	r.Lines = make([]Line, 0, total)
+	for _, c := range chunks {
+		r.Lines = append(r.Lines, c.lines...)
+		for _, b := range c.bad {
+			if b.torn {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: incomplete last line ignored (%d bytes)", n+b.n, b.size))
+			} else {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: not a rollout line, ignored", n+b.n))
+			}
 		}
-		n++
-		if l, ok := parseLine(raw); ok {
-			r.Lines = append(r.Lines, l)
-		} else if raw[len(raw)-1] != '\n' { // only the last line can end without one
-			r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: incomplete last line ignored (%d bytes)", n, len(raw)))
-		} else {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: not a rollout line, ignored", n))
-		}
+		n += c.n
 	}
 	for _, l := range r.Lines {
 		if l.Type == TypeSessionMeta {
@@ -112,6 +141,43 @@ func parse(data []byte) (*Rollout, error) {
 		}
 	}
 	return nil, ErrNoSessionMeta
+}
+
+// parsedChunk is a run of whole lines and what parse made of them.
+type parsedChunk struct {
+	data  []byte
+	lines []Line
+	bad   []badLine
+	n     int // lines that are not blank
+}
+
+// badLine is a line parse skips: its number within the chunk, counting non-blank lines
+// from 1, and whether it is a torn last line of size bytes.
+type badLine struct {
+	n, size int
+	torn    bool
+}
+
+func (c *parsedChunk) parse() {
+	c.lines = make([]Line, 0, bytes.Count(c.data, []byte{'\n'})+1)
+	for data := c.data; len(data) > 0; {
+		raw := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		c.n++
+		if l, ok := parseLine(raw); ok {
+			c.lines = append(c.lines, l)
+		} else {
+			// Only the last line can end without a newline.
+			c.bad = append(c.bad, badLine{n: c.n, size: len(raw), torn: raw[len(raw)-1] != '\n'})
+		}
+	}
 }
 
 // parseLine reads one line; its Payload may be a slice of raw.

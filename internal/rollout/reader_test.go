@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -400,5 +402,41 @@ func TestLongLines(t *testing.T) {
 	}
 	if last := ro.Lines[len(ro.Lines)-1]; last.Ordinal == nil || *last.Ordinal != 4 {
 		t.Errorf("ordinal after a long line = %v", last.Ordinal)
+	}
+}
+
+// TestParseInPartsIsParse: a rollout parsed in parts (a large one is, side by side) gives the
+// lines and the warnings, numbered through the whole file, of a parse in one part.
+func TestParseInPartsIsParse(t *testing.T) {
+	data := mustRead(t, filepath.Join("testdata", "codex-0.169.jsonl"))
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var b bytes.Buffer
+	for i := 0; i < 40; i++ {
+		for j, l := range lines {
+			b.Write(l)
+			switch (i + j) % 7 {
+			case 0:
+				b.WriteString("not json\n")
+			case 3:
+				b.WriteString("\n  \n")
+			}
+		}
+	}
+	b.WriteString(`{"timestamp":"t","type":"event_msg","payl`) // torn last line
+	want, err := parseIn(b.Bytes(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Warnings) < 40 || !strings.Contains(want.Warnings[len(want.Warnings)-1], "incomplete last line") {
+		t.Fatalf("the file has too few bad lines to check: %q", want.Warnings[len(want.Warnings)-3:])
+	}
+	for _, parts := range []int{2, 3, 8} {
+		got, err := parseIn(b.Bytes(), parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Lines, want.Lines) || !slices.Equal(got.Warnings, want.Warnings) || !reflect.DeepEqual(got.Meta, want.Meta) {
+			t.Errorf("in %d parts: %d lines, warnings %q; in one: %d lines, warnings %q", parts, len(got.Lines), got.Warnings, len(want.Lines), want.Warnings)
+		}
 	}
 }
