@@ -88,7 +88,7 @@ func completedItemOf(payload []byte) (head completedItem, ok bool) {
 			head.Type, ok = plainString(v)
 			return ok
 		}
-		head.Item = v
+		head.Item = v[:len(v):len(v)]
 		return true
 	})
 	if fast {

@@ -219,7 +219,7 @@ func parseLineFast(raw []byte) (Line, bool) {
 			l.Type, ok = plainString(v)
 			ok = ok && l.Type != ""
 		case 3:
-			l.Payload = v
+			l.Payload = v[:len(v):len(v)] // an append to it must not run into the next line
 			ok = v[0] == '{'
 		}
 		return ok

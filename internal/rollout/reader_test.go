@@ -465,3 +465,17 @@ func TestParseInPartsIsParse(t *testing.T) {
 		}
 	}
 }
+
+// TestPayloadsAreTheirOwn: payloads are slices of the file read, capped, so appending to one
+// leaves the lines after it as they were.
+func TestPayloadsAreTheirOwn(t *testing.T) {
+	r, err := ReadFile(filepath.Join("testdata", "codex-0.169.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := string(r.Lines[1].Payload)
+	_ = append(r.Lines[0].Payload, strings.Repeat("x", 64)...)
+	if string(r.Lines[1].Payload) != next {
+		t.Errorf("appending to line 1's payload changed line 2's: %s", r.Lines[1].Payload)
+	}
+}
