@@ -474,7 +474,7 @@ func TestPayloadsAreTheirOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := string(r.Lines[1].Payload)
-	_ = append(r.Lines[0].Payload, strings.Repeat("x", 64)...)
+	_ = append(r.Lines[0].Payload, strings.Repeat("x", 1<<12)...)
 	if string(r.Lines[1].Payload) != next {
 		t.Errorf("appending to line 1's payload changed line 2's: %s", r.Lines[1].Payload)
 	}
