@@ -116,13 +116,20 @@ func parseIn(data []byte, parts int) (*Rollout, error) {
 	}
 	wg.Wait()
 	r := &Rollout{}
-	total, n := 0, 0
-	for _, c := range chunks {
-		total += len(c.lines)
+	if len(chunks) == 1 {
+		r.Lines = chunks[0].lines
+	} else {
+		total := 0
+		for _, c := range chunks {
+			total += len(c.lines)
+		}
+		r.Lines = make([]Line, 0, total)
+		for _, c := range chunks {
+			r.Lines = append(r.Lines, c.lines...)
+		}
 	}
-	r.Lines = make([]Line, 0, total)
+	n := 0
 	for _, c := range chunks {
-		r.Lines = append(r.Lines, c.lines...)
 		for _, b := range c.bad {
 			if b.torn {
 				r.Warnings = append(r.Warnings, fmt.Sprintf("line %d: incomplete last line ignored (%d bytes)", n+b.n, b.size))
