@@ -71,9 +71,9 @@ func jsonInt(v []byte, dst *int64) bool {
 	if isNull(v) {
 		return true
 	}
-	n, err := strconv.ParseInt(string(v), 10, 64)
+	n, ok := parseInt(v)
 	*dst = n
-	return err == nil
+	return ok
 }
 
 func jsonOptInt(v []byte, dst **int64) bool {
@@ -81,9 +81,23 @@ func jsonOptInt(v []byte, dst **int64) bool {
 		*dst = nil
 		return true
 	}
-	n, err := strconv.ParseInt(string(v), 10, 64)
+	n, ok := parseInt(v)
 	*dst = &n
-	return err == nil
+	return ok
+}
+
+// parseInt reads a JSON number as encoding/json reads it into an int64: short runs of digits
+// by hand (no string is made of them), the rest through strconv.
+func parseInt(v []byte) (int64, bool) {
+	if len(v) > 0 && v[0] == '-' {
+		if n, ok := plainCount(v[1:]); ok {
+			return -n, true
+		}
+	} else if n, ok := plainCount(v); ok {
+		return n, true
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	return n, err == nil
 }
 
 func jsonBool(v []byte, dst *bool) bool {
