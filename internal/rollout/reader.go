@@ -168,12 +168,8 @@ type badLine struct {
 func (c *parsedChunk) parse() {
 	c.lines = make([]Line, 0, bytes.Count(c.data, []byte{'\n'})+1)
 	for data := c.data; len(data) > 0; {
-		raw := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			raw, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
+		var raw []byte
+		raw, data = cutLine(data)
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
@@ -185,6 +181,14 @@ func (c *parsedChunk) parse() {
 			c.bad = append(c.bad, badLine{n: c.n, size: len(raw), torn: raw[len(raw)-1] != '\n'})
 		}
 	}
+}
+
+// cutLine splits data after its first newline (all of it is the line when it has none).
+func cutLine(data []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return data[:i+1], data[i+1:]
+	}
+	return data, nil
 }
 
 // parseLine reads one line; its Payload may be a slice of raw.

@@ -330,51 +330,34 @@ func TestNormalizePairsCallsAndOutputs(t *testing.T) {
 }
 
 // TestAppendContinuesCodexOrdinals: resuming Codex's fork (whose ordinals start where its
-// source's prefix ends) numbers new lines after its last one.
+// source's prefix ends) numbers new lines after its last one, also when that line is longer
+// than the first tail read (64 KiB).
 func TestAppendContinuesCodexOrdinals(t *testing.T) {
 	src := filepath.Join("testdata", "codexhome", "sessions", "2026", "11", "22", "rollout-2026-11-22T08-55-36-01a20277-d0f7-7d22-b75a-5b77aed809e0.jsonl")
-	path := filepath.Join(t.TempDir(), filepath.Base(src))
-	if err := os.WriteFile(path, mustRead(t, src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a, err := Append(path, Options{Now: tick()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.RecordItems([]protocol.ResponseItem{userMsg("more")})
-	a.Close()
-	r, err := ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := r.Lines[len(r.Lines)-1]
-	if last.Ordinal == nil || *last.Ordinal != 46 {
-		t.Errorf("ordinal = %v, want 46", last.Ordinal)
-	}
-}
-
-// TestAppendContinuesAfterALongLastLine: the last line's ordinal is found past the first
-// tail read (64 KiB) too.
-func TestAppendContinuesAfterALongLastLine(t *testing.T) {
-	src := filepath.Join("testdata", "codexhome", "sessions", "2026", "11", "22", "rollout-2026-11-22T08-55-36-01a20277-d0f7-7d22-b75a-5b77aed809e0.jsonl")
-	data := mustRead(t, src)
 	long := fmt.Sprintf(`{"timestamp":"2026-11-22T08:56:00.000Z","ordinal":70,"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":%q}]}}`+"\n", strings.Repeat("x", 100<<10))
-	path := filepath.Join(t.TempDir(), filepath.Base(src))
-	if err := os.WriteFile(path, append(data, long...), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a, err := Append(path, Options{Now: tick()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.RecordItems([]protocol.ResponseItem{userMsg("more")})
-	a.Close()
-	r, err := ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if last := r.Lines[len(r.Lines)-1]; last.Ordinal == nil || *last.Ordinal != 71 {
-		t.Errorf("ordinal = %v, want 71", last.Ordinal)
+	for _, c := range []struct {
+		name, more string
+		want       int64
+	}{{"as recorded", "", 46}, {"after a long last line", long, 71}} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), filepath.Base(src))
+			if err := os.WriteFile(path, append(mustRead(t, src), c.more...), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			a, err := Append(path, Options{Now: tick()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.RecordItems([]protocol.ResponseItem{userMsg("more")})
+			a.Close()
+			r, err := ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := r.Lines[len(r.Lines)-1]; last.Ordinal == nil || *last.Ordinal != c.want {
+				t.Errorf("ordinal = %v, want %d", last.Ordinal, c.want)
+			}
+		})
 	}
 }
 
