@@ -21,6 +21,7 @@ import (
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/guard"
+	"github.com/gocodex/gocodex/internal/host/agents"
 	"github.com/gocodex/gocodex/internal/model"
 	// Every wire registers its descriptor, which newStreamer reads.
 	_ "github.com/gocodex/gocodex/internal/model/wires"
@@ -77,6 +78,15 @@ type App struct {
 
 	clientsMu sync.Mutex
 	clients   map[clientKey]modelstream.Streamer
+
+	// The sub-agents of multi_agent_v2 (subagents.go): the registry, built on first use, the
+	// face that sees the children's events, and the threads' rollouts (a child copies its
+	// parent's history).
+	agentsOnce   sync.Once
+	agents       *agents.Registry
+	observeMu    sync.Mutex
+	observer     func(child *agent.Thread, ev protocol.Event)
+	rolloutPaths map[string]string
 
 	notifying sync.WaitGroup // notify programs not yet reaped (notify.go)
 	releasing sync.WaitGroup // ended threads whose tools are still being released
@@ -197,6 +207,9 @@ func (a *App) Config() *config.Config { return a.cfg }
 // Close ends every thread and waits, until ctx ends and at most releaseWait, for their tools
 // to be released (background processes, language servers and what they started).
 func (a *App) Close(ctx context.Context) error {
+	if a.agents != nil {
+		a.agents.Close() // the sub-agents end before the threads that spawned them
+	}
 	if err := a.Manager.Close(ctx); err != nil {
 		return err
 	}
@@ -246,6 +259,8 @@ type ThreadOptions struct {
 	Source string
 	// ExtraTools are offered after the built-in tools (the app-server's thread goal tools).
 	ExtraTools []tool.Handler
+	// Subagent makes the thread a sub-agent of another (multi_agent_v2; subagents.go).
+	Subagent *Subagent
 }
 
 // StartThread starts a thread with the app's configuration. Its tool processes end when
@@ -395,6 +410,7 @@ func (a *App) threadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		writes.end()
 		return agent.ThreadConfig{}, nil, err
 	}
+	a.withSubagents(&tc, cfg, to)
 	a.openSnapshots(&tc, cfg, to.Ephemeral)
 	a.wrapNotify(&tc, cfg, to.Originator)
 	tc, release, err := a.withMcp(cfg, tc, func() {
