@@ -107,6 +107,11 @@ type node struct {
 	mailbox  []protocol.ResponseItem
 	// wake is closed and replaced when the mailbox gains an item.
 	wake chan struct{}
+	// parentEnv is the spawn call's: the child's end is told in its parent's turn.
+	parentEnv *tool.Env
+	reported  bool
+	// failed is the error the running turn reported (read and written only by drive).
+	failed string
 }
 
 // New is a registry; Close ends every child it started.
@@ -137,19 +142,19 @@ func (r *Registry) nodeOf(threadID string) *node {
 var taskNameRE = regexp.MustCompile(`^[a-z0-9_]+$`)
 
 // Spawn starts a child of the calling thread.
-func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnRequest) (string, error) {
+func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnRequest) (string, string, error) {
 	if !taskNameRE.MatchString(req.TaskName) {
-		return "", fmt.Errorf("task_name %q must use lowercase letters, digits, and underscores", req.TaskName)
+		return "", "", fmt.Errorf("task_name %q must use lowercase letters, digits, and underscores", req.TaskName)
 	}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		return "", errors.New("the host is shutting down")
+		return "", "", errors.New("the host is shutting down")
 	}
 	parent := r.nodeOf(env.ThreadID)
 	if parent.depth+1 > r.opts.MaxDepth {
 		r.mu.Unlock()
-		return "", errors.New("agent depth limit reached")
+		return "", "", errors.New("agent depth limit reached")
 	}
 	live := 1 // the root
 	for _, n := range r.nodes {
@@ -159,16 +164,17 @@ func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnReq
 	}
 	if live >= r.opts.MaxThreads {
 		r.mu.Unlock()
-		return "", errors.New("agent thread limit reached")
+		return "", "", errors.New("agent thread limit reached")
 	}
 	path := parent.path + "/" + req.TaskName
 	for _, n := range r.nodes {
 		if n.rootID == parent.rootID && n.path == path {
 			r.mu.Unlock()
-			return "", fmt.Errorf("an agent named %s already exists", path)
+			return "", "", fmt.Errorf("an agent named %s already exists", path)
 		}
 	}
-	child := &node{rootID: parent.rootID, parent: parent, path: path, depth: parent.depth + 1, status: StatusPendingInit, wake: make(chan struct{})}
+	child := &node{rootID: parent.rootID, parent: parent, path: path, depth: parent.depth + 1, status: StatusPendingInit,
+		wake: make(chan struct{}), parentEnv: env}
 	// Reserved under the lock so that concurrent spawns count it.
 	r.nodes["pending:"+path+":"+parent.rootID] = child
 	r.mu.Unlock()
@@ -182,14 +188,14 @@ func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnReq
 	delete(r.nodes, "pending:"+path+":"+parent.rootID)
 	if err != nil {
 		r.mu.Unlock()
-		return "", err
+		return "", "", err
 	}
 	child.threadID, child.thread, child.status = th.ID(), th, StatusRunning
 	r.nodes[th.ID()] = child
 	r.wg.Add(1)
 	r.mu.Unlock()
 	go r.drive(child) // owned by the registry: ends with the child thread (Close stops it)
-	return path, nil
+	return path, th.ID(), nil
 }
 
 // drive reads a child's events until it shuts down: its status, its final answer (posted to
@@ -207,15 +213,23 @@ func (r *Registry) drive(n *node) {
 		case protocol.TurnStartedEvent:
 			r.setStatus(n, StatusRunning, "", false)
 		case protocol.TurnCompleteEvent:
-			answer := ""
-			if m.LastAgentMessage != nil {
-				answer = *m.LastAgentMessage
+			switch {
+			case m.Error != nil:
+				r.setStatus(n, StatusErrored, m.Error.Message, true)
+			case n.failed != "":
+				r.setStatus(n, StatusErrored, n.failed, true)
+			default:
+				answer := ""
+				if m.LastAgentMessage != nil {
+					answer = *m.LastAgentMessage
+				}
+				r.setStatus(n, StatusCompleted, answer, true)
 			}
-			r.setStatus(n, StatusCompleted, answer, true)
+			n.failed = ""
 		case protocol.TurnAbortedEvent:
 			r.setStatus(n, StatusInterrupted, "", false)
 		case protocol.ErrorEvent:
-			r.setStatus(n, StatusErrored, m.Message, true)
+			n.failed = m.Message // the turn's end reports it
 		case protocol.ExecApprovalRequestEvent:
 			if !seen {
 				_, _ = n.thread.Submit(protocol.ExecApprovalOp{ID: approvalID(m.ApprovalID, m.CallID), Decision: protocol.ReviewDecision{Kind: protocol.DecisionDenied}})
@@ -238,20 +252,28 @@ func approvalID(approvalID, callID string) string {
 	return callID
 }
 
-// setStatus records a child's status; final posts its answer (or error) to its parent.
+// setStatus records a child's status; final posts its answer (or error) to its parent and
+// tells the parent's turn it completed (outside the lock: the turn's events may wait).
 func (r *Registry) setStatus(n *node, status, message string, final bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	n.status = status
 	if message != "" {
 		n.message = message
 	}
+	var report *tool.Env
 	if final && n.parent != nil {
 		payload := message
 		if status == StatusErrored {
 			payload = "The agent's turn failed: " + message
 		}
 		r.post(n.parent, agentMessage(n.path, n.parent.path, "FINAL_ANSWER", payload, false))
+		if n.parentEnv != nil && !n.reported {
+			n.reported, report = true, n.parentEnv
+		}
+	}
+	r.mu.Unlock()
+	if report != nil {
+		collab.EmitActivity(report, "subagent-completed-"+n.threadID, "completed", n.threadID, n.path, "", "")
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/protocol"
 	"github.com/gocodex/gocodex/tool"
@@ -90,7 +91,9 @@ type WaitResult struct {
 // Agents is the host's side of the tools: the tree of agents the calling thread is in. An
 // error's text is the output the model reads.
 type Agents interface {
-	Spawn(ctx context.Context, env *tool.Env, req SpawnRequest) (taskPath string, err error)
+	// Spawn starts a child; the child's completion is told through env.Emit (a
+	// SubAgentActivity item) once it ends.
+	Spawn(ctx context.Context, env *tool.Env, req SpawnRequest) (taskPath, threadID string, err error)
 	// Send queues a message on target; trigger starts a turn when it is idle (followup_task).
 	Send(ctx context.Context, env *tool.Env, target, message string, trigger bool) error
 	Wait(ctx context.Context, env *tool.Env, timeoutMS int64) (WaitResult, error)
@@ -141,11 +144,12 @@ func (h *Handler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (to
 		if args.ForkTurns != "" && args.ForkTurns != "all" && args.ForkTurns != "none" {
 			return fail(fmt.Sprintf("fork_turns must be `all` or `none`, not %q", args.ForkTurns)), nil
 		}
-		path, err := h.agents.Spawn(ctx, env, SpawnRequest{TaskName: args.TaskName, Message: args.Message,
+		path, threadID, err := h.agents.Spawn(ctx, env, SpawnRequest{TaskName: args.TaskName, Message: args.Message,
 			ForkTurns: args.ForkTurns, Model: args.Model, ReasoningEffort: args.ReasoningEffort})
 		if err != nil {
 			return fail("collab spawn failed: " + err.Error()), nil
 		}
+		EmitActivity(env, call.CallID, "started", threadID, path, args.Model, args.ReasoningEffort)
 		return ok(map[string]string{"task_name": path}), nil
 	case "send_message", "followup_task":
 		if args.Target == "" || args.Message == "" {
@@ -160,7 +164,15 @@ func (h *Handler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (to
 		if args.TimeoutMS != nil {
 			ms = min(max(int64(*args.TimeoutMS), minWaitMS), maxWaitMS)
 		}
+		item := items.CollabCallCore{Type: items.CoreCollabCall, ID: call.CallID, Tool: "wait", Status: "inProgress",
+			SenderThreadID: env.ThreadID, ReceiverThreadIDs: []string{}, ReceiverAgents: []string{}, AgentsStates: map[string]items.AgentState{}}
+		emitItem(env, item, false)
 		res, err := h.agents.Wait(ctx, env, ms)
+		item.Status = "completed"
+		if err != nil {
+			item.Status = "failed"
+		}
+		emitItem(env, item, true)
 		if err != nil {
 			return fail(err.Error()), nil
 		}
@@ -188,6 +200,35 @@ func (h *Handler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (to
 		return ok(map[string]string{"previous_status": prev}), nil
 	}
 	return fail("unsupported call: " + call.Namespace + call.Name), nil
+}
+
+// emitItem tells the turn a collab item started or completed.
+func emitItem(env *tool.Env, item any, completed bool) {
+	if env.Emit == nil {
+		return
+	}
+	raw, err := json.Marshal(item)
+	if err != nil {
+		return
+	}
+	if completed {
+		env.Emit(protocol.ItemCompletedEvent{ThreadID: env.ThreadID, TurnID: env.TurnID, Item: raw})
+		return
+	}
+	env.Emit(protocol.ItemStartedEvent{ThreadID: env.ThreadID, TurnID: env.TurnID, Item: raw})
+}
+
+// EmitActivity tells the parent's turn that a sub-agent started or completed (a
+// SubAgentActivity item, as Codex records it).
+func EmitActivity(env *tool.Env, id, kind, threadID, path, model, effort string) {
+	a := items.SubAgentActivityCore{Type: items.CoreSubAgentActivity, ID: id, Kind: kind, AgentThreadID: threadID, AgentPath: path}
+	if model != "" {
+		a.Model = &model
+	}
+	if effort != "" {
+		a.ReasoningEffort = &effort
+	}
+	emitItem(env, a, true)
 }
 
 func ok(v any) tool.Result {
