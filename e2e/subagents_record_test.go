@@ -33,8 +33,13 @@ var subagentHeaders = []string{"x-openai-subagent", "x-codex-parent-thread-id", 
 
 // runSubagentScript runs bin's exec --json on the sub-agent script under the given sandbox.
 func runSubagentScript(t *testing.T, bin string, extraArgs ...string) (*env, subagentRun) {
+	return runSubagentScriptWith(t, bin, subagentReply, extraArgs...)
+}
+
+// runSubagentScriptWith runs bin on a routed script of its own.
+func runSubagentScriptWith(t *testing.T, bin string, reply func(tk.Request) tk.Response, extraArgs ...string) (*env, subagentRun) {
 	e := newEnv(t)
-	e.Model.SetDefault(tk.Replying(subagentReply))
+	e.Model.SetDefault(tk.Replying(reply))
 	saved := binary
 	binary = bin
 	defer func() { binary = saved }()
@@ -43,7 +48,12 @@ func runSubagentScript(t *testing.T, bin string, extraArgs ...string) (*env, sub
 	if res.Code != 0 {
 		t.Fatalf("%s exec: exit %d\nstdout: %s\nstderr: %s", bin, res.Code, res.Stdout, res.Stderr)
 	}
-	run := subagentRun{Stdout: res.Stdout, Rollouts: map[string][]map[string]any{}}
+	return e, collectSubagentRun(t, e, res.Stdout)
+}
+
+// collectSubagentRun gathers a finished run's requests and rollouts.
+func collectSubagentRun(t *testing.T, e *env, stdout string) subagentRun {
+	run := subagentRun{Stdout: stdout, Rollouts: map[string][]map[string]any{}}
 	for _, r := range e.Model.Requests() {
 		rec := recordedRequest{Agent: "root", Header: map[string]string{}, Body: r.Body}
 		if isChild(r) {
@@ -64,7 +74,7 @@ func runSubagentScript(t *testing.T, bin string, extraArgs ...string) (*env, sub
 		run.Rollouts[filepath.Base(p)] = jsonl(t, string(b))
 		return nil
 	})
-	return e, run
+	return run
 }
 
 // TestRecordCodexSubagents records Codex 0.169 on the sub-agent script into testdata, for

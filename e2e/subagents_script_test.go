@@ -63,10 +63,17 @@ func inputHas(r tk.Request, s string) bool {
 func usage() tk.Event { return tk.Completed(tk.Usage{Input: 10, Output: 5, Total: 15}) }
 
 // subagentReply is the routed script.
-func subagentReply(r tk.Request) tk.Response {
+func subagentReply(r tk.Request) tk.Response { return subagentReplyWith(childCommand)(r) }
+
+// subagentReplyWith is the routed script with the child running command.
+func subagentReplyWith(command string) func(tk.Request) tk.Response {
+	return func(r tk.Request) tk.Response { return routedReply(r, command) }
+}
+
+func routedReply(r tk.Request, command string) tk.Response {
 	if isChild(r) {
 		if !hasOutput(r, "call_child_exec") {
-			args, _ := json.Marshal(map[string]string{"cmd": childCommand})
+			args, _ := json.Marshal(map[string]any{"cmd": command, "yield_time_ms": 30000})
 			return tk.SSE(tk.Created(), tk.FunctionCall("call_child_exec", "exec_command", string(args)), usage())
 		}
 		return tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_child", childAnswer), usage())
