@@ -67,13 +67,18 @@ func subagentReply(r tk.Request) tk.Response { return subagentReplyWith(childCom
 
 // subagentReplyWith is the routed script with the child running command.
 func subagentReplyWith(command string) func(tk.Request) tk.Response {
-	return func(r tk.Request) tk.Response { return routedReply(r, command) }
+	return subagentReplyArgs(map[string]any{"cmd": command, "yield_time_ms": 30000})
 }
 
-func routedReply(r tk.Request, command string) tk.Response {
+// subagentReplyArgs is the routed script with the child's exec_command arguments.
+func subagentReplyArgs(childArgs map[string]any) func(tk.Request) tk.Response {
+	return func(r tk.Request) tk.Response { return routedReply(r, childArgs) }
+}
+
+func routedReply(r tk.Request, childArgs map[string]any) tk.Response {
 	if isChild(r) {
 		if !hasOutput(r, "call_child_exec") {
-			args, _ := json.Marshal(map[string]any{"cmd": command, "yield_time_ms": 30000})
+			args, _ := json.Marshal(childArgs)
 			return tk.SSE(tk.Created(), tk.FunctionCall("call_child_exec", "exec_command", string(args)), usage())
 		}
 		return tk.SSE(tk.Created(), tk.AssistantMessageStream("msg_child", childAnswer), usage())

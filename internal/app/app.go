@@ -85,7 +85,7 @@ type App struct {
 	agentsOnce   sync.Once
 	agents       *agents.Registry
 	observeMu    sync.Mutex
-	observer     func(child *agent.Thread, ev protocol.Event)
+	observer     func(child *agent.Thread, parentThreadID string, ev protocol.Event) bool
 	rolloutPaths map[string]string
 
 	notifying sync.WaitGroup // notify programs not yet reaped (notify.go)

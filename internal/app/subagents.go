@@ -45,15 +45,16 @@ func (a *App) Subagents() *agents.Registry {
 	return a.agents
 }
 
-// ObserveSubagents has f see every event of every sub-agent (and answer its approvals);
-// without it a sub-agent's approval request is denied.
-func (a *App) ObserveSubagents(f func(child *agent.Thread, ev protocol.Event)) {
+// ObserveSubagents has f see every event of every sub-agent, with its parent's id; f says
+// whether a face showed it (and will answer its approvals). An approval request no face
+// showed is denied.
+func (a *App) ObserveSubagents(f func(child *agent.Thread, parentThreadID string, ev protocol.Event) bool) {
 	a.observeMu.Lock()
 	a.observer = f
 	a.observeMu.Unlock()
 }
 
-func (a *App) observeChild(th agents.Thread, ev protocol.Event) bool {
+func (a *App) observeChild(th agents.Thread, parentThreadID string, ev protocol.Event) bool {
 	a.observeMu.Lock()
 	f := a.observer
 	a.observeMu.Unlock()
@@ -61,8 +62,7 @@ func (a *App) observeChild(th agents.Thread, ev protocol.Event) bool {
 	if f == nil || !ok {
 		return false
 	}
-	f(at, ev)
-	return true
+	return f(at, parentThreadID, ev)
 }
 
 // withSubagents gives a thread what its place in a tree asks for: a sub-agent its request

@@ -62,7 +62,7 @@ type Options struct {
 	// Observe, when set, sees every event of every child thread (faces show them) and says
 	// whether a face saw it; a face answers the child's approval requests itself. An
 	// approval request no face saw is denied (nobody could answer it).
-	Observe func(child Thread, ev protocol.Event) (seen bool)
+	Observe func(child Thread, parentThreadID string, ev protocol.Event) (seen bool)
 	Logger  *slog.Logger
 }
 
@@ -208,7 +208,7 @@ func (r *Registry) drive(n *node) {
 			r.setStatus(n, StatusShutdown, "", false)
 			return
 		}
-		seen := r.opts.Observe != nil && r.opts.Observe(n.thread, ev)
+		seen := r.opts.Observe != nil && r.opts.Observe(n.thread, n.parent.threadID, ev)
 		switch m := ev.Msg.(type) {
 		case protocol.TurnStartedEvent:
 			r.setStatus(n, StatusRunning, "", false)

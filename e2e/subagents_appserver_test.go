@@ -1,0 +1,87 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
+)
+
+// TestSubagentsOnTheAppServer: with multi_agent_v2 on a thread of the app-server, the root
+// spawns a child whose command needs approval. The client sees the spawn as subAgentActivity
+// items and the wait as a collabAgentToolCall (every frame checked against Codex 0.169's
+// schema), the child thread's own notifications on the same connection, and the child's
+// approval request, naming the child's thread; its answer reaches the child.
+func TestSubagentsOnTheAppServer(t *testing.T) {
+	bins := map[string]string{"gocodex": binary}
+	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
+		bins["codex"] = ref
+	}
+	for name, bin := range bins {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{ApprovalPolicy: "on-request", SandboxMode: "read-only"})
+			// The child asks to run outside the read-only sandbox: the person must approve.
+			e.Model.SetDefault(tk.Replying(subagentReplyArgs(map[string]any{"cmd": "touch approved.txt",
+				"sandbox_permissions": "require_escalated", "justification": "the test needs a file"})))
+			c, _ := e.startAppServerOf(bin)
+			var mu sync.Mutex
+			var approvals []map[string]any
+			c.answer = func(m rpcMsg) any {
+				mu.Lock()
+				approvals = append(approvals, params(m))
+				mu.Unlock()
+				return map[string]any{"decision": "accept"}
+			}
+			root := c.startThread(map[string]any{"cwd": e.Workdir, "config": map[string]any{"features.multi_agent_v2": true}})
+			c.turn(root, rootPrompt)
+			var seen []rpcMsg
+			for {
+				got := c.until("turn/completed")
+				seen = append(seen, got...)
+				if params(got[len(got)-1])["threadId"] == root {
+					break
+				}
+			}
+			var child string
+			var spawned, waited bool
+			for _, it := range pick(seen, "item/completed") {
+				item, _ := it["item"].(map[string]any)
+				switch item["type"] {
+				case "subAgentActivity":
+					if item["kind"] == "started" {
+						spawned, child = true, item["agentThreadId"].(string)
+					}
+				case "collabAgentToolCall":
+					if item["tool"] == "wait" && item["senderThreadId"] == root && item["status"] == "completed" {
+						waited = true
+					}
+				}
+			}
+			if !spawned || !waited {
+				t.Fatalf("%s: want a subAgentActivity started and a completed wait collabAgentToolCall; got spawned=%v waited=%v", name, spawned, waited)
+			}
+			childNotes := 0
+			for _, m := range seen {
+				if p := params(m); p["threadId"] == child {
+					childNotes++
+				}
+			}
+			if childNotes == 0 {
+				t.Errorf("%s: no notification of the child thread %s on the connection", name, child)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(approvals) != 1 || approvals[0]["threadId"] != child {
+				b, _ := json.Marshal(approvals)
+				t.Errorf("%s: want one approval request naming the child %s, got %s", name, child, b)
+			}
+			if _, err := os.Stat(filepath.Join(e.Workdir, "approved.txt")); err != nil {
+				t.Errorf("%s: the approved command did not run in the child: %v", name, err)
+			}
+		})
+	}
+}
