@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,6 +89,39 @@ func withoutUnrelatedTools(names []string) []string {
 	return out
 }
 
+// inputShapes are an agent's requests' input items, each as its type (a message's role, a
+// spawn output copied into the child as "aborted", an agent_message's author and
+// recipient): the history each agent is given, as Codex builds it.
+func inputShapes(run subagentRun, agent string) [][]string {
+	var out [][]string
+	for _, r := range run.Requests {
+		if r.Agent != agent {
+			continue
+		}
+		var body struct{ Input []map[string]any }
+		_ = json.Unmarshal(r.Body, &body)
+		var items []string
+		for _, it := range body.Input {
+			s, _ := it["type"].(string)
+			switch s {
+			case "message":
+				s += "/" + fmt.Sprint(it["role"])
+			case "agent_message":
+				s += fmt.Sprintf(" %v->%v", it["author"], it["recipient"])
+			case "function_call_output":
+				if it["output"] == "aborted" {
+					s += "=aborted"
+				}
+			case "function_call":
+				s += " " + fmt.Sprint(it["name"])
+			}
+			items = append(items, s)
+		}
+		out = append(out, items)
+	}
+	return out
+}
+
 func firstRequest(run subagentRun, agent string) (recordedRequest, bool) {
 	for _, r := range run.Requests {
 		if r.Agent == agent {
@@ -151,6 +185,11 @@ func TestSubagentsMatchReference(t *testing.T) {
 			if (o.Header[h] == "") != (c.Header[h] == "") || (h == "x-openai-subagent" && o.Header[h] != c.Header[h]) {
 				t.Errorf("%s's %s: ours %q, reference %q", agent, h, o.Header[h], c.Header[h])
 			}
+		}
+	}
+	for _, agent := range []string{"root", "child"} {
+		if diff := cmp.Diff(inputShapes(theirs, agent), inputShapes(ours, agent)); diff != "" {
+			t.Errorf("what the %s's requests carry differs (-reference +ours):\n%s", agent, diff)
 		}
 	}
 	if diff := cmp.Diff(shapes(t, theirs.Stdout), shapes(t, ours.Stdout)); diff != "" {
