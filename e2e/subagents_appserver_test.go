@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
@@ -81,6 +82,49 @@ func TestSubagentsOnTheAppServer(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(e.Workdir, "approved.txt")); err != nil {
 				t.Errorf("%s: the approved command did not run in the child: %v", name, err)
+			}
+		})
+	}
+}
+
+// TestInterruptOfTheParentReachesTheChildOnTheAppServer: turn/interrupt of the root while
+// its child runs a long command interrupts the child's turn too (its turn/completed says
+// interrupted), while the server and both threads stay up. (The command itself, an
+// exec_command session, is left running as any interrupted turn leaves one, for
+// thread/backgroundTerminals to list and end.) Codex 0.169 differs here: its child's turn
+// goes on after its parent's interrupt (seen with this test run on it); the issue asks for
+// the interrupt to reach the children.
+func TestInterruptOfTheParentReachesTheChildOnTheAppServer(t *testing.T) {
+	for name, bin := range map[string]string{"gocodex": binary} {
+		t.Run(name, func(t *testing.T) {
+			const marker = "62.4343"
+			e := newEnv(t)
+			tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{ApprovalPolicy: "never", SandboxMode: "danger-full-access"})
+			e.Model.SetDefault(tk.Replying(subagentReplyWith("sleep " + marker)))
+			c, _ := e.startAppServerOf(bin)
+			root := c.startThread(map[string]any{"cwd": e.Workdir, "config": map[string]any{"features.multi_agent_v2": true}})
+			turn := c.turn(root, rootPrompt)
+			deadline := time.Now().Add(30 * time.Second)
+			for !sleeping(marker) {
+				if time.Now().After(deadline) {
+					t.Fatal("the child's command never started")
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			c.mustCall("turn/interrupt", map[string]any{"threadId": root, "turnId": turn}, nil)
+			childInterrupted, rootInterrupted := false, false
+			for !(childInterrupted && rootInterrupted) {
+				got := c.until("turn/completed")
+				p := params(got[len(got)-1])
+				status := p["turn"].(map[string]any)["status"]
+				if status != "interrupted" {
+					t.Fatalf("%s: a turn of thread %v ended %v, not interrupted (root %s)", name, p["threadId"], status, root)
+				}
+				if p["threadId"] == root {
+					rootInterrupted = true
+				} else {
+					childInterrupted = true
+				}
 			}
 		})
 	}
