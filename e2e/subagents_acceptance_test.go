@@ -51,9 +51,10 @@ func TestSubagentUnderReadOnlyParentCannotWrite(t *testing.T) {
 	}
 }
 
-// TestInterruptingTheParentStopsTheChild: Ctrl-C on exec interrupts the root, and the
-// interrupt reaches the child: its turn is aborted (its rollout says so) and its command is
-// gone when gocodex exits.
+// TestInterruptingTheParentStopsTheChild: Ctrl-C on exec while the child runs a long
+// command: gocodex ends promptly, the child's turn is aborted (its rollout says so) and its
+// command is gone. (exec ends every thread with it; that the interrupt itself reaches the
+// child while the process lives is TestInterruptOfTheParentReachesTheChildOnTheAppServer.)
 func TestInterruptingTheParentStopsTheChild(t *testing.T) {
 	e := newEnv(t)
 	const marker = "61.4242"
