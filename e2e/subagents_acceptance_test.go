@@ -34,11 +34,7 @@ func childOutput(run subagentRun) string {
 // TestSubagentUnderReadOnlyParentCannotWrite: the child runs on its parent's sandbox; under
 // read-only its write fails, judged from outside (the file is not there), as in Codex.
 func TestSubagentUnderReadOnlyParentCannotWrite(t *testing.T) {
-	bins := map[string]string{"gocodex": binary}
-	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
-		bins["codex"] = ref
-	}
-	for name, bin := range bins {
+	for name, bin := range subagentBinaries() {
 		t.Run(name, func(t *testing.T) {
 			e, run := runSubagentScriptWith(t, bin, subagentReplyWith("touch child-wrote.txt"), "--sandbox", "read-only")
 			if _, err := os.Stat(filepath.Join(e.Workdir, "child-wrote.txt")); err == nil {
@@ -121,11 +117,7 @@ func TestResumeOfAParentWithFinishedChildren(t *testing.T) {
 	e, run := runSubagentScript(t, binary)
 	root, _ := sessionMetas(t, run)
 	rootID, _ := root["id"].(string)
-	bins := map[string]string{"gocodex": binary}
-	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
-		bins["codex"] = ref
-	}
-	for name, bin := range bins {
+	for name, bin := range subagentBinaries() {
 		t.Run(name, func(t *testing.T) {
 			before := len(e.Model.Requests())
 			res := e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", "--enable", "multi_agent_v2", "resume", rootID, "and now?")

@@ -17,11 +17,7 @@ import (
 // schema), the child thread's own notifications on the same connection, and the child's
 // approval request, naming the child's thread; its answer reaches the child.
 func TestSubagentsOnTheAppServer(t *testing.T) {
-	bins := map[string]string{"gocodex": binary}
-	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
-		bins["codex"] = ref
-	}
-	for name, bin := range bins {
+	for name, bin := range subagentBinaries() {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t)
 			tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{ApprovalPolicy: "on-request", SandboxMode: "read-only"})

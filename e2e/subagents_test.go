@@ -51,6 +51,15 @@ func subagentReference(t *testing.T, extra ...string) subagentRun {
 	return loadRecordedSubagents(t)
 }
 
+// subagentBinaries are gocodex and, when GOCODEX_REFERENCE_CODEX is set, Codex, by name.
+func subagentBinaries() map[string]string {
+	bins := map[string]string{"gocodex": binary}
+	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
+		bins["codex"] = ref
+	}
+	return bins
+}
+
 // toolsOf is a request's tools: each tool's name (a namespace's with its functions) and the
 // collaboration namespace whole.
 func toolsOf(t *testing.T, r recordedRequest) (names []string, namespace json.RawMessage) {
