@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocodex/gocodex/agent"
@@ -82,11 +83,12 @@ type App struct {
 	// The sub-agents of multi_agent_v2 (subagents.go): the registry, built on first use, the
 	// face that sees the children's events, and the threads' rollouts (a child copies its
 	// parent's history).
-	agentsOnce   sync.Once
-	agents       *agents.Registry
-	observeMu    sync.Mutex
-	observer     func(child *agent.Thread, parentThreadID string, ev protocol.Event) bool
-	rolloutPaths map[string]string
+	agentsOnce    sync.Once
+	agents        atomic.Pointer[agents.Registry]
+	observeMu     sync.Mutex
+	observer      func(child *agent.Thread, parentThreadID string, ev protocol.Event) bool
+	rolloutPaths  map[string]string
+	threadConfigs map[string]*config.Config
 
 	notifying sync.WaitGroup // notify programs not yet reaped (notify.go)
 	releasing sync.WaitGroup // ended threads whose tools are still being released
@@ -207,8 +209,8 @@ func (a *App) Config() *config.Config { return a.cfg }
 // Close ends every thread and waits, until ctx ends and at most releaseWait, for their tools
 // to be released (background processes, language servers and what they started).
 func (a *App) Close(ctx context.Context) error {
-	if a.agents != nil {
-		a.agents.Close() // the sub-agents end before the threads that spawned them
+	if reg := a.agents.Load(); reg != nil {
+		reg.Close() // the sub-agents end before the threads that spawned them
 	}
 	if err := a.Manager.Close(ctx); err != nil {
 		return err
@@ -280,6 +282,7 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 		defer a.releasing.Done()
 		<-th.Done()
 		a.Manager.RemoveThread(th.ID())
+		a.forgetThread(th.ID())
 		closeTools()
 	}()
 	return th, nil

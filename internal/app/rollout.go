@@ -92,12 +92,7 @@ func (a *App) persist(tc *agent.ThreadConfig, cfg *config.Config, to ThreadOptio
 		index.tokens = tc.InitialUsage.TotalTokenUsage.TotalTokens
 	}
 	tc.Recorder, tc.RolloutPath = &threadRecorder{rec, settings.Timezone, index}, rec.Path()
-	a.observeMu.Lock()
-	if a.rolloutPaths == nil {
-		a.rolloutPaths = map[string]string{}
-	}
-	a.rolloutPaths[tc.ThreadID] = rec.Path()
-	a.observeMu.Unlock()
+	a.rememberThread(tc.ThreadID, rec.Path(), nil)
 	return func() {
 		if err := rec.Close(); err != nil {
 			a.opts.Logger.Error("close rollout", "path", rec.Path(), "err", err)

@@ -34,15 +34,15 @@ const featureMultiAgentV2 = "multi_agent_v2"
 func (a *App) Subagents() *agents.Registry {
 	a.agentsOnce.Do(func() {
 		maxThreads, maxDepth := agentLimits(a.cfg)
-		a.agents = agents.New(agents.Options{
+		a.agents.Store(agents.New(agents.Options{
 			Start:      a.startChild,
 			MaxThreads: maxThreads,
 			MaxDepth:   maxDepth,
 			Observe:    a.observeChild,
 			Logger:     a.opts.Logger,
-		})
+		}))
 	})
-	return a.agents
+	return a.agents.Load()
 }
 
 // ObserveSubagents has f see every event of every sub-agent, with its parent's id; f says
@@ -90,12 +90,49 @@ func (a *App) withSubagents(tc *agent.ThreadConfig, cfg *config.Config, to Threa
 	}
 	id := tc.ThreadID
 	tc.OnInterrupt = func() { reg.InterruptChildren(id) }
+	a.rememberThread(id, "", cfg)
+}
+
+// forgetThread drops what rememberThread kept of an ended thread.
+func (a *App) forgetThread(id string) {
+	a.observeMu.Lock()
+	delete(a.rolloutPaths, id)
+	delete(a.threadConfigs, id)
+	a.observeMu.Unlock()
+	if reg := a.agents.Load(); reg != nil {
+		reg.Forget(id)
+	}
+}
+
+// rememberThread keeps what a child needs of its parent: its rollout (the history it
+// copies) and its configuration (a face's per-thread overrides reach the children).
+func (a *App) rememberThread(id, rolloutPath string, cfg *config.Config) {
+	a.observeMu.Lock()
+	defer a.observeMu.Unlock()
+	if rolloutPath != "" {
+		if a.rolloutPaths == nil {
+			a.rolloutPaths = map[string]string{}
+		}
+		a.rolloutPaths[id] = rolloutPath
+	}
+	if cfg != nil {
+		if a.threadConfigs == nil {
+			a.threadConfigs = map[string]*config.Config{}
+		}
+		a.threadConfigs[id] = cfg
+	}
 }
 
 // startChild starts a sub-agent: a thread of its own on the parent's turn settings, its
 // history a copy of the parent's (fork_turns "all"), its first turn opened by its task.
 func (a *App) startChild(ctx context.Context, c agents.Child) (agents.Thread, error) {
-	cfg := *a.cfg
+	a.observeMu.Lock()
+	parent := a.threadConfigs[c.ParentThreadID]
+	a.observeMu.Unlock()
+	if parent == nil {
+		parent = a.cfg
+	}
+	cfg := *parent
 	cfg.Cwd, cfg.SandboxPolicy, cfg.ApprovalPolicy = c.Cwd, c.Sandbox, c.Approval
 	if c.Model != "" {
 		cfg.Model = c.Model

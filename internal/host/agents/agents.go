@@ -462,6 +462,13 @@ func descends(n *node, threadID string) bool {
 	return false
 }
 
+// Forget drops an ended thread's node (the host calls it when a thread is done).
+func (r *Registry) Forget(threadID string) {
+	r.mu.Lock()
+	delete(r.nodes, threadID)
+	r.mu.Unlock()
+}
+
 // Close shuts every child down and waits for their loops.
 func (r *Registry) Close() {
 	r.mu.Lock()
