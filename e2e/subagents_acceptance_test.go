@@ -135,3 +135,41 @@ func TestResumeOfAParentWithFinishedChildren(t *testing.T) {
 		})
 	}
 }
+
+// TestSubagentOnAnotherProvider (gocodex's own; Codex has none): spawn_agent's model
+// "provider/model" runs the child on another configured provider, here a second scripted
+// server; the root's requests stay on its own.
+func TestSubagentOnAnotherProvider(t *testing.T) {
+	e := newEnv(t)
+	other := tk.NewServer(t)
+	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{Extra: "\n[model_providers.other]\nname = \"Other\"\nbase_url = \"" +
+		other.BaseURL() + "\"\nwire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\n"})
+	exec := map[string]any{"cmd": childCommand, "yield_time_ms": 30000}
+	spawn := map[string]any{"model": "other/gpt-6-luna", "fork_turns": "none"}
+	reply := tk.Replying(func(r tk.Request) tk.Response { return routedReply(r, exec, spawn) })
+	e.Model.SetDefault(reply)
+	other.SetDefault(reply)
+	res := e.run("", "exec", "--json", "--skip-git-repo-check", "--enable", "multi_agent_v2", rootPrompt)
+	if res.Code != 0 || !strings.Contains(res.Stdout, "root reports: "+childAnswer) {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", res.Code, res.Stdout, res.Stderr)
+	}
+	for _, r := range e.Model.Requests() {
+		if isChild(r) {
+			t.Errorf("a child request reached the root's provider")
+		}
+	}
+	children := 0
+	for _, r := range other.Requests() {
+		if !isChild(r) {
+			t.Errorf("a root request reached the child's provider")
+			continue
+		}
+		children++
+		if r.JSON["model"] != "gpt-6-luna" {
+			t.Errorf("the child asked for model %v, want gpt-6-luna", r.JSON["model"])
+		}
+	}
+	if children != 2 {
+		t.Errorf("the child's provider got %d requests, want 2", children)
+	}
+}

@@ -72,10 +72,11 @@ func subagentReplyWith(command string) func(tk.Request) tk.Response {
 
 // subagentReplyArgs is the routed script with the child's exec_command arguments.
 func subagentReplyArgs(childArgs map[string]any) func(tk.Request) tk.Response {
-	return func(r tk.Request) tk.Response { return routedReply(r, childArgs) }
+	return func(r tk.Request) tk.Response { return routedReply(r, childArgs, nil) }
 }
 
-func routedReply(r tk.Request, childArgs map[string]any) tk.Response {
+// routedReply answers r by its agent; spawnArgs are added to the root's spawn_agent call.
+func routedReply(r tk.Request, childArgs, spawnArgs map[string]any) tk.Response {
 	if isChild(r) {
 		if !hasOutput(r, "call_child_exec") {
 			args, _ := json.Marshal(childArgs)
@@ -85,7 +86,11 @@ func routedReply(r tk.Request, childArgs map[string]any) tk.Response {
 	}
 	switch {
 	case !hasOutput(r, "call_spawn"):
-		args, _ := json.Marshal(map[string]string{"task_name": childTaskName, "message": childTask})
+		spawn := map[string]any{"task_name": childTaskName, "message": childTask}
+		for k, v := range spawnArgs {
+			spawn[k] = v
+		}
+		args, _ := json.Marshal(spawn)
 		return tk.SSE(tk.Created(), nsCall("call_spawn", "collaboration", "spawn_agent", string(args)), usage())
 	case !hasOutput(r, "call_wait"):
 		return tk.SSE(tk.Created(), nsCall("call_wait", "collaboration", "wait_agent", `{"timeout_ms":30000}`), usage())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -135,6 +136,12 @@ func (a *App) startChild(ctx context.Context, c agents.Child) (agents.Thread, er
 	cfg := *parent
 	cfg.Cwd, cfg.SandboxPolicy, cfg.ApprovalPolicy = c.Cwd, c.Sandbox, c.Approval
 	if c.Model != "" {
+		// gocodex's own: "provider/model" runs the child on another configured provider.
+		if id, slug, ok := strings.Cut(c.Model, "/"); ok {
+			if p, known := cfg.ModelProviders[id]; known {
+				cfg.ModelProviderID, cfg.ModelProvider, c.Model = id, p, slug
+			}
+		}
 		cfg.Model = c.Model
 	}
 	if c.ReasoningEffort != "" {
