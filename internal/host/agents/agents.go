@@ -232,7 +232,12 @@ func (r *Registry) drive(n *node) {
 			n.failed = m.Message // the turn's end reports it
 		case protocol.ExecApprovalRequestEvent:
 			if !seen {
-				_, _ = n.thread.Submit(protocol.ExecApprovalOp{ID: approvalID(m.ApprovalID, m.CallID), Decision: protocol.ReviewDecision{Kind: protocol.DecisionDenied}})
+				_, _ = n.thread.Submit(protocol.ExecApprovalOp{ID: approvalID(m.ApprovalID, m.CallID), TurnID: m.TurnID,
+					Decision: protocol.ReviewDecision{Kind: protocol.DecisionDenied}})
+			}
+		case protocol.RequestUserInputEvent:
+			if !seen { // nobody to ask: answered at once with no answers, as exec does
+				_, _ = n.thread.Submit(protocol.UserInputAnswerOp{ID: m.TurnID})
 			}
 		case protocol.ApplyPatchApprovalRequestEvent:
 			if !seen {

@@ -192,3 +192,29 @@ func TestInterruptOfTheParentReachesItsChildren(t *testing.T) {
 		}
 	}
 }
+
+// TestUnseenRequestsOfAChildAreAnswered: with no face showing the child (exec), its
+// approval request is denied and its questions answered empty, so it never hangs.
+func TestUnseenRequestsOfAChildAreAnswered(t *testing.T) {
+	w := newWorld(t, 0)
+	w.call(t, "spawn_agent", `{"task_name":"worker","message":"do it"}`)
+	f := w.children[0]
+	f.events <- protocol.Event{Msg: protocol.ExecApprovalRequestEvent{CallID: "c1", TurnID: "t1"}}
+	f.events <- protocol.Event{Msg: protocol.RequestUserInputEvent{CallID: "c2", TurnID: "t1"}}
+	answer(f, "done")
+	w.call(t, "wait_agent", `{}`) // the answer comes after both requests were handled
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var denied, answered bool
+	for _, op := range f.ops {
+		switch o := op.(type) {
+		case protocol.ExecApprovalOp:
+			denied = o.ID == "c1" && o.Decision.Kind == protocol.DecisionDenied
+		case protocol.UserInputAnswerOp:
+			answered = o.ID == "t1"
+		}
+	}
+	if !denied || !answered {
+		t.Errorf("denied %v, answered %v; ops %v", denied, answered, f.ops)
+	}
+}
