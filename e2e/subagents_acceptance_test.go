@@ -173,3 +173,15 @@ func TestSubagentOnAnotherProvider(t *testing.T) {
 		t.Errorf("the child's provider got %d requests, want 2", children)
 	}
 }
+
+// TestSubagentsThroughTheMcpServer: the mcp-server's codex tool, with multi_agent_v2 in its
+// config, runs the same exchange: the child runs its command and the root reports its answer.
+func TestSubagentsThroughTheMcpServer(t *testing.T) {
+	e := newEnv(t)
+	e.Model.SetDefault(tk.Replying(subagentReply))
+	s := e.startMcpServer(nil)
+	res := s.call("codex", map[string]any{"prompt": rootPrompt, "cwd": e.Workdir, "config": map[string]any{"features": map[string]any{"multi_agent_v2": true}}})
+	if res.IsError || mcpText(t, res) != "root reports: "+childAnswer {
+		t.Fatalf("codex result = %+v", res)
+	}
+}
