@@ -72,6 +72,11 @@ func (a *App) observeChild(th agents.Thread, parentThreadID string, ev protocol.
 func (a *App) withSubagents(tc *agent.ThreadConfig, cfg *config.Config, to ThreadOptions) {
 	if sa := to.Subagent; sa != nil {
 		tc.RequestHeaders = map[string]string{"x-openai-subagent": "collab_spawn", "x-codex-parent-thread-id": sa.ParentThreadID}
+		// A child below [agents] max_depth may spawn its own; at the default depth (1) it is
+		// not offered the tools, and a call gets Codex's "unsupported call".
+		if reg := a.Subagents(); sa.Depth < reg.MaxDepth() {
+			tc.ExtraTools = append([]tool.Handler{collab.New(reg)}, tc.ExtraTools...)
+		}
 		return
 	}
 	if !cfg.FeatureEnabled(featureMultiAgentV2, false) {

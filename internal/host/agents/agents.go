@@ -158,8 +158,8 @@ func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnReq
 	}
 	live := 1 // the root
 	for _, n := range r.nodes {
-		if n.rootID == parent.rootID && n.thread != nil && (n.status == StatusRunning || n.status == StatusPendingInit) {
-			live++
+		if n.rootID == parent.rootID && n.parent != nil && (n.status == StatusRunning || n.status == StatusPendingInit) {
+			live++ // a running child, or one being started
 		}
 	}
 	if live >= r.opts.MaxThreads {
@@ -466,6 +466,9 @@ func descends(n *node, threadID string) bool {
 	}
 	return false
 }
+
+// MaxDepth is how deep a tree may grow: a child at a lesser depth may spawn its own.
+func (r *Registry) MaxDepth() int { return r.opts.MaxDepth }
 
 // Forget drops an ended thread's node (the host calls it when a thread is done).
 func (r *Registry) Forget(threadID string) {

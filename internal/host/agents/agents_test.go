@@ -75,9 +75,11 @@ type world struct {
 	emitted  []protocol.EventMsg
 }
 
-func newWorld(t *testing.T, maxThreads int) *world {
+func newWorld(t *testing.T, maxThreads int) *world { return newDeepWorld(t, maxThreads, 0) }
+
+func newDeepWorld(t *testing.T, maxThreads, maxDepth int) *world {
 	w := &world{}
-	w.reg = New(Options{MaxThreads: maxThreads, Start: func(ctx context.Context, c Child) (Thread, error) {
+	w.reg = New(Options{MaxThreads: maxThreads, MaxDepth: maxDepth, Start: func(ctx context.Context, c Child) (Thread, error) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		f := newFake("child-" + c.Path)
@@ -91,8 +93,10 @@ func newWorld(t *testing.T, maxThreads int) *world {
 	return w
 }
 
-func (w *world) env() *tool.Env {
-	return &tool.Env{ThreadID: "root-thread", TurnID: "turn-1", Cwd: "/work",
+func (w *world) env() *tool.Env { return w.envOf("root-thread") }
+
+func (w *world) envOf(threadID string) *tool.Env {
+	return &tool.Env{ThreadID: threadID, TurnID: "turn-1", Cwd: "/work",
 		Emit: func(m protocol.EventMsg) { w.mu.Lock(); w.emitted = append(w.emitted, m); w.mu.Unlock() }}
 }
 
@@ -216,5 +220,29 @@ func TestUnseenRequestsOfAChildAreAnswered(t *testing.T) {
 	}
 	if !denied || !answered {
 		t.Errorf("denied %v, answered %v; ops %v", denied, answered, f.ops)
+	}
+}
+
+// TestDepthLimit: under [agents] max_depth = 2 a child spawns its own child, whose spawn is
+// refused; the path names the whole line.
+func TestDepthLimit(t *testing.T) {
+	w := newDeepWorld(t, 0, 2)
+	w.call(t, "spawn_agent", `{"task_name":"lead","message":"x"}`)
+	spawnAs := func(threadID, name string) tool.Result {
+		res, err := w.h.Handle(context.Background(), w.envOf(threadID), tool.Call{Kind: tool.FunctionCall, CallID: "c", Namespace: collab.Namespace, Name: "spawn_agent",
+			Arguments: `{"task_name":"` + name + `","message":"y"}`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := spawnAs("child-/root/lead", "helper"); res.Output != `{"task_name":"/root/lead/helper"}` {
+		t.Fatalf("grandchild spawn: %q", res.Output)
+	}
+	if w.started[1].Depth != 2 || w.started[1].ParentThreadID != "child-/root/lead" || w.started[1].RootThreadID != "root-thread" {
+		t.Errorf("grandchild spec %+v", w.started[1])
+	}
+	if res := spawnAs("child-/root/lead/helper", "deeper"); res.Output != "collab spawn failed: agent depth limit reached" {
+		t.Errorf("spawn past the depth: %q", res.Output)
 	}
 }
