@@ -1,9 +1,13 @@
 package e2e
 
 import (
+	"github.com/google/go-cmp/cmp"
+
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +21,14 @@ import (
 // schema), the child thread's own notifications on the same connection, and the child's
 // approval request, naming the child's thread; its answer reaches the child.
 func TestSubagentsOnTheAppServer(t *testing.T) {
+	sequences := map[string]map[string][]string{}
+	defer func() {
+		if ours, theirs := sequences["gocodex"], sequences["codex"]; ours != nil && theirs != nil {
+			if diff := cmp.Diff(theirs, ours); diff != "" {
+				t.Errorf("the notifications of each thread differ from Codex's (-codex +gocodex):\n%s", diff)
+			}
+		}
+	}()
 	for name, bin := range subagentBinaries() {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t)
@@ -76,6 +88,7 @@ func TestSubagentsOnTheAppServer(t *testing.T) {
 				b, _ := json.Marshal(approvals)
 				t.Errorf("%s: want one approval request naming the child %s, got %s", name, child, b)
 			}
+			sequences[name] = threadSequences(seen, root, child)
 			if _, err := os.Stat(filepath.Join(e.Workdir, "approved.txt")); err != nil {
 				t.Errorf("%s: the approved command did not run in the child: %v", name, err)
 			}
@@ -124,4 +137,34 @@ func TestInterruptOfTheParentReachesTheChildOnTheAppServer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// threadSequences are the notifications each thread got, by role (root, child), each as its
+// method and, for items, the item's type; deltas and repeats in a row are folded.
+func threadSequences(ms []rpcMsg, root, child string) map[string][]string {
+	out := map[string][]string{}
+	for _, m := range ms {
+		p := params(m)
+		role := ""
+		switch p["threadId"] {
+		case root:
+			role = "root"
+		case child:
+			role = "child"
+		default:
+			continue
+		}
+		s := m.Method
+		if it, ok := p["item"].(map[string]any); ok {
+			s += ":" + fmt.Sprint(it["type"])
+		}
+		if strings.HasSuffix(m.Method, "/delta") || strings.HasSuffix(m.Method, "Delta") {
+			continue
+		}
+		if seq := out[role]; len(seq) > 0 && seq[len(seq)-1] == s {
+			continue
+		}
+		out[role] = append(out[role], s)
+	}
+	return out
 }

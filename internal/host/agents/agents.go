@@ -257,29 +257,34 @@ func approvalID(approvalID, callID string) string {
 	return callID
 }
 
-// setStatus records a child's status; final posts its answer (or error) to its parent and
-// tells the parent's turn it completed (outside the lock: the turn's events may wait).
+// setStatus records a child's status; final tells the parent's turn it completed (outside
+// the lock: the turn's events may wait), then posts its answer (or error) to the parent's
+// mailbox, so the completion shows before the wait it ends.
 func (r *Registry) setStatus(n *node, status, message string, final bool) {
 	r.mu.Lock()
 	n.status = status
 	if message != "" {
 		n.message = message
 	}
+	final = final && n.parent != nil
 	var report *tool.Env
-	if final && n.parent != nil {
-		payload := message
-		if status == StatusErrored {
-			payload = "The agent's turn failed: " + message
-		}
-		r.post(n.parent, agentMessage(n.path, n.parent.path, "FINAL_ANSWER", payload, false))
-		if n.parentEnv != nil && !n.reported {
-			n.reported, report = true, n.parentEnv
-		}
+	if final && n.parentEnv != nil && !n.reported {
+		n.reported, report = true, n.parentEnv
 	}
 	r.mu.Unlock()
+	if !final {
+		return
+	}
 	if report != nil {
 		collab.EmitActivity(report, "subagent-completed-"+n.threadID, "completed", n.threadID, n.path, "", "")
 	}
+	payload := message
+	if status == StatusErrored {
+		payload = "The agent's turn failed: " + message
+	}
+	r.mu.Lock()
+	r.post(n.parent, agentMessage(n.path, n.parent.path, "FINAL_ANSWER", payload, false))
+	r.mu.Unlock()
 }
 
 // post puts an item in a node's mailbox and wakes its waiters; r.mu held.

@@ -228,6 +228,8 @@ func EmitActivity(env *tool.Env, id, kind, threadID, path, model, effort string)
 	if effort != "" {
 		a.ReasoningEffort = &effort
 	}
+	// Started and completed at once, as Codex's app-server tells it.
+	emitItem(env, a, false)
 	emitItem(env, a, true)
 }
 
