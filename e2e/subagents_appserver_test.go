@@ -23,6 +23,21 @@ import (
 func TestSubagentsOnTheAppServer(t *testing.T) {
 	sequences := map[string]map[string][]string{}
 	defer func() {
+		recorded := filepath.Join(subagentRecordDir, "appserver_sequences.json")
+		if theirs := sequences["codex"]; theirs != nil && os.Getenv("GOCODEX_RECORD") != "" {
+			b, _ := json.MarshalIndent(theirs, "", " ")
+			if err := os.WriteFile(recorded, append(b, '\n'), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		if sequences["codex"] == nil { // no reference binary: its recording
+			if b, err := os.ReadFile(recorded); err == nil {
+				var theirs map[string][]string
+				if json.Unmarshal(b, &theirs) == nil {
+					sequences["codex"] = theirs
+				}
+			}
+		}
 		if ours, theirs := sequences["gocodex"], sequences["codex"]; ours != nil && theirs != nil {
 			if diff := cmp.Diff(theirs, ours); diff != "" {
 				t.Errorf("the notifications of each thread differ from Codex's (-codex +gocodex):\n%s", diff)
