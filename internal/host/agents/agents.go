@@ -158,8 +158,8 @@ func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnReq
 	}
 	live := 1 // the root
 	for _, n := range r.nodes {
-		if n.rootID == parent.rootID && n.parent != nil && (n.status == StatusRunning || n.status == StatusPendingInit) {
-			live++ // a running child, or one being started
+		if n.rootID == parent.rootID && n.live() {
+			live++
 		}
 	}
 	if live >= r.opts.MaxThreads {
@@ -326,14 +326,16 @@ func (r *Registry) Wait(ctx context.Context, env *tool.Env, timeoutMS int64) (co
 // anyLive reports whether another agent of n's tree could still send it something; r.mu held.
 func (r *Registry) anyLive(n *node) bool {
 	for _, o := range r.nodes {
-		if o != n && o.rootID == n.rootID && o.thread != nil && (o.status == StatusRunning || o.status == StatusPendingInit) {
-			return true
-		}
-		if o != n && o.rootID == n.rootID && o.thread == nil && o.status == StatusPendingInit {
+		if o != n && o.rootID == n.rootID && o.live() {
 			return true
 		}
 	}
 	return false
+}
+
+// live reports a child running or being started.
+func (n *node) live() bool {
+	return n.parent != nil && (n.status == StatusRunning || n.status == StatusPendingInit)
 }
 
 // resolve finds target (a canonical path or a name relative to the caller); r.mu held.
