@@ -90,7 +90,10 @@ func Create(codexHome string, opts Options) (*Recorder, error) {
 	}
 	// New threads take the form Codex 0.169 writes by default, so its resume --last,
 	// pickers and thread/list show them with their first message.
-	r.meta.SessionID, r.meta.HistoryMode, r.paginated = r.meta.ID, HistoryModePaginated, true
+	if r.meta.SessionID == "" { // a sub-agent's is its tree's root
+		r.meta.SessionID = r.meta.ID
+	}
+	r.meta.HistoryMode, r.paginated = HistoryModePaginated, true
 	return r, nil
 }
 
