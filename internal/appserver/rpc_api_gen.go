@@ -279,7 +279,7 @@ type ThreadAPI interface {
 	// ThreadDelete answers "thread/delete".
 	ThreadDelete(ctx context.Context, c *Conn, p ThreadDeleteParams) (ThreadDeleteResponse, error)
 	// ThreadFork answers "thread/fork".
-	ThreadFork(ctx context.Context, c *Conn, p ThreadForkParams) (ThreadForkResponse, error)
+	ThreadFork(ctx context.Context, c *Conn, p threadForkParams) (threadSettings, error)
 	// ThreadGoalClear answers "thread/goal/clear".
 	ThreadGoalClear(ctx context.Context, c *Conn, p ThreadGoalClearParams) (ThreadGoalClearResponse, error)
 	// ThreadGoalGet answers "thread/goal/get".
@@ -291,7 +291,7 @@ type ThreadAPI interface {
 	// ThreadItemsList answers "thread/items/list".
 	ThreadItemsList(ctx context.Context, c *Conn, p ThreadItemsListParams) (ThreadItemsListResponse, error)
 	// ThreadList answers "thread/list".
-	ThreadList(ctx context.Context, c *Conn, p ThreadListParams) (ThreadListResponse, error)
+	ThreadList(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error)
 	// ThreadLoadedList answers "thread/loaded/list".
 	ThreadLoadedList(ctx context.Context, c *Conn, p ThreadLoadedListParams) (ThreadLoadedListResponse, error)
 	// ThreadMetadataUpdate answers "thread/metadata/update".
@@ -301,7 +301,7 @@ type ThreadAPI interface {
 	// ThreadRead answers "thread/read".
 	ThreadRead(ctx context.Context, c *Conn, p ThreadReadParams) (ThreadReadResponse, error)
 	// ThreadResume answers "thread/resume".
-	ThreadResume(ctx context.Context, c *Conn, p ThreadResumeParams) (ThreadResumeResponse, error)
+	ThreadResume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error)
 	// ThreadRevert answers "thread/revert".
 	ThreadRevert(ctx context.Context, c *Conn, p ThreadRevertParams) (ThreadRevertResponse, error)
 	// ThreadSectionMove answers "thread/section/move".
@@ -309,7 +309,7 @@ type ThreadAPI interface {
 	// ThreadShellCommand answers "thread/shellCommand".
 	ThreadShellCommand(ctx context.Context, c *Conn, p ThreadShellCommandParams) (ThreadShellCommandResponse, error)
 	// ThreadStart answers "thread/start".
-	ThreadStart(ctx context.Context, c *Conn, p ThreadStartParams) (ThreadStartResponse, error)
+	ThreadStart(ctx context.Context, c *Conn, p threadStartParams) (threadSettings, error)
 	// ThreadTurnsList answers "thread/turns/list".
 	ThreadTurnsList(ctx context.Context, c *Conn, p ThreadTurnsListParams) (ThreadTurnsListResponse, error)
 	// ThreadUnarchive answers "thread/unarchive".

@@ -1019,7 +1019,7 @@ type ThreadAttachmentAddParams struct {
 // ThreadAttachmentAddResponse: The created or existing attachment.
 type ThreadAttachmentAddResponse struct {
 	Outcome    ThreadAttachmentAddOutcome `json:"outcome"`
-	Attachment ThreadAttachment           `json:"attachment"`
+	Attachment v2ThreadAttachment         `json:"attachment"`
 }
 
 // ThreadAttachmentListParams: Parameters for listing attachments from one thread.
@@ -1031,8 +1031,8 @@ type ThreadAttachmentListParams struct {
 
 // ThreadAttachmentListResponse: One page of attachments associated with the requested thread.
 type ThreadAttachmentListResponse struct {
-	Data       []ThreadAttachment `json:"data"`
-	NextCursor *string            `json:"nextCursor"`
+	Data       []v2ThreadAttachment `json:"data"`
+	NextCursor *string              `json:"nextCursor"`
 }
 
 // ThreadAttachmentRemoveParams: Parameters for deleting an attachment by its stable thread-local identity.
@@ -1077,77 +1077,6 @@ type ThreadDeleteParams struct {
 // ThreadDeleteResponse is Codex's ThreadDeleteResponse.
 type ThreadDeleteResponse struct{}
 
-// ThreadForkParams: There are two ways to fork a thread: 1. By thread_id: load the thread from disk by thread_id and fork it into a new thread. 2. By path: load the thread from disk by path and fork it into a new thread.
-//
-// If using a non-empty path, the thread_id param will be ignored. Empty string path values are treated as absent.
-//
-// Prefer using thread_id whenever possible.
-type ThreadForkParams struct {
-	ThreadID string `json:"threadId"`
-	// Start from the loaded parent's effective config, tools, environments, and persisted history to maximize prompt-cache reuse. Requires a loaded, persisted parent and `ephemeral: true`. Enables `features.reasoning_effort_override` on the fork. Only `config.thread_unload_delay_secs` may override the inherited config. Cannot be combined with `path`, `lastTurnId`, or `beforeTurnId`.
-	ExperimentalPredictionMode *bool `json:"experimentalPredictionMode,omitempty"`
-	// Disable MCP servers in prediction mode when the inherited window uses incremental tools on Responses Lite. Requires `experimentalPredictionMode: true`.
-	ExperimentalDisablePredictionMcp *bool `json:"experimentalDisablePredictionMcp,omitempty"`
-	// Optional last turn id to fork through, inclusive.
-	//
-	// When specified, turns after `last_turn_id` are omitted from the fork. The referenced turn cannot be in progress.
-	LastTurnID *string `json:"lastTurnId,omitempty"`
-	// Optional turn id to fork before, excluding that turn and all later turns. Cannot be combined with `last_turn_id`.
-	BeforeTurnID *string `json:"beforeTurnId,omitempty"`
-	// [UNSTABLE] Specify the rollout path to fork from. If specified, the thread_id param will be ignored.
-	Path *string `json:"path,omitempty"`
-	// Configuration overrides for the forked thread, if any.
-	Model         *string `json:"model,omitempty"`
-	ModelProvider *string `json:"modelProvider,omitempty"`
-	ServiceTier   *string `json:"serviceTier,omitempty"`
-	Cwd           *string `json:"cwd,omitempty"`
-	// Replace the thread's runtime workspace roots. Paths must be absolute.
-	RuntimeWorkspaceRoots []pathString             `json:"runtimeWorkspaceRoots,omitempty"`
-	ApprovalPolicy        *protocol.AskForApproval `json:"approvalPolicy,omitempty"`
-	// Override where approval requests are routed for review on this thread and subsequent turns.
-	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
-	Sandbox           *SandboxMode       `json:"sandbox,omitempty"`
-	// Named profile id for the forked thread. Cannot be combined with `sandbox`.
-	Permissions           *string                    `json:"permissions,omitempty"`
-	Config                map[string]json.RawMessage `json:"config,omitempty"`
-	BaseInstructions      *string                    `json:"baseInstructions,omitempty"`
-	DeveloperInstructions *string                    `json:"developerInstructions,omitempty"`
-	Ephemeral             *bool                      `json:"ephemeral,omitempty"`
-	// Persist the fork as an attached thread of its resolved source, hidden from ordinary lists. The source cannot be deleted while attached threads exist. Requires a paginated source and local storage; incompatible with ephemeral and deferGoalContinuation. Omitted or false creates an ordinary fork.
-	AttachToSource *bool `json:"attachToSource,omitempty"`
-	// Optional client-supplied analytics source classification for this forked thread.
-	ThreadSource *ThreadSource `json:"threadSource,omitempty"`
-	// When true, return only thread metadata and live fork state without populating `thread.turns`. This is useful when the client plans to call `thread/turns/list` immediately after forking. Full-history hydration is deprecated for paginated threads; use this with `thread/turns/list` and `thread/items/list` instead.
-	ExcludeTurns *bool `json:"excludeTurns,omitempty"`
-	// When true, carry the source thread's current goal into the fork without starting its initial automatic continuation. The next explicit turn owns the goal lifecycle, and normal automatic continuation resumes after it.
-	DeferGoalContinuation *bool `json:"deferGoalContinuation,omitempty"`
-}
-
-// ThreadForkResponse is Codex's ThreadForkResponse.
-type ThreadForkResponse struct {
-	Thread        Thread  `json:"thread"`
-	Model         string  `json:"model"`
-	ModelProvider string  `json:"modelProvider"`
-	ServiceTier   *string `json:"serviceTier"`
-	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
-	DisabledPluginIDs []string   `json:"disabledPluginIds"`
-	Cwd               pathString `json:"cwd"`
-	// Thread-scoped runtime workspace roots used to materialize `:workspace_roots`.
-	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots"`
-	// Environment-native paths to instruction source files currently loaded for this thread.
-	InstructionSources []LegacyAppPathString   `json:"instructionSources"`
-	ApprovalPolicy     protocol.AskForApproval `json:"approvalPolicy"`
-	// Reviewer currently used for approval requests on this thread.
-	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
-	// Legacy sandbox policy retained for compatibility. Experimental clients should prefer `activePermissionProfile` for profile provenance.
-	Sandbox SandboxPolicy `json:"sandbox"`
-	// Named or implicit built-in profile that produced the active permissions, when known.
-	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
-	ReasoningEffort         *string                  `json:"reasoningEffort"`
-	// @deprecated Always `explicitRequestOnly`. Use `reasoningEffort` for Ultra behavior.
-	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
-}
-
 // ThreadGoalClearParams is Codex's ThreadGoalClearParams.
 type ThreadGoalClearParams struct {
 	ThreadID string `json:"threadId"`
@@ -1167,7 +1096,7 @@ type ThreadGoalGetParams struct {
 
 // ThreadGoalGetResponse is Codex's ThreadGoalGetResponse.
 type ThreadGoalGetResponse struct {
-	Goal *ThreadGoal `json:"goal"`
+	Goal *v2ThreadGoal `json:"goal"`
 }
 
 // ThreadGoalSetParams is Codex's ThreadGoalSetParams.
@@ -1182,7 +1111,7 @@ type ThreadGoalSetParams struct {
 
 // ThreadGoalSetResponse is Codex's ThreadGoalSetResponse.
 type ThreadGoalSetResponse struct {
-	Goal ThreadGoal `json:"goal"`
+	Goal v2ThreadGoal `json:"goal"`
 }
 
 // ThreadInjectItemsParams is Codex's ThreadInjectItemsParams.
@@ -1219,59 +1148,6 @@ type ThreadItemsListResponse struct {
 	BackwardsCursor *string `json:"backwardsCursor"`
 }
 
-// ThreadListParams is Codex's ThreadListParams.
-type ThreadListParams struct {
-	// Include persistent threads attached to a parent when searching by title.
-	IncludeAttachedThreads *bool `json:"includeAttachedThreads,omitempty"`
-	// Show local history visible to the current ChatGPT account. Defaults to false.
-	CurrentAccountOnly *bool `json:"currentAccountOnly,omitempty"`
-	// Opaque pagination cursor returned by a previous call.
-	Cursor *string `json:"cursor,omitempty"`
-	// Optional page size; defaults to a reasonable server-side value.
-	Limit *uint32 `json:"limit,omitempty"`
-	// Thread IDs to exclude before applying the result limit. Up to 100 entries; invalid IDs or a larger list are rejected, never truncated. Send the same exclusions on each page. Omitted, null, or empty means no exclusions.
-	ExcludedThreadIDs []string `json:"excludedThreadIds,omitempty"`
-	// Optional sort key; defaults to created_at.
-	SortKey *ThreadSortKey `json:"sortKey,omitempty"`
-	// Optional sort direction; defaults to descending (newest first).
-	SortDirection *SortDirection `json:"sortDirection,omitempty"`
-	// Optional provider filter; when set, only sessions recorded under these providers are returned. When present but empty, includes all providers.
-	ModelProviders []string `json:"modelProviders,omitempty"`
-	// Optional source filter; when set, only sessions from these source kinds are returned. When omitted or empty, defaults to interactive sources.
-	SourceKinds []ThreadSourceKind `json:"sourceKinds,omitempty"`
-	// Optional originator allowlist, matching any supplied value exactly. Supported by hosted backends only; the local app-server rejects a nonempty list. Omitted or empty lists leave originators unrestricted.
-	Originators []string `json:"originators,omitempty"`
-	// Optional archived filter; when set to true, only archived threads are returned. If false or null, only non-archived threads are returned.
-	Archived *bool `json:"archived,omitempty"`
-	// Omit to include every section, set to `null` for unsectioned threads, or provide a section ID to return only threads in that section.
-	SectionID *string `json:"sectionId,omitempty"`
-	// Omit to include every project, set to null for unassigned threads, or provide a project ID to return only threads in that project.
-	ProjectID *string `json:"projectId,omitempty"`
-	// Optional cwd filter or filters; when set, only threads whose session cwd exactly matches one of these paths are returned.
-	Cwd ThreadListCwdFilter `json:"cwd,omitempty"`
-	// If true, return from the state DB without scanning JSONL rollouts to repair thread metadata. Omitted or false preserves scan-and-repair behavior.
-	UseStateDbOnly *bool `json:"useStateDbOnly,omitempty"`
-	// Optional substring filter for the extracted thread title.
-	SearchTerm *string `json:"searchTerm,omitempty"`
-	// Optional direct parent thread filter. Mutually exclusive with `ancestorThreadId`.
-	ParentThreadID *string `json:"parentThreadId,omitempty"`
-	// Optional ancestor thread filter. Returns spawned descendants at any depth, excluding the ancestor itself. Mutually exclusive with `parentThreadId`.
-	AncestorThreadID *string `json:"ancestorThreadId,omitempty"`
-	// Return only persistent threads attached to this thread, including empty threads. Mutually exclusive with parentThreadId and ancestorThreadId. Omitting this filter keeps attached threads hidden from ordinary listings.
-	AttachedToThreadID *string `json:"attachedToThreadId,omitempty"`
-}
-
-// ThreadListResponse is Codex's ThreadListResponse.
-type ThreadListResponse struct {
-	Data []Thread `json:"data"`
-	// Local receipts for eligible threads on this page, keyed by thread ID. Null means durable read state is unavailable; an absent key means that row is ineligible.
-	ReadStates map[string]ThreadReadState `json:"readStates"`
-	// Opaque cursor to pass to the next call to continue after the last item. if None, there are no more items to return.
-	NextCursor *string `json:"nextCursor"`
-	// Opaque cursor to pass as `cursor` when reversing `sortDirection`. This is only populated when the page contains at least one thread. Use it with the opposite `sortDirection`; for timestamp sorts it anchors at the start of the page timestamp so same-second updates are not skipped.
-	BackwardsCursor *string `json:"backwardsCursor"`
-}
-
 // ThreadLoadedListParams is Codex's ThreadLoadedListParams.
 type ThreadLoadedListParams struct {
 	// Opaque pagination cursor returned by a previous call.
@@ -1294,14 +1170,14 @@ type ThreadMetadataUpdateParams struct {
 	// Omit to leave the project unchanged, use an empty string to clear it, or provide an existing project ID to assign it.
 	ProjectID *string `json:"projectId,omitempty"`
 	// Patch the stored Git metadata for this thread. Omit a field to leave it unchanged, set it to `null` to clear it, or provide a string to replace the stored value.
-	GitInfo *ThreadMetadataGitInfoUpdateParams `json:"gitInfo,omitempty"`
+	GitInfo *gitInfoEdits `json:"gitInfo,omitempty"`
 	// Save the client's Daybreak choice for this persistent thread. Omitted or null leaves it unchanged. This does not select a turn's `cyberAccessProgram` or grant access.
 	DaybreakEnabled *bool `json:"daybreakEnabled,omitempty"`
 }
 
 // ThreadMetadataUpdateResponse is Codex's ThreadMetadataUpdateResponse.
 type ThreadMetadataUpdateResponse struct {
-	Thread Thread `json:"thread"`
+	Thread v2Thread `json:"thread"`
 }
 
 // ThreadSetNameParams is Codex's ThreadSetNameParams.
@@ -1322,83 +1198,9 @@ type ThreadReadParams struct {
 
 // ThreadReadResponse is Codex's ThreadReadResponse.
 type ThreadReadResponse struct {
-	Thread Thread `json:"thread"`
+	Thread v2Thread `json:"thread"`
 	// Local receipt. Null means this thread's durable read state is unavailable.
-	ReadState *ThreadReadState `json:"readState"`
-}
-
-// ThreadResumeParams: There are three ways to resume a thread: 1. By thread_id: load the thread from disk by thread_id and resume it. 2. By history: instantiate the thread from memory and resume it. 3. By path: load the thread from disk by path and resume it.
-//
-// For non-running threads, the precedence is: history > non-empty path > thread_id. If using history or a non-empty path for a non-running thread, the thread_id param will be ignored.
-//
-// If thread_id identifies a running thread, app-server rejoins that thread and treats a non-empty path as a consistency check against the active rollout path. Empty string path values are treated as absent.
-//
-// Prefer using thread_id whenever possible.
-type ThreadResumeParams struct {
-	ThreadID string `json:"threadId"`
-	// [UNSTABLE] FOR CODEX CLOUD - DO NOT USE. If specified, the thread will be resumed with the provided history instead of loaded from disk.
-	History []ResponseItem `json:"history,omitempty"`
-	// [UNSTABLE] Specify the rollout path to resume from. If specified for a non-running thread, the thread_id param will be ignored. If thread_id identifies a running thread, the path must match the active rollout path.
-	Path *string `json:"path,omitempty"`
-	// Configuration overrides for the resumed thread, if any.
-	Model         *string `json:"model,omitempty"`
-	ModelProvider *string `json:"modelProvider,omitempty"`
-	ServiceTier   *string `json:"serviceTier,omitempty"`
-	Cwd           *string `json:"cwd,omitempty"`
-	// Replace the thread's runtime workspace roots. Paths must be absolute.
-	RuntimeWorkspaceRoots []pathString             `json:"runtimeWorkspaceRoots,omitempty"`
-	ApprovalPolicy        *protocol.AskForApproval `json:"approvalPolicy,omitempty"`
-	// Override where approval requests are routed for review on this thread and subsequent turns.
-	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
-	Sandbox           *SandboxMode       `json:"sandbox,omitempty"`
-	// Named profile id for the resumed thread. Cannot be combined with `sandbox`.
-	Permissions           *string                    `json:"permissions,omitempty"`
-	Config                map[string]json.RawMessage `json:"config,omitempty"`
-	BaseInstructions      *string                    `json:"baseInstructions,omitempty"`
-	DeveloperInstructions *string                    `json:"developerInstructions,omitempty"`
-	// @deprecated `friendly` and `pragmatic` no longer select a style. Changing this does not rewrite the thread's existing instructions.
-	Personality *Personality `json:"personality,omitempty"`
-	// When true, return only thread metadata and live-resume state without populating `thread.turns`. This is useful when the client plans to call `thread/turns/list` immediately after resuming. Full-history hydration is deprecated for paginated threads; use this with `thread/turns/list` and `thread/items/list` instead.
-	ExcludeTurns *bool `json:"excludeTurns,omitempty"`
-	// When present, include a `thread/turns/list` page in the resume response so clients can bootstrap recent turns without a second request.
-	InitialTurnsPage *ThreadResumeInitialTurnsPageParams `json:"initialTurnsPage,omitempty"`
-}
-
-// ThreadResumeResponse is Codex's ThreadResumeResponse.
-type ThreadResumeResponse struct {
-	Thread        Thread  `json:"thread"`
-	Model         string  `json:"model"`
-	ModelProvider string  `json:"modelProvider"`
-	ServiceTier   *string `json:"serviceTier"`
-	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
-	DisabledPluginIDs []string   `json:"disabledPluginIds"`
-	Cwd               pathString `json:"cwd"`
-	// Thread-scoped runtime workspace roots used to materialize `:workspace_roots`.
-	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots"`
-	// Environment-native paths to instruction source files currently loaded for this thread.
-	InstructionSources []LegacyAppPathString   `json:"instructionSources"`
-	ApprovalPolicy     protocol.AskForApproval `json:"approvalPolicy"`
-	// Reviewer currently used for approval requests on this thread.
-	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
-	// Legacy sandbox policy retained for compatibility. Experimental clients should prefer `activePermissionProfile` for profile provenance.
-	Sandbox SandboxPolicy `json:"sandbox"`
-	// Named or implicit built-in profile that produced the active permissions, when known.
-	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
-	ReasoningEffort         *string                  `json:"reasoningEffort"`
-	// Effective collaboration mode. Absent when resuming from an older server.
-	CollaborationMode *protocol.CollaborationMode `json:"collaborationMode"`
-	// @deprecated Always `explicitRequestOnly`. Use `reasoningEffort` for Ultra behavior.
-	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
-	// `thread/turns/list` page returned when requested by `initialTurnsPage`.
-	InitialTurnsPage *TurnsPage `json:"initialTurnsPage"`
-	// Opaque cursor for hydrating paginated turns backwards.
-	//
-	// Pass this as `cursor` to `thread/turns/list` with `sortDirection: "desc"`. The first page includes the turn identified by the cursor.
-	TurnsBackwardsCursor *string `json:"turnsBackwardsCursor"`
-	// Opaque cursor for hydrating paginated items backwards.
-	//
-	// Pass this as `cursor` to `thread/items/list` with `sortDirection: "desc"`. The first page includes the item identified by the cursor.
-	ItemsBackwardsCursor *string `json:"itemsBackwardsCursor"`
+	ReadState *v2ReadState `json:"readState"`
 }
 
 // ThreadRevertParams: Replace a paginated thread's durable history with the prefix before one turn.
@@ -1413,7 +1215,7 @@ type ThreadRevertParams struct {
 // ThreadRevertResponse is Codex's ThreadRevertResponse.
 type ThreadRevertResponse struct {
 	// Updated loaded thread metadata. `turns` is always empty; hydrate retained history through `thread/turns/list`.
-	Thread Thread `json:"thread"`
+	Thread v2Thread `json:"thread"`
 	// Opaque cursor for hydrating paginated turns backwards.
 	//
 	// Pass this as `cursor` to `thread/turns/list` with `sortDirection: "desc"`. The first page includes the turn identified by the cursor.
@@ -1449,78 +1251,6 @@ type ThreadShellCommandParams struct {
 // ThreadShellCommandResponse is Codex's ThreadShellCommandResponse.
 type ThreadShellCommandResponse struct{}
 
-// ThreadStartParams is Codex's ThreadStartParams.
-type ThreadStartParams struct {
-	Model         *string `json:"model,omitempty"`
-	ModelProvider *string `json:"modelProvider,omitempty"`
-	// Allow a provider with an authoritative static model catalog to replace an unavailable requested model with its default.
-	AllowProviderModelFallback *bool   `json:"allowProviderModelFallback,omitempty"`
-	ServiceTier                *string `json:"serviceTier,omitempty"`
-	Cwd                        *string `json:"cwd,omitempty"`
-	// Replace the thread's runtime workspace roots. Paths must be absolute.
-	RuntimeWorkspaceRoots []pathString             `json:"runtimeWorkspaceRoots,omitempty"`
-	ApprovalPolicy        *protocol.AskForApproval `json:"approvalPolicy,omitempty"`
-	// Override where approval requests are routed for review on this thread and subsequent turns.
-	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
-	Sandbox           *SandboxMode       `json:"sandbox,omitempty"`
-	// Named profile id for this thread. Cannot be combined with `sandbox`.
-	Permissions           *string                    `json:"permissions,omitempty"`
-	Config                map[string]json.RawMessage `json:"config,omitempty"`
-	ServiceName           *string                    `json:"serviceName,omitempty"`
-	BaseInstructions      *string                    `json:"baseInstructions,omitempty"`
-	DeveloperInstructions *string                    `json:"developerInstructions,omitempty"`
-	// @deprecated `friendly` and `pragmatic` no longer select a style.
-	Personality *Personality `json:"personality,omitempty"`
-	// @deprecated Ignored. Use Ultra reasoning effort for proactive multi-agent behavior.
-	MultiAgentMode MultiAgentMode `json:"multiAgentMode,omitempty"`
-	Ephemeral      *bool          `json:"ephemeral,omitempty"`
-	// Persisted thread history contract to use for this new thread.
-	HistoryMode        *ThreadHistoryMode `json:"historyMode,omitempty"`
-	SessionStartSource *ThreadStartSource `json:"sessionStartSource,omitempty"`
-	// Optional client-supplied analytics source classification for this thread.
-	ThreadSource *ThreadSource `json:"threadSource,omitempty"`
-	// Optional project identity for this new thread. Durable threads persist the assignment; ephemeral threads expose it only in live responses.
-	ProjectID *string `json:"projectId,omitempty"`
-	// Initial Daybreak choice for this persistent thread. Omitted or null leaves it unset. This does not select a turn's `cyberAccessProgram` or grant access. Not supported for ephemeral threads.
-	DaybreakEnabled *bool `json:"daybreakEnabled,omitempty"`
-	// Optional sticky environments for this thread.
-	//
-	// Omitted selects the default environment when environment access is enabled. Empty disables environment access for turns that do not provide a turn override. Non-empty selects the first environment as the current turn environment.
-	Environments []TurnEnvironmentParams `json:"environments,omitempty"`
-	DynamicTools []DynamicToolSpec       `json:"dynamicTools,omitempty"`
-	// Capability roots selected for this thread by the hosting platform.
-	SelectedCapabilityRoots []SelectedCapabilityRoot `json:"selectedCapabilityRoots,omitempty"`
-	// Test-only experimental field used to validate experimental gating and schema filtering behavior in a stable way.
-	MockExperimentalField *string `json:"mockExperimentalField,omitempty"`
-	// If true, opt into emitting raw Responses API items on the event stream. This is for internal use only (e.g. Codex Cloud).
-	ExperimentalRawEvents *bool `json:"experimentalRawEvents,omitempty"`
-}
-
-// ThreadStartResponse is Codex's ThreadStartResponse.
-type ThreadStartResponse struct {
-	Thread        Thread  `json:"thread"`
-	Model         string  `json:"model"`
-	ModelProvider string  `json:"modelProvider"`
-	ServiceTier   *string `json:"serviceTier"`
-	// Saved list of disabled plugin IDs. Does not yet filter plugin capabilities.
-	DisabledPluginIDs []string   `json:"disabledPluginIds"`
-	Cwd               pathString `json:"cwd"`
-	// Thread-scoped runtime workspace roots used to materialize `:workspace_roots`.
-	RuntimeWorkspaceRoots []pathString `json:"runtimeWorkspaceRoots"`
-	// Environment-native paths to instruction source files currently loaded for this thread.
-	InstructionSources []LegacyAppPathString   `json:"instructionSources"`
-	ApprovalPolicy     protocol.AskForApproval `json:"approvalPolicy"`
-	// Reviewer currently used for approval requests on this thread.
-	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
-	// Legacy sandbox policy retained for compatibility. Experimental clients should prefer `activePermissionProfile` for profile provenance.
-	Sandbox SandboxPolicy `json:"sandbox"`
-	// Named or implicit built-in profile that produced the active permissions, when known.
-	ActivePermissionProfile *ActivePermissionProfile `json:"activePermissionProfile"`
-	ReasoningEffort         *string                  `json:"reasoningEffort"`
-	// @deprecated Always `explicitRequestOnly`. Use `reasoningEffort` for Ultra behavior.
-	MultiAgentMode MultiAgentMode `json:"multiAgentMode"`
-}
-
 // ThreadTurnsListParams is Codex's ThreadTurnsListParams.
 type ThreadTurnsListParams struct {
 	ThreadID string `json:"threadId"`
@@ -1550,7 +1280,7 @@ type ThreadUnarchiveParams struct {
 
 // ThreadUnarchiveResponse is Codex's ThreadUnarchiveResponse.
 type ThreadUnarchiveResponse struct {
-	Thread Thread `json:"thread"`
+	Thread v2Thread `json:"thread"`
 }
 
 // ThreadUnsubscribeParams is Codex's ThreadUnsubscribeParams.
@@ -1566,13 +1296,13 @@ type ThreadUnsubscribeResponse struct {
 // ThreadSectionCreateParams: Parameters for creating an independently persisted thread section.
 type ThreadSectionCreateParams struct {
 	// The user-visible name of the section.
-	Name       string                   `json:"name"`
-	Appearance *ThreadSectionAppearance `json:"appearance,omitempty"`
+	Name       string                     `json:"name"`
+	Appearance *v2ThreadSectionAppearance `json:"appearance,omitempty"`
 }
 
 // ThreadSectionCreateResponse: The independently persisted section created by the server.
 type ThreadSectionCreateResponse struct {
-	Section ThreadSection `json:"section"`
+	Section v2ThreadSection `json:"section"`
 }
 
 // ThreadSectionDeleteParams: Parameters for deleting an independently persisted thread section.
@@ -1594,7 +1324,7 @@ type ThreadSectionListParams struct {
 
 // ThreadSectionListResponse: One page of independently persisted thread sections.
 type ThreadSectionListResponse struct {
-	Data []ThreadSection `json:"data"`
+	Data []v2ThreadSection `json:"data"`
 	// Opaque cursor for the next page, or `null` when no sections remain.
 	NextCursor *string `json:"nextCursor"`
 }
@@ -1606,12 +1336,12 @@ type ThreadSectionUpdateParams struct {
 	// The updated user-visible name of the section.
 	Name string `json:"name"`
 	// Omit to preserve appearance, use `null` to clear it, or provide a replacement.
-	Appearance *ThreadSectionAppearance `json:"appearance,omitempty"`
+	Appearance *v2ThreadSectionAppearance `json:"appearance,omitempty"`
 }
 
 // ThreadSectionUpdateResponse: The independently persisted section after its name is updated.
 type ThreadSectionUpdateResponse struct {
-	Section ThreadSection `json:"section"`
+	Section v2ThreadSection `json:"section"`
 }
 
 // TurnInterruptParams is Codex's TurnInterruptParams.
@@ -1943,9 +1673,9 @@ type TerminalInteractionNotification struct {
 
 // ItemCompletedNotification is Codex's ItemCompletedNotification.
 type ItemCompletedNotification struct {
-	Item     ThreadItem `json:"item"`
-	ThreadID string     `json:"threadId"`
-	TurnID   string     `json:"turnId"`
+	Item     wire.V2Item `json:"item"`
+	ThreadID string      `json:"threadId"`
+	TurnID   string      `json:"turnId"`
 	// Native content tokens for the completed assistant message, including a sampled footer. Null when unavailable. Completion telemetry is not part of the stored thread item.
 	ContentTokenCount *uint64 `json:"contentTokenCount,omitempty"`
 	// Unix timestamp (in milliseconds) when this item lifecycle completed.
@@ -2014,9 +1744,9 @@ type ReasoningTextDeltaNotification struct {
 
 // ItemStartedNotification is Codex's ItemStartedNotification.
 type ItemStartedNotification struct {
-	Item     ThreadItem `json:"item"`
-	ThreadID string     `json:"threadId"`
-	TurnID   string     `json:"turnId"`
+	Item     wire.V2Item `json:"item"`
+	ThreadID string      `json:"threadId"`
+	TurnID   string      `json:"turnId"`
 	// Unix timestamp (in milliseconds) when this item lifecycle started.
 	StartedAtMs int64 `json:"startedAtMs"`
 }
@@ -2187,9 +1917,9 @@ type ThreadGoalClearedNotification struct {
 
 // ThreadGoalUpdatedNotification is Codex's ThreadGoalUpdatedNotification.
 type ThreadGoalUpdatedNotification struct {
-	ThreadID string     `json:"threadId"`
-	TurnID   *string    `json:"turnId"`
-	Goal     ThreadGoal `json:"goal"`
+	ThreadID string       `json:"threadId"`
+	TurnID   *string      `json:"turnId"`
+	Goal     v2ThreadGoal `json:"goal"`
 }
 
 // ThreadNameUpdatedNotification is Codex's ThreadNameUpdatedNotification.
@@ -2218,8 +1948,8 @@ type ThreadQueueChangedNotification struct {
 
 // ThreadReadStateChangedNotification is Codex's ThreadReadStateChangedNotification.
 type ThreadReadStateChangedNotification struct {
-	ThreadID  string          `json:"threadId"`
-	ReadState ThreadReadState `json:"readState"`
+	ThreadID  string      `json:"threadId"`
+	ReadState v2ReadState `json:"readState"`
 }
 
 // ThreadRealtimeClosedNotification: EXPERIMENTAL - emitted when thread realtime transport closes.
@@ -2314,7 +2044,7 @@ type ThreadSettingsUpdatedNotification struct {
 
 // ThreadStartedNotification is Codex's ThreadStartedNotification.
 type ThreadStartedNotification struct {
-	Thread Thread `json:"thread"`
+	Thread v2Thread `json:"thread"`
 }
 
 // ThreadStatusChangedNotification is Codex's ThreadStatusChangedNotification.
@@ -2777,15 +2507,6 @@ type SkillsListEntry struct {
 // ThreadAttachmentAddOutcome: Result of attempting to associate an attachment with a thread.
 type ThreadAttachmentAddOutcome string
 
-// ThreadAttachment: An independently persisted attachment associated with a thread.
-type ThreadAttachment struct {
-	ID             string          `json:"id"`
-	AttachmentType string          `json:"attachmentType"`
-	IdentityKey    string          `json:"identityKey"`
-	Payload        json.RawMessage `json:"payload"`
-	CreatedAt      int64           `json:"createdAt"`
-}
-
 // ThreadAttachmentOwner: A thread that currently owns an attachment with the requested identity.
 type ThreadAttachmentOwner struct {
 	ThreadID string `json:"threadId"`
@@ -2793,110 +2514,8 @@ type ThreadAttachmentOwner struct {
 	Archived bool `json:"archived"`
 }
 
-// ApprovalsReviewer: Configures who approval requests are routed to for review. Examples include sandbox escapes, blocked network access, MCP approval prompts, and ARC escalations. Defaults to `user`. `auto_review` uses a carefully prompted subagent to gather relevant context and apply a risk-based decision framework before approving or denying the request. The legacy value `guardian_subagent` is accepted for compatibility.
-type ApprovalsReviewer string
-
-// SandboxMode is Codex's SandboxMode.
-type SandboxMode string
-
-// ThreadSource is Codex's ThreadSource.
-type ThreadSource string
-
-// Thread is Codex's Thread.
-type Thread struct {
-	// Identifier for this thread. Codex-generated thread IDs are UUIDv7.
-	ID string `json:"id"`
-	// Current environments for a loaded thread, in priority order, primary first. `null` means the thread is not loaded or the server does not expose its selection. An empty list means no environments are selected. This does not report connection status.
-	Environments []ThreadEnvironment `json:"environments"`
-	// Optional implementation-specific thread data.
-	Extra *ThreadExtra `json:"extra"`
-	// Session id shared by threads that belong to the same session tree.
-	SessionID string `json:"sessionId"`
-	// Source thread id when this thread was created by forking another thread.
-	ForkedFromID *string `json:"forkedFromId"`
-	// Parent that owns this persisted attached thread, independent of fork or spawn lineage.
-	AttachedToThreadID *string `json:"attachedToThreadId"`
-	// The ID of the parent thread. This will only be set if this thread is a subagent.
-	ParentThreadID *string `json:"parentThreadId"`
-	// Usually the first user message in the thread, if available.
-	Preview string `json:"preview"`
-	// Whether the thread is ephemeral and should not be materialized on disk.
-	Ephemeral bool `json:"ephemeral"`
-	// The independently persisted section selected for this thread, if any.
-	Section *ThreadSection `json:"section"`
-	// Unix timestamp in seconds when the thread entered its current section.
-	SectionEnteredAt *int64 `json:"sectionEnteredAt"`
-	// Canonical project assignment owned by app-server, if any.
-	ProjectID *string `json:"projectId"`
-	// Persisted thread history contract selected when this thread was created.
-	HistoryMode ThreadHistoryMode `json:"historyMode"`
-	// Model provider used for this thread (for example, 'openai').
-	ModelProvider string `json:"modelProvider"`
-	// Current configured model when loaded, otherwise the latest persisted model. Null when unavailable. This is not per-turn execution telemetry.
-	Model *string `json:"model"`
-	// Current configured reasoning effort when loaded, otherwise the latest persisted effort. Null when unset or unavailable. This is not per-turn execution telemetry.
-	ReasoningEffort *string `json:"reasoningEffort"`
-	// Unix timestamp (in seconds) when the thread was created.
-	CreatedAt int64 `json:"createdAt"`
-	// Unix timestamp (in seconds) when the thread was last updated.
-	UpdatedAt int64 `json:"updatedAt"`
-	// Unix timestamp (in seconds) used for thread recency ordering.
-	RecencyAt *int64 `json:"recencyAt"`
-	// Current runtime status for the thread.
-	Status ThreadStatus `json:"status"`
-	// [UNSTABLE] Path to the thread on disk.
-	Path *string `json:"path"`
-	// Working directory captured for the thread.
-	Cwd pathString `json:"cwd"`
-	// Version of the CLI that created the thread.
-	CliVersion string `json:"cliVersion"`
-	// Originator recorded when the thread was created, independent of its current client or executor. Null when the recorded originator is unavailable.
-	Originator *string `json:"originator"`
-	// Origin of the thread (CLI, VSCode, codex exec, codex app-server, etc.).
-	Source SessionSource `json:"source"`
-	// Whether the app server accepts direct turn input for this loaded thread. `None` means the capability is unavailable, such as for an unloaded stored thread.
-	CanAcceptDirectInput *bool `json:"canAcceptDirectInput"`
-	// Optional analytics source classification for this thread.
-	ThreadSource *ThreadSource `json:"threadSource"`
-	// Optional random unique nickname assigned to an AgentControl-spawned sub-agent.
-	AgentNickname *string `json:"agentNickname"`
-	// Optional role (agent_role) assigned to an AgentControl-spawned sub-agent.
-	AgentRole *string `json:"agentRole"`
-	// Optional Git metadata captured when the thread was created.
-	GitInfo *GitInfo `json:"gitInfo"`
-	// Optional user-facing thread title.
-	Name *string `json:"name"`
-	// Saved Daybreak choice, independent of turn execution. Null if unset.
-	DaybreakEnabled *bool `json:"daybreakEnabled"`
-	// Only populated on `thread/resume`, `thread/fork`, and `thread/read` (when `includeTurns` is true) responses. For all other responses and notifications returning a Thread, the turns field will be an empty list.
-	Turns []wire.V2Turn `json:"turns"`
-}
-
-// ActivePermissionProfile is Codex's ActivePermissionProfile.
-type ActivePermissionProfile struct {
-	// Identifier from `default_permissions` or the implicit built-in default, such as `:workspace` or a user-defined `[permissions.<id>]` profile.
-	ID string `json:"id"`
-	// Parent profile identifier from the selected permissions profile's `extends` setting, when present.
-	Extends *string `json:"extends"`
-}
-
-// MultiAgentMode: Controls the effective multi-agent delegation instructions for a turn. `custom` means the configured mode hint defines the policy instead of a built-in policy.
-type MultiAgentMode = json.RawMessage
-
 // ThreadGoalMutationOrigin: Distinguishes explicit user actions from automatic goal lifecycle mutations.
 type ThreadGoalMutationOrigin string
-
-// ThreadGoal is Codex's ThreadGoal.
-type ThreadGoal struct {
-	ThreadID        string           `json:"threadId"`
-	Objective       string           `json:"objective"`
-	Status          ThreadGoalStatus `json:"status"`
-	TokenBudget     *int64           `json:"tokenBudget"`
-	TokensUsed      int64            `json:"tokensUsed"`
-	TimeUsedSeconds int64            `json:"timeUsedSeconds"`
-	CreatedAt       int64            `json:"createdAt"`
-	UpdatedAt       int64            `json:"updatedAt"`
-}
 
 // ThreadGoalStatus is Codex's ThreadGoalStatus.
 type ThreadGoalStatus string
@@ -2918,8 +2537,8 @@ type ThreadItemOutputDeferral struct {
 // ThreadItemEntry is Codex's ThreadItemEntry.
 type ThreadItemEntry struct {
 	// Turn containing this item.
-	TurnID string     `json:"turnId"`
-	Item   ThreadItem `json:"item"`
+	TurnID string      `json:"turnId"`
+	Item   wire.V2Item `json:"item"`
 	// The saved output was omitted. Fetch the complete item with `thread/items/read`.
 	OutputDeferred *bool `json:"outputDeferred,omitempty"`
 	// Unix timestamp (milliseconds) when the item started, if recorded by the producer.
@@ -2928,100 +2547,11 @@ type ThreadItemEntry struct {
 	CompletedAtMs *int64 `json:"completedAtMs"`
 }
 
-// ThreadSortKey is Codex's ThreadSortKey.
-type ThreadSortKey string
-
-// ThreadSourceKind is Codex's ThreadSourceKind.
-type ThreadSourceKind string
-
-// ThreadListCwdFilter is Codex's ThreadListCwdFilter.
-type ThreadListCwdFilter = json.RawMessage
-
-// ThreadReadState: The first unread position in a durable local thread. A null position means read. The opaque revision guards edits against activity or marks the caller has not seen.
-type ThreadReadState struct {
-	FirstUnread ThreadUnreadPosition `json:"firstUnread"`
-	Revision    string               `json:"revision"`
-}
-
-// ThreadMetadataGitInfoUpdateParams is Codex's ThreadMetadataGitInfoUpdateParams.
-type ThreadMetadataGitInfoUpdateParams struct {
-	// Omit to leave the stored commit unchanged, set to `null` to clear it, or provide a non-empty string to replace it.
-	Sha *string `json:"sha,omitempty"`
-	// Omit to leave the stored branch unchanged, set to `null` to clear it, or provide a non-empty string to replace it.
-	Branch *string `json:"branch,omitempty"`
-	// Omit to leave the stored origin URL unchanged, set to `null` to clear it, or provide a non-empty string to replace it.
-	OriginURL *string `json:"originUrl,omitempty"`
-}
-
-// ResponseItem is Codex's ResponseItem.
-type ResponseItem = json.RawMessage
-
-// Personality: Deprecated: `friendly` and `pragmatic` no longer select a style.
-type Personality string
-
-// ThreadResumeInitialTurnsPageParams is Codex's ThreadResumeInitialTurnsPageParams.
-type ThreadResumeInitialTurnsPageParams struct {
-	// Optional turn page size.
-	Limit *uint32 `json:"limit,omitempty"`
-	// Optional turn pagination direction; defaults to descending.
-	SortDirection *SortDirection `json:"sortDirection,omitempty"`
-	// How much item detail to include for each returned turn; defaults to summary.
-	ItemsView *TurnItemsView `json:"itemsView,omitempty"`
-}
-
-// TurnsPage is Codex's TurnsPage.
-type TurnsPage struct {
-	Data            []wire.V2Turn `json:"data"`
-	NextCursor      *string       `json:"nextCursor"`
-	BackwardsCursor *string       `json:"backwardsCursor"`
-}
-
-// ThreadHistoryMode is Codex's ThreadHistoryMode.
-type ThreadHistoryMode string
-
-// ThreadStartSource is Codex's ThreadStartSource.
-type ThreadStartSource string
-
-// TurnEnvironmentParams is Codex's TurnEnvironmentParams.
-type TurnEnvironmentParams struct {
-	EnvironmentID string              `json:"environmentId"`
-	Cwd           LegacyAppPathString `json:"cwd"`
-	// Environment-native runtime workspace roots. Omitted defaults to `cwd`.
-	RuntimeWorkspaceRoots []LegacyAppPathString `json:"runtimeWorkspaceRoots,omitempty"`
-}
-
-// DynamicToolSpec is Codex's DynamicToolSpec.
-type DynamicToolSpec = json.RawMessage
-
-// SelectedCapabilityRoot: A user-selected root that can expose one or more runtime capabilities.
-type SelectedCapabilityRoot struct {
-	// Stable identifier supplied by the capability selection platform.
-	ID string `json:"id"`
-	// Where the selected root can be resolved.
-	Location CapabilityRootLocation `json:"location"`
-}
-
 // TurnItemsView is Codex's TurnItemsView.
 type TurnItemsView string
 
 // ThreadUnsubscribeStatus is Codex's ThreadUnsubscribeStatus.
 type ThreadUnsubscribeStatus string
-
-// ThreadSectionAppearance: Extensible visual presentation for a custom thread section.
-type ThreadSectionAppearance struct {
-	Icon  *string `json:"icon"`
-	Color *string `json:"color"`
-}
-
-// ThreadSection: An independently persisted, user-visible thread section.
-type ThreadSection struct {
-	// Opaque UUIDv7 identity that remains stable when the section is renamed.
-	ID string `json:"id"`
-	// The current user-visible section name.
-	Name string `json:"name"`
-	// Optional appearance synchronized across clients.
-	Appearance *ThreadSectionAppearance `json:"appearance"`
-}
 
 // TurnToolOutput is Codex's TurnToolOutput.
 type TurnToolOutput struct {
@@ -3039,6 +2569,23 @@ type AdditionalContextEntry struct {
 	// Optional name for untrusted context, used to label its tool output.
 	Name *string `json:"name,omitempty"`
 }
+
+// TurnEnvironmentParams is Codex's TurnEnvironmentParams.
+type TurnEnvironmentParams struct {
+	EnvironmentID string              `json:"environmentId"`
+	Cwd           LegacyAppPathString `json:"cwd"`
+	// Environment-native runtime workspace roots. Omitted defaults to `cwd`.
+	RuntimeWorkspaceRoots []LegacyAppPathString `json:"runtimeWorkspaceRoots,omitempty"`
+}
+
+// ApprovalsReviewer: Configures who approval requests are routed to for review. Examples include sandbox escapes, blocked network access, MCP approval prompts, and ARC escalations. Defaults to `user`. `auto_review` uses a carefully prompted subagent to gather relevant context and apply a risk-based decision framework before approving or denying the request. The legacy value `guardian_subagent` is accepted for compatibility.
+type ApprovalsReviewer string
+
+// Personality: Deprecated: `friendly` and `pragmatic` no longer select a style.
+type Personality string
+
+// MultiAgentMode: Controls the effective multi-agent delegation instructions for a turn. `custom` means the configured mode hint defines the policy instead of a built-in policy.
+type MultiAgentMode = json.RawMessage
 
 // CyberAccessProgram: Requested cyber treatment for an OpenAI model turn. Authorization and model-tier restrictions remain server-owned.
 type CyberAccessProgram string
@@ -3108,14 +2655,6 @@ type GuardianApprovalReview struct {
 
 // GuardianApprovalReviewAction is Codex's GuardianApprovalReviewAction.
 type GuardianApprovalReviewAction = json.RawMessage
-
-// ThreadItem: A thread item and its recorded lifecycle times. The payload stays flat on the wire.
-type ThreadItem struct {
-	// Unix timestamp in milliseconds when the item completed, if recorded.
-	CompletedAtMs *int64 `json:"completedAtMs,omitempty"`
-	// Unix timestamp in milliseconds when the item started, if recorded.
-	StartedAtMs *int64 `json:"startedAtMs,omitempty"`
-}
 
 // FileUpdateChange is Codex's FileUpdateChange.
 type FileUpdateChange struct {
@@ -3298,6 +2837,9 @@ type ForcedLoginMethod string
 
 // CliAuthCredentialsStoreMode is Codex's CliAuthCredentialsStoreMode.
 type CliAuthCredentialsStoreMode string
+
+// SandboxMode is Codex's SandboxMode.
+type SandboxMode string
 
 // WindowsSandboxImplementation is Codex's WindowsSandboxImplementation.
 type WindowsSandboxImplementation string
@@ -3530,32 +3072,6 @@ type SkillErrorInfo struct {
 	Message string `json:"message"`
 }
 
-// ThreadEnvironment: An environment selected by a loaded thread, independent of connection status.
-type ThreadEnvironment struct {
-	EnvironmentID         string                `json:"environmentId"`
-	Cwd                   LegacyAppPathString   `json:"cwd"`
-	RuntimeWorkspaceRoots []LegacyAppPathString `json:"runtimeWorkspaceRoots"`
-}
-
-// ThreadExtra: Extra app-server data for a thread.
-type ThreadExtra struct{}
-
-// SessionSource is Codex's SessionSource.
-type SessionSource = json.RawMessage
-
-// GitInfo is Codex's GitInfo.
-type GitInfo struct {
-	Sha       *string `json:"sha"`
-	Branch    *string `json:"branch"`
-	OriginURL *string `json:"originUrl"`
-}
-
-// ThreadUnreadPosition is Codex's ThreadUnreadPosition.
-type ThreadUnreadPosition = json.RawMessage
-
-// CapabilityRootLocation: Location used to resolve a selected capability root.
-type CapabilityRootLocation = json.RawMessage
-
 // FunctionCallOutputBody is Codex's FunctionCallOutputBody.
 type FunctionCallOutputBody = json.RawMessage
 
@@ -3638,6 +3154,21 @@ type GuardianUserAuthorization string
 
 // PatchChangeKind is Codex's PatchChangeKind.
 type PatchChangeKind = json.RawMessage
+
+// ThreadEnvironment: An environment selected by a loaded thread, independent of connection status.
+type ThreadEnvironment struct {
+	EnvironmentID         string                `json:"environmentId"`
+	Cwd                   LegacyAppPathString   `json:"cwd"`
+	RuntimeWorkspaceRoots []LegacyAppPathString `json:"runtimeWorkspaceRoots"`
+}
+
+// ActivePermissionProfile is Codex's ActivePermissionProfile.
+type ActivePermissionProfile struct {
+	// Identifier from `default_permissions` or the implicit built-in default, such as `:workspace` or a user-defined `[permissions.<id>]` profile.
+	ID string `json:"id"`
+	// Parent profile identifier from the selected permissions profile's `extends` setting, when present.
+	Extends *string `json:"extends"`
+}
 
 // TokenUsageBreakdown is Codex's TokenUsageBreakdown.
 type TokenUsageBreakdown struct {

@@ -40,6 +40,27 @@ func AppServer(source string) Options {
 			"ReasoningSummary":  "string",
 			"Turn":              "wire.V2Turn",
 			"ReviewTarget":      "protocol.ReviewTarget",
+			// The thread wire's thread and the host's sections.
+			"Thread":                  "v2Thread",
+			"ThreadSection":           "v2ThreadSection",
+			"ThreadSectionAppearance": "v2ThreadSectionAppearance",
+			"ThreadAttachment":        "v2ThreadAttachment",
+			"ThreadGoal":              "v2ThreadGoal",
+			"ThreadReadState":         "v2ReadState",
+			"ThreadItem":              "wire.V2Item",
+			// thread/start, /resume, /fork and /list keep their hand-written types: the
+			// settings Codex reads beyond the schema (profile), sectionId's absent/null/id and
+			// cwd's string/list, and the answers' key order as Codex 0.169 writes it.
+			"ThreadStartParams":    "threadStartParams",
+			"ThreadStartResponse":  "threadSettings",
+			"ThreadResumeParams":   "threadResumeParams",
+			"ThreadResumeResponse": "threadResumeResponse",
+			"ThreadForkParams":     "threadForkParams",
+			"ThreadForkResponse":   "threadSettings",
+			"ThreadListParams":     "threadListParams",
+			"ThreadListResponse":   "threadListResponse",
+			// thread/metadata/update's gitInfo tells absent, null and a value apart.
+			"ThreadMetadataGitInfoUpdateParams": "gitInfoEdits",
 			// externalAgentConfig's items and results keep their hand-written types.
 			"ExternalAgentConfigMigrationItem":                       "migrationItem",
 			"ExternalAgentConfigImportHistory":                       "importHistory",
