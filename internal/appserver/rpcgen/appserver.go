@@ -1,5 +1,9 @@
 package rpcgen
 
+// Reference is the Codex release whose schema the embedded archive holds (the server
+// advertises and validates against it).
+const Reference = "Codex 0.171"
+
 // The files the appserver package's generated layer is written to.
 const (
 	TypesFile = "rpc_types_gen.go"
