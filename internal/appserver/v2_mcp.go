@@ -55,7 +55,10 @@ func (a *api) ConfigMcpServerReload(ctx context.Context, c *Conn) (McpServerRefr
 
 // mcpServerStatus is the v2 McpServerStatus object.
 type mcpServerStatus struct {
-	Name               string                  `json:"name"`
+	Name string `json:"name"`
+	// EnvironmentID (Codex 0.171) is null for a server of the local environment, the only
+	// one gocodex runs servers in.
+	EnvironmentID      *string                 `json:"environmentId"`
 	RuntimeStatus      *string                 `json:"runtimeStatus"`
 	PluginID           *string                 `json:"pluginId"`
 	HTTPOrigin         *string                 `json:"httpOrigin"`

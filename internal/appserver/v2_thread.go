@@ -335,9 +335,12 @@ type threadListParams struct {
 	// SortKey "updated_at" orders by last update; SortDirection "asc" puts the oldest first.
 	SortKey       *string `json:"sortKey"`
 	SortDirection *string `json:"sortDirection"`
-	// SourceKinds, ExcludedThreadIDs and Originators: v2_thread_list_sources.go.
-	SourceKinds        []string `json:"sourceKinds"`
-	ExcludedThreadIDs  []string `json:"excludedThreadIds"`
+	// SourceKinds, ExcludedThreadIDs, IncludedThreadIDs and Originators:
+	// v2_thread_list_sources.go.
+	SourceKinds       []string `json:"sourceKinds"`
+	ExcludedThreadIDs []string `json:"excludedThreadIds"`
+	// IncludedThreadIDs (Codex 0.171), when present, keeps only the threads it names.
+	IncludedThreadIDs  []string `json:"includedThreadIds"`
 	Originators        []string `json:"originators"`
 	CurrentAccountOnly *bool    `json:"currentAccountOnly"` // every local thread is the account's
 }
