@@ -87,9 +87,17 @@ func TestAppServerMcpOAuthLogin(t *testing.T) {
 		c, stop := e.startAppServerOf(bin)
 		defer stop()
 
-		_, em := c.call("mcpServer/oauth/login", map[string]any{"name": "nope"})
-		if em == nil || em.Error.Code != -32600 || em.Error.Message != "No MCP server named 'nope' found." {
-			t.Errorf("%s: unknown server answered %+v", who, em)
+		for _, tc := range []struct {
+			params map[string]any
+			want   string
+		}{
+			{map[string]any{"name": "nope"}, "No MCP server named 'nope' found."},
+			{map[string]any{"name": "linear", "environmentId": "remote"}, "No MCP server named 'linear (environment remote)' found."},
+		} {
+			_, em := c.call("mcpServer/oauth/login", tc.params)
+			if em == nil || em.Error.Code != -32600 || em.Error.Message != tc.want {
+				t.Errorf("%s: %v answered %+v, want %q", who, tc.params, em, tc.want)
+			}
 		}
 
 		var res struct {
@@ -215,6 +223,26 @@ func TestAppServerThreadListIncludedThreadIds(t *testing.T) {
 			if em == nil || em.Error.Code != -32602 || em.Error.Message != tc.want {
 				t.Errorf("%s: %d ids answered %+v, want -32602 %q", who, len(tc.ids), em, tc.want)
 			}
+		}
+	})
+}
+
+// TestAppServerAccountUpdatedReason: account/updated carries 0.171's reason, null after an
+// API-key sign-in.
+func TestAppServerAccountUpdatedReason(t *testing.T) {
+	t.Parallel()
+	bothOf171(t, func(who, bin string) {
+		e := newEnv(t)
+		c, stop := e.startAppServerOf(bin)
+		defer stop()
+		c.mustCall("account/login/start", map[string]any{"type": "apiKey", "apiKey": "sk-test"}, nil)
+		msgs := c.until("account/updated")
+		var u map[string]json.RawMessage
+		if err := json.Unmarshal(msgs[len(msgs)-1].Params, &u); err != nil {
+			t.Fatal(err)
+		}
+		if r, ok := u["reason"]; !ok || string(r) != "null" || string(u["authMode"]) != `"apikey"` {
+			t.Errorf("%s: account/updated %s", who, msgs[len(msgs)-1].Params)
 		}
 	})
 }

@@ -24,6 +24,9 @@ func (a *api) McpServerOauthLogin(ctx context.Context, c *Conn, p McpServerOauth
 		return McpServerOauthLoginResponse{}, err
 	}
 	srv, ok := cfg.McpServers[p.Name]
+	if p.EnvironmentID != nil { // gocodex registers servers in the local environment only
+		return McpServerOauthLoginResponse{}, InvalidRequest("No MCP server named '" + p.Name + " (environment " + *p.EnvironmentID + ")' found.")
+	}
 	if !ok {
 		return McpServerOauthLoginResponse{}, InvalidRequest("No MCP server named '" + p.Name + "' found.")
 	}
