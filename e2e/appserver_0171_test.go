@@ -87,6 +87,10 @@ func TestAppServerMcpOAuthLogin(t *testing.T) {
 		c, stop := e.startAppServerOf(bin)
 		defer stop()
 
+		if _, em := c.call("mcpServerStatus/list", map[string]any{"environmentId": "remote"}); em == nil || em.Error.Code != -32600 ||
+			em.Error.Message != "environmentId requires serverName and threadId" {
+			t.Errorf("%s: mcpServerStatus/list of an environment without a server and thread answered %+v", who, em)
+		}
 		for _, tc := range []struct {
 			params map[string]any
 			want   string
