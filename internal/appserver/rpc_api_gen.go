@@ -293,7 +293,7 @@ type ThreadAPI interface {
 	// ThreadItemsList answers "thread/items/list".
 	ThreadItemsList(ctx context.Context, c *Conn, p ThreadItemsListParams) (ThreadItemsListResponse, error)
 	// ThreadList answers "thread/list".
-	ThreadList(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error)
+	ThreadList(ctx context.Context, c *Conn, p threadListParams) (ThreadListResponse, error)
 	// ThreadLoadedList answers "thread/loaded/list".
 	ThreadLoadedList(ctx context.Context, c *Conn, p ThreadLoadedListParams) (ThreadLoadedListResponse, error)
 	// ThreadMetadataUpdate answers "thread/metadata/update".

@@ -1162,6 +1162,17 @@ type ThreadItemsListResponse struct {
 	BackwardsCursor *string `json:"backwardsCursor"`
 }
 
+// ThreadListResponse is Codex's ThreadListResponse.
+type ThreadListResponse struct {
+	Data []v2Thread `json:"data"`
+	// Local receipts for eligible threads on this page, keyed by thread ID. Null means durable read state is unavailable; an absent key means that row is ineligible.
+	ReadStates map[string]v2ReadState `json:"readStates"`
+	// Opaque cursor to pass to the next call to continue after the last item. if None, there are no more items to return.
+	NextCursor *string `json:"nextCursor"`
+	// Opaque cursor to pass as `cursor` when reversing `sortDirection`. This is only populated when the page contains at least one thread. Use it with the opposite `sortDirection`; for timestamp sorts it anchors at the start of the page timestamp so same-second updates are not skipped.
+	BackwardsCursor *string `json:"backwardsCursor"`
+}
+
 // ThreadLoadedListParams is Codex's ThreadLoadedListParams.
 type ThreadLoadedListParams struct {
 	// Opaque pagination cursor returned by a previous call.

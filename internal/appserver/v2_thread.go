@@ -345,17 +345,8 @@ type threadListParams struct {
 	CurrentAccountOnly *bool    `json:"currentAccountOnly"` // every local thread is the account's
 }
 
-type threadListResponse struct {
-	Data       []v2Thread `json:"data"`
-	NextCursor *string    `json:"nextCursor"`
-	// BackwardsCursor is set when the page holds a thread (v2_thread_cursors.go).
-	BackwardsCursor *string `json:"backwardsCursor"`
-	// ReadStates are the listed threads' read states (v2_thread_read_state.go).
-	ReadStates map[string]v2ReadState `json:"readStates"`
-}
-
 // ThreadList answers thread/list.
-func (a *api) ThreadList(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error) {
+func (a *api) ThreadList(ctx context.Context, c *Conn, p threadListParams) (ThreadListResponse, error) {
 	r := a.r
 	opts := threadsvc.ListOptions{Providers: p.ModelProviders}
 	if p.Limit != nil {
@@ -372,7 +363,7 @@ func (a *api) ThreadList(ctx context.Context, c *Conn, p threadListParams) (thre
 	}
 	keepSource, err := applyListFilters(p, &opts)
 	if err != nil {
-		return threadListResponse{}, err
+		return ThreadListResponse{}, err
 	}
 	if p.SortKey != nil && *p.SortKey == "section_position" {
 		return r.listBySectionPosition(p, opts)

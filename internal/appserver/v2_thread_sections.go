@@ -158,23 +158,23 @@ func sectionFilter(raw json.RawMessage) (keep func(*v2Thread) bool) {
 
 // listBySectionPosition is thread/list with sortKey section_position: a section's threads
 // in the order thread/section/move gave them (either sortDirection), paged by position.
-func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListOptions) (threadListResponse, error) {
+func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListOptions) (ThreadListResponse, error) {
 	var sectionID *string
 	if len(p.SectionID) > 0 {
 		_ = json.Unmarshal(p.SectionID, &sectionID)
 	}
 	if sectionID == nil {
-		return threadListResponse{}, InvalidRequest("section-position sorting requires a section filter")
+		return ThreadListResponse{}, InvalidRequest("section-position sorting requires a section filter")
 	}
 	order, err := r.sections().Order(*sectionID)
 	if err != nil {
-		return threadListResponse{}, err
+		return ThreadListResponse{}, err
 	}
 	start := 0
 	if p.Cursor != nil {
 		n, err := strconv.Atoi(*p.Cursor)
 		if err != nil || n < 0 || n > len(order) {
-			return threadListResponse{}, InvalidRequest("invalid cursor: " + *p.Cursor)
+			return ThreadListResponse{}, InvalidRequest("invalid cursor: " + *p.Cursor)
 		}
 		start = n
 	}
@@ -182,7 +182,7 @@ func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListO
 	if size <= 0 {
 		size = 25
 	}
-	out := threadListResponse{Data: []v2Thread{}}
+	out := ThreadListResponse{Data: []v2Thread{}}
 	for i := start; i < len(order); i++ {
 		t, ok := r.listedThread(order[i], opts.Archived)
 		if !ok || (p.SearchTerm != nil && *p.SearchTerm != "" && !strings.Contains(t.Preview, *p.SearchTerm) && (t.Name == nil || !strings.Contains(*t.Name, *p.SearchTerm))) {

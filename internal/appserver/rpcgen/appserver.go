@@ -52,9 +52,9 @@ func AppServer(source string) Options {
 			"ThreadGoal":              "v2ThreadGoal",
 			"ThreadReadState":         "v2ReadState",
 			"ThreadItem":              "wire.V2Item",
-			// thread/start, /resume, /fork and /list keep their hand-written types: the
-			// settings Codex reads beyond the schema (profile), sectionId's absent/null/id and
-			// cwd's string/list, and the answers' key order as Codex 0.169 writes it.
+			// thread/start, /resume, /fork and thread/list's params keep their hand-written
+			// types: the settings Codex reads beyond the schema (profile), sectionId's
+			// absent/null/id and cwd's string/list, and the answers' key order as Codex writes it.
 			"ThreadStartParams":    "threadStartParams",
 			"ThreadStartResponse":  "threadSettings",
 			"ThreadResumeParams":   "threadResumeParams",
@@ -62,7 +62,6 @@ func AppServer(source string) Options {
 			"ThreadForkParams":     "threadForkParams",
 			"ThreadForkResponse":   "threadSettings",
 			"ThreadListParams":     "threadListParams",
-			"ThreadListResponse":   "threadListResponse",
 			// thread/metadata/update's gitInfo tells absent, null and a value apart.
 			"ThreadMetadataGitInfoUpdateParams": "gitInfoEdits",
 			// externalAgentConfig's items and results keep their hand-written types.
