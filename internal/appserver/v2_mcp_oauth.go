@@ -36,9 +36,9 @@ func (a *api) McpServerOauthLogin(ctx context.Context, c *Conn, p McpServerOauth
 	if p.ClientRegistration != nil && *p.ClientRegistration != "auto" && *p.ClientRegistration != "dcr" {
 		return McpServerOauthLoginResponse{}, InvalidRequest("gocodex does not support OAuth client registration `" + string(*p.ClientRegistration) + "`: use auto or dcr")
 	}
-	store := oauth.StoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
-	if store == nil {
-		return McpServerOauthLoginResponse{}, InvalidRequest("mcp_oauth_credentials_store = \"keyring\" is not supported by gocodex: set it to \"file\" (or \"auto\") to sign in to MCP servers")
+	store, err := oauth.UsableStoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
+	if err != nil {
+		return McpServerOauthLoginResponse{}, InvalidRequest(err.Error())
 	}
 	scopes := p.Scopes
 	if len(scopes) == 0 {
