@@ -250,3 +250,35 @@ func TestAppServerAccountUpdatedReason(t *testing.T) {
 		}
 	})
 }
+
+// TestAppServerThreadStartKeyOrder: thread/start answers its keys in Codex 0.171's order
+// (activePermissionProfile after sandbox).
+func TestAppServerThreadStartKeyOrder(t *testing.T) {
+	t.Parallel()
+	want := "thread,model,modelProvider,serviceTier,disabledPluginIds,cwd,runtimeWorkspaceRoots,instructionSources,approvalPolicy,approvalsReviewer,sandbox,activePermissionProfile,reasoningEffort,multiAgentMode"
+	bothOf171(t, func(who, bin string) {
+		e := newEnv(t)
+		c, stop := e.startAppServerOf(bin)
+		defer stop()
+		res, em := c.call("thread/start", map[string]any{})
+		if em != nil {
+			t.Fatalf("%s: thread/start: %+v", who, em.Error)
+		}
+		dec := json.NewDecoder(strings.NewReader(string(res)))
+		var keys []string
+		if _, err := dec.Token(); err != nil { // {
+			t.Fatal(err)
+		}
+		for dec.More() {
+			k, _ := dec.Token()
+			keys = append(keys, k.(string))
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := strings.Join(keys, ","); got != want {
+			t.Errorf("%s: keys\n got %s\nwant %s", who, got, want)
+		}
+	})
+}
