@@ -212,6 +212,9 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 		t.applyOverrides(op.Cwd, op.ApprovalPolicy, op.SandboxPolicy, op.Model, op.Effort, op.Summary)
 		t.applyCollaborationMode(op.CollaborationMode)
 	case protocol.InterruptOp:
+		if f := t.cfg.OnInterrupt; f != nil {
+			f() // the thread's sub-agents stop with it
+		}
 		t.interrupt(protocol.AbortInterrupted)
 	case protocol.ExecApprovalOp:
 		t.answerApproval(op.ID, op.Decision)

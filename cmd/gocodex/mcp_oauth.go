@@ -65,13 +65,7 @@ func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, fac *faceopts.F
 // mcpOAuthStore is the credentials store the configuration names. A keyring that is named
 // but not there is said before any sign-in starts, not after the person has signed in.
 func mcpOAuthStore(cfg *config.Config) (oauth.Store, error) {
-	store := oauth.StoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
-	if ks, ok := store.(oauth.KeyringStore); ok {
-		if err := ks.Usable(); err != nil {
-			return nil, err
-		}
-	}
-	return store, nil
+	return oauth.UsableStoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
 }
 
 func loadMcpConfig(opts *mcpOptions) (*config.Config, error) {

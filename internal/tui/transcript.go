@@ -203,6 +203,9 @@ func (t *transcript) item(ch items.Change) bool {
 // mark draws the items that are one cell each: an image view, a plan, a warning, a proposed
 // plan, a review's start and end.
 func (t *transcript) mark(ch items.Change) bool {
+	if t.markAgents(ch) { // transcript_agents.go
+		return true
+	}
 	switch it := ch.Body.(type) {
 	case *items.ImageView:
 		if ch.Phase == items.Completed {

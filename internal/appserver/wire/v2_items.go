@@ -92,6 +92,10 @@ func (p *V2Projector) v2Item(ch items.Change) V2Item {
 		return &V2ContextCompaction{Type: "contextCompaction", ID: ch.ID}
 	case *items.ProposedPlan:
 		return &V2Plan{Type: "plan", ID: ch.ID, Text: b.Text}
+	case *items.CollabCall:
+		return v2CollabCall(ch.ID, b)
+	case *items.SubAgentActivity:
+		return v2SubAgentActivity(ch.ID, b)
 	}
 	return nil
 }
@@ -191,6 +195,10 @@ func (p *V2Projector) itemEnded(ch items.Change) []V2Notification {
 		return p.itemCompleted(&V2ContextCompaction{Type: "contextCompaction", ID: ch.ID})
 	case *items.ProposedPlan:
 		return p.itemCompleted(&V2Plan{Type: "plan", ID: ch.ID, Text: b.Text})
+	case *items.CollabCall:
+		return p.itemCompleted(v2CollabCall(ch.ID, b))
+	case *items.SubAgentActivity:
+		return p.itemCompleted(v2SubAgentActivity(ch.ID, b))
 	case *items.HookRun:
 		return []V2Notification{{"hook/completed", p.hookNotification(b.TurnID, b.Run)}}
 	case *items.Notice:
