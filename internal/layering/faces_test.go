@@ -23,12 +23,10 @@ var facesNotYetThin = map[string]bool{
 	"internal/appserver imports internal/mcp":         true,
 	"internal/appserver imports internal/model":       true,
 	"internal/appserver imports internal/model/oss":   true,
-	"internal/appserver imports internal/review":      true,
 	"internal/appserver/wire imports internal/lsp":    true,
 	"internal/appserver/wire imports internal/review": true,
 	"internal/execcli imports agent":                  true,
 	"internal/execcli imports internal/config":        true,
-	"internal/execcli imports internal/review":        true,
 	"internal/mcpserver imports agent":                true,
 	"internal/mcpserver imports internal/config":      true,
 	"internal/mcpserver imports internal/safety":      true,
@@ -39,7 +37,6 @@ var facesNotYetThin = map[string]bool{
 	"internal/tui imports internal/lsp":               true,
 	"internal/tui imports internal/model":             true,
 	"internal/tui imports internal/prompt":            true,
-	"internal/tui imports internal/review":            true,
 	"internal/tui imports internal/snapshot":          true,
 }
 
