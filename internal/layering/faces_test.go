@@ -30,7 +30,6 @@ var facesNotYetThin = map[string]bool{
 	"internal/mcpserver imports agent":                true,
 	"internal/mcpserver imports internal/config":      true,
 	"internal/mcpserver imports internal/safety":      true,
-	"internal/proto imports internal/config":          true,
 	"internal/tui imports agent":                      true,
 	"internal/tui imports internal/auth":              true,
 	"internal/tui imports internal/config":            true,
