@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
@@ -132,7 +131,7 @@ func run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) error {
 }
 
 // finish follows the submitted turn to its end and writes what the flags ask for.
-func finish(ctx context.Context, opts RunOptions, s *iostreams.IOStreams, th *agent.Thread, w Writer, log *slog.Logger) error {
+func finish(ctx context.Context, opts RunOptions, s *iostreams.IOStreams, th app.Thread, w Writer, log *slog.Logger) error {
 	if err := pump(ctx, th, w); err != nil {
 		log.Error("turn", "thread", th.ID(), "err", err)
 		return err
@@ -163,7 +162,7 @@ func findResume(cfg *config.Config, opts RunOptions) (*threads.Rollout, error) {
 
 // pump feeds the thread's events to the writer until the turn ends, then shuts the thread
 // down and drains what is left. A cancelled ctx (Ctrl-C) interrupts the turn first.
-func pump(ctx context.Context, th *agent.Thread, w Writer) error {
+func pump(ctx context.Context, th app.Thread, w Writer) error {
 	drain := context.WithoutCancel(ctx)
 	interrupted, shuttingDown := false, false
 	for {
@@ -179,7 +178,7 @@ func pump(ctx context.Context, th *agent.Thread, w Writer) error {
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil && !interrupted {
 			continue // interrupt on the next pass
 		}
-		if errors.Is(err, agent.ErrThreadClosed) {
+		if errors.Is(err, app.ErrThreadClosed) {
 			return nil
 		}
 		if err != nil {

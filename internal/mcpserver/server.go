@@ -31,7 +31,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/version"
@@ -120,7 +119,7 @@ type session struct {
 
 // threadEntry is a thread and the slot a tool call holds while it drives a turn.
 type threadEntry struct {
-	th  *agent.Thread
+	th  app.Thread
 	sem chan struct{}
 
 	mu sync.Mutex
@@ -133,7 +132,7 @@ type threadEntry struct {
 	draining bool
 }
 
-func newThreadEntry(th *agent.Thread) *threadEntry {
+func newThreadEntry(th app.Thread) *threadEntry {
 	return &threadEntry{th: th, sem: make(chan struct{}, 1)}
 }
 
@@ -215,7 +214,7 @@ func (s *session) close() {
 	s.threads = map[string]*threadEntry{}
 	s.mu.Unlock()
 	for _, e := range threads {
-		if _, err := e.th.Submit(protocol.ShutdownOp{}); err != nil && !errors.Is(err, agent.ErrThreadClosed) {
+		if _, err := e.th.Submit(protocol.ShutdownOp{}); err != nil && !errors.Is(err, app.ErrThreadClosed) {
 			s.srv.log.Warn("close thread", "thread", e.th.ID(), "err", err)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
@@ -21,7 +20,7 @@ const resumePickerSize = 100
 // withSessions fills the options the UI's /new, /resume, /fork, /model and /status use.
 func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) Options {
 	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
-	session := func(th *agent.Thread) Session {
+	session := func(th app.Thread) Session {
 		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
 			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
 		}}

@@ -11,7 +11,7 @@ import (
 
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
-	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/commands"
 	"github.com/gocodex/gocodex/internal/snapshot"
 )
@@ -161,7 +161,7 @@ func pump(ctx context.Context, e Engine, gen int, send func(tea.Msg)) {
 
 // closedReason is nil for a thread that shut down normally.
 func closedReason(err error) error {
-	if errors.Is(err, agent.ErrThreadClosed) {
+	if errors.Is(err, app.ErrThreadClosed) {
 		return nil
 	}
 	return err
