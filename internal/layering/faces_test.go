@@ -18,7 +18,6 @@ var facesNotYetThin = map[string]bool{
 	"internal/appserver imports internal/auth":        true,
 	"internal/appserver imports internal/config":      true,
 	"internal/appserver imports internal/guard":       true,
-	"internal/appserver imports internal/hooks":       true,
 	"internal/appserver imports internal/mcp":         true,
 	"internal/appserver imports internal/model":       true,
 	"internal/appserver imports internal/model/oss":   true,
