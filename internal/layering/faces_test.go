@@ -23,7 +23,6 @@ var facesNotYetThin = map[string]bool{
 	"internal/appserver imports internal/model/oss":   true,
 	"internal/appserver/wire imports internal/lsp":    true,
 	"internal/appserver/wire imports internal/review": true,
-	"internal/execcli imports internal/config":        true,
 	"internal/mcpserver imports internal/config":      true,
 	"internal/mcpserver imports internal/safety":      true,
 	"internal/tui imports internal/auth":              true,
