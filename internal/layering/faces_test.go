@@ -24,7 +24,6 @@ var facesNotYetThin = map[string]bool{
 	"internal/appserver/wire imports internal/lsp":    true,
 	"internal/appserver/wire imports internal/review": true,
 	"internal/mcpserver imports internal/config":      true,
-	"internal/mcpserver imports internal/safety":      true,
 	"internal/tui imports internal/auth":              true,
 	"internal/tui imports internal/config":            true,
 	"internal/tui imports internal/lsp":               true,

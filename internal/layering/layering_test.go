@@ -90,6 +90,7 @@ var packages = map[string]room{
 	"internal/safety/execpolicy": {layer: edge},
 	"internal/sandbox":           {layer: edge},
 	"internal/sandbox/seccomp":   {layer: edge},
+	"internal/shellquote":        {layer: edge},
 	"internal/snapshot":          {layer: edge},
 	"internal/filelock":          {layer: edge},
 	"internal/memlimit":          {layer: edge},
