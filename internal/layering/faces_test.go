@@ -28,8 +28,6 @@ var facesNotYetThin = map[string]bool{
 	"internal/tui imports internal/config":            true,
 	"internal/tui imports internal/lsp":               true,
 	"internal/tui imports internal/model":             true,
-	"internal/tui imports internal/prompt":            true,
-	"internal/tui imports internal/snapshot":          true,
 }
 
 // TestFacesImportOnlyTheHouse (issue 30, point 7): a face is a thin adapter. It may import

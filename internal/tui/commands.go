@@ -172,8 +172,8 @@ func (m *Model) undo(typed string) {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Undid the last turn: %d file(s) restored", len(plan.Changes))
-	for _, c := range plan.Changes {
+	fmt.Fprintf(&b, "Undid the last turn: %d file(s) restored", len(plan.Restored))
+	for _, c := range plan.Restored {
 		fmt.Fprintf(&b, "\n  %s %s", c.Kind, c.Path)
 	}
 	for _, h := range plan.HandEdits {

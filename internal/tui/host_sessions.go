@@ -10,8 +10,6 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/prompt"
-	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
 // resumePickerSize is how many past threads /resume lists.
@@ -21,9 +19,7 @@ const resumePickerSize = 100
 func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) Options {
 	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
 	session := func(th app.Thread) Session {
-		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
-			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
-		}}
+		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: rewinder(cfg.CodexHome, th.ID(), cfg.Cwd)}
 	}
 	open := func(ctx context.Context, to app.ThreadOptions) (Session, error) {
 		to.Source = "cli"
@@ -109,7 +105,7 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 	o.Header.Provider = cfg.ModelProviderID
 	o.Header.Effort = cfg.ReasoningEffort
 	o.Header.Account = accountText(cfg)
-	o.AgentsFiles = agentsFiles(cfg)
+	o.AgentsFiles = app.AgentsFiles(cfg)
 	return o
 }
 
@@ -144,26 +140,19 @@ func accountText(cfg *config.Config) string {
 	return "ChatGPT"
 }
 
-// agentsFiles lists the AGENTS.md files the thread reads: the global one and the project's.
-func agentsFiles(cfg *config.Config) []string {
-	var out []string
-	for _, name := range []string{prompt.AgentsOverrideFileName, prompt.AgentsFileName} {
-		p := cfg.CodexHome + string(os.PathSeparator) + name
-		if st, err := os.Stat(p); err == nil && st.Size() > 0 {
-			out = append(out, p)
-			break
+// rewinder restores the files of thread id's last n turns from its snapshots (/undo).
+func rewinder(codexHome, id, cwd string) func(ctx context.Context, n int) (*Undone, error) {
+	return func(ctx context.Context, n int) (*Undone, error) {
+		plan, err := app.RewindFiles(ctx, codexHome, id, cwd, n, false)
+		if err != nil {
+			return nil, err
 		}
-	}
-	paths, err := prompt.ProjectDocPaths(prompt.AgentsOptions{Cwd: cfg.Cwd, ProjectRootMarkers: cfg.ProjectRootMarkers,
-		FallbackFilenames: cfg.ProjectDocFallbackFilenames})
-	if err == nil {
-		for _, p := range paths {
-			if _, err := os.Stat(p); err == nil {
-				out = append(out, p)
-			}
+		u := &Undone{HandEdits: plan.HandEdits}
+		for _, c := range plan.Changes {
+			u.Restored = append(u.Restored, UndoneFile{Kind: string(c.Kind), Path: c.Path})
 		}
+		return u, nil
 	}
-	return out
 }
 
 // wantsAltScreen reads `[tui] alternate_screen` (Codex's key): "always" or true draws on the

@@ -16,7 +16,6 @@ import (
 	"github.com/gocodex/gocodex/internal/host/worktree"
 	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -121,17 +120,15 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 			Approval: cfg.ApprovalPolicy.String(),
 			Sandbox:  string(cfg.SandboxPolicy.Mode),
 		},
-		Prompt:   o.Prompt,
-		Images:   o.Flags.Images,
-		In:       s.In,
-		Out:      s.Out,
-		Env:      os.Environ(),
-		Commands: cmds,
-		ThreadID: th.ID(),
-		Notices:  append(warningLines, notices...),
-		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
-			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
-		},
+		Prompt:      o.Prompt,
+		Images:      o.Flags.Images,
+		In:          s.In,
+		Out:         s.Out,
+		Env:         os.Environ(),
+		Commands:    cmds,
+		ThreadID:    th.ID(),
+		Notices:     append(warningLines, notices...),
+		RewindFiles: rewinder(cfg.CodexHome, th.ID(), cfg.Cwd),
 	}, a, cfg, o.NoAltScreen))
 }
 

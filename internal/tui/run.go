@@ -13,7 +13,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/commands"
-	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
 // Options configure Run. In and Out are the terminal; tests pass a pseudo-terminal.
@@ -30,7 +29,7 @@ type Options struct {
 	Env []string
 	// RewindFiles restores the files the thread's last n turns changed (/undo); nil means
 	// the thread keeps no snapshots.
-	RewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+	RewindFiles func(ctx context.Context, n int) (*Undone, error)
 	// Commands are the person's custom commands (prompt files), run as /name args; Notices
 	// are shown when the UI opens (custom command files that could not be read).
 	Commands *commands.Set
