@@ -9,7 +9,6 @@ import (
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/host/threads"
-	"github.com/gocodex/gocodex/internal/model"
 )
 
 // resumePickerSize is how many past threads /resume lists.
@@ -98,7 +97,7 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 		s.Provider = provider
 		return s, err
 	}
-	for _, m := range model.ListedModels() {
+	for _, m := range app.PickableModels() {
 		o.Models = append(o.Models, ModelChoice{Slug: m.Slug, DisplayName: m.DisplayName,
 			Efforts: m.SupportedReasoningLevels, DefaultEffort: m.DefaultReasoningLevel})
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/host/worktree"
 	"github.com/gocodex/gocodex/internal/iostreams"
-	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -87,7 +86,7 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 	log := fac.Logger(cfg, "tui", faceopts.NoStderr)
 	hostOptions := app.Options{Config: cfg, Originator: Originator, BypassHookTrust: o.BypassHookTrust}
 	a, err := fac.Host(hostOptions)
-	if needsSignIn(cfg, err) {
+	if app.NeedsSignIn(cfg, err) {
 		// No credentials: the sign-in screen, then the host again with what it stored.
 		if err := signIn(ctx, cfg, s); err != nil {
 			return err
@@ -130,13 +129,6 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 		Notices:     append(warningLines, notices...),
 		RewindFiles: rewinder(cfg.CodexHome, th.ID(), cfg.Cwd),
 	}, a, cfg, o.NoAltScreen))
-}
-
-// needsSignIn says whether building the host failed only for want of OpenAI credentials.
-func needsSignIn(cfg *config.Config, err error) bool {
-	var missing *model.EnvVarError
-	return err != nil && cfg.ModelProvider.RequiresOpenAIAuth && cfg.ModelProvider.EnvKey == "" &&
-		errors.As(err, &missing) && missing.Var == "OPENAI_API_KEY"
 }
 
 func signIn(ctx context.Context, cfg *config.Config, s *iostreams.IOStreams) error {

@@ -1,0 +1,48 @@
+package app
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/model"
+)
+
+// ProviderUsable reports whether a face may switch a thread to the configured model provider
+// id: the current one, and any whose credentials are at hand (its env_key set; the OpenAI
+// sign-in stored or OPENAI_API_KEY set for one that needs it). The local servers (--oss) are
+// usable only when current: nothing says they are running.
+func ProviderUsable(cfg *config.Config, id string, getenv func(string) string) bool {
+	p, ok := cfg.ModelProviders[id]
+	switch {
+	case !ok:
+		return false
+	case id == cfg.ModelProviderID:
+		return true
+	case id == model.ProviderOllama || id == model.ProviderLMStudio:
+		return false
+	case p.EnvKey != "":
+		return getenv(p.EnvKey) != ""
+	case p.RequiresOpenAIAuth:
+		return getenv("OPENAI_API_KEY") != "" || fileExists(filepath.Join(cfg.CodexHome, "auth.json"))
+	default:
+		return p.BaseURL != ""
+	}
+}
+
+// PickableModels are the catalog's models a person may pick (/model), by priority.
+func PickableModels() []model.ModelInfo { return model.ListedModels() }
+
+// NeedsSignIn says whether building the host with cfg failed (err) only for want of OpenAI
+// credentials: a face that can sign the person in does, and builds the host again.
+func NeedsSignIn(cfg *config.Config, err error) bool {
+	var missing *model.EnvVarError
+	return err != nil && cfg.ModelProvider.RequiresOpenAIAuth && cfg.ModelProvider.EnvKey == "" &&
+		errors.As(err, &missing) && missing.Var == "OPENAI_API_KEY"
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
