@@ -21,12 +21,9 @@ var facesNotYetThin = map[string]bool{
 	"internal/appserver imports internal/mcp":         true,
 	"internal/appserver imports internal/model":       true,
 	"internal/appserver imports internal/model/oss":   true,
-	"internal/appserver/wire imports internal/lsp":    true,
-	"internal/appserver/wire imports internal/review": true,
 	"internal/mcpserver imports internal/config":      true,
 	"internal/tui imports internal/auth":              true,
 	"internal/tui imports internal/config":            true,
-	"internal/tui imports internal/lsp":               true,
 }
 
 // TestFacesImportOnlyTheHouse (issue 30, point 7): a face is a thin adapter. It may import
