@@ -1,12 +1,15 @@
 package app
 
 import (
+	"context"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/internal/model/oss"
 )
 
 // ProviderUsable reports whether a face may switch a thread to the configured model provider
@@ -28,6 +31,17 @@ func ProviderUsable(cfg *config.Config, id string, getenv func(string) string) b
 		return getenv("OPENAI_API_KEY") != "" || fileExists(filepath.Join(cfg.CodexHome, "auth.json"))
 	default:
 		return p.BaseURL != ""
+	}
+}
+
+// ServedModels are the models cfg's provider serves, asked of it: a local server's (Ollama,
+// LM Studio) own list, any other provider's model list endpoint. hc is the client to ask with.
+func ServedModels(ctx context.Context, cfg *config.Config, getenv func(string) string, hc *http.Client) ([]string, error) {
+	switch cfg.ModelProviderID {
+	case model.ProviderOllama, model.ProviderLMStudio:
+		return oss.ListModels(ctx, cfg.ModelProvider, cfg.ModelProviderID, hc)
+	default:
+		return model.ListServedModels(ctx, cfg.ModelProvider, getenv, hc)
 	}
 }
 
