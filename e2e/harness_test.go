@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build gocodex: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	// No child reaches the developer's keyring (Codex's MCP sign-ins default to it when a
+	// Secret Service answers): a test that wants one starts its own (testkit.StartKeyring).
+	os.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/gocodex-e2e-no-session-bus")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

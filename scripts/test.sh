@@ -69,6 +69,20 @@ if ! command -v slurmctld >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1
   fi
 fi
 
+echo "== a Secret Service (the MCP sign-in keyring tests, e2e/mcp_oauth_keyring_linux_test.go)"
+# The tests start a D-Bus session and gnome-keyring of their own (testkit.StartKeyring) and read
+# it with secret-tool; under CI=true they fail when they cannot.
+if ! command -v gnome-keyring-daemon >/dev/null 2>&1 || ! command -v secret-tool >/dev/null 2>&1 || ! command -v dbus-daemon >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dbus gnome-keyring libsecret-tools >/dev/null; } || {
+      echo "apt-get install dbus gnome-keyring libsecret-tools failed"; exit 1; }
+  elif [ "${CI:-}" = true ]; then
+    echo "CI needs dbus, gnome-keyring and libsecret-tools (apt-get install as root)"; exit 1
+  else
+    echo "gnome-keyring and secret-tool are not installed: the keyring tests will skip"
+  fi
+fi
+
 echo "== gopls (the language server tests, e2e/lsp_test.go and internal/lsp)"
 # Built once (a few minutes) and cached outside the clone; the tests find it through
 # GOCODEX_GOPLS, and fail under CI=true without it.

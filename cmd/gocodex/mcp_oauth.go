@@ -62,11 +62,14 @@ func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, fac *faceopts.F
 	mcp.AddCommand(login, logout)
 }
 
-// mcpOAuthStore is the credentials store the configuration names.
-func mcpOAuthStore(cfg *config.Config) (*oauth.FileStore, error) {
+// mcpOAuthStore is the credentials store the configuration names. A keyring that is named
+// but not there is said before any sign-in starts, not after the person has signed in.
+func mcpOAuthStore(cfg *config.Config) (oauth.Store, error) {
 	store := oauth.StoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
-	if store == nil {
-		return nil, errors.New("mcp_oauth_credentials_store = \"keyring\" is not supported by gocodex: set it to \"file\" (or \"auto\") to sign in to MCP servers")
+	if ks, ok := store.(oauth.KeyringStore); ok {
+		if err := ks.Usable(); err != nil {
+			return nil, err
+		}
 	}
 	return store, nil
 }
@@ -204,11 +207,9 @@ func mcpAuthStatuses(ctx context.Context, cfg *config.Config) map[string]string 
 		if c.URL == "" || c.BearerTokenEnvVar != "" {
 			continue
 		}
-		if store != nil {
-			if creds, err := store.Load(oauth.Key(name, c.URL, c.HTTPHeaders)); err == nil && creds != nil {
-				out[name] = "o_auth"
-				continue
-			}
+		if creds, err := store.Load(oauth.Key(name, c.URL, c.HTTPHeaders)); err == nil && creds != nil {
+			out[name] = "o_auth"
+			continue
 		}
 		if c.IsEnabled() && mcpServerAsksForOAuth(ctx, c) == oauthAsked {
 			out[name] = "not_logged_in"

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gocodex/gocodex/internal/keyring"
 )
 
 // The two files Codex 0.169 writes (testdata, as observed in
@@ -135,7 +137,7 @@ func (k *memKeyring) Get(s, a string) (string, error) {
 	defer k.mu.Unlock()
 	v, ok := k.entries[s+"/"+a]
 	if !ok {
-		return "", ErrKeyNotFound
+		return "", keyring.ErrNotFound
 	}
 	return v, nil
 }
@@ -149,7 +151,7 @@ func (k *memKeyring) Delete(s, a string) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if _, ok := k.entries[s+"/"+a]; !ok {
-		return ErrKeyNotFound
+		return keyring.ErrNotFound
 	}
 	delete(k.entries, s+"/"+a)
 	return nil

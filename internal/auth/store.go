@@ -11,6 +11,7 @@ import (
 	"github.com/gocodex/gocodex/internal/filelock"
 
 	"github.com/gocodex/gocodex/internal/atomicfile"
+	"github.com/gocodex/gocodex/internal/keyring"
 )
 
 // StoreMode is cli_auth_credentials_store.
@@ -37,18 +38,21 @@ func ParseStoreMode(s string) (StoreMode, error) {
 // ErrNotLoggedIn is returned when no credentials are stored.
 var ErrNotLoggedIn = errors.New("not logged in")
 
+// keyringService is the keyring service Codex stores its sign-in under.
+const keyringService = "Codex Auth"
+
 // Store is where the credentials live. Every method is safe to call from several processes at
 // once: Update runs under an exclusive lock held across its read and its write.
 type Store struct {
 	home    string
 	mode    StoreMode
-	keyring Keyring
+	keyring keyring.Keyring
 }
 
 // NewStore returns the store of codexHome. kr may be nil for the system keyring.
-func NewStore(codexHome string, mode StoreMode, kr Keyring) *Store {
+func NewStore(codexHome string, mode StoreMode, kr keyring.Keyring) *Store {
 	if kr == nil {
-		kr = systemKeyring{}
+		kr = keyring.System()
 	}
 	if mode == "" {
 		mode = StoreFile
@@ -103,7 +107,7 @@ func (s *Store) Load() (*File, error) {
 			}
 			return f, nil
 		}
-		if !errors.Is(err, ErrKeyNotFound) {
+		if !errors.Is(err, keyring.ErrNotFound) {
 			return nil, fmt.Errorf("failed to load CLI auth from keyring: %w", err)
 		}
 		if s.mode == StoreKeyring {
@@ -184,7 +188,7 @@ func (s *Store) Delete() (bool, error) {
 		err := s.keyring.Delete(keyringService, s.keyringAccount())
 		if err == nil {
 			removed = true
-		} else if !errors.Is(err, ErrKeyNotFound) {
+		} else if !errors.Is(err, keyring.ErrNotFound) {
 			return false, fmt.Errorf("failed to delete auth from keyring: %w", err)
 		}
 	}

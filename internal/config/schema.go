@@ -167,10 +167,6 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 				*out = append(*out, keyFinding{p, keyUnsupported})
 			}
 			continue
-		case topLevel && k == "mcp_oauth_credentials_store" && v == "keyring":
-			// gocodex keeps MCP OAuth tokens in the file store only ("auto" means the file).
-			*out = append(*out, keyFinding{p, keyUnsupported})
-			continue
 		case topLevel && (codexOnlyKeys[k] || ignoredFileKeys[k] || ignoredUnlessDefault(k, v)):
 			*out = append(*out, keyFinding{p, keyUnsupported})
 			continue

@@ -62,6 +62,7 @@ var packages = map[string]room{
 
 	"internal/atomicfile":        {layer: edge},
 	"internal/auth":              {layer: edge},
+	"internal/keyring":           {layer: edge},
 	"internal/config":            {layer: edge},
 	"internal/features":          {layer: edge},
 	"internal/gitmarker":         {layer: edge},

@@ -70,7 +70,7 @@ type Options struct {
 	HTTPClient *http.Client
 	// OAuthStore, when set, holds the OAuth credentials of streamable-HTTP servers (`gocodex
 	// mcp login`): a server with an entry gets its token on every request, refreshed.
-	OAuthStore *oauth.FileStore
+	OAuthStore oauth.Store
 	// OptionalGrace is how long after Start a turn waits for a server that is not
 	// `required` and still starting (config mcp_optional_startup_grace_ms, as in Codex
 	// 0.169); after that the turn goes on without it and the server joins a later turn once
@@ -243,7 +243,7 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*sdk.Tool, *exec.Cmd
 			return nil, nil, nil, err
 		}
 		if m.opts.OAuthStore != nil && s.cfg.BearerTokenEnvVar == "" {
-			h, err := oauth.NewHandler(*m.opts.OAuthStore, s.name, oauth.Key(s.name, s.cfg.URL, s.cfg.HTTPHeaders), m.opts.HTTPClient)
+			h, err := oauth.NewHandler(m.opts.OAuthStore, s.name, oauth.Key(s.name, s.cfg.URL, s.cfg.HTTPHeaders), m.opts.HTTPClient)
 			if err != nil {
 				return nil, nil, nil, err
 			}

@@ -18,7 +18,7 @@ import (
 // in again; nothing is stored.
 type Handler struct {
 	name, key string
-	store     FileStore
+	store     Store
 	hc        *http.Client
 
 	mu    sync.Mutex
@@ -30,7 +30,7 @@ var _ auth.OAuthHandler = (*Handler)(nil)
 
 // NewHandler returns the handler of server name (its Key) from the store; nil, nil when it
 // has no credentials.
-func NewHandler(store FileStore, name, key string, hc *http.Client) (*Handler, error) {
+func NewHandler(store Store, name, key string, hc *http.Client) (*Handler, error) {
 	c, err := store.Load(key)
 	if err != nil || c == nil {
 		return nil, err

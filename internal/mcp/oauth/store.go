@@ -21,6 +21,7 @@ import (
 	"github.com/gocodex/gocodex/internal/filelock"
 
 	"github.com/gocodex/gocodex/internal/atomicfile"
+	"github.com/gocodex/gocodex/internal/keyring"
 )
 
 // Credentials are one server's tokens, as Codex 0.171 writes them in
@@ -55,6 +56,16 @@ func Key(name, url string, headers map[string]string) string {
 	}{"http", url, headers}) // encoding/json sorts the headers' keys
 	sum := sha256.Sum256(desc)
 	return name + "|" + hex.EncodeToString(sum[:])[:16]
+}
+
+// Store keeps servers' credentials by Key.
+type Store interface {
+	// Load returns the entry under key, or nil when there is none.
+	Load(key string) (*Credentials, error)
+	// Save stores c under key.
+	Save(key string, c Credentials) error
+	// Delete removes the entry under key; found says whether there was one.
+	Delete(key string) (found bool, err error)
 }
 
 // FileStore is `$CODEX_HOME/.credentials.json`: a JSON object of entries by Key, 0600,
@@ -153,12 +164,20 @@ func (s FileStore) Names() ([]string, error) {
 	return names, nil
 }
 
-// StoreFor is the store mcp_oauth_credentials_store names: the file store for "file" and
-// "auto" (gocodex has no keyring store for MCP tokens), nil for "keyring" (the configuration
-// loader warns that it is not supported).
-func StoreFor(codexHome, mode string) *FileStore {
-	if mode == "keyring" {
-		return nil
+// StoreFor is the store mcp_oauth_credentials_store names, as Codex reads the setting: the
+// file for "file", the OS keyring for "keyring" (an error on use when there is none, never a
+// silent file), and for "auto" (the default) the keyring when one answers, else the file.
+func StoreFor(codexHome, mode string) Store {
+	return storeFor(codexHome, mode, keyring.System())
+}
+
+func storeFor(codexHome, mode string, kr keyring.Keyring) Store {
+	file := FileStore{Home: codexHome}
+	switch mode {
+	case "file":
+		return file
+	case "keyring":
+		return KeyringStore{Keyring: kr}
 	}
-	return &FileStore{Home: codexHome}
+	return &autoStore{keyring: KeyringStore{Keyring: kr}, file: file}
 }
