@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
 // TestFleetSlurmBenchmark (GOCODEX_FLEET_BENCH=1; minutes) measures issue 36's figures on
@@ -19,7 +21,8 @@ import (
 //   - 20 tasks through `fleet run` (one array) against the same 20 run one after another
 //     with `gocodex exec --json`;
 //   - the per-task overhead of the fleet (a clone, the diff, the rollout, the status files)
-//     over an sbatch array whose elements run a bare `gocodex exec --json` in place.
+//     over an sbatch array whose elements run a bare `gocodex exec --json` in place;
+//   - the same fleet run with --out s3:// on the scripted S3 server on 127.0.0.1.
 func TestFleetSlurmBenchmark(t *testing.T) {
 	if os.Getenv("GOCODEX_FLEET_BENCH") != "1" {
 		t.Skip("GOCODEX_FLEET_BENCH=1 runs the fleet benchmark")
@@ -47,41 +50,56 @@ func TestFleetSlurmBenchmark(t *testing.T) {
 	}
 	sequential := time.Since(start)
 
-	// Fleet: one array of n tasks.
-	var tasks strings.Builder
-	for i, repo := range makeRepos("fleet") {
-		line, _ := json.Marshal(map[string]string{"id": fmt.Sprintf("t%02d", i), "repo": repo, "prompt": prompt(i)})
-		tasks.Write(append(line, '\n'))
-	}
+	// Fleet: one array of n tasks, into out; statusOf reads task i's status.json.
 	tasksFile := filepath.Join(t.TempDir(), "tasks.jsonl")
-	writeFile(t, tasksFile, tasks.String())
-	start = time.Now()
-	res := w.run("", "fleet", "run", "--engine", "slurm", "--tasks", tasksFile, "--out", w.Out, "--name", "bench")
-	if res.Code != 0 {
-		t.Fatalf("fleet run: %s", res.Stderr)
-	}
-	run := strings.TrimSpace(res.Stdout)
-	var fleetTimes []float64
-	awaitFiles(t, func() bool {
-		fleetTimes = fleetTimes[:0]
-		for i := 0; i < n; i++ {
-			var st struct {
-				State    string
-				Started  time.Time
-				Finished *time.Time
-			}
-			data, err := os.ReadFile(filepath.Join(w.Out, run, fmt.Sprintf("t%02d", i), "status.json"))
-			if err != nil || json.Unmarshal(data, &st) != nil || st.Finished == nil {
-				return false
-			}
-			if st.State != "succeeded" {
-				t.Fatalf("task %d: %s", i, data)
-			}
-			fleetTimes = append(fleetTimes, st.Finished.Sub(st.Started).Seconds())
+	fleetRun := func(set, out string, statusOf func(run string, i int) []byte) (time.Duration, []float64) {
+		var tasks strings.Builder
+		for i, repo := range makeRepos(set) {
+			line, _ := json.Marshal(map[string]string{"id": fmt.Sprintf("t%02d", i), "repo": repo, "prompt": prompt(i)})
+			tasks.Write(append(line, '\n'))
 		}
-		return true
+		writeFile(t, tasksFile, tasks.String())
+		start := time.Now()
+		res := w.run("", "fleet", "run", "--engine", "slurm", "--tasks", tasksFile, "--out", out, "--name", "bench-"+set)
+		if res.Code != 0 {
+			t.Fatalf("fleet run --out %s: %s", out, res.Stderr)
+		}
+		run := strings.TrimSpace(res.Stdout)
+		var times []float64
+		awaitFiles(t, func() bool {
+			times = times[:0]
+			for i := 0; i < n; i++ {
+				var st struct {
+					State    string
+					Started  time.Time
+					Finished *time.Time
+				}
+				data := statusOf(run, i)
+				if json.Unmarshal(data, &st) != nil || st.Finished == nil {
+					return false
+				}
+				if st.State != "succeeded" {
+					t.Fatalf("task %d: %s", i, data)
+				}
+				times = append(times, st.Finished.Sub(st.Started).Seconds())
+			}
+			return true
+		})
+		return time.Since(start), times
+	}
+	fleetWall, fleetTimes := fleetRun("fleet", w.Out, func(run string, i int) []byte {
+		data, _ := os.ReadFile(filepath.Join(w.Out, run, fmt.Sprintf("t%02d", i), "status.json"))
+		return data
 	})
-	fleetWall := time.Since(start)
+
+	// Fleet into a bucket: the same, each task uploading its files.
+	s3 := tk.StartS3(t, "bench")
+	saved := w.ExtraEnv
+	w.ExtraEnv = append(append([]string{}, saved...), s3.Env()...)
+	s3Wall, s3Times := fleetRun("s3", "s3://bench/runs", func(run string, i int) []byte {
+		return s3.Objects("bench")[fmt.Sprintf("runs/%s/t%02d/status.json", run, i)]
+	})
+	w.ExtraEnv = saved
 
 	// Bare: the same through sbatch directly, each element a plain exec in place.
 	bareRepos := makeRepos("bare")
@@ -122,9 +140,11 @@ func TestFleetSlurmBenchmark(t *testing.T) {
 	t.Logf("%d tasks, model pacing 200 ms an event, node of %s", n, w.Cluster.Node)
 	t.Logf("sequential gocodex exec:  %6.1f s wall", sequential.Seconds())
 	t.Logf("fleet run (one array):    %6.1f s wall (%.2fx faster)", fleetWall.Seconds(), sequential.Seconds()/fleetWall.Seconds())
+	t.Logf("fleet run into s3://:     %6.1f s wall", s3Wall.Seconds())
 	t.Logf("bare sbatch array:        %6.1f s wall", bareWall.Seconds())
 	t.Logf("per task: fleet element median %.2f s, bare exec median %.2f s: fleet adds %.2f s a task",
 		median(fleetTimes), median(bareTimes), median(fleetTimes)-median(bareTimes))
+	t.Logf("per task into s3://: element median %.2f s: fleet adds %.2f s a task", median(s3Times), median(s3Times)-median(bareTimes))
 }
 
 func awaitFiles(t *testing.T, done func() bool) {

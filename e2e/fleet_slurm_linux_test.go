@@ -23,6 +23,8 @@ type fleetWorld struct {
 	Cluster *tk.SlurmCluster
 	Out     string
 	Key     string
+	// Flags are given to every fleet status (--s3-endpoint...).
+	Flags []string
 }
 
 func newFleetWorld(t *testing.T) *fleetWorld {
@@ -141,7 +143,7 @@ type fleetStatus struct {
 
 func (w *fleetWorld) status(run string) fleetStatus {
 	w.t.Helper()
-	res := w.run("", "fleet", "status", run, "--out", w.Out, "--json")
+	res := w.run("", append([]string{"fleet", "status", run, "--out", w.Out, "--json"}, w.Flags...)...)
 	if res.Code != 0 {
 		w.t.Fatalf("fleet status: %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
@@ -209,6 +211,7 @@ func TestFleetSlurm(t *testing.T) {
 	if jobs := jobIDs(first); len(jobs) != 1 {
 		t.Fatalf("the 4 tasks ran as %d jobs, want one array: %v", len(jobs), jobs)
 	}
+	awaitModelSaw(t, w.Model, "gamma") // cancelled while its model stalls, not before it asked
 	if res := w.run("", "fleet", "cancel", run, "--out", w.Out, "--task", "gamma"); res.Code != 0 {
 		t.Fatalf("fleet cancel: %d\n%s%s", res.Code, res.Stdout, res.Stderr)
 	}
@@ -321,6 +324,14 @@ func TestFleetSlurm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.checkJobsHoldNo(run, "fleet", w.Key)
+}
+
+// checkJobsHoldNo checks that the run's jobs, as scontrol shows them and their batch scripts,
+// hold none of secrets, and that each batch script names want.
+func (w *fleetWorld) checkJobsHoldNo(run, want string, secrets ...string) {
+	t := w.t
+	t.Helper()
 	for _, job := range jobIDs(w.status(run)) {
 		for _, args := range [][]string{{"show", "job", "-dd", job}, {"write", "batch_script", job, "-"}} {
 			cmd := exec.Command("scontrol", args...)
@@ -329,11 +340,13 @@ func TestFleetSlurm(t *testing.T) {
 			if err != nil {
 				t.Fatalf("scontrol %v: %v\n%s", args, err, out)
 			}
-			if strings.Contains(string(out), w.Key) {
-				t.Errorf("the API key is in scontrol %v:\n%s", args, out)
+			for _, secret := range secrets {
+				if strings.Contains(string(out), secret) {
+					t.Errorf("a secret is in scontrol %v:\n%s", args, out)
+				}
 			}
-			if !strings.Contains(string(out), "fleet") {
-				t.Errorf("scontrol %v does not show the job:\n%s", args, out)
+			if !strings.Contains(string(out), want) {
+				t.Errorf("scontrol %v does not show %s:\n%s", args, want, out)
 			}
 		}
 	}

@@ -32,6 +32,16 @@ if command -v npm >/dev/null 2>&1; then
     (cd e2e/mcpnpm && npm install --no-audit --no-fund --loglevel=error) || {
       echo "npm install of @modelcontextprotocol/server-everything failed"; exit 1; }
   fi
+  # The official ACP client SDK, which drives `gocodex acp` as an editor would (e2e/acp_test.go),
+  # and Zed's adapter over Codex, the reference the same script runs through.
+  if [ ! -d e2e/acp/node_modules/@agentclientprotocol/sdk ]; then
+    (cd e2e/acp && npm install --no-audit --no-fund --loglevel=error) || {
+      echo "npm install of @agentclientprotocol/sdk failed"; exit 1; }
+  fi
+  if [ ! -d e2e/acp/reference/node_modules/@zed-industries/codex-acp ]; then
+    (cd e2e/acp/reference && npm install --no-audit --no-fund --loglevel=error) || {
+      echo "npm install of @zed-industries/codex-acp failed"; exit 1; }
+  fi
 fi
 
 echo "== reference Codex (npm), for the comparison tests"

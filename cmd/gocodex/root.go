@@ -8,7 +8,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/version"
 )
 
 // exitError carries a process exit code through cobra without printing anything more.
@@ -36,19 +35,18 @@ func newRootCommand(fac *faceopts.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "gocodex",
 		Short:         "A coding agent, wire-compatible with OpenAI's Codex CLI",
-		Version:       version.Full(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
-	root.SetVersionTemplate("{{.Version}}\n")
 	addTUIFlags(root, fac, runTUI)
 	addVersionFlags(root, fac)
 	root.AddCommand(newExecCommand(fac, runExec))
 	root.AddCommand(newTopReviewCommand(fac, runExec))
 	root.AddCommand(newProtoCommand(fac))
+	root.AddCommand(newAcpCommand(fac))
 	root.AddCommand(newAppServerCommand(fac, runAppServer))
 	root.AddCommand(newMcpServerCommand(fac, runMcpServer))
 	root.AddCommand(newMcpCommand(fac))

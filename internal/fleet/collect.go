@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 )
 
@@ -42,7 +40,7 @@ func Collect(r *Run, views []TaskView) ([]Result, error) {
 				res.DurationSeconds = st.Finished.Sub(st.Started).Seconds()
 			}
 		}
-		if diff, err := os.ReadFile(filepath.Join(r.TaskDir(v.Index), DiffFile)); err == nil {
+		if diff, err := r.store.Read(r.taskKey(v.Index, DiffFile)); err == nil {
 			res.DiffBytes = int64(len(diff))
 			res.DiffFiles = bytes.Count(diff, []byte("diff --git "))
 		}
@@ -53,7 +51,7 @@ func Collect(r *Run, views []TaskView) ([]Result, error) {
 		}
 		buf.Write(append(line, '\n'))
 	}
-	return results, writeFileAtomic(filepath.Join(r.Dir(), SummaryFile), buf.Bytes())
+	return results, r.store.Write(key(r.ID, SummaryFile), buf.Bytes())
 }
 
 // PrintResults writes results as a table.

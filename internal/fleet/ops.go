@@ -3,13 +3,20 @@ package fleet
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 )
 
-// Start checks the engine, writes the run's folder under out and submits every task as one
-// array. On any error nothing is left submitted and the run's folder is removed.
+// Start checks the output store and the engine, writes the run's folder under out and
+// submits every task as one array. On any error nothing is left submitted and the run's
+// folder is removed.
 func Start(ctx context.Context, eng Engine, out string, r *Run) error {
+	st, err := OpenStore(out)
+	if err != nil {
+		return err
+	}
+	if err := st.Check(ctx); err != nil {
+		return err
+	}
 	if err := eng.Check(ctx); err != nil {
 		return err
 	}
@@ -21,7 +28,7 @@ func Start(ctx context.Context, eng Engine, out string, r *Run) error {
 		all[i] = i
 	}
 	if _, err := submit(ctx, eng, r, all); err != nil {
-		os.RemoveAll(r.Dir())
+		r.store.RemoveAll(r.ID)
 		return err
 	}
 	return nil
@@ -35,7 +42,7 @@ func submit(ctx context.Context, eng Engine, r *Run, tasks []int) (*Submission, 
 	}
 	jobID, err := eng.Submit(ctx, r, s)
 	if err != nil {
-		os.Remove(r.submissionPath(s.Seq))
+		r.store.Remove(r.submissionKey(s.Seq))
 		return nil, fmt.Errorf("%s: submit: %w", eng.Name(), err)
 	}
 	s.JobID = jobID

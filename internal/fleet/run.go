@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +33,7 @@ type Run struct {
 	Binary string `json:"binary"`
 	Tasks  []Task `json:"tasks"`
 
-	dir string // DIR/<run-id>
+	store Store // --out
 }
 
 // Submission is one array or Job: element e runs task Tasks[e]. The first submission of a
@@ -46,14 +45,33 @@ type Submission struct {
 	Time  time.Time `json:"time"`
 }
 
-// Dir is the run's folder.
-func (r *Run) Dir() string { return r.dir }
+// Dir is the run's folder: a path, or an s3:// URL.
+func (r *Run) Dir() string { return r.store.Where(r.ID) }
 
-// TaskDir is the folder task i's element writes.
-func (r *Run) TaskDir(i int) string { return filepath.Join(r.dir, r.Tasks[i].ID) }
+// Where names file name of the run's folder (summary.jsonl...) for people.
+func (r *Run) Where(name string) string { return r.store.Where(key(r.ID, name)) }
 
-// LogDir is where engines put the elements' own output (Slurm's --output).
-func (r *Run) LogDir() string { return filepath.Join(r.dir, metaDir, "logs") }
+// Store is where the run's files live.
+func (r *Run) Store() Store { return r.store }
+
+// Out is the run's --out: its store's root.
+func (r *Run) Out() string { return r.store.Where("") }
+
+// taskKey is the key of file name in task i's folder.
+func (r *Run) taskKey(i int, name string) string { return key(r.ID, r.Tasks[i].ID, name) }
+
+// TaskDir is the folder (or s3:// prefix) task i's element writes.
+func (r *Run) TaskDir(i int) string { return r.store.Where(key(r.ID, r.Tasks[i].ID)) }
+
+// LogDir is where engines put the elements' own output (Slurm's --output); "" when the run
+// is in a bucket (the element then stores its log in the bucket itself).
+func (r *Run) LogDir() string {
+	p, ok := r.store.LocalPath(key(r.ID, metaDir, "logs"))
+	if !ok {
+		return ""
+	}
+	return p
+}
 
 // NewRunID is name-<UTC time>-<4 random hex>: sortable, unique without coordination.
 func NewRunID(name string, now time.Time) string {
@@ -70,19 +88,28 @@ func ValidName(name string) error {
 	return nil
 }
 
+// runFile is the key of a run's run.json.
+func runFile(id string) string { return key(id, metaDir, "run.json") }
+
 // Create writes a new run's folder under out; it fails if the run exists.
 func Create(out string, r *Run) error {
 	if err := ValidName(r.ID); err != nil {
 		return err
 	}
-	r.dir = filepath.Join(out, r.ID)
-	if err := os.MkdirAll(filepath.Join(r.dir, metaDir, "submissions"), 0o755); err != nil {
+	st, err := OpenStore(out)
+	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(r.LogDir(), 0o755); err != nil {
-		return err
+	if _, err := st.Read(runFile(r.ID)); err == nil {
+		return fmt.Errorf("run %s already exists in %s", r.ID, st.Where(""))
 	}
-	return writeJSONAtomic(filepath.Join(r.dir, metaDir, "run.json"), r)
+	r.store = st
+	if dir := r.LogDir(); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return writeJSON(st, runFile(r.ID), r)
 }
 
 // ErrNoRun: the folder holds no run of that id.
@@ -93,25 +120,31 @@ func Load(out, id string) (*Run, error) {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return nil, fmt.Errorf("run id %q: %w", id, ErrNoRun)
 	}
-	dir := filepath.Join(out, id)
+	st, err := OpenStore(out)
+	if err != nil {
+		return nil, err
+	}
 	var r Run
-	if err := readJSON(filepath.Join(dir, metaDir, "run.json"), &r); err != nil {
+	if err := readJSON(st, runFile(id), &r); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("run %s in %s: %w", id, out, ErrNoRun)
+			return nil, fmt.Errorf("run %s in %s: %w", id, st.Where(""), ErrNoRun)
 		}
 		return nil, err
 	}
-	r.dir = dir
+	if r.ID != id {
+		return nil, fmt.Errorf("%s holds run %q, not %q", st.Where(runFile(id)), r.ID, id)
+	}
+	r.store = st
 	return &r, nil
 }
 
-// LoadDir reads the run in folder dir (an element's --run-dir).
+// LoadDir reads the run in folder dir (an element's --run-dir, as Run.Dir prints it).
 func LoadDir(dir string) (*Run, error) {
-	return Load(filepath.Dir(dir), filepath.Base(dir))
+	return Load(splitRunDir(dir))
 }
 
-func (r *Run) submissionPath(seq int) string {
-	return filepath.Join(r.dir, metaDir, "submissions", strconv.Itoa(seq)+".json")
+func (r *Run) submissionKey(seq int) string {
+	return key(r.ID, metaDir, "submissions", strconv.Itoa(seq)+".json")
 }
 
 // NewSubmission records the next submission of tasks (before the engine sees it: an element
@@ -127,13 +160,13 @@ func (r *Run) NewSubmission(tasks []int, now time.Time) (*Submission, error) {
 
 // SaveSubmission writes s (with the engine's job id once it has one).
 func (r *Run) SaveSubmission(s *Submission) error {
-	return writeJSONAtomic(r.submissionPath(s.Seq), s)
+	return writeJSON(r.store, r.submissionKey(s.Seq), s)
 }
 
 // Submission reads submission seq.
 func (r *Run) Submission(seq int) (*Submission, error) {
 	var s Submission
-	if err := readJSON(r.submissionPath(seq), &s); err != nil {
+	if err := readJSON(r.store, r.submissionKey(seq), &s); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -141,14 +174,14 @@ func (r *Run) Submission(seq int) (*Submission, error) {
 
 // Submissions are the run's submissions, oldest first.
 func (r *Run) Submissions() ([]*Submission, error) {
-	entries, err := os.ReadDir(filepath.Join(r.dir, metaDir, "submissions"))
-	if err != nil {
+	names, err := r.store.List(key(r.ID, metaDir, "submissions"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	var subs []*Submission
-	for _, e := range entries {
-		seq, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".json"))
-		if err != nil || !strings.HasSuffix(e.Name(), ".json") {
+	for _, name := range names {
+		seq, err := strconv.Atoi(strings.TrimSuffix(name, ".json"))
+		if err != nil || !strings.HasSuffix(name, ".json") {
 			continue
 		}
 		s, err := r.Submission(seq)
@@ -189,12 +222,12 @@ func (r *Run) TaskIndex(id string) (int, error) {
 	return 0, fmt.Errorf("run %s has no task %q", r.ID, id)
 }
 
-func writeJSONAtomic(path string, v any) error {
+func writeJSON(st Store, key string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(data, '\n'))
+	return st.Write(key, append(data, '\n'))
 }
 
 // writeFileAtomic writes through a temporary file and a rename: a reader on another node
@@ -203,16 +236,23 @@ func writeFileAtomic(path string, data []byte) error {
 	return atomicfile.Write(path, data, 0o644)
 }
 
-func readJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+func readJSON(st Store, key string, v any) error {
+	data, err := st.Read(key)
 	if err != nil {
 		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", st.Where(key), err)
 	}
 	return nil
 }
 
-// SetDir places a run not yet created (a dry run) under out.
-func (r *Run) SetDir(out string) { r.dir = filepath.Join(out, r.ID) }
+// SetDir places a run not yet created (a dry run) under out, reaching nothing.
+func (r *Run) SetDir(out string) error {
+	st, err := OpenStore(out)
+	if err != nil {
+		return err
+	}
+	r.store = st
+	return nil
+}

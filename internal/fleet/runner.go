@@ -61,18 +61,49 @@ func RunElement(ctx context.Context, el Element) (int, error) {
 		return 1, err
 	}
 	task := r.Tasks[i]
-	dir := r.TaskDir(i)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	work, err := os.MkdirTemp("", "gocodex-fleet-")
+	if err != nil {
 		return 1, err
 	}
-	for _, f := range []string{EventsFile, FinalFile, DiffFile, RolloutFile} {
-		os.Remove(filepath.Join(dir, f)) // a retry's files replace the earlier attempt's
+	defer os.RemoveAll(work)
+	dir, publish, err := r.taskFolder(i, work)
+	if err != nil {
+		return 1, err
+	}
+	if r.LogDir() == "" { // no engine log beside the results: keep exec's standard error
+		logFile, err := os.Create(filepath.Join(work, "element.log"))
+		if err != nil {
+			return 1, err
+		}
+		defer func() {
+			logFile.Close()
+			if data, err := os.ReadFile(logFile.Name()); err == nil && len(data) > 0 {
+				r.store.Write(key(r.ID, metaDir, "logs", strings.ReplaceAll(el.JobID, "/", "_")+".out"), data)
+			}
+		}()
+		el.Stderr = io.MultiWriter(el.Stderr, logFile)
 	}
 	st := &TaskStatus{ID: task.ID, State: Running, JobID: el.JobID, Submission: sub.Seq, Started: time.Now().UTC()}
 	if err := r.WriteStatus(i, st); err != nil {
 		return 1, err
 	}
 	finish := func(state State, code int, reason error) (int, error) {
+		if r.superseded(i, sub.Seq) {
+			// Cancelled, this element wrapped up after a retry of its task started: the
+			// folder is the retry's now.
+			fmt.Fprintf(el.Stderr, "fleet: task %s was resubmitted; this element (submission %d) leaves its results alone\n", task.ID, sub.Seq)
+			return CancelledExitCode, nil
+		}
+		if err := publish(); err != nil {
+			if reason == nil {
+				reason = err
+			} else {
+				reason = fmt.Errorf("%w; %w", reason, err)
+			}
+			if state == Succeeded {
+				state = Failed
+			}
+		}
 		now := time.Now().UTC()
 		st.State, st.ExitCode, st.Finished = state, &code, &now
 		if reason != nil {
@@ -87,11 +118,6 @@ func RunElement(ctx context.Context, el Element) (int, error) {
 		return code, nil
 	}
 
-	work, err := os.MkdirTemp("", "gocodex-fleet-")
-	if err != nil {
-		return finish(Failed, 1, err)
-	}
-	defer os.RemoveAll(work)
 	clone := filepath.Join(work, "repo")
 	commit, err := safegit.CloneAt(ctx, task.Repo, clone, task.Ref)
 	if err != nil {
@@ -134,6 +160,55 @@ func RunElement(ctx context.Context, el Element) (int, error) {
 	default:
 		return finish(Failed, code, reason)
 	}
+}
+
+// superseded is true when task i's status file is of a submission later than seq: a retry
+// owns the task's folder, and an element of seq must not overwrite its files or status.
+func (r *Run) superseded(i, seq int) bool {
+	st, err := r.ReadStatus(i)
+	return err == nil && st != nil && st.Submission > seq
+}
+
+// taskFiles are the files an element writes in its task's folder, status.json aside.
+var taskFiles = []string{EventsFile, FinalFile, DiffFile, RolloutFile}
+
+// taskFolder is the local folder task i's element writes its files in, emptied of an earlier
+// attempt's, and publish, which puts them in the store (a bucket) before the final status.
+// For a folder store the files are written in place and publish does nothing.
+func (r *Run) taskFolder(i int, work string) (dir string, publish func() error, err error) {
+	if p, ok := r.store.LocalPath(key(r.ID, r.Tasks[i].ID)); ok {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			return "", nil, err
+		}
+		for _, f := range taskFiles {
+			os.Remove(filepath.Join(p, f))
+		}
+		return p, func() error { return nil }, nil
+	}
+	for _, f := range taskFiles {
+		if err := r.store.Remove(r.taskKey(i, f)); err != nil {
+			return "", nil, err
+		}
+	}
+	dir = filepath.Join(work, "out")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return "", nil, err
+	}
+	publish = func() error {
+		var errs []error
+		for _, f := range taskFiles {
+			data, err := os.ReadFile(filepath.Join(dir, f))
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			if err == nil {
+				err = r.store.Write(r.taskKey(i, f), data)
+			}
+			errs = append(errs, err)
+		}
+		return errors.Join(errs...)
+	}
+	return dir, publish, nil
 }
 
 // runExec runs `gocodex exec --json` on the task in the clone, the prompt on stdin, its events

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -55,7 +54,7 @@ const StatusFile = "status.json"
 // ReadStatus reads task i's status file; nil when the task has none yet.
 func (r *Run) ReadStatus(i int) (*TaskStatus, error) {
 	var st TaskStatus
-	err := readJSON(filepath.Join(r.TaskDir(i), StatusFile), &st)
+	err := readJSON(r.store, r.taskKey(i, StatusFile), &st)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -67,10 +66,7 @@ func (r *Run) ReadStatus(i int) (*TaskStatus, error) {
 
 // WriteStatus writes task i's status file.
 func (r *Run) WriteStatus(i int, st *TaskStatus) error {
-	if err := os.MkdirAll(r.TaskDir(i), 0o755); err != nil {
-		return err
-	}
-	return writeJSONAtomic(filepath.Join(r.TaskDir(i), StatusFile), st)
+	return writeJSON(r.store, r.taskKey(i, StatusFile), st)
 }
 
 // TaskView is a task's state merged from its status file and the engine.

@@ -121,3 +121,18 @@ func TestLoadRefusesPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestSuperseded: an element whose task was resubmitted (a cancelled element wrapping up
+// after the retry started) sees the later submission's status and leaves the folder alone.
+func TestSuperseded(t *testing.T) {
+	r := newTestRun(t, "a")
+	if r.superseded(0, 1) {
+		t.Fatal("no status yet: not superseded")
+	}
+	if err := r.WriteStatus(0, &TaskStatus{ID: "a", State: Running, Submission: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if !r.superseded(0, 1) || r.superseded(0, 2) {
+		t.Fatal("submission 1 is superseded by 2's status, 2 is not")
+	}
+}

@@ -31,7 +31,7 @@ const (
 	engine
 	// host is the one-per-process owner of config, providers, MCP and the thread manager.
 	host
-	// face is an adapter speaking one wire (exec, app-server, proto, mcp-server, TUI).
+	// face is an adapter speaking one wire (exec, app-server, proto, mcp-server, ACP, TUI).
 	face
 	// command is a main package wiring the faces.
 	command
@@ -116,6 +116,7 @@ var packages = map[string]room{
 	"internal/appserver/...": {layer: face, face: "app-server"},
 	"internal/execcli":       {layer: face, face: "exec"},
 	"internal/proto":         {layer: face, face: "proto"},
+	"internal/acp":           {layer: face, face: "acp"},
 	"internal/tui":           {layer: face, face: "tui"},
 	"internal/tui/...":       {layer: face, face: "tui"},
 	"internal/mcpserver":     {layer: face, face: "mcp-server"},

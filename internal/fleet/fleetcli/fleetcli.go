@@ -3,6 +3,7 @@
 package fleetcli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,32 +29,41 @@ func NewCommand(s *iostreams.IOStreams, exitWith func(code int) error) *cobra.Co
 			"of its repository and writes its events, final message, diff, rollout and status\n" +
 			"under OUT/<run-id>/<task-id>/.",
 	}
+	var endpoint string
+	cmd.PersistentFlags().StringVar(&endpoint, "s3-endpoint", "",
+		"with an s3:// --out: the S3-compatible endpoint, http(s)://HOST[:PORT] (sets "+fleet.EndpointEnv+", which the tasks inherit)")
+	cmd.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if endpoint == "" {
+			return nil
+		}
+		// The engines export this process's environment to the tasks (never their argv).
+		return os.Setenv(fleet.EndpointEnv, endpoint)
+	}
 	cmd.AddCommand(newRunCommand(s), newStatusCommand(s), newRetryCommand(s),
 		newCancelCommand(s), newCollectCommand(s), newRunTaskCommand(s, exitWith))
 	return cmd
 }
 
-// outDir checks --out: a folder (made when missing), or an S3 URL.
+// outDir checks --out: a folder (made absolute), or an s3:// URL.
 func outDir(out string) (string, error) {
-	switch {
-	case out == "":
-		return "", errors.New("--out is required: the shared folder the tasks write their results to")
-	case strings.HasPrefix(out, "s3://"):
-		return "", fmt.Errorf("--out %s: S3 output is not implemented yet; give a folder on the cluster's shared file system", out)
-	}
-	abs, err := filepath.Abs(out)
+	st, err := fleet.OpenStore(out)
 	if err != nil {
 		return "", err
 	}
-	return abs, nil
+	return st.Where(""), nil
 }
 
-func loadRun(out, id string) (*fleet.Run, fleet.Engine, error) {
-	dir, err := outDir(out)
+func loadRun(ctx context.Context, out, id string) (*fleet.Run, fleet.Engine, error) {
+	st, err := fleet.OpenStore(out)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := fleet.Load(dir, id)
+	if _, local := st.LocalPath(""); !local {
+		if err := st.Check(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	r, err := fleet.Load(st.Where(""), id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,7 +116,7 @@ func newRunCommand(s *iostreams.IOStreams) *cobra.Command {
 			if err := fleet.Resolve(tasks, cwd); err != nil {
 				return err
 			}
-			opts, err := eo.options(engine)
+			opts, err := eo.options(engine, dir)
 			if err != nil {
 				return err
 			}
@@ -141,7 +151,7 @@ func newRunCommand(s *iostreams.IOStreams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&engine, "engine", "", "the batch engine: slurm or kubernetes")
 	f.StringVar(&tasksPath, "tasks", "", "the tasks file (JSONL: id, repo, ref, prompt, config)")
-	f.StringVar(&out, "out", "", "the shared folder the results go to (OUT/<run-id>/<task-id>/)")
+	f.StringVar(&out, "out", "", "the shared folder, or s3://BUCKET/PREFIX, the results go to (OUT/<run-id>/<task-id>/)")
 	f.StringVar(&name, "name", "fleet", "the run's name (the run id starts with it)")
 	f.IntVar(&parallel, "parallel", 0, "at most this many tasks at once (0: as many as the engine allows)")
 	f.StringArrayVarP(&config, "config", "c", nil, "a configuration override for every task (key=value)")
@@ -171,14 +181,14 @@ func runCommand(use, short string, do func(cmd *cobra.Command, r *fleet.Run, eng
 		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, eng, err := loadRun(out, args[0])
+			r, eng, err := loadRun(cmd.Context(), out, args[0])
 			if err != nil {
 				return err
 			}
 			return do(cmd, r, eng)
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "the run's results folder")
+	cmd.Flags().StringVar(&out, "out", "", "the run's results folder or s3:// bucket")
 	return cmd
 }
 
@@ -254,7 +264,7 @@ func newCollectCommand(s *iostreams.IOStreams) *cobra.Command {
 			if err := fleet.PrintResults(s.Out, results); err != nil {
 				return err
 			}
-			fmt.Fprintf(s.ErrOut, "fleet: summary written to %s\n", filepath.Join(r.Dir(), fleet.SummaryFile))
+			fmt.Fprintf(s.ErrOut, "fleet: summary written to %s\n", r.Where(fleet.SummaryFile))
 			return nil
 		})
 }

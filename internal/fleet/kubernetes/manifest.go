@@ -7,7 +7,6 @@ package kubernetes
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -33,19 +32,28 @@ type Options struct {
 	// Kubeconfig is the kubeconfig file ("": KUBECONFIG, then ~/.kube/config); Context its
 	// context ("": the current one).
 	Kubeconfig, Context string
+	// Bucket: --out is an s3:// bucket, which the pods reach through the Secret's AWS keys;
+	// S3Endpoint, when set, is its endpoint (not a secret: a plain variable of the pods).
+	Bucket     bool
+	S3Endpoint string
 }
 
 // FromMap reads the options as run.json keeps them.
 func FromMap(m map[string]string) Options {
 	backoff, _ := strconv.Atoi(m["backoff_per_index"])
 	return Options{Namespace: m["namespace"], Image: m["image"], Claim: m["claim"], Secret: m["secret"],
-		BackoffPerIndex: backoff, Kubeconfig: m["kubeconfig"], Context: m["context"]}
+		BackoffPerIndex: backoff, Kubeconfig: m["kubeconfig"], Context: m["context"],
+		Bucket: m["bucket"] == "true", S3Endpoint: m["s3_endpoint"]}
 }
 
 // Map is the options as run.json keeps them (names only: no secret value is ever held).
 func (o Options) Map() map[string]string {
 	m := map[string]string{"namespace": o.Namespace, "image": o.Image, "claim": o.Claim, "secret": o.Secret,
-		"backoff_per_index": strconv.Itoa(o.BackoffPerIndex), "kubeconfig": o.Kubeconfig, "context": o.Context}
+		"backoff_per_index": strconv.Itoa(o.BackoffPerIndex), "kubeconfig": o.Kubeconfig, "context": o.Context,
+		"s3_endpoint": o.S3Endpoint}
+	if o.Bucket {
+		m["bucket"] = "true"
+	}
 	for k, v := range m {
 		if v == "" {
 			delete(m, k)
@@ -59,7 +67,11 @@ func (o Options) Validate() error {
 	switch {
 	case o.Image == "":
 		return fmt.Errorf("engine kubernetes needs --image: an image holding gocodex and git")
-	case o.Claim == "":
+	case o.Bucket && o.Claim != "":
+		return fmt.Errorf("--claim mounts a folder --out; with an s3:// --out the pods write to the bucket: drop --claim")
+	case o.Bucket && o.Secret == "":
+		return fmt.Errorf("engine kubernetes with an s3:// --out needs --secret: a Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and the model's key)")
+	case !o.Bucket && o.Claim == "":
 		return fmt.Errorf("engine kubernetes needs --claim: the PersistentVolumeClaim holding the --out folder, mounted in every pod at the same path")
 	case o.BackoffPerIndex < 0:
 		return fmt.Errorf("--backoff-per-index must be 0 or more")
@@ -107,14 +119,20 @@ func Job(o Options, r *fleet.Run, s *fleet.Submission) *batchv1.Job {
 	indexed := batchv1.IndexedCompletion
 	backoff := int32(o.BackoffPerIndex)
 	never := false
-	out := filepath.Dir(r.Dir())
 	c := corev1.Container{
 		Name:    container,
 		Image:   o.Image,
 		Command: fleet.ElementCommand(r, s, "$("+elementEnv+")", name+"/$("+elementEnv+")"),
 		Env: []corev1.EnvVar{{Name: elementEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{
 			FieldPath: "metadata.annotations['" + batchv1.JobCompletionIndexAnnotation + "']"}}}},
-		VolumeMounts: []corev1.VolumeMount{{Name: "out", MountPath: out}},
+	}
+	var volumes []corev1.Volume
+	if out, local := r.Store().LocalPath(""); local {
+		c.VolumeMounts = []corev1.VolumeMount{{Name: "out", MountPath: out}}
+		volumes = []corev1.Volume{{Name: "out", VolumeSource: corev1.VolumeSource{
+			PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: o.Claim}}}}
+	} else if o.S3Endpoint != "" {
+		c.Env = append(c.Env, corev1.EnvVar{Name: fleet.EndpointEnv, Value: o.S3Endpoint})
 	}
 	if o.Secret != "" {
 		c.EnvFrom = []corev1.EnvFromSource{{SecretRef: &corev1.SecretEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: o.Secret}}}}
@@ -139,8 +157,7 @@ func Job(o Options, r *fleet.Run, s *fleet.Submission) *batchv1.Job {
 					RestartPolicy:                corev1.RestartPolicyNever,
 					AutomountServiceAccountToken: &never,
 					Containers:                   []corev1.Container{c},
-					Volumes: []corev1.Volume{{Name: "out", VolumeSource: corev1.VolumeSource{
-						PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: o.Claim}}}},
+					Volumes:                      volumes,
 				},
 			},
 		},

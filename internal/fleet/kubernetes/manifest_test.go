@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,9 @@ func goldenRun() *fleet.Run {
 	for i := 0; i < 20; i++ {
 		r.Tasks = append(r.Tasks, fleet.Task{ID: "t" + string(rune('a'+i)), Repo: "https://example.com/r.git", Prompt: "p"})
 	}
-	r.SetDir("/shared/fleet")
+	if err := r.SetDir("/shared/fleet"); err != nil {
+		panic(err)
+	}
 	return r
 }
 
@@ -41,42 +44,9 @@ func TestJobGolden(t *testing.T) {
 		"job-first.yaml": {Seq: 1, Tasks: all},
 		"job-retry.yaml": {Seq: 2, Tasks: []int{3, 17}},
 	}
-	scheme, err := newScheme()
-	if err != nil {
-		t.Fatal(err)
-	}
-	decoder := serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer()
 	for name, s := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, err := Manifest(Job(o, r, s))
-			if err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join("testdata", name)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test -run TestJobGolden -update writes it)", err)
-			}
-			if string(got) != string(want) {
-				t.Fatalf("the manifest changed (-update rewrites %s):\n%s", path, got)
-			}
-			var strict batchv1.Job
-			if err := yaml.UnmarshalStrict(want, &strict); err != nil {
-				t.Fatalf("not a Job of the API types: %v", err)
-			}
-			obj, gvk, err := decoder.Decode(want, nil, nil)
-			if err != nil {
-				t.Fatalf("the scheme does not decode it: %v", err)
-			}
-			job, ok := obj.(*batchv1.Job)
-			if !ok || gvk.Kind != "Job" || gvk.Group != "batch" || gvk.Version != "v1" {
-				t.Fatalf("decoded %T %v", obj, gvk)
-			}
+			job := checkGolden(t, name, Job(o, r, s))
 			spec := job.Spec
 			n := int32(len(s.Tasks))
 			parallel := min(n, 8)
@@ -93,6 +63,79 @@ func TestJobGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestJobGoldenBucket: with an s3:// --out the pods mount no claim; the keys come from the
+// Secret, the endpoint is a plain variable.
+func TestJobGoldenBucket(t *testing.T) {
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "s3-secret")
+	o := Options{Namespace: "agents", Image: "registry.example.com/gocodex:1.0", Secret: "fleet-credentials",
+		Bucket: true, S3Endpoint: "https://s3.example.com"}
+	if err := o.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	r := goldenRun()
+	if err := r.SetDir("s3://results/fleet"); err != nil {
+		t.Fatal(err)
+	}
+	job := checkGolden(t, "job-bucket.yaml", Job(o, r, &fleet.Submission{Seq: 1, Tasks: []int{0, 1, 2}}))
+	spec := job.Spec.Template.Spec
+	c := spec.Containers[0]
+	if len(spec.Volumes) != 0 || len(c.VolumeMounts) != 0 || c.EnvFrom[0].SecretRef.Name != "fleet-credentials" ||
+		!slices.Contains(c.Command, "s3://results/fleet/"+r.ID) {
+		t.Fatalf("pod: %+v", spec)
+	}
+	if c.Env[1].Name != fleet.EndpointEnv || c.Env[1].Value != "https://s3.example.com" {
+		t.Fatalf("env: %+v", c.Env)
+	}
+	for _, bad := range []Options{{Image: "i", Bucket: true, Secret: "s", Claim: "c"}, {Image: "i", Bucket: true}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v: accepted", bad)
+		}
+	}
+}
+
+// checkGolden compares the Job's manifest with testdata/name (-update rewrites it) and
+// decodes it strictly into the API types, through a scheme as the API server's clients do.
+func checkGolden(t *testing.T, name string, j *batchv1.Job) *batchv1.Job {
+	t.Helper()
+	got, err := Manifest(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run TestJobGolden -update writes it)", err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("the manifest changed (-update rewrites %s):\n%s", path, got)
+	}
+	if strings.Contains(string(got), "s3-secret") {
+		t.Fatal("a secret is in the manifest")
+	}
+	var strict batchv1.Job
+	if err := yaml.UnmarshalStrict(want, &strict); err != nil {
+		t.Fatalf("not a Job of the API types: %v", err)
+	}
+	scheme, err := newScheme()
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, gvk, err := serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer().Decode(want, nil, nil)
+	if err != nil {
+		t.Fatalf("the scheme does not decode it: %v", err)
+	}
+	job, ok := obj.(*batchv1.Job)
+	if !ok || gvk.Kind != "Job" || gvk.Group != "batch" || gvk.Version != "v1" {
+		t.Fatalf("decoded %T %v", obj, gvk)
+	}
+	return job
 }
 
 func TestDNSName(t *testing.T) {

@@ -82,8 +82,12 @@ func (e *Engine) SbatchArgs(r *fleet.Run, s *fleet.Submission) []string {
 	if r.Parallel > 0 {
 		array += "%" + strconv.Itoa(r.Parallel)
 	}
-	args := []string{"--parsable", "--job-name=gocodex-" + r.ID, "--array=" + array,
-		"--export=ALL", "--output=" + r.LogDir() + "/%A_%a.out"}
+	args := []string{"--parsable", "--job-name=gocodex-" + r.ID, "--array=" + array, "--export=ALL"}
+	// A run in a bucket has no shared folder for the log: Slurm's default is kept
+	// (slurm-JOB_INDEX.out in the submitting folder), and the elements store exec's in the bucket.
+	if dir := r.LogDir(); dir != "" {
+		args = append(args, "--output="+dir+"/%A_%a.out")
+	}
 	if e.opts.Partition != "" {
 		args = append(args, "--partition="+e.opts.Partition)
 	}

@@ -34,7 +34,9 @@ func TestParseShowJob(t *testing.T) {
 func TestScriptHoldsNoSecretAndQuotes(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-secret")
 	r := &fleet.Run{ID: "r-1", Binary: "/opt/it's/gocodex", Parallel: 3, Tasks: make([]fleet.Task, 5)}
-	r.SetDir("/shared/out")
+	if err := r.SetDir("/shared/out"); err != nil {
+		t.Fatal(err)
+	}
 	s := &fleet.Submission{Seq: 2, Tasks: []int{1, 4}}
 	script := Script(r, s)
 	want := `exec '/opt/it'\''s/gocodex' 'fleet' 'run-task' '--run-dir' '/shared/out/r-1' '--submission' '2' '--element' "$SLURM_ARRAY_TASK_ID" '--job-id' "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"`
@@ -46,5 +48,25 @@ func TestScriptHoldsNoSecretAndQuotes(t *testing.T) {
 		if !strings.Contains(args, w) {
 			t.Errorf("sbatch args lack %s: %s", w, args)
 		}
+	}
+}
+
+// TestBucketRunArgs: a run in a bucket names its s3:// folder to the elements (the endpoint
+// and keys stay in the environment) and leaves Slurm its default log file (there is no
+// shared results folder for it).
+func TestBucketRunArgs(t *testing.T) {
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "s3-secret")
+	r := &fleet.Run{ID: "r-1", Binary: "/bin/gocodex", Tasks: make([]fleet.Task, 2)}
+	if err := r.SetDir("s3://results/fleet"); err != nil {
+		t.Fatal(err)
+	}
+	s := &fleet.Submission{Seq: 1, Tasks: []int{0, 1}}
+	script := Script(r, s)
+	if !strings.Contains(script, `'--run-dir' 's3://results/fleet/r-1'`) || strings.Contains(script, "s3-secret") {
+		t.Fatalf("script:\n%s", script)
+	}
+	args := strings.Join(New(Options{}).SbatchArgs(r, s), " ")
+	if strings.Contains(args, "--output") || strings.Contains(args, "s3-secret") {
+		t.Fatalf("sbatch args: %s", args)
 	}
 }
