@@ -20,7 +20,6 @@ var facesNotYetThin = map[string]bool{
 	"internal/appserver imports internal/guard":  true,
 	"internal/appserver imports internal/mcp":    true,
 	"internal/appserver imports internal/model":  true,
-	"internal/tui imports internal/auth":         true,
 	"internal/tui imports internal/config":       true,
 }
 

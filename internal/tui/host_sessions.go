@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/host/threads"
 )
@@ -103,40 +102,9 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 	}
 	o.Header.Provider = cfg.ModelProviderID
 	o.Header.Effort = cfg.ReasoningEffort
-	o.Header.Account = accountText(cfg)
+	o.Header.Account = app.AccountText(cfg, os.Getenv)
 	o.AgentsFiles = app.AgentsFiles(cfg)
 	return o
-}
-
-// accountText is how /status names the sign-in: the ChatGPT account's email and plan, or
-// an API key.
-func accountText(cfg *config.Config) string {
-	if !cfg.ModelProvider.RequiresOpenAIAuth {
-		return ""
-	}
-	mode, err := auth.ParseStoreMode(cfg.CLIAuthCredentialsStore)
-	if err != nil {
-		return ""
-	}
-	f, err := auth.NewStore(cfg.CodexHome, mode, nil).Load()
-	if err != nil {
-		if os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("CODEX_API_KEY") != "" {
-			return "API key from the environment"
-		}
-		return "not signed in"
-	}
-	if f.Mode == auth.ModeAPIKey {
-		return "API key"
-	}
-	if f.Tokens != nil {
-		if cl, err := auth.IDClaims(f.Tokens.IDToken); err == nil && cl.Email != "" {
-			if cl.PlanType != "" {
-				return cl.Email + " (" + cl.PlanType + ")"
-			}
-			return cl.Email
-		}
-	}
-	return "ChatGPT"
 }
 
 // rewinder restores the files of thread id's last n turns from its snapshots (/undo).

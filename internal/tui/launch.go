@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/host/threads"
@@ -132,20 +130,12 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 }
 
 func signIn(ctx context.Context, cfg *config.Config, s *iostreams.IOStreams) error {
-	mode, err := auth.ParseStoreMode(cfg.CLIAuthCredentialsStore)
+	si, err := app.NewSignIn(cfg, Originator, os.Getenv)
 	if err != nil {
 		return err
-	}
-	httpClient, err := auth.HTTPClient(os.Getenv)
-	if err != nil {
-		return err
-	}
-	lo := auth.LoginOptions{Originator: Originator, HTTP: httpClient, Issuer: os.Getenv("GOCODEX_LOGIN_ISSUER")}
-	if v := os.Getenv("GOCODEX_LOGIN_PORT"); v != "" {
-		lo.Port, _ = strconv.Atoi(v)
 	}
 	return SignIn(ctx, SignInOptions{
-		Store: auth.NewStore(cfg.CodexHome, mode, nil), Login: lo, In: s.In, Out: s.Out,
+		SignIn: si, In: s.In, Out: s.Out,
 		AllowChatGPT: cfg.ForcedLoginMethod != "api", AllowAPIKey: cfg.ForcedLoginMethod != "chatgpt",
 	})
 }
