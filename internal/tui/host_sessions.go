@@ -6,15 +6,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/host/threads"
-	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/prompt"
-	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
 // resumePickerSize is how many past threads /resume lists.
@@ -42,10 +37,8 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 	o.SaveFeature = func(name string, on bool) error {
 		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set([]string{"features", name}, on))
 	}
-	session := func(th *agent.Thread) Session {
-		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
-			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
-		}}
+	session := func(th app.Thread) Session {
+		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: rewinder(cfg.CodexHome, th.ID(), cfg.Cwd)}
 	}
 	open := func(ctx context.Context, to app.ThreadOptions) (Session, error) {
 		to.Source = "cli"
@@ -125,68 +118,30 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 		s.Provider = provider
 		return s, err
 	}
-	for _, m := range model.ListedModels() {
+	for _, m := range app.PickableModels() {
 		o.Models = append(o.Models, ModelChoice{Slug: m.Slug, DisplayName: m.DisplayName,
 			Efforts: m.SupportedReasoningLevels, DefaultEffort: m.DefaultReasoningLevel})
 	}
 	o.Header.Provider = cfg.ModelProviderID
 	o.Header.Effort = cfg.ReasoningEffort
-	o.Header.Account = accountText(cfg)
-	o.AgentsFiles = agentsFiles(cfg)
+	o.Header.Account = app.AccountText(cfg, os.Getenv)
+	o.AgentsFiles = app.AgentsFiles(cfg)
 	return o
 }
 
-// accountText is how /status names the sign-in: the ChatGPT account's email and plan, or
-// an API key.
-func accountText(cfg *config.Config) string {
-	if !cfg.ModelProvider.RequiresOpenAIAuth {
-		return ""
-	}
-	mode, err := auth.ParseStoreMode(cfg.CLIAuthCredentialsStore)
-	if err != nil {
-		return ""
-	}
-	f, err := auth.NewStore(cfg.CodexHome, mode, nil).Load()
-	if err != nil {
-		if os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("CODEX_API_KEY") != "" {
-			return "API key from the environment"
+// rewinder restores the files of thread id's last n turns from its snapshots (/undo).
+func rewinder(codexHome, id, cwd string) func(ctx context.Context, n int) (*Undone, error) {
+	return func(ctx context.Context, n int) (*Undone, error) {
+		plan, err := app.RewindFiles(ctx, codexHome, id, cwd, n, false)
+		if err != nil {
+			return nil, err
 		}
-		return "not signed in"
-	}
-	if f.Mode == auth.ModeAPIKey {
-		return "API key"
-	}
-	if f.Tokens != nil {
-		if cl, err := auth.IDClaims(f.Tokens.IDToken); err == nil && cl.Email != "" {
-			if cl.PlanType != "" {
-				return cl.Email + " (" + cl.PlanType + ")"
-			}
-			return cl.Email
+		u := &Undone{HandEdits: plan.HandEdits}
+		for _, c := range plan.Changes {
+			u.Restored = append(u.Restored, UndoneFile{Kind: string(c.Kind), Path: c.Path})
 		}
+		return u, nil
 	}
-	return "ChatGPT"
-}
-
-// agentsFiles lists the AGENTS.md files the thread reads: the global one and the project's.
-func agentsFiles(cfg *config.Config) []string {
-	var out []string
-	for _, name := range []string{prompt.AgentsOverrideFileName, prompt.AgentsFileName} {
-		p := cfg.CodexHome + string(os.PathSeparator) + name
-		if st, err := os.Stat(p); err == nil && st.Size() > 0 {
-			out = append(out, p)
-			break
-		}
-	}
-	paths, err := prompt.ProjectDocPaths(prompt.AgentsOptions{Cwd: cfg.Cwd, ProjectRootMarkers: cfg.ProjectRootMarkers,
-		FallbackFilenames: cfg.ProjectDocFallbackFilenames})
-	if err == nil {
-		for _, p := range paths {
-			if _, err := os.Stat(p); err == nil {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
 }
 
 // wantsAltScreen reads `[tui] fullscreen_transcript` (Codex 0.171's, written by /tui), or

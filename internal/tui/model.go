@@ -10,7 +10,6 @@ import (
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/internal/commands"
-	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -114,7 +113,7 @@ type Model struct {
 	threadID     string
 	// rewindFiles restores the files of the last turns (/undo); nil when there are no
 	// snapshots.
-	rewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+	rewindFiles func(ctx context.Context, n int) (*Undone, error)
 	// commands are the custom commands (/name args); nil when there are none.
 	commands *commands.Set
 	// err is the reason the program ended, if it was not the person's choice.

@@ -11,9 +11,8 @@ import (
 
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
-	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/commands"
-	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
 // Options configure Run. In and Out are the terminal; tests pass a pseudo-terminal.
@@ -30,7 +29,7 @@ type Options struct {
 	Env []string
 	// RewindFiles restores the files the thread's last n turns changed (/undo); nil means
 	// the thread keeps no snapshots.
-	RewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+	RewindFiles func(ctx context.Context, n int) (*Undone, error)
 	// Commands are the person's custom commands (prompt files), run as /name args; Notices
 	// are shown when the UI opens (custom command files that could not be read).
 	Commands *commands.Set
@@ -182,7 +181,7 @@ func pump(ctx context.Context, e Engine, gen int, send func(tea.Msg)) {
 
 // closedReason is nil for a thread that shut down normally.
 func closedReason(err error) error {
-	if errors.Is(err, agent.ErrThreadClosed) {
+	if errors.Is(err, app.ErrThreadClosed) {
 		return nil
 	}
 	return err

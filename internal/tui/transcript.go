@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gocodex/gocodex/internal/items"
-	"github.com/gocodex/gocodex/internal/lsp"
+	"github.com/gocodex/gocodex/internal/lsp/diagreport"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -338,7 +338,7 @@ func (t *transcript) endPatch(id string, m *items.Patch) {
 		c.title = "Applied patch"
 		// The language servers' diagnostics for the patched files (internal/lsp) follow its
 		// output; the cell counts them.
-		if errors, warnings, ok := lsp.CountIn(m.Stdout); ok {
+		if errors, warnings, ok := diagreport.CountIn(m.Stdout); ok {
 			c.title += fmt.Sprintf(" (%s)", diagnosticCount(errors, warnings))
 		}
 	default:
