@@ -242,6 +242,12 @@ type ThreadConfig struct {
 	// that emits events outside any turn (MCP startup progress) until the thread ends; it
 	// may be called from any goroutine.
 	OnStarted func(emit func(protocol.EventMsg))
+	// ContextMessages are developer messages added to the thread's initial context after
+	// its developer message (a multi-agent root's team instructions).
+	ContextMessages []protocol.ResponseItem
+	// OnInterrupt, when set, is called when a client interrupts the thread (Op::Interrupt),
+	// before its turn is aborted: the host stops the thread's sub-agents.
+	OnInterrupt func()
 	// ListMcpTools answers list_mcp_tools (the MCP client manager); nil answers with empty
 	// maps.
 	ListMcpTools func(ctx context.Context) protocol.McpListToolsResponseEvent

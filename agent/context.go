@@ -105,6 +105,7 @@ func (t *Thread) initialContext(s settings) []protocol.ResponseItem {
 	if len(ic.Developer) > 0 {
 		items = append(items, textMessage("developer", ic.Developer...))
 	}
+	items = append(items, t.cfg.ContextMessages...)
 	if len(ic.User) > 0 {
 		items = append(items, textMessage("user", ic.User...))
 	}

@@ -215,6 +215,9 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 			t.settings.serviceTier = *op.ServiceTier
 		}
 	case protocol.InterruptOp:
+		if f := t.cfg.OnInterrupt; f != nil {
+			f() // the thread's sub-agents stop with it
+		}
 		t.interrupt(protocol.AbortInterrupted)
 	case protocol.ExecApprovalOp:
 		t.answerApproval(op.ID, op.Decision)

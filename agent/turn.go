@@ -166,6 +166,10 @@ func (tr *turn) recordOutputs(runs []*callRun) {
 		if c := tr.closeCall(r.call.CallID); c == nil || c.written == nil {
 			unwritten = append(unwritten, out)
 		}
+		if r.err == nil && len(r.result.FollowUp) > 0 {
+			items = append(items, r.result.FollowUp...)
+			unwritten = append(unwritten, r.result.FollowUp...)
+		}
 	}
 	tr.t.writeRollout(unwritten...)
 	tr.t.hist.append(items...)

@@ -16,22 +16,26 @@ import (
 // gocodex writes is the reference's, byte for byte.
 var notYetServed []string
 
-// referenceTree is Codex 0.169's generated tree: from the reference binary when
-// GOCODEX_REFERENCE_CODEX names it, else the copy in ../shared/reference.
+// referenceTree is Codex 0.171's generated tree (the schema the server follows): from its
+// binary when GOCODEX_REFERENCE_CODEX_171 names it, else the copy in ../shared/reference
+// (which has no TypeScript tree of 0.171: sharedDir "").
 func referenceTree(t *testing.T, e *env, args []string, sharedDir string) string {
 	t.Helper()
-	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
+	if ref := reference171(); ref != "" {
 		out := filepath.Join(t.TempDir(), "ref")
 		if r := e.runBin(ref, "", append(args, "--out", out)...); r.Code != 0 {
 			t.Fatalf("reference %v: exit %d\n%s", args, r.Code, r.Stderr)
 		}
 		return out
 	}
-	dir := filepath.Join("../../shared/reference", sharedDir)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no reference: set GOCODEX_REFERENCE_CODEX or provide %s", dir)
+	for _, up := range []string{"../..", "../../.."} { // the main checkout, or a worktree beside it
+		dir := filepath.Join(up, "shared/reference", sharedDir)
+		if _, err := os.Stat(dir); err == nil && sharedDir != "" {
+			return dir
+		}
 	}
-	return dir
+	t.Skipf("no reference: set GOCODEX_REFERENCE_CODEX_171 or provide ../shared/reference/%s", sharedDir)
+	return ""
 }
 
 var requestMethod = regexp.MustCompile(`\{ "method": "([^"]+)"`)
@@ -110,11 +114,11 @@ func missingFrom(all, have []string) []string {
 	return out
 }
 
-// The stable schema gocodex writes is Codex 0.169's, its ClientRequest narrowed to the
+// The stable schema gocodex writes is Codex 0.171's, its ClientRequest narrowed to the
 // methods gocodex serves: exactly the reference's minus notYetServed.
 func TestGenerateJSONSchemaStablePartEqualsReference(t *testing.T) {
 	e := newEnv(t)
-	want := referenceTree(t, e, []string{"app-server", "generate-json-schema"}, "app-server-schema-json")
+	want := referenceTree(t, e, []string{"app-server", "generate-json-schema"}, "app-server-schema-0.171")
 	got := filepath.Join(t.TempDir(), "out")
 	if r := e.run("", "app-server", "generate-json-schema", "--out", got); r.Code != 0 {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
@@ -137,7 +141,7 @@ func TestGenerateJSONSchemaStablePartEqualsReference(t *testing.T) {
 
 func TestGenerateTSStablePartEqualsReference(t *testing.T) {
 	e := newEnv(t)
-	want := referenceTree(t, e, []string{"app-server", "generate-ts"}, "app-server-schema-ts")
+	want := referenceTree(t, e, []string{"app-server", "generate-ts"}, "")
 	got := filepath.Join(t.TempDir(), "out")
 	if r := e.run("", "app-server", "generate-ts", "-o", got); r.Code != 0 {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
@@ -153,7 +157,7 @@ func TestGenerateTSStablePartEqualsReference(t *testing.T) {
 // gocodex serves are listed and no other.
 func TestGenerateJSONSchemaExperimental(t *testing.T) {
 	e := newEnv(t)
-	want := referenceTree(t, e, []string{"app-server", "generate-json-schema", "--experimental"}, "app-server-schema-json-experimental")
+	want := referenceTree(t, e, []string{"app-server", "generate-json-schema", "--experimental"}, "app-server-schema-0.171-experimental")
 	got := filepath.Join(t.TempDir(), "out")
 	if r := e.run("", "app-server", "generate-json-schema", "--experimental", "--out", got); r.Code != 0 {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)

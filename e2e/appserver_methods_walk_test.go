@@ -13,7 +13,8 @@ import (
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
-// The acceptance walk of issue 18: every client method of Codex 0.169's stable schema is
+// The acceptance walk of issue 18: every client method of Codex 0.171's stable schema (the one
+// the server advertises and its traffic is validated against; issue 33) is
 // called on the built gocodex, with valid params, against the scripted model, in one
 // app-server. Every answer is validated against the schema by the harness's session. A
 // method answers success, except:
@@ -175,6 +176,8 @@ var walkSteps = []walkStep{
 	{method: "modelProvider/list", params: fixed(map[string]any{})},
 	{method: "modelProvider/capabilities/read", params: fixed(map[string]any{})},
 	{method: "modelProvider/config/write", params: fixed(map[string]any{"settings": map[string]any{"type": "customGateway", "name": "Walk Gateway", "baseUrl": "http://127.0.0.1:9/v1", "envKey": "WALK_KEY"}})},
+	// New in 0.171; the walk's own provider stays the default.
+	{method: "modelProvider/default/set", params: fixed(map[string]any{"providerId": "mock"})},
 	{method: "permissionProfile/list", params: fixed(map[string]any{})},
 	{method: "experimentalFeature/list", params: fixed(map[string]any{})},
 	{method: "experimentalFeature/enablement/set", params: fixed(map[string]any{"enablement": map[string]any{}})},
@@ -372,10 +375,11 @@ func walkMethods(t *testing.T, bin string, check func(s walkStep, res json.RawMe
 	}
 }
 
-// The walk's params are valid for Codex 0.169 itself: where the reference is installed, it
-// is walked the same way and must answer success wherever gocodex is expected to.
+// The walk's params are valid for Codex 0.171 itself: where it is installed
+// (GOCODEX_REFERENCE_CODEX_171), it is walked the same way and must answer success wherever
+// gocodex is expected to.
 func TestStableMethodsWalkOnReference(t *testing.T) {
-	ref := referenceBinary(t)
+	ref := walkReference(t)
 	var failed []string
 	walkMethods(t, ref, func(s walkStep, res json.RawMessage, em *rpcMsg) {
 		if em != nil && needsInternet[s.method] == "" && answersError[s.method] == "" {
@@ -383,22 +387,21 @@ func TestStableMethodsWalkOnReference(t *testing.T) {
 		}
 	})
 	for _, f := range failed {
-		t.Errorf("Codex 0.169 refused the walk's params: %s", f)
+		t.Errorf("Codex 0.171 refused the walk's params: %s", f)
 	}
 }
 
-// shapeGaps are the methods whose answers in the walk still differ from Codex 0.169's in
+// shapeGaps are the methods whose answers in the walk still differ from Codex 0.171's in
 // their keys, and why. Thread objects and turns belong to the thread methods' work.
 var shapeGaps = map[string]string{
 	"skills/list":        "Codex lists the system skills it bundles (with their interface); gocodex bundles none",
 	"modelProvider/list": "gocodex has more built-in providers (Anthropic, Gemini, OpenRouter, Ollama, ...) than Codex's OpenAI",
-	"config/read":        "it follows Codex 0.171 (code_mode, responses, rollout_trace, the mcp_shared_repl_cwd flag): TestConfigReadMatchesReference compares it with 0.171",
 }
 
 // Walked the same way, gocodex's answers carry the same keys of the same kinds as Codex
-// 0.169's (errors: the same code), method by method, but for shapeGaps.
+// 0.171's (errors: the same code), method by method, but for shapeGaps.
 func TestStableMethodsWalkShapesMatchReference(t *testing.T) {
-	ref := referenceBinary(t)
+	ref := walkReference(t)
 	shapes := func(bin string) map[string]string {
 		out := map[string]string{}
 		walkMethods(t, bin, func(s walkStep, res json.RawMessage, em *rpcMsg) {
@@ -436,4 +439,13 @@ func TestWalkErrorListsMatchReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// walkReference is the Codex the walk is compared with: 0.171, whose schema it walks.
+func walkReference(t *testing.T) string {
+	ref := reference171()
+	if ref == "" {
+		t.Skip("GOCODEX_REFERENCE_CODEX_171 is not set (the walk follows Codex 0.171's schema)")
+	}
+	return ref
 }

@@ -301,6 +301,12 @@ var recordSequences = flag.Bool("record-appserver-sequences", false, "rewrite te
 
 const sequencesFile = "testdata/codex_appserver_sequences.json"
 
+// recordedFrom171 are the scenarios whose recording is Codex 0.171's (the server follows
+// 0.171's schema; the others did not change from 0.169): recorded with
+// GOCODEX_REFERENCE_CODEX_171 and compared live with it. 0.171 added environmentId to the
+// MCP elicitation request.
+var recordedFrom171 = map[string]bool{"mcp tool call asked": true, "mcp tool call declined": true}
+
 // runAppServerScenario returns what the server sent from thread/start to the turn's
 // turn/completed: each notification's method with its item's type and status, the thread's or
 // turn's status; server requests as "request:" and their method.
@@ -386,12 +392,19 @@ func TestAppServerMatchesReference(t *testing.T) {
 	} else if !*recordSequences {
 		t.Fatal(err)
 	}
-	if *recordSequences && ref == "" {
-		t.Fatal("-record-appserver-sequences needs GOCODEX_REFERENCE_CODEX")
+	if *recordSequences && ref == "" && reference171() == "" {
+		t.Fatal("-record-appserver-sequences needs GOCODEX_REFERENCE_CODEX (and GOCODEX_REFERENCE_CODEX_171)")
 	}
 	for _, sc := range appServerScenarios {
 		t.Run(sc.name, func(t *testing.T) {
+			ref, version := ref, "0.169"
+			if recordedFrom171[sc.name] {
+				ref, version = reference171(), "0.171"
+			}
 			if *recordSequences {
+				if ref == "" {
+					t.Skipf("Codex %s is not installed: its recording stays", version)
+				}
 				recorded[sc.name] = runAppServerScenario(t, ref, sc)
 				return
 			}
@@ -400,10 +413,10 @@ func TestAppServerMatchesReference(t *testing.T) {
 				t.Fatalf("no recording for %q in %s", sc.name, sequencesFile)
 			}
 			ours := runAppServerScenario(t, binary, sc)
-			compareSequences(t, "codex 0.169 (recorded)", theirs, ours, sc)
+			compareSequences(t, "codex "+version+" (recorded)", theirs, ours, sc)
 			if ref != "" {
 				live := runAppServerScenario(t, ref, sc)
-				compareSequences(t, "codex 0.169 (live)", live, ours, sc)
+				compareSequences(t, "codex "+version+" (live)", live, ours, sc)
 			}
 		})
 	}

@@ -34,7 +34,7 @@ type rpcMsg struct {
 }
 
 // asClient speaks the app-server protocol to one connection; every frame the server sends is
-// validated against Codex 0.169's schema (the first invalid one fails the test).
+// validated against Codex 0.171's schema (the first invalid one fails the test).
 type asClient struct {
 	t      *testing.T
 	sess   *schematest.Session

@@ -17,7 +17,8 @@ import (
 
 // Bad input is refused the way Codex 0.169 refuses it. What Codex answered is recorded in
 // testdata/codex_refusals.json (regenerate with
-// `GOCODEX_REFERENCE_CODEX=$(../shared/tools/reference-codex) go test ./e2e -run Refus -record-refusals`);
+// `GOCODEX_REFERENCE_CODEX=$(../shared/tools/reference-codex) go test ./e2e -run Refus -record-refusals`;
+// the app-server's answers are Codex 0.171's, recorded with GOCODEX_REFERENCE_CODEX_171);
 // where the reference binary is installed the tests also run it live.
 
 var recordRefusals = flag.Bool("record-refusals", false, "rewrite testdata/codex_refusals.json from the reference binary")
@@ -119,12 +120,14 @@ func TestExecRefusesLikeCodex(t *testing.T) {
 	}
 }
 
+// The app-server's refusals are Codex 0.171's, the schema it follows (its "unknown variant"
+// lists 0.171's methods): recorded and compared live with GOCODEX_REFERENCE_CODEX_171.
 func TestAppServerRefusesLikeCodex(t *testing.T) {
 	want := loadRefusals(t)
-	ref := os.Getenv("GOCODEX_REFERENCE_CODEX")
+	ref := reference171()
 	if *recordRefusals {
 		if ref == "" {
-			t.Fatal("-record-refusals needs GOCODEX_REFERENCE_CODEX")
+			t.Fatal("-record-refusals of the app-server needs GOCODEX_REFERENCE_CODEX_171")
 		}
 		want.AppServer = runAppServerRefusals(t, ref)
 		saveRefusals(t, want)

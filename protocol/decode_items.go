@@ -19,6 +19,12 @@ import (
 // must be all of data, bar surrounding space); it validates as it goes and returns false at
 // anything invalid or as soon as fn does.
 func eachField(data []byte, fn func(key string, val []byte) bool) bool {
+	return eachMember(data, func(key, val []byte) bool { return fn(string(key), val) })
+}
+
+// eachMember is eachField with the key as bytes: the body of the key's literal when it
+// needs no decoding (no copy), its decoded text otherwise.
+func eachMember(data []byte, fn func(key, val []byte) bool) bool {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return false
@@ -32,9 +38,13 @@ func eachField(data []byte, fn func(key string, val []byte) bool) bool {
 		if !ok {
 			return false
 		}
-		key, ok := unquoteString(data[i:kend])
-		if !ok {
-			return false
+		key := data[i+1 : kend-1]
+		if !plainKey(key) {
+			k, ok := unquoteString(data[i:kend])
+			if !ok {
+				return false
+			}
+			key = []byte(k)
 		}
 		i = skipSpace(data, kend)
 		if i >= len(data) || data[i] != ':' {
@@ -54,6 +64,37 @@ func eachField(data []byte, fn func(key string, val []byte) bool) bool {
 	}
 	return false
 }
+
+// plainKey reports whether a string literal's body reads as it is: printable ASCII without
+// escapes.
+func plainKey(body []byte) bool {
+	for _, c := range body {
+		if c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidObjectMembers is ObjectMembers that validates as it goes: fn gets every top-level
+// key (decoded; a slice of data when it needs no decoding, so valid only during the call)
+// and raw value of the JSON object data (all of data bar surrounding space), and the result
+// is false as soon as data is not valid JSON or fn returns false. It accepts what
+// json.Valid accepts, except very deep nesting, so a false sends the caller to
+// encoding/json, which then decides. The rollout reader checks and splits each line with
+// it in one pass instead of running json.Valid first.
+func ValidObjectMembers(data []byte, fn func(key, value []byte) bool) bool {
+	return eachMember(data, fn)
+}
+
+// ValidArrayElems is ValidObjectMembers for a JSON array: fn gets every element.
+func ValidArrayElems(data []byte, fn func(elem []byte) bool) bool {
+	return eachElem(data, fn)
+}
+
+// UnquoteString decodes the JSON string literal b as encoding/json does; false when b is
+// not one.
+func UnquoteString(b []byte) (string, bool) { return unquoteString(b) }
 
 // eachElem calls fn with every element of the JSON array data, validating as eachField does.
 func eachElem(data []byte, fn func(elem []byte) bool) bool {

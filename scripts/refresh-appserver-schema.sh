@@ -2,10 +2,11 @@
 # Rebuilds internal/appserver/schemagen/codex-schema.tar.zst: the JSON schema and TypeScript
 # trees Codex's `app-server generate-json-schema` / `generate-ts` write (stable and
 # --experimental), which `gocodex app-server generate-*` filters down to what gocodex serves.
-# Run after moving the reference version (CODEX_REF_VERSION); needs npm and zstd.
+# Run after moving the reference version (CODEX_REF_VERSION=0.171.0 and its CODEX_REF_CACHE);
+# needs npm and zstd. Works from the main checkout or a worktree beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ref="$(../shared/tools/reference-codex)"
+ref="$(../shared/tools/reference-codex 2>/dev/null || ../../shared/tools/reference-codex)"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 export CODEX_HOME="$work/home" HOME="$work/home"; mkdir -p "$CODEX_HOME"
 out="$work/trees"; mkdir -p "$out"

@@ -77,6 +77,9 @@ type Result struct {
 	Success bool
 	// EndTurn asks the engine to end the turn after this call (ReviewDecision abort).
 	EndTurn bool
+	// FollowUp are items the call delivers to the conversation, recorded right after its
+	// output (the messages of other agents a wait_agent call received).
+	FollowUp []protocol.ResponseItem
 }
 
 // Handler runs one kind of tool. A returned error means the infrastructure failed and ends

@@ -15,12 +15,14 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/guard"
+	"github.com/gocodex/gocodex/internal/host/agents"
 	"github.com/gocodex/gocodex/internal/model"
 	// Every wire registers its descriptor, which newStreamer reads.
 	_ "github.com/gocodex/gocodex/internal/model/wires"
@@ -77,6 +79,16 @@ type App struct {
 
 	clientsMu sync.Mutex
 	clients   map[clientKey]modelstream.Streamer
+
+	// The sub-agents of multi_agent_v2 (subagents.go): the registry, built on first use, the
+	// face that sees the children's events, and the threads' rollouts (a child copies its
+	// parent's history).
+	agentsOnce    sync.Once
+	agents        atomic.Pointer[agents.Registry]
+	observeMu     sync.Mutex
+	observer      func(child Thread, parentThreadID string, ev protocol.Event) bool
+	rolloutPaths  map[string]string
+	threadConfigs map[string]*config.Config
 
 	notifying sync.WaitGroup // notify programs not yet reaped (notify.go)
 	releasing sync.WaitGroup // ended threads whose tools are still being released
@@ -197,6 +209,9 @@ func (a *App) Config() *config.Config { return a.cfg }
 // Close ends every thread and waits, until ctx ends and at most releaseWait, for their tools
 // to be released (background processes, language servers and what they started).
 func (a *App) Close(ctx context.Context) error {
+	if reg := a.agents.Load(); reg != nil {
+		reg.Close() // the sub-agents end before the threads that spawned them
+	}
 	if err := a.Manager.Close(ctx); err != nil {
 		return err
 	}
@@ -246,6 +261,8 @@ type ThreadOptions struct {
 	Source string
 	// ExtraTools are offered after the built-in tools (the app-server's thread goal tools).
 	ExtraTools []tool.Handler
+	// Subagent makes the thread a sub-agent of another (multi_agent_v2; subagents.go).
+	Subagent *Subagent
 }
 
 // StartThread starts a thread with the app's configuration. Its tool processes end when
@@ -265,6 +282,7 @@ func (a *App) StartThread(ctx context.Context, to ThreadOptions) (*agent.Thread,
 		defer a.releasing.Done()
 		<-th.Done()
 		a.Manager.RemoveThread(th.ID())
+		a.forgetThread(th.ID())
 		closeTools()
 	}()
 	return th, nil
@@ -395,6 +413,7 @@ func (a *App) threadConfig(to ThreadOptions) (agent.ThreadConfig, func(), error)
 		writes.end()
 		return agent.ThreadConfig{}, nil, err
 	}
+	a.withSubagents(&tc, cfg, to)
 	a.openSnapshots(&tc, cfg, to.Ephemeral)
 	a.wrapNotify(&tc, cfg, to.Originator)
 	tc, release, err := a.withMcp(cfg, tc, func() {

@@ -81,6 +81,7 @@ func (a *App) persist(tc *agent.ThreadConfig, cfg *config.Config, to ThreadOptio
 			BaseInstructions: &rollout.BaseInstructions{Text: baseInstructions(cfg)},
 			Git:              rollout.CollectGitInfo(cfg.Cwd),
 		}
+		linkSubagent(&meta, cfg, to.Subagent)
 		rec, err = rollout.Create(cfg.CodexHome, rollout.Options{Meta: meta, Settings: settings})
 	}
 	if err != nil {
@@ -91,6 +92,7 @@ func (a *App) persist(tc *agent.ThreadConfig, cfg *config.Config, to ThreadOptio
 		index.tokens = tc.InitialUsage.TotalTokenUsage.TotalTokens
 	}
 	tc.Recorder, tc.RolloutPath = &threadRecorder{rec, settings.Timezone, index}, rec.Path()
+	a.rememberThread(tc.ThreadID, rec.Path(), nil)
 	return func() {
 		if err := rec.Close(); err != nil {
 			a.opts.Logger.Error("close rollout", "path", rec.Path(), "err", err)

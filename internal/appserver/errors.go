@@ -41,7 +41,7 @@ func internalError(msg string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
 
-// codexMethods are the request methods Codex 0.169's app-server knows, in the order its
+// codexMethods are the request methods Codex 0.171's app-server knows, in the order its
 // "unknown variant" error lists them (recorded from that error's text).
 //
 //go:embed codex_methods.txt

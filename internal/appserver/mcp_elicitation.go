@@ -14,9 +14,11 @@ import (
 // approves the tool for the session; decline refuses; cancel ends the turn).
 
 type mcpElicitationParams struct {
-	ThreadID        string            `json:"threadId"`
-	TurnID          string            `json:"turnId"`
-	ServerName      string            `json:"serverName"`
+	ThreadID   string `json:"threadId"`
+	TurnID     string `json:"turnId"`
+	ServerName string `json:"serverName"`
+	// EnvironmentID (Codex 0.171) is null: the local environment, gocodex's only one.
+	EnvironmentID   *string           `json:"environmentId"`
 	Mode            string            `json:"mode"`
 	Meta            mcpApprovalMeta   `json:"_meta"`
 	Message         string            `json:"message"`

@@ -8,9 +8,10 @@ import "path/filepath"
 func (s *Server) registerMethods() {
 	r := newThreads(s)
 	s.threads = r
-	r.register(s)
 	a := &api{s: s, r: r, features: &runtimeFeatures{values: map[string]bool{}}, logins: &logins{active: map[string]func(){}},
 		imports: &importHistories{path: filepath.Join(codexHome(s), "external_agent_imports.json")}}
+	registerThreadAPI(s, a)
+	registerThreadSectionAPI(s, a)
 	registerTurnAPI(s, a)
 	registerReviewAPI(s, a)
 	r.registerCollaboration(s)

@@ -1,4 +1,4 @@
-// Code generated from Codex 0.169's app-server schema (the stable ClientRequest params:
+// Code generated from Codex 0.171's app-server schema (the stable ClientRequest params:
 // each object's required fields, in the order its TypeScript type declares them); DO NOT
 // EDIT by hand. TestParamsRequiredMatchesSchema keeps it in step.
 
@@ -18,6 +18,7 @@ var paramsRequired = map[string][]string{
 	"command/exec/write":                       {"processId"},
 	"config/batchWrite":                        {"edits"},
 	"config/value/write":                       {"keyPath", "value", "mergeStrategy"},
+	"modelProvider/default/set":                {"providerId"},
 	"experimentalFeature/enablement/set":       {"enablement"},
 	"externalAgentConfig/import":               {"migrationItems"},
 	"externalAgentConfig/import/recordHistory": {"providerId", "itemTypeResults"},

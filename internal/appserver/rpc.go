@@ -2,14 +2,14 @@ package appserver
 
 import "context"
 
-//go:generate go run ./rpcgen/cmd -schema schemagen/codex-schema.tar.zst -out .
+//go:generate go run ./rpcgen/cmd -schema schemagen/codex-schema.tar.zst -out . -source "Codex 0.171"
 
 // unsupportedMethods are the requests of the schema gocodex does not implement: their API
 // methods answer errUnsupportedMethod, and they stay out of the method table so that they
 // answer as every method gocodex does not serve (unhandledMethod) and are left out of the
 // schema `gocodex app-server generate-*` writes.
 //
-// Codex 0.169's stable requests are all answered; a newer schema's new methods are listed
+// Codex 0.171's stable requests are all answered; a newer schema's new methods are listed
 // here, one by one, until they are implemented.
 var unsupportedMethods = map[string]bool{}
 

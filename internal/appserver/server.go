@@ -224,6 +224,9 @@ func (s *Server) App(ctx context.Context) (*app.App, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.threads != nil {
+		s.threads.observeSubagents(a)
+	}
 	s.app = a
 	return a, nil
 }

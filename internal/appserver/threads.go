@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
@@ -41,6 +40,9 @@ type threads struct {
 	// extSet are the host's extensions: goals, sections, attachments, read state (host_ext.go).
 	extOnce sync.Once
 	extSet  *ext.Set
+
+	// children are the loaded sub-agents by thread id (subagents.go).
+	children sync.Map
 }
 
 // DefaultThreadUnloadDelay is Codex's default thread_unload_delay_secs.
@@ -78,7 +80,7 @@ func (s *Server) unloadDelay() time.Duration {
 type loadedThread struct {
 	reg  *threads
 	id   string
-	th   *agent.Thread
+	th   app.Thread
 	app  *app.App
 	cfg  *config.Config
 	info threadInfo
@@ -187,6 +189,13 @@ func (r *threads) list() []*loadedThread { return r.table.List() }
 
 // add registers a started thread, subscribes c and starts its pump.
 func (r *threads) add(c *Conn, lt *loadedThread) {
+	r.load(c, lt)
+	go lt.pump() // owned by the thread: ends when the engine thread has shut down
+}
+
+// load makes lt a loaded thread and subscribes c; its events come from its pump (add)
+// or, for a sub-agent, from the host's registry (subagents.go).
+func (r *threads) load(c *Conn, lt *loadedThread) {
 	lt.reg = r
 	lt.pumpDone = make(chan struct{})
 	lt.ready = make(chan struct{})
@@ -199,7 +208,6 @@ func (r *threads) add(c *Conn, lt *loadedThread) {
 	if c != nil {
 		r.subscribe(c, lt)
 	}
-	go lt.pump() // owned by the thread: ends when the engine thread has shut down
 }
 
 type subsKey struct{}
@@ -376,7 +384,7 @@ func (lt *loadedThread) pump() {
 	for {
 		ev, err := lt.th.NextEvent(context.Background())
 		if err != nil {
-			if !errors.Is(err, agent.ErrThreadClosed) {
+			if !errors.Is(err, app.ErrThreadClosed) {
 				lt.reg.srv.logger.Error("thread event stream failed", "thread", lt.id, "err", err)
 			}
 			lt.closed()

@@ -384,7 +384,7 @@ func (r *threads) archiveConversation(ctx context.Context, c *Conn, p struct {
 	ConversationID string `json:"conversationId"`
 	RolloutPath    string `json:"rolloutPath"`
 }) (struct{}, error) {
-	_, err := r.archive(ctx, c, threadIDParams{p.ConversationID})
+	_, err := (&api{r: r}).ThreadArchive(ctx, c, ThreadArchiveParams{p.ConversationID})
 	return struct{}{}, err
 }
 

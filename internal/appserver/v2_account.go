@@ -64,21 +64,19 @@ type loginCompleted struct {
 	OnboardingEntrypoint *string `json:"onboardingEntrypoint"`
 }
 
-type accountUpdated struct {
-	AuthMode *string `json:"authMode"`
-	PlanType *string `json:"planType"`
-}
-
 // logins are the sign-ins in progress, by loginId.
 type logins struct {
 	mu     sync.Mutex
 	active map[string]func()
 }
 
+// notifyAccount sends account/updated; its reason (Codex 0.171) is null, as 0.171 sends it
+// for a sign-in or sign-out (workspaceRoutingReady is ChatGPT workspace routing's).
 func notifyAccount(c *Conn, mode string, plan *string) {
-	u := accountUpdated{PlanType: plan}
+	u := AccountUpdatedNotification{PlanType: (*PlanType)(plan)}
 	if mode != "" {
-		u.AuthMode = &mode
+		am := AuthMode(mode)
+		u.AuthMode = &am
 	}
 	_ = c.Notify(c.Context(), "account/updated", u)
 }

@@ -67,7 +67,7 @@ func TestAccountAPIKeyFlow(t *testing.T) {
 	if got := jsonOf(t, find(ns, "account/login/completed")[0]); got != `{"error":null,"loginId":null,"onboardingEntrypoint":null,"success":true}` {
 		t.Errorf("login/completed = %s", got)
 	}
-	if got := jsonOf(t, find(ns, "account/updated")[0]); got != `{"authMode":"apikey","planType":null}` {
+	if got := jsonOf(t, find(ns, "account/updated")[0]); got != `{"authMode":"apikey","planType":null,"reason":null}` {
 		t.Errorf("updated = %s", got)
 	}
 	data, _ := os.ReadFile(filepath.Join(w.Home, "auth.json"))
@@ -79,7 +79,7 @@ func TestAccountAPIKeyFlow(t *testing.T) {
 		t.Errorf("account = %s", got)
 	}
 	cl.call("account/logout", nil, nil)
-	if got := jsonOf(t, find(cl.until("account/updated"), "account/updated")[0]); got != `{"authMode":null,"planType":null}` {
+	if got := jsonOf(t, find(cl.until("account/updated"), "account/updated")[0]); got != `{"authMode":null,"planType":null,"reason":null}` {
 		t.Errorf("updated after logout = %s", got)
 	}
 	if _, err := os.Stat(filepath.Join(w.Home, "auth.json")); !os.IsNotExist(err) {
@@ -131,7 +131,7 @@ func TestAccountChatGPTBrowserFlow(t *testing.T) {
 	if len(done) != 1 || done[0]["success"] != true || done[0]["loginId"] != login.LoginID {
 		t.Errorf("login/completed = %v", done)
 	}
-	if got := jsonOf(t, find(ns, "account/updated")[0]); got != `{"authMode":"chatgpt","planType":"plus"}` {
+	if got := jsonOf(t, find(ns, "account/updated")[0]); got != `{"authMode":"chatgpt","planType":"plus","reason":null}` {
 		t.Errorf("updated = %s", got)
 	}
 	var acct map[string]any
@@ -191,7 +191,7 @@ func TestAccountExternalTokens(t *testing.T) {
 	if jsonOf(t, login) != `{"type":"chatgptAuthTokens"}` {
 		t.Errorf("login = %v", login)
 	}
-	if got := jsonOf(t, find(cl.until("account/updated"), "account/updated")[0]); got != `{"authMode":"chatgptAuthTokens","planType":"pro"}` {
+	if got := jsonOf(t, find(cl.until("account/updated"), "account/updated")[0]); got != `{"authMode":"chatgptAuthTokens","planType":"pro","reason":null}` {
 		t.Errorf("updated = %s", got)
 	}
 	backend.AcceptTokens(func(tok string) bool { return tok == "ext-2" })

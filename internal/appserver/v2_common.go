@@ -265,8 +265,7 @@ type threadSettings struct {
 	ServiceTier   *string  `json:"serviceTier"`
 	// ActivePermissionProfile, RuntimeWorkspaceRoots and MultiAgentMode are sent as Codex
 	// 0.169 sends them: no permission profiles, the cwd as the one root, sub-agents only
-	// when asked for (gocodex starts none).
-	ActivePermissionProfile *string         `json:"activePermissionProfile"`
+	// when asked for (gocodex starts none). The keys are in Codex 0.171's order.
 	DisabledPluginIDs       []string        `json:"disabledPluginIds"`
 	Cwd                     string          `json:"cwd"`
 	RuntimeWorkspaceRoots   []string        `json:"runtimeWorkspaceRoots"`
@@ -274,6 +273,7 @@ type threadSettings struct {
 	ApprovalPolicy          any             `json:"approvalPolicy"`
 	ApprovalsReviewer       string          `json:"approvalsReviewer"`
 	Sandbox                 v2SandboxPolicy `json:"sandbox"`
+	ActivePermissionProfile *string         `json:"activePermissionProfile"`
 	ReasoningEffort         *string         `json:"reasoningEffort"`
 	MultiAgentMode          string          `json:"multiAgentMode"`
 }

@@ -21,7 +21,7 @@ import (
 // "<method> is not supported yet"), never "unknown variant", which would say no such method
 // exists.
 
-// codexExperimentalMethods are the methods of Codex 0.169's experimental ClientRequest schema
+// codexExperimentalMethods are the methods of Codex 0.171's experimental ClientRequest schema
 // that its stable schema does not have.
 //
 //go:embed codex_experimental_methods.txt

@@ -55,7 +55,10 @@ func (a *api) ConfigMcpServerReload(ctx context.Context, c *Conn) (McpServerRefr
 
 // mcpServerStatus is the v2 McpServerStatus object.
 type mcpServerStatus struct {
-	Name               string                  `json:"name"`
+	Name string `json:"name"`
+	// EnvironmentID (Codex 0.171) is null for a server of the local environment, the only
+	// one gocodex runs servers in.
+	EnvironmentID      *string                 `json:"environmentId"`
 	RuntimeStatus      *string                 `json:"runtimeStatus"`
 	PluginID           *string                 `json:"pluginId"`
 	HTTPOrigin         *string                 `json:"httpOrigin"`
@@ -137,6 +140,12 @@ func (r *threads) loadedMcpThread(id string) (*loadedThread, error) {
 }
 
 func (r *threads) mcpStatusList(ctx context.Context, c *Conn, p ListMcpServerStatusParams) (ListMcpServerStatusResponse, error) {
+	if p.EnvironmentID != nil { // Codex 0.171's environment registrations
+		if p.ServerName == nil || p.ThreadID == nil {
+			return ListMcpServerStatusResponse{}, InvalidRequest("environmentId requires serverName and threadId")
+		}
+		return ListMcpServerStatusResponse{}, errNoEnvironment(*p.EnvironmentID)
+	}
 	only := ""
 	if p.ServerName != nil {
 		only = *p.ServerName
@@ -315,6 +324,9 @@ func (r *threads) mcpToolCall(ctx context.Context, c *Conn, p McpServerToolCallP
 	if err != nil {
 		return mcpToolCallResponse{}, err
 	}
+	if p.EnvironmentID != nil {
+		return mcpToolCallResponse{}, errNoEnvironment(*p.EnvironmentID)
+	}
 	var m *mcp.Manager
 	if lt.app != nil {
 		if h, ok := lt.app.McpHost(lt.id); ok {
@@ -381,6 +393,9 @@ func (r *threads) mcpResourceRead(ctx context.Context, c *Conn, p McpResourceRea
 	if err != nil {
 		return McpResourceReadResponse{}, err
 	}
+	if p.EnvironmentID != nil {
+		return McpResourceReadResponse{}, errNoEnvironment(*p.EnvironmentID)
+	}
 	defer src.done()
 	if err := mcpReadyServer(ctx, src.mgr, p.Server); err != nil {
 		return McpResourceReadResponse{}, err
@@ -444,4 +459,11 @@ func (r *threads) mcpReload(ctx context.Context, c *Conn, _ struct{}) (empty, er
 	}
 	wg.Wait()
 	return empty{}, nil
+}
+
+// errNoEnvironment refuses an MCP request for a named environment (Codex 0.171's
+// environmentId): gocodex runs every MCP server in the local environment, so none other
+// can be served, and answering from the local one would be another server's answer.
+func errNoEnvironment(id string) error {
+	return InvalidRequest("gocodex has no environment `" + id + "`: its MCP servers run in the local environment")
 }

@@ -245,6 +245,13 @@ func TestMcpServerMethods(t *testing.T) {
 			{"mcpServer/resource/read", map[string]any{"server": "zzz", "uri": "test://readme"},
 				jsonrpc.Error{Code: -32603, Message: "unknown MCP server 'zzz'"}},
 			{"mcpServerStatus/list", map[string]any{"cursor": "zz"}, jsonrpc.Error{Code: -32600, Message: "invalid cursor: zz"}},
+			// Codex 0.171's environmentId: gocodex has only the local environment.
+			{"mcpServer/tool/call", map[string]any{"threadId": id, "server": "good", "tool": "echo", "environmentId": "remote"},
+				jsonrpc.Error{Code: -32600, Message: "gocodex has no environment `remote`: its MCP servers run in the local environment"}},
+			{"mcpServer/resource/read", map[string]any{"threadId": id, "server": "good", "uri": "test://readme", "environmentId": "remote"},
+				jsonrpc.Error{Code: -32600, Message: "gocodex has no environment `remote`: its MCP servers run in the local environment"}},
+			{"mcpServerStatus/list", map[string]any{"threadId": id, "serverName": "good", "environmentId": "remote"},
+				jsonrpc.Error{Code: -32600, Message: "gocodex has no environment `remote`: its MCP servers run in the local environment"}},
 			{"mcpServerStatus/list", map[string]any{"threadId": id, "cursor": "9"},
 				jsonrpc.Error{Code: -32600, Message: "cursor 9 exceeds total MCP servers 2"}},
 		} {

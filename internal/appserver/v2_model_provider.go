@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/internal/model"
 )
 
@@ -150,4 +151,21 @@ func (a *api) ModelProviderConfigWrite(ctx context.Context, c *Conn, p ModelProv
 		return ModelProviderConfigWriteResponse{}, InvalidRequest("Invalid request: unknown variant `" + p.Settings.Type + "`, expected one of `customGateway`, `bedrock`, `gcp`")
 	}
 	return writeGatewayProvider(s, *p.Settings)
+}
+
+// ModelProviderDefaultSet answers modelProvider/default/set (new in Codex 0.171): a
+// configured provider becomes the default of new threads and model lists, written to
+// config.toml as model_provider, and the answer is the write's; an unknown provider is
+// refused in Codex 0.171's words (TestAppServerModelProviderDefaultSet).
+func (a *api) ModelProviderDefaultSet(ctx context.Context, c *Conn, p ModelProviderDefaultSetParams) (ConfigWriteResponse, error) {
+	cfg, err := a.s.loadThreadConfig(threadOverrides{})
+	if err != nil {
+		return ConfigWriteResponse{}, err
+	}
+	if _, ok := cfg.ModelProviders[p.ProviderID]; !ok {
+		return ConfigWriteResponse{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Model provider `" + p.ProviderID + "` is not configured.",
+			Data: json.RawMessage(`{"config_write_error_code":"configValidationError"}`)}
+	}
+	value, _ := json.Marshal(p.ProviderID)
+	return configWrite(a.s, nil, nil, []ConfigEdit{{KeyPath: "model_provider", Value: value, MergeStrategy: "replace"}})
 }

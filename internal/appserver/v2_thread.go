@@ -40,24 +40,6 @@ type threadForkParams struct {
 	ExcludeTurns bool    `json:"excludeTurns"`
 }
 
-func (r *threads) register(s *Server) {
-	s.Handle("thread/start", Typed(r.start))
-	s.Handle("thread/resume", Typed(r.resume))
-	s.Handle("thread/fork", Typed(r.fork))
-	s.Handle("thread/read", Typed(r.read))
-	s.Handle("thread/list", Typed(r.listThreads))
-	s.Handle("thread/loaded/list", Typed(r.loadedList))
-	s.Handle("thread/turns/list", Typed(r.turnsList))
-	s.Handle("thread/items/list", Typed(r.itemsList))
-	s.Handle("thread/archive", Typed(r.archive))
-	s.Handle("thread/unarchive", Typed(r.unarchive))
-	s.Handle("thread/delete", Typed(r.deleteThread))
-	s.Handle("thread/unsubscribe", Typed(r.unsubscribeMethod))
-	s.Handle("thread/name/set", Typed(r.setName))
-	s.Handle("thread/compact/start", Typed(r.compact))
-	s.Handle("thread/shellCommand", Typed(r.shellCommand))
-}
-
 // startThread starts the engine thread on the process's app with the thread's own
 // configuration, registers it and subscribes c.
 func (r *threads) startThread(ctx context.Context, c *Conn, o threadOverrides, to app.ThreadOptions, info threadInfo) (*loadedThread, error) {
@@ -133,7 +115,9 @@ func (r *threads) announce(ctx context.Context, c *Conn, lt *loadedThread, befor
 	})
 }
 
-func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (threadSettings, error) {
+// ThreadStart answers thread/start.
+func (a *api) ThreadStart(ctx context.Context, c *Conn, p threadStartParams) (threadSettings, error) {
+	r := a.r
 	lt, err := r.startThread(ctx, c, p.threadOverrides, app.ThreadOptions{Ephemeral: p.Ephemeral}, threadInfo{})
 	if err != nil {
 		return threadSettings{}, err
@@ -145,7 +129,9 @@ func (r *threads) start(ctx context.Context, c *Conn, p threadStartParams) (thre
 	return lt.settings(false), nil
 }
 
-func (r *threads) resume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error) {
+// ThreadResume answers thread/resume.
+func (a *api) ThreadResume(ctx context.Context, c *Conn, p threadResumeParams) (threadResumeResponse, error) {
+	r := a.r
 	if lt, ok := r.get(p.ThreadID); ok {
 		r.subscribe(c, lt)
 		notifyAfter(ctx, c, historyNotes(r.resumeNotes(lt, nil), p.ExcludeTurns))
@@ -207,7 +193,9 @@ func resumed(lt *loadedThread, p threadResumeParams) threadResumeResponse {
 	return out
 }
 
-func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (threadSettings, error) {
+// ThreadFork answers thread/fork.
+func (a *api) ThreadFork(ctx context.Context, c *Conn, p threadForkParams) (threadSettings, error) {
+	r := a.r
 	store := r.store()
 	path, _, err := findRollout(store.CodexHome(), p.ThreadID)
 	if err != nil {
@@ -281,32 +269,23 @@ func (r *threads) fork(ctx context.Context, c *Conn, p threadForkParams) (thread
 	return lt.settings(!p.ExcludeTurns), nil
 }
 
-type threadReadParams struct {
-	ThreadID     string `json:"threadId"`
-	IncludeTurns bool   `json:"includeTurns"`
-}
-
 type threadResponse struct {
 	Thread v2Thread `json:"thread"`
 }
 
-// threadReadResponse is thread/read's answer: the thread and its read state (null until
-// the thread is recorded), as Codex 0.169 sends them.
-type threadReadResponse struct {
-	Thread    v2Thread     `json:"thread"`
-	ReadState *v2ReadState `json:"readState"`
-}
-
-func (r *threads) read(ctx context.Context, c *Conn, p threadReadParams) (threadReadResponse, error) {
+// ThreadRead answers thread/read.
+func (a *api) ThreadRead(ctx context.Context, c *Conn, p ThreadReadParams) (ThreadReadResponse, error) {
+	r := a.r
+	includeTurns := p.IncludeTurns != nil && *p.IncludeTurns
 	if lt, ok := r.get(p.ThreadID); ok {
-		t := lt.v2(p.IncludeTurns)
-		return threadReadResponse{t, r.readStateFor(t)}, nil
+		t := lt.v2(includeTurns)
+		return ThreadReadResponse{t, r.readStateFor(t)}, nil
 	}
-	t, err := r.stored(p.ThreadID, p.IncludeTurns)
+	t, err := r.stored(p.ThreadID, includeTurns)
 	if err != nil {
-		return threadReadResponse{}, asNotLoaded(err, p.ThreadID)
+		return ThreadReadResponse{}, asNotLoaded(err, p.ThreadID)
 	}
-	return threadReadResponse{t, r.readStateFor(t)}, nil
+	return ThreadReadResponse{t, r.readStateFor(t)}, nil
 }
 
 // stored describes a thread that is not loaded from its rollout.
@@ -356,23 +335,19 @@ type threadListParams struct {
 	// SortKey "updated_at" orders by last update; SortDirection "asc" puts the oldest first.
 	SortKey       *string `json:"sortKey"`
 	SortDirection *string `json:"sortDirection"`
-	// SourceKinds, ExcludedThreadIDs and Originators: v2_thread_list_sources.go.
-	SourceKinds        []string `json:"sourceKinds"`
-	ExcludedThreadIDs  []string `json:"excludedThreadIds"`
+	// SourceKinds, ExcludedThreadIDs, IncludedThreadIDs and Originators:
+	// v2_thread_list_sources.go.
+	SourceKinds       []string `json:"sourceKinds"`
+	ExcludedThreadIDs []string `json:"excludedThreadIds"`
+	// IncludedThreadIDs (Codex 0.171), when present, keeps only the threads it names.
+	IncludedThreadIDs  []string `json:"includedThreadIds"`
 	Originators        []string `json:"originators"`
 	CurrentAccountOnly *bool    `json:"currentAccountOnly"` // every local thread is the account's
 }
 
-type threadListResponse struct {
-	Data       []v2Thread `json:"data"`
-	NextCursor *string    `json:"nextCursor"`
-	// BackwardsCursor is set when the page holds a thread (v2_thread_cursors.go).
-	BackwardsCursor *string `json:"backwardsCursor"`
-	// ReadStates are the listed threads' read states (v2_thread_read_state.go).
-	ReadStates map[string]v2ReadState `json:"readStates"`
-}
-
-func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) (threadListResponse, error) {
+// ThreadList answers thread/list.
+func (a *api) ThreadList(ctx context.Context, c *Conn, p threadListParams) (ThreadListResponse, error) {
+	r := a.r
 	opts := threadsvc.ListOptions{Providers: p.ModelProviders}
 	if p.Limit != nil {
 		opts.PageSize = int(*p.Limit)
@@ -388,7 +363,7 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	}
 	keepSource, err := applyListFilters(p, &opts)
 	if err != nil {
-		return threadListResponse{}, err
+		return ThreadListResponse{}, err
 	}
 	if p.SortKey != nil && *p.SortKey == "section_position" {
 		return r.listBySectionPosition(p, opts)
@@ -410,40 +385,25 @@ func (r *threads) listThreads(ctx context.Context, c *Conn, p threadListParams) 
 	return r.filteredPage(opts, keep, filtered)
 }
 
-type loadedListResponse struct {
-	Data       []string `json:"data"`
-	NextCursor *string  `json:"nextCursor"`
-}
-
-func (r *threads) loadedList(ctx context.Context, c *Conn, _ struct{}) (loadedListResponse, error) {
-	out := loadedListResponse{Data: []string{}}
-	for _, lt := range r.list() {
+// ThreadLoadedList answers thread/loaded/list.
+func (a *api) ThreadLoadedList(ctx context.Context, c *Conn, _ ThreadLoadedListParams) (ThreadLoadedListResponse, error) {
+	out := ThreadLoadedListResponse{Data: []string{}}
+	for _, lt := range a.r.list() {
 		out.Data = append(out.Data, lt.id)
 	}
 	return out, nil
 }
 
-type turnsListParams struct {
-	ThreadID      string  `json:"threadId"`
-	Cursor        *string `json:"cursor"`
-	Limit         *int    `json:"limit"`
-	SortDirection *string `json:"sortDirection"`
-}
-
-type turnsListResponse struct {
-	Data            []wire.V2Turn `json:"data"`
-	NextCursor      *string       `json:"nextCursor"`
-	BackwardsCursor *string       `json:"backwardsCursor"`
-}
-
-func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (turnsListResponse, error) {
+// ThreadTurnsList answers thread/turns/list.
+func (a *api) ThreadTurnsList(ctx context.Context, c *Conn, p ThreadTurnsListParams) (ThreadTurnsListResponse, error) {
+	r := a.r
 	var turns []wire.V2Turn
 	if lt, ok := r.get(p.ThreadID); ok {
 		turns = lt.turns()
 	} else {
 		t, err := r.stored(p.ThreadID, true)
 		if err != nil {
-			return turnsListResponse{}, asNotLoaded(err, p.ThreadID)
+			return ThreadTurnsListResponse{}, asNotLoaded(err, p.ThreadID)
 		}
 		turns = t.Turns
 	}
@@ -462,8 +422,8 @@ func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (tu
 		}
 	}
 	turns = turns[start:]
-	out := turnsListResponse{Data: turns}
-	if p.Limit != nil && *p.Limit > 0 && len(turns) > *p.Limit {
+	out := ThreadTurnsListResponse{Data: turns}
+	if p.Limit != nil && *p.Limit > 0 && len(turns) > int(*p.Limit) {
 		next := turns[*p.Limit].ID
 		out.Data, out.NextCursor = turns[:*p.Limit], &next
 	}
@@ -476,86 +436,90 @@ func (r *threads) turnsList(ctx context.Context, c *Conn, p turnsListParams) (tu
 
 type empty struct{}
 
-func (r *threads) archive(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
+// ThreadArchive answers thread/archive.
+func (a *api) ThreadArchive(ctx context.Context, c *Conn, p ThreadArchiveParams) (ThreadArchiveResponse, error) {
+	r := a.r
 	if _, archived, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
-		return empty{}, asNoRollout(err, p.ThreadID)
+		return ThreadArchiveResponse{}, asNoRollout(err, p.ThreadID)
 	} else if archived {
-		return empty{}, InvalidRequest("thread is already archived: " + p.ThreadID)
+		return ThreadArchiveResponse{}, InvalidRequest("thread is already archived: " + p.ThreadID)
 	}
 	var after func(wire.V2Notification)
 	if lt, ok := r.get(p.ThreadID); ok {
 		after = r.unloadGone(c, lt)
 	}
 	if _, err := r.store().Archive(p.ThreadID); r.warnPartial(err) != nil {
-		return empty{}, internalError(err.Error())
+		return ThreadArchiveResponse{}, internalError(err.Error())
 	}
 	jsonrpc.AfterReply(ctx, func() {
-		n := wire.V2Notification{Method: "thread/archived", Params: threadIDParams{p.ThreadID}}
+		n := wire.V2Notification{Method: "thread/archived", Params: ThreadArchivedNotification{p.ThreadID}}
 		if after != nil {
 			after(n)
 			return
 		}
 		_ = c.Notify(c.Context(), n.Method, n.Params)
 	})
-	return empty{}, nil
+	return ThreadArchiveResponse{}, nil
 }
 
-func (r *threads) unarchive(ctx context.Context, c *Conn, p threadIDParams) (threadResponse, error) {
+// ThreadUnarchive answers thread/unarchive.
+func (a *api) ThreadUnarchive(ctx context.Context, c *Conn, p ThreadUnarchiveParams) (ThreadUnarchiveResponse, error) {
+	r := a.r
 	if _, _, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
 		if isNoThread(err, p.ThreadID) {
-			return threadResponse{}, InvalidRequest("no archived rollout found for thread id " + p.ThreadID)
+			return ThreadUnarchiveResponse{}, InvalidRequest("no archived rollout found for thread id " + p.ThreadID)
 		}
-		return threadResponse{}, err
+		return ThreadUnarchiveResponse{}, err
 	}
 	if _, err := r.store().Unarchive(p.ThreadID); r.warnPartial(err) != nil {
-		return threadResponse{}, InvalidRequest("failed to unarchive thread " + p.ThreadID + ": " + err.Error())
+		return ThreadUnarchiveResponse{}, InvalidRequest("failed to unarchive thread " + p.ThreadID + ": " + err.Error())
 	}
 	t, err := r.stored(p.ThreadID, false)
 	if err != nil {
-		return threadResponse{}, err
+		return ThreadUnarchiveResponse{}, err
 	}
 	jsonrpc.AfterReply(ctx, func() {
-		_ = c.Notify(c.Context(), "thread/unarchived", threadIDParams{p.ThreadID})
+		_ = c.Notify(c.Context(), "thread/unarchived", ThreadUnarchivedNotification{p.ThreadID})
 	})
-	return threadResponse{t}, nil
+	return ThreadUnarchiveResponse{t}, nil
 }
 
-func (r *threads) deleteThread(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
+// ThreadDelete answers thread/delete.
+func (a *api) ThreadDelete(ctx context.Context, c *Conn, p ThreadDeleteParams) (ThreadDeleteResponse, error) {
+	r := a.r
 	if _, _, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
-		return empty{}, asNoRollout(err, p.ThreadID)
+		return ThreadDeleteResponse{}, asNoRollout(err, p.ThreadID)
 	}
 	var after func(wire.V2Notification)
 	if lt, ok := r.get(p.ThreadID); ok {
 		after = r.unloadGone(c, lt)
 	}
 	if err := r.warnPartial(r.store().Delete(p.ThreadID)); err != nil {
-		return empty{}, internalError(err.Error())
+		return ThreadDeleteResponse{}, internalError(err.Error())
 	}
 	r.forgetThreadState(p.ThreadID)
 	jsonrpc.AfterReply(ctx, func() {
-		n := wire.V2Notification{Method: "thread/deleted", Params: threadIDParams{p.ThreadID}}
+		n := wire.V2Notification{Method: "thread/deleted", Params: ThreadDeletedNotification{p.ThreadID}}
 		if after != nil {
 			after(n)
 			return
 		}
 		_ = c.Notify(c.Context(), n.Method, n.Params)
 	})
-	return empty{}, nil
+	return ThreadDeleteResponse{}, nil
 }
 
-type unsubscribeResponse struct {
-	Status string `json:"status"`
-}
-
-func (r *threads) unsubscribeMethod(ctx context.Context, c *Conn, p threadIDParams) (unsubscribeResponse, error) {
+// ThreadUnsubscribe answers thread/unsubscribe.
+func (a *api) ThreadUnsubscribe(ctx context.Context, c *Conn, p ThreadUnsubscribeParams) (ThreadUnsubscribeResponse, error) {
+	r := a.r
 	lt, ok := r.get(p.ThreadID)
 	if !ok {
-		return unsubscribeResponse{"notLoaded"}, nil
+		return ThreadUnsubscribeResponse{"notLoaded"}, nil
 	}
 	if !r.unsubscribe(c, lt) {
-		return unsubscribeResponse{"notSubscribed"}, nil
+		return ThreadUnsubscribeResponse{"notSubscribed"}, nil
 	}
-	return unsubscribeResponse{"unsubscribed"}, nil
+	return ThreadUnsubscribeResponse{"unsubscribed"}, nil
 }
 
 func (r *threads) loadedOrErr(id string) (*loadedThread, error) {
@@ -566,17 +530,19 @@ func (r *threads) loadedOrErr(id string) (*loadedThread, error) {
 	return lt, nil
 }
 
-func (r *threads) compact(ctx context.Context, c *Conn, p threadIDParams) (empty, error) {
+// ThreadCompactStart answers thread/compact/start.
+func (a *api) ThreadCompactStart(ctx context.Context, c *Conn, p ThreadCompactStartParams) (ThreadCompactStartResponse, error) {
+	r := a.r
 	lt, err := r.loadedOrErr(p.ThreadID)
 	if err != nil {
-		return empty{}, err
+		return ThreadCompactStartResponse{}, err
 	}
 	id := newSubmissionID()
 	lt.gate(id, ctx.Done())
 	if err := lt.th.SubmitWithID(id, protocol.CompactOp{}); err != nil {
-		return empty{}, internalError(err.Error())
+		return ThreadCompactStartResponse{}, internalError(err.Error())
 	}
-	return empty{}, nil
+	return ThreadCompactStartResponse{}, nil
 }
 
 func hasUserMessage(t wire.V2Turn) bool {

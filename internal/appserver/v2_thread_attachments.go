@@ -2,7 +2,6 @@ package appserver
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/gocodex/gocodex/internal/host/attachments"
 	"github.com/gocodex/gocodex/internal/host/ext"
@@ -16,68 +15,6 @@ import (
 // empty page.
 
 type v2ThreadAttachment = attachments.Attachment
-
-type attachmentAddParams struct {
-	ThreadID       string          `json:"threadId"`
-	AttachmentType string          `json:"attachmentType"`
-	IdentityKey    string          `json:"identityKey"`
-	Payload        json.RawMessage `json:"payload"`
-}
-
-type attachmentAddResponse struct {
-	Outcome    string             `json:"outcome"`
-	Attachment v2ThreadAttachment `json:"attachment"`
-}
-
-type attachmentRemoveParams struct {
-	ThreadID       string `json:"threadId"`
-	AttachmentType string `json:"attachmentType"`
-	IdentityKey    string `json:"identityKey"`
-}
-
-type attachmentListParams struct {
-	ThreadID string  `json:"threadId"`
-	Cursor   *string `json:"cursor"`
-	Limit    *uint32 `json:"limit"`
-}
-
-type attachmentListResponse struct {
-	Data       []v2ThreadAttachment `json:"data"`
-	NextCursor *string              `json:"nextCursor"`
-}
-
-type attachmentOwnerListParams struct {
-	AttachmentType string  `json:"attachmentType"`
-	IdentityKey    string  `json:"identityKey"`
-	Archived       *bool   `json:"archived"`
-	Cursor         *string `json:"cursor"`
-	Limit          *uint32 `json:"limit"`
-}
-
-type attachmentOwner struct {
-	ThreadID string `json:"threadId"`
-	Archived bool   `json:"archived"`
-}
-
-type attachmentOwnerListResponse struct {
-	Data       []attachmentOwner `json:"data"`
-	NextCursor *string           `json:"nextCursor"`
-}
-
-type attachmentUpdated struct {
-	ThreadID       string `json:"threadId"`
-	AttachmentType string `json:"attachmentType"`
-	IdentityKey    string `json:"identityKey"`
-	AttachmentID   string `json:"attachmentId"`
-	Operation      string `json:"operation"`
-}
-
-func (r *threads) registerAttachments(s *Server) {
-	s.Handle("thread/attachment/add", Typed(r.attachmentAdd))
-	s.Handle("thread/attachment/remove", Typed(r.attachmentRemove))
-	s.Handle("thread/attachment/list", Typed(r.attachmentList))
-	s.Handle("thread/attachmentOwner/list", Typed(r.attachmentOwnerList))
-}
 
 // attachments is the host's attachments extension.
 func (r *threads) attachments() *attachments.Extension {
@@ -97,66 +34,72 @@ func asInvalidParams(err error) error {
 	return invalidParamsBare(err.Error())
 }
 
-func (r *threads) attachmentAdd(ctx context.Context, c *Conn, p attachmentAddParams) (attachmentAddResponse, error) {
+// ThreadAttachmentAdd answers thread/attachment/add.
+func (a *api) ThreadAttachmentAdd(ctx context.Context, c *Conn, p ThreadAttachmentAddParams) (ThreadAttachmentAddResponse, error) {
+	r := a.r
 	if err := attachments.CheckKey(p.AttachmentType, p.IdentityKey); err != nil {
-		return attachmentAddResponse{}, err
+		return ThreadAttachmentAddResponse{}, err
 	}
 	if err := r.threadExists(p.ThreadID); err != nil {
-		return attachmentAddResponse{}, asInvalidParams(err)
+		return ThreadAttachmentAddResponse{}, asInvalidParams(err)
 	}
-	a, created, err := r.attachments().Add(p.ThreadID, p.AttachmentType, p.IdentityKey, p.Payload)
+	att, created, err := r.attachments().Add(p.ThreadID, p.AttachmentType, p.IdentityKey, p.Payload)
 	if err != nil {
-		return attachmentAddResponse{}, err
+		return ThreadAttachmentAddResponse{}, err
 	}
-	out := attachmentAddResponse{Outcome: "existing", Attachment: a}
+	out := ThreadAttachmentAddResponse{Outcome: "existing", Attachment: att}
 	if created {
 		out.Outcome = "created"
-		r.notifyAll(ctx, c, "thread/attachment/updated", attachmentUpdated{p.ThreadID, p.AttachmentType, p.IdentityKey, a.ID, "created"})
+		r.notifyAll(ctx, c, "thread/attachment/updated", ThreadAttachmentUpdatedNotification{p.ThreadID, p.AttachmentType, p.IdentityKey, att.ID, "created"})
 	}
 	return out, nil
 }
 
-func (r *threads) attachmentRemove(ctx context.Context, c *Conn, p attachmentRemoveParams) (empty, error) {
+// ThreadAttachmentRemove answers thread/attachment/remove.
+func (a *api) ThreadAttachmentRemove(ctx context.Context, c *Conn, p ThreadAttachmentRemoveParams) (ThreadAttachmentRemoveResponse, error) {
+	r := a.r
 	if err := attachments.CheckKey(p.AttachmentType, p.IdentityKey); err != nil {
-		return empty{}, err
+		return ThreadAttachmentRemoveResponse{}, err
 	}
 	if err := r.threadExists(p.ThreadID); err != nil {
-		return empty{}, asInvalidParams(err)
+		return ThreadAttachmentRemoveResponse{}, asInvalidParams(err)
 	}
 	removed, err := r.attachments().Remove(p.ThreadID, p.AttachmentType, p.IdentityKey)
 	if err != nil {
-		return empty{}, err
+		return ThreadAttachmentRemoveResponse{}, err
 	}
 	if removed != "" {
-		r.notifyAll(ctx, c, "thread/attachment/updated", attachmentUpdated{p.ThreadID, p.AttachmentType, p.IdentityKey, removed, "deleted"})
+		r.notifyAll(ctx, c, "thread/attachment/updated", ThreadAttachmentUpdatedNotification{p.ThreadID, p.AttachmentType, p.IdentityKey, removed, "deleted"})
 	}
-	return empty{}, nil
+	return ThreadAttachmentRemoveResponse{}, nil
 }
 
-func (r *threads) attachmentList(ctx context.Context, c *Conn, p attachmentListParams) (attachmentListResponse, error) {
+// ThreadAttachmentList answers thread/attachment/list.
+func (a *api) ThreadAttachmentList(ctx context.Context, c *Conn, p ThreadAttachmentListParams) (ThreadAttachmentListResponse, error) {
 	limit := 0
 	if p.Limit != nil {
 		limit = int(*p.Limit)
 	}
-	page, next, err := r.attachments().List(p.ThreadID, p.Cursor, limit)
+	page, next, err := a.r.attachments().List(p.ThreadID, p.Cursor, limit)
 	if err != nil {
-		return attachmentListResponse{}, err
+		return ThreadAttachmentListResponse{}, err
 	}
-	return attachmentListResponse{Data: page, NextCursor: next}, nil
+	return ThreadAttachmentListResponse{Data: page, NextCursor: next}, nil
 }
 
-// attachmentOwnerList lists the threads holding an attachment, archived or not unless
-// archived says which. Pages by thread id.
-func (r *threads) attachmentOwnerList(ctx context.Context, c *Conn, p attachmentOwnerListParams) (attachmentOwnerListResponse, error) {
+// ThreadAttachmentOwnerList answers thread/attachmentOwner/list: the threads holding an
+// attachment, archived or not unless archived says which. Pages by thread id.
+func (a *api) ThreadAttachmentOwnerList(ctx context.Context, c *Conn, p ThreadAttachmentOwnerListParams) (ThreadAttachmentOwnerListResponse, error) {
+	r := a.r
 	if err := attachments.CheckKey(p.AttachmentType, p.IdentityKey); err != nil {
-		return attachmentOwnerListResponse{}, err
+		return ThreadAttachmentOwnerListResponse{}, err
 	}
 	ids, err := r.attachments().Owners(p.AttachmentType, p.IdentityKey)
 	if err != nil {
-		return attachmentOwnerListResponse{}, err
+		return ThreadAttachmentOwnerListResponse{}, err
 	}
 	// archived absent lists every owner; true or false only those archived or live.
-	out := attachmentOwnerListResponse{Data: []attachmentOwner{}}
+	out := ThreadAttachmentOwnerListResponse{Data: []ThreadAttachmentOwner{}}
 	started := p.Cursor == nil
 	for _, id := range ids {
 		if !started {
@@ -179,7 +122,7 @@ func (r *threads) attachmentOwnerList(ctx context.Context, c *Conn, p attachment
 			out.NextCursor = &next
 			break
 		}
-		out.Data = append(out.Data, attachmentOwner{ThreadID: id, Archived: archived})
+		out.Data = append(out.Data, ThreadAttachmentOwner{ThreadID: id, Archived: archived})
 	}
 	return out, nil
 }

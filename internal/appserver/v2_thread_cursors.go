@@ -122,7 +122,7 @@ func (r *threads) resumeNotes(lt *loadedThread, loadedFrom *threadsvc.Rollout) [
 	if goal != nil {
 		notes = append(notes, wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: lt.id, Goal: *goal}})
 	} else {
-		notes = append(notes, wire.V2Notification{Method: "thread/goal/cleared", Params: threadIDParams{lt.id}})
+		notes = append(notes, wire.V2Notification{Method: "thread/goal/cleared", Params: ThreadGoalClearedNotification{lt.id}})
 	}
 	return notes
 }
@@ -161,17 +161,17 @@ func (lt *loadedThread) collaborationMode() protocol.CollaborationMode {
 //
 // Unfiltered, a full page only looks one thread further (a page of one) to know whether a
 // next page exists.
-func (r *threads) filteredPage(opts threadsvc.ListOptions, keep func(threadsvc.Summary, *v2Thread) bool, filtered bool) (threadListResponse, error) {
+func (r *threads) filteredPage(opts threadsvc.ListOptions, keep func(threadsvc.Summary, *v2Thread) bool, filtered bool) (ThreadListResponse, error) {
 	size := opts.PageSize
 	if size <= 0 {
 		size = 25
 	}
-	out := threadListResponse{Data: []v2Thread{}}
+	out := ThreadListResponse{Data: []v2Thread{}}
 	var first, last threadsvc.Summary
 	for {
 		page, err := threadsvc.New(codexHome(r.srv)).List(opts)
 		if err != nil {
-			return threadListResponse{}, internalError(err.Error())
+			return ThreadListResponse{}, internalError(err.Error())
 		}
 		ts := make([]v2Thread, len(page.Threads))
 		ptrs := make([]*v2Thread, len(page.Threads))

@@ -15,38 +15,7 @@ import (
 
 type v2ThreadGoal = goals.Goal
 
-type goalSetParams struct {
-	ThreadID    string  `json:"threadId"`
-	Objective   *string `json:"objective"`
-	Status      *string `json:"status"`
-	TokenBudget *int64  `json:"tokenBudget"`
-	Origin      *string `json:"origin"`
-}
-
-type goalClearParams struct {
-	ThreadID string  `json:"threadId"`
-	Origin   *string `json:"origin"`
-}
-
-type goalResponse struct {
-	Goal *v2ThreadGoal `json:"goal"`
-}
-
-type goalSetResponse struct {
-	Goal v2ThreadGoal `json:"goal"`
-}
-
-type goalClearResponse struct {
-	Cleared bool `json:"cleared"`
-}
-
 type goalUpdated = goals.Updated
-
-func (r *threads) registerGoals(s *Server) {
-	s.Handle("thread/goal/get", Typed(r.goalGet))
-	s.Handle("thread/goal/set", Typed(r.goalSet))
-	s.Handle("thread/goal/clear", Typed(r.goalClear))
-}
 
 // goals is the host's goals extension.
 func (r *threads) goals() *goals.Extension {
@@ -54,49 +23,54 @@ func (r *threads) goals() *goals.Extension {
 	return e
 }
 
-func (r *threads) goalGet(ctx context.Context, c *Conn, p threadIDParams) (goalResponse, error) {
+// ThreadGoalGet answers thread/goal/get.
+func (a *api) ThreadGoalGet(ctx context.Context, c *Conn, p ThreadGoalGetParams) (ThreadGoalGetResponse, error) {
+	r := a.r
 	if err := r.goalsEnabled(p.ThreadID); err != nil {
-		return goalResponse{}, err
+		return ThreadGoalGetResponse{}, err
 	}
 	if err := r.threadLive(p.ThreadID); err != nil {
-		return goalResponse{}, err
+		return ThreadGoalGetResponse{}, err
 	}
 	g, err := r.goals().Of(p.ThreadID)
-	return goalResponse{g}, err
+	return ThreadGoalGetResponse{g}, err
 }
 
-func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSetResponse, error) {
+// ThreadGoalSet answers thread/goal/set.
+func (a *api) ThreadGoalSet(ctx context.Context, c *Conn, p ThreadGoalSetParams) (ThreadGoalSetResponse, error) {
+	r := a.r
+	status := (*string)(p.Status)
 	if err := r.goalsEnabled(p.ThreadID); err != nil {
-		return goalSetResponse{}, err
+		return ThreadGoalSetResponse{}, err
 	}
 	if err := r.threadLive(p.ThreadID); err != nil {
-		return goalSetResponse{}, err
+		return ThreadGoalSetResponse{}, err
 	}
 	if p.Objective != nil && *p.Objective == "" {
-		return goalSetResponse{}, InvalidRequest("goal objective must not be empty")
+		return ThreadGoalSetResponse{}, InvalidRequest("goal objective must not be empty")
 	}
-	if p.Status != nil && !goals.ValidStatus(*p.Status) {
-		return goalSetResponse{}, InvalidRequest("unknown goal status: " + *p.Status)
+	if status != nil && !goals.ValidStatus(*status) {
+		return ThreadGoalSetResponse{}, InvalidRequest("unknown goal status: " + *status)
 	}
 	gs := r.goals()
 	lt, loaded := r.get(p.ThreadID)
 	if !loaded {
-		goal, err := gs.Set(p.ThreadID, p.Objective, p.Status, p.TokenBudget)
+		goal, err := gs.Set(p.ThreadID, p.Objective, status, p.TokenBudget)
 		if err != nil {
-			return goalSetResponse{}, err
+			return ThreadGoalSetResponse{}, err
 		}
 		notifyAfter(ctx, c, []wire.V2Notification{goalUpdatedNote(p.ThreadID, goal)})
-		return goalSetResponse{goal}, nil
+		return ThreadGoalSetResponse{goal}, nil
 	}
-	goal, done, err := gs.SetLoaded(p.ThreadID, p.Objective, p.Status, p.TokenBudget)
+	goal, done, err := gs.SetLoaded(p.ThreadID, p.Objective, status, p.TokenBudget)
 	if err != nil {
-		return goalSetResponse{}, err
+		return ThreadGoalSetResponse{}, err
 	}
 	note := goalUpdatedNote(p.ThreadID, goal)
 	if _, still := r.get(p.ThreadID); !still { // unloaded meanwhile
 		done(nil, false)
 		notifyAfter(ctx, c, []wire.V2Notification{note})
-		return goalSetResponse{goal}, nil
+		return ThreadGoalSetResponse{goal}, nil
 	}
 	// In the thread's event order: thread/goal/updated, then (an active goal on an idle
 	// thread) the goal turn.
@@ -113,28 +87,30 @@ func (r *threads) goalSet(ctx context.Context, c *Conn, p goalSetParams) (goalSe
 		_, running := lt.runningTurn()
 		done(extThread{lt}, !running)
 	})
-	return goalSetResponse{goal}, nil
+	return ThreadGoalSetResponse{goal}, nil
 }
 
 func goalUpdatedNote(threadID string, g v2ThreadGoal) wire.V2Notification {
 	return wire.V2Notification{Method: "thread/goal/updated", Params: goalUpdated{ThreadID: threadID, Goal: g}}
 }
 
-func (r *threads) goalClear(ctx context.Context, c *Conn, p goalClearParams) (goalClearResponse, error) {
+// ThreadGoalClear answers thread/goal/clear.
+func (a *api) ThreadGoalClear(ctx context.Context, c *Conn, p ThreadGoalClearParams) (ThreadGoalClearResponse, error) {
+	r := a.r
 	if err := r.goalsEnabled(p.ThreadID); err != nil {
-		return goalClearResponse{}, err
+		return ThreadGoalClearResponse{}, err
 	}
 	if err := r.threadLive(p.ThreadID); err != nil {
-		return goalClearResponse{}, err
+		return ThreadGoalClearResponse{}, err
 	}
 	cleared, err := r.goals().Clear(p.ThreadID)
 	if err != nil {
-		return goalClearResponse{}, err
+		return ThreadGoalClearResponse{}, err
 	}
 	if cleared {
-		r.notifyThread(ctx, c, p.ThreadID, "thread/goal/cleared", threadIDParams{p.ThreadID})
+		r.notifyThread(ctx, c, p.ThreadID, "thread/goal/cleared", ThreadGoalClearedNotification{p.ThreadID})
 	}
-	return goalClearResponse{cleared}, nil
+	return ThreadGoalClearResponse{cleared}, nil
 }
 
 // pursueGoalIfIdle starts pursuing a loaded thread's active goal from outside the event

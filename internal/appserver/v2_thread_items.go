@@ -9,30 +9,10 @@ import (
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 )
 
-type itemsListParams struct {
-	ThreadID      string          `json:"threadId"`
-	TurnID        *string         `json:"turnId"`
-	Cursor        json.RawMessage `json:"cursor"`
-	Limit         *int            `json:"limit"`
-	SortDirection *string         `json:"sortDirection"`
-}
-
-type itemEntry struct {
-	TurnID        string      `json:"turnId"`
-	Item          wire.V2Item `json:"item"`
-	StartedAtMs   *int64      `json:"startedAtMs"`
-	CompletedAtMs *int64      `json:"completedAtMs"`
-}
-
-type itemsListResponse struct {
-	Data            []itemEntry `json:"data"`
-	NextCursor      *string     `json:"nextCursor"`
-	BackwardsCursor *string     `json:"backwardsCursor"`
-}
-
-// itemsList pages through a thread's items (all turns, or one), oldest first unless asked
+// ThreadItemsList (thread/items/list) pages through a thread's items (all turns, or one), oldest first unless asked
 // otherwise. The cursor is the position to continue from; item anchors start over.
-func (r *threads) itemsList(ctx context.Context, c *Conn, p itemsListParams) (itemsListResponse, error) {
+func (a *api) ThreadItemsList(ctx context.Context, c *Conn, p ThreadItemsListParams) (ThreadItemsListResponse, error) {
+	r := a.r
 	var turns []wire.V2Turn
 	if lt, ok := r.get(p.ThreadID); ok {
 		turns = lt.turns()
@@ -40,21 +20,21 @@ func (r *threads) itemsList(ctx context.Context, c *Conn, p itemsListParams) (it
 		t, err := r.stored(p.ThreadID, true)
 		if isNoThread(err, p.ThreadID) {
 			// Codex 0.169's words for a thread it has neither loaded nor stored.
-			return itemsListResponse{}, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "thread/items/list is not supported yet"}
+			return ThreadItemsListResponse{}, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "thread/items/list is not supported yet"}
 		}
 		if err != nil {
-			return itemsListResponse{}, err
+			return ThreadItemsListResponse{}, err
 		}
 		turns = t.Turns
 	}
-	entries := []itemEntry{}
+	entries := []ThreadItemEntry{}
 	for _, t := range turns {
 		if p.TurnID != nil && *p.TurnID != "" && t.ID != *p.TurnID {
 			continue
 		}
 		for _, it := range t.Items {
 			s, e := it.Times()
-			entries = append(entries, itemEntry{TurnID: t.ID, Item: it, StartedAtMs: s, CompletedAtMs: e})
+			entries = append(entries, ThreadItemEntry{TurnID: t.ID, Item: it, StartedAtMs: s, CompletedAtMs: e})
 		}
 	}
 	if p.SortDirection != nil && *p.SortDirection == "desc" {
@@ -70,10 +50,10 @@ func (r *threads) itemsList(ctx context.Context, c *Conn, p itemsListParams) (it
 		}
 	}
 	end := len(entries)
-	if p.Limit != nil && *p.Limit > 0 && start+*p.Limit < end {
-		end = start + *p.Limit
+	if p.Limit != nil && *p.Limit > 0 && start+int(*p.Limit) < end {
+		end = start + int(*p.Limit)
 	}
-	out := itemsListResponse{Data: entries[start:end]}
+	out := ThreadItemsListResponse{Data: entries[start:end]}
 	out.BackwardsCursor = itemsBackwardsCursor(start, end-start, len(entries))
 	if end < len(entries) {
 		next := strconv.Itoa(end)

@@ -33,12 +33,45 @@ func filterError(msg string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 }
 
-// maxExcludedThreadIDs is Codex's limit on excludedThreadIds.
+// maxExcludedThreadIDs is Codex's limit on excludedThreadIds (and includedThreadIds).
 const maxExcludedThreadIDs = 100
 
 // applyListFilters checks the filters and puts them into opts; keep, when not nil, is a
 // filter the listing applies to each thread after reading it.
 func applyListFilters(p threadListParams, opts *threadsvc.ListOptions) (keep func(*v2Thread) bool, err error) {
+	included, err := includedFilter(p.IncludedThreadIDs)
+	if err != nil {
+		return nil, err
+	}
+	keep, err = sourceFilters(p, opts)
+	if err != nil || included == nil {
+		return keep, err
+	}
+	if keep == nil {
+		return included, nil
+	}
+	return func(t *v2Thread) bool { return included(t) && keep(t) }, nil
+}
+
+// includedFilter is thread/list's includedThreadIds (Codex 0.171): absent keeps every
+// thread, a list (even empty) only the threads it names.
+func includedFilter(ids []string) (func(*v2Thread) bool, error) {
+	if ids == nil {
+		return nil, nil
+	}
+	if len(ids) > maxExcludedThreadIDs {
+		return nil, filterError("includedThreadIds accepts at most 100 entries")
+	}
+	for _, id := range ids {
+		if msg := threadIDError(id); msg != "" {
+			return nil, filterError("invalid included thread id: " + msg)
+		}
+	}
+	return func(t *v2Thread) bool { return slices.Contains(ids, t.ID) }, nil
+}
+
+// sourceFilters are the originator, excluded-id and source-kind filters.
+func sourceFilters(p threadListParams, opts *threadsvc.ListOptions) (keep func(*v2Thread) bool, err error) {
 	if len(p.Originators) > 0 {
 		return nil, filterError("originator filtering is not supported by the local app-server")
 	}

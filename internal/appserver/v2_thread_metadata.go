@@ -12,15 +12,9 @@ import (
 // non-empty string. Codex keeps the edit in its state database; gocodex in the thread
 // state file (v2_thread_state.go), and every later Thread object shows it.
 
-type metadataUpdateParams struct {
-	ThreadID string `json:"threadId"`
-	// GitInfo is kept raw: absent, null and a value of each field mean different things.
-	GitInfo map[string]json.RawMessage `json:"gitInfo"`
-}
-
-func (r *threads) registerMetadata(s *Server) {
-	s.Handle("thread/metadata/update", Typed(r.metadataUpdate))
-}
+// gitInfoEdits is thread/metadata/update's gitInfo, kept raw: absent, null and a value of
+// each field mean different things.
+type gitInfoEdits map[string]json.RawMessage
 
 // gitFields maps the wire names to the gitInfo fields they edit.
 var gitFields = []struct {
@@ -32,30 +26,32 @@ var gitFields = []struct {
 	{"originUrl", func(g *gitInfo) **string { return &g.OriginURL }},
 }
 
-func (r *threads) metadataUpdate(ctx context.Context, c *Conn, p metadataUpdateParams) (threadResponse, error) {
+// ThreadMetadataUpdate answers thread/metadata/update.
+func (a *api) ThreadMetadataUpdate(ctx context.Context, c *Conn, p ThreadMetadataUpdateParams) (ThreadMetadataUpdateResponse, error) {
+	r := a.r
 	if p.GitInfo == nil {
-		return threadResponse{}, InvalidRequest("thread metadata update must include at least one field")
+		return ThreadMetadataUpdateResponse{}, InvalidRequest("thread metadata update must include at least one field")
 	}
 	edits := map[string]*string{}
 	for _, f := range gitFields {
-		raw, ok := p.GitInfo[f.name]
+		raw, ok := (*p.GitInfo)[f.name]
 		if !ok {
 			continue
 		}
 		var v *string
 		if err := json.Unmarshal(raw, &v); err != nil {
-			return threadResponse{}, InvalidRequest("Invalid request: gitInfo." + f.name + ": expected a string or null")
+			return ThreadMetadataUpdateResponse{}, InvalidRequest("Invalid request: gitInfo." + f.name + ": expected a string or null")
 		}
 		if v != nil && *v == "" {
-			return threadResponse{}, InvalidRequest("gitInfo." + f.name + " must not be empty")
+			return ThreadMetadataUpdateResponse{}, InvalidRequest("gitInfo." + f.name + " must not be empty")
 		}
 		edits[f.name] = v
 	}
 	if len(edits) == 0 {
-		return threadResponse{}, InvalidRequest("gitInfo must include at least one field")
+		return ThreadMetadataUpdateResponse{}, InvalidRequest("gitInfo must include at least one field")
 	}
 	if _, err := uuid.Parse(p.ThreadID); err != nil {
-		return threadResponse{}, InvalidRequest("invalid thread id: " + uuidError(p.ThreadID))
+		return ThreadMetadataUpdateResponse{}, InvalidRequest("invalid thread id: " + uuidError(p.ThreadID))
 	}
 	lt, loaded := r.get(p.ThreadID)
 	var t v2Thread
@@ -64,7 +60,7 @@ func (r *threads) metadataUpdate(ctx context.Context, c *Conn, p metadataUpdateP
 	} else {
 		var err error
 		if t, err = r.stored(p.ThreadID, false); err != nil {
-			return threadResponse{}, errNoRollout(p.ThreadID)
+			return ThreadMetadataUpdateResponse{}, errNoRollout(p.ThreadID)
 		}
 	}
 	r.decorate(&t)
@@ -79,7 +75,7 @@ func (r *threads) metadataUpdate(ctx context.Context, c *Conn, p metadataUpdateP
 		}
 	}
 	if err := r.gitEdits().Set(p.ThreadID, g); err != nil {
-		return threadResponse{}, err
+		return ThreadMetadataUpdateResponse{}, err
 	}
 	if loaded {
 		lt.mu.Lock()
@@ -88,5 +84,5 @@ func (r *threads) metadataUpdate(ctx context.Context, c *Conn, p metadataUpdateP
 		lt.mu.Unlock()
 	}
 	t.GitInfo = &g
-	return threadResponse{t}, nil
+	return ThreadMetadataUpdateResponse{t}, nil
 }

@@ -9,39 +9,32 @@ import (
 // Thread names (thread/name/set) live where Codex 0.169 keeps them, CODEX_HOME's
 // session_index.jsonl (internal/sessionindex).
 
-type setNameParams struct {
-	ThreadID string `json:"threadId"`
-	Name     string `json:"name"`
-}
-
-// setName renames a thread, loaded or not, as Codex 0.169 does; every subscriber of a
+// ThreadNameSet (thread/name/set) renames a thread, loaded or not, as Codex 0.169 does; every subscriber of a
 // loaded thread (the caller otherwise) hears thread/name/updated.
-func (r *threads) setName(ctx context.Context, c *Conn, p setNameParams) (empty, error) {
+func (a *api) ThreadNameSet(ctx context.Context, c *Conn, p ThreadSetNameParams) (ThreadSetNameResponse, error) {
+	r := a.r
 	if p.Name == "" {
-		return empty{}, InvalidRequest("thread name must not be empty")
+		return ThreadSetNameResponse{}, InvalidRequest("thread name must not be empty")
 	}
 	if _, err := uuid.Parse(p.ThreadID); err != nil {
-		return empty{}, InvalidRequest("invalid thread id: " + uuidError(p.ThreadID))
+		return ThreadSetNameResponse{}, InvalidRequest("invalid thread id: " + uuidError(p.ThreadID))
 	}
 	lt, loaded := r.get(p.ThreadID)
 	if !loaded {
 		if _, _, err := findRollout(codexHome(r.srv), p.ThreadID); err != nil {
-			return empty{}, errNoRollout(p.ThreadID)
+			return ThreadSetNameResponse{}, errNoRollout(p.ThreadID)
 		}
 	}
 	if err := r.warnPartial(r.store().Rename(p.ThreadID, p.Name)); err != nil {
-		return empty{}, internalError(err.Error())
+		return ThreadSetNameResponse{}, internalError(err.Error())
 	}
 	if loaded {
 		lt.mu.Lock()
 		lt.info.Name = p.Name
 		lt.mu.Unlock()
 	}
-	r.notifyThread(ctx, c, p.ThreadID, "thread/name/updated", struct {
-		ThreadID   string `json:"threadId"`
-		ThreadName string `json:"threadName"`
-	}{p.ThreadID, p.Name})
-	return empty{}, nil
+	r.notifyThread(ctx, c, p.ThreadID, "thread/name/updated", ThreadNameUpdatedNotification{ThreadID: p.ThreadID, ThreadName: &p.Name})
+	return ThreadSetNameResponse{}, nil
 }
 
 // nameOf is a thread's name: a loaded thread's own, else the latest in the index ("" when

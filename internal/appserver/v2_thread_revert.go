@@ -11,49 +11,21 @@ import (
 
 // thread/revert, thread/inject_items and thread/approveGuardianDeniedAction.
 
-type threadRevertParams struct {
-	ThreadID     string `json:"threadId"`
-	BeforeTurnID string `json:"beforeTurnId"`
-}
-
-// threadRevertResponse is Codex 0.169's: the thread without its turns (clients hydrate
-// them through thread/turns/list) and the cursors to do that newest first.
-type threadRevertResponse struct {
-	Thread               v2Thread `json:"thread"`
-	TurnsBackwardsCursor *string  `json:"turnsBackwardsCursor"`
-	ItemsBackwardsCursor *string  `json:"itemsBackwardsCursor"`
-}
-
-type injectItemsParams struct {
-	ThreadID string            `json:"threadId"`
-	Items    []json.RawMessage `json:"items"`
-}
-
-type guardianApproveParams struct {
-	ThreadID string          `json:"threadId"`
-	Event    json.RawMessage `json:"event"`
-}
-
-func (r *threads) registerRevert(s *Server) {
-	s.Handle("thread/revert", Typed(r.revert))
-	s.Handle("thread/inject_items", Typed(r.injectItems))
-	s.Handle("thread/approveGuardianDeniedAction", Typed(r.approveGuardianDenied))
-}
-
-// revert drops the turn beforeTurnId and every later one from the thread's history, its
+// ThreadRevert (thread/revert) drops the turn beforeTurnId and every later one from the thread's history, its
 // rollout (a thread_rolled_back marker, as thread/rollback writes) and its turns, then
 // tells the thread's connections thread/reverted. Files the turns changed stay as they
 // are, as in Codex.
-func (r *threads) revert(ctx context.Context, c *Conn, p threadRevertParams) (threadRevertResponse, error) {
+func (a *api) ThreadRevert(ctx context.Context, c *Conn, p ThreadRevertParams) (ThreadRevertResponse, error) {
+	r := a.r
 	lt, err := r.loadedOrErr(p.ThreadID)
 	if err != nil {
 		if r.threadExists(p.ThreadID) != nil {
-			return threadRevertResponse{}, err
+			return ThreadRevertResponse{}, err
 		}
-		return threadRevertResponse{}, InvalidRequest("thread not loaded: " + p.ThreadID)
+		return ThreadRevertResponse{}, InvalidRequest("thread not loaded: " + p.ThreadID)
 	}
 	if _, running := lt.runningTurn(); running {
-		return threadRevertResponse{}, InvalidRequest("Cannot revert while a turn is in progress.")
+		return ThreadRevertResponse{}, InvalidRequest("Cannot revert while a turn is in progress.")
 	}
 	// Codex 0.169 reverts by unloading the thread and loading it again, whether or not the
 	// turn is then found: its clients see the status go notLoaded, then idle. gocodex edits
@@ -68,7 +40,7 @@ func (r *threads) revert(ctx context.Context, c *Conn, p threadRevertParams) (th
 		}
 	}
 	if k < 0 {
-		return threadRevertResponse{}, InvalidRequest("turn not found: " + p.BeforeTurnID)
+		return ThreadRevertResponse{}, InvalidRequest("turn not found: " + p.BeforeTurnID)
 	}
 	// The engine counts the turns a user message started.
 	n := 0
@@ -79,7 +51,7 @@ func (r *threads) revert(ctx context.Context, c *Conn, p threadRevertParams) (th
 	}
 	if n > 0 {
 		if err := lt.th.SubmitWithID(newSubmissionID(), protocol.ThreadRollbackOp{NumTurns: n}); err != nil {
-			return threadRevertResponse{}, internalError(err.Error())
+			return ThreadRevertResponse{}, internalError(err.Error())
 		}
 	}
 	if err := app.ForgetTurns(ctx, codexHome(r.srv), p.ThreadID, lt.cfg.Cwd, n); n > 0 && err != nil {
@@ -93,47 +65,50 @@ func (r *threads) revert(ctx context.Context, c *Conn, p threadRevertParams) (th
 	proj.Seed(kept)
 	lt.proj = proj
 	lt.mu.Unlock()
-	out := threadRevertResponse{Thread: lt.v2(false)}
+	out := ThreadRevertResponse{Thread: lt.v2(false)}
 	out.TurnsBackwardsCursor, out.ItemsBackwardsCursor = resumeCursors(kept)
-	r.notifyThread(ctx, c, p.ThreadID, "thread/reverted", threadIDParams{p.ThreadID})
+	r.notifyThread(ctx, c, p.ThreadID, "thread/reverted", ThreadRevertedNotification{p.ThreadID})
 	return out, nil
 }
 
-// injectItems appends Responses API items to a loaded thread's history and rollout.
-func (r *threads) injectItems(ctx context.Context, c *Conn, p injectItemsParams) (empty, error) {
+// ThreadInject_items (thread/inject_items) appends Responses API items to a loaded thread's history and rollout.
+func (a *api) ThreadInject_items(ctx context.Context, c *Conn, p ThreadInjectItemsParams) (ThreadInjectItemsResponse, error) {
+	r := a.r
 	lt, err := r.loadedOrErr(p.ThreadID)
 	if err != nil {
-		return empty{}, err
+		return ThreadInjectItemsResponse{}, err
 	}
 	if len(p.Items) == 0 {
-		return empty{}, InvalidRequest("items must not be empty")
+		return ThreadInjectItemsResponse{}, InvalidRequest("items must not be empty")
 	}
 	for _, it := range p.Items {
 		if _, err := protocol.DecodeResponseItem(it); err != nil {
-			return empty{}, InvalidRequest("Invalid request: " + err.Error())
+			return ThreadInjectItemsResponse{}, InvalidRequest("Invalid request: " + err.Error())
 		}
 	}
 	if _, running := lt.runningTurn(); running {
-		return empty{}, InvalidRequest("Cannot inject items while a turn is in progress.")
+		return ThreadInjectItemsResponse{}, InvalidRequest("Cannot inject items while a turn is in progress.")
 	}
 	if err := lt.th.SubmitWithID(newSubmissionID(), protocol.InjectItemsOp{Items: p.Items}); err != nil {
-		return empty{}, internalError(err.Error())
+		return ThreadInjectItemsResponse{}, internalError(err.Error())
 	}
-	return empty{}, nil
+	return ThreadInjectItemsResponse{}, nil
 }
 
+// ThreadApproveGuardianDeniedAction answers thread/approveGuardianDeniedAction.
+//
 // approveGuardianDenied: Codex's Guardian (its automatic reviewer of risky actions) is not
 // part of gocodex, so no action of a gocodex thread is ever denied by it. The event is
 // checked as Codex checks it first, then the method is refused.
-func (r *threads) approveGuardianDenied(ctx context.Context, c *Conn, p guardianApproveParams) (empty, error) {
+func (a *api) ThreadApproveGuardianDeniedAction(ctx context.Context, c *Conn, p ThreadApproveGuardianDeniedActionParams) (ThreadApproveGuardianDeniedActionResponse, error) {
 	var ev map[string]json.RawMessage
 	if err := json.Unmarshal(p.Event, &ev); err != nil || ev == nil {
-		return empty{}, InvalidRequest("invalid Guardian denial event: expected an object")
+		return ThreadApproveGuardianDeniedActionResponse{}, InvalidRequest("invalid Guardian denial event: expected an object")
 	}
 	if _, ok := ev["id"]; !ok {
-		return empty{}, InvalidRequest("invalid Guardian denial event: missing field `id`")
+		return ThreadApproveGuardianDeniedActionResponse{}, InvalidRequest("invalid Guardian denial event: missing field `id`")
 	}
-	return empty{}, InvalidRequest("gocodex does not support Guardian reviews: there is no denied action to approve")
+	return ThreadApproveGuardianDeniedActionResponse{}, InvalidRequest("gocodex does not support Guardian reviews: there is no denied action to approve")
 }
 
 // dropUserTurns is a projector holding turns without the last n turns a user message

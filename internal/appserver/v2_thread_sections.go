@@ -22,50 +22,6 @@ type v2ThreadSection = sections.Section
 
 type v2ThreadSectionAppearance = sections.Appearance
 
-type sectionCreateParams struct {
-	Name       string                     `json:"name"`
-	Appearance *v2ThreadSectionAppearance `json:"appearance"`
-}
-
-type sectionUpdateParams struct {
-	SectionID  string                     `json:"sectionId"`
-	Name       string                     `json:"name"`
-	Appearance *v2ThreadSectionAppearance `json:"appearance"`
-}
-
-type sectionIDParams struct {
-	SectionID string `json:"sectionId"`
-}
-
-type sectionListParams struct {
-	Cursor *string `json:"cursor"`
-	Limit  *uint32 `json:"limit"`
-}
-
-type sectionResponse struct {
-	Section v2ThreadSection `json:"section"`
-}
-
-type sectionListResponse struct {
-	Data       []v2ThreadSection `json:"data"`
-	NextCursor *string           `json:"nextCursor"`
-}
-
-type sectionMoveParams struct {
-	ThreadID string `json:"threadId"`
-	// SectionID null takes the thread out of its section.
-	SectionID      *string `json:"sectionId"`
-	BeforeThreadID *string `json:"beforeThreadId"`
-}
-
-func (r *threads) registerSections(s *Server) {
-	s.Handle("threadSection/create", Typed(r.sectionCreate))
-	s.Handle("threadSection/update", Typed(r.sectionUpdate))
-	s.Handle("threadSection/delete", Typed(r.sectionDelete))
-	s.Handle("threadSection/list", TypedOptional(r.sectionList))
-	s.Handle("thread/section/move", Typed(r.sectionMove))
-}
-
 // invalidParamsBare is a -32602 error with Codex's text alone (no "Invalid params:" prefix),
 // as its thread section and attachment methods answer.
 func invalidParamsBare(msg string) *jsonrpc.Error {
@@ -78,25 +34,29 @@ func (r *threads) sections() *sections.Extension {
 	return e
 }
 
-func (r *threads) sectionCreate(ctx context.Context, c *Conn, p sectionCreateParams) (sectionResponse, error) {
-	sec, err := r.sections().Create(p.Name, p.Appearance)
-	return sectionResponse{sec}, err
+// ThreadSectionCreate answers threadSection/create.
+func (a *api) ThreadSectionCreate(ctx context.Context, c *Conn, p ThreadSectionCreateParams) (ThreadSectionCreateResponse, error) {
+	sec, err := a.r.sections().Create(p.Name, p.Appearance)
+	return ThreadSectionCreateResponse{sec}, err
 }
 
-func (r *threads) sectionUpdate(ctx context.Context, c *Conn, p sectionUpdateParams) (sectionResponse, error) {
-	sec, err := r.sections().Update(p.SectionID, p.Name, p.Appearance)
-	return sectionResponse{sec}, err
+// ThreadSectionUpdate answers threadSection/update.
+func (a *api) ThreadSectionUpdate(ctx context.Context, c *Conn, p ThreadSectionUpdateParams) (ThreadSectionUpdateResponse, error) {
+	sec, err := a.r.sections().Update(p.SectionID, p.Name, p.Appearance)
+	return ThreadSectionUpdateResponse{sec}, err
 }
 
-func (r *threads) sectionDelete(ctx context.Context, c *Conn, p sectionIDParams) (empty, error) {
-	return empty{}, r.sections().Delete(p.SectionID)
+// ThreadSectionDelete answers threadSection/delete.
+func (a *api) ThreadSectionDelete(ctx context.Context, c *Conn, p ThreadSectionDeleteParams) (ThreadSectionDeleteResponse, error) {
+	return ThreadSectionDeleteResponse{}, a.r.sections().Delete(p.SectionID)
 }
 
-// sectionList pages by section id: the cursor is the last id of the previous page.
-func (r *threads) sectionList(ctx context.Context, c *Conn, p sectionListParams) (sectionListResponse, error) {
-	all, err := r.sections().List()
+// ThreadSectionList answers threadSection/list, paged by section id: the cursor is the last
+// id of the previous page.
+func (a *api) ThreadSectionList(ctx context.Context, c *Conn, p ThreadSectionListParams) (ThreadSectionListResponse, error) {
+	all, err := a.r.sections().List()
 	if err != nil {
-		return sectionListResponse{}, err
+		return ThreadSectionListResponse{}, err
 	}
 	if p.Cursor != nil {
 		for i, s := range all {
@@ -106,7 +66,7 @@ func (r *threads) sectionList(ctx context.Context, c *Conn, p sectionListParams)
 			}
 		}
 	}
-	out := sectionListResponse{Data: all}
+	out := ThreadSectionListResponse{Data: all}
 	if p.Limit != nil && *p.Limit > 0 && len(all) > int(*p.Limit) {
 		out.Data = all[:*p.Limit]
 		next := out.Data[len(out.Data)-1].ID
@@ -118,18 +78,16 @@ func (r *threads) sectionList(ctx context.Context, c *Conn, p sectionListParams)
 	return out, nil
 }
 
-func (r *threads) sectionMove(ctx context.Context, c *Conn, p sectionMoveParams) (empty, error) {
-	if err := r.threadExists(p.ThreadID); err != nil {
-		return empty{}, err
+// ThreadSectionMove answers thread/section/move.
+func (a *api) ThreadSectionMove(ctx context.Context, c *Conn, p ThreadSectionMoveParams) (ThreadSectionMoveResponse, error) {
+	if err := a.r.threadExists(p.ThreadID); err != nil {
+		return ThreadSectionMoveResponse{}, err
 	}
-	if err := r.sections().Move(p.ThreadID, p.SectionID, p.BeforeThreadID); err != nil {
-		return empty{}, err
+	if err := a.r.sections().Move(p.ThreadID, p.SectionID, p.BeforeThreadID); err != nil {
+		return ThreadSectionMoveResponse{}, err
 	}
-	r.notifyAll(ctx, c, "thread/section/changed", struct {
-		ThreadID  string  `json:"threadId"`
-		SectionID *string `json:"sectionId"`
-	}{p.ThreadID, p.SectionID})
-	return empty{}, nil
+	a.r.notifyAll(ctx, c, "thread/section/changed", ThreadSectionChangedNotification{ThreadID: p.ThreadID, SectionID: p.SectionID})
+	return ThreadSectionMoveResponse{}, nil
 }
 
 // threadExists answers Codex's errors for a thread id that is malformed or unknown.
@@ -200,23 +158,23 @@ func sectionFilter(raw json.RawMessage) (keep func(*v2Thread) bool) {
 
 // listBySectionPosition is thread/list with sortKey section_position: a section's threads
 // in the order thread/section/move gave them (either sortDirection), paged by position.
-func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListOptions) (threadListResponse, error) {
+func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListOptions) (ThreadListResponse, error) {
 	var sectionID *string
 	if len(p.SectionID) > 0 {
 		_ = json.Unmarshal(p.SectionID, &sectionID)
 	}
 	if sectionID == nil {
-		return threadListResponse{}, InvalidRequest("section-position sorting requires a section filter")
+		return ThreadListResponse{}, InvalidRequest("section-position sorting requires a section filter")
 	}
 	order, err := r.sections().Order(*sectionID)
 	if err != nil {
-		return threadListResponse{}, err
+		return ThreadListResponse{}, err
 	}
 	start := 0
 	if p.Cursor != nil {
 		n, err := strconv.Atoi(*p.Cursor)
 		if err != nil || n < 0 || n > len(order) {
-			return threadListResponse{}, InvalidRequest("invalid cursor: " + *p.Cursor)
+			return ThreadListResponse{}, InvalidRequest("invalid cursor: " + *p.Cursor)
 		}
 		start = n
 	}
@@ -224,7 +182,7 @@ func (r *threads) listBySectionPosition(p threadListParams, opts threadsvc.ListO
 	if size <= 0 {
 		size = 25
 	}
-	out := threadListResponse{Data: []v2Thread{}}
+	out := ThreadListResponse{Data: []v2Thread{}}
 	for i := start; i < len(order); i++ {
 		t, ok := r.listedThread(order[i], opts.Archived)
 		if !ok || (p.SearchTerm != nil && *p.SearchTerm != "" && !strings.Contains(t.Preview, *p.SearchTerm) && (t.Name == nil || !strings.Contains(*t.Name, *p.SearchTerm))) {

@@ -10,14 +10,10 @@ import (
 // edited git metadata in gocodex_thread_state.json; read states in
 // gocodex_read_state.jsonl) is kept by the host's extensions (host_ext.go).
 
-// registerThreadFamilies registers the thread methods kept by the host's extensions and the
-// history edits: sections, attachments, goals, metadata, revert and item injection.
+// registerThreadFamilies registers the thread method outside Codex's stable schema that the
+// host's read-state extension keeps (thread/readState/update); the schema's thread/* and
+// threadSection/* answer through the generated ThreadAPI and ThreadSectionAPI.
 func (r *threads) registerThreadFamilies(s *Server) {
-	r.registerSections(s)
-	r.registerAttachments(s)
-	r.registerGoals(s)
-	r.registerMetadata(s)
-	r.registerRevert(s)
 	r.registerReadState(s)
 }
 

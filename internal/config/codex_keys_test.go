@@ -17,6 +17,7 @@ var appliedKeys = map[string]string{
 	"check_for_update_on_startup":      `false`, // its default: gocodex never checks
 	"cli_auth_credentials_store":       `"file"`,
 	"compact_prompt":                   `"summarise"`,
+	"agents":                           `{ max_threads = 2, max_depth = 1 }`, // internal/app/subagents.go reads it
 	"developer_instructions":           `"dev"`,
 	"experimental_compact_prompt_file": `"compact.md"`,
 	"features":                         `{ default_mode_request_user_input = true }`,

@@ -15,7 +15,7 @@ import (
 // config.toml with Codex, so they are not errors, but each one set gives a
 // warning saying gocodex does not support it (see unsupportedKeyWarning).
 var codexOnlyKeys = map[string]bool{
-	"agents": true, "analytics": true, "approvals_reviewer": true, "apps": true, "audio": true,
+	"analytics": true, "approvals_reviewer": true, "apps": true, "audio": true,
 	"background_terminal_max_timeout": true, "commit_attribution": true, "default_permissions": true, "disable_paste_burst": true,
 	"experimental_realtime_ws_base_url": true, "experimental_resume": true, "experimental_use_exec_command_tool": true,
 	"feedback": true, "ghost_snapshot": true,
@@ -45,7 +45,7 @@ var codexOnlyKeys = map[string]bool{
 // Config.Effective (or owns: hooks and skills have their own loaders): known, and acted on.
 var readElsewhere = map[string]bool{
 	"thread_unload_delay_secs": true, "mcp_optional_startup_grace_ms": true,
-	"hooks": true, "skills": true,
+	"hooks": true, "skills": true, "agents": true,
 }
 
 // ignoredFileKeys are keys the File schema decodes (older Codex configs hold them) but
@@ -268,8 +268,9 @@ func pruneValue(t reflect.Type, v any) any {
 	return v
 }
 
-// tuiKeysRead are the [tui] keys the terminal UI reads (the screen mode, and what
-// /statusline and /title save).
+// tuiKeysRead are the [tui] keys the terminal UI reads: the screen mode, and what /tui,
+// /theme, /keymap, /statusline, /title and /presets save.
 var tuiKeysRead = map[string]bool{
-	"alternate_screen": true, "status_line": true, "status_line_use_colors": true, "terminal_title": true, "presets": true,
+	"alternate_screen": true, "fullscreen_transcript": true, "theme": true, "keymap": true,
+	"status_line": true, "status_line_use_colors": true, "terminal_title": true, "presets": true,
 }

@@ -62,6 +62,9 @@ var gocodexSupport = map[string]Support{
 	"default_mode_request_user_input": Honoured,
 	// Lifecycle hooks belong to internal/hooks, which reads this flag.
 	"hooks": Honoured,
+	// The collaboration tools and sub-agent threads (internal/tools/collab,
+	// internal/host/agents); multi_agent's v1 tools are not offered.
+	"multi_agent_v2": Honoured,
 	// gocodex always offers the shell, its exec_command/write_stdin sessions and view_image
 	// (the last one switched by tools.view_image).
 	"shell_tool":   AlwaysOn,

@@ -339,6 +339,11 @@ func (f *Fold) applyEngineItem(msg protocol.EventMsg) {
 	switch m := msg.(type) {
 	case protocol.ItemStartedEvent:
 		kind, id, text := engineItem(m.Item)
+		if b := collabBody(m.Item, kind); b != nil {
+			f.closeReasoning()
+			f.startTool(id, b)
+			return
+		}
 		switch kind {
 		case "contextcompaction":
 			f.closeReasoning()
@@ -361,6 +366,12 @@ func (f *Fold) applyEngineItem(msg protocol.EventMsg) {
 		}
 	case protocol.ItemCompletedEvent:
 		kind, id, text := engineItem(m.Item)
+		if b := collabBody(m.Item, kind); b != nil {
+			it := f.endTool(id, b)
+			it.body = b
+			f.emit(Completed, it)
+			return
+		}
 		switch kind {
 		case "contextcompaction":
 			it := f.endTool(id, &Compaction{})

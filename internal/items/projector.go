@@ -87,7 +87,7 @@ func (p *Projector) render(ch Change) (Update, bool) {
 			delete(p.ids, ch.ID)
 		}
 		return Update{ch.Phase, Item{ID: id, Details: d}}, true
-	case *Command, *Patch, *McpCall, *WebSearch:
+	case *Command, *Patch, *McpCall, *WebSearch, *CollabCall:
 		return p.renderTool(ch)
 	}
 	return Update{}, false
@@ -133,6 +133,8 @@ func startedDetails(ch Change) Details {
 	case *McpCall:
 		return McpToolCallItem{Server: b.Invocation.Server, Tool: b.Invocation.Tool,
 			Arguments: nullIfEmpty(b.Invocation.Arguments), Status: StatusInProgress}
+	case *CollabCall:
+		return collabDetails(b)
 	}
 	return WebSearchItem{ID: ch.ID, Action: json.RawMessage(`{"type":"other"}`)}
 }
@@ -162,6 +164,8 @@ func completedDetails(ch Change, announced bool) Details {
 			d.Result = mcpResult(b.Result.Ok)
 		}
 		return d
+	case *CollabCall:
+		return collabDetails(b)
 	}
 	w := ch.Body.(*WebSearch)
 	action := w.Action

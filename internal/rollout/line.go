@@ -77,23 +77,30 @@ func appendLineHead(dst []byte, ts string, ordinal int64, typ string) []byte {
 
 // SessionMeta is the payload of the first line.
 type SessionMeta struct {
-	// SessionID repeats ID in the paginated form, as Codex 0.169 writes it.
-	SessionID        string            `json:"session_id,omitempty"`
-	ID               string            `json:"id"`
-	ForkedFromID     string            `json:"forked_from_id,omitempty"`
-	Timestamp        string            `json:"timestamp"`
-	Cwd              string            `json:"cwd"`
-	Originator       string            `json:"originator"`
-	CLIVersion       string            `json:"cli_version"`
-	Source           json.RawMessage   `json:"source"`
-	ModelProvider    string            `json:"model_provider,omitempty"`
-	BaseInstructions *BaseInstructions `json:"base_instructions,omitempty"`
+	// SessionID repeats ID in the paginated form, as Codex 0.169 writes it; a sub-agent's
+	// names its tree's root thread.
+	SessionID    string `json:"session_id,omitempty"`
+	ID           string `json:"id"`
+	ForkedFromID string `json:"forked_from_id,omitempty"`
+	// ParentThreadID, AgentNickname and AgentPath link a sub-agent (multi_agent_v2) to its
+	// parent, as Codex 0.169 writes them; MultiAgentVersion is "v2" in such a tree.
+	ParentThreadID    string            `json:"parent_thread_id,omitempty"`
+	AgentNickname     string            `json:"agent_nickname,omitempty"`
+	AgentPath         string            `json:"agent_path,omitempty"`
+	MultiAgentVersion string            `json:"multi_agent_version,omitempty"`
+	Timestamp         string            `json:"timestamp"`
+	Cwd               string            `json:"cwd"`
+	Originator        string            `json:"originator"`
+	CLIVersion        string            `json:"cli_version"`
+	Source            json.RawMessage   `json:"source"`
+	ModelProvider     string            `json:"model_provider,omitempty"`
+	BaseInstructions  *BaseInstructions `json:"base_instructions,omitempty"`
 	// HistoryMode is HistoryModePaginated for the form Codex 0.169 writes by default, ""
 	// for the older one (see paginated.go).
 	HistoryMode string   `json:"history_mode,omitempty"`
 	Git         *GitInfo `json:"git,omitempty"`
 	// ThreadSource is who started the thread ("user", …), as Codex 0.169 writes it; gocodex
-	// reads it and writes none.
+	// writes it for sub-agents ("subagent").
 	ThreadSource string `json:"thread_source,omitempty"`
 	// HistoryBase is how Codex 0.169 records a fork: instead of copying, the new rollout
 	// starts from a prefix of the source's (see Load). We copy, and never write it.

@@ -194,12 +194,8 @@ func paginate(data []byte) ([]byte, error) {
 	threadID := ""
 	ord := int64(0)
 	for len(data) > 0 {
-		raw := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			raw, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
+		var raw []byte
+		raw, data = cutLine(data)
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}

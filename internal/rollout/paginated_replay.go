@@ -20,11 +20,8 @@ type itemReader struct {
 // payloads and for items of other kinds (plans, compactions, commands), which are replayed
 // as they are.
 func (r *itemReader) events(payload []byte) (out []protocol.EventMsg, ok bool) {
-	var head struct {
-		Type string          `json:"type"`
-		Item json.RawMessage `json:"item"`
-	}
-	if json.Unmarshal(payload, &head) != nil || head.Type != "item_completed" {
+	head, ok := completedItemOf(payload)
+	if !ok || head.Type != "item_completed" {
 		return nil, false
 	}
 	if r.seen == nil {
@@ -32,8 +29,8 @@ func (r *itemReader) events(payload []byte) (out []protocol.EventMsg, ok bool) {
 	}
 	switch peekType(head.Item) {
 	case "UserMessage":
-		var it userMessageItem
-		if json.Unmarshal(head.Item, &it) != nil {
+		it, err := decodeOr(head.Item, decodeUserMessageItem)
+		if err != nil {
 			return nil, false
 		}
 		if r.once(it.ID) {
@@ -41,8 +38,8 @@ func (r *itemReader) events(payload []byte) (out []protocol.EventMsg, ok bool) {
 		}
 		return out, true
 	case "AgentMessage":
-		var it agentMessageItem
-		if json.Unmarshal(head.Item, &it) != nil {
+		it, err := decodeOr(head.Item, decodeAgentMessageItem)
+		if err != nil {
 			return nil, false
 		}
 		if r.once(it.ID) {
@@ -75,6 +72,33 @@ func (r *itemReader) events(payload []byte) (out []protocol.EventMsg, ok bool) {
 	}
 	return nil, false
 }
+
+// completedItem is the part of an item_completed payload the replay reads.
+type completedItem struct {
+	Type string          `json:"type"`
+	Item json.RawMessage `json:"item"`
+}
+
+// completedItemOf reads payload's type and item in one validating pass when they are plain
+// (each once, the type a string without escapes), and with encoding/json otherwise, which
+// then decides as it always did; ok is false for a payload that is not valid JSON.
+func completedItemOf(payload []byte) (head completedItem, ok bool) {
+	fast := members(payload, completedItemKeys, func(k int, v []byte) bool {
+		if k == 0 {
+			head.Type, ok = plainString(v)
+			return ok
+		}
+		head.Item = v[:len(v):len(v)]
+		return true
+	})
+	if fast {
+		return head, true
+	}
+	head = completedItem{}
+	return head, json.Unmarshal(payload, &head) == nil
+}
+
+var completedItemKeys = []string{"type", "item"}
 
 // once reports whether the item id is new (items without an id always are).
 func (r *itemReader) once(id string) bool {

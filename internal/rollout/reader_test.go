@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -234,6 +236,9 @@ func FuzzParseLineFast(f *testing.F) {
 	f.Add([]byte(`{"timestamp":"2026-11-22T08:38:56.239Z","ordinal":3,"type":"event_msg","payload":{"type":"task_started"}}`))
 	f.Add([]byte(`{"timestamp":"t","type":"response_item","payload":{"type":"message"},"metadata":{"a":1}}`))
 	f.Add([]byte(`{"timestamp":"t\"x","type":"a","payload":"s"}`))
+	f.Add([]byte(`{"payload":{"a":[1,"\u00e9"]},"type":"event_msg","ordinal":7,"timestamp":"t"}`))
+	f.Add([]byte(`{"timestamp":"t","type":"a","Type":"b","payload":{}}`))
+	f.Add([]byte(`{"timestamp":"t","type":"a","payload":{},"payload":{"x":1}}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		fast, ok := parseLineFast(raw)
 		if !ok {
@@ -325,26 +330,34 @@ func TestNormalizePairsCallsAndOutputs(t *testing.T) {
 }
 
 // TestAppendContinuesCodexOrdinals: resuming Codex's fork (whose ordinals start where its
-// source's prefix ends) numbers new lines after its last one.
+// source's prefix ends) numbers new lines after its last one, also when that line is longer
+// than the first tail read (64 KiB).
 func TestAppendContinuesCodexOrdinals(t *testing.T) {
 	src := filepath.Join("testdata", "codexhome", "sessions", "2026", "11", "22", "rollout-2026-11-22T08-55-36-01a20277-d0f7-7d22-b75a-5b77aed809e0.jsonl")
-	path := filepath.Join(t.TempDir(), filepath.Base(src))
-	if err := os.WriteFile(path, mustRead(t, src), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a, err := Append(path, Options{Now: tick()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.RecordItems([]protocol.ResponseItem{userMsg("more")})
-	a.Close()
-	r, err := ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := r.Lines[len(r.Lines)-1]
-	if last.Ordinal == nil || *last.Ordinal != 46 {
-		t.Errorf("ordinal = %v, want 46", last.Ordinal)
+	long := fmt.Sprintf(`{"timestamp":"2026-11-22T08:56:00.000Z","ordinal":70,"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":%q}]}}`+"\n", strings.Repeat("x", 100<<10))
+	for _, c := range []struct {
+		name, more string
+		want       int64
+	}{{"as recorded", "", 46}, {"after a long last line", long, 71}} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), filepath.Base(src))
+			if err := os.WriteFile(path, append(mustRead(t, src), c.more...), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			a, err := Append(path, Options{Now: tick()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.RecordItems([]protocol.ResponseItem{userMsg("more")})
+			a.Close()
+			r, err := ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := r.Lines[len(r.Lines)-1]; last.Ordinal == nil || *last.Ordinal != c.want {
+				t.Errorf("ordinal = %v, want %d", last.Ordinal, c.want)
+			}
+		})
 	}
 }
 
@@ -397,5 +410,55 @@ func TestLongLines(t *testing.T) {
 	}
 	if last := ro.Lines[len(ro.Lines)-1]; last.Ordinal == nil || *last.Ordinal != 4 {
 		t.Errorf("ordinal after a long line = %v", last.Ordinal)
+	}
+}
+
+// TestParseInPartsIsParse: a rollout parsed in parts (a large one is, side by side) gives the
+// lines and the warnings, numbered through the whole file, of a parse in one part.
+func TestParseInPartsIsParse(t *testing.T) {
+	data := mustRead(t, filepath.Join("testdata", "codex-0.169.jsonl"))
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var b bytes.Buffer
+	for i := 0; i < 40; i++ {
+		for j, l := range lines {
+			b.Write(l)
+			switch (i + j) % 7 {
+			case 0:
+				b.WriteString("not json\n")
+			case 3:
+				b.WriteString("\n  \n")
+			}
+		}
+	}
+	b.WriteString(`{"timestamp":"t","type":"event_msg","payl`) // torn last line
+	want, err := parseIn(b.Bytes(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Warnings) < 40 || !strings.Contains(want.Warnings[len(want.Warnings)-1], "incomplete last line") {
+		t.Fatalf("the file has too few bad lines to check: %q", want.Warnings[len(want.Warnings)-3:])
+	}
+	for _, parts := range []int{2, 3, 8} {
+		got, err := parseIn(b.Bytes(), parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Lines, want.Lines) || !slices.Equal(got.Warnings, want.Warnings) || !reflect.DeepEqual(got.Meta, want.Meta) {
+			t.Errorf("in %d parts: %d lines, warnings %q; in one: %d lines, warnings %q", parts, len(got.Lines), got.Warnings, len(want.Lines), want.Warnings)
+		}
+	}
+}
+
+// TestPayloadsAreTheirOwn: payloads are slices of the file read, capped, so appending to one
+// leaves the lines after it as they were.
+func TestPayloadsAreTheirOwn(t *testing.T) {
+	r, err := ReadFile(filepath.Join("testdata", "codex-0.169.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := string(r.Lines[1].Payload)
+	_ = append(r.Lines[0].Payload, strings.Repeat("x", 1<<12)...)
+	if string(r.Lines[1].Payload) != next {
+		t.Errorf("appending to line 1's payload changed line 2's: %s", r.Lines[1].Payload)
 	}
 }

@@ -64,14 +64,6 @@ func (r *Rollout) reconstruct() Resumed {
 				continue
 			}
 			res.History = hist
-		case TypeTurnContext:
-			var tc TurnContext
-			if err := json.Unmarshal(l.Payload, &tc); err != nil {
-				// Newer Codex versions write policy shapes of their own; the settings are
-				// informational, the history does not depend on them.
-				continue
-			}
-			res.TurnContext = &tc
 		case TypeEventMsg:
 			// Only two kinds of event matter here; the tag is peeked so the others (most
 			// lines of a long thread) are not decoded.
@@ -89,6 +81,7 @@ func (r *Rollout) reconstruct() Resumed {
 		}
 	}
 	res.History = normalize(res.History)
+	res.TurnContext = lastTurnContext(r.Lines)
 	if lastTokenCount >= 0 {
 		var m protocol.TokenCountEvent
 		if json.Unmarshal(r.Lines[lastTokenCount].Payload, &m) == nil && m.Info != nil {
@@ -96,6 +89,22 @@ func (r *Rollout) reconstruct() Resumed {
 		}
 	}
 	return res
+}
+
+// lastTurnContext is the last turn_context that decodes: only the last turn's settings are
+// kept, so the earlier ones are not decoded. Newer Codex versions write policy shapes of
+// their own; the settings are informational, the history does not depend on them.
+func lastTurnContext(lines []Line) *TurnContext {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i].Type != TypeTurnContext {
+			continue
+		}
+		var tc TurnContext
+		if json.Unmarshal(lines[i].Payload, &tc) == nil {
+			return &tc
+		}
+	}
+	return nil
 }
 
 // InitialMessages are the rollout's persisted events in order, for a face to replay the
@@ -116,11 +125,16 @@ func (r *Rollout) initialMessages() []protocol.EventMsg {
 		if l.Type != TypeEventMsg {
 			continue
 		}
-		if peekType(l.Payload) == "item_completed" {
+		tag := peekType(l.Payload)
+		if tag == "item_completed" {
 			if msgs, ok := items.events(l.Payload); ok {
 				out = append(out, msgs...)
 				continue
 			}
+		}
+		if msg, ok := decodeEvent(tag, l.Payload); ok {
+			out = append(out, msg)
+			continue
 		}
 		if msg, err := protocol.DecodeEventMsg(l.Payload); err == nil {
 			out = append(out, msg)
@@ -194,35 +208,65 @@ func DropLastTurns(items []protocol.ResponseItem, n int) []protocol.ResponseItem
 	return items[:cut:cut]
 }
 
-// decodeItem decodes a response item in one pass for the kinds that make up nearly all of a
-// long thread, and through protocol.DecodeResponseItem otherwise. The one-pass path leaves
-// the wire id empty: it is never sent back to the model.
+// decodeItem decodes a response item. The kinds that make up nearly all of a long thread
+// take protocol's one-pass decoder (it validates while it scans), their wire id cleared as
+// encoding/json leaves it; whatever that decoder does not give as the kind's own type (an
+// error, an output without a call id) is decoded by encoding/json, as it always was here,
+// so results and errors stay the same. Other kinds go through protocol.DecodeResponseItem.
 func decodeItem(payload []byte) (protocol.ResponseItem, error) {
 	switch peekType(payload) {
 	case "message":
-		var m protocol.MessageItem
-		err := json.Unmarshal(payload, &m)
-		return m, err
+		if m, ok := decodeAs[protocol.MessageItem](payload); ok {
+			m.ID = ""
+			return m, nil
+		}
+		return unmarshalItem[protocol.MessageItem](payload)
 	case "function_call":
-		var m protocol.FunctionCallItem
-		err := json.Unmarshal(payload, &m)
-		return m, err
+		if m, ok := decodeAs[protocol.FunctionCallItem](payload); ok {
+			m.ID = ""
+			return m, nil
+		}
+		return unmarshalItem[protocol.FunctionCallItem](payload)
 	case "function_call_output":
-		var m protocol.FunctionCallOutputItem
-		err := json.Unmarshal(payload, &m)
-		return m, err
+		if m, ok := decodeAs[protocol.FunctionCallOutputItem](payload); ok {
+			return m, nil
+		}
+		return unmarshalItem[protocol.FunctionCallOutputItem](payload)
 	case "custom_tool_call":
-		var m protocol.CustomToolCallItem
-		err := json.Unmarshal(payload, &m)
-		return m, err
+		if m, ok := decodeAs[protocol.CustomToolCallItem](payload); ok {
+			m.ID = ""
+			return m, nil
+		}
+		return unmarshalItem[protocol.CustomToolCallItem](payload)
 	case "custom_tool_call_output":
-		var m protocol.CustomToolCallOutputItem
-		err := json.Unmarshal(payload, &m)
-		return m, err
+		if m, ok := decodeAs[protocol.CustomToolCallOutputItem](payload); ok {
+			return m, nil
+		}
+		return unmarshalItem[protocol.CustomToolCallOutputItem](payload)
 	case "reasoning":
-		var m protocol.ReasoningItem
-		err := json.Unmarshal(payload, &m)
-		return m, err
+		if m, ok := decodeAs[protocol.ReasoningItem](payload); ok {
+			m.ID = ""
+			return m, nil
+		}
+		return unmarshalItem[protocol.ReasoningItem](payload)
 	}
 	return protocol.DecodeResponseItem(payload)
+}
+
+// decodeAs is protocol's decoding of payload when it gives a T.
+func decodeAs[T protocol.ResponseItem](payload []byte) (T, bool) {
+	it, err := protocol.DecodeResponseItem(payload)
+	if err != nil {
+		var zero T
+		return zero, false
+	}
+	m, ok := it.(T)
+	return m, ok
+}
+
+// unmarshalItem is encoding/json's decoding of payload as a T.
+func unmarshalItem[T protocol.ResponseItem](payload []byte) (protocol.ResponseItem, error) {
+	var m T
+	err := json.Unmarshal(payload, &m)
+	return m, err
 }

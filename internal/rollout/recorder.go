@@ -90,7 +90,10 @@ func Create(codexHome string, opts Options) (*Recorder, error) {
 	}
 	// New threads take the form Codex 0.169 writes by default, so its resume --last,
 	// pickers and thread/list show them with their first message.
-	r.meta.SessionID, r.meta.HistoryMode, r.paginated = r.meta.ID, HistoryModePaginated, true
+	if r.meta.SessionID == "" { // a sub-agent's is its tree's root
+		r.meta.SessionID = r.meta.ID
+	}
+	r.meta.HistoryMode, r.paginated = HistoryModePaginated, true
 	return r, nil
 }
 
@@ -143,21 +146,24 @@ func openLocked(path string) (*os.File, error) {
 
 // nextOrdinal continues the file's numbering: one past the last line's ordinal when it has
 // one (Codex's forks start theirs where the source's prefix ends), else the line count.
+// The last line is looked for in the last 64 KiB, then in the last MiB.
 func nextOrdinal(f *os.File, size, lines int64) int64 {
-	const tail = 1 << 20
-	start := max(0, size-tail)
-	buf := make([]byte, size-start)
-	if _, err := f.ReadAt(buf, start); err != nil {
+	for _, tail := range []int64{64 << 10, 1 << 20} {
+		start := max(0, size-tail)
+		buf := make([]byte, size-start)
+		if _, err := f.ReadAt(buf, start); err != nil {
+			return lines
+		}
+		buf = bytes.TrimRight(buf, "\n")
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			buf = buf[i+1:]
+		} else if start > 0 {
+			continue // the last line is longer than the tail read
+		}
+		if l, ok := parseLine(buf); ok && l.Ordinal != nil && *l.Ordinal+1 > lines {
+			return *l.Ordinal + 1
+		}
 		return lines
-	}
-	buf = bytes.TrimRight(buf, "\n")
-	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
-		buf = buf[i+1:]
-	} else if start > 0 {
-		return lines // the last line is longer than the tail read
-	}
-	if l, ok := parseLine(buf); ok && l.Ordinal != nil && *l.Ordinal+1 > lines {
-		return *l.Ordinal + 1
 	}
 	return lines
 }

@@ -162,5 +162,6 @@ func UnsupportedOutput(call tool.Call) string {
 	if call.Kind == tool.CustomCall {
 		return "unsupported custom tool call: " + call.Name
 	}
-	return "unsupported call: " + call.Name
+	// Codex names a namespace's function with the namespace run together.
+	return "unsupported call: " + call.Namespace + call.Name
 }

@@ -1,5 +1,9 @@
 package rpcgen
 
+// Reference is the Codex release whose schema the embedded archive holds (the server
+// advertises and validates against it).
+const Reference = "Codex 0.171"
+
 // The files the appserver package's generated layer is written to.
 const (
 	TypesFile = "rpc_types_gen.go"
@@ -40,6 +44,26 @@ func AppServer(source string) Options {
 			"ReasoningSummary":  "string",
 			"Turn":              "wire.V2Turn",
 			"ReviewTarget":      "protocol.ReviewTarget",
+			// The thread wire's thread and the host's sections.
+			"Thread":                  "v2Thread",
+			"ThreadSection":           "v2ThreadSection",
+			"ThreadSectionAppearance": "v2ThreadSectionAppearance",
+			"ThreadAttachment":        "v2ThreadAttachment",
+			"ThreadGoal":              "v2ThreadGoal",
+			"ThreadReadState":         "v2ReadState",
+			"ThreadItem":              "wire.V2Item",
+			// thread/start, /resume, /fork and thread/list's params keep their hand-written
+			// types: the settings Codex reads beyond the schema (profile), sectionId's
+			// absent/null/id and cwd's string/list, and the answers' key order as Codex writes it.
+			"ThreadStartParams":    "threadStartParams",
+			"ThreadStartResponse":  "threadSettings",
+			"ThreadResumeParams":   "threadResumeParams",
+			"ThreadResumeResponse": "threadResumeResponse",
+			"ThreadForkParams":     "threadForkParams",
+			"ThreadForkResponse":   "threadSettings",
+			"ThreadListParams":     "threadListParams",
+			// thread/metadata/update's gitInfo tells absent, null and a value apart.
+			"ThreadMetadataGitInfoUpdateParams": "gitInfoEdits",
 			// externalAgentConfig's items and results keep their hand-written types.
 			"ExternalAgentConfigMigrationItem":                       "migrationItem",
 			"ExternalAgentConfigImportHistory":                       "importHistory",

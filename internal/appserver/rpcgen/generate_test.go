@@ -15,7 +15,7 @@ func TestGeneratedFilesAreUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := Generate(s, AppServer("Codex 0.169"))
+	files, err := Generate(s, AppServer(Reference))
 	if err != nil {
 		t.Fatal(err)
 	}

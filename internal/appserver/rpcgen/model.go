@@ -74,6 +74,7 @@ var responseOf = map[string]string{
 	"config/value/write":                       "ConfigWriteResponse",
 	"config/batchWrite":                        "ConfigWriteResponse",
 	"configRequirements/read":                  "ConfigRequirementsReadResponse",
+	"modelProvider/default/set":                "ConfigWriteResponse", // Codex 0.171 answers a config write
 }
 
 func loadModel(s *Schema) (*model, error) {

@@ -1,7 +1,7 @@
 // Package schemagen writes the JSON schema and TypeScript types of the app-server protocol
 // gocodex speaks (`gocodex app-server generate-json-schema` / `generate-ts`).
 //
-// The type definitions are Codex 0.169's own generated trees, kept compressed in
+// The type definitions are Codex 0.171's own generated trees, kept compressed in
 // codex-schema.tar.zst (scripts/refresh-appserver-schema.sh rebuilds it from the reference
 // binary): gocodex's wire types are written to match them field for field, so they are the
 // description of its shapes. What differs is the set of client methods: the ClientRequest

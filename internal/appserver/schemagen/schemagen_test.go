@@ -34,10 +34,12 @@ func TestServingEverythingLeavesTreesUnchanged(t *testing.T) {
 	}
 }
 
-// The stable JSON tree in the archive is the reference one (../shared/reference), byte for byte.
+// The JSON trees in the archive are Codex 0.171's reference ones (../shared/reference), byte
+// for byte. (The shared reference holds no 0.171 TypeScript tree; the archive's is what
+// 0.171's generate-ts writes, through scripts/refresh-appserver-schema.sh.)
 func TestArchiveMatchesReferenceTrees(t *testing.T) {
-	for k, dir := range map[Kind]string{{}: "app-server-schema-json", {Experimental: true}: "app-server-schema-json-experimental", {TypeScript: true}: "app-server-schema-ts"} {
-		ref := filepath.Join("../../../../shared/reference", dir)
+	for k, dir := range map[Kind]string{{}: "app-server-schema-0.171", {Experimental: true}: "app-server-schema-0.171-experimental"} {
+		ref := referenceDir(dir)
 		if _, err := os.Stat(ref); err != nil {
 			t.Skipf("reference trees not present: %v", err)
 		}
@@ -174,4 +176,15 @@ func TestWriteCreatesTree(t *testing.T) {
 			t.Errorf("temporary file left behind: %s", e.Name())
 		}
 	}
+}
+
+// referenceDir is dir under ../shared/reference, from the main checkout or a worktree beside it.
+func referenceDir(dir string) string {
+	for _, up := range []string{"../../../..", "../../../../.."} {
+		p := filepath.Join(up, "shared/reference", dir)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return filepath.Join("../../../../shared/reference", dir)
 }

@@ -1,11 +1,11 @@
-// Package schematest checks app-server traffic against the JSON schemas Codex 0.169 generates
+// Package schematest checks app-server traffic against the JSON schemas Codex 0.171 generates
 // (`codex app-server generate-json-schema`; draft-07). Every app-server test wraps its client
 // connection in a Session, so every message the server sends is validated by method:
 // notification params, server-request params, and response results by the method of the
 // request they answer. The first invalid message fails the test.
 //
 // The schema is the combined codex_app_server_protocol.schemas.json, copied verbatim from
-// ../shared/reference/app-server-schema-json/ and embedded, so the check needs no files.
+// ../shared/reference/app-server-schema-0.171/ and embedded, so the check needs no files.
 package schematest
 
 import (
@@ -26,7 +26,7 @@ var schemaJSON []byte
 
 const schemaURL = "mem:///codex_app_server_protocol.schemas.json"
 
-// experimentalSchemaJSON is Codex 0.169's schema with its experimental methods and fields
+// experimentalSchemaJSON is Codex 0.171's schema with its experimental methods and fields
 // (generate-json-schema --experimental), for tests of the methods behind experimentalApi.
 //
 //go:embed schema/codex_app_server_protocol.experimental.schemas.json
@@ -88,6 +88,7 @@ var responseOverrides = map[string]string{
 	"configRequirements/read":                  "ConfigRequirementsReadResponse",
 	"config/value/write":                       "ConfigWriteResponse",
 	"config/batchWrite":                        "ConfigWriteResponse",
+	"modelProvider/default/set":                "ConfigWriteResponse", // Codex 0.171 answers a config write
 	// experimental methods without params
 	"memory/reset":              "MemoryResetResponse",
 	"rollout/compress":          "RolloutCompressResponse",

@@ -3,9 +3,22 @@ package schematest
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// referenceFile is dir's combined schema under ../shared/reference, from the main checkout
+// or a worktree beside it.
+func referenceFile(dir string) string {
+	for _, up := range []string{"../../../..", "../../../../.."} {
+		p := filepath.Join(up, "shared/reference", dir, "codex_app_server_protocol.schemas.json")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
 
 func newValidator(t *testing.T) *Validator {
 	t.Helper()
@@ -14,7 +27,7 @@ func newValidator(t *testing.T) *Validator {
 
 // The embedded copy is the reference file, byte for byte.
 func TestEmbeddedSchemaMatchesReference(t *testing.T) {
-	ref, err := os.ReadFile("../../../../shared/reference/app-server-schema-json/codex_app_server_protocol.schemas.json")
+	ref, err := os.ReadFile(referenceFile("app-server-schema-0.171"))
 	if err != nil {
 		t.Skipf("reference schemas not present: %v", err)
 	}
@@ -134,7 +147,7 @@ func TestSession(t *testing.T) {
 
 // The experimental schema loads, every experimental request compiles and has a result type.
 func TestExperimentalSchemaLoads(t *testing.T) {
-	ref, err := os.ReadFile("../../../../shared/reference/app-server-schema-json-experimental/codex_app_server_protocol.schemas.json")
+	ref, err := os.ReadFile(referenceFile("app-server-schema-0.171-experimental"))
 	if err == nil && !bytes.Equal(ref, experimentalSchemaJSON) {
 		t.Fatal("schema/codex_app_server_protocol.experimental.schemas.json differs from ../shared/reference; copy it again")
 	}

@@ -192,12 +192,14 @@ type V2ReviewMode struct {
 
 // V2McpToolCall is a call of an MCP server's tool.
 type V2McpToolCall struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	Server    string          `json:"server"`
-	Tool      string          `json:"tool"`
-	Status    string          `json:"status"`
-	Arguments json.RawMessage `json:"arguments"`
+	Type   string `json:"type"`
+	ID     string `json:"id"`
+	Server string `json:"server"`
+	// EnvironmentID (Codex 0.171) is null: gocodex's MCP servers run in the local environment.
+	EnvironmentID *string         `json:"environmentId"`
+	Tool          string          `json:"tool"`
+	Status        string          `json:"status"`
+	Arguments     json.RawMessage `json:"arguments"`
 	// AppContext, McpAppUI, PluginID and ReadOnlyHint belong to apps and plugins: null here.
 	AppContext   *json.RawMessage `json:"appContext"`
 	McpAppUI     *json.RawMessage `json:"mcpAppUi"`

@@ -10,8 +10,11 @@ import (
 // V2McpStartupStatus is mcpServer/startupStatus/updated: one MCP server of the thread
 // changed its startup state (starting, ready, failed, cancelled).
 type V2McpStartupStatus struct {
-	ThreadID      *string `json:"threadId"`
-	Name          string  `json:"name"`
+	ThreadID *string `json:"threadId"`
+	Name     string  `json:"name"`
+	// EnvironmentID (Codex 0.171) is null: gocodex registers servers in the local
+	// environment only.
+	EnvironmentID *string `json:"environmentId"`
 	Status        string  `json:"status"`
 	Error         *string `json:"error"`
 	FailureReason *string `json:"failureReason"`

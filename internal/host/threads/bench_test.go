@@ -3,6 +3,7 @@ package threads
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -20,6 +21,27 @@ func BenchmarkLoad10kLines(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchLoad(b, s, path, data)
+}
+
+// BenchmarkLoad10kLinesGocodex is the same with a recorded gocodex exec turn repeated: the
+// rollout bench/'s resume workload makes for gocodex.
+func BenchmarkLoad10kLinesGocodex(b *testing.B) {
+	home := b.TempDir()
+	data, err := os.ReadFile("testdata/gocodex-turn.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(home, "sessions", "2026", "12", "07", "rollout-2026-12-07T23-14-22-01a252c9-6fbd-731d-9a69-9e1f00ead3b0.jsonl")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	benchLoad(b, New(home), path, data)
+}
+
+// benchLoad writes data's first line and then its other lines repeated to 10,000 at path,
+// and measures the service's load of it.
+func benchLoad(b *testing.B, s *Service, path string, data []byte) {
 	lines := bytes.SplitAfter(bytes.TrimRight(data, "\n"), []byte("\n"))
 	var out bytes.Buffer
 	out.Write(lines[0])

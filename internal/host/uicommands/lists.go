@@ -5,7 +5,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/hooks"
 	"github.com/gocodex/gocodex/internal/skills"
 )
 
@@ -19,7 +18,7 @@ type Hook struct {
 
 // ListHooks reads the configuration's hooks the way threads load them.
 func ListHooks(cfg *config.Config, bypassTrust bool) []Hook {
-	listed, _, _ := hooks.List(app.HooksOptions(cfg))
+	listed, _ := app.ListHooks(cfg)
 	out := make([]Hook, 0, len(listed))
 	for _, l := range listed {
 		h := Hook{Event: string(l.Handler.Event), Command: l.Handler.Command, Source: l.Handler.SourcePath,

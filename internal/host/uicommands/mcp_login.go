@@ -25,13 +25,7 @@ type McpLoginOptions struct {
 // McpOAuthStore is the MCP OAuth credentials store the configuration names. A keyring
 // that is named but not there is said before any sign-in starts.
 func McpOAuthStore(cfg *config.Config) (oauth.Store, error) {
-	store := oauth.StoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
-	if ks, ok := store.(oauth.KeyringStore); ok {
-		if err := ks.Usable(); err != nil {
-			return nil, err
-		}
-	}
-	return store, nil
+	return oauth.UsableStoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
 }
 
 // McpLogin signs in to the configured MCP server name with OAuth (`mcp login`, the TUI's

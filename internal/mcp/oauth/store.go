@@ -171,6 +171,18 @@ func StoreFor(codexHome, mode string) Store {
 	return storeFor(codexHome, mode, keyring.System())
 }
 
+// UsableStoreFor is StoreFor for a sign-in: a keyring that is named but not there is said
+// before the sign-in starts, not after the person has signed in.
+func UsableStoreFor(codexHome, mode string) (Store, error) {
+	store := StoreFor(codexHome, mode)
+	if ks, ok := store.(KeyringStore); ok {
+		if err := ks.Usable(); err != nil {
+			return nil, err
+		}
+	}
+	return store, nil
+}
+
 func storeFor(codexHome, mode string, kr keyring.Keyring) Store {
 	file := FileStore{Home: codexHome}
 	switch mode {

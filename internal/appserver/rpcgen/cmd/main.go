@@ -15,7 +15,7 @@ import (
 func main() {
 	schema := flag.String("schema", "schemagen/codex-schema.tar.zst", "Codex's schema: a directory with json/ and ts/ trees, or their .tar.zst archive")
 	out := flag.String("out", ".", "directory of the appserver package")
-	source := flag.String("source", "Codex 0.169", "what the schema is, for the generated files' header")
+	source := flag.String("source", rpcgen.Reference, "what the schema is, for the generated files' header")
 	flag.Parse()
 	if err := run(*schema, *out, *source); err != nil {
 		fmt.Fprintln(os.Stderr, "rpcgen:", err)
