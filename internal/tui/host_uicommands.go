@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/host/uicommands"
@@ -36,16 +35,13 @@ func uiHost(a *app.App, cfg *config.Config, bypassHookTrust bool) UIHost {
 		},
 		Logout: func(ctx context.Context) (bool, string, error) { return uicommands.Logout(ctx, cfg, Originator) },
 		BackgroundTerminals: func(e Engine) []BackgroundTerminal {
-			th, ok := e.(*agent.Thread)
-			if !ok || th.BackgroundTerminals() == nil {
-				return nil
-			}
 			var out []BackgroundTerminal
-			for _, t := range th.BackgroundTerminals().Terminals() {
+			for _, t := range uicommands.BackgroundTerminals(e) {
 				out = append(out, BackgroundTerminal{ProcessID: t.ProcessID, Command: t.Command, Cwd: t.Cwd})
 			}
 			return out
 		},
+
 		McpLogin: func(ctx context.Context, name string, out io.Writer) error {
 			return uicommands.McpLogin(ctx, cfg, name, uicommands.McpLoginOptions{Out: out, OpenBrowser: uicommands.OpenBrowser(os.Getenv)})
 		},

@@ -3,6 +3,8 @@ package uicommands
 import (
 	"os"
 
+	"github.com/gocodex/gocodex/agent"
+
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/skills"
@@ -47,6 +49,25 @@ func ListSkills(cfg *config.Config) []Skill {
 	var out []Skill
 	for _, s := range cat.Listed() {
 		out = append(out, Skill{Name: s.Name, Description: s.Description, Path: s.Path, Enabled: !disabled[s.Path]})
+	}
+	return out
+}
+
+// Terminal is one process a thread's model left running (an exec_command session).
+type Terminal struct {
+	ProcessID, Command, Cwd string
+}
+
+// BackgroundTerminals lists the running exec sessions of engine when it is a host thread;
+// nil for anything else (/ps).
+func BackgroundTerminals(engine any) []Terminal {
+	th, ok := engine.(*agent.Thread)
+	if !ok || th.BackgroundTerminals() == nil {
+		return nil
+	}
+	var out []Terminal
+	for _, t := range th.BackgroundTerminals().Terminals() {
+		out = append(out, Terminal{ProcessID: t.ProcessID, Command: t.Command, Cwd: t.Cwd})
 	}
 	return out
 }
