@@ -33,7 +33,11 @@ const modelsMarker = "{{MODELS}}"
 const maxListedOverrides = 5
 
 // Spec is the namespace tool as Codex 0.169 sends it.
-func Spec() tool.Spec {
+func Spec() tool.Spec { return withModelOverrides(namespaceSpec) }
+
+// withModelOverrides puts the catalog's model overrides, as spawn_agent's description lists
+// them, in place of the spec's marker.
+func withModelOverrides(spec []byte) tool.Spec {
 	var models strings.Builder
 	models.WriteString("\n        Available model overrides (optional; inherited parent model is preferred):\n")
 	n := 0
@@ -62,7 +66,7 @@ func Spec() tool.Spec {
 	}
 	text, _ := json.Marshal(models.String())
 	text = text[1 : len(text)-1] // the JSON string's contents
-	return tool.Spec(bytes.Replace(namespaceSpec, []byte(modelsMarker), text, 1))
+	return tool.Spec(bytes.Replace(spec, []byte(modelsMarker), text, 1))
 }
 
 // Agent is one agent of a tree as list_agents shows it.
