@@ -1,0 +1,78 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSubagentsV1ThroughToolSearch runs gocodex on the v1 script with the default features
+// (multi_agent on): the root finds spawn_agent with tool_search, spawns a child that runs a
+// command, waits for it, closes it and reports its answer. tool_search's definition and the
+// tools it returns are compared with Codex 0.169's recording.
+func TestSubagentsV1ThroughToolSearch(t *testing.T) {
+	run := runSubagentV1Script(t, binary)
+	if !strings.Contains(run.Stdout, "root reports: "+childAnswer) {
+		t.Fatalf("the root did not report the child's answer:\n%s", run.Stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(subagentV1RecordDir, "requests.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codex []recordedRequest
+	if err := json.Unmarshal(b, &codex); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(toolOf(t, codex[0], "tool_search"), toolOf(t, run.Requests[0], "tool_search")); diff != "" {
+		t.Errorf("tool_search differs from Codex's (-codex +gocodex):\n%s", diff)
+	}
+	if diff := cmp.Diff(searchOutputTools(t, codex), searchOutputTools(t, run.Requests)); diff != "" {
+		t.Errorf("the tools tool_search found differ from Codex's (-codex +gocodex):\n%s", diff)
+	}
+	for _, r := range run.Requests {
+		if r.Agent == "child" && toolOf(t, r, "tool_search") != nil {
+			t.Errorf("the child is offered tool_search")
+		}
+	}
+}
+
+// toolOf is the request's tool of the given type or name, decoded; nil when absent.
+func toolOf(t *testing.T, r recordedRequest, key string) any {
+	t.Helper()
+	var body struct {
+		Tools []map[string]any `json:"tools"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range body.Tools {
+		if tl["name"] == key || (tl["name"] == nil && tl["type"] == key) {
+			return tl
+		}
+	}
+	return nil
+}
+
+// searchOutputTools is the tools of the first tool_search_output a request of the run carries.
+func searchOutputTools(t *testing.T, reqs []recordedRequest) any {
+	t.Helper()
+	for _, r := range reqs {
+		var body struct {
+			Input []map[string]any `json:"input"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range body.Input {
+			if it["type"] == "tool_search_output" {
+				return it["tools"]
+			}
+		}
+	}
+	t.Fatal("no request carries a tool_search_output")
+	return nil
+}
