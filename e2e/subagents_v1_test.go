@@ -33,6 +33,13 @@ func TestSubagentsV1ThroughToolSearch(t *testing.T) {
 	if diff := cmp.Diff(searchOutputTools(t, codex), searchOutputTools(t, run.Requests)); diff != "" {
 		t.Errorf("the tools tool_search found differ from Codex's (-codex +gocodex):\n%s", diff)
 	}
+	exec, err := os.ReadFile(filepath.Join(subagentV1RecordDir, "exec.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(collabItems(t, string(exec)), collabItems(t, run.Stdout)); diff != "" {
+		t.Errorf("exec --json items differ from Codex's (-codex +gocodex):\n%s", diff)
+	}
 	for _, r := range run.Requests {
 		if r.Agent == "child" && toolOf(t, r, "tool_search") != nil {
 			t.Errorf("the child is offered tool_search")
@@ -75,4 +82,30 @@ func searchOutputTools(t *testing.T, reqs []recordedRequest) any {
 	}
 	t.Fatal("no request carries a tool_search_output")
 	return nil
+}
+
+// collabItems is what exec --json printed, items only, with thread ids left out: event type,
+// item type, and for collab calls the tool, status, prompt, receivers' count and the agents'
+// states.
+func collabItems(t *testing.T, stdout string) []string {
+	t.Helper()
+	var out []string
+	for _, ev := range jsonl(t, stdout) {
+		it, ok := ev["item"].(map[string]any)
+		if !ok {
+			continue
+		}
+		line := ev["type"].(string) + " " + it["type"].(string)
+		if it["type"] == "collab_tool_call" {
+			var states []string
+			for _, st := range it["agents_states"].(map[string]any) {
+				b, _ := json.Marshal(st)
+				states = append(states, string(b))
+			}
+			b, _ := json.Marshal([]any{it["tool"], it["status"], it["prompt"], len(it["receiver_thread_ids"].([]any)), states})
+			line += " " + string(b)
+		}
+		out = append(out, line)
+	}
+	return out
 }

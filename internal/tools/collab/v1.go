@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/protocol"
 	"github.com/gocodex/gocodex/tool"
 )
@@ -78,15 +79,21 @@ func (h *V1) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Re
 		if args.ForkContext {
 			forkTurns = "all"
 		}
+		item := v1Item(env, call.CallID, "spawn_agent", nil, &args.Message)
+		emitItem(env, item, false)
 		path, threadID, err := h.agents.Spawn(ctx, env, SpawnRequest{TaskName: name, Message: args.Message,
 			ForkTurns: forkTurns, Model: args.Model, ReasoningEffort: args.ReasoningEffort})
 		if err != nil {
+			item.Status = "failed"
+			emitItem(env, item, true)
 			return fail("collab spawn failed: " + err.Error()), nil
 		}
 		h.mu.Lock()
 		h.paths[path] = threadID
 		h.mu.Unlock()
-		EmitActivity(env, call.CallID, "started", threadID, path, args.Model, args.ReasoningEffort)
+		item.Status, item.ReceiverThreadIDs = "completed", []string{threadID}
+		item.AgentsStates[threadID] = items.AgentState{Status: "pending_init"}
+		emitItem(env, item, true)
 		return ok(map[string]string{"agent_id": threadID}), nil
 	case "send_input":
 		if args.Target == "" || strings.TrimSpace(args.Message) == "" {
@@ -105,18 +112,37 @@ func (h *V1) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Re
 		if len(args.Targets) == 0 {
 			return fail("wait_agent needs targets"), nil
 		}
-		return h.wait(ctx, env, args.Targets, args.TimeoutMS)
+		item := v1Item(env, call.CallID, "wait", args.Targets, nil)
+		emitItem(env, item, false)
+		res, status := h.wait(ctx, env, args.Targets, args.TimeoutMS)
+		item.Status = "completed"
+		if !res.Success {
+			item.Status = "failed"
+		}
+		for id, st := range status {
+			answer := st["completed"]
+			item.AgentsStates[id] = items.AgentState{Status: "completed", Message: &answer}
+		}
+		emitItem(env, item, true)
+		return res, nil
 	case "close_agent":
 		if args.Target == "" {
 			return fail("close_agent needs target"), nil
 		}
+		item := v1Item(env, call.CallID, "close_agent", []string{args.Target}, nil)
+		emitItem(env, item, false)
+		item.Status = "completed"
+		defer func() { emitItem(env, item, true) }()
 		if answer, done := h.finished(args.Target); done {
+			item.AgentsStates[args.Target] = items.AgentState{Status: "completed", Message: &answer}
 			return ok(map[string]any{"previous_status": map[string]string{"completed": answer}}), nil
 		}
 		prev, err := h.agents.Interrupt(ctx, env, args.Target)
 		if err != nil {
+			item.Status = "failed"
 			return fail(err.Error()), nil
 		}
+		item.AgentsStates[args.Target] = items.AgentState{Status: prev}
 		return ok(map[string]any{"previous_status": prev}), nil
 	case "resume_agent":
 		return fail("resume_agent is not supported by gocodex yet: spawn a new agent instead"), nil
@@ -126,7 +152,7 @@ func (h *V1) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Re
 
 // wait waits until one of targets has finished (or the timeout) and reports the finished
 // ones' answers, as Codex's v1 wait does: {"status":{<id>:{"completed":<answer>}},"timed_out":…}.
-func (h *V1) wait(ctx context.Context, env *tool.Env, targets []string, timeoutMS *float64) (tool.Result, error) {
+func (h *V1) wait(ctx context.Context, env *tool.Env, targets []string, timeoutMS *float64) (tool.Result, map[string]map[string]string) {
 	ms := int64(defaultWaitMS)
 	if timeoutMS != nil {
 		ms = min(max(int64(*timeoutMS), minWaitMS), maxWaitMS)
@@ -145,7 +171,18 @@ func (h *V1) wait(ctx context.Context, env *tool.Env, targets []string, timeoutM
 			break
 		}
 	}
-	return ok(map[string]any{"status": status, "timed_out": timedOut}), nil
+	return ok(map[string]any{"status": status, "timed_out": timedOut}), status
+}
+
+// v1Item is the collab item of a v1 call as Codex 0.169's exec prints it (tool spawn_agent,
+// wait, close_agent), in progress.
+func v1Item(env *tool.Env, callID, name string, receivers []string, prompt *string) items.CollabCallCore {
+	if receivers == nil {
+		receivers = []string{}
+	}
+	return items.CollabCallCore{Type: items.CoreCollabCall, ID: callID, Tool: name, Status: "inProgress",
+		SenderThreadID: env.ThreadID, ReceiverThreadIDs: receivers, ReceiverAgents: []string{}, Prompt: prompt,
+		AgentsStates: map[string]items.AgentState{}}
 }
 
 // absorb records the final answers among the mailbox items a wait received.
