@@ -81,13 +81,19 @@ func outputText(v any) string {
 
 // runSubagentV1Script runs bin's exec --json on the v1 script with the default features.
 func runSubagentV1Script(t *testing.T, bin string) subagentRun {
+	_, run := runSubagentV1ScriptEnv(t, bin)
+	return run
+}
+
+// runSubagentV1ScriptEnv is runSubagentV1Script, with the environment it ran in.
+func runSubagentV1ScriptEnv(t *testing.T, bin string) (*env, subagentRun) {
 	e := newEnv(t)
 	e.Model.SetDefault(tk.Replying(v1Reply))
 	res := e.runBin(bin, "", "exec", "--json", "--skip-git-repo-check", rootPrompt)
 	if res.Code != 0 {
 		t.Fatalf("%s exec: exit %d\nstdout: %s\nstderr: %s", bin, res.Code, res.Stdout, res.Stderr)
 	}
-	return collectSubagentRun(t, e, res.Stdout)
+	return e, collectSubagentRun(t, e, res.Stdout)
 }
 
 // TestRecordCodexSubagentsV1 records Codex 0.169 on the v1 script into testdata.

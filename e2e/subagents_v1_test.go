@@ -15,7 +15,7 @@ import (
 // command, waits for it, closes it and reports its answer. tool_search's definition and the
 // tools it returns are compared with Codex 0.169's recording.
 func TestSubagentsV1ThroughToolSearch(t *testing.T) {
-	run := runSubagentV1Script(t, binary)
+	e, run := runSubagentV1ScriptEnv(t, binary)
 	if !strings.Contains(run.Stdout, "root reports: "+childAnswer) {
 		t.Fatalf("the root did not report the child's answer:\n%s", run.Stdout)
 	}
@@ -39,6 +39,16 @@ func TestSubagentsV1ThroughToolSearch(t *testing.T) {
 	}
 	if diff := cmp.Diff(collabItems(t, string(exec)), collabItems(t, run.Stdout)); diff != "" {
 		t.Errorf("exec --json items differ from Codex's (-codex +gocodex):\n%s", diff)
+	}
+	// Resumed, the root's history still offers the tools found (the tool_search_output item).
+	before := len(e.Model.Requests())
+	rootID, _ := jsonl(t, run.Stdout)[0]["thread_id"].(string)
+	if res := e.run("", "exec", "--json", "--skip-git-repo-check", "resume", rootID, "and now?"); res.Code != 0 {
+		t.Fatalf("resume: exit %d\nstdout: %s\nstderr: %s", res.Code, res.Stdout, res.Stderr)
+	}
+	resumed := e.Model.Requests()[before:]
+	if len(resumed) == 0 || !hasSearchOutput(resumed[0], "call_search") {
+		t.Errorf("the resumed root's request lacks the tool_search_output")
 	}
 	for _, r := range run.Requests {
 		if r.Agent == "child" && toolOf(t, r, "tool_search") != nil {
