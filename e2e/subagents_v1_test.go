@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -39,6 +40,11 @@ func TestSubagentsV1ThroughToolSearch(t *testing.T) {
 	}
 	if diff := cmp.Diff(collabItems(t, string(exec)), collabItems(t, run.Stdout)); diff != "" {
 		t.Errorf("exec --json items differ from Codex's (-codex +gocodex):\n%s", diff)
+	}
+	// After the wait, the root's next request holds the wait's output then the notification,
+	// as Codex's does.
+	if diff := cmp.Diff(afterWait(t, codex), afterWait(t, run.Requests)); diff != "" {
+		t.Errorf("the items after the wait differ from Codex's (-codex +gocodex):\n%s", diff)
 	}
 	// Resumed, the root's history still offers the tools found (the tool_search_output item).
 	before := len(e.Model.Requests())
@@ -118,4 +124,39 @@ func collabItems(t *testing.T, stdout string) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// afterWait is the types (and for messages the role and text, thread ids left out) of the
+// items from the wait's output to the end of the first root request that has it.
+func afterWait(t *testing.T, reqs []recordedRequest) []string {
+	t.Helper()
+	ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	for _, r := range reqs {
+		var body struct {
+			Input []map[string]any `json:"input"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		for i, it := range body.Input {
+			if it["type"] != "function_call_output" || it["call_id"] != "call_wait" {
+				continue
+			}
+			var out []string
+			for _, rest := range body.Input[i:] {
+				line := rest["type"].(string)
+				switch rest["type"] {
+				case "message":
+					b, _ := json.Marshal(rest["content"])
+					line += " " + rest["role"].(string) + " " + ids.ReplaceAllString(string(b), "ID")
+				case "function_call_output":
+					line += " " + ids.ReplaceAllString(outputText(rest["output"]), "ID")
+				}
+				out = append(out, line)
+			}
+			return out
+		}
+	}
+	t.Fatal("no request carries the wait's output")
+	return nil
 }

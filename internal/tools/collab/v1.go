@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -171,7 +172,29 @@ func (h *V1) wait(ctx context.Context, env *tool.Env, targets []string, timeoutM
 			break
 		}
 	}
-	return ok(map[string]any{"status": status, "timed_out": timedOut}), status
+	res := ok(map[string]any{"status": status, "timed_out": timedOut})
+	res.FollowUp = notifications(status)
+	return res, status
+}
+
+// notifications are the user messages Codex 0.169 puts after a wait's output, one per
+// finished agent: <subagent_notification>{"agent_path":<id>,"status":{"completed":…}}.
+func notifications(status map[string]map[string]string) []protocol.ResponseItem {
+	ids := make([]string, 0, len(status))
+	for id := range status {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var out []protocol.ResponseItem
+	for _, id := range ids {
+		b, _ := json.Marshal(struct {
+			AgentPath string            `json:"agent_path"`
+			Status    map[string]string `json:"status"`
+		}{id, status[id]})
+		out = append(out, protocol.MessageItem{Role: "user", Content: []protocol.ContentItem{{Type: protocol.ContentInputText,
+			Text: "<subagent_notification>\n" + string(b) + "\n</subagent_notification>"}}})
+	}
+	return out
 }
 
 // v1Item is the collab item of a v1 call as Codex 0.169's exec prints it (tool spawn_agent,
