@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -108,6 +110,9 @@ func (r *threads) search(ctx context.Context, c *Conn, p threadSearchParams, str
 			return false
 		}
 		snippet, found, err := store.SearchRollout(ctx, s.Path, term)
+		if errors.Is(err, fs.ErrNotExist) {
+			return false // deleted or archived since it was listed
+		}
 		if err != nil {
 			readErr = err
 			return false
