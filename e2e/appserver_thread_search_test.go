@@ -64,6 +64,10 @@ var threadSearchCases = []searchCase{
 	{"thread/search", map[string]any{"searchTerm": "first", "sourceKinds": []string{"exec", "vscode"}, "limit": 1}},
 	{"thread/search", map[string]any{"searchTerm": "first", "sourceKinds": []string{"exec", "vscode"}, "limit": 1,
 		"cursor": "2026-11-27T20:21:18Z|01a21eab-64ee-7f20-8385-de5e08c9c811"}},
+	// A backwards cursor, with the opposite direction: the threads after it.
+	{"thread/search", map[string]any{"searchTerm": "first", "sourceKinds": []string{"exec", "vscode"}, "sortDirection": "asc",
+		"cursor": "2026-11-27T20:21:17.999Z"}},
+	{"thread/search", map[string]any{"searchTerm": "first", "sourceKinds": []string{"exec", "vscode"}, "sortDirection": "asc", "limit": 1}},
 	{"thread/search", map[string]any{"searchTerm": "zzz-nothing"}},
 	{"thread/search/stream", map[string]any{"searchTerm": "first", "sourceKinds": []string{"exec", "vscode"}}},
 	{"thread/search/stream", map[string]any{"searchTerm": "nothing-here", "sourceKinds": []string{"exec", "vscode"}}},
@@ -72,6 +76,8 @@ var threadSearchCases = []searchCase{
 	{"thread/search/stream", map[string]any{"searchTerm": "  "}},
 	{"thread/search", map[string]any{}},
 	{"thread/search", map[string]any{"searchTerm": 5}},
+	{"thread/search", map[string]any{"searchTerm": "first", "cursor": "garbage"}},
+	{"thread/search", map[string]any{"searchTerm": "first", "sortKey": "bogus"}},
 	{"thread/search/cancel", map[string]any{}},
 	// Cancelling what is not running is acknowledged.
 	{"thread/search/cancel", map[string]any{"requestId": 99}},

@@ -2,14 +2,11 @@ package appserver
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
@@ -96,17 +93,26 @@ func (r *threads) search(ctx context.Context, c *Conn, p threadSearchParams, str
 		return ThreadSearchResponse{}, err
 	}
 	store := threadsvc.New(codexHome(r.srv))
-	codexCursors := !opts.ByUpdated
-	if c, ok := listingCursor(store, opts.Cursor); ok && codexCursors && !opts.Ascending {
-		opts.Cursor = c
+	var from *searchPosition
+	if opts.Cursor != "" {
+		pos, err := parseSearchCursor(opts.Cursor)
+		if err != nil {
+			return ThreadSearchResponse{}, err
+		}
+		from, opts.Cursor = &pos, "" // the listing is walked from its start, the cursor kept here
 	}
 	ctx, done := searchesOf(c).start(ctx, requestIDOf(ctx), stream)
 	defer done()
 
 	snippets := map[string]string{}
+	positions := map[string]searchPosition{}
 	var readErr error
 	keep := func(s threadsvc.Summary, t *v2Thread) bool {
-		if ctx.Err() != nil || readErr != nil || (keepListed != nil && !keepListed(t)) {
+		pos := positionOf(s, opts.ByUpdated)
+		if ctx.Err() != nil || readErr != nil || (from != nil && !pos.after(*from, opts.Ascending)) {
+			return false
+		}
+		if keepListed != nil && !keepListed(t) {
 			return false
 		}
 		snippet, found, err := store.SearchRollout(ctx, s.Path, term)
@@ -120,7 +126,7 @@ func (r *threads) search(ctx context.Context, c *Conn, p threadSearchParams, str
 		if !found {
 			return false
 		}
-		snippets[s.ID] = snippet
+		snippets[s.ID], positions[s.ID] = snippet, pos
 		if stream {
 			row := ThreadSearchResult{Thread: *t, Snippet: snippet}
 			withPersistedSettings(&row.Thread, s) // Codex's partial rows carry the stored model
@@ -142,42 +148,15 @@ func (r *threads) search(ctx context.Context, c *Conn, p threadSearchParams, str
 	for _, t := range page.Data {
 		out.Data = append(out.Data, ThreadSearchResult{Thread: t, Snippet: snippets[t.ID]})
 	}
-	if n := len(page.Data); codexCursors && n > 0 {
-		back := searchBackwardsCursor(page.Data[0], opts.Ascending)
+	if n := len(page.Data); n > 0 {
+		back := positions[page.Data[0].ID].backwards(opts.Ascending)
 		out.BackwardsCursor = &back
-		if out.NextCursor != nil && !opts.Ascending {
-			next := searchCursor(page.Data[n-1])
+		if out.NextCursor != nil {
+			next := positions[page.Data[n-1].ID].cursor(opts.ByUpdated)
 			out.NextCursor = &next
 		}
 	}
 	return out, nil
-}
-
-// Codex 0.171's search cursors in creation order name a thread by its creation second and
-// id ("2026-11-27T20:21:18Z|<id>"), its backwards cursor the millisecond before (after,
-// ascending) the page's first thread.
-func searchCursor(t v2Thread) string {
-	return time.Unix(t.CreatedAt, 0).UTC().Format(time.RFC3339) + "|" + t.ID
-}
-
-func searchBackwardsCursor(first v2Thread, ascending bool) string {
-	at := time.Unix(first.CreatedAt, 0).UTC().Add(-time.Millisecond)
-	if ascending {
-		at = at.Add(2 * time.Millisecond)
-	}
-	return at.Format("2006-01-02T15:04:05.000Z")
-}
-
-// listingCursor turns a search cursor back into the listing's: the page continues after
-// the rollout of that creation time and id (rollout names sort by both).
-func listingCursor(store *threadsvc.Service, cursor string) (string, bool) {
-	at, id, ok := strings.Cut(cursor, "|")
-	t, err := time.Parse(time.RFC3339, at)
-	if !ok || err != nil {
-		return "", false
-	}
-	name := filepath.Base(store.NewPath(t, id))
-	return base64.RawURLEncoding.EncodeToString([]byte(name)), true
 }
 
 // searchListOptions are the listing a search walks: thread/list's, from the search params.
