@@ -70,6 +70,7 @@ var threadSearchCases = []searchCase{
 	{"thread/search", map[string]any{"searchTerm": "first", "sourceKinds": []string{"exec", "vscode"}, "sortDirection": "asc", "limit": 1}},
 	{"thread/search", map[string]any{"searchTerm": "zzz-nothing"}},
 	{"thread/search/stream", map[string]any{"searchTerm": "first", "sourceKinds": []string{"exec", "vscode"}}},
+	{"thread/search/stream", map[string]any{"searchTerm": "first", "sourceKinds": []string{"exec", "vscode"}, "limit": 2}},
 	{"thread/search/stream", map[string]any{"searchTerm": "nothing-here", "sourceKinds": []string{"exec", "vscode"}}},
 	// Bad input: Codex's errors, the connection answering on.
 	{"thread/search", map[string]any{"searchTerm": ""}},

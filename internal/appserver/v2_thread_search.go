@@ -104,6 +104,10 @@ func (r *threads) search(ctx context.Context, c *Conn, p threadSearchParams, str
 	ctx, done := searchesOf(c).start(ctx, requestIDOf(ctx), stream)
 	defer done()
 
+	pageSize := opts.PageSize
+	if pageSize <= 0 {
+		pageSize = 25 // thread/list's
+	}
 	snippets := map[string]string{}
 	positions := map[string]searchPosition{}
 	var readErr error
@@ -127,7 +131,7 @@ func (r *threads) search(ctx context.Context, c *Conn, p threadSearchParams, str
 			return false
 		}
 		snippets[s.ID], positions[s.ID] = snippet, pos
-		if stream {
+		if stream && len(snippets) <= pageSize { // past it: the match that says a next page exists
 			row := ThreadSearchResult{Thread: *t, Snippet: snippet}
 			withPersistedSettings(&row.Thread, s) // Codex's partial rows carry the stored model
 			n := ThreadSearchPartialNotification{RequestID: json.RawMessage(searchKey(requestIDOf(ctx))), Data: []ThreadSearchResult{row}}
