@@ -105,7 +105,8 @@ func TestAppServerThreadSearch(t *testing.T) {
 			line := q.method + " " + string(params) + " -> " + searchAnswer(res, em)
 			if q.method == "thread/search/stream" && em == nil {
 				// Partials are best effort (Codex 0.171 may send none): checked, not compared.
-				if some := checkPartials(t, who, c, id, res); !some && who == "gocodex" && !strings.Contains(line, "[]") {
+				_, paged := q.params["limit"]
+				if some := checkPartials(t, who, c, id, res, paged); !some && who == "gocodex" && !strings.Contains(line, "[]") {
 					t.Errorf("gocodex sent no thread/search/partial for %s", line)
 				}
 			}
@@ -182,8 +183,10 @@ func searchAnswer(res json.RawMessage, em *rpcMsg) string {
 }
 
 // checkPartials takes the thread/search/partial notifications that came before the answer
-// to request id and checks them against it; it says whether any came.
-func checkPartials(t *testing.T, who string, c *asClient, id int, final json.RawMessage) bool {
+// to request id and checks them against it: unique rows naming the request, rows of the
+// answer unless it is a page (Codex 0.171 may send a match that falls past the page); it
+// says whether any came.
+func checkPartials(t *testing.T, who string, c *asClient, id int, final json.RawMessage, paged bool) bool {
 	t.Helper()
 	var answered struct {
 		Data []json.RawMessage `json:"data"`
@@ -208,7 +211,7 @@ func checkPartials(t *testing.T, who string, c *asClient, id int, final json.Raw
 		}
 		for _, d := range p.Data {
 			k := searchRowKey(d)
-			if seen[k] || !finalRows[k] {
+			if seen[k] || (!paged && !finalRows[k]) {
 				t.Errorf("%s: partial row %s repeated or not in the answer %s", who, k, final)
 			}
 			seen[k] = true
