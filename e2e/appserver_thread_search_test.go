@@ -58,6 +58,8 @@ var threadSearchCases = []searchCase{
 	{"thread/search", map[string]any{"searchTerm": "needle", "sourceKinds": []string{"exec"}}},
 	{"thread/search", map[string]any{"searchTerm": "word05", "sourceKinds": []string{"exec"}}},
 	{"thread/search", map[string]any{"searchTerm": "word58", "sourceKinds": []string{"exec"}}},
+	// The context message is a user message.
+	{"thread/search", map[string]any{"searchTerm": "environment_context", "sourceKinds": []string{"vscode"}}},
 	// Developer instructions are not searched.
 	{"thread/search", map[string]any{"searchTerm": "skills", "sourceKinds": []string{"exec", "vscode"}}},
 	// Pages and their cursors.

@@ -9,8 +9,9 @@ import (
 	"unicode"
 )
 
-// Snippet window around a match, in characters of the whitespace-collapsed message, as
-// Codex 0.171's thread/search cuts it: 50 before the match, 96 after it.
+// Snippet window around a match, in characters of the message as written, as Codex 0.171's
+// thread/search cuts it: 50 before the match, 96 after it; the window's whitespace is then
+// collapsed.
 const (
 	snippetBefore = 50
 	snippetAfter  = 96
@@ -81,13 +82,13 @@ func visibleMessageTexts(line []byte) []string {
 	return out
 }
 
-// snippetOf collapses text's whitespace and cuts the window around needle's first match,
-// marking a cut end with "...".
+// snippetOf cuts the window around needle's first match in text (counted in the text as
+// written), collapses its whitespace and marks a cut end with "...".
 func snippetOf(text string, needle []rune) (string, bool) {
-	flat := []rune(strings.Join(strings.FieldsFunc(text, unicode.IsSpace), " "))
-	lower := []rune(strings.ToLower(string(flat)))
-	if len(lower) != len(flat) {
-		lower = flat // a rune whose lower case changes length: match as written
+	runes := []rune(text)
+	lower := []rune(strings.ToLower(text))
+	if len(lower) != len(runes) {
+		lower = runes // a rune whose lower case changes length: match as written
 	}
 	at := indexRunes(lower, needle)
 	if at < 0 {
@@ -100,12 +101,12 @@ func snippetOf(text string, needle []rune) (string, bool) {
 	} else {
 		start = 0
 	}
-	if end < len(flat) {
+	if end < len(runes) {
 		suffix = " ..."
 	} else {
-		end = len(flat)
+		end = len(runes)
 	}
-	return prefix + strings.TrimSpace(string(flat[start:end])) + suffix, true
+	return prefix + strings.Join(strings.FieldsFunc(string(runes[start:end]), unicode.IsSpace), " ") + suffix, true
 }
 
 func indexRunes(hay, needle []rune) int {

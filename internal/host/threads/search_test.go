@@ -93,3 +93,14 @@ func TestSearchRolloutMissingFile(t *testing.T) {
 		t.Error("no error")
 	}
 }
+
+// TestSearchRolloutSnippetCountsWrittenText: the window is counted in the message as written,
+// its whitespace collapsed after (Codex 0.171 ends this one at </current_date>).
+func TestSearchRolloutSnippetCountsWrittenText(t *testing.T) {
+	text := "<environment_context>\n  <cwd>/work/tmpcx/wd</cwd>\n  <shell>bash</shell>\n  <current_date>2026-11-27</current_date>\n  <timezone>Etc/UTC</timezone>\n</environment_context>"
+	path := writeSearchRollout(t, message("user", "input_text", text))
+	want := "<environment_context> <cwd>/work/tmpcx/wd</cwd> <shell>bash</shell> <current_date>2026-11-27</current_date> ..."
+	if got, _, err := New(t.TempDir()).SearchRollout(context.Background(), path, "environment_context"); err != nil || got != want {
+		t.Errorf("%q (%v)\nwant %q", got, err, want)
+	}
+}
