@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"time"
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/mcp/oauth"
@@ -20,6 +21,8 @@ type McpLoginOptions struct {
 	// Out receives the authorize address; OpenBrowser, when set, is handed it.
 	Out         io.Writer
 	OpenBrowser func(url string) error
+	// Timeout bounds the wait for the browser's callback; 0 is the sign-in's default.
+	Timeout time.Duration
 }
 
 // McpOAuthStore is the MCP OAuth credentials store the configuration names. A keyring
@@ -29,7 +32,7 @@ func McpOAuthStore(cfg *config.Config) (oauth.Store, error) {
 }
 
 // McpLogin signs in to the configured MCP server name with OAuth (`mcp login`, the TUI's
-// /mcp login) and stores its tokens.
+// /mcp login, the app-server's mcpServer/oauth/login) and stores its tokens.
 func McpLogin(ctx context.Context, cfg *config.Config, name string, o McpLoginOptions) error {
 	c, ok := cfg.McpServers[name]
 	if !ok {
@@ -49,7 +52,7 @@ func McpLogin(ctx context.Context, cfg *config.Config, name string, o McpLoginOp
 	creds, err := oauth.Login(ctx, oauth.LoginOptions{
 		Name: name, URL: c.URL, Headers: c.HTTPHeaders, Scopes: scopes, Resource: c.OAuthResource,
 		ClientID: o.ClientID, ClientSecret: o.ClientSecret,
-		CallbackPort: cfg.McpOAuthCallbackPort, Out: o.Out, OpenBrowser: o.OpenBrowser,
+		CallbackPort: cfg.McpOAuthCallbackPort, Out: o.Out, OpenBrowser: o.OpenBrowser, Timeout: o.Timeout,
 	})
 	if err != nil {
 		return err
