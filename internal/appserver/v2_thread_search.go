@@ -88,6 +88,10 @@ func (r *threads) search(ctx context.Context, c *Conn, p threadSearchParams, str
 	if len(term) > searchTermMaxBytes {
 		return ThreadSearchResponse{}, InvalidRequest("thread/search searchTerm exceeds 65536 bytes")
 	}
+	if p.IncludeAttachedThreads != nil && *p.IncludeAttachedThreads {
+		// Said, not ignored: the threads attached to a parent are not searched here.
+		return ThreadSearchResponse{}, InvalidRequest("thread/search includeAttachedThreads is not supported by gocodex")
+	}
 	opts, keepListed, err := searchListOptions(p)
 	if err != nil {
 		return ThreadSearchResponse{}, err

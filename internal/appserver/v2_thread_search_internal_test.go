@@ -3,6 +3,7 @@ package appserver
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,5 +79,15 @@ func TestSearchCursors(t *testing.T) {
 		if _, err := parseSearchCursor(bad); err == nil || err.Error() != "jsonrpc error -32600: invalid cursor: "+bad {
 			t.Errorf("%q: %v", bad, err)
 		}
+	}
+}
+
+// TestSearchRefusesAttachedThreads: includeAttachedThreads, which gocodex does not apply, is
+// refused by name rather than ignored.
+func TestSearchRefusesAttachedThreads(t *testing.T) {
+	yes := true
+	_, err := (&threads{}).search(context.Background(), nil, threadSearchParams{SearchTerm: "x", IncludeAttachedThreads: &yes}, false)
+	if err == nil || !strings.Contains(err.Error(), "includeAttachedThreads is not supported") {
+		t.Fatalf("includeAttachedThreads: %v", err)
 	}
 }
