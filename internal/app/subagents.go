@@ -35,10 +35,14 @@ const featureMultiAgentV2 = "multi_agent_v2"
 func (a *App) Subagents() *agents.Registry {
 	a.agentsOnce.Do(func() {
 		maxThreads, maxDepth := agentLimits(a.cfg)
+		table, _ := a.cfg.Effective["agents"].(map[string]any)
+		roles, rolesErr := agents.RolesFromConfig(table)
 		a.agents.Store(agents.New(agents.Options{
 			Start:      a.startChild,
 			MaxThreads: maxThreads,
 			MaxDepth:   maxDepth,
+			Roles:      roles,
+			RolesError: rolesErr,
 			Observe:    a.observeChild,
 			Logger:     a.opts.Logger,
 		}))

@@ -59,6 +59,11 @@ type Options struct {
 	MaxThreads int
 	// MaxDepth bounds nesting (agents.max_depth); 0 means Codex's default (1: no grandchild).
 	MaxDepth int
+	// Roles are the configured `[agents.<role>]` tables (RolesFromConfig).
+	Roles []Role
+	// RolesError, when set, is why the roles could not be read: every spawn is refused
+	// with it rather than run without the role the model asked for.
+	RolesError error
 	// Observe, when set, sees every event of every child thread (faces show them) and says
 	// whether a face saw it; a face answers the child's approval requests itself. An
 	// approval request no face saw is denied (nobody could answer it).
@@ -84,10 +89,11 @@ const (
 
 // Registry holds the trees of agents of the host's threads.
 type Registry struct {
-	opts Options
-	ctx  context.Context
-	stop context.CancelFunc
-	wg   sync.WaitGroup
+	opts  Options
+	roles []Role // offered in spawn_agent: the configured, then Codex's built-ins
+	ctx   context.Context
+	stop  context.CancelFunc
+	wg    sync.WaitGroup
 
 	mu     sync.Mutex
 	nodes  map[string]*node // by thread id
@@ -126,7 +132,7 @@ func New(opts Options) *Registry {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	return &Registry{opts: opts, ctx: ctx, stop: stop, nodes: map[string]*node{}}
+	return &Registry{opts: opts, roles: roleList(opts.Roles), ctx: ctx, stop: stop, nodes: map[string]*node{}}
 }
 
 // rootOf is the caller's node, made the root of a tree on its first call.
@@ -145,6 +151,17 @@ var taskNameRE = regexp.MustCompile(`^[a-z0-9_]+$`)
 func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnRequest) (string, string, error) {
 	if !taskNameRE.MatchString(req.TaskName) {
 		return "", "", fmt.Errorf("task_name %q must use lowercase letters, digits, and underscores", req.TaskName)
+	}
+	if r.opts.RolesError != nil {
+		return "", "", fmt.Errorf("invalid [agents] configuration: %w", r.opts.RolesError)
+	}
+	var role *Role
+	if req.AgentType != "" {
+		ro, ok := r.role(req.AgentType)
+		if !ok {
+			return "", "", fmt.Errorf("unknown agent_type %q: the roles are those spawn_agent lists", req.AgentType)
+		}
+		role = &ro
 	}
 	r.mu.Lock()
 	if r.closed {
@@ -183,6 +200,9 @@ func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnReq
 		Depth: child.depth, Cwd: env.Cwd, Sandbox: env.Sandbox, Approval: env.Approval, Model: req.Model,
 		ReasoningEffort: req.ReasoningEffort, ForkHistory: req.ForkTurns != "none",
 		Opening: openingItems(parent.path, path, req.Message, r.opts.MaxThreads)}
+	if role != nil {
+		applyRole(&c, *role)
+	}
 	th, err := r.opts.Start(ctx, c)
 	r.mu.Lock()
 	delete(r.nodes, "pending:"+path+":"+parent.rootID)

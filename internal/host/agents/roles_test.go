@@ -1,0 +1,123 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gocodex/gocodex/internal/tools/collab"
+	"github.com/gocodex/gocodex/protocol"
+)
+
+// reviewerConfig is an [agents] table as config.toml gives it: limits and one role.
+var reviewerConfig = map[string]any{
+	"max_threads": int64(4),
+	"reviewer": map[string]any{
+		"description": "Reviews code carefully for bugs.", "model": "other-model", "model_provider": "local",
+		"model_reasoning_effort": "high", "developer_instructions": "You are a meticulous reviewer.",
+	},
+}
+
+func newRoleWorld(t *testing.T, table map[string]any) *world {
+	t.Helper()
+	roles, err := RolesFromConfig(table)
+	w := newDeepWorld(t, 0, 0)
+	w.reg.opts.Roles, w.reg.opts.RolesError, w.reg.roles = roles, err, roleList(roles)
+	return w
+}
+
+func TestRoleSettingsReachTheChild(t *testing.T) {
+	w := newRoleWorld(t, reviewerConfig)
+	res := w.call(t, "spawn_agent", `{"task_name":"review","message":"review it","agent_type":"reviewer"}`)
+	if !res.Success {
+		t.Fatalf("spawn: %q", res.Output)
+	}
+	c := w.started[0]
+	if c.Model != "local/other-model" || c.ReasoningEffort != "high" {
+		t.Errorf("child runs on %q effort %q, want the role's local/other-model, high", c.Model, c.ReasoningEffort)
+	}
+	last := c.Opening[len(c.Opening)-1]
+	if raw, _ := json.Marshal(last); !strings.Contains(string(raw), `"type":"agent_message"`) {
+		t.Errorf("the task is no longer the last opening item: %s", raw)
+	}
+	prev, ok := c.Opening[len(c.Opening)-2].(protocol.MessageItem)
+	if !ok || prev.Role != "developer" || prev.Content[0].Text != "You are a meticulous reviewer." {
+		t.Errorf("the role's developer instructions do not precede the task: %+v", c.Opening[len(c.Opening)-2])
+	}
+}
+
+func TestSpawnCallOverridesTheRolesModel(t *testing.T) {
+	w := newRoleWorld(t, reviewerConfig)
+	w.call(t, "spawn_agent", `{"task_name":"review","message":"m","agent_type":"reviewer","model":"gpt-5.5","reasoning_effort":"low"}`)
+	if c := w.started[0]; c.Model != "gpt-5.5" || c.ReasoningEffort != "low" {
+		t.Errorf("child runs on %q effort %q, want the call's gpt-5.5, low", c.Model, c.ReasoningEffort)
+	}
+}
+
+func TestUnknownRoleIsRefused(t *testing.T) {
+	w := newRoleWorld(t, reviewerConfig)
+	res := w.call(t, "spawn_agent", `{"task_name":"x","message":"m","agent_type":"nobody"}`)
+	if res.Success || !strings.Contains(res.Output, `unknown agent_type "nobody"`) || len(w.started) != 0 {
+		t.Errorf("spawn with an unknown role: %q (started %d)", res.Output, len(w.started))
+	}
+}
+
+func TestBuiltinRoleSpawnsWithTheParentsSettings(t *testing.T) {
+	w := newRoleWorld(t, reviewerConfig)
+	res := w.call(t, "spawn_agent", `{"task_name":"x","message":"m","agent_type":"explorer"}`)
+	if !res.Success || w.started[0].Model != "" {
+		t.Errorf("spawn as explorer: %q, model %q", res.Output, w.started[0].Model)
+	}
+}
+
+func TestMistypedRoleRefusesEverySpawn(t *testing.T) {
+	w := newRoleWorld(t, map[string]any{"reviewer": map[string]any{"model": int64(5)}})
+	res := w.call(t, "spawn_agent", `{"task_name":"x","message":"m"}`)
+	if res.Success || !strings.Contains(res.Output, "agents.reviewer.model must be a string") {
+		t.Errorf("spawn under a mistyped role: %q", res.Output)
+	}
+}
+
+// TestSpawnAgentListsRolesAsCodex compares spawn_agent's agent_type with the one Codex 0.169
+// sent with [agents.reviewer] configured (testdata recorded from its request).
+func TestSpawnAgentListsRolesAsCodex(t *testing.T) {
+	recorded, err := os.ReadFile("../../tools/collab/testdata/agent_type_reviewer_0.169.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newRoleWorld(t, reviewerConfig)
+	var ns struct {
+		Tools []struct {
+			Name       string
+			Parameters struct {
+				Properties map[string]json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal(w.h.Spec(), &ns); err != nil {
+		t.Fatalf("spec: %v", err)
+	}
+	for _, f := range ns.Tools {
+		if f.Name != "spawn_agent" {
+			continue
+		}
+		var got, want any
+		_ = json.Unmarshal(f.Parameters.Properties["agent_type"], &got)
+		_ = json.Unmarshal(recorded, &want)
+		g, _ := json.Marshal(got)
+		wnt, _ := json.Marshal(want)
+		if string(g) != string(wnt) {
+			t.Errorf("agent_type\n got %s\nwant %s", g, wnt)
+		}
+		return
+	}
+	t.Fatal("no spawn_agent in the namespace")
+}
+
+func TestNoRoleNoAgentType(t *testing.T) {
+	if strings.Contains(string(collab.New(New(Options{Start: func(context.Context, Child) (Thread, error) { return nil, nil }})).Spec()), "agent_type") {
+		t.Error("agent_type offered with no role configured; Codex offers none")
+	}
+}
