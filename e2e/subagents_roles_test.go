@@ -56,7 +56,7 @@ func TestSubagentRoleReachesTheChild(t *testing.T) {
 		if reasoning, _ := r.JSON["reasoning"].(map[string]any); reasoning["effort"] != "high" {
 			t.Errorf("the child's reasoning %v, want the role's effort high", r.JSON["reasoning"])
 		}
-		if !inputHas(r, roleInstructions) {
+		if !hasDeveloperText(t, r, roleInstructions) {
 			t.Errorf("the child's input lacks the role's developer instructions")
 		}
 	}

@@ -44,6 +44,10 @@ type Child struct {
 	Approval        protocol.AskForApproval
 	Model           string
 	ReasoningEffort string
+	// Role is the [agents.<role>] the child was spawned as; DeveloperInstructions its
+	// developer_instructions (the child's configuration's, as Codex applies a role).
+	Role                  string
+	DeveloperInstructions string
 	// ForkHistory asks for a copy of the parent's history (fork_turns "all").
 	ForkHistory bool
 	// Opening are the items that open the child's first turn (its instructions and task).

@@ -3,8 +3,13 @@ package agents
 import (
 	_ "embed"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/gocodex/gocodex/internal/tools/collab"
 )
@@ -14,7 +19,10 @@ import (
 type Role struct {
 	Name        string
 	Description string
-	Model       string
+	// ConfigFile is where Codex 0.169 reads a role's settings (a TOML file, relative to
+	// CODEX_HOME); gocodex also reads them from the table itself.
+	ConfigFile string
+	Model      string
 	// ModelProvider is gocodex's own: a provider of model_providers the child runs on.
 	ModelProvider         string
 	ReasoningEffort       string
@@ -40,36 +48,95 @@ func builtinRoles() []Role {
 // limitKeys are the [agents] keys that are settings, not roles.
 var limitKeys = map[string]bool{"max_threads": true, "max_depth": true}
 
-// RolesFromConfig reads the roles of an `[agents]` table (config.Config.Effective["agents"]).
-// A role's key of the wrong type is an error naming it.
-func RolesFromConfig(table map[string]any) ([]Role, error) {
+// roleKeys are the settings a role gives its child, in its table or its config_file.
+var roleKeys = []string{"model", "model_provider", "model_reasoning_effort", "developer_instructions"}
+
+func (r *Role) field(key string) *string {
+	switch key {
+	case "model":
+		return &r.Model
+	case "model_provider":
+		return &r.ModelProvider
+	case "model_reasoning_effort":
+		return &r.ReasoningEffort
+	case "developer_instructions":
+		return &r.DeveloperInstructions
+	case "description":
+		return &r.Description
+	case "config_file":
+		return &r.ConfigFile
+	}
+	return nil
+}
+
+// RolesFromConfig reads the roles of an `[agents]` table (config.Config.Effective["agents"]),
+// each with its config_file (relative to codexHome) read; the table's own settings win over
+// the file's. A mistyped key, an unreadable file or a setting gocodex cannot give a child is
+// an error naming it.
+func RolesFromConfig(table map[string]any, codexHome string) ([]Role, error) {
 	var roles []Role
 	for name, v := range table {
-		if limitKeys[name] {
-			continue
-		}
 		t, ok := v.(map[string]any)
-		if !ok {
-			continue // another [agents] setting, not a role
+		if limitKeys[name] || !ok {
+			continue // a setting of [agents], not a role
 		}
 		r := Role{Name: name}
-		for key, field := range map[string]*string{"description": &r.Description, "model": &r.Model,
-			"model_provider": &r.ModelProvider, "model_reasoning_effort": &r.ReasoningEffort,
-			"developer_instructions": &r.DeveloperInstructions} {
-			raw, present := t[key]
-			if !present {
-				continue
+		for _, key := range append([]string{"description", "config_file"}, roleKeys...) {
+			if err := setString(&r, t, key, "agents."+name); err != nil {
+				return nil, err
 			}
-			s, ok := raw.(string)
-			if !ok {
-				return nil, fmt.Errorf("agents.%s.%s must be a string", name, key)
+		}
+		if r.ConfigFile != "" {
+			if err := r.readConfigFile(codexHome); err != nil {
+				return nil, err
 			}
-			*field = s
 		}
 		roles = append(roles, r)
 	}
 	sort.Slice(roles, func(i, j int) bool { return roles[i].Name < roles[j].Name })
 	return roles, nil
+}
+
+// setString sets r's key from t when present and empty in r.
+func setString(r *Role, t map[string]any, key, where string) error {
+	raw, present := t[key]
+	if !present || *r.field(key) != "" {
+		return nil
+	}
+	s, ok := raw.(string)
+	if !ok {
+		return fmt.Errorf("%s.%s must be a string", where, key)
+	}
+	*r.field(key) = s
+	return nil
+}
+
+// readConfigFile fills what the table left unset from the role's config_file.
+func (r *Role) readConfigFile(codexHome string) error {
+	path := r.ConfigFile
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(codexHome, path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("agents.%s.config_file: %w", r.Name, err)
+	}
+	var t map[string]any
+	if err := toml.Unmarshal(b, &t); err != nil {
+		return fmt.Errorf("agents.%s.config_file %s: %w", r.Name, path, err)
+	}
+	for key := range t {
+		if !slices.Contains(roleKeys, key) {
+			return fmt.Errorf("agents.%s.config_file %s: %q is not a setting gocodex gives a sub-agent (it takes %s)",
+				r.Name, path, key, strings.Join(roleKeys, ", "))
+		}
+	}
+	for _, key := range roleKeys {
+		if err := setString(r, t, key, path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // roleList is the configured roles then the built-ins they do not replace, as Codex lists
@@ -122,9 +189,5 @@ func applyRole(c *Child, ro Role) {
 	if c.ReasoningEffort == "" {
 		c.ReasoningEffort = ro.ReasoningEffort
 	}
-	if ro.DeveloperInstructions != "" {
-		// Before the task, the last opening item.
-		last := len(c.Opening) - 1
-		c.Opening = append(c.Opening[:last:last], developer(ro.DeveloperInstructions), c.Opening[last])
-	}
+	c.Role, c.DeveloperInstructions = ro.Name, ro.DeveloperInstructions
 }

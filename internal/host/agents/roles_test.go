@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gocodex/gocodex/internal/tools/collab"
-	"github.com/gocodex/gocodex/protocol"
 )
 
 // reviewerConfig is an [agents] table as config.toml gives it: limits and one role.
@@ -22,7 +22,7 @@ var reviewerConfig = map[string]any{
 
 func newRoleWorld(t *testing.T, table map[string]any) *world {
 	t.Helper()
-	roles, err := RolesFromConfig(table)
+	roles, err := RolesFromConfig(table, t.TempDir())
 	w := newDeepWorld(t, 0, 0)
 	w.reg.opts.Roles, w.reg.opts.RolesError, w.reg.roles = roles, err, roleList(roles)
 	return w
@@ -38,13 +38,39 @@ func TestRoleSettingsReachTheChild(t *testing.T) {
 	if c.Model != "local/other-model" || c.ReasoningEffort != "high" {
 		t.Errorf("child runs on %q effort %q, want the role's local/other-model, high", c.Model, c.ReasoningEffort)
 	}
-	last := c.Opening[len(c.Opening)-1]
-	if raw, _ := json.Marshal(last); !strings.Contains(string(raw), `"type":"agent_message"`) {
-		t.Errorf("the task is no longer the last opening item: %s", raw)
+	if c.Role != "reviewer" || c.DeveloperInstructions != "You are a meticulous reviewer." {
+		t.Errorf("child role %q, developer instructions %q", c.Role, c.DeveloperInstructions)
 	}
-	prev, ok := c.Opening[len(c.Opening)-2].(protocol.MessageItem)
-	if !ok || prev.Role != "developer" || prev.Content[0].Text != "You are a meticulous reviewer." {
-		t.Errorf("the role's developer instructions do not precede the task: %+v", c.Opening[len(c.Opening)-2])
+}
+
+// TestRoleConfigFileAsCodexReadsIt: Codex 0.169 reads a role's settings from its
+// config_file (relative to CODEX_HOME); the table's own keys win over the file's.
+func TestRoleConfigFileAsCodexReadsIt(t *testing.T) {
+	home := t.TempDir()
+	file := "model = \"file-model\"\nmodel_reasoning_effort = \"low\"\ndeveloper_instructions = \"From the file.\"\n"
+	if err := os.WriteFile(filepath.Join(home, "reviewer.toml"), []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	roles, err := RolesFromConfig(map[string]any{"reviewer": map[string]any{"config_file": "reviewer.toml", "model_reasoning_effort": "high"}}, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Role{Name: "reviewer", ConfigFile: "reviewer.toml", Model: "file-model", ReasoningEffort: "high", DeveloperInstructions: "From the file."}
+	if len(roles) != 1 || roles[0] != want {
+		t.Errorf("roles %+v, want %+v", roles, want)
+	}
+}
+
+func TestRoleConfigFileErrorsNameTheProblem(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "bad.toml"), []byte("sandbox_mode = \"read-only\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{"missing.toml": "agents.r.config_file", "bad.toml": `"sandbox_mode" is not a setting gocodex gives a sub-agent`} {
+		_, err := RolesFromConfig(map[string]any{"r": map[string]any{"config_file": file}}, home)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", file, err, want)
+		}
 	}
 }
 
