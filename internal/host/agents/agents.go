@@ -122,6 +122,8 @@ type node struct {
 	reported  bool
 	// failed is the error the running turn reported (read and written only by drive).
 	failed string
+	// usage is the child thread's token usage so far.
+	usage protocol.TokenUsage
 }
 
 // New is a registry; Close ends every child it started.
@@ -254,6 +256,8 @@ func (r *Registry) drive(n *node) {
 			r.setStatus(n, StatusInterrupted, "", false)
 		case protocol.ErrorEvent:
 			n.failed = m.Message // the turn's end reports it
+		case protocol.TokenCountEvent:
+			r.recordUsage(n, m)
 		case protocol.ExecApprovalRequestEvent:
 			if !seen {
 				_, _ = n.thread.Submit(protocol.ExecApprovalOp{ID: approvalID(m.ApprovalID, m.CallID), TurnID: m.TurnID,
