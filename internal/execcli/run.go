@@ -14,6 +14,7 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/host/agents"
 	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/version"
@@ -91,7 +92,7 @@ func run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) error {
 		return err
 	}
 
-	w := newWriter(opts, s, cfg, prompt)
+	w := newWriter(opts, s, cfg, prompt, a.Subagents().Usage)
 	for _, warn := range warnings {
 		fmt.Fprintf(s.ErrOut, "warning: %s\n", warn)
 	}
@@ -275,7 +276,10 @@ func readSchema(path string) (json.RawMessage, error) {
 	return json.RawMessage(data), nil
 }
 
-func newWriter(opts RunOptions, s *iostreams.IOStreams, cfg *config.Config, prompt string) Writer {
+// subagentUsage reports the token usage of a thread's sub-agents (agents.Registry.Usage).
+type subagentUsage func(threadID string) ([]agents.AgentUsage, protocol.TokenUsage)
+
+func newWriter(opts RunOptions, s *iostreams.IOStreams, cfg *config.Config, prompt string, usage subagentUsage) Writer {
 	if opts.JSON {
 		return NewJSONWriter(s.Out)
 	}
@@ -288,10 +292,11 @@ func newWriter(opts RunOptions, s *iostreams.IOStreams, cfg *config.Config, prom
 		summary = "none"
 	}
 	return NewHumanWriter(HumanOptions{
-		Stdout: s.Out,
-		Stderr: s.ErrOut,
-		Color:  s.ColorStderr(opts.Color),
-		Title:  "gocodex v" + version.Version + " (Codex " + version.CodexProtocol + " protocol)",
+		Stdout:        s.Out,
+		Stderr:        s.ErrOut,
+		Color:         s.ColorStderr(opts.Color),
+		Title:         "gocodex v" + version.Version + " (Codex " + version.CodexProtocol + " protocol)",
+		SubagentUsage: usage,
 		Summary: []SummaryEntry{
 			{"workdir", cfg.Cwd},
 			{"model", cfg.Model},
