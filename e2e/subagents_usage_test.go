@@ -26,3 +26,47 @@ func TestSubagentUsageInExecSummary(t *testing.T) {
 		t.Errorf("the summary lacks the sub-agents' usage:\n%s", res.Stderr[max(0, strings.LastIndex(res.Stderr, "tokens used")-200):])
 	}
 }
+
+// TestSubagentUsagePerThreadOnTheAppServer: on the app-server each agent's usage is its own
+// thread's thread/tokenUsage/updated, as Codex 0.169 reports it (run on it too with
+// GOCODEX_REFERENCE_CODEX): the child's carries its thread id and its 2 requests, the root's
+// its own 3 only.
+func TestSubagentUsagePerThreadOnTheAppServer(t *testing.T) {
+	for name, bin := range subagentBinaries() {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			e.Model.SetDefault(tk.Replying(subagentReply))
+			c, _ := e.startAppServerOf(bin)
+			root := c.startThread(map[string]any{"cwd": e.Workdir, "config": map[string]any{"features.multi_agent_v2": true}})
+			c.turn(root, rootPrompt)
+			var seen []rpcMsg
+			for {
+				got := c.until("turn/completed")
+				seen = append(seen, got...)
+				if params(got[len(got)-1])["threadId"] == root {
+					break
+				}
+			}
+			child := ""
+			for _, it := range pick(seen, "item/completed") {
+				if item, _ := it["item"].(map[string]any); item["type"] == "subAgentActivity" && item["kind"] == "started" {
+					child, _ = item["agentThreadId"].(string)
+				}
+			}
+			if child == "" {
+				t.Fatal("no sub-agent started")
+			}
+			last := map[string]map[string]any{}
+			for _, p := range pick(seen, "thread/tokenUsage/updated") {
+				id, _ := p["threadId"].(string)
+				usage, _ := p["tokenUsage"].(map[string]any)
+				last[id], _ = usage["total"].(map[string]any)
+			}
+			for thread, want := range map[string]float64{root: 30, child: 20} {
+				if got := last[thread]["inputTokens"]; got != want {
+					t.Errorf("%s: thread %s's last total inputTokens %v, want %v", name, thread, got, want)
+				}
+			}
+		})
+	}
+}
