@@ -39,14 +39,7 @@ func TestSubagentUsagePerThreadOnTheAppServer(t *testing.T) {
 			c, _ := e.startAppServerOf(bin)
 			root := c.startThread(map[string]any{"cwd": e.Workdir, "config": map[string]any{"features.multi_agent_v2": true}})
 			c.turn(root, rootPrompt)
-			var seen []rpcMsg
-			for {
-				got := c.until("turn/completed")
-				seen = append(seen, got...)
-				if params(got[len(got)-1])["threadId"] == root {
-					break
-				}
-			}
+			seen := c.untilTurnOf(root)
 			child := ""
 			for _, it := range pick(seen, "item/completed") {
 				if item, _ := it["item"].(map[string]any); item["type"] == "subAgentActivity" && item["kind"] == "started" {
