@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gocodex/gocodex/internal/review"
+	"github.com/gocodex/gocodex/internal/review/reviewout"
 	"github.com/gocodex/gocodex/protocol"
 	"github.com/gocodex/gocodex/tool"
 )
@@ -67,10 +68,10 @@ func (tr *turn) runReview(req protocol.ReviewRequest) {
 		return // interrupted: the loop reports turn_aborted
 	}
 	var out *protocol.ReviewOutputEvent
-	printed := review.NoOutput
+	printed := reviewout.NoOutput
 	if last != nil && strings.TrimSpace(*last) != "" {
-		parsed := review.Parse(*last)
-		out, printed = &parsed, review.Render(parsed)
+		parsed := reviewout.Parse(*last)
+		out, printed = &parsed, reviewout.Render(parsed)
 	}
 	if failure != nil && out == nil {
 		tr.emit(protocol.ErrorEvent{Message: failure.Message, CodexErrorInfo: failure.CodexErrorInfo})

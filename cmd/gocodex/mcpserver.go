@@ -38,5 +38,5 @@ func runMcpServer(ctx context.Context, opts mcpServerOptions, fac *faceopts.Fact
 		return err
 	}
 	lo := config.LoadOptions{CLIOverrides: faceopts.FeatureOverrides(opts.Configs, opts.Enable, opts.Disable), StrictConfig: opts.StrictConfig}
-	return mcpserver.Launch(ctx, fac, lo)
+	return mcpserver.Launch(ctx, fac, &faceopts.Calls{Factory: fac, Base: lo})
 }

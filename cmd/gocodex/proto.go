@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -40,13 +39,6 @@ func newProtoCommand(fac *faceopts.Factory) *cobra.Command {
 }
 
 func runProto(ctx context.Context, opts protoOptions, fac *faceopts.Factory) error {
-	lo, err := opts.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
-	if err != nil {
-		return err
-	}
-	if opts.Resume != "" && opts.Fork != "" {
-		return fmt.Errorf("--resume and --fork cannot be used together")
-	}
-	return proto.Launch(ctx, fac, proto.LaunchOptions{Load: lo, Ephemeral: opts.Ephemeral,
+	return proto.Launch(ctx, fac, proto.LaunchOptions{Flags: opts.Flags, Ephemeral: opts.Ephemeral,
 		Resume: opts.Resume, Fork: opts.Fork, ForkDropTurns: opts.ForkDropTurns})
 }

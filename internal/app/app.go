@@ -86,7 +86,7 @@ type App struct {
 	agentsOnce    sync.Once
 	agents        atomic.Pointer[agents.Registry]
 	observeMu     sync.Mutex
-	observer      func(child *agent.Thread, parentThreadID string, ev protocol.Event) bool
+	observer      func(child Thread, parentThreadID string, ev protocol.Event) bool
 	rolloutPaths  map[string]string
 	threadConfigs map[string]*config.Config
 

@@ -20,3 +20,21 @@ func CustomCommands(cfg *config.Config) (*commands.Set, []string) {
 	}
 	return commands.Load(src)
 }
+
+// ExpandCustomCommand is prompt with a custom command it invokes (`/name args`) expanded to
+// the command's text with the arguments in place, and the warnings of loading the commands.
+// Any other prompt, an unknown /word included, comes back as typed.
+func ExpandCustomCommand(cfg *config.Config, prompt string) (expanded string, warnings []string, err error) {
+	if _, _, ok := commands.Invocation(prompt); !ok {
+		return prompt, nil, nil
+	}
+	set, warnings := CustomCommands(cfg)
+	expanded, ok, err := set.Expand(prompt)
+	if err != nil {
+		return "", warnings, err
+	}
+	if !ok {
+		return prompt, warnings, nil
+	}
+	return expanded, warnings, nil
+}

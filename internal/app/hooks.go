@@ -11,10 +11,17 @@ import (
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// HooksOptions says where a configuration's hooks are and which of its project's may load
+// ListHooks are a configuration's hooks, each with whether it is enabled and its trust, and
+// the warnings of reading them (hooks/list).
+func ListHooks(cfg *config.Config) (listed []hooks.Listed, warnings []string) {
+	listed, _, warnings = hooks.List(hooksOptions(cfg))
+	return listed, warnings
+}
+
+// hooksOptions says where a configuration's hooks are and which of its project's may load
 // (the trusted .codex folders' files that no untrusted session wrote): the one reading of
 // them, for threads and for hooks/list.
-func HooksOptions(cfg *config.Config) hooks.Options {
+func hooksOptions(cfg *config.Config) hooks.Options {
 	o := hooks.Options{
 		CodexHome:      cfg.CodexHome,
 		ProjectFolders: cfg.TrustedProjectFolders(),
@@ -35,7 +42,7 @@ func (a *App) withHooks(cfg *config.Config, tc agent.ThreadConfig) agent.ThreadC
 	if !cfg.FeatureEnabled("hooks", cfg.FeatureEnabled("codex_hooks", true)) {
 		return tc
 	}
-	o := HooksOptions(cfg)
+	o := hooksOptions(cfg)
 	o.BypassTrust, o.Environ = a.opts.BypassHookTrust, a.opts.Environ
 	o.NotLoaded = nil // config.Load has said which folders do not load, once
 	// Hooks run inside the thread's sandbox policy, like the model's commands (Codex 0.169

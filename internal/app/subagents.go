@@ -54,7 +54,7 @@ func (a *App) Subagents() *agents.Registry {
 // ObserveSubagents has f see every event of every sub-agent, with its parent's id; f says
 // whether a face showed it (and will answer its approvals). An approval request no face
 // showed is denied.
-func (a *App) ObserveSubagents(f func(child *agent.Thread, parentThreadID string, ev protocol.Event) bool) {
+func (a *App) ObserveSubagents(f func(child Thread, parentThreadID string, ev protocol.Event) bool) {
 	a.observeMu.Lock()
 	a.observer = f
 	a.observeMu.Unlock()

@@ -48,8 +48,8 @@
 //   - Engine access: Server.App(ctx) returns the process's *app.App, the one host gocodex's
 //     factory builds (Options.NewApp), asked for lazily since an app-server may start before
 //     any API key is set; Server.Options().LoadConfig loads a thread's own configuration
-//     (thread/start overrides), which runs on that host. App.StartThread returns an
-//     *agent.Thread: Submit ops, read NextEvent.
+//     (thread/start overrides), which runs on that host. The face holds the started
+//     thread as an app.Thread: Submit ops, read NextEvent.
 //
 // # Backpressure
 //

@@ -3,7 +3,6 @@ package appserver
 import (
 	"time"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -20,7 +19,7 @@ func (r *threads) observeSubagents(a *app.App) {
 
 // childEvent delivers one event of a sub-agent; false when its parent is not loaded here
 // (nobody could see it or answer its approvals).
-func (r *threads) childEvent(child *agent.Thread, parentID string, ev protocol.Event) bool {
+func (r *threads) childEvent(child app.Thread, parentID string, ev protocol.Event) bool {
 	// Looked up in its own map: an unloaded child still delivers its last events (its
 	// shutdown), which end its deliveries.
 	v, ok := r.children.Load(child.ID())

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
 	"github.com/gocodex/gocodex/internal/config"
@@ -81,7 +80,7 @@ func (s *Server) unloadDelay() time.Duration {
 type loadedThread struct {
 	reg  *threads
 	id   string
-	th   *agent.Thread
+	th   app.Thread
 	app  *app.App
 	cfg  *config.Config
 	info threadInfo
@@ -385,7 +384,7 @@ func (lt *loadedThread) pump() {
 	for {
 		ev, err := lt.th.NextEvent(context.Background())
 		if err != nil {
-			if !errors.Is(err, agent.ErrThreadClosed) {
+			if !errors.Is(err, app.ErrThreadClosed) {
 				lt.reg.srv.logger.Error("thread event stream failed", "thread", lt.id, "err", err)
 			}
 			lt.closed()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
-	"github.com/gocodex/gocodex/internal/hooks"
 )
 
 // hooks/list reports, per working directory, every configured lifecycle hook (runnable or
@@ -68,7 +67,7 @@ func (a *api) HooksList(ctx context.Context, c *Conn, p HooksListParams) (HooksL
 }
 
 func listHooks(cfg *config.Config) HooksListEntry {
-	listed, _, warnings := hooks.List(app.HooksOptions(cfg))
+	listed, warnings := app.ListHooks(cfg)
 	e := HooksListEntry{Cwd: cfg.Cwd, Hooks: []hookMetadata{}, Warnings: []string{}, Errors: []HookErrorInfo{}}
 	for _, w := range warnings {
 		// A file that could not be read is an error of that file; the rest are warnings.

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/model/oss"
 )
 
 // model/list pages through the model catalog (internal/model); modelProvider/list lists
@@ -196,14 +196,7 @@ func providerModels(ctx context.Context, s *Server) []model.ModelInfo {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	var served []string
-	var err error
-	switch cfg.ModelProviderID {
-	case model.ProviderOllama, model.ProviderLMStudio:
-		served, err = oss.ListModels(ctx, cfg.ModelProvider, cfg.ModelProviderID, hc)
-	default:
-		served, err = model.ListServedModels(ctx, cfg.ModelProvider, s.opts.Getenv, hc)
-	}
+	served, err := app.ServedModels(ctx, cfg, s.opts.Getenv, hc)
 	if err != nil || len(served) == 0 {
 		s.logger.Warn("model/list: the provider's models could not be listed; listing the catalog", "provider", cfg.ModelProviderID, "err", err)
 		return model.CatalogModels()

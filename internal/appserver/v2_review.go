@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
-	"github.com/gocodex/gocodex/internal/review"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -26,10 +26,10 @@ func (r *threads) reviewStart(ctx context.Context, c *Conn, p ReviewStartParams)
 	if err != nil {
 		return ReviewStartResponse{}, err
 	}
-	if _, err := review.Check(ctx, lt.cfg.Cwd, p.Target); err != nil {
+	req, err := app.ReviewRequest(ctx, lt.cfg.Cwd, p.Target)
+	if err != nil {
 		return ReviewStartResponse{}, InvalidRequest(err.Error())
 	}
-	req := review.Request(p.Target)
 	id := newSubmissionID()
 	lt.gate(id, ctx.Done())
 	if err := lt.th.SubmitWithID(id, protocol.ReviewOp{ReviewRequest: req}); err != nil {

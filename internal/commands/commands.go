@@ -44,8 +44,8 @@ type Set struct {
 // BuiltinNames are the interface's own slash commands (the TUI keeps its list in step, a
 // test checks): a project's prompt file cannot take one of these names.
 var BuiltinNames = []string{
-	"model", "permissions", "approvals", "review", "new", "resume", "fork", "init", "compact",
-	"plan", "undo", "diff", "mention", "status", "mcp", "commands", "exit", "quit",
+	"model", "permissions", "approvals", "keymap", "vim", "experimental", "review", "rename", "new", "archive", "delete", "resume", "fork", "init", "compact", "config",
+	"plan", "undo", "copy", "export", "raw", "tui", "diff", "mention", "status", "warnings", "cd", "pwd", "theme", "mcp", "commands", "exit", "quit", "clear",
 }
 
 // Sources say where commands come from.

@@ -144,11 +144,12 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 		topLevel := t == fileType
 		switch {
 		case topLevel && k == "tui":
-			// The terminal UI reads tui.alternate_screen; Codex's other [tui] keys
-			// (notifications, animations, ...) are named one by one.
+			// The terminal UI reads tui.alternate_screen, fullscreen_transcript (/tui),
+			// theme (/theme) and keymap (/keymap); Codex's other [tui] keys (notifications, animations, ...) are
+			// named one by one.
 			if tbl, isTable := v.(map[string]any); isTable {
 				for sub := range tbl {
-					if sub != "alternate_screen" {
+					if sub != "alternate_screen" && sub != "theme" && sub != "fullscreen_transcript" && sub != "keymap" {
 						*out = append(*out, keyFinding{append(append([]string(nil), p...), sub), keyUnsupported})
 					}
 				}

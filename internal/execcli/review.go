@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/iostreams"
-	"github.com/gocodex/gocodex/internal/review"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -45,9 +45,9 @@ func reviewRequest(ctx context.Context, opts RunOptions, s *iostreams.IOStreams,
 	default:
 		return nil, errNoReviewTarget
 	}
-	if _, err := review.Check(ctx, cwd, t); err != nil {
+	req, err := app.ReviewRequest(ctx, cwd, t)
+	if err != nil {
 		return nil, fmt.Errorf("review: %w", err)
 	}
-	req := review.Request(t)
 	return &req, nil
 }

@@ -10,12 +10,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
-	"github.com/gocodex/gocodex/internal/host/agents"
-	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
@@ -56,11 +52,16 @@ func run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, warnings, err := loadConfig(fac, opts)
+	lo, err := opts.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
 	if err != nil {
 		return err
 	}
-	if !opts.SkipGitRepo && !trusted(cfg) {
+	cfg, warnings, err := fac.Config(lo)
+	if err != nil {
+		return err
+	}
+	faceopts.NeverAskUnlessChosen(lo, cfg) // a headless run has nobody to ask
+	if !opts.SkipGitRepo && !faceopts.TrustedToRun(cfg) {
 		fmt.Fprintln(s.ErrOut, notTrusted)
 		return exitStatus(1)
 	}
@@ -74,10 +75,20 @@ func run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) error {
 			return err
 		}
 		prompt = reviewReq.UserFacingHint
-	} else if prompt, err = readPrompt(opts, s); err != nil {
-		return err
-	} else if prompt, err = expandCommand(cfg, prompt, s); err != nil {
-		return err
+	} else {
+		if prompt, err = readPrompt(opts, s); err != nil {
+			return err
+		}
+		// A custom command given as the prompt (`gocodex exec "/name args"`) runs as the
+		// host expands it; any other prompt, an unknown /word included, goes as typed.
+		expanded, cmdWarnings, err := app.ExpandCustomCommand(cfg, prompt)
+		for _, w := range cmdWarnings {
+			fmt.Fprintf(s.ErrOut, "warning: %s\n", w)
+		}
+		if err != nil {
+			return err
+		}
+		prompt = expanded
 	}
 	var schema json.RawMessage
 	if opts.OutputSchema != "" {
@@ -92,13 +103,17 @@ func run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) error {
 		return err
 	}
 
-	w := newWriter(opts, s, cfg, prompt, a.Subagents().Usage)
+	w := newWriter(opts, s, a, prompt)
 	for _, warn := range warnings {
 		fmt.Fprintf(s.ErrOut, "warning: %s\n", warn)
 	}
 	to := app.ThreadOptions{OutputSchema: schema, Ephemeral: opts.Ephemeral, Source: "exec"}
 	if opts.Resume {
-		if to.Resume, err = findResume(cfg, opts); err != nil {
+		open, err := resumeTarget(opts)
+		if err != nil {
+			return err
+		}
+		if to.Resume, err = app.OpenRollout(cfg, open); err != nil {
 			return err
 		}
 	}
@@ -133,7 +148,7 @@ func run(ctx context.Context, fac *faceopts.Factory, opts RunOptions) error {
 }
 
 // finish follows the submitted turn to its end and writes what the flags ask for.
-func finish(ctx context.Context, opts RunOptions, s *iostreams.IOStreams, th *agent.Thread, w Writer, log *slog.Logger) error {
+func finish(ctx context.Context, opts RunOptions, s *iostreams.IOStreams, th app.Thread, w Writer, log *slog.Logger) error {
 	if err := pump(ctx, th, w); err != nil {
 		log.Error("turn", "thread", th.ID(), "err", err)
 		return err
@@ -149,22 +164,22 @@ func finish(ctx context.Context, opts RunOptions, s *iostreams.IOStreams, th *ag
 	return nil
 }
 
-// findResume reads the rollout `exec resume` continues: the thread named by id, or with
+// resumeTarget is the rollout `exec resume` continues: the thread named by id, or with
 // --last the most recently updated one of this directory and model provider (any with
 // --all). --last with nothing to resume starts a new thread, as Codex does.
-func findResume(cfg *config.Config, opts RunOptions) (*threads.Rollout, error) {
+func resumeTarget(opts RunOptions) (app.Open, error) {
 	if opts.ForkID != "" {
-		return app.OpenRollout(cfg, app.Open{ForkID: opts.ForkID})
+		return app.Open{ForkID: opts.ForkID}, nil
 	}
 	if opts.ResumeID == "" && !opts.ResumeLast {
-		return nil, errors.New("exec resume: give a session id or --last")
+		return app.Open{}, errors.New("exec resume: give a session id or --last")
 	}
-	return app.OpenRollout(cfg, app.Open{ResumeID: opts.ResumeID, ResumeLast: opts.ResumeLast, AllDirectories: opts.ResumeAll})
+	return app.Open{ResumeID: opts.ResumeID, ResumeLast: opts.ResumeLast, AllDirectories: opts.ResumeAll}, nil
 }
 
 // pump feeds the thread's events to the writer until the turn ends, then shuts the thread
 // down and drains what is left. A cancelled ctx (Ctrl-C) interrupts the turn first.
-func pump(ctx context.Context, th *agent.Thread, w Writer) error {
+func pump(ctx context.Context, th app.Thread, w Writer) error {
 	drain := context.WithoutCancel(ctx)
 	interrupted, shuttingDown := false, false
 	for {
@@ -180,7 +195,7 @@ func pump(ctx context.Context, th *agent.Thread, w Writer) error {
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil && !interrupted {
 			continue // interrupt on the next pass
 		}
-		if errors.Is(err, agent.ErrThreadClosed) {
+		if errors.Is(err, app.ErrThreadClosed) {
 			return nil
 		}
 		if err != nil {
@@ -207,27 +222,6 @@ func pump(ctx context.Context, th *agent.Thread, w Writer) error {
 			return nil
 		}
 	}
-}
-
-func loadConfig(fac *faceopts.Factory, opts RunOptions) (*config.Config, []config.Warning, error) {
-	lo, err := opts.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg, warnings, err := fac.Config(lo)
-	if err != nil {
-		return nil, nil, err
-	}
-	// Headless runs have nobody to ask: exec never prompts unless the user chose a policy.
-	if lo.Overrides.ApprovalPolicy == nil && !faceopts.ApprovalChosen(cfg) {
-		cfg.ApprovalPolicy = protocol.ApprovalNever
-	}
-	return cfg, warnings, nil
-}
-
-// trusted reports whether exec may run here: inside a git work tree or a trusted project.
-func trusted(cfg *config.Config) bool {
-	return cfg.TrustLevel == "trusted" || faceopts.InGitRepo(cfg.Cwd)
 }
 
 // readPrompt takes the prompt from the argument or stdin; with both, stdin is appended as a
@@ -276,13 +270,13 @@ func readSchema(path string) (json.RawMessage, error) {
 	return json.RawMessage(data), nil
 }
 
-// subagentUsage reports the token usage of a thread's sub-agents (agents.Registry.Usage).
-type subagentUsage func(threadID string) ([]agents.AgentUsage, protocol.TokenUsage)
-
-func newWriter(opts RunOptions, s *iostreams.IOStreams, cfg *config.Config, prompt string, usage subagentUsage) Writer {
+// newWriter is the writer the flags ask for; the human one opens with the settings of the
+// host's configuration.
+func newWriter(opts RunOptions, s *iostreams.IOStreams, host *app.App, prompt string) Writer {
 	if opts.JSON {
 		return NewJSONWriter(s.Out)
 	}
+	cfg := host.Config()
 	effort := cfg.ReasoningEffort
 	if effort == "" {
 		effort = "none"
@@ -296,7 +290,7 @@ func newWriter(opts RunOptions, s *iostreams.IOStreams, cfg *config.Config, prom
 		Stderr:        s.ErrOut,
 		Color:         s.ColorStderr(opts.Color),
 		Title:         "gocodex v" + version.Version + " (Codex " + version.CodexProtocol + " protocol)",
-		SubagentUsage: usage,
+		SubagentUsage: host.Subagents().Usage,
 		Summary: []SummaryEntry{
 			{"workdir", cfg.Cwd},
 			{"model", cfg.Model},

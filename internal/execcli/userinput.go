@@ -1,7 +1,7 @@
 package execcli
 
 import (
-	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -15,7 +15,7 @@ const NoApproverNote = "approval requested: no user is present in exec mode to a
 
 // answerNoUser answers a question for the user at once, with no answers, as Codex's exec
 // does (its output to the model is {"answers":{}}); the model goes on without them.
-func answerNoUser(th *agent.Thread, ev protocol.RequestUserInputEvent) error {
+func answerNoUser(th app.Thread, ev protocol.RequestUserInputEvent) error {
 	_, err := th.Submit(protocol.UserInputAnswerOp{ID: ev.TurnID})
 	return err
 }
@@ -23,7 +23,7 @@ func answerNoUser(th *agent.Thread, ev protocol.RequestUserInputEvent) error {
 // denyNoUser answers an approval request at once with a denial: exec has nobody to ask, and
 // a request left unanswered would hang the run (a policy such as on-request chosen in
 // config.toml still asks). The model is told the action was declined and goes on.
-func denyNoUser(th *agent.Thread, msg protocol.EventMsg) error {
+func denyNoUser(th app.Thread, msg protocol.EventMsg) error {
 	denied := protocol.ReviewDecision{Kind: protocol.DecisionDenied}
 	var op protocol.Op
 	switch ev := msg.(type) {

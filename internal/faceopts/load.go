@@ -5,6 +5,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/model"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // Load is the one configuration load on every face's path at start-up; per-thread
@@ -47,6 +48,20 @@ func UnknownModelWarning(cfg *config.Config) (config.Warning, bool) {
 	return config.Warning{Key: []string{"model"}, Message: fmt.Sprintf(
 		"model `%s` is not in the bundled catalog: it runs with default metadata (a %d-token context window); set model_context_window if that is wrong",
 		cfg.Model, info.ContextWindow)}, true
+}
+
+// NeverAskUnlessChosen makes a headless face's configuration never ask for approval (it has
+// nobody to ask), unless the flags (lo) or the configuration chose a policy.
+func NeverAskUnlessChosen(lo config.LoadOptions, cfg *config.Config) {
+	if lo.Overrides.ApprovalPolicy == nil && !ApprovalChosen(cfg) {
+		cfg.ApprovalPolicy = protocol.ApprovalNever
+	}
+}
+
+// TrustedToRun reports whether a face that runs unattended may run in the configuration's
+// directory: a trusted project, or inside a git work tree.
+func TrustedToRun(cfg *config.Config) bool {
+	return cfg.TrustLevel == "trusted" || InGitRepo(cfg.Cwd)
 }
 
 // SandboxChosen reports whether the configuration (not a default) chose the sandbox.

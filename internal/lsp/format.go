@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/gocodex/gocodex/internal/lsp/diagreport"
 )
 
 // Severity is a diagnostic's severity as gocodex reports it.
@@ -33,10 +34,6 @@ type FileDiagnostics struct {
 	Path  string
 	Items []Diagnostic
 }
-
-// Header starts every diagnostics block gocodex writes; the faces find it in a patch's output
-// (CountIn).
-const Header = "Language server diagnostics: "
 
 // MaxReported caps the diagnostics listed in one block; the rest are counted.
 const MaxReported = 20
@@ -82,7 +79,7 @@ func Format(files []FileDiagnostics, cwd string, limit int) string {
 		return a.d.Column < b.d.Column
 	})
 	var b strings.Builder
-	b.WriteString(Header + counted(errors, "error") + ", " + counted(warnings, "warning") + "\n")
+	b.WriteString(diagreport.HeaderLine(errors, warnings))
 	for i, l := range lines {
 		if i == limit {
 			fmt.Fprintf(&b, "... and %d more\n", len(lines)-limit)
@@ -96,29 +93,4 @@ func Format(files []FileDiagnostics, cwd string, limit int) string {
 		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-func counted(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// CountIn finds the diagnostics block in a tool's output (a patch's) and returns its counts;
-// ok is false when there is none.
-func CountIn(output string) (errors, warnings int, ok bool) {
-	_, rest, found := strings.Cut(output, Header)
-	if !found {
-		return 0, 0, false
-	}
-	line, _, _ := strings.Cut(rest, "\n")
-	e, w, found := strings.Cut(line, ", ")
-	if !found {
-		return 0, 0, false
-	}
-	var err1, err2 error
-	errors, err1 = strconv.Atoi(strings.Fields(e + " x")[0])
-	warnings, err2 = strconv.Atoi(strings.Fields(w + " x")[0])
-	return errors, warnings, err1 == nil && err2 == nil
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gocodex/gocodex/internal/safety"
+	"github.com/gocodex/gocodex/internal/shellquote"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -72,7 +72,7 @@ func execParams(ref callRef, ev protocol.ExecApprovalRequestEvent) execElicitati
 		parsed = []protocol.ParsedCommand{}
 	}
 	return execElicitation{
-		Message:            fmt.Sprintf("Allow Codex to run `%s` in `%s`?", safety.ShellJoin(ev.Command), ev.Cwd),
+		Message:            fmt.Sprintf("Allow Codex to run `%s` in `%s`?", shellquote.Join(ev.Command), ev.Cwd),
 		RequestedSchema:    emptySchema(),
 		ThreadID:           ref.threadID,
 		CodexElicitation:   elicitExec,

@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
-	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/iostreams"
@@ -54,10 +53,7 @@ func newHarness(t testing.TB, cfg tk.ConfigOptions, answer elicitFunc) *harness 
 	ios, _, _ := iostreams.Test("")
 	h.Factory = faceopts.NewFactory(ios)
 	srv := mcpserver.New(mcpserver.Options{
-		LoadOptions: config.LoadOptions{CodexHome: h.Home, Cwd: h.Workdir, Env: env},
-		Host: func(cfg *config.Config) (*app.App, error) {
-			return h.Factory.Host(app.Options{Config: cfg, Getenv: env})
-		},
+		Calls: &faceopts.Calls{Factory: h.Factory, Base: config.LoadOptions{CodexHome: h.Home, Cwd: h.Workdir, Env: env}, Getenv: env},
 	})
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())

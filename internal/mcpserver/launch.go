@@ -8,19 +8,17 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
-// Launch runs `gocodex mcp-server` over the process's stdio on the factory: lo are the
+// Launch runs `gocodex mcp-server` over the process's stdio on the factory: calls hold the
 // command's flags over config.toml. The host is built on the first codex call, with that
-// call's configuration; each call loads its own configuration on top of lo and runs its
-// thread on the one host.
-func Launch(ctx context.Context, fac *faceopts.Factory, lo config.LoadOptions) error {
+// call's configuration; each call loads its own configuration on top of the command's and
+// runs its thread on the one host.
+func Launch(ctx context.Context, fac *faceopts.Factory, calls *faceopts.Calls) error {
 	s := fac.IO
 	// A configuration that does not load fails the server at start, not every call.
-	cfg, warnings, err := fac.Config(lo)
+	cfg, warnings, err := calls.LoadBase()
 	if err != nil {
 		return err
 	}
@@ -29,8 +27,7 @@ func Launch(ctx context.Context, fac *faceopts.Factory, lo config.LoadOptions) e
 		fmt.Fprintln(s.ErrOut, "warning: "+w.String())
 	}
 	log := fac.Logger(cfg, "mcp-server", slog.LevelWarn)
-	srv := New(Options{LoadOptions: lo, Logger: log,
-		Host: func(cfg *config.Config) (*app.App, error) { return fac.Host(app.Options{Config: cfg}) }})
+	srv := New(Options{Calls: calls, Logger: log})
 	return srv.Serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.In), Writer: nopWriteCloser{s.Out}})
 }
 

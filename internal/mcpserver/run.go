@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -55,7 +55,7 @@ type call struct {
 	s      *session
 	conn   *rawConn
 	entry  *threadEntry
-	th     *agent.Thread
+	th     app.Thread
 	rawID  json.RawMessage
 	textID string
 

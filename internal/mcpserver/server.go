@@ -31,23 +31,18 @@ import (
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
 
 // Options configure a Server.
 type Options struct {
-	// LoadOptions are the server's own configuration choices (CODEX_HOME, -c overrides);
-	// each `codex` call layers its parameters on top.
-	LoadOptions config.LoadOptions
-	// LoadConfig loads a configuration; nil means config.Load.
-	LoadConfig func(config.LoadOptions) (*config.Config, []config.Warning, error)
-	// Host returns the process's host (gocodex's factory builds it on the first call, with
-	// that call's configuration); every thread of every session runs on it. Required.
-	Host   func(*config.Config) (*app.App, error)
+	// Calls load each `codex` call's configuration (its parameters over the server's own
+	// choices: CODEX_HOME, -c overrides) and start its thread on the process's host (built
+	// on the first call, with that call's configuration). Required.
+	Calls  *faceopts.Calls
 	Logger *slog.Logger
 }
 
@@ -60,9 +55,6 @@ type Server struct {
 
 // New returns a server; it does nothing until Serve.
 func New(opts Options) *Server {
-	if opts.LoadConfig == nil {
-		opts.LoadConfig = config.Load
-	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -113,14 +105,13 @@ type session struct {
 	mu      sync.Mutex
 	closed  bool
 	threads map[string]*threadEntry
-	host    *app.App // asked for on the first codex call; every thread of the session runs on it
 	// calls counts running tool calls, so Serve returns only after the last one.
 	calls sync.WaitGroup
 }
 
 // threadEntry is a thread and the slot a tool call holds while it drives a turn.
 type threadEntry struct {
-	th  *agent.Thread
+	th  app.Thread
 	sem chan struct{}
 
 	mu sync.Mutex
@@ -133,7 +124,7 @@ type threadEntry struct {
 	draining bool
 }
 
-func newThreadEntry(th *agent.Thread) *threadEntry {
+func newThreadEntry(th app.Thread) *threadEntry {
 	return &threadEntry{th: th, sem: make(chan struct{}, 1)}
 }
 
@@ -211,11 +202,10 @@ func (s *session) close() {
 	s.mu.Lock()
 	s.closed = true
 	threads := s.threads
-	s.host = nil
 	s.threads = map[string]*threadEntry{}
 	s.mu.Unlock()
 	for _, e := range threads {
-		if _, err := e.th.Submit(protocol.ShutdownOp{}); err != nil && !errors.Is(err, agent.ErrThreadClosed) {
+		if _, err := e.th.Submit(protocol.ShutdownOp{}); err != nil && !errors.Is(err, app.ErrThreadClosed) {
 			s.srv.log.Warn("close thread", "thread", e.th.ID(), "err", err)
 		}
 	}
@@ -245,14 +235,18 @@ func (s *session) handleCodex(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if err != nil {
 		return toolError("Failed to parse configuration for Codex tool: " + err.Error()), nil
 	}
-	cfg, warnings, err := s.srv.opts.LoadConfig(p.loadOptions(s.srv.opts.LoadOptions))
+	calls := s.srv.opts.Calls
+	if calls == nil {
+		return toolError("Failed to start Codex session: mcp-server: no host"), nil
+	}
+	cfg, warnings, err := calls.Load(p.overrides())
 	if err != nil {
 		return toolError("Failed to load Codex configuration from overrides: " + err.Error()), nil
 	}
 	for _, w := range warnings {
 		s.srv.log.Warn("config", "warning", w.String())
 	}
-	e, err := s.startThread(cfg)
+	e, err := s.startThread(func() (app.Thread, error) { return calls.Start(s.ctx, cfg, "mcp") })
 	if err != nil {
 		return toolError("Failed to start Codex session: " + err.Error()), nil
 	}
@@ -298,14 +292,10 @@ func (s *session) handleReply(ctx context.Context, req *mcp.CallToolRequest) (*m
 	return s.runTurn(ctx, req, e, prompt, false)
 }
 
-// startThread starts a thread with the call's configuration on the session's app (built on
-// the first call); the thread belongs to the session, not to the call.
-func (s *session) startThread(cfg *config.Config) (*threadEntry, error) {
-	a, err := s.hostApp(cfg)
-	if err != nil {
-		return nil, err
-	}
-	th, err := a.StartThread(s.ctx, app.ThreadOptions{Source: "mcp", Config: cfg})
+// startThread starts a thread with the call's configuration on the process's host (start);
+// the thread belongs to the session, not to the call.
+func (s *session) startThread(start func() (app.Thread, error)) (*threadEntry, error) {
+	th, err := start()
 	if err != nil {
 		return nil, err
 	}
@@ -319,25 +309,6 @@ func (s *session) startThread(cfg *config.Config) (*threadEntry, error) {
 	s.threads[th.ID()] = e
 	s.mu.Unlock()
 	return e, nil
-}
-
-// hostApp returns the host the session's threads run on, asked for with the first call's
-// configuration.
-func (s *session) hostApp(cfg *config.Config) (*app.App, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.host != nil {
-		return s.host, nil
-	}
-	if s.srv.opts.Host == nil {
-		return nil, errors.New("mcp-server: no host")
-	}
-	a, err := s.srv.opts.Host(cfg)
-	if err != nil {
-		return nil, err
-	}
-	s.host = a
-	return a, nil
 }
 
 // unknownToolResult answers a call to a tool we do not have with an error result, as

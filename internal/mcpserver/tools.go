@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -206,9 +205,9 @@ func parseReplyParams(args json.RawMessage) (prompt, threadID string, err error)
 	return *p.Prompt, threadID, nil
 }
 
-// loadOptions layers a `codex` call's choices over the server's own load options: the
+// overrides are a `codex` call's choices, laid over the server's own load options: the
 // config map applies after the server's -c overrides, and the named parameters beat both.
-func (p CodexParams) loadOptions(base config.LoadOptions) config.LoadOptions {
+func (p CodexParams) overrides() faceopts.ThreadOverrides {
 	t := faceopts.ThreadOverrides{
 		Cwd:                   p.Cwd,
 		Profile:               p.Profile,
@@ -225,5 +224,5 @@ func (p CodexParams) loadOptions(base config.LoadOptions) config.LoadOptions {
 		sm := protocol.SandboxMode(*p.Sandbox)
 		t.SandboxMode = &sm
 	}
-	return t.Apply(base)
+	return t
 }

@@ -21,7 +21,7 @@ func TestLoadOptionsLayerTheCallOverTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := p.loadOptions(base)
+	got := p.overrides().Apply(base)
 	str := func(s string) *string { return &s }
 	untrusted := protocol.ApprovalUntrusted
 	readOnly := protocol.SandboxReadOnly
@@ -52,7 +52,7 @@ func TestLoadOptionsLayerTheCallOverTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(base, bare.loadOptions(base), cmp.Comparer(func(a, b func(string) string) bool { return a == nil && b == nil })); diff != "" {
+	if diff := cmp.Diff(base, bare.overrides().Apply(base), cmp.Comparer(func(a, b func(string) string) bool { return a == nil && b == nil })); diff != "" {
 		t.Errorf("bare call changed the options (-want +got):\n%s", diff)
 	}
 }

@@ -2,16 +2,16 @@ package proto
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 )
 
 // LaunchOptions are what the proto command hands the face.
 type LaunchOptions struct {
-	// Load are the command's flags over config.toml.
-	Load      config.LoadOptions
+	// Flags are the command's flags, laid over config.toml by the host.
+	Flags     faceopts.Flags
 	Ephemeral bool
 	// Resume continues the recorded thread with this id; Fork starts a new thread from a copy
 	// of one, without its last ForkDropTurns user turns. Neither starts a new thread.
@@ -24,7 +24,14 @@ type LaunchOptions struct {
 // (new, resumed or forked) speaking the protocol until it shuts down.
 func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 	s := fac.IO
-	cfg, warnings, err := fac.Config(o.Load)
+	lo, err := o.Flags.LoadOptions(nil, faceopts.FullAutoSandboxOnly)
+	if err != nil {
+		return err
+	}
+	if o.Resume != "" && o.Fork != "" {
+		return fmt.Errorf("--resume and --fork cannot be used together")
+	}
+	cfg, warnings, err := fac.Config(lo)
 	if err != nil {
 		return err
 	}

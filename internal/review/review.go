@@ -73,6 +73,3 @@ func UserAction(printed string) string {
 	return "<user_action>\n  <context>User initiated a review task. Here's the full review output from reviewer model. User may select one or more comments to resolve.</context>\n  <action>review</action>\n  <results>\n  " +
 		printed + "\n  </results>\n  </user_action>\n"
 }
-
-// NoOutput is what a review that produced no answer reports.
-const NoOutput = "Reviewer failed to output a response."

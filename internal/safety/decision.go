@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gocodex/gocodex/internal/safety/execpolicy"
+	"github.com/gocodex/gocodex/internal/shellquote"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -317,7 +318,7 @@ func promptRejection(approval protocol.AskForApproval, promptIsRule bool) string
 
 // forbiddenReason names the most specific forbidding rule and its justification.
 func forbiddenReason(argv []string, ev execpolicy.Evaluation, isDangerous func(execpolicy.RuleMatch) bool) string {
-	cmd := ShellJoin(argv)
+	cmd := shellquote.Join(argv)
 	var best *execpolicy.RuleMatch
 	forcedRm := false
 	for i, m := range ev.MatchedRules {
@@ -340,7 +341,7 @@ func forbiddenReason(argv []string, ev execpolicy.Evaluation, isDangerous func(e
 	case best.Justification != "":
 		return fmt.Sprintf("`%s` rejected: %s", cmd, best.Justification)
 	}
-	return fmt.Sprintf("`%s` rejected: policy forbids commands starting with `%s`", cmd, ShellJoin(best.MatchedPrefix))
+	return fmt.Sprintf("`%s` rejected: policy forbids commands starting with `%s`", cmd, shellquote.Join(best.MatchedPrefix))
 }
 
 // promptReason explains a prompt a rule caused; heuristic prompts carry no reason.
@@ -355,9 +356,9 @@ func promptReason(argv []string, ev execpolicy.Evaluation) string {
 	case best == nil:
 		return ""
 	case best.Justification != "":
-		return fmt.Sprintf("`%s` requires approval: %s", ShellJoin(argv), best.Justification)
+		return fmt.Sprintf("`%s` requires approval: %s", shellquote.Join(argv), best.Justification)
 	}
-	return fmt.Sprintf("`%s` requires approval by policy", ShellJoin(argv))
+	return fmt.Sprintf("`%s` requires approval by policy", shellquote.Join(argv))
 }
 
 // promptAmendment offers the first sub-command the heuristics wanted to ask about, unless a

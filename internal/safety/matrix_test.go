@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gocodex/gocodex/internal/sandbox"
+	"github.com/gocodex/gocodex/internal/shellquote"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -291,7 +292,7 @@ func TestExecApprovalMatrix(t *testing.T) {
 			t.Errorf("%s %s %s %s: got %s, want %s", policy, sb, kind, esc, got, want)
 		}
 		// The same command wrapped in `bash -lc` gets the same decision.
-		in.Command = []string{"bash", "-lc", ShellJoin(commands[kind])}
+		in.Command = []string{"bash", "-lc", shellquote.Join(commands[kind])}
 		got := render(DecideExec(in))
 		want = strings.ReplaceAll(want, "`rm -rf build`", "`bash -lc 'rm -rf build'`")
 		if got != want {

@@ -1,6 +1,10 @@
 package safety
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gocodex/gocodex/internal/shellquote"
+)
 
 // The expected strings are tool outputs recorded from Codex 0.169 (app-server, exec_command).
 func TestExecRejectedOutput(t *testing.T) {
@@ -23,7 +27,7 @@ func TestExecRejectedOutput(t *testing.T) {
 		}
 	}
 	// The reason inside the docker case is what DecideExec produces for that command.
-	got := ShellJoin([]string{"/bin/bash", "-lc", "docker ps --all 'a b'"})
+	got := shellquote.Join([]string{"/bin/bash", "-lc", "docker ps --all 'a b'"})
 	if want := `/bin/bash -lc "docker ps --all 'a b'"`; got != want {
 		t.Errorf("ShellJoin = %s, want %s", got, want)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gocodex/gocodex/internal/review"
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -107,11 +107,12 @@ func (m *Model) startReview(typed, args string) {
 	target := reviewTarget(args)
 	ctx, cancel := context.WithTimeout(context.Background(), reviewCheckTimeout)
 	defer cancel()
-	if _, err := review.Check(ctx, m.header.Cwd, target); err != nil {
+	req, err := app.ReviewRequest(ctx, m.header.Cwd, target)
+	if err != nil {
 		m.tr.add(cell{kind: cellError, body: "/review: " + err.Error()})
 		return
 	}
-	if m.submitOp(protocol.ReviewOp{ReviewRequest: review.Request(target)}) {
+	if m.submitOp(protocol.ReviewOp{ReviewRequest: req}) {
 		m.running = true
 	}
 }
@@ -171,8 +172,8 @@ func (m *Model) undo(typed string) {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Undid the last turn: %d file(s) restored", len(plan.Changes))
-	for _, c := range plan.Changes {
+	fmt.Fprintf(&b, "Undid the last turn: %d file(s) restored", len(plan.Restored))
+	for _, c := range plan.Restored {
 		fmt.Fprintf(&b, "\n  %s %s", c.Kind, c.Path)
 	}
 	for _, h := range plan.HandEdits {

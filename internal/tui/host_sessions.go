@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 
-	"github.com/gocodex/gocodex/agent"
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/host/threads"
-	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/prompt"
-	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
 // resumePickerSize is how many past threads /resume lists.
@@ -21,10 +18,27 @@ const resumePickerSize = 100
 // withSessions fills the options the UI's /new, /resume, /fork, /model and /status use.
 func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) Options {
 	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
-	session := func(th *agent.Thread) Session {
-		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
-			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
-		}}
+	o.Theme, _ = tuiTable(cfg)["theme"].(string)
+	o.SaveTUISetting = func(path []string, value any) error {
+		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set(append([]string{"tui"}, path...), value))
+	}
+	if km, ok := tuiTable(cfg)["keymap"].(map[string]any); ok {
+		global, _ := km["global"].(map[string]any)
+		o.Keymap = map[string]string{}
+		for action, key := range global {
+			if k, ok := key.(string); ok {
+				o.Keymap[action] = k
+			}
+		}
+	}
+	for _, f := range faceopts.ExperimentalFeatures(cfg) {
+		o.Experimental = append(o.Experimental, ExperimentalFeature(f))
+	}
+	o.SaveFeature = func(name string, on bool) error {
+		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set([]string{"features", name}, on))
+	}
+	session := func(th app.Thread) Session {
+		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: rewinder(cfg.CodexHome, th.ID(), cfg.Cwd)}
 	}
 	open := func(ctx context.Context, to app.ThreadOptions) (Session, error) {
 		to.Source = "cli"
@@ -56,6 +70,7 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 		return forked, err
 	}
 	o.NewThread = func(ctx context.Context) (Session, error) { return open(ctx, app.ThreadOptions{}) }
+	o.ThreadOps = threadOps(store)
 	o.ListThreads = func(ctx context.Context) ([]ThreadEntry, error) {
 		page, err := store.List(threads.ListOptions{PageSize: resumePickerSize, Cwd: cfg.Cwd})
 		if err != nil {
@@ -103,74 +118,40 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 		s.Provider = provider
 		return s, err
 	}
-	for _, m := range model.ListedModels() {
+	for _, m := range app.PickableModels() {
 		o.Models = append(o.Models, ModelChoice{Slug: m.Slug, DisplayName: m.DisplayName,
 			Efforts: m.SupportedReasoningLevels, DefaultEffort: m.DefaultReasoningLevel})
 	}
 	o.Header.Provider = cfg.ModelProviderID
 	o.Header.Effort = cfg.ReasoningEffort
-	o.Header.Account = accountText(cfg)
-	o.AgentsFiles = agentsFiles(cfg)
+	o.Header.Account = app.AccountText(cfg, os.Getenv)
+	o.AgentsFiles = app.AgentsFiles(cfg)
 	return o
 }
 
-// accountText is how /status names the sign-in: the ChatGPT account's email and plan, or
-// an API key.
-func accountText(cfg *config.Config) string {
-	if !cfg.ModelProvider.RequiresOpenAIAuth {
-		return ""
-	}
-	mode, err := auth.ParseStoreMode(cfg.CLIAuthCredentialsStore)
-	if err != nil {
-		return ""
-	}
-	f, err := auth.NewStore(cfg.CodexHome, mode, nil).Load()
-	if err != nil {
-		if os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("CODEX_API_KEY") != "" {
-			return "API key from the environment"
+// rewinder restores the files of thread id's last n turns from its snapshots (/undo).
+func rewinder(codexHome, id, cwd string) func(ctx context.Context, n int) (*Undone, error) {
+	return func(ctx context.Context, n int) (*Undone, error) {
+		plan, err := app.RewindFiles(ctx, codexHome, id, cwd, n, false)
+		if err != nil {
+			return nil, err
 		}
-		return "not signed in"
-	}
-	if f.Mode == auth.ModeAPIKey {
-		return "API key"
-	}
-	if f.Tokens != nil {
-		if cl, err := auth.IDClaims(f.Tokens.IDToken); err == nil && cl.Email != "" {
-			if cl.PlanType != "" {
-				return cl.Email + " (" + cl.PlanType + ")"
-			}
-			return cl.Email
+		u := &Undone{HandEdits: plan.HandEdits}
+		for _, c := range plan.Changes {
+			u.Restored = append(u.Restored, UndoneFile{Kind: string(c.Kind), Path: c.Path})
 		}
+		return u, nil
 	}
-	return "ChatGPT"
 }
 
-// agentsFiles lists the AGENTS.md files the thread reads: the global one and the project's.
-func agentsFiles(cfg *config.Config) []string {
-	var out []string
-	for _, name := range []string{prompt.AgentsOverrideFileName, prompt.AgentsFileName} {
-		p := cfg.CodexHome + string(os.PathSeparator) + name
-		if st, err := os.Stat(p); err == nil && st.Size() > 0 {
-			out = append(out, p)
-			break
-		}
-	}
-	paths, err := prompt.ProjectDocPaths(prompt.AgentsOptions{Cwd: cfg.Cwd, ProjectRootMarkers: cfg.ProjectRootMarkers,
-		FallbackFilenames: cfg.ProjectDocFallbackFilenames})
-	if err == nil {
-		for _, p := range paths {
-			if _, err := os.Stat(p); err == nil {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
-// wantsAltScreen reads `[tui] alternate_screen` (Codex's key): "always" or true draws on the
-// alternate screen; "never", "auto", false or nothing keeps the inline default.
+// wantsAltScreen reads `[tui] fullscreen_transcript` (Codex 0.171's, written by /tui), or
+// else `[tui] alternate_screen`: "always" or true draws on the alternate screen; "never",
+// "auto", false or nothing keeps the inline default.
 func wantsAltScreen(cfg *config.Config) bool {
-	t, _ := cfg.Effective["tui"].(map[string]any)
+	t := tuiTable(cfg)
+	if full, ok := t["fullscreen_transcript"].(bool); ok {
+		return full
+	}
 	switch v := t["alternate_screen"].(type) {
 	case bool:
 		return v
@@ -178,4 +159,29 @@ func wantsAltScreen(cfg *config.Config) bool {
 		return v == "always"
 	}
 	return false
+}
+
+// tuiTable is config.toml's [tui] table (empty when there is none).
+func tuiTable(cfg *config.Config) map[string]any {
+	t, _ := cfg.Effective["tui"].(map[string]any)
+	return t
+}
+
+// threadOps are /rename, /archive and /delete on the thread service; a failure of only the
+// stores mirroring the rollout is a warning (the operation happened).
+func threadOps(store *threads.Service) ThreadOps {
+	report := func(err error) (string, error) {
+		if err != nil && threads.IsPartial(err) {
+			return err.Error(), nil
+		}
+		return "", err
+	}
+	return ThreadOps{
+		Rename: func(_ context.Context, id, name string) (string, error) { return report(store.Rename(id, name)) },
+		Archive: func(_ context.Context, id string) (string, error) {
+			_, err := store.Archive(id)
+			return report(err)
+		},
+		Delete: func(_ context.Context, id string) (string, error) { return report(store.Delete(id)) },
+	}
 }

@@ -6,17 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/gocodex/gocodex/internal/app"
-	"github.com/gocodex/gocodex/internal/auth"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/host/worktree"
 	"github.com/gocodex/gocodex/internal/iostreams"
-	"github.com/gocodex/gocodex/internal/model"
-	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/internal/version"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -88,7 +84,7 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 	log := fac.Logger(cfg, "tui", faceopts.NoStderr)
 	hostOptions := app.Options{Config: cfg, Originator: Originator, BypassHookTrust: o.BypassHookTrust}
 	a, err := fac.Host(hostOptions)
-	if needsSignIn(cfg, err) {
+	if app.NeedsSignIn(cfg, err) {
 		// No credentials: the sign-in screen, then the host again with what it stored.
 		if err := signIn(ctx, cfg, s); err != nil {
 			return err
@@ -121,42 +117,25 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 			Approval: cfg.ApprovalPolicy.String(),
 			Sandbox:  string(cfg.SandboxPolicy.Mode),
 		},
-		Prompt:   o.Prompt,
-		Images:   o.Flags.Images,
-		In:       s.In,
-		Out:      s.Out,
-		Env:      os.Environ(),
-		Commands: cmds,
-		ThreadID: th.ID(),
-		Notices:  append(warningLines, notices...),
-		RewindFiles: func(ctx context.Context, n int) (*snapshot.Plan, error) {
-			return app.RewindFiles(ctx, cfg.CodexHome, th.ID(), cfg.Cwd, n, false)
-		},
+		Prompt:      o.Prompt,
+		Images:      o.Flags.Images,
+		In:          s.In,
+		Out:         s.Out,
+		Env:         os.Environ(),
+		Commands:    cmds,
+		ThreadID:    th.ID(),
+		Notices:     append(warningLines, notices...),
+		RewindFiles: rewinder(cfg.CodexHome, th.ID(), cfg.Cwd),
 	}, a, cfg, o.NoAltScreen))
 }
 
-// needsSignIn says whether building the host failed only for want of OpenAI credentials.
-func needsSignIn(cfg *config.Config, err error) bool {
-	var missing *model.EnvVarError
-	return err != nil && cfg.ModelProvider.RequiresOpenAIAuth && cfg.ModelProvider.EnvKey == "" &&
-		errors.As(err, &missing) && missing.Var == "OPENAI_API_KEY"
-}
-
 func signIn(ctx context.Context, cfg *config.Config, s *iostreams.IOStreams) error {
-	mode, err := auth.ParseStoreMode(cfg.CLIAuthCredentialsStore)
+	si, err := app.NewSignIn(cfg, Originator, os.Getenv)
 	if err != nil {
 		return err
-	}
-	httpClient, err := auth.HTTPClient(os.Getenv)
-	if err != nil {
-		return err
-	}
-	lo := auth.LoginOptions{Originator: Originator, HTTP: httpClient, Issuer: os.Getenv("GOCODEX_LOGIN_ISSUER")}
-	if v := os.Getenv("GOCODEX_LOGIN_PORT"); v != "" {
-		lo.Port, _ = strconv.Atoi(v)
 	}
 	return SignIn(ctx, SignInOptions{
-		Store: auth.NewStore(cfg.CodexHome, mode, nil), Login: lo, In: s.In, Out: s.Out,
+		SignIn: si, In: s.In, Out: s.Out,
 		AllowChatGPT: cfg.ForcedLoginMethod != "api", AllowAPIKey: cfg.ForcedLoginMethod != "chatgpt",
 	})
 }

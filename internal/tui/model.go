@@ -10,7 +10,6 @@ import (
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/internal/commands"
-	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -114,7 +113,7 @@ type Model struct {
 	threadID     string
 	// rewindFiles restores the files of the last turns (/undo); nil when there are no
 	// snapshots.
-	rewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+	rewindFiles func(ctx context.Context, n int) (*Undone, error)
 	// commands are the custom commands (/name args); nil when there are none.
 	commands *commands.Set
 	// err is the reason the program ended, if it was not the person's choice.
@@ -165,6 +164,16 @@ type Model struct {
 	// mentions is the @file list; files the work tree's files, read on the first @.
 	mentions mentionPopup
 	files    []string
+	// settings keeps the UI's own settings (slash_theme.go).
+	settings uiSettings
+	// threadOps rename, archive and delete the stored thread (slash_threads.go).
+	threadOps ThreadOps
+	// vim is the composer's Vim mode (slash_vim.go).
+	vim vimMode
+	// experimental are the flags /experimental switches.
+	experimental []ExperimentalFeature
+	// keys are the global shortcuts /keymap binds (slash_keymap.go).
+	keys keymap
 }
 
 const (
@@ -275,6 +284,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case threadsListedMsg:
 		m.threadsListed(msg)
 		return nil
+	case threadChangedMsg:
+		m.threadChanged(msg)
+		return nil
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {
 			m.pasted(msg.Content)
@@ -295,8 +307,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.pager != nil {
 		return m.pagerKey(ks)
 	}
-	if ks == "ctrl+t" {
-		m.openPager()
+	if m.keys.capturing != nil {
+		m.captureKey(ks)
+		return nil
+	}
+	if m.picker == nil && m.boundKey(ks) {
 		return nil
 	}
 	if m.question != nil {
@@ -313,6 +328,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if len(m.mentions.items) > 0 && m.mentionKey(ks) {
+		return nil
+	}
+	if m.vim.on && m.vimKey(k) {
 		return nil
 	}
 	switch ks {

@@ -19,7 +19,6 @@ import (
 
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
-	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -35,7 +34,7 @@ func (p *panickyEngine) NextEvent(ctx context.Context) (protocol.Event, error) {
 func TestPanicRestoresTerminal(t *testing.T) {
 	cases := map[string]func() Options{
 		"update": func() Options {
-			return Options{Engine: newFakeEngine(), RewindFiles: func(context.Context, int) (*snapshot.Plan, error) { panic("rewind exploded") }}
+			return Options{Engine: newFakeEngine(), RewindFiles: func(context.Context, int) (*Undone, error) { panic("rewind exploded") }}
 		},
 		"pump": func() Options { return Options{Engine: &panickyEngine{*newFakeEngine()}} },
 	}

@@ -11,9 +11,8 @@ import (
 
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
-	"github.com/gocodex/gocodex/agent"
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/commands"
-	"github.com/gocodex/gocodex/internal/snapshot"
 )
 
 // Options configure Run. In and Out are the terminal; tests pass a pseudo-terminal.
@@ -30,7 +29,7 @@ type Options struct {
 	Env []string
 	// RewindFiles restores the files the thread's last n turns changed (/undo); nil means
 	// the thread keeps no snapshots.
-	RewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+	RewindFiles func(ctx context.Context, n int) (*Undone, error)
 	// Commands are the person's custom commands (prompt files), run as /name args; Notices
 	// are shown when the UI opens (custom command files that could not be read).
 	Commands *commands.Set
@@ -63,6 +62,17 @@ type Options struct {
 	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
 	// default is inline: finished cells go into the terminal's scrollback.
 	AltScreen bool
+	// Theme is the syntax theme of code blocks (`[tui] theme`, a chroma style name; empty or
+	// unknown: the default); SaveTUISetting writes `[tui] key = value` into config.toml.
+	Theme          string
+	SaveTUISetting func(path []string, value any) error
+	// Keymap are the custom global shortcuts (`[tui.keymap.global]`: action -> key).
+	Keymap map[string]string
+	// ThreadOps rename, archive and delete the stored thread.
+	ThreadOps ThreadOps
+	// Experimental are Codex's experimental flags; SaveFeature writes `[features] NAME`.
+	Experimental []ExperimentalFeature
+	SaveFeature  func(name string, on bool) error
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -82,6 +92,16 @@ func Run(ctx context.Context, o Options) error {
 	m.startWithPicker = o.ResumePicker
 	m.startPickerForks = o.ForkPicker
 	m.liveClock = true
+	m.settings.save = o.SaveTUISetting
+	m.threadOps = o.ThreadOps
+	m.setKeymap(o.Keymap)
+	m.experimental = o.Experimental
+	m.settings.saveFeature = o.SaveFeature
+	if knownTheme(o.Theme) {
+		m.st.md.theme = o.Theme
+	} else if o.Theme != "" {
+		m.tr.add(cell{kind: cellWarning, body: "Unknown theme " + o.Theme + " in [tui] theme; using " + defaultTheme + "."})
+	}
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}
@@ -161,7 +181,7 @@ func pump(ctx context.Context, e Engine, gen int, send func(tea.Msg)) {
 
 // closedReason is nil for a thread that shut down normally.
 func closedReason(err error) error {
-	if errors.Is(err, agent.ErrThreadClosed) {
+	if errors.Is(err, app.ErrThreadClosed) {
 		return nil
 	}
 	return err

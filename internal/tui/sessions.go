@@ -8,7 +8,6 @@ import (
 
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
-	"github.com/gocodex/gocodex/internal/snapshot"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -20,8 +19,18 @@ type Session struct {
 	Provider string
 	// RewindFiles restores the files of the thread's last n turns (/undo); nil when the
 	// thread keeps no snapshots.
-	RewindFiles func(ctx context.Context, n int) (*snapshot.Plan, error)
+	RewindFiles func(ctx context.Context, n int) (*Undone, error)
 }
+
+// Undone is what rewinding a thread's files did (/undo): the files restored, and those left
+// as they are because they were edited by hand since.
+type Undone struct {
+	Restored  []UndoneFile
+	HandEdits []string
+}
+
+// UndoneFile is one file a rewind restored; Kind is what it did (create, modify, delete).
+type UndoneFile struct{ Kind, Path string }
 
 // ThreadEntry is one past thread of the /resume picker.
 type ThreadEntry struct {

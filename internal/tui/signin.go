@@ -8,15 +8,15 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gocodex/gocodex/internal/auth"
+	"github.com/gocodex/gocodex/internal/app"
 )
 
 // SignInOptions are what the sign-in screen needs.
 type SignInOptions struct {
-	Store *auth.Store
-	Login auth.LoginOptions
-	In    io.Reader
-	Out   io.Writer
+	// SignIn are the host's ways to sign in, storing the credentials.
+	SignIn *app.SignIn
+	In     io.Reader
+	Out    io.Writer
 	// AllowChatGPT and AllowAPIKey follow forced_login_method.
 	AllowChatGPT, AllowAPIKey bool
 }
@@ -37,30 +37,21 @@ func SignIn(ctx context.Context, o SignInOptions) error {
 	if o.AllowChatGPT {
 		choices = append(choices,
 			choice{"Sign in with ChatGPT (opens your browser)", func() error {
-				lo := o.Login
-				lo.Out = o.Out
-				_, err := auth.BrowserLogin(ctx, o.Store, lo)
-				return err
+				return o.SignIn.Browser(ctx, o.Out)
 			}},
 			choice{"Sign in with a device code (for SSH and headless machines)", func() error {
-				lo := o.Login
-				lo.Out = o.Out
-				_, err := auth.DeviceLogin(ctx, o.Store, lo)
-				return err
+				return o.SignIn.Device(ctx, o.Out)
 			}})
 	}
 	if o.AllowAPIKey {
 		choices = append(choices, choice{"Provide your own API key", func() error {
 			fmt.Fprint(o.Out, "Paste your API key and press Enter: ")
 			line, err := r.ReadString('\n')
-			key := auth.NormalizeKey(line)
-			if key == "" {
-				if err != nil {
-					return err
-				}
-				return errors.New("no API key given")
+			serr := o.SignIn.SaveAPIKey(line)
+			if errors.Is(serr, app.ErrNoAPIKey) && err != nil {
+				return err
 			}
-			return o.Store.Save(&auth.File{Mode: auth.ModeAPIKey, APIKey: &key})
+			return serr
 		}})
 	}
 	for {

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gocodex/gocodex/internal/items"
-	"github.com/gocodex/gocodex/internal/lsp"
+	"github.com/gocodex/gocodex/internal/lsp/diagreport"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -338,7 +338,7 @@ func (t *transcript) endPatch(id string, m *items.Patch) {
 		c.title = "Applied patch"
 		// The language servers' diagnostics for the patched files (internal/lsp) follow its
 		// output; the cell counts them.
-		if errors, warnings, ok := lsp.CountIn(m.Stdout); ok {
+		if errors, warnings, ok := diagreport.CountIn(m.Stdout); ok {
 			c.title += fmt.Sprintf(" (%s)", diagnosticCount(errors, warnings))
 		}
 	default:
@@ -525,6 +525,9 @@ func renderCell(c cell, width int, st styles) string {
 	case cellUser:
 		return prefixLines(wrap(c.body, 2), st.user.Render("› "), "  ")
 	case cellAgent:
+		if st.md.raw {
+			return wrap(strings.TrimRight(c.body, "\n"), 0)
+		}
 		return prefixLines(renderMarkdown(c.body, width-2, st.md), "• ", "  ")
 	case cellReasoning:
 		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))

@@ -144,6 +144,9 @@ func (m *Model) footerView() string {
 	if m.running && strings.TrimSpace(m.input.Value()) != "" {
 		hint = "tab to queue message"
 	}
+	if m.vim.on {
+		hint = m.vim.label()
+	}
 	if gap := m.width - lipgloss.Width(left) - lipgloss.Width(hint) - 1; gap >= 2 {
 		left += strings.Repeat(" ", gap) + hint
 	}

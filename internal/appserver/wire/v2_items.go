@@ -2,11 +2,10 @@ package wire
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/gocodex/gocodex/internal/items"
-	"github.com/gocodex/gocodex/internal/lsp"
-	"github.com/gocodex/gocodex/internal/review"
+	"github.com/gocodex/gocodex/internal/lsp/diagreport"
+	"github.com/gocodex/gocodex/internal/review/reviewout"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -81,9 +80,9 @@ func (p *V2Projector) v2Item(ch items.Change) V2Item {
 		return &V2ImageView{Type: "imageView", ID: ch.ID, Path: b.Path}
 	case *items.ReviewMode:
 		if b.Exited {
-			text := review.NoOutput
+			text := reviewout.NoOutput
 			if b.Output != nil {
-				text = review.Render(*b.Output)
+				text = reviewout.Render(*b.Output)
 			}
 			return &V2ReviewMode{Type: "exitedReviewMode", ID: ch.ID, Review: text}
 		}
@@ -268,8 +267,8 @@ func (p *V2Projector) patchEnded(id string, m *items.Patch) []V2Notification {
 		out = append(out, V2Notification{"item/fileChange/outputDelta", V2Delta{p.threadID, p.turnID(), id, m.Stdout + m.Stderr}})
 	}
 	// gocodex's own: the language servers' diagnostics for the patched files (internal/lsp).
-	if _, diagnostics, ok := strings.Cut(m.Stdout, lsp.Header); it.Status == "completed" && ok {
-		out = append(out, V2Notification{"item/fileChange/outputDelta", V2Delta{p.threadID, p.turnID(), id, lsp.Header + diagnostics}})
+	if block, ok := diagreport.Block(m.Stdout); it.Status == "completed" && ok {
+		out = append(out, V2Notification{"item/fileChange/outputDelta", V2Delta{p.threadID, p.turnID(), id, block}})
 	}
 	return append(out, p.itemCompleted(it)...)
 }

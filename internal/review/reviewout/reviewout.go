@@ -1,4 +1,7 @@
-package review
+// Package reviewout is a review's answer: read from what the reviewer model wrote (Parse) and
+// printed as Codex prints it (Render). The engine reads and prints it; the faces print the
+// result the review events carry, without the review's git checks.
+package reviewout
 
 import (
 	"encoding/json"
@@ -81,3 +84,6 @@ func Render(out protocol.ReviewOutputEvent) string {
 	}
 	return b.String()
 }
+
+// NoOutput is what a review that produced no answer reports.
+const NoOutput = "Reviewer failed to output a response."

@@ -1,11 +1,13 @@
-package safety
+// Package shellquote renders an argv as one shell command line for messages to a person (the
+// safety checks' reasons, the approval questions of the faces).
+package shellquote
 
 import "strings"
 
-// ShellJoin renders argv as one shell command line for messages, quoting only the words that
+// Join renders argv as one shell command line for messages, quoting only the words that
 // need it: single quotes by default, double quotes (with \ $ ` " escaped) for words that hold
 // a single quote or a backslash.
-func ShellJoin(argv []string) string {
+func Join(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
 		parts[i] = shellQuote(a)
