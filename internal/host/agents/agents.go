@@ -122,6 +122,9 @@ type node struct {
 	reported  bool
 	// failed is the error the running turn reported (read and written only by drive).
 	failed string
+	// answering is set from a child's end until its answer is in its parent's mailbox, so
+	// a wait in between waits for it rather than finding nothing to wait for.
+	answering bool
 	// usage is the child thread's token usage so far.
 	usage protocol.TokenUsage
 }
@@ -295,6 +298,7 @@ func (r *Registry) setStatus(n *node, status, message string, final bool) {
 		n.message = message
 	}
 	final = final && n.parent != nil
+	n.answering = final
 	var report *tool.Env
 	if final && n.parentEnv != nil && !n.reported {
 		n.reported, report = true, n.parentEnv
@@ -311,6 +315,7 @@ func (r *Registry) setStatus(n *node, status, message string, final bool) {
 		payload = "The agent's turn failed: " + message
 	}
 	r.mu.Lock()
+	n.answering = false
 	r.post(n.parent, agentMessage(n.path, n.parent.path, "FINAL_ANSWER", payload, false))
 	r.mu.Unlock()
 }
@@ -354,7 +359,7 @@ func (r *Registry) Wait(ctx context.Context, env *tool.Env, timeoutMS int64) (co
 // anyLive reports whether another agent of n's tree could still send it something; r.mu held.
 func (r *Registry) anyLive(n *node) bool {
 	for _, o := range r.nodes {
-		if o != n && o.rootID == n.rootID && o.live() {
+		if o != n && o.rootID == n.rootID && (o.live() || o.answering) {
 			return true
 		}
 	}
