@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	tk "github.com/gocodex/gocodex/internal/testkit"
 )
 
@@ -15,7 +17,7 @@ import (
 const roleFileConfig = "model = \"gpt-6-luna\"\nmodel_reasoning_effort = \"high\"\ndeveloper_instructions = \"" + roleInstructions + "\"\n"
 
 // runRoleScript runs bin on the sub-agent script, the root spawning a "reviewer".
-func runRoleScript(t *testing.T, bin string) (childFirst tk.Request, childMeta map[string]any) {
+func runRoleScript(t *testing.T, bin string) (rootFirst, childFirst tk.Request, childMeta map[string]any) {
 	e := newEnv(t)
 	roleFile := filepath.Join(e.CodexHome, "reviewer.toml")
 	if err := os.WriteFile(roleFile, []byte(roleFileConfig), 0o600); err != nil {
@@ -33,6 +35,7 @@ func runRoleScript(t *testing.T, bin string) (childFirst tk.Request, childMeta m
 		t.Fatalf("%s: exit %d\nstdout: %s\nstderr: %s", bin, res.Code, res.Stdout, res.Stderr)
 	}
 	found := false
+	rootFirst = e.Model.Requests()[0]
 	for _, r := range e.Model.Requests() {
 		if isChild(r) && !found {
 			childFirst, found = r, true
@@ -43,7 +46,7 @@ func runRoleScript(t *testing.T, bin string) (childFirst tk.Request, childMeta m
 	}
 	run := collectSubagentRun(t, e, res.Stdout)
 	_, childMeta = sessionMetas(t, run)
-	return childFirst, childMeta
+	return rootFirst, childFirst, childMeta
 }
 
 // hasDeveloperText reports whether a request's developer messages hold text as one part.
@@ -65,8 +68,14 @@ func TestSubagentRoleMatchesReference(t *testing.T) {
 	if len(bins) == 1 {
 		t.Log("GOCODEX_REFERENCE_CODEX not set: gocodex alone against Codex 0.169's observed values")
 	}
+	namespaces := map[string]any{}
 	for name, bin := range bins {
-		req, meta := runRoleScript(t, bin)
+		root, req, meta := runRoleScript(t, bin)
+		for _, tool := range root.JSON["tools"].([]any) {
+			if m, _ := tool.(map[string]any); m["name"] == "collaboration" {
+				namespaces[name] = m
+			}
+		}
 		if req.JSON["model"] != "gpt-6-luna" {
 			t.Errorf("%s: child's model %v, want the role's gpt-6-luna", name, req.JSON["model"])
 		}
@@ -79,6 +88,11 @@ func TestSubagentRoleMatchesReference(t *testing.T) {
 		spawn, _ := meta["source"].(map[string]any)["subagent"].(map[string]any)["thread_spawn"].(map[string]any)
 		if meta["agent_role"] != "reviewer" || spawn["agent_role"] != "reviewer" {
 			t.Errorf("%s: child session_meta agent_role %v, thread_spawn.agent_role %v, want reviewer", name, meta["agent_role"], spawn["agent_role"])
+		}
+	}
+	if theirs, ok := namespaces["codex"]; ok {
+		if diff := cmp.Diff(theirs, namespaces["gocodex"]); diff != "" {
+			t.Errorf("the collaboration namespace with a role differs (-codex +gocodex):\n%s", diff)
 		}
 	}
 }

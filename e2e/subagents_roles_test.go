@@ -21,7 +21,7 @@ func TestSubagentRoleReachesTheChild(t *testing.T) {
 		t.Fatal("no root request")
 	}
 	tools, _ := json.Marshal(roots[0].JSON["tools"])
-	if !strings.Contains(string(tools), `"agent_type"`) || !strings.Contains(string(tools), `reviewer: {\nReviews code carefully.\n}`) {
+	if !strings.Contains(string(tools), `"agent_type"`) || !strings.Contains(string(tools), "reviewer: {\\nReviews code carefully.\\n- This role's model is set to `gpt-6-luna` and its reasoning effort is set to `high`. These settings cannot be changed.\\n}") {
 		t.Errorf("the root's spawn_agent does not list the reviewer role: %s", tools)
 	}
 	for _, r := range childRequestsOn(t, e.Model, other) {

@@ -163,7 +163,7 @@ func roleList(configured []Role) []Role {
 func (r *Registry) Roles() []collab.Role {
 	var out []collab.Role
 	for _, ro := range r.roles {
-		out = append(out, collab.Role{Name: ro.Name, Description: ro.Description})
+		out = append(out, collab.Role{Name: ro.Name, Description: ro.Description, Model: ro.Model, ReasoningEffort: ro.ReasoningEffort})
 	}
 	return out
 }
@@ -178,15 +178,16 @@ func (r *Registry) role(name string) (Role, bool) {
 	return Role{}, false
 }
 
-// applyRole gives a child its role's settings; the spawn call's own model and effort win.
+// applyRole gives a child its role's settings; a role's model and effort win over the spawn
+// call's, as Codex 0.169 tells the model ("cannot be changed").
 func applyRole(c *Child, ro Role) {
-	if c.Model == "" && ro.Model != "" {
+	if ro.Model != "" {
 		c.Model = ro.Model
 		if ro.ModelProvider != "" {
 			c.Model = ro.ModelProvider + "/" + ro.Model
 		}
 	}
-	if c.ReasoningEffort == "" {
+	if ro.ReasoningEffort != "" {
 		c.ReasoningEffort = ro.ReasoningEffort
 	}
 	c.Role, c.DeveloperInstructions = ro.Name, ro.DeveloperInstructions

@@ -74,11 +74,13 @@ func TestRoleConfigFileErrorsNameTheProblem(t *testing.T) {
 	}
 }
 
-func TestSpawnCallOverridesTheRolesModel(t *testing.T) {
+// TestRolesModelWinsOverTheSpawnCall: Codex tells the model a role's model and effort
+// "cannot be changed"; the call's own give way.
+func TestRolesModelWinsOverTheSpawnCall(t *testing.T) {
 	w := newRoleWorld(t, reviewerConfig)
 	w.call(t, "spawn_agent", `{"task_name":"review","message":"m","agent_type":"reviewer","model":"gpt-5.5","reasoning_effort":"low"}`)
-	if c := w.started[0]; c.Model != "gpt-5.5" || c.ReasoningEffort != "low" {
-		t.Errorf("child runs on %q effort %q, want the call's gpt-5.5, low", c.Model, c.ReasoningEffort)
+	if c := w.started[0]; c.Model != "local/other-model" || c.ReasoningEffort != "high" {
+		t.Errorf("child runs on %q effort %q, want the role's local/other-model, high", c.Model, c.ReasoningEffort)
 	}
 }
 
@@ -107,13 +109,15 @@ func TestMistypedRoleRefusesEverySpawn(t *testing.T) {
 }
 
 // TestSpawnAgentListsRolesAsCodex compares spawn_agent's agent_type with the one Codex 0.169
-// sent with [agents.reviewer] configured (testdata recorded from its request).
+// sent with [agents.reviewer] configured (testdata recorded from its request; its inline
+// model and effort, which Codex ignores, left out here). The line telling a role's fixed
+// model and effort is compared live in e2e's TestSubagentRoleMatchesReference.
 func TestSpawnAgentListsRolesAsCodex(t *testing.T) {
 	recorded, err := os.ReadFile("../../tools/collab/testdata/agent_type_reviewer_0.169.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newRoleWorld(t, reviewerConfig)
+	w := newRoleWorld(t, map[string]any{"reviewer": map[string]any{"description": "Reviews code carefully for bugs."}})
 	var ns struct {
 		Tools []struct {
 			Name       string

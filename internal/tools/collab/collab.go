@@ -39,6 +39,22 @@ func Spec() tool.Spec { return SpecWithRoles(nil) }
 type Role struct {
 	Name        string
 	Description string
+	// Model and ReasoningEffort, when set, are fixed for the role's children (the
+	// description says so, as Codex's does).
+	Model, ReasoningEffort string
+}
+
+// fixedSettings is Codex 0.169's line telling the model a role's model or effort is fixed.
+func (r Role) fixedSettings() string {
+	switch {
+	case r.Model != "" && r.ReasoningEffort != "":
+		return fmt.Sprintf("\n- This role's model is set to `%s` and its reasoning effort is set to `%s`. These settings cannot be changed.", r.Model, r.ReasoningEffort)
+	case r.Model != "":
+		return fmt.Sprintf("\n- This role's model is set to `%s` and cannot be changed.", r.Model)
+	case r.ReasoningEffort != "":
+		return fmt.Sprintf("\n- This role's reasoning effort is set to `%s` and cannot be changed.", r.ReasoningEffort)
+	}
+	return ""
 }
 
 // RoleLister is an Agents that knows roles (`[agents.<role>]`): spawn_agent then offers
@@ -62,7 +78,7 @@ func agentTypeProperty(roles []Role) []byte {
 		if i > 0 {
 			desc.WriteString("\n")
 		}
-		fmt.Fprintf(&desc, "%s: {\n%s\n}", r.Name, r.Description)
+		fmt.Fprintf(&desc, "%s: {\n%s%s\n}", r.Name, r.Description, r.fixedSettings())
 	}
 	b, _ := json.MarshalIndent(map[string]string{"type": "string", "description": desc.String()}, "     ", " ")
 	return b
