@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,7 +60,8 @@ func hasDeveloperText(t *testing.T, r tk.Request, text string) bool {
 	return false
 }
 
-// TestSubagentRoleMatchesReference runs gocodex and Codex 0.169 (GOCODEX_REFERENCE_CODEX) on
+// TestSubagentRoleMatchesReference runs gocodex and Codex 0.169 (GOCODEX_REFERENCE_CODEX;
+// without it, the observed values and the namespace recorded with GOCODEX_RECORD=1) on
 // the same script, the role's settings in its config_file as Codex reads them, and compares
 // what the role gives the child: its first request's model and effort, its developer
 // instructions as a part of a developer message, and agent_role in its session_meta.
@@ -89,6 +91,24 @@ func TestSubagentRoleMatchesReference(t *testing.T) {
 		if meta["agent_role"] != "reviewer" || spawn["agent_role"] != "reviewer" {
 			t.Errorf("%s: child session_meta agent_role %v, thread_spawn.agent_role %v, want reviewer", name, meta["agent_role"], spawn["agent_role"])
 		}
+	}
+	recorded := filepath.Join(subagentRecordDir, "role_namespace.json")
+	if theirs, ok := namespaces["codex"]; ok && os.Getenv("GOCODEX_RECORD") != "" {
+		b, _ := json.MarshalIndent(theirs, "", " ")
+		if err := os.WriteFile(recorded, append(b, '\n'), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, ok := namespaces["codex"]; !ok { // no reference binary: its recording
+		b, err := os.ReadFile(recorded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var theirs any
+		if err := json.Unmarshal(b, &theirs); err != nil {
+			t.Fatal(err)
+		}
+		namespaces["codex"] = theirs
 	}
 	if theirs, ok := namespaces["codex"]; ok {
 		if diff := cmp.Diff(theirs, namespaces["gocodex"]); diff != "" {
