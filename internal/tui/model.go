@@ -164,6 +164,8 @@ type Model struct {
 	// mentions is the @file list; files the work tree's files, read on the first @.
 	mentions mentionPopup
 	files    []string
+	// ui holds the settings commands' state (/statusline, /title, /fast: ui_host.go).
+	ui uiState
 	// settings keeps the UI's own settings (slash_theme.go).
 	settings uiSettings
 	// threadOps rename, archive and delete the stored thread (slash_threads.go).
@@ -284,6 +286,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case threadsListedMsg:
 		m.threadsListed(msg)
 		return nil
+	case uiDoneMsg:
+		return msg(m)
 	case threadChangedMsg:
 		m.threadChanged(msg)
 		return nil
@@ -323,6 +327,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.picker != nil {
 		return m.pickerKey(k)
+	}
+	if m.ui.items != nil {
+		return m.itemsPickerKey(k)
 	}
 	if len(m.popup.items) > 0 && m.popupKey(ks) {
 		return nil
@@ -518,6 +525,7 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.running = true
 	case protocol.TurnCompleteEvent, protocol.TurnAbortedEvent:
 		m.running = false
+		m.refreshGitBranch() // the turn may have switched branches
 		m.approvals = nil
 		m.question = nil
 		if _, aborted := e.(protocol.TurnAbortedEvent); aborted {
@@ -575,6 +583,10 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:
 		return m.quit()
+	case protocol.McpListToolsResponseEvent:
+		if m.mcpVerboseAnswer(e) {
+			return nil
+		}
 	}
 	if m.tr.apply(ev.Msg) {
 		m.refresh()

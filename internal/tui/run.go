@@ -62,6 +62,8 @@ type Options struct {
 	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
 	// default is inline: finished cells go into the terminal's scrollback.
 	AltScreen bool
+	// UI is the host's side of /statusline, /title, /fast, /feedback, /logout, /ps, /stop.
+	UI UIHost
 	// Theme is the syntax theme of code blocks (`[tui] theme`, a chroma style name; empty or
 	// unknown: the default); SaveTUISetting writes `[tui] key = value` into config.toml.
 	Theme          string
@@ -92,6 +94,7 @@ func Run(ctx context.Context, o Options) error {
 	m.startWithPicker = o.ResumePicker
 	m.startPickerForks = o.ForkPicker
 	m.liveClock = true
+	m.setUIHost(o.UI)
 	m.settings.save = o.SaveTUISetting
 	m.threadOps = o.ThreadOps
 	m.setKeymap(o.Keymap)
@@ -117,6 +120,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	p := tea.NewProgram(m, opts...)
 	m.print = func(s string) { p.Send(tea.Println(s)()) }
+	m.ui.send = p.Send
 
 	// One pump per engine: a pump ends when its thread closes or ctx is cancelled, and
 	// Run waits for all of them.

@@ -105,8 +105,8 @@ func TestSlashPopupFiltersAndRuns(t *testing.T) {
 	}
 	h.golden("slash_popup")
 	h.typeText("st")
-	if names := popupNames(h.m); strings.Join(names, ",") != "status" {
-		t.Errorf("'/st' offers %v, want [status]", names)
+	if names := popupNames(h.m); strings.Join(names, ",") != "status,statusline,stop" {
+		t.Errorf("'/st' offers %v, want [status statusline stop]", names)
 	}
 	h.key(tea.Key{Code: tea.KeyBackspace})
 	h.key(tea.Key{Code: tea.KeyBackspace})
