@@ -18,7 +18,6 @@ var facesNotYetThin = map[string]bool{
 	"internal/appserver imports internal/auth":   true,
 	"internal/appserver imports internal/config": true,
 	"internal/appserver imports internal/mcp":    true,
-	"internal/appserver imports internal/model":  true,
 	"internal/tui imports internal/config":       true,
 }
 
