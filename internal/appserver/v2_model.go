@@ -9,8 +9,8 @@ import (
 	"github.com/gocodex/gocodex/internal/auth"
 )
 
-// model/list pages through the model catalog (internal/model); modelProvider/list lists
-// the configured providers.
+// model/list pages through the models the host lists for the provider (app.ProviderModels);
+// modelProvider/list lists the configured providers.
 
 type reasoningEffortOption struct {
 	ReasoningEffort string `json:"reasoningEffort"`
