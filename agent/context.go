@@ -14,13 +14,15 @@ import (
 
 // settings are the per-turn knobs; the loop owns the current ones and each turn gets a copy.
 type settings struct {
-	model           string
-	info            ModelInfo
-	cwd             string
-	approval        protocol.AskForApproval
-	sandbox         protocol.SandboxPolicy
-	effort          string
-	summary         string
+	model    string
+	info     ModelInfo
+	cwd      string
+	approval protocol.AskForApproval
+	sandbox  protocol.SandboxPolicy
+	effort   string
+	summary  string
+	// serviceTier is config `service_tier` ("fast" is sent as "priority"), changed by /fast.
+	serviceTier     string
 	outputSchema    []byte
 	baseOverride    string
 	developerInstr  string

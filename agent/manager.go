@@ -130,6 +130,7 @@ func newThread(cfg ThreadConfig, id string, fallbackLog *slog.Logger) *Thread {
 			sandbox:        cfg.SandboxPolicy,
 			effort:         cfg.ReasoningEffort,
 			summary:        cfg.ReasoningSummary,
+			serviceTier:    cfg.ServiceTier,
 			outputSchema:   cfg.OutputSchema,
 			baseOverride:   cfg.BaseInstructions,
 			developerInstr: cfg.DeveloperInstructions,

@@ -34,7 +34,7 @@ func (tr *turn) promptFor(input []protocol.ResponseItem) modelstream.Prompt {
 		ParallelToolCalls: s.info.ParallelToolCalls,
 		OutputSchema:      s.outputSchema,
 		Verbosity:         t.cfg.Verbosity,
-		ServiceTier:       t.cfg.ServiceTier,
+		ServiceTier:       s.serviceTier,
 		PromptCacheKey:    t.id,
 		ThreadID:          t.id,
 		InstallationID:    t.cfg.InstallationID,

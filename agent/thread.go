@@ -211,6 +211,9 @@ func (t *Thread) handle(sub protocol.Submission) bool {
 	case protocol.OverrideTurnContextOp:
 		t.applyOverrides(op.Cwd, op.ApprovalPolicy, op.SandboxPolicy, op.Model, op.Effort, op.Summary)
 		t.applyCollaborationMode(op.CollaborationMode)
+		if op.ServiceTier != nil {
+			t.settings.serviceTier = *op.ServiceTier
+		}
 	case protocol.InterruptOp:
 		if f := t.cfg.OnInterrupt; f != nil {
 			f() // the thread's sub-agents stop with it

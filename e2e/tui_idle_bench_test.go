@@ -26,7 +26,17 @@ type idleUI struct {
 	pane *tmuxPane
 }
 
-func startIdleUI(b *testing.B, bin string) idleUI {
+func startIdleUI(b *testing.B, bin string) idleUI { return startIdleUIWith(b, bin, "") }
+
+// statusLineConfig turns on a status line and terminal title with every item gocodex draws.
+const statusLineConfig = `
+[tui]
+status_line = ["model-with-reasoning", "current-dir", "git-branch", "run-state", "context-remaining", "used-tokens", "fast-mode", "thread-id"]
+terminal_title = ["activity", "project-name", "git-branch", "run-state"]
+`
+
+// startIdleUIWith is startIdleUI with extra config.toml text.
+func startIdleUIWith(b *testing.B, bin, extraConfig string) idleUI {
 	b.Helper()
 	e := benchEnv(b)
 	home := b.TempDir()
@@ -37,6 +47,7 @@ func startIdleUI(b *testing.B, bin string) idleUI {
 	}
 	// Codex 0.169 first offers a newer model on a screen of its own; this records it as seen.
 	fmt.Fprintf(f, "\n[projects.%q]\ntrust_level = \"trusted\"\n\n[notice.model_migrations]\n\"gpt-5.5\" = \"gpt-6-sol\"\n\n[tui.model_availability_nux]\n\"gpt-6.1-sol\" = 1\n", e.Workdir)
+	fmt.Fprint(f, extraConfig)
 	f.Close()
 	withoutCodexDaemon(b, e.CodexHome)
 	env := append(e.environ(), "HOME="+home, "TERM=xterm-256color")
@@ -102,7 +113,8 @@ func wakeups(before, after map[string]int64) int64 {
 func BenchmarkTUIIdle(b *testing.B) {
 	const clockTicks = 100 // USER_HZ on Linux
 	for i := 0; i < b.N; i++ {
-		uis := map[string]idleUI{"gocodex": startIdleUI(b, binary)}
+		uis := map[string]idleUI{"gocodex": startIdleUI(b, binary),
+			"gocodex-statusline": startIdleUIWith(b, binary, statusLineConfig)}
 		if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {
 			uis["codex"] = startIdleUI(b, ref)
 		}

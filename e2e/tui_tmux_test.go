@@ -128,7 +128,7 @@ func TestTUITmuxStatusAndDiffWithoutModel(t *testing.T) {
 	u := e.startTmuxUI("-a", "on-request", "-s", "workspace-write")
 	u.waitFor("Ask gocodex to do anything")
 	u.pane.sendKeys(true, "/")
-	u.waitFor("/model", "choose what model and reasoning effort to use", "/compact")
+	u.waitFor("/model", "choose what model and reasoning effort to use", "/permissions")
 	u.pane.sendKeys(true, "stat")
 	u.pane.sendKeys(false, "Enter")
 	u.waitFor("Permissions:", "Ask for approval (on-request, workspace-write)", "Collaboration mode:  Default", "Token usage:")

@@ -15,14 +15,7 @@ import (
 // user's checkout is untouched. Resuming with --worktree is refused.
 func TestTUITmuxWorktree(t *testing.T) {
 	e := newEnv(t)
-	if err := os.WriteFile(filepath.Join(e.Workdir, "a.txt"), []byte("a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"add", "."}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init"}} {
-		if out, err := exec.Command("git", append([]string{"-C", e.Workdir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	commitOneFile(t, e.Workdir)
 	u := e.startTmuxUI("--worktree", "-s", "workspace-write")
 	u.waitFor("Ask gocodex to do anything")
 	roots := worktreeRoots(t, e.CodexHome)
@@ -50,5 +43,18 @@ func TestTUITmuxWorktree(t *testing.T) {
 	}
 	if r := e.run("", "resume", "--last", "--worktree"); r.Code != 1 || !strings.Contains(r.Stderr, "does not support --worktree when resuming") {
 		t.Errorf("resume --worktree: %+v", r)
+	}
+}
+
+// commitOneFile commits a.txt in the work tree, so it has a commit to make worktrees of.
+func commitOneFile(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"add", "."}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
 	}
 }

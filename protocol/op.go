@@ -73,6 +73,9 @@ type OverrideTurnContextOp struct {
 	Summary *string `json:"summary,omitempty"`
 	// CollaborationMode switches the collaboration mode of later turns.
 	CollaborationMode *CollaborationMode `json:"collaboration_mode,omitempty"`
+	// ServiceTier is the processing tier of later turns ("fast" is priority processing,
+	// "default" the provider's own), as the TUI's /fast sets it.
+	ServiceTier *string `json:"service_tier,omitempty"`
 }
 
 // InterruptOp aborts the running turn.

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 	"time"
 
@@ -15,6 +12,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/faceopts"
+	"github.com/gocodex/gocodex/internal/host/uicommands"
 	"github.com/gocodex/gocodex/internal/iostreams"
 	"github.com/gocodex/gocodex/internal/mcp/oauth"
 )
@@ -65,7 +63,7 @@ func addMcpCodexFlags(mcp, add *cobra.Command, opts *mcpOptions, fac *faceopts.F
 // mcpOAuthStore is the credentials store the configuration names. A keyring that is named
 // but not there is said before any sign-in starts, not after the person has signed in.
 func mcpOAuthStore(cfg *config.Config) (oauth.Store, error) {
-	return oauth.UsableStoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
+	return uicommands.McpOAuthStore(cfg)
 }
 
 func loadMcpConfig(opts *mcpOptions) (*config.Config, error) {
@@ -86,35 +84,13 @@ func runMcpLogin(ctx context.Context, opts *mcpOptions, name string, s *iostream
 	if err != nil {
 		return err
 	}
-	c, ok := cfg.McpServers[name]
-	if !ok {
-		return fmt.Errorf("No MCP server named '%s' found.", name)
-	}
-	if c.URL == "" {
-		return fmt.Errorf("OAuth login is only supported for streamable HTTP servers; `%s` runs a command", name)
-	}
-	store, err := mcpOAuthStore(cfg)
-	if err != nil {
-		return err
-	}
-	scopes := opts.OAuth.Scopes
-	if len(scopes) == 0 {
-		scopes = c.Scopes
-	}
-	browser := openBrowser(opts.Getenv)
+	browser := uicommands.OpenBrowser(opts.Getenv)
 	if opts.OAuth.NoBrowser {
 		browser = nil
 	}
-	creds, err := oauth.Login(ctx, oauth.LoginOptions{
-		Name: name, URL: c.URL, Headers: c.HTTPHeaders, Scopes: scopes, Resource: c.OAuthResource,
-		ClientID: opts.OAuth.ClientID, ClientSecret: opts.OAuth.ClientSecret,
-		CallbackPort: cfg.McpOAuthCallbackPort, Out: s.Out, OpenBrowser: browser,
-	})
-	if err != nil {
+	if err := uicommands.McpLogin(ctx, cfg, name, uicommands.McpLoginOptions{Scopes: opts.OAuth.Scopes,
+		ClientID: opts.OAuth.ClientID, ClientSecret: opts.OAuth.ClientSecret, Out: s.Out, OpenBrowser: browser}); err != nil {
 		return err
-	}
-	if err := store.Save(oauth.Key(name, c.URL, c.HTTPHeaders), *creds); err != nil {
-		return fmt.Errorf("store the OAuth credentials of `%s`: %w", name, err)
 	}
 	if fromAdd {
 		fmt.Fprintln(s.Out, "Successfully logged in.")
@@ -210,29 +186,4 @@ func mcpAuthStatuses(ctx context.Context, cfg *config.Config) map[string]string 
 		}
 	}
 	return out
-}
-
-// openBrowser opens a URL with $BROWSER, else the system's opener; the URL is printed too, so
-// a failure only means the person opens it.
-func openBrowser(getenv func(string) string) func(string) error {
-	return func(url string) error {
-		var cmd *exec.Cmd
-		switch b := getenv("BROWSER"); {
-		case b != "":
-			cmd = exec.Command(b, url)
-		case runtime.GOOS == "darwin":
-			cmd = exec.Command("open", url)
-		case runtime.GOOS == "windows":
-			cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-		default:
-			cmd = exec.Command("xdg-open", url)
-		}
-		cmd.Stdout, cmd.Stderr = nil, nil
-		cmd.Env = os.Environ()
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		go func() { _ = cmd.Wait() }() // the browser may keep running; reaped when it ends
-		return nil
-	}
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gocodex/gocodex/internal/mcp/oauth"
+	"github.com/gocodex/gocodex/internal/host/uicommands"
 )
 
 // mcpServer/oauth/login signs in to an MCP server behind OAuth as Codex 0.171 does: the
@@ -36,13 +36,9 @@ func (a *api) McpServerOauthLogin(ctx context.Context, c *Conn, p McpServerOauth
 	if p.ClientRegistration != nil && *p.ClientRegistration != "auto" && *p.ClientRegistration != "dcr" {
 		return McpServerOauthLoginResponse{}, InvalidRequest("gocodex does not support OAuth client registration `" + string(*p.ClientRegistration) + "`: use auto or dcr")
 	}
-	store, err := oauth.UsableStoreFor(cfg.CodexHome, cfg.McpOAuthCredentialsStore)
-	if err != nil {
+	// A store that cannot take the tokens is said now, not after the person has signed in.
+	if _, err := uicommands.McpOAuthStore(cfg); err != nil {
 		return McpServerOauthLoginResponse{}, InvalidRequest(err.Error())
-	}
-	scopes := p.Scopes
-	if len(scopes) == 0 {
-		scopes = srv.Scopes
 	}
 	timeout := time.Duration(0) // Login's default
 	if p.TimeoutSecs != nil && *p.TimeoutSecs > 0 {
@@ -58,15 +54,11 @@ func (a *api) McpServerOauthLogin(ctx context.Context, c *Conn, p McpServerOauth
 		return answered
 	}
 	go func() {
-		creds, err := oauth.Login(c.Context(), oauth.LoginOptions{
-			Name: p.Name, URL: srv.URL, Headers: srv.HTTPHeaders, Scopes: scopes, Resource: srv.OAuthResource,
-			CallbackPort: cfg.McpOAuthCallbackPort, Out: io.Discard, Timeout: timeout,
+		err := uicommands.McpLogin(c.Context(), cfg, p.Name, uicommands.McpLoginOptions{
+			Scopes: p.Scopes, Out: io.Discard, Timeout: timeout,
 			// The client opens the URL: the server only hands it over.
 			OpenBrowser: func(u string) error { report(loginStep{url: u}); return nil },
 		})
-		if err == nil {
-			err = store.Save(oauth.Key(p.Name, srv.URL, srv.HTTPHeaders), *creds)
-		}
 		if err == nil && report(loginStep{err: errNoAuthorizationURL}) {
 			return
 		}

@@ -44,8 +44,12 @@ type Set struct {
 // BuiltinNames are the interface's own slash commands (the TUI keeps its list in step, a
 // test checks): a project's prompt file cannot take one of these names.
 var BuiltinNames = []string{
-	"model", "permissions", "approvals", "review", "new", "resume", "fork", "init", "compact",
-	"plan", "undo", "diff", "mention", "status", "mcp", "commands", "exit", "quit",
+	"model", "fast", "presets", "ide", "permissions", "approvals", "keymap", "vim", "experimental",
+	"approve", "memories", "skills", "import", "hooks", "review", "rename", "new", "archive", "delete",
+	"resume", "fork", "worktree", "init", "compact", "config", "recap", "plan", "goal", "side", "undo",
+	"copy", "export", "raw", "tui", "diff", "mention", "status", "daemon", "rc", "warnings", "cd", "pwd",
+	"title", "statusline", "theme", "pets", "mcp", "plugins", "logout", "commands", "exit", "quit",
+	"feedback", "ps", "stop", "clear",
 }
 
 // Sources say where commands come from.

@@ -144,11 +144,11 @@ func walkSchema(t reflect.Type, data map[string]any, path []string, out *[]keyFi
 		topLevel := t == fileType
 		switch {
 		case topLevel && k == "tui":
-			// The terminal UI reads tui.alternate_screen; Codex's other [tui] keys
+			// The terminal UI reads the tuiKeysRead keys; Codex's other [tui] keys
 			// (notifications, animations, ...) are named one by one.
 			if tbl, isTable := v.(map[string]any); isTable {
 				for sub := range tbl {
-					if sub != "alternate_screen" {
+					if !tuiKeysRead[sub] {
 						*out = append(*out, keyFinding{append(append([]string(nil), p...), sub), keyUnsupported})
 					}
 				}
@@ -266,4 +266,11 @@ func pruneValue(t reflect.Type, v any) any {
 		return pruneUnknown(t, sub)
 	}
 	return v
+}
+
+// tuiKeysRead are the [tui] keys the terminal UI reads: the screen mode, and what /tui,
+// /theme, /keymap, /statusline, /title and /presets save.
+var tuiKeysRead = map[string]bool{
+	"alternate_screen": true, "fullscreen_transcript": true, "theme": true, "keymap": true,
+	"status_line": true, "status_line_use_colors": true, "terminal_title": true, "presets": true,
 }

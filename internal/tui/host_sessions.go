@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
+	"github.com/gocodex/gocodex/internal/faceopts"
 	"github.com/gocodex/gocodex/internal/host/threads"
 )
 
@@ -16,6 +18,25 @@ const resumePickerSize = 100
 // withSessions fills the options the UI's /new, /resume, /fork, /model and /status use.
 func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) Options {
 	o.AltScreen = !noAltScreen && wantsAltScreen(cfg)
+	o.Theme, _ = tuiTable(cfg)["theme"].(string)
+	o.SaveTUISetting = func(path []string, value any) error {
+		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set(append([]string{"tui"}, path...), value))
+	}
+	if km, ok := tuiTable(cfg)["keymap"].(map[string]any); ok {
+		global, _ := km["global"].(map[string]any)
+		o.Keymap = map[string]string{}
+		for action, key := range global {
+			if k, ok := key.(string); ok {
+				o.Keymap[action] = k
+			}
+		}
+	}
+	for _, f := range faceopts.ExperimentalFeatures(cfg) {
+		o.Experimental = append(o.Experimental, ExperimentalFeature(f))
+	}
+	o.SaveFeature = func(name string, on bool) error {
+		return config.EditFile(filepath.Join(cfg.CodexHome, "config.toml"), config.Set([]string{"features", name}, on))
+	}
 	session := func(th app.Thread) Session {
 		return Session{Engine: th, ThreadID: th.ID(), RewindFiles: rewinder(cfg.CodexHome, th.ID(), cfg.Cwd)}
 	}
@@ -49,6 +70,7 @@ func withSessions(o Options, a *app.App, cfg *config.Config, noAltScreen bool) O
 		return forked, err
 	}
 	o.NewThread = func(ctx context.Context) (Session, error) { return open(ctx, app.ThreadOptions{}) }
+	o.ThreadOps = threadOps(store)
 	o.ListThreads = func(ctx context.Context) ([]ThreadEntry, error) {
 		page, err := store.List(threads.ListOptions{PageSize: resumePickerSize, Cwd: cfg.Cwd})
 		if err != nil {
@@ -122,10 +144,14 @@ func rewinder(codexHome, id, cwd string) func(ctx context.Context, n int) (*Undo
 	}
 }
 
-// wantsAltScreen reads `[tui] alternate_screen` (Codex's key): "always" or true draws on the
-// alternate screen; "never", "auto", false or nothing keeps the inline default.
+// wantsAltScreen reads `[tui] fullscreen_transcript` (Codex 0.171's, written by /tui), or
+// else `[tui] alternate_screen`: "always" or true draws on the alternate screen; "never",
+// "auto", false or nothing keeps the inline default.
 func wantsAltScreen(cfg *config.Config) bool {
-	t, _ := cfg.Effective["tui"].(map[string]any)
+	t := tuiTable(cfg)
+	if full, ok := t["fullscreen_transcript"].(bool); ok {
+		return full
+	}
 	switch v := t["alternate_screen"].(type) {
 	case bool:
 		return v
@@ -133,4 +159,29 @@ func wantsAltScreen(cfg *config.Config) bool {
 		return v == "always"
 	}
 	return false
+}
+
+// tuiTable is config.toml's [tui] table (empty when there is none).
+func tuiTable(cfg *config.Config) map[string]any {
+	t, _ := cfg.Effective["tui"].(map[string]any)
+	return t
+}
+
+// threadOps are /rename, /archive and /delete on the thread service; a failure of only the
+// stores mirroring the rollout is a warning (the operation happened).
+func threadOps(store *threads.Service) ThreadOps {
+	report := func(err error) (string, error) {
+		if err != nil && threads.IsPartial(err) {
+			return err.Error(), nil
+		}
+		return "", err
+	}
+	return ThreadOps{
+		Rename: func(_ context.Context, id, name string) (string, error) { return report(store.Rename(id, name)) },
+		Archive: func(_ context.Context, id string) (string, error) {
+			_, err := store.Archive(id)
+			return report(err)
+		},
+		Delete: func(_ context.Context, id string) (string, error) { return report(store.Delete(id)) },
+	}
 }

@@ -126,6 +126,7 @@ func Launch(ctx context.Context, fac *faceopts.Factory, o LaunchOptions) error {
 		ThreadID:    th.ID(),
 		Notices:     append(warningLines, notices...),
 		RewindFiles: rewinder(cfg.CodexHome, th.ID(), cfg.Cwd),
+		UI:          uiHost(a, cfg, o.BypassHookTrust),
 	}, a, cfg, o.NoAltScreen))
 }
 

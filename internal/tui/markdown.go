@@ -1,22 +1,32 @@
 package tui
 
 import (
-	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
-// A small Markdown renderer for agent messages: headings, lists, quotes, rules, fenced code
-// blocks with keyword highlighting, and inline bold, italics, code and links. It works line
-// by line, so a message still streaming renders the same way it will once complete (an
-// unclosed fence is a code block up to the end).
+// Agent messages are drawn from Markdown parsed by goldmark (CommonMark with GitHub's tables
+// and strikethrough); fenced code is highlighted by chroma in the chosen theme (highlight.go).
+// A message still streaming renders as it will once complete: an unclosed fence is a code
+// block up to the end.
 
-// mdStyles are the looks of rendered Markdown.
+// mdStyles are the looks of rendered Markdown; theme is the chroma style of code blocks.
 type mdStyles struct {
-	heading, bold, italic, code, link, quote, rule lipgloss.Style
-	keyword, str, comment, number                  lipgloss.Style
+	heading, bold, italic, strike, code, link, quote, rule lipgloss.Style
+	theme                                                  string
+	// raw shows the Markdown as written (/raw).
+	raw bool
 }
 
 func newMDStyles() mdStyles {
@@ -24,218 +34,260 @@ func newMDStyles() mdStyles {
 		heading: lipgloss.NewStyle().Bold(true).Underline(true),
 		bold:    lipgloss.NewStyle().Bold(true),
 		italic:  lipgloss.NewStyle().Italic(true),
+		strike:  lipgloss.NewStyle().Strikethrough(true),
 		code:    lipgloss.NewStyle().Foreground(lipgloss.Cyan),
 		link:    lipgloss.NewStyle().Foreground(lipgloss.Cyan).Underline(true),
 		quote:   lipgloss.NewStyle().Faint(true).Italic(true),
 		rule:    lipgloss.NewStyle().Faint(true),
-		keyword: lipgloss.NewStyle().Foreground(lipgloss.Magenta),
-		str:     lipgloss.NewStyle().Foreground(lipgloss.Green),
-		comment: lipgloss.NewStyle().Faint(true),
-		number:  lipgloss.NewStyle().Foreground(lipgloss.Yellow),
+		theme:   defaultTheme,
 	}
 }
 
-// mdPatterns are compiled on first use, not at start-up: most runs never draw Markdown.
-type mdPatterns struct {
-	heading, bullet, ordered, rule, inline, linkPart, codeToken *regexp.Regexp
-	keywords                                                    map[string]map[string]bool
-}
-
-var mdRe = sync.OnceValue(func() *mdPatterns {
-	return &mdPatterns{
-		heading:   regexp.MustCompile(`^(#{1,6})\s+(.*)$`),
-		bullet:    regexp.MustCompile(`^(\s*)[-*+]\s+(.*)$`),
-		ordered:   regexp.MustCompile(`^(\s*)(\d+[.)])\s+(.*)$`),
-		rule:      regexp.MustCompile(`^\s*([-*_])(\s*[-*_]){2,}\s*$`),
-		inline:    regexp.MustCompile("`[^`]+`|\\*\\*[^*]+\\*\\*|__[^_]+__|\\[[^\\]]+\\]\\([^)\\s]+\\)|\\*[^*\\s][^*]*\\*"),
-		linkPart:  regexp.MustCompile(`^\[([^\]]+)\]\(([^)\s]+)\)$`),
-		codeToken: regexp.MustCompile(`//.*$|#.*$|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `|\b\d+(?:\.\d+)?\b|\b[A-Za-z_][A-Za-z0-9_]*\b`),
-		keywords: map[string]map[string]bool{
-			"go":     set("break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var nil true false"),
-			"python": set("and as assert async await break class continue def del elif else except False finally for from global if import in is lambda None nonlocal not or pass raise return True try while with yield"),
-			"js":     set("async await break case catch class const continue default delete do else export extends false finally for function if import in instanceof let new null return switch this throw true try typeof undefined var void while yield"),
-			"rust":   set("as async await break const continue crate else enum extern false fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type unsafe use where while"),
-			"sh":     set("if then else elif fi for while do done case esac function in return export local"),
-		},
-	}
+// mdParser is built on first use, not at start-up: most runs never draw Markdown.
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
 })
 
 // renderMarkdown draws text for width columns.
-func renderMarkdown(text string, width int, ms mdStyles) string {
+func renderMarkdown(md string, width int, ms mdStyles) string {
+	src := []byte(md)
+	doc := mdParser().Parse(text.NewReader(src))
+	r := mdRenderer{src: src, ms: ms}
+	return strings.Join(r.blocks(doc, max(1, width)), "\n")
+}
+
+// mdRenderer draws one parsed document.
+type mdRenderer struct {
+	src []byte
+	ms  mdStyles
+}
+
+// blocks draws the block children of n, a blank line between them unless n is a tight
+// list item.
+func (r *mdRenderer) blocks(n ast.Node, width int) []string {
 	var out []string
-	wrap := func(s string, w int) []string { return strings.Split(lipgloss.Wrap(s, max(1, w), ""), "\n") }
-	re := mdRe()
-	inFence, lang := false, ""
-	src := strings.Split(text, "\n")
-	for i := 0; i < len(src); i++ {
-		line := src[i]
-		trimmed := strings.TrimSpace(line)
-		if !inFence && isTableRow(trimmed) {
-			j := i
-			for j < len(src) && isTableRow(strings.TrimSpace(src[j])) {
-				j++
-			}
-			out = append(out, renderTable(src[i:j], width, ms)...)
-			i = j - 1
+	tight := false
+	if li, ok := n.(*ast.ListItem); ok {
+		if l, ok := li.Parent().(*ast.List); ok {
+			tight = l.IsTight
+		}
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		lines := r.block(c, width)
+		if lines == nil {
 			continue
 		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			if !inFence {
-				inFence, lang = true, strings.ToLower(strings.TrimSpace(trimmed[3:]))
+		if len(out) > 0 && !tight {
+			out = append(out, "")
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+func (r *mdRenderer) wrap(s string, width int) []string {
+	return strings.Split(lipgloss.Wrap(s, max(1, width), ""), "\n")
+}
+
+// block draws one block node.
+func (r *mdRenderer) block(n ast.Node, width int) []string {
+	switch n := n.(type) {
+	case *ast.Heading:
+		st := r.ms.bold
+		if n.Level <= 2 {
+			st = r.ms.heading
+		}
+		var out []string
+		for _, l := range r.wrap(r.plain(n), width) {
+			out = append(out, st.Render(l))
+		}
+		return out
+	case *ast.Paragraph, *ast.TextBlock:
+		return r.wrap(r.inlines(n), width)
+	case *ast.ThematicBreak:
+		return []string{r.ms.rule.Render(strings.Repeat("─", max(1, min(width, 40))))}
+	case *ast.List:
+		return r.list(n, width)
+	case *ast.Blockquote:
+		var out []string
+		for _, l := range r.blocks(n, width-2) {
+			out = append(out, r.ms.quote.Render("▌ "+ansi.Strip(l)))
+		}
+		return out
+	case *ast.FencedCodeBlock:
+		return r.code(n, string(n.Language(r.src)), width)
+	case *ast.CodeBlock:
+		return r.code(n, "", width)
+	case *ast.HTMLBlock:
+		return r.wrap(strings.TrimRight(r.rawLines(n), "\n"), width)
+	case *east.Table:
+		return r.table(n, width)
+	}
+	if n.HasChildren() {
+		return r.blocks(n, width)
+	}
+	return nil
+}
+
+// list draws a list's items with their markers, continuation lines aligned after them.
+func (r *mdRenderer) list(l *ast.List, width int) []string {
+	var out []string
+	num := l.Start
+	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
+		marker := "- "
+		if l.IsOrdered() {
+			marker = strconv.Itoa(num) + string(l.Marker) + " "
+			num++
+		}
+		if len(out) > 0 && !l.IsTight {
+			out = append(out, "")
+		}
+		pad := strings.Repeat(" ", lipgloss.Width(marker))
+		body := r.blocks(item, width-len(pad))
+		if len(body) == 0 {
+			body = []string{""}
+		}
+		for i, line := range body {
+			if i == 0 {
+				out = append(out, marker+line)
+			} else if line == "" {
+				out = append(out, "")
 			} else {
-				inFence = false
+				out = append(out, pad+line)
 			}
-			continue
 		}
-		if inFence {
-			code := strings.ReplaceAll(line, "\t", "    ")
-			for _, l := range wrap(code, width-2) {
-				out = append(out, "  "+highlight(l, lang, ms))
-			}
-			continue
+	}
+	return out
+}
+
+// rawLines is the source text of a block's lines.
+func (r *mdRenderer) rawLines(n ast.Node) string {
+	var b strings.Builder
+	lines := n.Lines()
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		b.Write(seg.Value(r.src))
+	}
+	return b.String()
+}
+
+// code draws a code block indented by two columns, highlighted when its language is known.
+func (r *mdRenderer) code(n ast.Node, lang string, width int) []string {
+	src := strings.TrimSuffix(strings.ReplaceAll(r.rawLines(n), "\t", "    "), "\n")
+	var out []string
+	for _, l := range strings.Split(highlightCode(src, lang, r.ms), "\n") {
+		for _, w := range r.wrap(l, width-2) {
+			out = append(out, "  "+w)
 		}
-		switch {
-		case re.heading.MatchString(line):
-			h := re.heading.FindStringSubmatch(line)
-			st := ms.bold
-			if len(h[1]) <= 2 {
-				st = ms.heading
+	}
+	return out
+}
+
+// inlines draws the inline children of n: code spans, emphasis, links; a soft line break
+// stays a line break, as the source was written.
+func (r *mdRenderer) inlines(n ast.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		b.WriteString(r.inline(c))
+	}
+	return b.String()
+}
+
+func (r *mdRenderer) inline(n ast.Node) string {
+	switch n := n.(type) {
+	case *ast.Text:
+		s := string(textValue(n, r.src))
+		if n.SoftLineBreak() || n.HardLineBreak() {
+			s += "\n"
+		}
+		return s
+	case *ast.String:
+		return string(n.Value)
+	case *ast.CodeSpan:
+		return r.ms.code.Render(r.plain(n))
+	case *ast.Emphasis:
+		if n.Level >= 2 {
+			return r.ms.bold.Render(r.plain(n))
+		}
+		return r.ms.italic.Render(r.plain(n))
+	case *east.Strikethrough:
+		return r.ms.strike.Render(r.plain(n))
+	case *ast.Link:
+		label, dest := r.plain(n), string(n.Destination)
+		if label == dest || label == "" {
+			return r.ms.link.Render(dest)
+		}
+		return label + " (" + r.ms.link.Render(dest) + ")"
+	case *ast.AutoLink:
+		return r.ms.link.Render(string(n.URL(r.src)))
+	case *ast.Image:
+		return r.plain(n) + " (" + r.ms.link.Render(string(n.Destination)) + ")"
+	case *ast.RawHTML:
+		var b strings.Builder
+		for i := range n.Segments.Len() {
+			seg := n.Segments.At(i)
+			b.Write(seg.Value(r.src))
+		}
+		return b.String()
+	}
+	return r.inlines(n)
+}
+
+// plain is the text of n's inline children without styles (a styled span inside another
+// would end the outer one's style early).
+func (r *mdRenderer) plain(n ast.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(textValue(c, r.src))
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.WriteByte(' ')
 			}
-			for _, l := range wrap(h[2], width) {
-				out = append(out, st.Render(l))
-			}
-		case re.rule.MatchString(line):
-			out = append(out, ms.rule.Render(strings.Repeat("─", max(1, min(width, 40)))))
-		case re.bullet.MatchString(line):
-			b := re.bullet.FindStringSubmatch(line)
-			out = append(out, hanging(b[1]+"- ", inline(b[2], ms), width, wrap)...)
-		case re.ordered.MatchString(line):
-			o := re.ordered.FindStringSubmatch(line)
-			out = append(out, hanging(o[1]+o[2]+" ", inline(o[3], ms), width, wrap)...)
-		case strings.HasPrefix(trimmed, ">"):
-			q := strings.TrimSpace(strings.TrimPrefix(trimmed, ">"))
-			for _, l := range wrap(q, width-2) {
-				out = append(out, ms.quote.Render("▌ "+l))
-			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.AutoLink:
+			b.Write(c.URL(r.src))
 		default:
-			out = append(out, wrap(inline(line, ms), width)...)
+			b.WriteString(r.plain(c))
 		}
 	}
-	return strings.Join(out, "\n")
+	return b.String()
 }
 
-// hanging wraps a list item so its continuation lines align after the marker.
-func hanging(marker, body string, width int, wrap func(string, int) []string) []string {
-	pad := strings.Repeat(" ", lipgloss.Width(marker))
-	lines := wrap(body, width-len(pad))
-	for i := range lines {
-		if i == 0 {
-			lines[i] = marker + lines[i]
-		} else {
-			lines[i] = pad + lines[i]
-		}
+// textValue is a text node's characters, backslash escapes resolved (not in code spans).
+func textValue(n *ast.Text, src []byte) []byte {
+	if n.IsRaw() {
+		return n.Value(src)
 	}
-	return lines
+	return util.UnescapePunctuations(n.Value(src))
 }
 
-// inline styles the spans of one line.
-func inline(s string, ms mdStyles) string {
-	return mdRe().inline.ReplaceAllStringFunc(s, func(m string) string {
-		switch {
-		case strings.HasPrefix(m, "`"):
-			return ms.code.Render(m[1 : len(m)-1])
-		case strings.HasPrefix(m, "**") || strings.HasPrefix(m, "__"):
-			return ms.bold.Render(m[2 : len(m)-2])
-		case strings.HasPrefix(m, "["):
-			p := mdRe().linkPart.FindStringSubmatch(m)
-			if p[1] == p[2] {
-				return ms.link.Render(p[2])
-			}
-			return p[1] + " (" + ms.link.Render(p[2]) + ")"
-		default:
-			return ms.italic.Render(m[1 : len(m)-1])
-		}
-	})
-}
-
-func set(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
-
-// langAlias maps a fence's language name to the keyword table's.
-func langAlias(lang string) string {
-	switch lang {
-	case "golang":
-		return "go"
-	case "py":
-		return "python"
-	case "javascript", "ts", "typescript", "tsx", "jsx":
-		return "js"
-	case "rs":
-		return "rust"
-	case "bash", "shell", "zsh", "console":
-		return "sh"
-	}
-	return lang
-}
-
-// highlight colours keywords, strings, numbers and comments of a code line; unknown
-// languages are drawn in the code colour.
-func highlight(line, lang string, ms mdStyles) string {
-	lang = langAlias(lang)
-	kw, ok := mdRe().keywords[lang]
-	if !ok {
-		return ms.code.Render(line)
-	}
-	return mdRe().codeToken.ReplaceAllStringFunc(line, func(t string) string {
-		switch {
-		case strings.HasPrefix(t, "//") && lang != "sh" && lang != "python":
-			return ms.comment.Render(t)
-		case strings.HasPrefix(t, "#") && (lang == "sh" || lang == "python"):
-			return ms.comment.Render(t)
-		case strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#"):
-			return t
-		case t[0] == '"' || t[0] == '\'' || t[0] == '`':
-			return ms.str.Render(t)
-		case t[0] >= '0' && t[0] <= '9':
-			return ms.number.Render(t)
-		case kw[t]:
-			return ms.keyword.Render(t)
-		}
-		return t
-	})
-}
-
-// isTableRow reports a line of a pipe table.
-func isTableRow(trimmed string) bool {
-	return len(trimmed) > 1 && strings.HasPrefix(trimmed, "|")
-}
-
-// renderTable draws a pipe table in box lines, its columns narrowed (the widest first) and
-// their cells wrapped until the table fits width.
-func renderTable(rows []string, width int, ms mdStyles) []string {
+// table draws a GitHub table: its header row bold, every cell's inline Markdown drawn.
+func (r *mdRenderer) table(t *east.Table, width int) []string {
 	var cells [][]string
 	header := -1
-	for _, r := range rows {
-		r = strings.Trim(strings.TrimSpace(r), "|")
-		parts := strings.Split(r, "|")
-		sep := true
-		for i := range parts {
-			parts[i] = strings.TrimSpace(parts[i])
-			if strings.Trim(parts[i], ":-") != "" || parts[i] == "" {
-				sep = false
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		var parts []string
+		_, isHeader := row.(*east.TableHeader)
+		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+			if isHeader {
+				parts = append(parts, r.ms.bold.Render(r.plain(c)))
+			} else {
+				parts = append(parts, r.inlines(c))
 			}
 		}
-		if sep && len(cells) == 1 {
-			header = 0
-			continue
+		if isHeader {
+			header = len(cells)
 		}
 		cells = append(cells, parts)
 	}
+	return drawTable(cells, header, width, r.ms)
+}
+
+// drawTable draws rows of styled cells in box lines, its columns narrowed (the widest first)
+// and their cells wrapped until the table fits width; row header is followed by a rule.
+func drawTable(cells [][]string, header, width int, ms mdStyles) []string {
 	cols := 0
 	for _, r := range cells {
 		cols = max(cols, len(r))
@@ -243,7 +295,7 @@ func renderTable(rows []string, width int, ms mdStyles) []string {
 	widths := make([]int, cols)
 	for _, r := range cells {
 		for c, v := range r {
-			widths[c] = max(widths[c], lipgloss.Width(inline(v, ms)))
+			widths[c] = max(widths[c], lipgloss.Width(v))
 		}
 	}
 	// Borders and padding take 3 columns a cell, plus one.
@@ -273,10 +325,7 @@ func renderTable(rows []string, width int, ms mdStyles) []string {
 		for c := range cols {
 			v := ""
 			if c < len(r) {
-				v = inline(r[c], ms)
-				if ri == header {
-					v = ms.bold.Render(r[c])
-				}
+				v = r[c]
 			}
 			wrapped[c] = strings.Split(lipgloss.Wrap(v, widths[c], ""), "\n")
 			height = max(height, len(wrapped[c]))

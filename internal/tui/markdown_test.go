@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gocodex/gocodex/protocol"
@@ -31,15 +32,16 @@ func TestMarkdownAnswer(t *testing.T) {
 	if strings.Contains(plain, "```") || strings.Contains(plain, "**") || strings.Contains(plain, "## ") {
 		t.Errorf("markup left in:\n%s", plain)
 	}
-	// Keywords are coloured in a Go block, not in an unknown language's.
-	if !strings.Contains(out, ms.keyword.Render("func")) {
+	// Keywords are coloured in the theme in a Go block, not in a plain text block.
+	if !strings.Contains(out, tokenStyle(ms.theme, chroma.KeywordDeclaration).Render("func")) {
 		t.Error("the Go keyword is not highlighted")
 	}
-	if strings.Contains(renderMarkdown("```text\nfunc x\n```", 80, ms), ms.keyword.Render("func")) {
-		t.Error("an unknown language was highlighted as Go")
+	if strings.Contains(renderMarkdown("```text\nfunc x\n```", 80, ms), tokenStyle(ms.theme, chroma.KeywordDeclaration).Render("func")) {
+		t.Error("a text block was highlighted as Go")
 	}
-	// An answer still streaming, its fence not closed yet, is already a code block.
-	if got := ansi.Strip(renderMarkdown("look:\n```sh\necho hi", 80, ms)); got != "look:\n  echo hi" {
+	// An answer still streaming, its fence not closed yet, is already a code block (set off
+	// from the paragraph it interrupts by a blank line, as every block is).
+	if got := ansi.Strip(renderMarkdown("look:\n```sh\necho hi", 80, ms)); got != "look:\n\n  echo hi" {
 		t.Errorf("open fence: %q", got)
 	}
 }
@@ -62,5 +64,36 @@ func TestMarkdownTable(t *testing.T) {
 		if strings.Contains(out, "---") {
 			t.Errorf("the separator row was drawn:\n%s", out)
 		}
+	}
+}
+
+// The parser reads what line patterns could not: emphasis markers inside code spans stay
+// text, a link's label may hold brackets' neighbours, a loose list keeps its numbering, and
+// languages beyond a fixed five are highlighted.
+func TestMarkdownParsedNotPatterned(t *testing.T) {
+	ms := newMDStyles()
+	plain := func(md string) string { return ansi.Strip(renderMarkdown(md, 80, ms)) }
+	if got := plain("use `a*b*c` and **bold `x`**"); got != "use a*b*c and bold x" {
+		t.Errorf("code span and nested span: %q", got)
+	}
+	if got := plain("3. three\n4. four"); got != "3. three\n4. four" {
+		t.Errorf("ordered list from 3: %q", got)
+	}
+	if got := plain("- a\n\n  more of a\n- b"); got != "- a\n\n  more of a\n\n- b" {
+		t.Errorf("loose list: %q", got)
+	}
+	if got := plain("~~gone~~ <https://x.test/y>"); got != "gone https://x.test/y" {
+		t.Errorf("strikethrough and autolink: %q", got)
+	}
+	for _, lang := range []string{"rust", "ts", "kotlin", "sql", "yaml"} {
+		out := renderMarkdown("```"+lang+"\nlet x = 1\n```", 80, ms)
+		if out == "  "+ms.code.Render("let x = 1") {
+			t.Errorf("%s was not highlighted: %q", lang, out)
+		}
+	}
+	// Tables come from the parser too: a cell's pipe escaped stays in the cell.
+	out := plain("| a | b |\n|---|---|\n| x \\| y | z |\n")
+	if !strings.Contains(out, "│ x | y │ z │") {
+		t.Errorf("table:\n%s", out)
 	}
 }

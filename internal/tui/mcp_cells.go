@@ -2,7 +2,6 @@ package tui
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/gocodex/gocodex/internal/items"
@@ -65,36 +64,4 @@ func resultText(raw json.RawMessage) string {
 }
 
 // mcpToolsText is /mcp's answer: each server with its auth status and its tools' names.
-func mcpToolsText(ev protocol.McpListToolsResponseEvent) string {
-	servers := make([]string, 0, len(ev.AuthStatuses))
-	for s := range ev.AuthStatuses {
-		servers = append(servers, s)
-	}
-	sort.Strings(servers)
-	if len(servers) == 0 {
-		return "MCP Tools\n\nNo MCP servers configured. Add one under [mcp_servers.NAME] in config.toml."
-	}
-	lines := []string{"MCP Tools", ""}
-	for _, s := range servers {
-		var auth string
-		json.Unmarshal(ev.AuthStatuses[s], &auth)
-		prefix := "mcp__" + s + "__"
-		var tools []string
-		for q := range ev.Tools {
-			if strings.HasPrefix(q, prefix) {
-				tools = append(tools, strings.TrimPrefix(q, prefix))
-			}
-		}
-		sort.Strings(tools)
-		lines = append(lines, "• "+s)
-		if auth != "" {
-			lines = append(lines, "    • Auth: "+auth)
-		}
-		if len(tools) == 0 {
-			lines = append(lines, "    • Tools: (none)")
-		} else {
-			lines = append(lines, "    • Tools: "+strings.Join(tools, ", "))
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+func mcpToolsText(ev protocol.McpListToolsResponseEvent) string { return mcpServersText(ev, false) }

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"io/fs"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -30,35 +28,13 @@ func mentionQuery(text string) (string, bool) {
 	return word[1:], true
 }
 
-// workTreeFiles lists the files under dir (relative, slash-separated), skipping VCS and
-// dependency folders; read once per UI.
+// workTreeFiles lists the work tree's files as Codex's file search does (mention_walk.go);
+// read once per UI.
 func (m *Model) workTreeFiles() []string {
 	if m.files != nil || m.header.Cwd == "" {
 		return m.files
 	}
-	m.files = []string{}
-	root := m.header.Cwd
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case ".git", "node_modules", "target", ".venv", "__pycache__":
-				if path != root {
-					return filepath.SkipDir
-				}
-			}
-			return nil
-		}
-		if rel, err := filepath.Rel(root, path); err == nil {
-			m.files = append(m.files, filepath.ToSlash(rel))
-		}
-		if len(m.files) >= maxMentionFiles {
-			return filepath.SkipAll
-		}
-		return nil
-	})
+	m.files = walkFiles(m.header.Cwd, maxMentionFiles)
 	return m.files
 }
 

@@ -164,6 +164,18 @@ type Model struct {
 	// mentions is the @file list; files the work tree's files, read on the first @.
 	mentions mentionPopup
 	files    []string
+	// ui holds the settings commands' state (/statusline, /title, /fast: ui_host.go).
+	ui uiState
+	// settings keeps the UI's own settings (slash_theme.go).
+	settings uiSettings
+	// threadOps rename, archive and delete the stored thread (slash_threads.go).
+	threadOps ThreadOps
+	// vim is the composer's Vim mode (slash_vim.go).
+	vim vimMode
+	// experimental are the flags /experimental switches.
+	experimental []ExperimentalFeature
+	// keys are the global shortcuts /keymap binds (slash_keymap.go).
+	keys keymap
 }
 
 const (
@@ -274,6 +286,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case threadsListedMsg:
 		m.threadsListed(msg)
 		return nil
+	case uiDoneMsg:
+		return msg(m)
+	case threadChangedMsg:
+		m.threadChanged(msg)
+		return nil
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {
 			m.pasted(msg.Content)
@@ -294,8 +311,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.pager != nil {
 		return m.pagerKey(ks)
 	}
-	if ks == "ctrl+t" {
-		m.openPager()
+	if m.keys.capturing != nil {
+		m.captureKey(ks)
+		return nil
+	}
+	if m.picker == nil && m.boundKey(ks) {
 		return nil
 	}
 	if m.question != nil {
@@ -308,10 +328,16 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.picker != nil {
 		return m.pickerKey(k)
 	}
+	if m.ui.items != nil {
+		return m.itemsPickerKey(k)
+	}
 	if len(m.popup.items) > 0 && m.popupKey(ks) {
 		return nil
 	}
 	if len(m.mentions.items) > 0 && m.mentionKey(ks) {
+		return nil
+	}
+	if m.vim.on && m.vimKey(k) {
 		return nil
 	}
 	switch ks {
@@ -499,6 +525,7 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.running = true
 	case protocol.TurnCompleteEvent, protocol.TurnAbortedEvent:
 		m.running = false
+		m.refreshGitBranch() // the turn may have switched branches
 		m.approvals = nil
 		m.question = nil
 		if _, aborted := e.(protocol.TurnAbortedEvent); aborted {
@@ -556,6 +583,10 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		m.questionOpened(e)
 	case protocol.ShutdownCompleteEvent:
 		return m.quit()
+	case protocol.McpListToolsResponseEvent:
+		if m.mcpVerboseAnswer(e) {
+			return nil
+		}
 	}
 	if m.tr.apply(ev.Msg) {
 		m.refresh()

@@ -140,6 +140,10 @@ func start(cmd tea.Cmd, wg *sync.WaitGroup, ctx context.Context, send func(tea.M
 // plainLine turns a typed line into what the person would have pressed.
 func (m *Model) plainLine(line string, run func(tea.Msg)) {
 	key := func(k tea.Key) { run(tea.KeyPressMsg(k)) }
+	if m.ui.items != nil {
+		m.plainItemsLine(strings.TrimSpace(line), key)
+		return
+	}
 	if len(m.approvals) > 0 || m.picker != nil || m.question != nil {
 		switch t := strings.TrimSpace(line); t {
 		case "":
@@ -187,6 +191,8 @@ func (m *Model) plainPrompt() string {
 		return ansi.Strip(m.questionView())
 	case len(m.approvals) > 0:
 		return ansi.Strip(m.approvalView(m.approvals[0])) + "\nAnswer with y, a, p, n or esc:"
+	case m.ui.items != nil:
+		return m.plainItemsPrompt()
 	case m.picker != nil:
 		p := ansi.Strip(m.pickerView())
 		if m.picker.searchable {

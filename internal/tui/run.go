@@ -62,6 +62,19 @@ type Options struct {
 	// AltScreen draws the whole UI on the alternate screen (tui.alternate_screen); the
 	// default is inline: finished cells go into the terminal's scrollback.
 	AltScreen bool
+	// UI is the host's side of /statusline, /title, /fast, /feedback, /logout, /ps, /stop.
+	UI UIHost
+	// Theme is the syntax theme of code blocks (`[tui] theme`, a chroma style name; empty or
+	// unknown: the default); SaveTUISetting writes `[tui] key = value` into config.toml.
+	Theme          string
+	SaveTUISetting func(path []string, value any) error
+	// Keymap are the custom global shortcuts (`[tui.keymap.global]`: action -> key).
+	Keymap map[string]string
+	// ThreadOps rename, archive and delete the stored thread.
+	ThreadOps ThreadOps
+	// Experimental are Codex's experimental flags; SaveFeature writes `[features] NAME`.
+	Experimental []ExperimentalFeature
+	SaveFeature  func(name string, on bool) error
 }
 
 // Run shows the UI until the person quits and the thread has shut down. The engine's
@@ -81,6 +94,17 @@ func Run(ctx context.Context, o Options) error {
 	m.startWithPicker = o.ResumePicker
 	m.startPickerForks = o.ForkPicker
 	m.liveClock = true
+	m.setUIHost(o.UI)
+	m.settings.save = o.SaveTUISetting
+	m.threadOps = o.ThreadOps
+	m.setKeymap(o.Keymap)
+	m.experimental = o.Experimental
+	m.settings.saveFeature = o.SaveFeature
+	if knownTheme(o.Theme) {
+		m.st.md.theme = o.Theme
+	} else if o.Theme != "" {
+		m.tr.add(cell{kind: cellWarning, body: "Unknown theme " + o.Theme + " in [tui] theme; using " + defaultTheme + "."})
+	}
 	for _, n := range o.Notices {
 		m.tr.add(cell{kind: cellWarning, body: n})
 	}
@@ -96,6 +120,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	p := tea.NewProgram(m, opts...)
 	m.print = func(s string) { p.Send(tea.Println(s)()) }
+	m.ui.send = p.Send
 
 	// One pump per engine: a pump ends when its thread closes or ctx is cancelled, and
 	// Run waits for all of them.

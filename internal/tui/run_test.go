@@ -84,38 +84,16 @@ func TestPlainLineMode(t *testing.T) {
 			close(eng.events)
 		}
 	}
-	inR, inW := io.Pipe()
-	out := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(context.Background(), Options{Engine: eng, Header: Header{Model: "m", Cwd: "/w"}, In: inR, Out: out, Env: []string{"TERM=dumb"}})
-	}()
-	waitOut := func(want string) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for !strings.Contains(out.String(), want) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%q never printed; output:\n%s", want, out.String())
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-	io.WriteString(inW, "make x\n")
-	waitOut("Would you like to run the following command?")
-	waitOut("Answer with y, a, p, n or esc:")
-	io.WriteString(inW, "a\n")
-	waitOut("done with approved_for_session")
-	io.WriteString(inW, "/status\n")
-	waitOut("Collaboration mode:")
-	inW.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not end at the end of input")
-	}
+	ps := startPlain(t, Options{Engine: eng, Header: Header{Model: "m", Cwd: "/w"}})
+	out := ps.out
+	ps.write("make x\n")
+	ps.waitOut("Would you like to run the following command?")
+	ps.waitOut("Answer with y, a, p, n or esc:")
+	ps.write("a\n")
+	ps.waitOut("done with approved_for_session")
+	ps.write("/status\n")
+	ps.waitOut("Collaboration mode:")
+	ps.finish()
 	if strings.Contains(out.String(), "\x1b") {
 		t.Errorf("escape sequences on a dumb terminal:\n%q", out.String())
 	}
@@ -140,4 +118,49 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// plainSession is Run on a dumb terminal fed through a pipe.
+type plainSession struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *syncBuffer
+	done chan error
+}
+
+// startPlain runs the UI in its plain line mode (TERM=dumb) with o's engine and host.
+func startPlain(t *testing.T, o Options) *plainSession {
+	inR, inW := io.Pipe()
+	ps := &plainSession{t: t, in: inW, out: &syncBuffer{}, done: make(chan error, 1)}
+	o.In, o.Out, o.Env = inR, ps.out, []string{"TERM=dumb"}
+	go func() { ps.done <- Run(context.Background(), o) }()
+	return ps
+}
+
+func (ps *plainSession) write(s string) { io.WriteString(ps.in, s) }
+
+// waitOut waits until want was printed.
+func (ps *plainSession) waitOut(want string) {
+	ps.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(ps.out.String(), want) {
+		if time.Now().After(deadline) {
+			ps.t.Fatalf("%q never printed; output:\n%s", want, ps.out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// finish ends the input and waits for Run to return.
+func (ps *plainSession) finish() {
+	ps.t.Helper()
+	ps.in.Close()
+	select {
+	case err := <-ps.done:
+		if err != nil {
+			ps.t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		ps.t.Fatal("Run did not end at the end of input")
+	}
 }

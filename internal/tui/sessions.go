@@ -20,6 +20,8 @@ type Session struct {
 	// RewindFiles restores the files of the thread's last n turns (/undo); nil when the
 	// thread keeps no snapshots.
 	RewindFiles func(ctx context.Context, n int) (*Undone, error)
+	// Cwd is the thread's folder when it differs from the UI's (/worktree).
+	Cwd string
 }
 
 // Undone is what rewinding a thread's files did (/undo): the files restored, and those left
@@ -199,6 +201,7 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 	if m.engine != nil {
 		m.engine.Submit(protocol.ShutdownOp{}) // best effort: the old thread may be gone already
 	}
+	previous := m.threadID
 	m.engine = msg.s.Engine
 	m.gen++
 	m.threadID = msg.s.ThreadID
@@ -206,12 +209,21 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 	if msg.s.Provider != "" {
 		m.header.Provider = msg.s.Provider
 	}
+	if msg.s.Cwd != "" {
+		m.header.Cwd = msg.s.Cwd
+		m.refreshGitBranch()
+	}
 	m.running, m.approvals, m.question, m.queued, m.steers = false, nil, nil, nil, nil
 	m.usage, m.planMode = nil, false
 	m.clearTranscript()
 	if m.startPump != nil {
 		m.startPump(m.engine, m.gen)
 	}
+	if m.sideOpened(msg.verb, previous) {
+		m.refresh()
+		return
+	}
+	m.ui.sideMain = "" // /new, /resume, /fork leave a side conversation behind
 	switch msg.verb {
 	case "resume":
 		m.tr.add(cell{kind: cellInfo, body: "Resumed session " + m.threadID})

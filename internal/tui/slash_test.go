@@ -105,8 +105,8 @@ func TestSlashPopupFiltersAndRuns(t *testing.T) {
 	}
 	h.golden("slash_popup")
 	h.typeText("st")
-	if names := popupNames(h.m); strings.Join(names, ",") != "status" {
-		t.Errorf("'/st' offers %v, want [status]", names)
+	if names := popupNames(h.m); strings.Join(names, ",") != "status,statusline,stop" {
+		t.Errorf("'/st' offers %v, want [status statusline stop]", names)
 	}
 	h.key(tea.Key{Code: tea.KeyBackspace})
 	h.key(tea.Key{Code: tea.KeyBackspace})
@@ -119,7 +119,7 @@ func TestSlashPopupFiltersAndRuns(t *testing.T) {
 		t.Error("Esc left the popup open")
 	}
 	h.m.input.Reset()
-	h.typeText("/d")
+	h.typeText("/di")
 	h.key(tea.Key{Code: tea.KeyTab})
 	if got := h.m.input.Value(); got != "/diff " {
 		t.Errorf("Tab completed to %q", got)
@@ -485,11 +485,12 @@ func TestFileMentions(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
 		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
 	}
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules/\n"), 0o644)
 	h.m.header.Cwd = dir
 	files := h.m.workTreeFiles()
 	h.m.header.Cwd = "/work/project" // the listing is kept; the frame stays the same across runs
-	if len(files) != 3 {
-		t.Errorf("files %v (node_modules and .git are skipped)", files)
+	if len(files) != 4 {
+		t.Errorf("files %v (.git and the ignored node_modules are skipped)", files)
 	}
 	h.typeText("look at @plex")
 	if got := h.m.mentions.items; len(got) != 1 || got[0] != "internal/parser/lexer.go" {
@@ -501,7 +502,7 @@ func TestFileMentions(t *testing.T) {
 		t.Errorf("composer = %q", got)
 	}
 	h.typeText("and @")
-	if got := h.m.mentions.items; len(got) != 3 {
+	if got := h.m.mentions.items; len(got) != 4 {
 		t.Errorf("a bare @ offers %v", got)
 	}
 	h.key(keyEsc)

@@ -525,6 +525,9 @@ func renderCell(c cell, width int, st styles) string {
 	case cellUser:
 		return prefixLines(wrap(c.body, 2), st.user.Render("› "), "  ")
 	case cellAgent:
+		if st.md.raw {
+			return wrap(strings.TrimRight(c.body, "\n"), 0)
+		}
 		return prefixLines(renderMarkdown(c.body, width-2, st.md), "• ", "  ")
 	case cellReasoning:
 		return st.dim.Render(prefixLines(wrap(c.body, 2), "• ", "  "))

@@ -20,19 +20,19 @@ func (m *Model) View() tea.View {
 	}
 	if m.inline {
 		v := tea.NewView(m.liveView())
-		v.WindowTitle = "gocodex"
+		v.WindowTitle = m.windowTitle()
 		return v
 	}
 	parts := []string{m.headerView(), m.vp.view(), m.statusView(), m.bottomView()}
 	v := tea.NewView(strings.Join(parts, "\n"))
 	v.AltScreen = true
-	v.WindowTitle = "gocodex"
+	v.WindowTitle = m.windowTitle()
 	return v
 }
 
 // chromeHeight is every line that is not the transcript.
 func (m *Model) chromeHeight() int {
-	if len(m.approvals) == 0 && m.question == nil && m.picker == nil && len(m.popup.items) == 0 && len(m.mentions.items) == 0 && len(m.steers) == 0 && len(m.queued) == 0 {
+	if len(m.approvals) == 0 && m.question == nil && m.picker == nil && m.ui.items == nil && len(m.popup.items) == 0 && len(m.mentions.items) == 0 && len(m.steers) == 0 && len(m.queued) == 0 {
 		return headerHeight + 1 + inputHeight + 3 // the composer, its border and the footer
 	}
 	return headerHeight + 1 + lipgloss.Height(m.bottomView())
@@ -117,6 +117,9 @@ func (m *Model) bottomView() string {
 	if m.picker != nil {
 		return m.pickerView()
 	}
+	if m.ui.items != nil {
+		return m.itemsPickerView()
+	}
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
 	out := box.Render(m.input.View()) + "\n" + m.footerView()
 	if pending := m.pendingView(); pending != "" {
@@ -134,15 +137,21 @@ func (m *Model) bottomView() string {
 // footerView is the status line under the composer, as Codex's: model and effort, context
 // left, directory; the key hint when there is room.
 func (m *Model) footerView() string {
-	parts := []string{strings.TrimSpace(m.header.Model + " " + m.header.Effort)}
+	parts := []string{strings.TrimSpace(m.header.Model + " " + m.header.Effort + m.fastSuffix())}
 	if pct, ok := m.contextLeft(); ok {
 		parts = append(parts, fmt.Sprintf("%d%% context left", pct))
 	}
 	parts = append(parts, m.header.Cwd)
 	left := strings.Join(parts, " · ")
+	if m.ui.statusLine != nil { // chosen with /statusline (tui.status_line)
+		left = m.itemsLine(m.ui.statusLine, " · ", false)
+	}
 	hint := "/ for commands · esc interrupt · ctrl+c quit"
 	if m.running && strings.TrimSpace(m.input.Value()) != "" {
 		hint = "tab to queue message"
+	}
+	if m.vim.on {
+		hint = m.vim.label()
 	}
 	if gap := m.width - lipgloss.Width(left) - lipgloss.Width(hint) - 1; gap >= 2 {
 		left += strings.Repeat(" ", gap) + hint
