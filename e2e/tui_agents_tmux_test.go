@@ -19,7 +19,7 @@ func TestTUITmuxAgentsSwitchesToTheChild(t *testing.T) {
 	u.typeLine(rootPrompt)
 	u.waitFor("Sub-agent /root/worker started", "root reports: "+childAnswer)
 	u.typeLine("/agents")
-	u.waitFor("Switch between this session's agent threads", "Main thread (current)", "/root/worker")
+	u.waitFor("Subagents", "Select an agent to watch.", "Main [default] (current)", "• /root/worker")
 	u.pane.sendKeys(false, "Down")
 	u.pane.sendKeys(false, "Enter")
 	scr := u.waitFor("Sub-agent /root/worker (thread ")
@@ -28,7 +28,7 @@ func TestTUITmuxAgentsSwitchesToTheChild(t *testing.T) {
 		t.Fatalf("the child's transcript is not what the child did:\n%s", child)
 	}
 	u.typeLine("/subagents")
-	u.waitFor("2. /root/worker (current)")
+	u.waitFor("2. • /root/worker (current)")
 	u.pane.sendKeys(false, "Up")
 	u.pane.sendKeys(false, "Enter")
 	waitGone(t, u, "enter select · esc back")

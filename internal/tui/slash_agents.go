@@ -78,20 +78,14 @@ func (m *Model) agentLabel(id string) string {
 	return id
 }
 
-// openAgentsPicker is /agents and /subagents: the main thread and its sub-agents.
-func (m *Model) openAgentsPicker(typed, _ string) {
-	if len(m.agents.list) == 0 {
-		m.tr.closeStreams()
-		m.tr.add(cell{kind: cellUser, body: typed})
-		m.tr.add(cell{kind: cellNote, body: "No sub-agents in this session yet. Sub-agents are started by the model when multi_agent_v2 is enabled (--enable multi_agent_v2)."})
-		m.refresh()
-		return
-	}
-	p := &picker{title: "Agents", subtitle: "Switch between this session's agent threads"}
-	p.items = append(p.items, pickerItem{label: "Main thread", desc: m.threadID, value: "", current: m.agents.viewing == nil})
+// openAgentsPicker is /subagents (and /agents): the main thread and its sub-agents, as
+// Codex 0.171's /subagents lists them.
+func (m *Model) openAgentsPicker(_, _ string) {
+	p := &picker{title: "Subagents", subtitle: "Select an agent to watch."}
+	p.items = append(p.items, pickerItem{label: "• Main [default]", desc: m.threadID, value: "", current: m.agents.viewing == nil})
 	for _, a := range m.agents.list {
 		cur := a == m.agents.viewing
-		p.items = append(p.items, pickerItem{label: m.agentLabel(a.id), desc: a.id, value: a.id, current: cur})
+		p.items = append(p.items, pickerItem{label: "• " + m.agentLabel(a.id), desc: a.id, value: a.id, current: cur})
 		if cur {
 			p.selected = len(p.items) - 1
 		}

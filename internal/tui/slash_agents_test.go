@@ -17,9 +17,10 @@ func TestAgentsPickerSwitchesTranscripts(t *testing.T) {
 	h := newHarness(t, "")
 	h.m.threadID = "main-thread"
 	h.command("/agents")
-	if !strings.Contains(h.screen(), "No sub-agents in this session yet") {
-		t.Fatalf("/agents without sub-agents:\n%s", h.screen())
+	if scr := h.screen(); !strings.Contains(scr, "Main [default] (current)  main-thread") {
+		t.Fatalf("/agents without sub-agents:\n%s", scr)
 	}
+	h.key(keyEsc)
 	item := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
 	started := items.SubAgentActivityCore{Type: items.CoreSubAgentActivity, ID: "s1", Kind: "started", AgentThreadID: "child-1", AgentPath: "/root/worker"}
 	h.event(protocol.ItemStartedEvent{Item: item(started)})
