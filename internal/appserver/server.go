@@ -158,7 +158,7 @@ func (s *Server) Logger() *slog.Logger { return s.logger }
 
 // Handle registers (or replaces) the handler of a request method.
 func (s *Server) Handle(method string, h Handler) {
-	if th, ok := h.(TypedHandler); ok {
+	if th, ok := h.(TypedHandler); ok && th.required == nil {
 		th.required = paramsRequired[method]
 		h = th
 	}
