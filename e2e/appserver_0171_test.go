@@ -150,19 +150,17 @@ func TestAppServerMcpOAuthLogin(t *testing.T) {
 	})
 }
 
-// TestAppServer0171ExperimentalMethodsUnsupported: the experimental methods new in 0.171
-// (thread/search/stream and its cancels, thread/realtime/list) are known to gocodex, which
-// does not implement them: with experimentalApi they answer -32601 "<method> is not supported
-// by gocodex" (Codex 0.171 serves them), without it Codex's capability error; never "unknown
-// variant".
+// TestAppServer0171ExperimentalMethodsUnsupported: thread/realtime/list, experimental and new
+// in 0.171, is known to gocodex, which has no realtime voice sessions: with experimentalApi
+// it answers -32601 "<method> is not supported by gocodex" (Codex 0.171 serves it), without
+// it Codex's capability error; never "unknown variant". The thread search methods are
+// served (appserver_thread_search_test.go) and gated the same way.
 func TestAppServer0171ExperimentalMethodsUnsupported(t *testing.T) {
 	t.Parallel()
 	methods := map[string]any{
-		"thread/search/stream":        map[string]any{"searchTerm": "x"},
-		"thread/search/cancel":        map[string]any{"requestId": 1},
-		"thread/search/stream/cancel": map[string]any{"requestId": 1},
-		"thread/realtime/list":        map[string]any{"threadId": "019b0000-0000-7000-8000-000000000000"},
+		"thread/realtime/list": map[string]any{"threadId": "019b0000-0000-7000-8000-000000000000"},
 	}
+	gated := []string{"thread/search", "thread/search/stream", "thread/search/cancel", "thread/search/stream/cancel"}
 	for _, experimental := range []bool{true, false} {
 		e := newEnv(t)
 		if experimental {
@@ -177,6 +175,12 @@ func TestAppServer0171ExperimentalMethodsUnsupported(t *testing.T) {
 			}
 			if em == nil || em.Error.Code != code || em.Error.Message != want {
 				t.Errorf("experimentalApi %v: %s answered %+v, want %d %q", experimental, m, em, code, want)
+			}
+		}
+		for _, m := range gated {
+			_, em := c.call(m, map[string]any{"searchTerm": "x", "requestId": 1})
+			if gatedOut := em != nil && em.Error.Message == m+" requires experimentalApi capability"; gatedOut == experimental {
+				t.Errorf("experimentalApi %v: %s answered %+v", experimental, m, em)
 			}
 		}
 		stop()

@@ -31,6 +31,10 @@ var experimentalImplemented = map[string]map[string]any{
 	"thread/backgroundTerminals/list":      {"threadId": "$THREAD"},
 	"thread/backgroundTerminals/terminate": {"threadId": "$THREAD", "processId": "999999"},
 	"thread/readState/update":              {"threadId": "$THREAD", "expectedRevision": "$THREAD" /* a new thread's revision is its id */, "operation": map[string]any{"type": "read"}},
+	"thread/search":                        {"searchTerm": "x"},
+	"thread/search/stream":                 {"searchTerm": "x"},
+	"thread/search/cancel":                 {"requestId": 1}, // nothing running: acknowledged, as in Codex
+	"thread/search/stream/cancel":          {"requestId": 1},
 }
 
 func experimentalMethods(t *testing.T) []string {

@@ -25,10 +25,16 @@ func loginBins(t *testing.T) map[string]string {
 // aliases under a temporary directory is dropped from its stderr.
 func runIn(t *testing.T, bin, home, stdin string, args ...string) result {
 	t.Helper()
+	return runInEnv(t, bin, home, stdin, nil, args...)
+}
+
+// runInEnv is runIn with more variables in the environment.
+func runInEnv(t *testing.T, bin, home, stdin string, extraEnv []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(cleanEnviron(), "CODEX_HOME="+home, "HOME="+t.TempDir())
+	cmd.Env = append(append(cleanEnviron(), "CODEX_HOME="+home, "HOME="+t.TempDir()), extraEnv...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -115,19 +114,7 @@ func TestAuthKeyringInterop(t *testing.T) {
 	kr := testkit.StartKeyring(t)
 	run := func(bin, home, stdin string, args ...string) result {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Env = append(append(cleanEnviron(), "CODEX_HOME="+home, "HOME="+t.TempDir()), kr.Env()...)
-		cmd.Stdin = strings.NewReader(stdin)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("%s %v: %v", bin, args, err)
-		}
-		return result{Stdout: stdout.String(), Stderr: stderr.String(), Code: code}
+		return runInEnv(t, bin, home, stdin, kr.Env(), args...)
 	}
 	pairs := [][2]string{{binary, binary}}
 	if ref := os.Getenv("GOCODEX_REFERENCE_CODEX"); ref != "" {

@@ -140,38 +140,54 @@ func TestResumeOfAParentWithFinishedChildren(t *testing.T) {
 // "provider/model" runs the child on another configured provider, here a second scripted
 // server; the root's requests stay on its own.
 func TestSubagentOnAnotherProvider(t *testing.T) {
+	e, other := runWithOtherProvider(t, "", map[string]any{"model": "other/gpt-6-luna", "fork_turns": "none"})
+	for _, r := range childRequestsOn(t, e.Model, other) {
+		if r.JSON["model"] != "gpt-6-luna" {
+			t.Errorf("the child asked for model %v, want gpt-6-luna", r.JSON["model"])
+		}
+	}
+}
+
+// runWithOtherProvider runs the sub-agent script through exec with a second scripted
+// provider "other" configured (and extraConfig), the root spawning with spawnArgs.
+func runWithOtherProvider(t *testing.T, extraConfig string, spawnArgs map[string]any) (*env, *tk.Server) {
+	t.Helper()
 	e := newEnv(t)
 	other := tk.NewServer(t)
 	tk.WriteConfig(t, e.CodexHome, e.Model.URL(), tk.ConfigOptions{Extra: "\n[model_providers.other]\nname = \"Other\"\nbase_url = \"" +
-		other.BaseURL() + "\"\nwire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\n"})
+		other.BaseURL() + "\"\nwire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\n" + extraConfig})
 	exec := map[string]any{"cmd": childCommand, "yield_time_ms": 30000}
-	spawn := map[string]any{"model": "other/gpt-6-luna", "fork_turns": "none"}
-	reply := tk.Replying(func(r tk.Request) tk.Response { return routedReply(r, exec, spawn) })
+	reply := tk.Replying(func(r tk.Request) tk.Response { return routedReply(r, exec, spawnArgs) })
 	e.Model.SetDefault(reply)
 	other.SetDefault(reply)
 	res := e.run("", "exec", "--json", "--skip-git-repo-check", "--enable", "multi_agent_v2", rootPrompt)
 	if res.Code != 0 || !strings.Contains(res.Stdout, "root reports: "+childAnswer) {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", res.Code, res.Stdout, res.Stderr)
 	}
-	for _, r := range e.Model.Requests() {
+	return e, other
+}
+
+// childRequestsOn checks that the child's requests (2 in the script) all went to other and
+// the root's to root, and returns the child's.
+func childRequestsOn(t *testing.T, root, other *tk.Server) []tk.Request {
+	t.Helper()
+	for _, r := range root.Requests() {
 		if isChild(r) {
 			t.Errorf("a child request reached the root's provider")
 		}
 	}
-	children := 0
+	var children []tk.Request
 	for _, r := range other.Requests() {
 		if !isChild(r) {
 			t.Errorf("a root request reached the child's provider")
 			continue
 		}
-		children++
-		if r.JSON["model"] != "gpt-6-luna" {
-			t.Errorf("the child asked for model %v, want gpt-6-luna", r.JSON["model"])
-		}
+		children = append(children, r)
 	}
-	if children != 2 {
-		t.Errorf("the child's provider got %d requests, want 2", children)
+	if len(children) != 2 {
+		t.Errorf("the child's provider got %d requests, want 2", len(children))
 	}
+	return children
 }
 
 // TestSubagentsThroughTheMcpServer: the mcp-server's codex tool, with multi_agent_v2 in its

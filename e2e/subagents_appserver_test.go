@@ -62,14 +62,7 @@ func TestSubagentsOnTheAppServer(t *testing.T) {
 			}
 			root := c.startThread(map[string]any{"cwd": e.Workdir, "config": map[string]any{"features.multi_agent_v2": true}})
 			c.turn(root, rootPrompt)
-			var seen []rpcMsg
-			for {
-				got := c.until("turn/completed")
-				seen = append(seen, got...)
-				if params(got[len(got)-1])["threadId"] == root {
-					break
-				}
-			}
+			seen := c.untilTurnOf(root)
 			var child string
 			var spawned, waited bool
 			for _, it := range pick(seen, "item/completed") {
@@ -182,4 +175,16 @@ func threadSequences(ms []rpcMsg, root, child string) map[string][]string {
 		out[role] = append(out[role], s)
 	}
 	return out
+}
+
+// untilTurnOf reads notifications until thread's turn/completed (its children's come first).
+func (c *asClient) untilTurnOf(thread string) []rpcMsg {
+	var seen []rpcMsg
+	for {
+		got := c.until("turn/completed")
+		seen = append(seen, got...)
+		if params(got[len(got)-1])["threadId"] == thread {
+			return seen
+		}
+	}
 }

@@ -60,7 +60,7 @@ type Options struct {
 	Sandbox sandbox.Options
 	// ExternalAuth, when it returns an authorizer, supplies ChatGPT credentials the process
 	// holds itself (the app-server's chatgptAuthTokens sign-in) in place of stored ones.
-	ExternalAuth func() model.Authorizer
+	ExternalAuth func() Credentials
 	// BypassHookTrust runs lifecycle hooks that are not trusted
 	// (--dangerously-bypass-hook-trust).
 	BypassHookTrust bool
@@ -68,6 +68,19 @@ type Options struct {
 	// 0.171's app-server does: each request looks for credentials again and goes without
 	// when there are none, so the server's 401 is the turn's error (pending_credentials.go).
 	DeferCredentials bool
+}
+
+// Credentials are ChatGPT credentials a face holds itself (Options.ExternalAuth): they set a
+// request's headers and recover from a 401 as the host's own sign-in does (model.Authorizer).
+type Credentials interface {
+	// Authorize sets the credential headers on h, refreshing them first when they are about
+	// to expire.
+	Authorize(ctx context.Context, h http.Header) error
+	// Unauthorized is told the server answered 401; retry says to send the request again at
+	// once with fresh credentials.
+	Unauthorized(ctx context.Context) (retry bool, err error)
+	// Succeeded ends a run of 401s.
+	Succeeded()
 }
 
 // App holds what threads share: the configuration, the model clients and the thread manager.

@@ -26,6 +26,7 @@ type Subagent struct {
 	Depth          int
 	Path           string
 	Nickname       string
+	Role           string // the [agents.<role>] it was spawned as, if any
 }
 
 // featureMultiAgentV2 is the flag that offers the collaboration tools.
@@ -39,10 +40,14 @@ const featureMultiAgent = "multi_agent"
 func (a *App) Subagents() *agents.Registry {
 	a.agentsOnce.Do(func() {
 		maxThreads, maxDepth := agentLimits(a.cfg)
+		table, _ := a.cfg.Effective["agents"].(map[string]any)
+		roles, rolesErr := agents.RolesFromConfig(table, a.cfg.CodexHome)
 		a.agents.Store(agents.New(agents.Options{
 			Start:      a.startChild,
 			MaxThreads: maxThreads,
 			MaxDepth:   maxDepth,
+			Roles:      roles,
+			RolesError: rolesErr,
 			Observe:    a.observeChild,
 			Logger:     a.opts.Logger,
 		}))
@@ -164,6 +169,9 @@ func (a *App) startChild(ctx context.Context, c agents.Child) (agents.Thread, er
 	if c.ReasoningEffort != "" {
 		cfg.ReasoningEffort = c.ReasoningEffort
 	}
+	if c.DeveloperInstructions != "" {
+		cfg.DeveloperInstructions = c.DeveloperInstructions
+	}
 	var history []protocol.ResponseItem
 	if c.ForkHistory {
 		h, err := a.historyOf(c.ParentThreadID)
@@ -173,7 +181,7 @@ func (a *App) startChild(ctx context.Context, c agents.Child) (agents.Thread, er
 		history = append(h, c.Opening[:len(c.Opening)-1]...)
 	}
 	th, err := a.StartThread(ctx, ThreadOptions{Config: &cfg, Source: "exec", InitialHistory: history,
-		Subagent: &Subagent{ParentThreadID: c.ParentThreadID, RootThreadID: c.RootThreadID, Depth: c.Depth, Path: c.Path, Nickname: c.Nickname}})
+		Subagent: &Subagent{ParentThreadID: c.ParentThreadID, RootThreadID: c.RootThreadID, Depth: c.Depth, Path: c.Path, Nickname: c.Nickname, Role: c.Role}})
 	if err != nil {
 		return nil, err
 	}
@@ -227,9 +235,13 @@ func (a *App) historyOf(threadID string) ([]protocol.ResponseItem, error) {
 
 // subagentSource is session_meta's source of a sub-agent, as Codex 0.169 writes it.
 func subagentSource(sa *Subagent) json.RawMessage {
+	var role any // null when spawned without a role, as Codex writes it
+	if sa.Role != "" {
+		role = sa.Role
+	}
 	b, _ := json.Marshal(map[string]any{"subagent": map[string]any{"thread_spawn": map[string]any{
 		"parent_thread_id": sa.ParentThreadID, "depth": sa.Depth, "agent_path": sa.Path,
-		"agent_nickname": sa.Nickname, "agent_role": nil}}})
+		"agent_nickname": sa.Nickname, "agent_role": role}}})
 	return b
 }
 
@@ -243,7 +255,7 @@ func linkSubagent(meta *rollout.SessionMeta, cfg *config.Config, sa *Subagent) {
 	}
 	meta.SessionID, meta.ParentThreadID, meta.ForkedFromID = sa.RootThreadID, sa.ParentThreadID, sa.ParentThreadID
 	meta.Source, meta.ThreadSource = subagentSource(sa), "subagent"
-	meta.AgentNickname, meta.AgentPath, meta.MultiAgentVersion = sa.Nickname, sa.Path, "v2"
+	meta.AgentNickname, meta.AgentPath, meta.AgentRole, meta.MultiAgentVersion = sa.Nickname, sa.Path, sa.Role, "v2"
 }
 
 // agentLimits are the [agents] settings Codex reads (max_threads, max_depth); 0 is Codex's

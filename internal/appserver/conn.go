@@ -106,6 +106,19 @@ func (c *Conn) SetValue(key, v any) {
 	c.values[key] = v
 }
 
+// ValueOrInit returns the state stored under key, storing init() first when there is none,
+// in one step so two requests of a connection share what the first one made.
+func (c *Conn) ValueOrInit(key any, init func() any) any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.values[key]
+	if !ok {
+		v = init()
+		c.values[key] = v
+	}
+	return v
+}
+
 // OnClose runs f when the connection ends (after Context is cancelled), in reverse order of
 // registration.
 func (c *Conn) OnClose(f func()) {
@@ -243,7 +256,7 @@ func (c *Conn) handleRequest(ctx context.Context, rpc *jsonrpc.Conn, req *jsonrp
 		return
 	}
 	rpc.Go(func() {
-		res, err := c.call(ctx, h, req)
+		res, err := c.call(context.WithValue(ctx, requestIDKey{}, req.ID), h, req)
 		rpc.Reply(ctx, req.ID, res, err)
 	})
 }
@@ -282,4 +295,12 @@ func (c *Conn) handleNotification(ctx context.Context, _ *jsonrpc.Conn, n *jsonr
 		return
 	}
 	h(ctx, c, n.Params)
+}
+
+type requestIDKey struct{}
+
+// requestIDOf is the id of the request ctx serves (invalid outside a request).
+func requestIDOf(ctx context.Context) jsonrpc.ID {
+	id, _ := ctx.Value(requestIDKey{}).(jsonrpc.ID)
+	return id
 }

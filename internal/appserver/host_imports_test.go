@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-// The app-server is a face, not a second host: commands run through internal/guard (the
-// one place where sandbox and approvals meet) and the state files are the host
+// The app-server is a face, not a second host: commands run through the host (internal/guard,
+// the one place where sandbox and approvals meet) and the state files are the host
 // extensions' (internal/host/...), so none of its files starts a process, builds a sandbox
 // or locks a file itself.
 func TestAppServerLeavesHostWorkToTheHost(t *testing.T) {
 	banned := map[string]string{
-		"github.com/gocodex/gocodex/internal/process":  "command/exec runs through internal/guard",
-		"github.com/gocodex/gocodex/internal/sandbox":  "command/exec runs through internal/guard",
+		"github.com/gocodex/gocodex/internal/process":  "command/exec runs through the host (app.OneOffCommands)",
+		"github.com/gocodex/gocodex/internal/sandbox":  "command/exec runs through the host (app.OneOffCommands)",
 		"github.com/gocodex/gocodex/internal/filelock": "the thread and read state files are the host extensions'",
 	}
 	files, err := filepath.Glob("*.go")

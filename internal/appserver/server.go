@@ -15,7 +15,6 @@ import (
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/model"
 )
 
 // HandlerFunc answers one request. params is the raw params member (nil when absent).
@@ -158,7 +157,7 @@ func (s *Server) Logger() *slog.Logger { return s.logger }
 
 // Handle registers (or replaces) the handler of a request method.
 func (s *Server) Handle(method string, h Handler) {
-	if th, ok := h.(TypedHandler); ok {
+	if th, ok := h.(TypedHandler); ok && th.required == nil {
 		th.required = paramsRequired[method]
 		h = th
 	}
@@ -204,7 +203,7 @@ func (s *Server) App(ctx context.Context) (*app.App, error) {
 	// thread/start needs no credentials (Codex 0.171): a turn asks for them.
 	ao.DeferCredentials = true
 	if ao.ExternalAuth == nil {
-		ao.ExternalAuth = func() model.Authorizer {
+		ao.ExternalAuth = func() app.Credentials {
 			if e := s.externalAuth(); e != nil {
 				return e
 			}

@@ -16,7 +16,6 @@ import (
 	"github.com/gocodex/gocodex/internal/auth"
 	threadsvc "github.com/gocodex/gocodex/internal/host/threads"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/internal/safegit"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -448,7 +447,7 @@ func authStatus(s *Server, includeToken bool) authStatusResponse {
 		return out
 	}
 	out.RequiresOpenaiAuth = cfg.ModelProvider.RequiresOpenAIAuth
-	if key, err := model.ResolveAPIKey(cfg.ModelProvider, model.AuthOptions{Getenv: s.opts.Getenv}); err == nil && key != "" {
+	if key, err := app.ProviderAPIKey(cfg, s.opts.Getenv); err == nil && key != "" {
 		method := "apikey"
 		out.AuthMethod = &method
 		if includeToken {

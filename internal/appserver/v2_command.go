@@ -8,12 +8,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gocodex/gocodex/internal/guard"
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
 	"github.com/gocodex/gocodex/protocol"
 )
 
-// command/exec runs one command outside any thread (internal/guard's one-off commands, under
+// command/exec runs one command outside any thread (the host's one-off commands, under
 // the request's sandbox policy, else the configuration's), buffered or, with a
 // client-chosen processId, streamed (command/exec/outputDelta) with stdin writes and
 // termination. Processes belong to the connection: they are killed when it closes.
@@ -73,7 +73,7 @@ func (a *api) CommandExecResize(ctx context.Context, c *Conn, p CommandExecResiz
 		return CommandExecResizeResponse{}, err
 	}
 	if err := proc.Resize(size.Rows, size.Cols); err != nil {
-		if errors.Is(err, guard.ErrNotTTY) {
+		if errors.Is(err, app.ErrNotTTY) {
 			return CommandExecResizeResponse{}, InvalidRequest("failed to resize PTY: process is not attached to a PTY")
 		}
 		return CommandExecResizeResponse{}, InvalidRequest("failed to resize PTY: " + err.Error())
@@ -134,14 +134,14 @@ type execProcsKey struct{}
 // execProcs are a connection's running command/exec processes by client id.
 type execProcs struct {
 	mu    sync.Mutex
-	procs map[string]*guard.Command
+	procs map[string]*app.OneOffCommand
 }
 
 func (c *Conn) execProcs() *execProcs {
 	c.mu.Lock()
 	ep, _ := c.values[execProcsKey{}].(*execProcs)
 	if ep == nil {
-		ep = &execProcs{procs: map[string]*guard.Command{}}
+		ep = &execProcs{procs: map[string]*app.OneOffCommand{}}
 		c.values[execProcsKey{}] = ep
 		c.onClose = append(c.onClose, ep.killAll)
 	}
@@ -149,7 +149,7 @@ func (c *Conn) execProcs() *execProcs {
 	return ep
 }
 
-func (ep *execProcs) get(id string) (*guard.Command, error) {
+func (ep *execProcs) get(id string) (*app.OneOffCommand, error) {
 	ep.mu.Lock()
 	defer ep.mu.Unlock()
 	p, ok := ep.procs[id]
@@ -189,10 +189,7 @@ func commandExec(ctx context.Context, s *Server, c *Conn, p commandExecParams) (
 	if p.Cwd != nil && *p.Cwd != "" {
 		cwd = *p.Cwd
 	}
-	req := guard.CommandRequest{Argv: p.Command, Cwd: cwd, Env: p.Env, TTY: p.TTY, Stdin: p.StreamStdin}
-	if s.opts.Config != nil {
-		req.EnvPolicy = &s.opts.Config.ShellEnvironmentPolicy
-	}
+	req := app.OneOffRequest{Argv: p.Command, Cwd: cwd, Config: s.opts.Config, Env: p.Env, TTY: p.TTY, Stdin: p.StreamStdin}
 	policy, err := execPolicy(s, p.SandboxPolicy, p.policy)
 	if err != nil {
 		return commandExecResponse{}, err
@@ -265,12 +262,12 @@ type commandsKey struct{}
 
 // commands is the connection's one-off command runner: the machine is probed once per
 // connection.
-func (c *Conn) commands(s *Server) *guard.Commands {
+func (c *Conn) commands(s *Server) *app.OneOffCommands {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cs, _ := c.values[commandsKey{}].(*guard.Commands)
+	cs, _ := c.values[commandsKey{}].(*app.OneOffCommands)
 	if cs == nil {
-		cs = guard.NewCommands(s.opts.AppOptions.Sandbox)
+		cs = app.NewOneOffCommands(s.opts.AppOptions)
 		c.values[commandsKey{}] = cs
 	}
 	return cs

@@ -70,6 +70,7 @@ func (c *Conn) unhandledMethod(method string) *jsonrpc.Error {
 // registerExperimental registers the experimental methods gocodex implements beyond
 // collaborationMode/list and the fuzzy file search sessions.
 func (r *threads) registerExperimental(s *Server) {
+	r.registerThreadSearch(s)
 	s.Handle("mock/experimentalMethod", Typed(func(ctx context.Context, c *Conn, p struct {
 		Value json.RawMessage `json:"value"`
 	}) (any, error) {

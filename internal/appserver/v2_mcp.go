@@ -17,9 +17,9 @@ import (
 	sdkrpc "github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/mcp"
 )
 
 // The MCP methods: server status (mcpServerStatus/list), direct tool calls and resource
@@ -84,7 +84,7 @@ type mcpServerInfo struct {
 // mcpSource is where a request's servers come from: a thread's host, or servers started
 // for the request (done stops them).
 type mcpSource struct {
-	mgr     *mcp.Manager
+	mgr     *app.McpHost
 	runtime bool // a thread's servers: runtimeStatus is reported
 	done    func()
 }
@@ -99,7 +99,7 @@ func (r *threads) mcpServers(threadID *string, only string) (mcpSource, error) {
 		}
 		if lt.app != nil {
 			if h, ok := lt.app.McpHost(lt.id); ok {
-				return mcpSource{mgr: h.Manager(), runtime: true, done: func() {}}, nil
+				return mcpSource{mgr: h, runtime: true, done: func() {}}, nil
 			}
 		}
 		// A thread without MCP servers: what config.toml configures now.
@@ -115,15 +115,7 @@ func (r *threads) mcpServers(threadID *string, only string) (mcpSource, error) {
 			servers[only] = c
 		}
 	}
-	m := mcp.New(mcp.Options{
-		Servers:    servers,
-		Getenv:     r.srv.opts.Getenv,
-		HTTPClient: r.srv.opts.HTTPClient,
-		Logger:     r.srv.logger,
-		// Wait for every server up to its startup timeout: the answer describes them all.
-		OptionalGrace: -1,
-	})
-	m.Start()
+	m := app.StartMcpServers(servers, r.srv.opts.Getenv, r.srv.opts.HTTPClient, r.srv.logger)
 	return mcpSource{mgr: m, done: func() { _ = m.Close() }}, nil
 }
 
@@ -207,7 +199,7 @@ func mcpStatusOf(ctx context.Context, src mcpSource, name string, full bool) mcp
 	out := mcpServerStatus{Name: name, Tools: map[string]*sdk.Tool{}, Resources: []*sdk.Resource{},
 		ResourceTemplates: []*sdk.ResourceTemplate{}, AuthStatus: "unsupported"}
 	if src.runtime {
-		rs := runtimeStatus(st.State)
+		rs := runtimeStatus(st)
 		out.RuntimeStatus = &rs
 	}
 	if st.HTTP {
@@ -216,7 +208,7 @@ func mcpStatusOf(ctx context.Context, src mcpSource, name string, full bool) mcp
 			out.AuthStatus = "bearerToken"
 		}
 	}
-	if st.State == mcp.StateFailed && st.Err != nil {
+	if st.Failed && st.Err != nil {
 		msg := startupErrorText(st.Err)
 		out.ToolsError = &msg
 	}
@@ -229,7 +221,7 @@ func mcpStatusOf(ctx context.Context, src mcpSource, name string, full bool) mcp
 	for _, t := range st.Tools {
 		out.Tools[t.Name] = t
 	}
-	if full && st.State == mcp.StateReady && st.Init != nil && st.Init.Capabilities != nil && st.Init.Capabilities.Resources != nil {
+	if full && st.Ready && st.Init != nil && st.Init.Capabilities != nil && st.Init.Capabilities.Resources != nil {
 		out.Resources = allMcpPages(ctx, func(cursor string) ([]*sdk.Resource, string, error) {
 			res, err := src.mgr.ListResources(ctx, name, cursor)
 			if err != nil {
@@ -266,13 +258,13 @@ func allMcpPages[T any](ctx context.Context, page func(cursor string) ([]T, stri
 	return out
 }
 
-func runtimeStatus(s mcp.State) string {
-	switch s {
-	case mcp.StateReady:
+func runtimeStatus(st app.McpServerStatus) string {
+	switch {
+	case st.Ready:
 		return "connected"
-	case mcp.StateFailed:
+	case st.Failed:
 		return "failed"
-	case mcp.StateCancelled:
+	case st.Cancelled:
 		return "cancelled"
 	}
 	return "starting"
@@ -327,14 +319,14 @@ func (r *threads) mcpToolCall(ctx context.Context, c *Conn, p McpServerToolCallP
 	if p.EnvironmentID != nil {
 		return mcpToolCallResponse{}, errNoEnvironment(*p.EnvironmentID)
 	}
-	var m *mcp.Manager
+	var m *app.McpHost
 	if lt.app != nil {
 		if h, ok := lt.app.McpHost(lt.id); ok {
-			m = h.Manager()
+			m = h
 		}
 	}
 	if m == nil {
-		return mcpToolCallResponse{}, internalError(fmt.Sprintf("%s '%s'", mcp.ErrUnknownServer, p.Server))
+		return mcpToolCallResponse{}, internalError(app.UnknownMcpServer(p.Server).Error())
 	}
 	if err := mcpReadyServer(ctx, m, p.Server); err != nil {
 		return mcpToolCallResponse{}, err
@@ -365,12 +357,12 @@ func (r *threads) mcpToolCall(ctx context.Context, c *Conn, p McpServerToolCallP
 
 // mcpReadyServer waits for a server's startup and answers as Codex does for an unknown
 // server or one that failed to start.
-func mcpReadyServer(ctx context.Context, m *mcp.Manager, name string) error {
+func mcpReadyServer(ctx context.Context, m *app.McpHost, name string) error {
 	_, err := m.Tools(ctx, name)
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, mcp.ErrUnknownServer) {
+	if app.IsUnknownMcpServer(err) {
 		return internalError(err.Error())
 	}
 	if st, ok := m.Status(name); ok && st.Err != nil {

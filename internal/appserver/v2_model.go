@@ -4,23 +4,21 @@ import (
 	"context"
 	"sort"
 	"strconv"
-	"time"
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/auth"
-	"github.com/gocodex/gocodex/internal/model"
 )
 
-// model/list pages through the model catalog (internal/model); modelProvider/list lists
-// the configured providers.
+// model/list pages through the models the host lists for the provider (app.ProviderModels);
+// modelProvider/list lists the configured providers.
 
 type reasoningEffortOption struct {
 	ReasoningEffort string `json:"reasoningEffort"`
 	Description     string `json:"description"`
 }
 
-// v2Model is a model/list entry, keys in Codex 0.169's order; the picker metadata comes
-// from model.ListingOf.
+// v2Model is a model/list entry, keys in Codex 0.169's order; the picker metadata is the
+// host's (app.CatalogModel's Listing).
 type v2Model struct {
 	ID                        string                  `json:"id"`
 	Model                     string                  `json:"model"`
@@ -63,7 +61,8 @@ type modelServiceTier struct {
 }
 
 // withListing adds a model's picker metadata.
-func withListing(m v2Model, l model.Listing) v2Model {
+func withListing(m v2Model, cm app.CatalogModel) v2Model {
+	l := cm.Listing
 	m.Description = l.Description
 	if l.Upgrade != "" {
 		m.Upgrade = &l.Upgrade
@@ -116,7 +115,7 @@ func modelList(ctx context.Context, s *Server, p ModelListParams) ModelListRespo
 		}
 		all = append(all, withListing(v2Model{ID: m.Slug, Model: m.Slug, DisplayName: name, Hidden: hidden,
 			SupportedReasoningEfforts: efforts, DefaultReasoningEffort: orDefault(m.DefaultReasoningLevel, "medium"),
-			InputModalities: mods, IsDefault: i == 0}, model.ListingOf(m.Slug)))
+			InputModalities: mods, IsDefault: i == 0}, m))
 	}
 	start := 0
 	if p.Cursor != nil {
@@ -169,7 +168,7 @@ func providerList(s *Server) ModelProviderListResponse {
 		// A provider of the user's config.toml is theirs to edit, as in Codex 0.169
 		// (modelProvider/config/write); the built-ins are not.
 		if userDefined[id] {
-			out.Data = append(out.Data, gatewaySummary(id, p))
+			out.Data = append(out.Data, gatewaySummary(id, p.Name, p.BaseURL, p.EnvKey))
 			continue
 		}
 		settings := providerSettings{Type: "openai"}
@@ -181,35 +180,18 @@ func providerList(s *Server) ModelProviderListResponse {
 	return out
 }
 
-// providerModels are the models of the configured provider: for OpenAI the catalog; for any
-// other provider what it serves (its model list endpoint, Ollama's tags), with the catalog's
-// metadata where the catalog knows the slug. A provider that cannot be asked falls back to
-// the catalog, and the server log says why.
-func providerModels(ctx context.Context, s *Server) []model.ModelInfo {
+// providerModels are the models of the configured provider, asked of the host with the
+// client the environment's proxy and CA settings call for.
+func providerModels(ctx context.Context, s *Server) []app.CatalogModel {
 	cfg := s.opts.Config
-	if cfg == nil || cfg.ModelProviderID == model.ProviderOpenAI {
-		return model.CatalogModels()
+	if cfg == nil {
+		return app.ProviderModels(ctx, nil, s.opts.Getenv, nil, s.logger)
 	}
 	hc, _ := auth.HTTPClient(s.opts.Getenv)
 	if hc == nil {
 		hc = s.opts.HTTPClient
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	served, err := app.ServedModels(ctx, cfg, s.opts.Getenv, hc)
-	if err != nil || len(served) == 0 {
-		s.logger.Warn("model/list: the provider's models could not be listed; listing the catalog", "provider", cfg.ModelProviderID, "err", err)
-		return model.CatalogModels()
-	}
-	// The configured model first: it is the default.
-	sort.SliceStable(served, func(i, j int) bool { return served[i] == cfg.Model && served[j] != cfg.Model })
-	out := make([]model.ModelInfo, 0, len(served))
-	for i, slug := range served {
-		m := model.LookupModel(slug, model.CatalogOverrides{})
-		m.Visibility, m.Priority = "list", i
-		out = append(out, m)
-	}
-	return out
+	return app.ProviderModels(ctx, cfg, s.opts.Getenv, hc, s.logger)
 }
 
 // ModelList answers model/list.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/jsonrpc"
-	"github.com/gocodex/gocodex/internal/model"
 )
 
 // modelProvider/capabilities/read says what the configured provider can do for a thread;
@@ -29,7 +28,7 @@ type providerSettingsPatch struct {
 var providerIDUnsafe = regexp.MustCompile(`[^a-z0-9_-]+`)
 
 // newProviderID makes an id for a new provider from its name, unique among known ones.
-func newProviderID(name string, taken map[string]model.ProviderInfo) string {
+func newProviderID[P any](name string, taken map[string]P) string {
 	base := strings.Trim(providerIDUnsafe.ReplaceAllString(strings.ToLower(name), "-"), "-")
 	if base == "" {
 		base = "custom"
@@ -62,7 +61,7 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (ModelProviderConf
 	if err != nil {
 		return ModelProviderConfigWriteResponse{}, err
 	}
-	var info model.ProviderInfo
+	var name, baseURL, envKey string
 	id := ""
 	if p.ProviderID != nil && *p.ProviderID != "" {
 		id = *p.ProviderID
@@ -70,13 +69,12 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (ModelProviderConf
 		if !ok {
 			return ModelProviderConfigWriteResponse{}, InvalidRequest("Unknown provider ID.")
 		}
-		info = existing
+		name, baseURL, envKey = existing.Name, existing.BaseURL, existing.EnvKey
 	} else {
 		if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
 			return ModelProviderConfigWriteResponse{}, InvalidRequest("a new custom gateway provider needs a `name`")
 		}
 		id = newProviderID(*p.Name, cfg.ModelProviders)
-		info.WireAPI = model.WireResponses
 	}
 	key := []string{"model_providers", id}
 	// Key by key in Codex's order (alphabetical): base_url, env_key, name, wire_api.
@@ -85,7 +83,7 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (ModelProviderConf
 		raw   json.RawMessage
 		field string
 		dst   *string
-	}{{p.BaseURL, "base_url", &info.BaseURL}, {p.EnvKey, "env_key", &info.EnvKey}} {
+	}{{p.BaseURL, "base_url", &baseURL}, {p.EnvKey, "env_key", &envKey}} {
 		set, clear, v, err := nullableString(f.raw)
 		if err != nil {
 			return ModelProviderConfigWriteResponse{}, err
@@ -100,26 +98,28 @@ func writeGatewayProvider(s *Server, p providerSettingsPatch) (ModelProviderConf
 		}
 	}
 	if p.Name != nil {
-		info.Name = *p.Name
-		edits = append(edits, config.Set(append(key, "name"), info.Name))
+		name = *p.Name
+		edits = append(edits, config.Set(append(key, "name"), name))
 	}
 	if p.ProviderID == nil || *p.ProviderID == "" {
-		edits = append(edits, config.Set(append(key, "wire_api"), info.WireAPI))
+		// A new gateway speaks the Responses API, as Codex's settings form writes it.
+		edits = append(edits, config.Set(append(key, "wire_api"), "responses"))
 	}
 	if err := config.EditFile(filepath.Join(codexHome(s), "config.toml"), edits...); err != nil {
 		return ModelProviderConfigWriteResponse{}, internalError(err.Error())
 	}
-	return ModelProviderConfigWriteResponse{Provider: gatewaySummary(id, info)}, nil
+	return ModelProviderConfigWriteResponse{Provider: gatewaySummary(id, name, baseURL, envKey)}, nil
 }
 
-func gatewaySummary(id string, info model.ProviderInfo) ModelProviderSummary {
-	sum := ModelProviderSummary{CanEdit: true, ID: id, Name: info.Name, Settings: providerSettings{Type: "customGateway", Auth: &gatewayAuth{Mode: "none"}}}
-	if info.BaseURL != "" {
-		u := info.BaseURL
+// gatewaySummary is a user-defined provider as modelProvider/list and config/write show it.
+func gatewaySummary(id, name, baseURL, envKey string) ModelProviderSummary {
+	sum := ModelProviderSummary{CanEdit: true, ID: id, Name: name, Settings: providerSettings{Type: "customGateway", Auth: &gatewayAuth{Mode: "none"}}}
+	if baseURL != "" {
+		u := baseURL
 		sum.BaseURL = &u
 	}
-	if info.EnvKey != "" {
-		k := info.EnvKey
+	if envKey != "" {
+		k := envKey
 		sum.Settings.Auth = &gatewayAuth{Mode: "environmentVariable", EnvKey: &k}
 	}
 	return sum

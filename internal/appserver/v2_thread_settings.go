@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/appserver/wire"
-	"github.com/gocodex/gocodex/internal/model"
 	"github.com/gocodex/gocodex/protocol"
 )
 
@@ -133,7 +133,7 @@ func (lt *loadedThread) warnUnknownModel() {
 		m = cur.Model
 	}
 	lt.settingsState.mu.Unlock()
-	if m == "" || model.LookupModel(m, model.CatalogOverrides{}).Known {
+	if m == "" || app.KnownModel(m) {
 		return
 	}
 	id := lt.id

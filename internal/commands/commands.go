@@ -46,10 +46,10 @@ type Set struct {
 var BuiltinNames = []string{
 	"model", "fast", "presets", "ide", "permissions", "approvals", "keymap", "vim", "experimental",
 	"approve", "memories", "skills", "import", "hooks", "review", "rename", "new", "archive", "delete",
-	"resume", "fork", "worktree", "init", "compact", "config", "recap", "plan", "goal", "side", "undo",
+	"resume", "fork", "worktree", "init", "compact", "config", "recap", "plan", "goal", "agents", "side", "undo",
 	"copy", "export", "raw", "tui", "diff", "mention", "status", "daemon", "rc", "warnings", "cd", "pwd",
 	"title", "statusline", "theme", "pets", "mcp", "plugins", "logout", "commands", "exit", "quit",
-	"feedback", "ps", "stop", "clear",
+	"feedback", "ps", "stop", "clear", "subagents",
 }
 
 // Sources say where commands come from.

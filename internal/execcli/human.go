@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocodex/gocodex/internal/host/agents"
 	"github.com/gocodex/gocodex/internal/items"
 	"github.com/gocodex/gocodex/protocol"
 )
@@ -34,14 +35,20 @@ type HumanOptions struct {
 	// FinalMessageToStdout prints the last agent message on Stdout at the end of each turn.
 	// Codex does so unless stdout is a terminal (where it would only repeat stderr).
 	FinalMessageToStdout bool
+	// SubagentUsage, when set, reports a thread's sub-agents' token usage: the summary at a
+	// turn's end adds each one's and the total with them (gocodex's own; Codex's exec
+	// counts the root's requests only).
+	SubagentUsage func(threadID string) ([]agents.AgentUsage, protocol.TokenUsage)
 }
 
 // HumanWriter prints a thread's events for a person, streaming as events arrive.
 type HumanWriter struct {
-	o      HumanOptions
-	sty    styler
-	usage  *protocol.TokenUsage
-	failed bool
+	o     HumanOptions
+	sty   styler
+	usage *protocol.TokenUsage
+	// threadID is the session's, whose sub-agents' usage the summary adds.
+	threadID string
+	failed   bool
 	// turnError is the last error event of the running turn: the turn failed.
 	turnError *string
 	lastMsg   *string
@@ -83,6 +90,7 @@ func (h *HumanWriter) Handle(ev protocol.Event) error {
 	}
 	switch m := ev.Msg.(type) {
 	case protocol.SessionConfiguredEvent:
+		h.threadID = m.SessionID
 		h.header(&b, m)
 	case protocol.TurnStartedEvent:
 		h.turnError = nil
@@ -253,6 +261,7 @@ func (h *HumanWriter) turnEnded(m protocol.TurnCompleteEvent) error {
 	}
 	if h.usage != nil {
 		b.WriteString(s.dim("tokens used") + "\n" + formatThousands(h.usage.BlendedTotal()) + "\n")
+		h.subagentUsage(&b)
 	}
 	if _, err := io.WriteString(h.o.Stderr, b.String()); err != nil {
 		return err
@@ -289,6 +298,22 @@ func formatElapsed(d time.Duration) string {
 		return strconv.FormatFloat(float64(ms)/1000, 'f', 2, 64) + "s"
 	}
 	return fmt.Sprintf("%dm %02ds", ms/60_000, (ms%60_000)/1000)
+}
+
+// subagentUsage adds each sub-agent's tokens and the total with them to the summary.
+func (h *HumanWriter) subagentUsage(b *strings.Builder) {
+	if h.o.SubagentUsage == nil || h.threadID == "" {
+		return
+	}
+	each, sum := h.o.SubagentUsage(h.threadID)
+	if len(each) == 0 {
+		return
+	}
+	b.WriteString(h.sty.dim("tokens used by sub-agents") + "\n")
+	for _, a := range each {
+		fmt.Fprintf(b, "%s (%s) %s\n", a.Path, a.ThreadID, formatThousands(a.Usage.BlendedTotal()))
+	}
+	b.WriteString(h.sty.dim("tokens used with sub-agents") + "\n" + formatThousands(h.usage.BlendedTotal()+sum.BlendedTotal()) + "\n")
 }
 
 // formatThousands writes n with comma separators (1,234,554), as "tokens used" shows it.

@@ -286,10 +286,11 @@ func newWriter(opts RunOptions, s *iostreams.IOStreams, host *app.App, prompt st
 		summary = "none"
 	}
 	return NewHumanWriter(HumanOptions{
-		Stdout: s.Out,
-		Stderr: s.ErrOut,
-		Color:  s.ColorStderr(opts.Color),
-		Title:  "gocodex v" + version.Version + " (Codex " + version.CodexProtocol + " protocol)",
+		Stdout:        s.Out,
+		Stderr:        s.ErrOut,
+		Color:         s.ColorStderr(opts.Color),
+		Title:         "gocodex v" + version.Version + " (Codex " + version.CodexProtocol + " protocol)",
+		SubagentUsage: host.Subagents().Usage,
 		Summary: []SummaryEntry{
 			{"workdir", cfg.Cwd},
 			{"model", cfg.Model},

@@ -17,9 +17,6 @@ var faceVocabulary = map[string]bool{"protocol": true, "internal/jsonrpc": true,
 var facesNotYetThin = map[string]bool{
 	"internal/appserver imports internal/auth":   true,
 	"internal/appserver imports internal/config": true,
-	"internal/appserver imports internal/guard":  true,
-	"internal/appserver imports internal/mcp":    true,
-	"internal/appserver imports internal/model":  true,
 	"internal/tui imports internal/config":       true,
 }
 

@@ -87,6 +87,7 @@ type SessionMeta struct {
 	ParentThreadID    string            `json:"parent_thread_id,omitempty"`
 	AgentNickname     string            `json:"agent_nickname,omitempty"`
 	AgentPath         string            `json:"agent_path,omitempty"`
+	AgentRole         string            `json:"agent_role,omitempty"`
 	MultiAgentVersion string            `json:"multi_agent_version,omitempty"`
 	Timestamp         string            `json:"timestamp"`
 	Cwd               string            `json:"cwd"`

@@ -9,6 +9,7 @@ import (
 	"github.com/gocodex/gocodex/internal/config"
 	"github.com/gocodex/gocodex/internal/host/uicommands"
 	"github.com/gocodex/gocodex/internal/version"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // uiHost is the host's side of the settings and housekeeping commands (ui_host.go).
@@ -60,6 +61,13 @@ func uiHost(a *app.App, cfg *config.Config, bypassHookTrust bool) UIHost {
 				return Session{}, err
 			}
 			return Session{Engine: th, ThreadID: th.ID(), Cwd: wt.Cwd}, nil
+		},
+		WatchSubagents: func(deliver func(childID, parentID string, ev protocol.Event)) {
+			// Shown, not answered: a sub-agent's approval request is denied by the host.
+			a.ObserveSubagents(func(child app.Thread, parentID string, ev protocol.Event) bool {
+				deliver(child.ID(), parentID, ev)
+				return false
+			})
 		},
 		Recap: func(ctx context.Context, threadID string) (string, error) {
 			return uicommands.Recap(ctx, a, home, threadID)

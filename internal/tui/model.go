@@ -166,6 +166,8 @@ type Model struct {
 	files    []string
 	// ui holds the settings commands' state (/statusline, /title, /fast: ui_host.go).
 	ui uiState
+	// agents is the thread's sub-agents and the one shown (/agents).
+	agents agentsState
 	// settings keeps the UI's own settings (slash_theme.go).
 	settings uiSettings
 	// threadOps rename, archive and delete the stored thread (slash_threads.go).
@@ -290,6 +292,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return msg(m)
 	case threadChangedMsg:
 		m.threadChanged(msg)
+		return nil
+	case subagentMsg:
+		m.subagentEvent(msg)
 		return nil
 	case tea.PasteMsg:
 		if len(m.approvals) == 0 && (m.question == nil || m.question.typing) {
@@ -487,7 +492,7 @@ func (m *Model) ctrlC() tea.Cmd {
 
 // submit shows the person's message and sends it, or queues it behind the running turn.
 func (m *Model) submit(text string) {
-	if strings.HasPrefix(text, "/") && m.slashCommand(text) {
+	if strings.HasPrefix(text, "/") && m.slashCommand(text) || m.viewingSubagent(text) {
 		return
 	}
 	if m.running {
@@ -531,7 +536,7 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 		if _, aborted := e.(protocol.TurnAbortedEvent); aborted {
 			m.steersDropped()
 		}
-		m.tr.apply(e)
+		m.mainTranscript().apply(e)
 		m.refresh()
 		if len(m.queued) > 0 && !m.shuttingDown {
 			next := m.queued[0]
@@ -588,7 +593,7 @@ func (m *Model) handleEvent(ev protocol.Event) tea.Cmd {
 			return nil
 		}
 	}
-	if m.tr.apply(ev.Msg) {
+	if m.mainTranscript().apply(ev.Msg) {
 		m.refresh()
 	}
 	return nil

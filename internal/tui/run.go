@@ -13,6 +13,7 @@ import (
 
 	"github.com/gocodex/gocodex/internal/app"
 	"github.com/gocodex/gocodex/internal/commands"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // Options configure Run. In and Out are the terminal; tests pass a pseudo-terminal.
@@ -121,6 +122,11 @@ func Run(ctx context.Context, o Options) error {
 	p := tea.NewProgram(m, opts...)
 	m.print = func(s string) { p.Send(tea.Println(s)()) }
 	m.ui.send = p.Send
+	if w := m.ui.host.WatchSubagents; w != nil {
+		w(func(childID, parentID string, ev protocol.Event) {
+			p.Send(subagentMsg{childID: childID, parentID: parentID, ev: ev})
+		})
+	}
 
 	// One pump per engine: a pump ends when its thread closes or ctx is cancelled, and
 	// Run waits for all of them.

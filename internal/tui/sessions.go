@@ -240,6 +240,7 @@ func (m *Model) sessionOpened(msg sessionOpenedMsg) {
 // clearTranscript starts the conversation area afresh for another thread.
 func (m *Model) clearTranscript() {
 	m.tr = newTranscript()
+	m.agents = agentsState{}
 	m.vp = scroller{}
 	m.flushed = 0
 }

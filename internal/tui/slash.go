@@ -47,6 +47,7 @@ func builtinCommands() []slashCmd {
 		{name: "recap", desc: "summarize the current conversation now", whileRunning: true, run: (*Model).recap},
 		{name: "plan", desc: "switch to Plan mode", run: func(m *Model, _, _ string) { m.togglePlanMode() }},
 		unsupported("goal", "set or view the goal for a long-running task"),
+		{name: "agents", desc: "open the agent command center", whileRunning: true, run: (*Model).openAgentsPicker},
 		{name: "side", desc: "start a side conversation", run: (*Model).side},
 		{name: "undo", desc: "restore the files and the conversation to before the last turn", run: func(m *Model, typed, _ string) { m.undo(typed) }},
 		{name: "copy", desc: "copy the last response or part of it", whileRunning: true, run: (*Model).copyCommand},
@@ -75,6 +76,7 @@ func builtinCommands() []slashCmd {
 		{name: "ps", desc: "list background terminals", whileRunning: true, run: (*Model).listBackgroundTerminals},
 		{name: "stop", desc: "stop all background terminals", whileRunning: true, run: (*Model).stopBackgroundTerminals},
 		{name: "clear", desc: "clear the terminal and start a new chat", run: (*Model).clearCommand},
+		{name: "subagents", desc: "switch between this session's subagents", whileRunning: true, run: (*Model).openAgentsPicker},
 	}
 }
 

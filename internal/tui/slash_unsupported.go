@@ -10,8 +10,8 @@ var unsupportedReasons = map[string]string{
 	"rc":       "gocodex has no remote control: it connects to no ChatGPT service to be driven from.",
 	"pets":     "gocodex has no terminal pets.",
 	"plugins":  "gocodex does not install or run Codex plugins.",
-	"memories": "gocodex has no memories: it neither saves nor uses memories across threads.",
-	"goal":     "thread goals are kept by gocodex's app-server (thread/goal/*); the terminal UI does not pursue them yet.",
+	"memories": "Codex's /memories turns on its memories features ([features] memories, memory_tool) and saves the choice on OpenAI's server; gocodex neither writes memories from past threads nor gives the model a memory tool, so there is nothing to turn on.",
+	"goal":     "thread goals are kept and pursued by gocodex's app-server (thread/goal/*); the terminal UI does not run the host's goal extension yet.",
 }
 
 // unsupported is the command for a Codex command gocodex does not offer.

@@ -64,6 +64,8 @@ type transcript struct {
 	prefixCells int
 	// fold turns the events into item changes, which the cells draw.
 	fold *items.Fold
+	// subagents maps the sub-agents' thread ids to their paths, as the spawns name them.
+	subagents map[string]string
 }
 
 func newTranscript() transcript {

@@ -15,6 +15,10 @@ func (t *transcript) markAgents(ch items.Change) bool {
 			return true // drawn once, when it completes
 		}
 		t.closeStreams()
+		if t.subagents == nil {
+			t.subagents = map[string]string{}
+		}
+		t.subagents[it.AgentThreadID] = it.AgentPath
 		text := "Sub-agent " + it.AgentPath + " started"
 		if it.Kind == "completed" {
 			text = "Sub-agent " + it.AgentPath + " finished"

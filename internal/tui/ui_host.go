@@ -8,6 +8,7 @@ import (
 	tea "github.com/gocodex/gocodex/third_party/bubbletea"
 
 	"github.com/gocodex/gocodex/internal/host/uicommands"
+	"github.com/gocodex/gocodex/protocol"
 )
 
 // UIHost is the host's side of the UI's own settings and housekeeping commands: the
@@ -50,6 +51,8 @@ type UIHost struct {
 	WorktreeThread func(ctx context.Context, fromThreadID string) (Session, error)
 	// SideThread opens /side's thread: the main thread's history, recorded nowhere.
 	SideThread func(ctx context.Context, mainID string) (Session, error)
+	// WatchSubagents has the host hand every sub-agent event to deliver (/agents).
+	WatchSubagents func(deliver func(childID, parentID string, ev protocol.Event))
 }
 
 // FeedbackReport is what the person chose in /feedback.

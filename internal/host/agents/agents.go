@@ -44,6 +44,10 @@ type Child struct {
 	Approval        protocol.AskForApproval
 	Model           string
 	ReasoningEffort string
+	// Role is the [agents.<role>] the child was spawned as; DeveloperInstructions its
+	// developer_instructions (the child's configuration's, as Codex applies a role).
+	Role                  string
+	DeveloperInstructions string
 	// ForkHistory asks for a copy of the parent's history (fork_turns "all").
 	ForkHistory bool
 	// Opening are the items that open the child's first turn (its instructions and task).
@@ -59,6 +63,11 @@ type Options struct {
 	MaxThreads int
 	// MaxDepth bounds nesting (agents.max_depth); 0 means Codex's default (1: no grandchild).
 	MaxDepth int
+	// Roles are the configured `[agents.<role>]` tables (RolesFromConfig).
+	Roles []Role
+	// RolesError, when set, is why the roles could not be read: every spawn is refused
+	// with it rather than run without the role the model asked for.
+	RolesError error
 	// Observe, when set, sees every event of every child thread (faces show them) and says
 	// whether a face saw it; a face answers the child's approval requests itself. An
 	// approval request no face saw is denied (nobody could answer it).
@@ -84,10 +93,11 @@ const (
 
 // Registry holds the trees of agents of the host's threads.
 type Registry struct {
-	opts Options
-	ctx  context.Context
-	stop context.CancelFunc
-	wg   sync.WaitGroup
+	opts  Options
+	roles []Role // offered in spawn_agent: the configured, then Codex's built-ins
+	ctx   context.Context
+	stop  context.CancelFunc
+	wg    sync.WaitGroup
 
 	mu     sync.Mutex
 	nodes  map[string]*node // by thread id
@@ -112,6 +122,11 @@ type node struct {
 	reported  bool
 	// failed is the error the running turn reported (read and written only by drive).
 	failed string
+	// answering is set from a child's end until its answer is in its parent's mailbox, so
+	// a wait in between waits for it rather than finding nothing to wait for.
+	answering bool
+	// usage is the child thread's token usage so far.
+	usage protocol.TokenUsage
 }
 
 // New is a registry; Close ends every child it started.
@@ -126,7 +141,7 @@ func New(opts Options) *Registry {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	return &Registry{opts: opts, ctx: ctx, stop: stop, nodes: map[string]*node{}}
+	return &Registry{opts: opts, roles: roleList(opts.Roles), ctx: ctx, stop: stop, nodes: map[string]*node{}}
 }
 
 // rootOf is the caller's node, made the root of a tree on its first call.
@@ -145,6 +160,17 @@ var taskNameRE = regexp.MustCompile(`^[a-z0-9_]+$`)
 func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnRequest) (string, string, error) {
 	if !taskNameRE.MatchString(req.TaskName) {
 		return "", "", fmt.Errorf("task_name %q must use lowercase letters, digits, and underscores", req.TaskName)
+	}
+	if r.opts.RolesError != nil {
+		return "", "", fmt.Errorf("invalid [agents] configuration: %w", r.opts.RolesError)
+	}
+	var role *Role
+	if req.AgentType != "" {
+		ro, ok := r.role(req.AgentType)
+		if !ok {
+			return "", "", fmt.Errorf("unknown agent_type %q: the roles are those spawn_agent lists", req.AgentType)
+		}
+		role = &ro
 	}
 	r.mu.Lock()
 	if r.closed {
@@ -183,6 +209,9 @@ func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnReq
 		Depth: child.depth, Cwd: env.Cwd, Sandbox: env.Sandbox, Approval: env.Approval, Model: req.Model,
 		ReasoningEffort: req.ReasoningEffort, ForkHistory: req.ForkTurns != "none",
 		Opening: openingItems(parent.path, path, req.Message, r.opts.MaxThreads)}
+	if role != nil {
+		applyRole(&c, *role)
+	}
 	th, err := r.opts.Start(ctx, c)
 	r.mu.Lock()
 	delete(r.nodes, "pending:"+path+":"+parent.rootID)
@@ -230,6 +259,8 @@ func (r *Registry) drive(n *node) {
 			r.setStatus(n, StatusInterrupted, "", false)
 		case protocol.ErrorEvent:
 			n.failed = m.Message // the turn's end reports it
+		case protocol.TokenCountEvent:
+			r.recordUsage(n, m)
 		case protocol.ExecApprovalRequestEvent:
 			if !seen {
 				_, _ = n.thread.Submit(protocol.ExecApprovalOp{ID: approvalID(m.ApprovalID, m.CallID), TurnID: m.TurnID,
@@ -267,6 +298,7 @@ func (r *Registry) setStatus(n *node, status, message string, final bool) {
 		n.message = message
 	}
 	final = final && n.parent != nil
+	n.answering = final
 	var report *tool.Env
 	if final && n.parentEnv != nil && !n.reported {
 		n.reported, report = true, n.parentEnv
@@ -283,6 +315,7 @@ func (r *Registry) setStatus(n *node, status, message string, final bool) {
 		payload = "The agent's turn failed: " + message
 	}
 	r.mu.Lock()
+	n.answering = false
 	r.post(n.parent, agentMessage(n.path, n.parent.path, "FINAL_ANSWER", payload, false))
 	r.mu.Unlock()
 }
@@ -326,7 +359,7 @@ func (r *Registry) Wait(ctx context.Context, env *tool.Env, timeoutMS int64) (co
 // anyLive reports whether another agent of n's tree could still send it something; r.mu held.
 func (r *Registry) anyLive(n *node) bool {
 	for _, o := range r.nodes {
-		if o != n && o.rootID == n.rootID && o.live() {
+		if o != n && o.rootID == n.rootID && (o.live() || o.answering) {
 			return true
 		}
 	}

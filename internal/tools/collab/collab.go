@@ -32,8 +32,71 @@ const modelsMarker = "{{MODELS}}"
 // maxListedOverrides is how many catalog models Codex 0.169 names in spawn_agent.
 const maxListedOverrides = 5
 
-// Spec is the namespace tool as Codex 0.169 sends it.
-func Spec() tool.Spec { return withModelOverrides(namespaceSpec) }
+// Spec is the namespace tool as Codex 0.169 sends it with no role configured.
+func Spec() tool.Spec { return SpecWithRoles(nil) }
+
+// Role is an agent role as spawn_agent's agent_type lists it.
+type Role struct {
+	Name        string
+	Description string
+	// Model and ReasoningEffort, when set, are fixed for the role's children (the
+	// description says so, as Codex's does).
+	Model, ReasoningEffort string
+}
+
+// fixedSettings is Codex 0.169's line telling the model a role's model or effort is fixed.
+func (r Role) fixedSettings() string {
+	switch {
+	case r.Model != "" && r.ReasoningEffort != "":
+		return fmt.Sprintf("\n- This role's model is set to `%s` and its reasoning effort is set to `%s`. These settings cannot be changed.", r.Model, r.ReasoningEffort)
+	case r.Model != "":
+		return fmt.Sprintf("\n- This role's model is set to `%s` and cannot be changed.", r.Model)
+	case r.ReasoningEffort != "":
+		return fmt.Sprintf("\n- This role's reasoning effort is set to `%s` and cannot be changed.", r.ReasoningEffort)
+	}
+	return ""
+}
+
+// RoleLister is an Agents that knows roles (`[agents.<role>]`): spawn_agent then offers
+// agent_type, as Codex 0.169 does when a role is configured.
+type RoleLister interface {
+	Roles() []Role
+}
+
+// agentTypeIntro opens agent_type's description (Codex 0.169's words).
+const agentTypeIntro = "Agent type override for the new agent. Omit unless explicitly asked. The selected role applies regardless of how much parent history is inherited.\nAvailable roles:\n"
+
+// spawnProperties is where spawn_agent's parameters open; agent_type goes first, as the
+// parameters are in name order.
+var spawnProperties = []byte(`"name": "spawn_agent",`)
+
+// agentTypeProperty is spawn_agent's agent_type parameter listing roles.
+func agentTypeProperty(roles []Role) []byte {
+	var desc strings.Builder
+	desc.WriteString(agentTypeIntro)
+	for i, r := range roles {
+		if i > 0 {
+			desc.WriteString("\n")
+		}
+		fmt.Fprintf(&desc, "%s: {\n%s%s\n}", r.Name, r.Description, r.fixedSettings())
+	}
+	b, _ := json.MarshalIndent(map[string]string{"type": "string", "description": desc.String()}, "     ", " ")
+	return b
+}
+
+// SpecWithRoles is the namespace tool as Codex 0.169 sends it; roles, when any, are listed
+// in spawn_agent's agent_type.
+func SpecWithRoles(roles []Role) tool.Spec {
+	spec := withModelOverrides(namespaceSpec)
+	if len(roles) > 0 {
+		at := bytes.Index(spec, spawnProperties)
+		props := bytes.Index(spec[at:], []byte(`"properties": {`)) + at + len(`"properties": {`)
+		insert := append([]byte("\n      \"agent_type\": "), agentTypeProperty(roles)...)
+		insert = append(insert, ',')
+		spec = append(spec[:props:props], append(insert, spec[props:]...)...)
+	}
+	return spec
+}
 
 // withModelOverrides puts the catalog's model overrides, as spawn_agent's description lists
 // them, in place of the spec's marker.
@@ -82,6 +145,8 @@ type SpawnRequest struct {
 	ForkTurns       string
 	Model           string
 	ReasoningEffort string
+	// AgentType names a role (`[agents.<role>]`) whose settings the child runs with.
+	AgentType string
 }
 
 // WaitResult is what wait_agent saw.
@@ -114,7 +179,12 @@ type Handler struct {
 // New is the handler for a root thread.
 func New(a Agents) *Handler { return &Handler{agents: a} }
 
-func (h *Handler) Spec() tool.Spec { return Spec() }
+func (h *Handler) Spec() tool.Spec {
+	if rl, ok := h.agents.(RoleLister); ok {
+		return SpecWithRoles(rl.Roles())
+	}
+	return Spec()
+}
 
 // Wait bounds, as spawn_agent's description says (milliseconds).
 const (
@@ -131,6 +201,7 @@ func (h *Handler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (to
 		ForkTurns       string   `json:"fork_turns"`
 		Model           string   `json:"model"`
 		ReasoningEffort string   `json:"reasoning_effort"`
+		AgentType       string   `json:"agent_type"`
 		Target          string   `json:"target"`
 		TimeoutMS       *float64 `json:"timeout_ms"`
 		PathPrefix      string   `json:"path_prefix"`
@@ -149,7 +220,7 @@ func (h *Handler) Handle(ctx context.Context, env *tool.Env, call tool.Call) (to
 			return fail(fmt.Sprintf("fork_turns must be `all` or `none`, not %q", args.ForkTurns)), nil
 		}
 		path, threadID, err := h.agents.Spawn(ctx, env, SpawnRequest{TaskName: args.TaskName, Message: args.Message,
-			ForkTurns: args.ForkTurns, Model: args.Model, ReasoningEffort: args.ReasoningEffort})
+			ForkTurns: args.ForkTurns, Model: args.Model, ReasoningEffort: args.ReasoningEffort, AgentType: args.AgentType})
 		if err != nil {
 			return fail("collab spawn failed: " + err.Error()), nil
 		}
