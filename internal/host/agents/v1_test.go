@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/gocodex/gocodex/internal/tools/collab"
@@ -51,6 +52,9 @@ func TestV1SpawnWaitClose(t *testing.T) {
 	}
 	if res := call("wait_agent", `{"targets":[]}`); res.Success {
 		t.Fatalf("a wait with no targets succeeded: %s", res.Output)
+	}
+	if res := call("wait_agent", `{"targets":["nobody"]}`); res.Success || !strings.Contains(res.Output, "agent nobody not found") {
+		t.Fatalf("a wait on an unknown agent: %s", res.Output)
 	}
 	if res := call("close_agent", `{"target":"nobody"}`); res.Success {
 		t.Fatalf("closing an unknown agent succeeded: %s", res.Output)

@@ -113,6 +113,9 @@ func (h *V1) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Re
 		if len(args.Targets) == 0 {
 			return fail("wait_agent needs targets"), nil
 		}
+		if unknown := h.unknown(args.Targets); unknown != "" {
+			return fail("agent " + unknown + " not found: wait_agent takes the agent_id spawn_agent returned"), nil
+		}
 		item := v1Item(env, call.CallID, "wait", args.Targets, nil)
 		emitItem(env, item, false)
 		res, status := h.wait(ctx, env, args.Targets, args.TimeoutMS)
@@ -234,6 +237,22 @@ func (h *V1) statusOf(targets []string) map[string]map[string]string {
 		}
 	}
 	return out
+}
+
+// unknown is the first of targets this thread did not spawn, "" when it spawned them all.
+func (h *V1) unknown(targets []string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, t := range targets {
+		known := false
+		for _, id := range h.paths {
+			known = known || id == t
+		}
+		if !known {
+			return t
+		}
+	}
+	return ""
 }
 
 // finished is target's answer once a wait saw it finish.
