@@ -257,6 +257,13 @@ func (tr *turn) itemDone(ctx context.Context, item protocol.ResponseItem, res *s
 			tr.emit(protocol.WebSearchEndEvent{CallID: it.ID, Query: webSearchQuery(it.Action), Action: it.Action})
 		}
 		return nil
+	case protocol.OtherItem:
+		c, ok := toolSearchCall(it)
+		if !ok {
+			tr.record(item)
+			return nil
+		}
+		call = c
 	default:
 		tr.record(item)
 		return nil

@@ -58,6 +58,9 @@ func (r *callRun) outputItem() protocol.ResponseItem {
 	if r.call.Kind == tool.CustomCall {
 		return protocol.CustomToolCallOutputItem{CallID: r.call.CallID, Output: payload}
 	}
+	if r.call.Kind == tool.ToolSearchCall {
+		return toolSearchOutput(r.call.CallID, res.Output)
+	}
 	return protocol.FunctionCallOutputItem{CallID: r.call.CallID, Output: payload}
 }
 

@@ -26,6 +26,10 @@ const (
 	CustomCall
 	// LocalShellCall arrives as `local_shell_call` and is answered by `function_call_output`.
 	LocalShellCall
+	// ToolSearchCall arrives as `tool_search_call` (a client-executed tool_search, Arguments
+	// its JSON arguments) and is answered by `tool_search_output`, whose `tools` are the
+	// handler's Output (a JSON array of tool specs).
+	ToolSearchCall
 )
 
 // Call is one tool call from the model.
@@ -87,6 +91,13 @@ type Result struct {
 type Handler interface {
 	Spec() Spec
 	Handle(ctx context.Context, env *Env, call Call) (Result, error)
+}
+
+// Deferred is a Handler whose tool is not offered upfront: the registry routes its calls, but
+// its spec is only shown to the model when tool_search finds it (Codex's deferred tools).
+type Deferred interface {
+	Handler
+	Deferred() bool
 }
 
 // Options says which built-in tools a model gets; the engine fills it from the model catalog

@@ -13,6 +13,7 @@ import (
 	"github.com/gocodex/gocodex/internal/host/agents"
 	"github.com/gocodex/gocodex/internal/rollout"
 	"github.com/gocodex/gocodex/internal/tools/collab"
+	"github.com/gocodex/gocodex/internal/tools/toolsearch"
 	"github.com/gocodex/gocodex/protocol"
 	"github.com/gocodex/gocodex/tool"
 )
@@ -30,6 +31,9 @@ type Subagent struct {
 
 // featureMultiAgentV2 is the flag that offers the collaboration tools.
 const featureMultiAgentV2 = "multi_agent_v2"
+
+// featureMultiAgent is the flag (on by default) that offers the v1 tools behind tool_search.
+const featureMultiAgent = "multi_agent"
 
 // Subagents is the host's registry of sub-agents, built on first use. A face sets Observe
 // before its first thread to see the children's events.
@@ -84,7 +88,8 @@ func (a *App) withSubagents(tc *agent.ThreadConfig, cfg *config.Config, to Threa
 		}
 		return
 	}
-	if !cfg.FeatureEnabled(featureMultiAgentV2, false) {
+	v2 := cfg.FeatureEnabled(featureMultiAgentV2, false)
+	if !v2 && !cfg.FeatureEnabled(featureMultiAgent, true) {
 		return
 	}
 	if tc.ThreadID == "" {
@@ -95,9 +100,16 @@ func (a *App) withSubagents(tc *agent.ThreadConfig, cfg *config.Config, to Threa
 		tc.ThreadID = id.String()
 	}
 	reg := a.Subagents()
-	tc.ExtraTools = append([]tool.Handler{collab.New(reg)}, tc.ExtraTools...)
-	if to.Resume == nil {
-		tc.ContextMessages = reg.RootInstructions()
+	if v2 {
+		tc.ExtraTools = append([]tool.Handler{collab.New(reg)}, tc.ExtraTools...)
+		if to.Resume == nil {
+			tc.ContextMessages = reg.RootInstructions()
+		}
+	} else {
+		// multi_agent (v1): the tools are deferred, found through tool_search, as Codex 0.169
+		// offers them.
+		v1 := collab.NewV1(reg)
+		tc.ExtraTools = append(tc.ExtraTools, v1, toolsearch.New(v1))
 	}
 	id := tc.ThreadID
 	tc.OnInterrupt = func() { reg.InterruptChildren(id) }

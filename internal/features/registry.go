@@ -62,8 +62,11 @@ var gocodexSupport = map[string]Support{
 	"default_mode_request_user_input": Honoured,
 	// Lifecycle hooks belong to internal/hooks, which reads this flag.
 	"hooks": Honoured,
+	// multi_agent's v1 tools (internal/tools/collab/v1.go), deferred behind tool_search
+	// (internal/tools/toolsearch), when multi_agent_v2 is off.
+	"multi_agent": Honoured,
 	// The collaboration tools and sub-agent threads (internal/tools/collab,
-	// internal/host/agents); multi_agent's v1 tools are not offered.
+	// internal/host/agents).
 	"multi_agent_v2": Honoured,
 	// gocodex always offers the shell, its exec_command/write_stdin sessions and view_image
 	// (the last one switched by tools.view_image).

@@ -129,13 +129,18 @@ func (r *Registry) Add(h tool.Handler) error {
 	if err := json.Unmarshal(spec, &head); err != nil {
 		return fmt.Errorf("tool spec: %w", err)
 	}
+	if head.Name == "" && head.Type == NameToolSearch {
+		head.Name = NameToolSearch // its calls are routed by the tool's type
+	}
 	if head.Name == "" {
 		return fmt.Errorf("tool spec of type %q has no name", head.Type)
 	}
 	if _, dup := r.handlers[head.Name]; dup {
 		return fmt.Errorf("tool %q registered twice", head.Name)
 	}
-	r.specs = append(r.specs, spec)
+	if d, ok := h.(tool.Deferred); !ok || !d.Deferred() {
+		r.specs = append(r.specs, spec) // a deferred tool is offered once tool_search finds it
+	}
 	r.handlers[head.Name] = h
 	return nil
 }
@@ -156,6 +161,10 @@ func (r *Registry) Lookup(call tool.Call) (tool.Handler, bool) {
 	h, ok := r.handlers[key]
 	return h, ok
 }
+
+// NameToolSearch is the client-executed tool_search tool, through which deferred tools are
+// found.
+const NameToolSearch = "tool_search"
 
 // UnsupportedOutput is what the model is told when it calls a tool nobody handles.
 func UnsupportedOutput(call tool.Call) string {

@@ -87,6 +87,20 @@ func agentTypeProperty(roles []Role) []byte {
 // SpecWithRoles is the namespace tool as Codex 0.169 sends it; roles, when any, are listed
 // in spawn_agent's agent_type.
 func SpecWithRoles(roles []Role) tool.Spec {
+	spec := withModelOverrides(namespaceSpec)
+	if len(roles) > 0 {
+		at := bytes.Index(spec, spawnProperties)
+		props := bytes.Index(spec[at:], []byte(`"properties": {`)) + at + len(`"properties": {`)
+		insert := append([]byte("\n      \"agent_type\": "), agentTypeProperty(roles)...)
+		insert = append(insert, ',')
+		spec = append(spec[:props:props], append(insert, spec[props:]...)...)
+	}
+	return spec
+}
+
+// withModelOverrides puts the catalog's model overrides, as spawn_agent's description lists
+// them, in place of the spec's marker.
+func withModelOverrides(spec []byte) tool.Spec {
 	var models strings.Builder
 	models.WriteString("\n        Available model overrides (optional; inherited parent model is preferred):\n")
 	n := 0
@@ -115,15 +129,7 @@ func SpecWithRoles(roles []Role) tool.Spec {
 	}
 	text, _ := json.Marshal(models.String())
 	text = text[1 : len(text)-1] // the JSON string's contents
-	spec := bytes.Replace(namespaceSpec, []byte(modelsMarker), text, 1)
-	if len(roles) > 0 {
-		at := bytes.Index(spec, spawnProperties)
-		props := bytes.Index(spec[at:], []byte(`"properties": {`)) + at + len(`"properties": {`)
-		insert := append([]byte("\n      \"agent_type\": "), agentTypeProperty(roles)...)
-		insert = append(insert, ',')
-		spec = append(spec[:props:props], append(insert, spec[props:]...)...)
-	}
-	return tool.Spec(spec)
+	return tool.Spec(bytes.Replace(spec, []byte(modelsMarker), text, 1))
 }
 
 // Agent is one agent of a tree as list_agents shows it.
