@@ -46,6 +46,11 @@ func TestSubagentsV1ThroughToolSearch(t *testing.T) {
 	if diff := cmp.Diff(afterWait(t, codex), afterWait(t, run.Requests)); diff != "" {
 		t.Errorf("the items after the wait differ from Codex's (-codex +gocodex):\n%s", diff)
 	}
+	// The child's first request opens with its task as a plain user message, no team
+	// instructions, as Codex's v1 child does.
+	if diff := cmp.Diff(childOpening(t, codex), childOpening(t, run.Requests)); diff != "" {
+		t.Errorf("the child's opening differs from Codex's (-codex +gocodex):\n%s", diff)
+	}
 	// Resumed, the root's history still offers the tools found (the tool_search_output item).
 	before := len(e.Model.Requests())
 	rootID, _ := jsonl(t, run.Stdout)[0]["thread_id"].(string)
@@ -128,6 +133,54 @@ func collabItems(t *testing.T, stdout string) []string {
 
 // afterWait is the types (and for messages the role and text, thread ids left out) of the
 // items from the wait's output to the end of the first root request that has it.
+// childOpening lists the input items of the child's first request after its environment
+// context (type, role and text of each).
+func childOpening(t *testing.T, reqs []recordedRequest) []string {
+	t.Helper()
+	for _, r := range reqs {
+		if r.Agent != "child" {
+			continue
+		}
+		var body struct {
+			Input []map[string]any `json:"input"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		start := 0
+		for i, it := range body.Input {
+			if strings.HasPrefix(firstText(it), "<environment_context>") {
+				start = i + 1
+			}
+		}
+		var out []string
+		for _, it := range body.Input[start:] {
+			line, _ := it["type"].(string)
+			if role, ok := it["role"].(string); ok {
+				line += " " + role
+			}
+			if text := firstText(it); text != "" {
+				line += " " + text
+			}
+			out = append(out, line)
+		}
+		return out
+	}
+	t.Fatal("no request of the child")
+	return nil
+}
+
+// firstText is the text of an input item's first content part, "" when it has none.
+func firstText(it map[string]any) string {
+	if c, ok := it["content"].([]any); ok && len(c) > 0 {
+		if part, ok := c[0].(map[string]any); ok {
+			text, _ := part["text"].(string)
+			return text
+		}
+	}
+	return ""
+}
+
 func afterWait(t *testing.T, reqs []recordedRequest) []string {
 	t.Helper()
 	ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)

@@ -209,6 +209,9 @@ func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnReq
 		Depth: child.depth, Cwd: env.Cwd, Sandbox: env.Sandbox, Approval: env.Approval, Model: req.Model,
 		ReasoningEffort: req.ReasoningEffort, ForkHistory: req.ForkTurns != "none",
 		Opening: openingItems(parent.path, path, req.Message, r.opts.MaxThreads)}
+	if req.PlainTask {
+		c.Opening = []protocol.ResponseItem{userMessage(req.Message)}
+	}
 	if role != nil {
 		applyRole(&c, *role)
 	}

@@ -40,6 +40,10 @@ func developer(text string) protocol.ResponseItem {
 	return protocol.MessageItem{Role: "developer", Content: []protocol.ContentItem{{Type: "input_text", Text: text}}}
 }
 
+func userMessage(text string) protocol.ResponseItem {
+	return protocol.MessageItem{Role: "user", Content: []protocol.ContentItem{{Type: "input_text", Text: text}}}
+}
+
 // openingItems open a child's first turn: it is told it was spawned, how the team works,
 // and its task, as Codex sends them.
 func openingItems(parentPath, path, task string, maxThreads int) []protocol.ResponseItem {

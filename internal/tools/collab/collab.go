@@ -147,6 +147,9 @@ type SpawnRequest struct {
 	ReasoningEffort string
 	// AgentType names a role (`[agents.<role>]`) whose settings the child runs with.
 	AgentType string
+	// PlainTask opens the child's first turn with the task as a plain user message and no
+	// team instructions, as Codex 0.169's v1 tools (multi_agent) do.
+	PlainTask bool
 }
 
 // WaitResult is what wait_agent saw.

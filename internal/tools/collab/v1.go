@@ -83,7 +83,7 @@ func (h *V1) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Re
 		item := v1Item(env, call.CallID, "spawn_agent", nil, &args.Message)
 		emitItem(env, item, false)
 		path, threadID, err := h.agents.Spawn(ctx, env, SpawnRequest{TaskName: name, Message: args.Message,
-			ForkTurns: forkTurns, Model: args.Model, ReasoningEffort: args.ReasoningEffort})
+			ForkTurns: forkTurns, Model: args.Model, ReasoningEffort: args.ReasoningEffort, PlainTask: true})
 		if err != nil {
 			item.Status = "failed"
 			emitItem(env, item, true)
