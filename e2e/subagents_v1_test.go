@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -45,6 +46,10 @@ func TestSubagentsV1ThroughToolSearch(t *testing.T) {
 	// as Codex's does.
 	if diff := cmp.Diff(afterWait(t, codex), afterWait(t, run.Requests)); diff != "" {
 		t.Errorf("the items after the wait differ from Codex's (-codex +gocodex):\n%s", diff)
+	}
+	// spawn_agent answers the child's id and nickname, as Codex's does.
+	if got, want := outputKeys(t, run.Requests, "call_spawn"), outputKeys(t, codex, "call_spawn"); !cmp.Equal(got, want) {
+		t.Errorf("spawn_agent's output has %v, Codex's %v", got, want)
 	}
 	// The child's first request opens with its task as a plain user message, no team
 	// instructions, as Codex's v1 child does.
@@ -167,6 +172,38 @@ func childOpening(t *testing.T, reqs []recordedRequest) []string {
 		return out
 	}
 	t.Fatal("no request of the child")
+	return nil
+}
+
+// outputKeys are the keys of a call's JSON output with a non-empty value, sorted.
+func outputKeys(t *testing.T, reqs []recordedRequest, callID string) []string {
+	t.Helper()
+	for _, r := range reqs {
+		var body struct {
+			Input []map[string]any `json:"input"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range body.Input {
+			if it["type"] != "function_call_output" || it["call_id"] != callID {
+				continue
+			}
+			var out map[string]any
+			if err := json.Unmarshal([]byte(outputText(it["output"])), &out); err != nil {
+				t.Fatalf("%s's output: %v", callID, err)
+			}
+			var keys []string
+			for k, v := range out {
+				if v != "" && v != nil {
+					keys = append(keys, k)
+				}
+			}
+			sort.Strings(keys)
+			return keys
+		}
+	}
+	t.Fatalf("no output of %s", callID)
 	return nil
 }
 

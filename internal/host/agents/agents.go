@@ -110,6 +110,7 @@ type node struct {
 	rootID   string
 	parent   *node
 	path     string
+	nickname string
 	depth    int
 	thread   Thread // nil for a root
 	status   string
@@ -222,7 +223,7 @@ func (r *Registry) Spawn(ctx context.Context, env *tool.Env, req collab.SpawnReq
 		r.mu.Unlock()
 		return "", "", err
 	}
-	child.threadID, child.thread, child.status = th.ID(), th, StatusRunning
+	child.threadID, child.thread, child.status, child.nickname = th.ID(), th, StatusRunning, c.Nickname
 	r.nodes[th.ID()] = child
 	r.wg.Add(1)
 	r.mu.Unlock()
@@ -460,6 +461,17 @@ func (r *Registry) List(env *tool.Env, prefix string) ([]collab.Agent, error) {
 		}
 	}
 	return kept, nil
+}
+
+// Nickname is the name a spawned agent was given (Codex's v1 spawn_agent answers it), "" for
+// an unknown thread.
+func (r *Registry) Nickname(threadID string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n, ok := r.nodes[threadID]; ok {
+		return n.nickname
+	}
+	return ""
 }
 
 // Interrupt stops target's turn.

@@ -95,7 +95,11 @@ func (h *V1) Handle(ctx context.Context, env *tool.Env, call tool.Call) (tool.Re
 		item.Status, item.ReceiverThreadIDs = "completed", []string{threadID}
 		item.AgentsStates[threadID] = items.AgentState{Status: "pending_init"}
 		emitItem(env, item, true)
-		return ok(map[string]string{"agent_id": threadID}), nil
+		out := map[string]string{"agent_id": threadID}
+		if named, ok := h.agents.(interface{ Nickname(string) string }); ok {
+			out["nickname"] = named.Nickname(threadID)
+		}
+		return ok(out), nil
 	case "send_input":
 		if args.Target == "" || strings.TrimSpace(args.Message) == "" {
 			return fail("send_input needs target and message"), nil
