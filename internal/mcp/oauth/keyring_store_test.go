@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gocodex/gocodex/internal/keyring"
 )
@@ -40,6 +41,9 @@ func TestKeyringStoreReadsAndWritesCodexsEntry(t *testing.T) {
 		t.Errorf("loaded %+v\nwant   %+v", *c, want)
 	}
 
+	// A token still valid when written (the recorded one has expired since), so the entry has
+	// its expires_in as Codex's had.
+	c.ExpiresAt = time.Now().Add(time.Hour).UnixMilli()
 	if err := s.Save("other|0123456789abcdef", *c); err != nil {
 		t.Fatal(err)
 	}

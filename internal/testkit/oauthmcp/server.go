@@ -74,12 +74,15 @@ func New(t testing.TB) *Server {
 	mux.HandleFunc("/authorize", s.authorize)
 	mux.HandleFunc("/token", s.token)
 	mux.Handle("/mcp", s.requireBearer(mcpHandler))
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// Set before it starts: the handlers read s.srv, and a request from another process has
+	// no ordering with this goroutine that the race detector could see.
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.log = append(s.log, r.Method+" "+r.URL.Path)
 		s.mu.Unlock()
 		mux.ServeHTTP(w, r)
 	}))
+	s.srv.Start()
 	t.Cleanup(s.srv.Close)
 	return s
 }
