@@ -94,13 +94,8 @@ func toolOf(t *testing.T, r recordedRequest, key string) any {
 func searchOutputTools(t *testing.T, reqs []recordedRequest) any {
 	t.Helper()
 	for _, r := range reqs {
-		var body struct {
-			Input []map[string]any `json:"input"`
-		}
-		if err := json.Unmarshal(r.Body, &body); err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range body.Input {
+		input := inputOf(t, r)
+		for _, it := range input {
 			if it["type"] == "tool_search_output" {
 				return it["tools"]
 			}
@@ -146,20 +141,15 @@ func childOpening(t *testing.T, reqs []recordedRequest) []string {
 		if r.Agent != "child" {
 			continue
 		}
-		var body struct {
-			Input []map[string]any `json:"input"`
-		}
-		if err := json.Unmarshal(r.Body, &body); err != nil {
-			t.Fatal(err)
-		}
+		input := inputOf(t, r)
 		start := 0
-		for i, it := range body.Input {
+		for i, it := range input {
 			if strings.HasPrefix(firstText(it), "<environment_context>") {
 				start = i + 1
 			}
 		}
 		var out []string
-		for _, it := range body.Input[start:] {
+		for _, it := range input[start:] {
 			line, _ := it["type"].(string)
 			if role, ok := it["role"].(string); ok {
 				line += " " + role
@@ -179,13 +169,8 @@ func childOpening(t *testing.T, reqs []recordedRequest) []string {
 func outputKeys(t *testing.T, reqs []recordedRequest, callID string) []string {
 	t.Helper()
 	for _, r := range reqs {
-		var body struct {
-			Input []map[string]any `json:"input"`
-		}
-		if err := json.Unmarshal(r.Body, &body); err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range body.Input {
+		input := inputOf(t, r)
+		for _, it := range input {
 			if it["type"] != "function_call_output" || it["call_id"] != callID {
 				continue
 			}
@@ -222,18 +207,13 @@ func afterWait(t *testing.T, reqs []recordedRequest) []string {
 	t.Helper()
 	ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	for _, r := range reqs {
-		var body struct {
-			Input []map[string]any `json:"input"`
-		}
-		if err := json.Unmarshal(r.Body, &body); err != nil {
-			t.Fatal(err)
-		}
-		for i, it := range body.Input {
+		input := inputOf(t, r)
+		for i, it := range input {
 			if it["type"] != "function_call_output" || it["call_id"] != "call_wait" {
 				continue
 			}
 			var out []string
-			for _, rest := range body.Input[i:] {
+			for _, rest := range input[i:] {
 				line := rest["type"].(string)
 				switch rest["type"] {
 				case "message":
@@ -249,4 +229,16 @@ func afterWait(t *testing.T, reqs []recordedRequest) []string {
 	}
 	t.Fatal("no request carries the wait's output")
 	return nil
+}
+
+// inputOf is a recorded request's input items, decoded.
+func inputOf(t *testing.T, r recordedRequest) []map[string]any {
+	t.Helper()
+	var body struct {
+		Input []map[string]any `json:"input"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	return body.Input
 }
