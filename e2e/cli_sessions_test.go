@@ -82,7 +82,7 @@ func sessionSteps(execID, uiID string) []sessionStep {
 		{args: []string{"archive", execID}, code: 1, stderr: "Error: failed to archive session"},
 		{args: []string{"unarchive", strings.ToUpper(execID)}, stdout: "Unarchived session execname (" + execID + ").\n"},
 		{args: []string{"unarchive", execID}, code: 1, stderr: "Error: failed to unarchive session"},
-		{args: []string{"archive", execID[:len(execID)-1] + "0"}, code: 1, stderr: "Error: failed to archive session"},
+		{args: []string{"archive", otherID(execID)}, code: 1, stderr: "Error: failed to archive session"},
 		{args: []string{"delete", "my fix"}, code: 1, stderr: "Error: cannot confirm session deletion without an interactive terminal; rerun with --force and a session UUID"},
 		{args: []string{"delete", "--force", "my fix"}, code: 1, stderr: "Error: --force requires a session UUID; names must be confirmed interactively"},
 		{args: []string{"delete", "--force", "nosuch"}, code: 1, stderr: "Error: --force requires a session UUID; names must be confirmed interactively"},
@@ -293,4 +293,14 @@ func TestCLISessionCommandsOnGocodexThreads(t *testing.T) {
 	if got := rolloutFiles(t, e.CodexHome); len(got) != 0 {
 		t.Errorf("after delete --force: %v", got)
 	}
+}
+
+// otherID is id with its last digit changed: an id no session has (one that ended in the
+// digit it was changed to would name the session itself).
+func otherID(id string) string {
+	last := "0"
+	if strings.HasSuffix(id, "0") {
+		last = "1"
+	}
+	return id[:len(id)-1] + last
 }
